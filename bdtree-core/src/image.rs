@@ -1,0 +1,546 @@
+//! The tree image: the bytes a builder writes and the kernel reads in place.
+//!
+//! # Format, version 1
+//!
+//! Little-endian. A 64-byte header, then seven sections, each starting at a multiple of 16 bytes
+//! from the start of the image (gaps are zero). `S` is the scalar (f32 or f64), `M` the number
+//! of modes, `n` nodes, `t` triangles, `v` vertices.
+//!
+//! | offset | header field | |
+//! |---|---|---|
+//! | 0 | magic `b"BDTr"` | |
+//! | 4 | version `u32` = 1 | |
+//! | 8 | scalar size in bytes `u32` (4 or 8) | |
+//! | 12 | modes `M` | |
+//! | 16 | nodes `n` | |
+//! | 20 | triangles `t` | |
+//! | 24 | vertices `v` | |
+//! | 28 | depth (of the deepest node; the root has depth 0) | |
+//! | 32 | total length of the image in bytes | |
+//! | 36 | CRC-32 of the whole image with this field read as zero | |
+//! | 40..64 | reserved, zero | |
+//!
+//! | section | contents |
+//! |---|---|
+//! | stats | `M + 1` scalars: `X₀ ≥ max_k(‖c_k‖∞ + R_k)`, then `A_j ≥ max_k(‖Ū_kj‖∞ + ΔR_kj)` — the magnitudes the run-time rounding-error bound is computed from |
+//! | records | per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]` |
+//! | spread | per node `D ≥ max_i ‖U_i − Ū‖₂` (one scalar) |
+//! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX` |
+//! | positions | per vertex the rest position `[x, y, z]` |
+//! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars |
+//! | faces | per triangle three vertex indices `u32` |
+//!
+//! A node's row layout puts `Ū_j` and `ΔR_j` side by side so that the exact update is `M`
+//! four-lane multiply-adds: `[c', R'] = [c, R] + Σ_j [Ū_j, ΔR_j] ⊙ [q_j, q_j, q_j, |q_j|]`.
+
+use core::fmt;
+
+use crate::model::Model;
+use crate::scalar::{norm_inf, Scalar};
+use crate::tree::TreeView;
+
+/// The four bytes every tree image starts with.
+pub const MAGIC: [u8; 4] = *b"BDTr";
+/// The format version this kernel reads and the builder writes.
+pub const VERSION: u32 = 1;
+/// Size of the fixed header in bytes.
+pub const HEADER_LEN: usize = 64;
+/// Alignment, in bytes, of every section relative to the start of the image. The image itself
+/// must start at an address aligned to the scalar size (use [`AlignedImage`] for
+/// `include_bytes!`).
+pub const SECTION_ALIGN: usize = 16;
+/// The "no child / no triangle" marker in the links section.
+pub const NONE: u32 = u32::MAX;
+/// Byte offset of the checksum field in the header.
+pub const CHECKSUM_OFFSET: usize = 36;
+
+/// The checksum of an image: CRC-32 of all its bytes, with the checksum field read as zero.
+pub fn checksum(bytes: &[u8]) -> u32 {
+    let head = bytes.get(..CHECKSUM_OFFSET).unwrap_or(bytes);
+    let tail = bytes.get(CHECKSUM_OFFSET + 4..).unwrap_or(&[]);
+    crate::crc::crc32_extend(
+        crate::crc::crc32_extend(crate::crc::crc32_extend(!0, head), &[0; 4]),
+        tail,
+    ) ^ !0
+}
+
+/// Byte ranges of the sections of an image with the given counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Layout {
+    /// Scalar size in bytes.
+    pub scalar_bytes: usize,
+    /// Modes `M`.
+    pub modes: usize,
+    /// Node count.
+    pub nodes: usize,
+    /// Triangle count.
+    pub triangles: usize,
+    /// Vertex count.
+    pub vertices: usize,
+    /// Start of each section, in the order stats, records, spread, links, positions, basis, faces.
+    pub offsets: [usize; 7],
+    /// Length of each section in bytes.
+    pub lengths: [usize; 7],
+    /// Total image length in bytes.
+    pub total: usize,
+}
+
+impl Layout {
+    /// The layout for these counts, or `None` when a size overflows `u32`.
+    pub fn new(
+        scalar_bytes: usize,
+        modes: usize,
+        nodes: usize,
+        triangles: usize,
+        vertices: usize,
+    ) -> Option<Self> {
+        let rows = modes.checked_add(1)?;
+        let lengths = [
+            rows.checked_mul(scalar_bytes)?,
+            nodes
+                .checked_mul(rows)?
+                .checked_mul(4)?
+                .checked_mul(scalar_bytes)?,
+            nodes.checked_mul(scalar_bytes)?,
+            nodes.checked_mul(16)?,
+            vertices.checked_mul(3)?.checked_mul(scalar_bytes)?,
+            vertices
+                .checked_mul(3)?
+                .checked_mul(modes)?
+                .checked_mul(scalar_bytes)?,
+            triangles.checked_mul(12)?,
+        ];
+        let mut offsets = [0usize; 7];
+        let mut at = HEADER_LEN;
+        for (offset, len) in offsets.iter_mut().zip(lengths) {
+            *offset = at;
+            at = at
+                .checked_add(len)?
+                .checked_next_multiple_of(SECTION_ALIGN)?;
+        }
+        if at > u32::MAX as usize {
+            return None;
+        }
+        Some(Self {
+            scalar_bytes,
+            modes,
+            nodes,
+            triangles,
+            vertices,
+            offsets,
+            lengths,
+            total: at,
+        })
+    }
+
+    /// Byte range of section `i` (0 = stats … 6 = faces).
+    pub fn section(&self, i: usize) -> core::ops::Range<usize> {
+        let start = self.offsets.get(i).copied().unwrap_or(0);
+        start..start + self.lengths.get(i).copied().unwrap_or(0)
+    }
+}
+
+/// The fixed-size header at the start of every image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Header {
+    /// Format version.
+    pub version: u32,
+    /// Scalar size in bytes (4 or 8).
+    pub scalar_bytes: u32,
+    /// Modes `M`.
+    pub modes: u32,
+    /// Node count.
+    pub nodes: u32,
+    /// Triangle count.
+    pub triangles: u32,
+    /// Vertex count.
+    pub vertices: u32,
+    /// Depth of the deepest node (the root has depth 0).
+    pub depth: u32,
+    /// Total length in bytes.
+    pub total_len: u32,
+    /// CRC-32 of the whole image with this field read as zero.
+    pub checksum: u32,
+}
+
+impl Header {
+    /// Reads the header fields (no validation beyond the length and the magic).
+    pub fn read(bytes: &[u8]) -> Result<Self, ImageError> {
+        let head = bytes
+            .get(..HEADER_LEN)
+            .ok_or(ImageError::TooShort { len: bytes.len() })?;
+        if head.get(..4) != Some(&MAGIC[..]) {
+            return Err(ImageError::BadMagic);
+        }
+        let word = |i: usize| -> u32 {
+            let mut w = [0u8; 4];
+            if let Some(src) = head.get(i * 4..i * 4 + 4) {
+                w.copy_from_slice(src);
+            }
+            u32::from_le_bytes(w)
+        };
+        Ok(Self {
+            version: word(1),
+            scalar_bytes: word(2),
+            modes: word(3),
+            nodes: word(4),
+            triangles: word(5),
+            vertices: word(6),
+            depth: word(7),
+            total_len: word(8),
+            checksum: word(9),
+        })
+    }
+
+    /// The header as bytes (reserved words zero).
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        let words = [
+            u32::from_le_bytes(MAGIC),
+            self.version,
+            self.scalar_bytes,
+            self.modes,
+            self.nodes,
+            self.triangles,
+            self.vertices,
+            self.depth,
+            self.total_len,
+            self.checksum,
+        ];
+        for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// The section layout these counts imply.
+    pub fn layout(&self) -> Option<Layout> {
+        Layout::new(
+            self.scalar_bytes as usize,
+            self.modes as usize,
+            self.nodes as usize,
+            self.triangles as usize,
+            self.vertices as usize,
+        )
+    }
+}
+
+/// Why a tree image was refused. Loading never panics and never yields a view that could index
+/// out of bounds later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ImageError {
+    /// Shorter than the header or than the header says.
+    TooShort {
+        /// Bytes available.
+        len: usize,
+    },
+    /// Does not start with `b"BDTr"`.
+    BadMagic,
+    /// A format version this kernel does not read.
+    UnsupportedVersion {
+        /// The version in the header.
+        found: u32,
+    },
+    /// The image stores a different scalar than the one asked for.
+    ScalarMismatch {
+        /// Scalar size in the image, bytes.
+        found: u32,
+        /// Scalar size asked for, bytes.
+        expected: u32,
+    },
+    /// Zero nodes, triangles or vertices, or a node count that is not `2t − 1`.
+    BadCounts,
+    /// The sizes in the header overflow.
+    SizeOverflow,
+    /// The header's total length disagrees with its counts or with the bytes given.
+    LengthMismatch {
+        /// Length implied by the header.
+        expected: usize,
+        /// Bytes given.
+        actual: usize,
+    },
+    /// A reserved header word or padding byte is not zero.
+    ReservedNotZero,
+    /// The checksum does not match: the image is corrupt.
+    ChecksumMismatch {
+        /// Checksum in the header.
+        stored: u32,
+        /// Checksum of the bytes.
+        computed: u32,
+    },
+    /// The bytes do not start at an address aligned for the scalar type.
+    Misaligned {
+        /// Required alignment in bytes.
+        required: usize,
+    },
+    /// A NaN or infinity in a section.
+    NonFinite {
+        /// Section name.
+        section: &'static str,
+        /// Index of the scalar within the section.
+        index: usize,
+    },
+    /// A radius, growth or bound that must be non-negative is negative.
+    Negative {
+        /// Section name.
+        section: &'static str,
+        /// Index of the scalar within the section.
+        index: usize,
+    },
+    /// A node's children, triangle or depth are inconsistent or out of range.
+    BadLink {
+        /// The node.
+        node: usize,
+    },
+    /// A triangle refers to a vertex that does not exist.
+    BadFace {
+        /// The triangle.
+        triangle: usize,
+    },
+    /// A node exceeds the magnitude bounds in the stats section.
+    BadStats {
+        /// The node.
+        node: usize,
+    },
+    /// This kernel reads little-endian images on little-endian targets only.
+    BigEndianTarget,
+}
+
+impl fmt::Display for ImageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::TooShort { len } => write!(f, "tree image truncated ({len} bytes)"),
+            Self::BadMagic => write!(f, "not a bdtree image (bad magic)"),
+            Self::UnsupportedVersion { found } => {
+                write!(f, "tree image version {found} is not supported (this kernel reads {VERSION})")
+            }
+            Self::ScalarMismatch { found, expected } => write!(
+                f,
+                "tree image stores {}-byte scalars but {}-byte scalars were asked for",
+                found, expected
+            ),
+            Self::BadCounts => write!(f, "tree image has inconsistent node/triangle/vertex counts"),
+            Self::SizeOverflow => write!(f, "tree image sizes overflow"),
+            Self::LengthMismatch { expected, actual } => {
+                write!(f, "tree image should be {expected} bytes long but is {actual}")
+            }
+            Self::ReservedNotZero => write!(f, "tree image has non-zero reserved bytes"),
+            Self::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "tree image checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the image is corrupt"
+            ),
+            Self::Misaligned { required } => {
+                write!(f, "tree image bytes must start at a {required}-byte aligned address")
+            }
+            Self::NonFinite { section, index } => {
+                write!(f, "tree image section {section}: value {index} is not finite")
+            }
+            Self::Negative { section, index } => {
+                write!(f, "tree image section {section}: value {index} must not be negative")
+            }
+            Self::BadLink { node } => write!(f, "tree image node {node} has invalid links"),
+            Self::BadFace { triangle } => {
+                write!(f, "tree image triangle {triangle} refers to a missing vertex")
+            }
+            Self::BadStats { node } => {
+                write!(f, "tree image node {node} exceeds the stored magnitude bounds")
+            }
+            Self::BigEndianTarget => write!(f, "tree images are little-endian only"),
+        }
+    }
+}
+
+impl core::error::Error for ImageError {}
+
+/// A validated tree image: the tree and the model it bounds, both borrowed from the bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Image<'a, S: Scalar> {
+    /// The header.
+    pub header: Header,
+    /// The BD-Tree.
+    pub tree: TreeView<'a, S>,
+    /// The rest mesh and basis.
+    pub model: Model<'a, S>,
+}
+
+/// Image bytes with an alignment that suits every scalar: wrap `include_bytes!` in it.
+///
+/// ```ignore
+/// static IMAGE: &bdtree_core::AlignedImage<[u8]> =
+///     &bdtree_core::AlignedImage(*include_bytes!("arm.bdt"));
+/// let image = bdtree_core::Image::<f32>::parse(&IMAGE.0)?;
+/// ```
+#[repr(C, align(16))]
+pub struct AlignedImage<B: ?Sized>(pub B);
+
+fn cast<T: bytemuck::Pod>(
+    bytes: &[u8],
+    range: core::ops::Range<usize>,
+) -> Result<&[T], ImageError> {
+    let part = bytes.get(range).ok_or(ImageError::SizeOverflow)?;
+    bytemuck::try_cast_slice(part).map_err(|_| ImageError::Misaligned {
+        required: core::mem::align_of::<T>(),
+    })
+}
+
+fn check_finite<S: Scalar>(
+    values: &[S],
+    section: &'static str,
+    non_negative: bool,
+) -> Result<(), ImageError> {
+    for (index, &x) in values.iter().enumerate() {
+        if !x.is_finite() {
+            return Err(ImageError::NonFinite { section, index });
+        }
+        if non_negative && x < S::ZERO {
+            return Err(ImageError::Negative { section, index });
+        }
+    }
+    Ok(())
+}
+
+impl<'a, S: Scalar> Image<'a, S> {
+    /// Validates `bytes` and views them as a tree and a model without copying.
+    ///
+    /// Checks, in order: header, length, reserved bytes, checksum, alignment, every scalar
+    /// finite (radii, growths and bounds non-negative), every node's links and depth, every
+    /// leaf's triangle, every triangle's vertices, and every node against the magnitude bounds.
+    /// Cost: one pass over the bytes (`O(n·M + v·M)`).
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, ImageError> {
+        if cfg!(target_endian = "big") {
+            return Err(ImageError::BigEndianTarget);
+        }
+        let header = Header::read(bytes)?;
+        if header.version != VERSION {
+            return Err(ImageError::UnsupportedVersion {
+                found: header.version,
+            });
+        }
+        if header.scalar_bytes != S::BYTES {
+            return Err(ImageError::ScalarMismatch {
+                found: header.scalar_bytes,
+                expected: S::BYTES,
+            });
+        }
+        let (n, t) = (header.nodes as usize, header.triangles as usize);
+        if n == 0 || t == 0 || header.vertices == 0 || n != 2 * t - 1 || header.depth as usize >= n
+        {
+            return Err(ImageError::BadCounts);
+        }
+        let layout = header.layout().ok_or(ImageError::SizeOverflow)?;
+        if layout.total != header.total_len as usize || layout.total != bytes.len() {
+            return Err(ImageError::LengthMismatch {
+                expected: layout.total,
+                actual: bytes.len(),
+            });
+        }
+        if bytes
+            .get(40..HEADER_LEN)
+            .is_none_or(|r| r.iter().any(|&b| b != 0))
+        {
+            return Err(ImageError::ReservedNotZero);
+        }
+        let computed = checksum(bytes);
+        if computed != header.checksum {
+            return Err(ImageError::ChecksumMismatch {
+                stored: header.checksum,
+                computed,
+            });
+        }
+        // Padding between sections must be zero too, so every byte of a valid image is meaningful.
+        let mut end = HEADER_LEN;
+        for i in 0..7 {
+            let r = layout.section(i);
+            if bytes
+                .get(end..r.start)
+                .is_none_or(|gap| gap.iter().any(|&b| b != 0))
+            {
+                return Err(ImageError::ReservedNotZero);
+            }
+            end = r.end;
+        }
+        if bytes
+            .get(end..)
+            .is_none_or(|gap| gap.iter().any(|&b| b != 0))
+        {
+            return Err(ImageError::ReservedNotZero);
+        }
+
+        let stats: &[S] = cast(bytes, layout.section(0))?;
+        let rows: &[[S; 4]] = cast(bytes, layout.section(1))?;
+        let spread: &[S] = cast(bytes, layout.section(2))?;
+        let links: &[[u32; 4]] = cast(bytes, layout.section(3))?;
+        let positions: &[[S; 3]] = cast(bytes, layout.section(4))?;
+        let basis: &[S] = cast(bytes, layout.section(5))?;
+        let faces: &[[u32; 3]] = cast(bytes, layout.section(6))?;
+
+        check_finite(stats, "stats", true)?;
+        check_finite(spread, "spread", true)?;
+        check_finite(
+            bytemuck::cast_slice::<[S; 3], S>(positions),
+            "positions",
+            false,
+        )?;
+        check_finite(basis, "basis", false)?;
+        let m = layout.modes;
+        for (k, record) in rows.chunks_exact(m + 1).enumerate() {
+            for (r, row) in record.iter().enumerate() {
+                let index = (k * (m + 1) + r) * 4;
+                check_finite(row, "records", false)?;
+                if row[3] < S::ZERO {
+                    return Err(ImageError::Negative {
+                        section: "records",
+                        index: index + 3,
+                    });
+                }
+                // Magnitude bounds: X₀ ≥ ‖c‖∞ + R, A_j ≥ ‖Ū_j‖∞ + ΔR_j.
+                let bound = stats.get(r).copied().unwrap_or(S::ZERO);
+                if norm_inf([row[0], row[1], row[2]]) + row[3] > bound {
+                    return Err(ImageError::BadStats { node: k });
+                }
+            }
+        }
+
+        let depth_limit = header.depth;
+        let depth_of = |i: u32| links.get(i as usize).map(|l| l[3]);
+        for (k, link) in links.iter().enumerate() {
+            let [left, right, triangle, depth] = *link;
+            let bad = ImageError::BadLink { node: k };
+            if depth > depth_limit || (k == 0 && depth != 0) {
+                return Err(bad);
+            }
+            if triangle == NONE {
+                let child_ok =
+                    |c: u32| c as usize > k && c != NONE && depth_of(c) == Some(depth + 1);
+                if !(child_ok(left) && child_ok(right)) || left == right {
+                    return Err(bad);
+                }
+            } else if left != NONE || right != NONE || triangle as usize >= t {
+                return Err(bad);
+            }
+        }
+        // The header depth sizes traversal stacks: it must be the true depth.
+        if links.iter().map(|l| l[3]).max() != Some(header.depth) {
+            return Err(ImageError::BadCounts);
+        }
+        let vertex_count = header.vertices;
+        for (triangle, face) in faces.iter().enumerate() {
+            if face.iter().any(|&v| v >= vertex_count) {
+                return Err(ImageError::BadFace { triangle });
+            }
+        }
+
+        let tree = TreeView::from_parts(m, rows, spread, links, stats, header.depth)
+            .ok_or(ImageError::BadCounts)?;
+        let model = Model::new(positions, basis, faces, m).map_err(|_| ImageError::BadCounts)?;
+        Ok(Self {
+            header,
+            tree,
+            model,
+        })
+    }
+}

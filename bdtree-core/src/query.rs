@@ -1,0 +1,268 @@
+//! Pairwise traversal: every intersecting triangle pair between two bodies.
+
+use crate::body::Body;
+use crate::scalar::Scalar;
+use crate::sphere::spheres_overlap;
+use crate::tree::NodeKind;
+use crate::triangle::triangles_may_intersect;
+
+/// A pair of triangles, one of each body (indices into each model's triangles).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TrianglePair {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body.
+    pub b: u32,
+}
+
+/// Where a query puts the pairs it finds. A sink that refuses a pair ends the query with
+/// [`QueryStatus::OutputFull`] and gets the refused pair back in the status: nothing is dropped
+/// silently.
+pub trait ContactSink {
+    /// Takes a pair, or hands it back when full.
+    fn push(&mut self, pair: TrianglePair) -> Result<(), TrianglePair>;
+}
+
+/// Any `FnMut(TrianglePair) -> bool` is a sink; returning `false` refuses the pair.
+impl<F: FnMut(TrianglePair) -> bool> ContactSink for F {
+    fn push(&mut self, pair: TrianglePair) -> Result<(), TrianglePair> {
+        if self(pair) {
+            Ok(())
+        } else {
+            Err(pair)
+        }
+    }
+}
+
+/// A fixed-capacity buffer of pairs.
+#[derive(Debug, Clone)]
+pub struct ContactBuffer<const N: usize> {
+    pairs: [TrianglePair; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for ContactBuffer<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> ContactBuffer<N> {
+    /// An empty buffer.
+    pub const fn new() -> Self {
+        Self {
+            pairs: [TrianglePair { a: 0, b: 0 }; N],
+            len: 0,
+        }
+    }
+    /// The pairs held, in the order found.
+    pub fn as_slice(&self) -> &[TrianglePair] {
+        self.pairs.get(..self.len).unwrap_or(&[])
+    }
+    /// The pairs held, mutable (e.g. to sort them).
+    pub fn as_mut_slice(&mut self) -> &mut [TrianglePair] {
+        self.pairs.get_mut(..self.len).unwrap_or(&mut [])
+    }
+    /// Empties the buffer.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Pairs held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// No pairs held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<const N: usize> ContactSink for ContactBuffer<N> {
+    fn push(&mut self, pair: TrianglePair) -> Result<(), TrianglePair> {
+        let slot = self.pairs.get_mut(self.len).ok_or(pair)?;
+        *slot = pair;
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// How a query ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum QueryStatus {
+    /// Every intersecting pair was delivered to the sink.
+    Complete,
+    /// The sink refused `pair`; the pairs delivered before it are valid, and more may exist:
+    /// treat the bodies as colliding.
+    OutputFull {
+        /// The first pair that did not fit.
+        pair: TrianglePair,
+    },
+    /// The stack given is smaller than [`stack_capacity`] requires; nothing was done. Treat the
+    /// bodies as possibly colliding.
+    StackTooSmall {
+        /// Entries required.
+        needed: usize,
+        /// Entries given.
+        given: usize,
+    },
+    /// A node index did not resolve (only possible with a tree and model from different
+    /// images); the answer is incomplete: treat the bodies as possibly colliding.
+    Inconsistent,
+}
+
+impl QueryStatus {
+    /// Whether the answer is the complete set of pairs. When `false`, the bodies must be treated
+    /// as possibly colliding.
+    pub fn is_complete(&self) -> bool {
+        matches!(self, Self::Complete)
+    }
+}
+
+/// Work counters of one query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct QueryStats {
+    /// Node pairs taken from the stack (each visits one node of each body).
+    pub nodes_visited: u32,
+    /// Spheres updated (first visit of a node in this step; later visits hit the cache).
+    pub sphere_updates: u32,
+    /// Sphere–sphere overlap tests.
+    pub overlap_tests: u32,
+    /// Triangle–triangle tests.
+    pub triangle_tests: u32,
+    /// Pairs delivered to the sink.
+    pub pairs: u32,
+}
+
+/// The outcome of a query: status and counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct QueryOutcome {
+    /// How it ended.
+    pub status: QueryStatus,
+    /// What it did.
+    pub stats: QueryStats,
+}
+
+/// Stack entries a query between trees of these depths needs: `depth_a + depth_b + 1` node
+/// pairs (each step pops one pair and pushes at most two, one level deeper in one tree).
+pub const fn stack_capacity(depth_a: u32, depth_b: u32) -> usize {
+    depth_a as usize + depth_b as usize + 1
+}
+
+/// Every pair of triangles, one of `a` and one of `b`, that intersect in the bodies' current
+/// states — delivered to `sink` in traversal order (sort them if you need an order).
+///
+/// Depth-first over node pairs with the caller's `stack` (at least [`stack_capacity`]
+/// entries; no recursion, no allocation). A node's sphere is updated the first time any query
+/// of the step reaches it. At a pair of overlapping leaves the deformed world vertices of the two
+/// triangles are computed and tested exactly (see [`crate::triangle`]); pairs closer than the
+/// bodies' rounding-error bounds may be reported, intersecting pairs are never missed.
+pub fn collide<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
+    if stack.len() < needed {
+        let status = QueryStatus::StackTooSmall {
+            needed,
+            given: stack.len(),
+        };
+        return QueryOutcome { status, stats };
+    }
+    let updates_before = a.update_count().wrapping_add(b.update_count());
+    let error = a.error() + b.error();
+    let status = run(a, b, stack, sink, error, &mut stats);
+    stats.sphere_updates = a
+        .update_count()
+        .wrapping_add(b.update_count())
+        .wrapping_sub(updates_before);
+    QueryOutcome { status, stats }
+}
+
+fn run<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+    error: S,
+    stats: &mut QueryStats,
+) -> QueryStatus {
+    let mut len = 0usize;
+    let Some(root) = stack.first_mut() else {
+        return QueryStatus::StackTooSmall {
+            needed: 1,
+            given: 0,
+        };
+    };
+    *root = [0, 0];
+    len += 1;
+    while len > 0 {
+        len -= 1;
+        let Some(&[i, j]) = stack.get(len) else {
+            return QueryStatus::Inconsistent;
+        };
+        stats.nodes_visited += 1;
+        let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
+            return QueryStatus::Inconsistent;
+        };
+        stats.overlap_tests += 1;
+        if !spheres_overlap(sa, sb) {
+            continue;
+        }
+        let (Some(ka), Some(kb)) = (a.tree().kind(i as usize), b.tree().kind(j as usize)) else {
+            return QueryStatus::Inconsistent;
+        };
+        let children = match (ka, kb) {
+            (NodeKind::Leaf { triangle: ta }, NodeKind::Leaf { triangle: tb }) => {
+                let (Some(va), Some(vb)) =
+                    (a.world_triangle(ta as usize), b.world_triangle(tb as usize))
+                else {
+                    return QueryStatus::Inconsistent;
+                };
+                stats.triangle_tests += 1;
+                if triangles_may_intersect(&va, &vb, error) {
+                    let pair = TrianglePair { a: ta, b: tb };
+                    if let Err(pair) = sink.push(pair) {
+                        return QueryStatus::OutputFull { pair };
+                    }
+                    stats.pairs += 1;
+                }
+                continue;
+            }
+            // Split the larger sphere; a leaf is never split.
+            (NodeKind::Internal { left, right }, NodeKind::Leaf { .. }) => [[left, j], [right, j]],
+            (NodeKind::Leaf { .. }, NodeKind::Internal { left, right }) => [[i, left], [i, right]],
+            (
+                NodeKind::Internal {
+                    left: la,
+                    right: ra,
+                },
+                NodeKind::Internal {
+                    left: lb,
+                    right: rb,
+                },
+            ) => {
+                if sa[3] >= sb[3] {
+                    [[la, j], [ra, j]]
+                } else {
+                    [[i, lb], [i, rb]]
+                }
+            }
+        };
+        for pair in children {
+            let Some(slot) = stack.get_mut(len) else {
+                return QueryStatus::Inconsistent;
+            };
+            *slot = pair;
+            len += 1;
+        }
+    }
+    QueryStatus::Complete
+}

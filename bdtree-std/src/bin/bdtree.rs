@@ -1,0 +1,352 @@
+//! `bdtree`: build, inspect and query BD-Trees from the command line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bdtree_core::Scalar;
+use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision, SphereFit};
+use bdtree_std::collide::{brute_force_frame, compare, prepare, run, FrameResult};
+use bdtree_std::inspect::{inspect, Inspection};
+use bdtree_std::scene::Scene;
+use bdtree_std::{basis, mesh};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "bdtree",
+    version,
+    about = "BD-Tree collision detection for reduced deformable models"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build a tree image from a mesh (OBJ, PLY, STL) and a basis (.npy, 3N × M or N × 3 × M).
+    Build {
+        /// The rest mesh.
+        mesh: PathBuf,
+        /// The displacement basis; omit for a rigid body.
+        #[arg(long)]
+        modes: Option<PathBuf>,
+        /// Where to write the image.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Scalar of the image.
+        #[arg(long, value_enum, default_value_t = Precision::F32)]
+        precision: Precision,
+        /// Rest sphere fit.
+        #[arg(long, value_enum, default_value_t = SphereFit::Welzl)]
+        sphere: SphereFit,
+    },
+    /// Print statistics of a tree image: sizes and the per-level tightness table.
+    Inspect {
+        /// The image.
+        image: PathBuf,
+        /// One JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find every intersecting triangle pair between distinct bodies, frame by frame.
+    Collide {
+        /// The scene (JSON).
+        scene: PathBuf,
+        /// One JSON object per frame, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Arithmetic of the kernel.
+        #[arg(long, value_enum, default_value_t = Precision::F32)]
+        precision: Precision,
+        /// Run the frames this many times and report the mean time per frame.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+        /// Also compute the f64 brute-force answer and compare (slow on large meshes).
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run the bundled demo scene, checked against brute force, and print a summary.
+    Demo,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build {
+            mesh,
+            modes,
+            output,
+            precision,
+            sphere,
+        } => cmd_build(
+            &mesh,
+            modes.as_deref(),
+            &output,
+            BuildOptions { precision, sphere },
+        ),
+        Command::Inspect { image, json } => cmd_inspect(&image, json),
+        Command::Collide {
+            scene,
+            json,
+            precision,
+            repeat,
+            check,
+        } => cmd_collide(&scene, json, precision, repeat, check).map(|_| ()),
+        Command::Demo => cmd_demo(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn progress_bar(len: usize, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} leaves ({elapsed})")
+    {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar
+}
+
+fn cmd_build(
+    mesh_path: &Path,
+    modes: Option<&Path>,
+    output: &Path,
+    options: BuildOptions,
+) -> Result<(), String> {
+    let mesh = mesh::load_mesh(mesh_path).map_err(|e| e.to_string())?;
+    let basis = match modes {
+        Some(path) => {
+            let b = basis::load_npy(path).map_err(|e| e.to_string())?;
+            b.check_vertex_count(mesh.vertices.len(), path)
+                .map_err(|e| e.to_string())?;
+            Some(b)
+        }
+        None => None,
+    };
+    let bar = progress_bar(mesh.triangles.len(), "building");
+    let (image, report) = build(&mesh, basis.as_ref(), options, &mut |n| bar.inc(n as u64))
+        .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
+    bar.finish_and_clear();
+    std::fs::write(output, image.as_bytes())
+        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    println!("wrote {}", output.display());
+    println!(
+        "  {} triangles, {} vertices, {} modes, {:?}",
+        mesh.triangles.len(),
+        mesh.vertices.len(),
+        report.modes,
+        options.precision
+    );
+    println!(
+        "  {} nodes, depth {}, {} bytes ({:.1} bytes/node incl. model)",
+        report.nodes,
+        report.depth,
+        report.bytes,
+        report.bytes as f64 / report.nodes as f64
+    );
+    let tighter = if report.mean_radius_welzl <= report.mean_radius_box {
+        "Welzl"
+    } else {
+        "box-center"
+    };
+    println!(
+        "  mean rest radius: Welzl {:.6}, box-center {:.6} → {tighter} is tighter ({:.1} %; Welzl smaller at {} of {} nodes)",
+        report.mean_radius_welzl,
+        report.mean_radius_box,
+        100.0 * (1.0 - report.mean_radius_welzl.min(report.mean_radius_box) / report.mean_radius_welzl.max(report.mean_radius_box)),
+        report.welzl_smaller,
+        report.nodes
+    );
+    Ok(())
+}
+
+fn cmd_inspect(path: &Path, json: bool) -> Result<(), String> {
+    let buf = ImageBuf::read(path).map_err(|e| e.to_string())?;
+    let header = buf
+        .header()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let inspection = match header.scalar_bytes {
+        8 => inspect(&buf.parse_named::<f64>(path).map_err(|e| e.to_string())?),
+        _ => inspect(&buf.parse_named::<f32>(path).map_err(|e| e.to_string())?),
+    };
+    if json {
+        println!("{}", inspection.to_json());
+    } else {
+        print_inspection(path, &inspection);
+    }
+    Ok(())
+}
+
+fn print_inspection(path: &Path, i: &Inspection) {
+    println!(
+        "{}: bdtree image v{}, {}",
+        path.display(),
+        i.version,
+        i.scalar
+    );
+    println!(
+        "  {} triangles, {} vertices, {} modes",
+        i.triangles, i.vertices, i.modes
+    );
+    println!("  {} nodes, depth {}", i.nodes, i.depth);
+    println!(
+        "  {} bytes: tree {} ({} bytes/node), model {}",
+        i.bytes,
+        i.tree_bytes,
+        i.tree_bytes / i.nodes.max(1),
+        i.model_bytes
+    );
+    println!(
+        "  tightness (per level; ‖ΔR‖ = Euclidean norm over modes, normalised to the root's):"
+    );
+    println!(
+        "  {:>5} {:>8} {:>14} {:>14} {:>12}",
+        "level", "nodes", "mean radius", "mean ‖ΔR‖", "‖ΔR‖/root"
+    );
+    for l in &i.levels {
+        println!(
+            "  {:>5} {:>8} {:>14.6} {:>14.6} {:>12.4}",
+            l.level, l.nodes, l.mean_radius, l.mean_growth, l.relative_growth
+        );
+    }
+}
+
+fn cmd_collide(
+    path: &Path,
+    json: bool,
+    precision: Precision,
+    repeat: usize,
+    check: bool,
+) -> Result<usize, String> {
+    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        precision,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (frames, ms) = match precision {
+        Precision::F32 => run::<f32>(&scene, &prepared, repeat),
+        Precision::F64 => run::<f64>(&scene, &prepared, repeat),
+    }
+    .map_err(|e| e.to_string())?;
+    let mut problems = 0;
+    let mut out = std::io::stdout().lock();
+    for (f, frame) in frames.iter().enumerate() {
+        let comparison =
+            check.then(|| compare(&scene, f, &frame.pairs, &brute_force_frame(&scene, f)));
+        if let Some(c) = &comparison {
+            problems += c.missed.len();
+        }
+        let line = if json {
+            frame_json(&scene, f, frame, ms, comparison.as_ref())
+        } else {
+            frame_text(&scene, f, frame, comparison.as_ref())
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if !json {
+        let total: usize = frames.iter().map(|f| f.pairs.len()).sum();
+        let _ = writeln!(
+            out,
+            "{} frames, {} bodies, {} contacts in all; {:.4} ms per frame ({} precision, mean of {} run(s))",
+            frames.len(),
+            scene.bodies.len(),
+            total,
+            ms,
+            match precision {
+                Precision::F32 => f32::NAME,
+                Precision::F64 => f64::NAME,
+            },
+            repeat.max(1)
+        );
+    }
+    if problems > 0 {
+        return Err(format!(
+            "{problems} contact(s) found by brute force were missed"
+        ));
+    }
+    Ok(frames.len())
+}
+
+fn frame_json(
+    scene: &Scene,
+    f: usize,
+    frame: &FrameResult,
+    ms: f64,
+    check: Option<&bdtree_std::collide::Comparison>,
+) -> String {
+    let name = |b: usize| scene.bodies[b].name.clone();
+    let pairs: Vec<serde_json::Value> = frame
+        .pairs
+        .iter()
+        .map(|&(a, b, ta, tb)| serde_json::json!([name(a), name(b), ta, tb]))
+        .collect();
+    let s = frame.stats;
+    let mut value = serde_json::json!({
+        "frame": f,
+        "pairs": pairs,
+        "stats": {
+            "pairs": frame.pairs.len(),
+            "nodes_visited": s.nodes_visited,
+            "sphere_updates": s.sphere_updates,
+            "overlap_tests": s.overlap_tests,
+            "triangle_tests": s.triangle_tests,
+            "complete": frame.complete,
+            "query_ms": ms,
+        }
+    });
+    if let Some(c) = check {
+        value["check"] = serde_json::json!({ "missed": c.missed.len(), "extra": c.extra.len() });
+    }
+    value.to_string()
+}
+
+fn frame_text(
+    scene: &Scene,
+    f: usize,
+    frame: &FrameResult,
+    check: Option<&bdtree_std::collide::Comparison>,
+) -> String {
+    let s = frame.stats;
+    let mut by_bodies: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
+    for &(a, b, _, _) in &frame.pairs {
+        *by_bodies.entry((a, b)).or_default() += 1;
+    }
+    let summary: Vec<String> = by_bodies
+        .iter()
+        .map(|(&(a, b), n)| format!("{}–{}: {n}", scene.bodies[a].name, scene.bodies[b].name))
+        .collect();
+    let mut line = format!(
+        "frame {f:>3}: {:>5} pairs [{}]  visited {} node pairs, {} sphere updates, {} triangle tests",
+        frame.pairs.len(),
+        summary.join(", "),
+        s.nodes_visited,
+        s.sphere_updates,
+        s.triangle_tests
+    );
+    if let Some(c) = check {
+        line += &format!(
+            "  | brute force: {} missed, {} extra",
+            c.missed.len(),
+            c.extra.len()
+        );
+    }
+    line
+}
+
+fn cmd_demo() -> Result<(), String> {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scenes/demo.json");
+    println!("bdtree demo: {}", scene.display());
+    let frames = cmd_collide(&scene, false, Precision::F32, 20, true)?;
+    println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
+    Ok(())
+}

@@ -1,0 +1,464 @@
+//! Building BD-Trees in f64 and writing tree images.
+//!
+//! Top-down: a node's triangles are split at the median of their centroids along the longest
+//! axis of the node's vertex bounding box, down to one triangle per leaf. Nodes are stored in
+//! pre-order (a node's left child follows it). Per node, over the set `L` of vertices of its
+//! triangles:
+//!
+//! * the rest sphere wraps `L` (Welzl's minimal enclosing sphere by default, or the sphere
+//!   around the bounding-box center — both radii are reported);
+//! * `Ū_j` is the mean of `U_ij` over `L`, `ΔR_j = max_L |U_ij − Ū_j|`;
+//! * `D = max_L ‖U_i − Ū‖_F` (Frobenius, an upper bound of the spectral norm).
+//!
+//! The model is rounded to the image's scalar first and every bound is computed in f64 from the
+//! rounded model with the rounded center and `Ū`, then rounded outward, so the stored bounds
+//! hold exactly for the stored model.
+
+use std::path::Path;
+
+use bdtree_core::image::{checksum, Header, Layout, CHECKSUM_OFFSET, HEADER_LEN, NONE, VERSION};
+use bdtree_core::{Image, ImageError, Scalar};
+
+use crate::basis::Basis;
+use crate::error::LoadError;
+use crate::mesh::Mesh;
+use crate::welzl::minimal_ball;
+
+/// The scalar of an image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Precision {
+    /// 4-byte floats: for microcontrollers, half the size.
+    #[default]
+    F32,
+    /// 8-byte floats.
+    F64,
+}
+
+impl Precision {
+    /// Scalar size in bytes.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Self::F32 => 4,
+            Self::F64 => 8,
+        }
+    }
+}
+
+/// How rest spheres are fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SphereFit {
+    /// Welzl's minimal enclosing sphere.
+    #[default]
+    Welzl,
+    /// Centered on the bounding box of the node's vertices.
+    BoxCenter,
+}
+
+/// Options of [`build`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildOptions {
+    /// Scalar of the image.
+    pub precision: Precision,
+    /// Rest sphere fit.
+    pub sphere: SphereFit,
+}
+
+/// What a build produced, beside the image.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    /// Nodes.
+    pub nodes: usize,
+    /// Depth of the deepest node (root = 0).
+    pub depth: u32,
+    /// Modes.
+    pub modes: usize,
+    /// Image size in bytes.
+    pub bytes: usize,
+    /// Mean rest radius over all nodes with Welzl spheres.
+    pub mean_radius_welzl: f64,
+    /// Mean rest radius over all nodes with bounding-box-centered spheres.
+    pub mean_radius_box: f64,
+    /// Nodes where the Welzl sphere is strictly smaller.
+    pub welzl_smaller: usize,
+}
+
+/// A built image: aligned owned bytes that [`Image::parse`] reads in place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageBuf {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl ImageBuf {
+    /// Copies bytes into aligned storage.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Self {
+            words,
+            len: bytes.len(),
+        }
+    }
+
+    /// Reads an image file.
+    pub fn read(path: &Path) -> Result<Self, LoadError> {
+        let bytes = std::fs::read(path).map_err(|e| LoadError::io(path, &e))?;
+        Ok(Self::from_bytes(&bytes))
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &bytemuck::cast_slice::<u64, u8>(&self.words)[..self.len]
+    }
+
+    /// Validates and views the image (see [`Image::parse`]).
+    pub fn parse<S: Scalar>(&self) -> Result<Image<'_, S>, ImageError> {
+        Image::parse(self.as_bytes())
+    }
+
+    /// Like [`ImageBuf::parse`], with the error naming the file.
+    pub fn parse_named<S: Scalar>(&self, path: &Path) -> Result<Image<'_, S>, LoadError> {
+        self.parse()
+            .map_err(|e| LoadError::new(path, e.to_string()))
+    }
+
+    /// The header, if the bytes have one.
+    pub fn header(&self) -> Result<Header, ImageError> {
+        Header::read(self.as_bytes())
+    }
+}
+
+/// One node as built, in f64, before storage.
+#[derive(Debug, Clone)]
+struct Node {
+    center: [f64; 3],
+    radius: f64,
+    ubar: Vec<[f64; 3]>,
+    growth: Vec<f64>,
+    spread: f64,
+    links: [u32; 4],
+}
+
+struct Builder<'a> {
+    positions: Vec<[f64; 3]>,
+    basis: Vec<f64>,
+    triangles: &'a [[u32; 3]],
+    modes: usize,
+    precision: Precision,
+    fit: SphereFit,
+    nodes: Vec<Node>,
+    report: BuildReport,
+    progress: &'a mut dyn FnMut(usize),
+}
+
+/// Rounds an f64 to the precision's scalar (and back, exactly).
+fn round(precision: Precision, x: f64) -> f64 {
+    match precision {
+        Precision::F32 => f64::from(x as f32),
+        Precision::F64 => x,
+    }
+}
+
+/// Rounds a non-negative bound up to the precision's scalar, after a relative slack that
+/// covers the f64 arithmetic that computed it.
+fn round_up(precision: Precision, x: f64) -> f64 {
+    let x = x * (1.0 + 1e-12);
+    match precision {
+        Precision::F32 => {
+            let y = x as f32;
+            f64::from(if f64::from(y) < x { y.next_up() } else { y })
+        }
+        Precision::F64 => x.next_up(),
+    }
+}
+
+fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+impl Builder<'_> {
+    fn u(&self, vertex: u32, axis: usize, mode: usize) -> f64 {
+        self.basis[(3 * vertex as usize + axis) * self.modes + mode]
+    }
+
+    /// Builds the subtree over `tris` and returns its index.
+    fn node(&mut self, tris: &mut [u32], depth: u32) -> u32 {
+        let index = self.nodes.len() as u32;
+        self.report.depth = self.report.depth.max(depth);
+        let mut verts: Vec<u32> = tris
+            .iter()
+            .flat_map(|&t| self.triangles[t as usize])
+            .collect();
+        verts.sort_unstable();
+        verts.dedup();
+        let node = self.bounds(&verts, depth);
+        self.nodes.push(node);
+        if let [t] = *tris {
+            self.nodes[index as usize].links = [NONE, NONE, t, depth];
+            (self.progress)(1);
+            return index;
+        }
+        // Median split of the centroids along the longest axis of the vertex box.
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &v in &verts {
+            let p = self.positions[v as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let axis = (0..3)
+            .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+            .unwrap_or(0);
+        let centroid = |t: u32| -> f64 {
+            self.triangles[t as usize]
+                .iter()
+                .map(|&v| self.positions[v as usize][axis])
+                .sum::<f64>()
+        };
+        let mid = tris.len() / 2;
+        tris.select_nth_unstable_by(mid, |&a, &b| {
+            centroid(a).total_cmp(&centroid(b)).then(a.cmp(&b))
+        });
+        let (left_tris, right_tris) = tris.split_at_mut(mid);
+        let left = self.node(left_tris, depth + 1);
+        let right = self.node(right_tris, depth + 1);
+        self.nodes[index as usize].links = [left, right, NONE, depth];
+        index
+    }
+
+    /// Sphere, Ū, ΔR and D of a node over its vertex set, in the precision's values.
+    fn bounds(&mut self, verts: &[u32], _depth: u32) -> Node {
+        let p = self.precision;
+        let mut pts: Vec<[f64; 3]> = verts.iter().map(|&v| self.positions[v as usize]).collect();
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for q in &pts {
+            for k in 0..3 {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        let box_center = [
+            (lo[0] + hi[0]) * 0.5,
+            (lo[1] + hi[1]) * 0.5,
+            (lo[2] + hi[2]) * 0.5,
+        ];
+        let box_center = box_center.map(|x| round(p, x));
+        let box_radius = pts.iter().map(|&q| dist(box_center, q)).fold(0.0, f64::max);
+        let ball = minimal_ball(&mut pts);
+        let welzl_center = ball.center.map(|x| round(p, x));
+        let welzl_radius = verts
+            .iter()
+            .map(|&v| dist(welzl_center, self.positions[v as usize]))
+            .fold(0.0, f64::max);
+        self.report.mean_radius_box += box_radius;
+        self.report.mean_radius_welzl += welzl_radius;
+        if welzl_radius < box_radius {
+            self.report.welzl_smaller += 1;
+        }
+        let (center, radius) = match self.fit {
+            SphereFit::Welzl => (welzl_center, welzl_radius),
+            SphereFit::BoxCenter => (box_center, box_radius),
+        };
+
+        let m = self.modes;
+        let count = verts.len() as f64;
+        let mut ubar = vec![[0.0f64; 3]; m];
+        for (j, u) in ubar.iter_mut().enumerate() {
+            for (k, uk) in u.iter_mut().enumerate() {
+                let sum: f64 = verts.iter().map(|&v| self.u(v, k, j)).sum();
+                *uk = round(p, sum / count);
+            }
+        }
+        let mut growth = vec![0.0f64; m];
+        let mut spread = 0.0f64;
+        for &v in verts {
+            let mut frob = 0.0;
+            for j in 0..m {
+                let d = [0, 1, 2].map(|k| self.u(v, k, j) - ubar[j][k]);
+                let len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                growth[j] = growth[j].max(len2.sqrt());
+                frob += len2;
+            }
+            spread = spread.max(frob.sqrt());
+        }
+        Node {
+            center,
+            radius: round_up(p, radius),
+            ubar,
+            growth: growth.into_iter().map(|g| round_up(p, g)).collect(),
+            spread: round_up(p, spread),
+            links: [NONE; 4],
+        }
+    }
+}
+
+/// Why a build failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuildError {
+    /// The mesh has no triangles, an out-of-range index or a non-finite coordinate.
+    BadMesh(String),
+    /// The basis does not fit the mesh.
+    BadBasis(String),
+    /// The image would exceed the format's 4 GiB limit.
+    TooLarge,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadMesh(m) => write!(f, "cannot build a tree: {m}"),
+            Self::BadBasis(m) => write!(f, "cannot build a tree: {m}"),
+            Self::TooLarge => write!(f, "cannot build a tree: the image would exceed 4 GiB"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds the BD-Tree of a mesh (and its basis; `None` for a rigid body) and writes the image.
+/// `progress` is called with the number of leaves finished since its last call.
+pub fn build(
+    mesh: &Mesh,
+    basis: Option<&Basis>,
+    options: BuildOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<(ImageBuf, BuildReport), BuildError> {
+    let n = mesh.vertices.len();
+    if mesh.triangles.is_empty() {
+        return Err(BuildError::BadMesh("the mesh has no triangles".into()));
+    }
+    if let Some(t) = mesh
+        .triangles
+        .iter()
+        .position(|f| f.iter().any(|&v| v as usize >= n))
+    {
+        return Err(BuildError::BadMesh(format!(
+            "triangle {t} refers to a missing vertex"
+        )));
+    }
+    if mesh.vertices.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(BuildError::BadMesh(
+            "a vertex coordinate is not finite".into(),
+        ));
+    }
+    let (modes, basis_data) = match basis {
+        Some(b) => {
+            if b.vertices != n {
+                return Err(BuildError::BadBasis(format!(
+                    "basis has {} rows ({} vertices) but the mesh has {n} vertices",
+                    3 * b.vertices,
+                    b.vertices
+                )));
+            }
+            if b.data.len() != 3 * n * b.modes || b.data.iter().any(|x| !x.is_finite()) {
+                return Err(BuildError::BadBasis(
+                    "basis data is short or not finite".into(),
+                ));
+            }
+            (b.modes, b.data.as_slice())
+        }
+        None => (0, &[][..]),
+    };
+    let p = options.precision;
+    let t = mesh.triangles.len();
+    let layout =
+        Layout::new(p.bytes() as usize, modes, 2 * t - 1, t, n).ok_or(BuildError::TooLarge)?;
+    let mut builder = Builder {
+        positions: mesh
+            .vertices
+            .iter()
+            .map(|v| v.map(|x| round(p, x)))
+            .collect(),
+        basis: basis_data.iter().map(|&x| round(p, x)).collect(),
+        triangles: &mesh.triangles,
+        modes,
+        precision: p,
+        fit: options.sphere,
+        nodes: Vec::with_capacity(2 * t - 1),
+        report: BuildReport::default(),
+        progress,
+    };
+    let mut tris: Vec<u32> = (0..t as u32).collect();
+    builder.node(&mut tris, 0);
+
+    let nodes = &builder.nodes;
+    let mut report = builder.report.clone();
+    report.nodes = nodes.len();
+    report.modes = modes;
+    report.bytes = layout.total;
+    report.mean_radius_box /= nodes.len() as f64;
+    report.mean_radius_welzl /= nodes.len() as f64;
+
+    // Magnitude bounds (checked by the loader in the image's own arithmetic: keep a margin).
+    let margin = match p {
+        Precision::F32 => 1.0 + 1e-5,
+        Precision::F64 => 1.0 + 1e-12,
+    };
+    let mut stats = vec![0.0f64; modes + 1];
+    for node in nodes {
+        let c = node.center.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        stats[0] = stats[0].max(round_up(p, (c + node.radius) * margin));
+        for j in 0..modes {
+            let u = node.ubar[j].iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            stats[j + 1] = stats[j + 1].max(round_up(p, (u + node.growth[j]) * margin));
+        }
+    }
+
+    let mut bytes = vec![0u8; layout.total];
+    let mut put_scalars = |section: usize, values: &mut dyn Iterator<Item = f64>| {
+        let range = layout.section(section);
+        let out = &mut bytes[range];
+        let mut at = 0;
+        for x in values {
+            match p {
+                Precision::F32 => out[at..at + 4].copy_from_slice(&(x as f32).to_le_bytes()),
+                Precision::F64 => out[at..at + 8].copy_from_slice(&x.to_le_bytes()),
+            }
+            at += p.bytes() as usize;
+        }
+        debug_assert_eq!(at, out.len());
+    };
+    put_scalars(0, &mut stats.iter().copied());
+    put_scalars(
+        1,
+        &mut nodes.iter().flat_map(|node| {
+            let head = [node.center[0], node.center[1], node.center[2], node.radius];
+            let cols = node
+                .ubar
+                .iter()
+                .zip(&node.growth)
+                .flat_map(|(u, &g)| [u[0], u[1], u[2], g]);
+            head.into_iter().chain(cols)
+        }),
+    );
+    put_scalars(2, &mut nodes.iter().map(|node| node.spread));
+    put_scalars(4, &mut builder.positions.iter().flatten().copied());
+    put_scalars(5, &mut builder.basis.iter().copied());
+    let put_words = |bytes: &mut [u8], section: usize, words: &mut dyn Iterator<Item = u32>| {
+        let out = &mut bytes[layout.section(section)];
+        for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+    };
+    put_words(&mut bytes, 3, &mut nodes.iter().flat_map(|node| node.links));
+    put_words(&mut bytes, 6, &mut mesh.triangles.iter().flatten().copied());
+
+    let header = Header {
+        version: VERSION,
+        scalar_bytes: p.bytes(),
+        modes: modes as u32,
+        nodes: nodes.len() as u32,
+        triangles: t as u32,
+        vertices: n as u32,
+        depth: report.depth,
+        total_len: layout.total as u32,
+        checksum: 0,
+    };
+    bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    let crc = checksum(&bytes);
+    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
+    Ok((ImageBuf::from_bytes(&bytes), report))
+}

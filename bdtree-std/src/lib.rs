@@ -1,0 +1,15 @@
+//! Host companion of `bdtree-core`: loading meshes, bases and scenes, building tree images in
+//! f64, the brute-force oracle, and the `bdtree` command-line tool.
+
+pub mod basis;
+pub mod builder;
+pub mod collide;
+pub mod error;
+pub mod inspect;
+pub mod mesh;
+pub mod oracle;
+pub mod procedural;
+pub mod scene;
+pub mod welzl;
+
+pub use error::LoadError;

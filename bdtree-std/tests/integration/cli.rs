@@ -1,0 +1,212 @@
+//! The `bdtree` command line: outputs, and clear errors (never a panic) on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bdtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bdtree"))
+        .args(args)
+        .output()
+        .expect("run bdtree")
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bdtree-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Runs a command that must fail cleanly: exit code 1 (not a panic's 101), and a message on
+/// stderr containing every `needle`.
+fn fails_with(args: &[&str], needles: &[&str]) {
+    let out = bdtree(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {needle:?} not in {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn collide_json_prints_one_sorted_object_per_frame() {
+    let scene = fixtures().join("scenes/thin.json");
+    let out = bdtree(&[
+        "collide",
+        scene.to_str().unwrap(),
+        "--json",
+        "--repeat",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let expected =
+        std::fs::read_to_string(fixtures().join("expected/thin.jsonl")).expect("expected");
+    assert_eq!(text.lines().count(), expected.lines().count());
+    for (line, want) in text.lines().zip(expected.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
+        let w: serde_json::Value = serde_json::from_str(want).expect("expected line");
+        assert_eq!(v["frame"], w["frame"]);
+        let pairs = v["pairs"].as_array().expect("pairs");
+        let key = |p: &serde_json::Value| {
+            (
+                p[0].as_str().unwrap().to_string(),
+                p[1].as_str().unwrap().to_string(),
+                p[2].as_u64(),
+                p[3].as_u64(),
+            )
+        };
+        let keys: Vec<_> = pairs.iter().map(key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted, "pairs are sorted");
+        // Every brute-force pair is reported (f32 may add near-touching extras).
+        for p in w["pairs"].as_array().unwrap() {
+            assert!(keys.contains(&key(p)), "frame {}: missing {p}", v["frame"]);
+        }
+        for field in [
+            "nodes_visited",
+            "sphere_updates",
+            "overlap_tests",
+            "triangle_tests",
+            "query_ms",
+        ] {
+            assert!(v["stats"][field].is_number(), "stats.{field} in {line}");
+        }
+    }
+}
+
+#[test]
+fn build_then_inspect() {
+    let dir = scratch("build");
+    let image = dir.join("ball.bdt");
+    let out = bdtree(&[
+        "build",
+        fixtures().join("meshes/demo-ball.obj").to_str().unwrap(),
+        "--modes",
+        fixtures().join("modes/demo-ball.npy").to_str().unwrap(),
+        "-o",
+        image.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("2559 nodes"), "{stdout}");
+    let out = bdtree(&["inspect", image.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["triangles"], 1280);
+    assert_eq!(v["modes"], 6);
+    let levels = v["levels"].as_array().expect("levels");
+    assert_eq!(levels[0]["relative_growth"], 1.0);
+    let deepest = levels.last().unwrap()["relative_growth"].as_f64().unwrap();
+    assert!(
+        deepest < 0.5,
+        "leaves grow much less than the root: {deepest}"
+    );
+
+    // A corrupted image is refused with the file name and the reason.
+    let mut bytes = std::fs::read(&image).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last / 2] ^= 0x40;
+    let bad = dir.join("corrupt.bdt");
+    std::fs::write(&bad, &bytes).unwrap();
+    fails_with(
+        &["inspect", bad.to_str().unwrap()],
+        &["corrupt.bdt", "checksum"],
+    );
+    std::fs::write(&bad, &bytes[..100]).unwrap();
+    fails_with(
+        &["inspect", bad.to_str().unwrap()],
+        &["corrupt.bdt", "should be"],
+    );
+}
+
+#[test]
+fn bad_inputs_name_the_file_and_the_problem() {
+    let dir = scratch("bad");
+    let write = |name: &str, text: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let tri = write("tri.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    let missing = dir.join("nope.obj");
+    fails_with(
+        &["build", missing.to_str().unwrap(), "-o", "x.bdt"],
+        &["nope.obj"],
+    );
+    let bad_obj = write("bad.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 nan\nf 1 2 3\n");
+    fails_with(&["build", &bad_obj, "-o", "x.bdt"], &["bad.obj", "line 3"]);
+    let out_of_range = write("range.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
+    fails_with(
+        &["build", &out_of_range, "-o", "x.bdt"],
+        &["range.obj", "line 4"],
+    );
+    let garbage_stl = write(
+        "g.stl",
+        b"solid x\nfacet normal 0 0 1\n outer loop\n vertex 0 0\n",
+    );
+    fails_with(&["build", &garbage_stl, "-o", "x.bdt"], &["g.stl"]);
+    // A basis whose rows do not match the mesh: both numbers in the message.
+    let basis = bdtree_std::basis::Basis::zeros(4, 2);
+    let mut npy = Vec::new();
+    bdtree_std::basis::write_npy(&basis, &mut npy).unwrap();
+    let npy_path = write("four.npy", &npy);
+    fails_with(
+        &["build", &tri, "--modes", &npy_path, "-o", "x.bdt"],
+        &["four.npy", "12", "3 vertices"],
+    );
+
+    // Scenes.
+    let scene = |name: &str, rotation: &str, q: &str| {
+        let text = format!(
+            r#"{{"bodies": [{{"name": "a", "mesh": "tri.obj"}}, {{"name": "b", "mesh": "tri.obj"}}],
+                "frames": [{{"bodies": [{{"rotation": {rotation}, "translation": [0, 0, 0]{q}}},
+                                        {{"rotation": [1, 0, 0, 0], "translation": [0, 0, 0]}}]}}]}}"#
+        );
+        write(name, text.as_bytes())
+    };
+    let ok = scene("ok.json", "[1, 0, 0, 0]", "");
+    let out = bdtree(&["collide", &ok]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let not_unit = scene("tilt.json", "[1, 0.1, 0, 0]", "");
+    fails_with(
+        &["collide", &not_unit],
+        &["tilt.json", "frames[0].bodies[0].rotation"],
+    );
+    let q_on_rigid = scene("rigidq.json", "[1, 0, 0, 0]", r#", "q": [0.5]"#);
+    fails_with(&["collide", &q_on_rigid], &["rigidq.json", "q"]);
+    let truncated = write(
+        "trunc.json",
+        br#"{"bodies": [{"name": "a", "mesh": "tri.obj"}"#,
+    );
+    fails_with(&["collide", &truncated], &["trunc.json", "line 1"]);
+    fails_with(
+        &["collide", dir.join("absent.json").to_str().unwrap()],
+        &["absent.json"],
+    );
+}

@@ -1,0 +1,7 @@
+//! Integration tests of bdtree against the independent f64 brute-force oracle.
+
+mod cli;
+mod fixtures;
+mod image;
+mod properties;
+mod support;

@@ -1,0 +1,93 @@
+//! Shared test helpers: deterministic randomness, stored-model extraction, node vertex sets.
+
+use bdtree_core::{Image, NodeKind, Scalar};
+use bdtree_std::basis::Basis;
+use bdtree_std::mesh::Mesh;
+
+/// SplitMix64: a tiny deterministic generator for test data.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [lo, hi).
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// A random unit quaternion (w, x, y, z).
+    pub fn rotation(&mut self) -> [f64; 4] {
+        loop {
+            let q = [0, 1, 2, 3].map(|_| self.uniform(-1.0, 1.0));
+            let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if n > 0.1 && n <= 1.0 {
+                return q.map(|x| x / n);
+            }
+        }
+    }
+}
+
+/// A basis of independent random entries in [-amplitude, amplitude]: as rough as a basis gets.
+pub fn rough_basis(vertices: usize, modes: usize, amplitude: f64, rng: &mut Rng) -> Basis {
+    let data = (0..3 * vertices * modes)
+        .map(|_| rng.uniform(-amplitude, amplitude))
+        .collect();
+    Basis {
+        vertices,
+        modes,
+        data,
+    }
+}
+
+/// The model an image stores, widened to f64.
+pub fn stored_model<S: Scalar>(image: &Image<'_, S>) -> (Mesh, Basis) {
+    let model = &image.model;
+    let mesh = Mesh {
+        vertices: model
+            .positions()
+            .iter()
+            .map(|p| p.map(|x| x.to_f64()))
+            .collect(),
+        triangles: model.triangles().to_vec(),
+    };
+    let basis = Basis {
+        vertices: mesh.vertices.len(),
+        modes: model.modes(),
+        data: model.basis().iter().map(|x| x.to_f64()).collect(),
+    };
+    (mesh, basis)
+}
+
+/// For every node, the sorted vertex indices of the triangles below it.
+pub fn node_vertices<S: Scalar>(image: &Image<'_, S>) -> Vec<Vec<u32>> {
+    let tree = &image.tree;
+    let n = tree.node_count();
+    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Children have larger indices than parents: fill bottom-up.
+    for k in (0..n).rev() {
+        let set = match tree.kind(k).expect("valid node") {
+            NodeKind::Leaf { triangle } => image.model.triangles()[triangle as usize].to_vec(),
+            NodeKind::Internal { left, right } => {
+                let mut s = sets[left as usize].clone();
+                s.extend_from_slice(&sets[right as usize]);
+                s
+            }
+        };
+        let mut set = set;
+        set.sort_unstable();
+        set.dedup();
+        sets[k] = set;
+    }
+    sets
+}
+
+pub fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
