@@ -26,6 +26,7 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     println!("$ cargo {}", args.join(" "));
     let status = Command::new(cargo)
         .args(args)
+        .env("RUSTDOCFLAGS", "-D warnings")
         .current_dir(root())
         .status()
         .map_err(|e| e.to_string())?;

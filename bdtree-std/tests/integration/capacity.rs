@@ -1,0 +1,147 @@
+//! Fixed capacities end a query explicitly and conservatively: a full sink, a short stack, a
+//! small cache, a wrong `q` — never a panic, never a silent drop.
+
+use bdtree_core::{
+    collide, stack_capacity, Body, BodyError, CacheEntry, ContactBuffer, Pose, QueryStatus,
+    TrianglePair,
+};
+use bdtree_std::builder::{build, BuildOptions, ImageBuf};
+use bdtree_std::procedural::{sheet, smooth_basis};
+
+fn image() -> ImageBuf {
+    let mesh = sheet(1.0, 1.0, 6, 6);
+    let basis = smooth_basis(&mesh.vertices, 2, 0.05);
+    build(&mesh, Some(&basis), BuildOptions::default(), &mut |_| {})
+        .expect("build")
+        .0
+}
+
+/// Two copies of the sheet crossing at right angles: many intersecting pairs.
+fn crossing_pairs(
+    buf: &ImageBuf,
+    stack_len: usize,
+    sink: &mut impl bdtree_core::ContactSink,
+) -> QueryStatus {
+    let image = buf.parse::<f32>().unwrap();
+    let mut ca = vec![CacheEntry::default(); image.tree.node_count()];
+    let mut cb = vec![CacheEntry::default(); image.tree.node_count()];
+    let mut a = Body::<f32, 4>::new(&image, &mut ca).unwrap();
+    let mut b = Body::<f32, 4>::new(&image, &mut cb).unwrap();
+    let half = core::f32::consts::FRAC_1_SQRT_2;
+    a.set_state(Pose::identity(), &[0.3, -0.2]).unwrap();
+    b.set_state(
+        Pose::from_quaternion([half, half, 0.0, 0.0], [0.0; 3]).unwrap(),
+        &[0.1, 0.4],
+    )
+    .unwrap();
+    let mut stack = vec![[0u32; 2]; stack_len];
+    collide(&mut a, &mut b, &mut stack, sink).status
+}
+
+#[test]
+fn a_full_buffer_ends_the_query_and_hands_back_the_pair() {
+    let buf = image();
+    let mut all = Vec::new();
+    let depth = buf.header().unwrap().depth;
+    let status = crossing_pairs(
+        &buf,
+        stack_capacity(depth, depth),
+        &mut |p: TrianglePair| {
+            all.push(p);
+            true
+        },
+    );
+    assert_eq!(status, QueryStatus::Complete);
+    assert!(all.len() > 8, "the sheets cross: {} pairs", all.len());
+
+    let mut small = ContactBuffer::<8>::new();
+    let status = crossing_pairs(&buf, stack_capacity(depth, depth), &mut small);
+    match status {
+        QueryStatus::OutputFull { pair } => {
+            assert!(!status.is_complete());
+            assert_eq!(small.len(), 8);
+            // The buffer holds the first eight pairs found, the status the ninth.
+            assert_eq!(small.as_slice(), &all[..8]);
+            assert_eq!(pair, all[8]);
+        }
+        other => panic!("expected OutputFull, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_short_stack_is_refused_before_any_work() {
+    let buf = image();
+    let depth = buf.header().unwrap().depth;
+    let needed = stack_capacity(depth, depth);
+    let mut count = 0;
+    let status = crossing_pairs(&buf, needed - 1, &mut |_: TrianglePair| {
+        count += 1;
+        true
+    });
+    assert_eq!(
+        status,
+        QueryStatus::StackTooSmall {
+            needed,
+            given: needed - 1
+        }
+    );
+    assert!(!status.is_complete());
+    assert_eq!(count, 0);
+}
+
+#[test]
+fn bodies_refuse_small_caches_and_bad_coordinates() {
+    let buf = image();
+    let image = buf.parse::<f32>().unwrap();
+    let n = image.tree.node_count();
+    let mut short = vec![CacheEntry::default(); n - 1];
+    assert_eq!(
+        Body::<f32, 4>::new(&image, &mut short).err(),
+        Some(BodyError::CacheTooSmall {
+            needed: n,
+            given: n - 1
+        })
+    );
+    let mut cache = vec![CacheEntry::default(); n];
+    assert_eq!(
+        Body::<f32, 1>::new(&image, &mut cache).err(),
+        Some(BodyError::TooManyModes {
+            modes: 2,
+            capacity: 1
+        })
+    );
+    let mut body = Body::<f32, 4>::new(&image, &mut cache).unwrap();
+    assert_eq!(
+        body.set_state(Pose::identity(), &[1.0]),
+        Err(BodyError::WrongModeCount {
+            expected: 2,
+            actual: 1
+        })
+    );
+    assert_eq!(
+        body.set_state(Pose::identity(), &[1.0, f32::NAN]),
+        Err(BodyError::NonFiniteCoordinates)
+    );
+    assert!(Pose::<f32>::from_quaternion([1.0, 1.0, 0.0, 0.0], [0.0; 3]).is_err());
+    assert!(Pose::<f32>::from_quaternion([1.0, 0.0, 0.0, 0.0], [f32::INFINITY, 0.0, 0.0]).is_err());
+}
+
+#[test]
+fn each_node_is_updated_at_most_once_per_step() {
+    let buf = image();
+    let image = buf.parse::<f32>().unwrap();
+    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
+    let mut body = Body::<f32, 4>::new(&image, &mut cache).unwrap();
+    body.set_state(Pose::identity(), &[0.5, 0.5]).unwrap();
+    let before = body.update_count();
+    for _ in 0..3 {
+        for k in (0..image.tree.node_count()).rev() {
+            body.sphere(k).unwrap();
+        }
+    }
+    assert_eq!(body.update_count() - before, image.tree.node_count() as u32);
+    body.set_state(Pose::identity(), &[0.25, 0.5]).unwrap();
+    assert!(!body.is_cached(0), "a new step invalidates the cache");
+    body.sphere(0).unwrap();
+    assert!(body.is_cached(0));
+}
