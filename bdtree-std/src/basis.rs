@@ -665,28 +665,7 @@ impl Parser<'_> {
 mod tests {
     use super::*;
 
-    /// The Display of `result`'s error; fails the test if it is `Ok`.
-    fn err_text<T: core::fmt::Debug>(result: Result<T, LoadError>) -> String {
-        match result {
-            Ok(value) => panic!("expected an error, got {value:?}"),
-            Err(e) => e.to_string(),
-        }
-    }
-
-    /// Asserts that the error of `result` starts with `file` and mentions every phrase.
-    fn assert_err<T: core::fmt::Debug>(result: Result<T, LoadError>, file: &str, phrases: &[&str]) {
-        let text = err_text(result);
-        assert!(
-            text.starts_with(file),
-            "error {text:?} does not start with the file name {file:?}"
-        );
-        for phrase in phrases {
-            assert!(
-                text.contains(phrase),
-                "error {text:?} does not contain {phrase:?}"
-            );
-        }
-    }
+    use crate::error::testing::{assert_err, err_text};
 
     /// An `.npy` file of format `major.0` with the given header text and data bytes.
     fn npy(major: u8, header: &str, data: &[u8]) -> Vec<u8> {

@@ -66,3 +66,36 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+/// Assertions on error messages shared by the loaders' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::LoadError;
+
+    /// The Display of `result`'s error; fails the test if it is `Ok`.
+    pub fn err_text<T: core::fmt::Debug>(result: Result<T, LoadError>) -> String {
+        match result {
+            Ok(value) => panic!("expected an error, got {value:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Asserts that the error of `result` starts with `file` and mentions every phrase.
+    pub fn assert_err<T: core::fmt::Debug>(
+        result: Result<T, LoadError>,
+        file: &str,
+        phrases: &[&str],
+    ) {
+        let text = err_text(result);
+        assert!(
+            text.starts_with(file),
+            "error {text:?} does not start with the file name {file:?}"
+        );
+        for phrase in phrases {
+            assert!(
+                text.contains(phrase),
+                "error {text:?} does not contain {phrase:?}"
+            );
+        }
+    }
+}

@@ -1451,28 +1451,7 @@ fn stl_number(toks: &mut Tokens<'_>, path: &Path, what: &str) -> Result<f64, Loa
 mod tests {
     use super::*;
 
-    /// The Display of `result`'s error; fails the test if it is `Ok`.
-    fn err_text<T: core::fmt::Debug>(result: Result<T, LoadError>) -> String {
-        match result {
-            Ok(value) => panic!("expected an error, got {value:?}"),
-            Err(e) => e.to_string(),
-        }
-    }
-
-    /// Asserts that the error of `result` mentions `file` and every phrase.
-    fn assert_err<T: core::fmt::Debug>(result: Result<T, LoadError>, file: &str, phrases: &[&str]) {
-        let text = err_text(result);
-        assert!(
-            text.starts_with(file),
-            "error {text:?} does not start with the file name {file:?}"
-        );
-        for phrase in phrases {
-            assert!(
-                text.contains(phrase),
-                "error {text:?} does not contain {phrase:?}"
-            );
-        }
-    }
+    use crate::error::testing::{assert_err, err_text};
 
     /// `[0,0,0] [1,0,0] [0,1,0]` as OBJ vertex lines.
     const TRI: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
