@@ -427,7 +427,11 @@ impl<'a, S: Scalar> Image<'a, S> {
             });
         }
         let (n, t) = (header.nodes as usize, header.triangles as usize);
-        if n == 0 || t == 0 || header.vertices == 0 || n != 2 * t - 1 || header.depth as usize >= n
+        if n == 0
+            || t == 0
+            || header.vertices == 0
+            || Some(n) != t.checked_mul(2).map(|x| x - 1)
+            || header.depth as usize >= n
         {
             return Err(ImageError::BadCounts);
         }
@@ -489,6 +493,7 @@ impl<'a, S: Scalar> Image<'a, S> {
         let m = layout.modes;
         for (k, record) in rows.chunks_exact(m + 1).enumerate() {
             for (r, row) in record.iter().enumerate() {
+                // In range: the records section holds n·(M + 1)·4 scalars.
                 let index = (k * (m + 1) + r) * 4;
                 check_finite(row, "records", false)?;
                 if row[3] < S::ZERO {

@@ -117,7 +117,8 @@ impl<'a, S: Scalar> Model<'a, S> {
             return None;
         }
         let m = self.modes;
-        let rows = self.basis.get(3 * m * i..3 * m * (i + 1))?;
+        let start = i.checked_mul(3 * m)?;
+        let rows = self.basis.get(start..start + 3 * m)?;
         let mut out = p;
         for (k, o) in out.iter_mut().enumerate() {
             let row = rows.get(k * m..(k + 1) * m)?;

@@ -90,7 +90,8 @@ impl<'a, S: Scalar> TreeView<'a, S> {
     #[inline]
     pub fn record(&self, node: usize) -> Option<&'a [[S; 4]]> {
         let stride = self.modes + 1;
-        self.rows.get(node * stride..node * stride + stride)
+        let start = node.checked_mul(stride)?;
+        self.rows.get(start..start + stride)
     }
 
     /// Rest center and wrapped radius.
