@@ -118,7 +118,7 @@ impl<'a, S: Scalar> Model<'a, S> {
         }
         let m = self.modes;
         let start = i.checked_mul(3 * m)?;
-        let rows = self.basis.get(start..start + 3 * m)?;
+        let rows = self.basis.get(start..start.checked_add(3 * m)?)?;
         let mut out = p;
         for (k, o) in out.iter_mut().enumerate() {
             let row = rows.get(k * m..(k + 1) * m)?;

@@ -91,7 +91,7 @@ impl<'a, S: Scalar> TreeView<'a, S> {
     pub fn record(&self, node: usize) -> Option<&'a [[S; 4]]> {
         let stride = self.modes + 1;
         let start = node.checked_mul(stride)?;
-        self.rows.get(start..start + stride)
+        self.rows.get(start..start.checked_add(stride)?)
     }
 
     /// Rest center and wrapped radius.
