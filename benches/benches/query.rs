@@ -1,0 +1,942 @@
+//! Per-frame exact query between a large and a small deforming body: the BD-Tree against the
+//! refit approach a user would otherwise pick with parry3d.
+//!
+//! Scene: a unit icosphere of 327,680 triangles (163,842 vertices) and a 720-triangle UV sphere
+//! of radius 0.04, both with M = 10 smooth modes (each mode's largest displacement 3 % of the
+//! body's radius, `q_j` in [−1, 1]), the small one pressed [`DEPTH`] into the big one's
+//! deformed surface: 54–58 intersecting triangle pairs. [`FRAMES`] frames of small motion (both
+//! `q`, both poses).
+//!
+//! Group `query`, one frame per iteration (cycling through the frames):
+//!
+//! * `bdtree_f32`, `bdtree_f64` — `set_state` on both bodies + `collide`, pairs into a
+//!   preallocated `Vec`. Trees are built once, before any timing.
+//! * `parry_refit` — every vertex of both bodies deformed (`p + U q`, 3NM multiply-adds; the
+//!   small body's vertices then put in the big body's frame by the relative pose) straight into
+//!   two `TriMesh`es made with `TriMeshFlags::DEFORMABLE`, through `TriMesh::update_vertices`
+//!   (the in-place form of `set_vertices`, which refits the BVH); candidate leaf pairs from
+//!   `Bvh::leaf_pairs` with the AABB test; an exact triangle–triangle test on each candidate
+//!   (`oracle::triangles_intersect` on the f32 vertices: parry's own GJK test,
+//!   `intersection_test_support_map_support_map`, calls triangles up to ~5·10⁻³ apart
+//!   intersecting, so it is only reported, not used).
+//! * `x_bdtree_f32_*` — experiments: a copy of the kernel's traversal built from public
+//!   accessors (`copy`, to check it costs what `collide` costs), the same with world vertices
+//!   cached per step (`vertex_cache`), and additionally a bounding-box rejection before the
+//!   leaf's separating-axis test (`cache_aabb`). They measure kernel changes before they are
+//!   proposed; delete them once the kernel has its own.
+//!
+//! Before timing, every frame's pairs from every method are checked against
+//! `oracle::brute_force_pairs` on the f64 deformed meshes: a missed pair panics (for the f32
+//! baseline, one deeper than 10⁻⁵); extra pairs (near-touching ones within the rounding
+//! inflation) are counted and printed. After criterion, each method is timed frame by frame
+//! ([`RATIO_ROUNDS`] rounds, warm, one method at a time) and the per-frame medians, the
+//! baseline's phases and the ratio `parry_refit / bdtree_f32` are printed.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bdtree_core::sphere::spheres_overlap;
+use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::{
+    collide, stack_capacity, Body, CacheEntry, Image, NodeKind, Pose as CorePose, QueryOutcome,
+    Scalar, TrianglePair,
+};
+use bdtree_std::basis::Basis;
+use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
+use bdtree_std::mesh::Mesh;
+use bdtree_std::oracle::{
+    brute_force_pairs, deform, separation_gap, triangles_intersect, Pose as OraclePose,
+};
+use bdtree_std::procedural::{icosphere, smooth_basis, uv_sphere};
+use criterion::Criterion;
+use parry3d::math::{Pose as ParryPose, Rot3, Vector};
+use parry3d::partitioning::BvhNode;
+use parry3d::query::details::intersection_test_support_map_support_map;
+use parry3d::shape::{TriMesh, TriMeshFlags, Triangle};
+
+/// Modes of both bodies.
+const MODES: usize = 10;
+/// Frames of the sequence.
+const FRAMES: usize = 8;
+/// Icosphere subdivisions of the big body (20·4⁷ = 327,680 triangles).
+const BIG_SUBDIVISIONS: u32 = 7;
+/// Largest displacement of one mode of the big body (radius 1).
+const BIG_AMPLITUDE: f64 = 0.03;
+/// Radius, stacks and slices of the small body (2·24·15 = 720 triangles).
+const SMALL_SHAPE: (f64, u32, u32) = (0.04, 16, 24);
+/// Largest displacement of one mode of the small body.
+const SMALL_AMPLITUDE: f64 = 0.0012;
+/// How far the small body is pressed into the big one's deformed surface.
+const DEPTH: f64 = 0.006;
+/// Upper bound on intersecting pairs per frame (the contact must stay small).
+const MAX_PAIRS: usize = 1000;
+/// Rounds of the frame-by-frame timing behind the printed ratio.
+const RATIO_ROUNDS: usize = 15;
+
+/// One frame in f64: both bodies' `q` and world poses.
+struct Frame {
+    q_big: Vec<f64>,
+    q_small: Vec<f64>,
+    pose_big: OraclePose,
+    pose_small: OraclePose,
+}
+
+/// Hamilton product of quaternions `(w, x, y, z)`.
+fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [
+        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+    ]
+}
+
+fn normalized(v: [f64; 3]) -> [f64; 3] {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    v.map(|c| c / n)
+}
+
+/// The frames: smooth `q` trajectories, a slowly turning big body, and the small body pressed
+/// [`DEPTH`] into the big one's deformed surface along a slowly moving direction.
+fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
+    (0..FRAMES)
+        .map(|k| {
+            let t = k as f64;
+            let q_big: Vec<f64> = (0..MODES)
+                .map(|j| (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
+                .collect();
+            let q_small: Vec<f64> = (0..MODES)
+                .map(|j| (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
+                .collect();
+            let pose_big = OraclePose::from_axis_angle(
+                [0.3, 1.0, 0.2],
+                0.4 + 0.01 * t,
+                [0.5 + 0.002 * t, -0.25, 0.1],
+            );
+            // Where the deformed big surface is along `dir`, in the big body's frame.
+            let dir = normalized([0.6, 0.5 + 0.01 * t, 0.62 - 0.005 * t]);
+            let local = deform(
+                &big.vertices,
+                Some(big_basis),
+                &q_big,
+                &OraclePose::IDENTITY,
+            );
+            let dot = |v: &[f64; 3]| v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2];
+            let surface = local
+                .iter()
+                .max_by(|a, b| dot(a).total_cmp(&dot(b)))
+                .map(dot)
+                .expect("the big body has vertices");
+            let center = dir.map(|c| c * (surface + SMALL_SHAPE.0 - DEPTH));
+            let turn = OraclePose::from_axis_angle([1.0, 2.0, 3.0], 0.2 + 0.05 * t, [0.0; 3]);
+            let pose_small = OraclePose {
+                rotation: quat_mul(pose_big.rotation, turn.rotation),
+                translation: pose_big.apply(center),
+            };
+            Frame {
+                q_big,
+                q_small,
+                pose_big,
+                pose_small,
+            }
+        })
+        .collect()
+}
+
+/// One frame in the kernel's scalar.
+struct CoreFrame<S: Scalar> {
+    q_big: Vec<S>,
+    q_small: Vec<S>,
+    pose_big: CorePose<S>,
+    pose_small: CorePose<S>,
+}
+
+fn core_pose<S: Scalar>(p: &OraclePose) -> CorePose<S> {
+    CorePose::from_quaternion(p.rotation.map(S::from_f64), p.translation.map(S::from_f64))
+        .expect("unit quaternion, finite translation")
+}
+
+fn core_frames<S: Scalar>(frames: &[Frame]) -> Vec<CoreFrame<S>> {
+    frames
+        .iter()
+        .map(|f| CoreFrame {
+            q_big: f.q_big.iter().map(|&x| S::from_f64(x)).collect(),
+            q_small: f.q_small.iter().map(|&x| S::from_f64(x)).collect(),
+            pose_big: core_pose(&f.pose_big),
+            pose_small: core_pose(&f.pose_small),
+        })
+        .collect()
+}
+
+fn build_image(mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageBuf {
+    let options = BuildOptions {
+        precision,
+        ..Default::default()
+    };
+    let start = Instant::now();
+    let (image, report) = build(mesh, Some(basis), options, &mut |_| {}).expect("tree builds");
+    eprintln!(
+        "built {:?} tree: {} triangles, {} nodes, depth {}, {:.1} MB, {:.2} s",
+        precision,
+        mesh.triangles.len(),
+        report.nodes,
+        report.depth,
+        report.bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    image
+}
+
+/// Both bodies of the bdtree side in one scalar, with the query's stack and output.
+struct CoreScene<'t, 'c, S: Scalar> {
+    big: Body<'t, 'c, S, MODES>,
+    small: Body<'t, 'c, S, MODES>,
+    stack: Vec<[u32; 2]>,
+    pairs: Vec<TrianglePair>,
+    frames: Vec<CoreFrame<S>>,
+    vertex_caches: (VertexCache<S>, VertexCache<S>),
+}
+
+impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
+    fn new(
+        big: &Image<'t, S>,
+        big_cache: &'c mut [CacheEntry<S>],
+        small: &Image<'t, S>,
+        small_cache: &'c mut [CacheEntry<S>],
+        frames: &[Frame],
+    ) -> Self {
+        let stack = vec![[0u32; 2]; stack_capacity(big.tree.depth(), small.tree.depth())];
+        Self {
+            big: Body::new(big, big_cache).expect("cache fits"),
+            small: Body::new(small, small_cache).expect("cache fits"),
+            stack,
+            pairs: Vec::with_capacity(4 * MAX_PAIRS),
+            frames: core_frames(frames),
+            vertex_caches: (
+                VertexCache::new(big.model.positions().len()),
+                VertexCache::new(small.model.positions().len()),
+            ),
+        }
+    }
+
+    /// The timed work of one frame: both `set_state` calls and the query.
+    #[inline]
+    fn frame(&mut self, k: usize) -> QueryOutcome {
+        let f = &self.frames[k];
+        self.big
+            .set_state(f.pose_big, &f.q_big)
+            .expect("q has M finite entries");
+        self.small
+            .set_state(f.pose_small, &f.q_small)
+            .expect("q has M finite entries");
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        collide(
+            &mut self.big,
+            &mut self.small,
+            &mut self.stack,
+            &mut |p: TrianglePair| {
+                pairs.push(p);
+                true
+            },
+        )
+    }
+
+    /// [`Self::frame`] with the experimental copy of the traversal.
+    #[inline]
+    fn frame_copy<const X: u8>(&mut self, k: usize) -> bool {
+        let f = &self.frames[k];
+        self.big
+            .set_state(f.pose_big, &f.q_big)
+            .expect("q has M finite entries");
+        self.small
+            .set_state(f.pose_small, &f.q_small)
+            .expect("q has M finite entries");
+        self.pairs.clear();
+        collide_copy::<S, MODES, X>(
+            &mut self.big,
+            &mut self.small,
+            &mut self.vertex_caches,
+            &mut self.stack,
+            &mut self.pairs,
+        )
+    }
+
+    fn sorted_pairs(&mut self, k: usize) -> (Vec<(u32, u32)>, QueryOutcome) {
+        let outcome = self.frame(k);
+        assert!(
+            outcome.status.is_complete(),
+            "query incomplete: {outcome:?}"
+        );
+        let mut pairs: Vec<(u32, u32)> = self.pairs.iter().map(|p| (p.a, p.b)).collect();
+        pairs.sort_unstable();
+        (pairs, outcome)
+    }
+}
+
+/// Experiment (a copy of `bdtree_core::collide` from public accessors, to measure a kernel
+/// change before proposing it): the same traversal, with or without a per-step cache of world
+/// vertices. `collide` recomputes a triangle's three deformed world vertices (`3 (3M + 9)`
+/// multiply-adds) at every leaf–leaf test, so a triangle tested against k leaves of the other
+/// body is deformed k times; with `VERTEX_CACHE` each vertex is deformed once per step.
+struct VertexCache<S: Scalar> {
+    entries: Vec<([S; 3], u32)>,
+    epoch: u32,
+}
+
+impl<S: Scalar> VertexCache<S> {
+    fn new(vertices: usize) -> Self {
+        Self {
+            entries: vec![([S::ZERO; 3], 0); vertices],
+            epoch: 0,
+        }
+    }
+
+    fn world_triangle<const M: usize, const CACHE: bool>(
+        &mut self,
+        body: &Body<'_, '_, S, M>,
+        triangle: u32,
+    ) -> Option<[[S; 3]; 3]> {
+        if !CACHE {
+            return body.world_triangle(triangle as usize);
+        }
+        let face = *body.model().triangles().get(triangle as usize)?;
+        let mut out = [[S::ZERO; 3]; 3];
+        for (o, v) in out.iter_mut().zip(face) {
+            let entry = self.entries.get_mut(v as usize)?;
+            if entry.1 != self.epoch {
+                let local = body.model().deformed(v as usize, body.q())?;
+                *entry = (body.pose().apply(local), self.epoch);
+            }
+            *o = entry.0;
+        }
+        Some(out)
+    }
+}
+
+/// Experiment flag: world vertices cached per step (see [`VertexCache`]).
+const X_CACHE: u8 = 1;
+/// Experiment flag: the leaf test first compares the two triangles' bounding boxes (with the
+/// leaf test's own tolerance, so it is one more valid separating-axis check).
+const X_AABB: u8 = 2;
+
+/// Whether a coordinate axis separates two triangles by more than the tolerance
+/// `triangles_may_intersect` applies to a unit axis.
+#[inline]
+fn boxes_separated<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
+    let mut w = S::ZERO;
+    for v in a.iter().chain(b.iter()) {
+        w = w.max(v[0].abs()).max(v[1].abs()).max(v[2].abs());
+    }
+    let (u, eight) = (S::UNIT_ROUNDOFF, S::from_u32(8));
+    let tol = (error + error + eight * u * (w + error)) * (S::ONE + eight * u);
+    (0..3).any(|k| {
+        let (lo_a, hi_a) = (
+            a[0][k].min(a[1][k]).min(a[2][k]),
+            a[0][k].max(a[1][k]).max(a[2][k]),
+        );
+        let (lo_b, hi_b) = (
+            b[0][k].min(b[1][k]).min(b[2][k]),
+            b[0][k].max(b[1][k]).max(b[2][k]),
+        );
+        lo_b - hi_a > tol || lo_a - hi_b > tol
+    })
+}
+
+/// The traversal of `bdtree_core::collide`, copied, with the experiment flags `X` (see
+/// [`X_CACHE`], [`X_AABB`]; 0 is the plain copy). Returns `false` if an index did not resolve.
+fn collide_copy<S: Scalar, const M: usize, const X: u8>(
+    a: &mut Body<'_, '_, S, M>,
+    b: &mut Body<'_, '_, S, M>,
+    caches: &mut (VertexCache<S>, VertexCache<S>),
+    stack: &mut [[u32; 2]],
+    pairs: &mut Vec<TrianglePair>,
+) -> bool {
+    let cache = X & X_CACHE != 0;
+    caches.0.epoch = caches.0.epoch.wrapping_add(1).max(1);
+    caches.1.epoch = caches.1.epoch.wrapping_add(1).max(1);
+    let error = a.error() + b.error();
+    let mut len = 1;
+    stack[0] = [0, 0];
+    while len > 0 {
+        len -= 1;
+        let [i, j] = stack[len];
+        let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
+            return false;
+        };
+        if !spheres_overlap(sa, sb) {
+            continue;
+        }
+        let (Some(ka), Some(kb)) = (a.tree().kind(i as usize), b.tree().kind(j as usize)) else {
+            return false;
+        };
+        let children = match (ka, kb) {
+            (NodeKind::Leaf { triangle: ta }, NodeKind::Leaf { triangle: tb }) => {
+                let (va, vb) = if cache {
+                    (
+                        caches.0.world_triangle::<M, true>(a, ta),
+                        caches.1.world_triangle::<M, true>(b, tb),
+                    )
+                } else {
+                    (
+                        caches.0.world_triangle::<M, false>(a, ta),
+                        caches.1.world_triangle::<M, false>(b, tb),
+                    )
+                };
+                let (Some(va), Some(vb)) = (va, vb) else {
+                    return false;
+                };
+                if X & X_AABB != 0 && boxes_separated(&va, &vb, error) {
+                    continue;
+                }
+                if triangles_may_intersect(&va, &vb, error) {
+                    pairs.push(TrianglePair { a: ta, b: tb });
+                }
+                continue;
+            }
+            (NodeKind::Internal { left, right }, NodeKind::Leaf { .. }) => [[left, j], [right, j]],
+            (NodeKind::Leaf { .. }, NodeKind::Internal { left, right }) => [[i, left], [i, right]],
+            (
+                NodeKind::Internal {
+                    left: la,
+                    right: ra,
+                },
+                NodeKind::Internal {
+                    left: lb,
+                    right: rb,
+                },
+            ) => {
+                if sa[3] >= sb[3] {
+                    [[la, j], [ra, j]]
+                } else {
+                    [[i, lb], [i, rb]]
+                }
+            }
+        };
+        for pair in children {
+            stack[len] = pair;
+            len += 1;
+        }
+    }
+    true
+}
+
+/// One body of the refit baseline: its `TriMesh`, rest positions and basis in f32 (per vertex
+/// the M columns `U_i[:, j]` as 3-vectors, contiguous).
+struct ParryBody {
+    mesh: TriMesh,
+    rest: Vec<Vector>,
+    columns: Vec<Vector>,
+}
+
+impl ParryBody {
+    fn new(mesh: &Mesh, basis: &Basis) -> Self {
+        let v32 = |p: [f64; 3]| Vector::new(p[0] as f32, p[1] as f32, p[2] as f32);
+        let rest: Vec<Vector> = mesh.vertices.iter().map(|&p| v32(p)).collect();
+        let m = basis.modes;
+        let columns = (0..mesh.vertices.len())
+            .flat_map(|i| {
+                (0..m).map(move |j| v32([0, 1, 2].map(|k| basis.data[(3 * i + k) * m + j])))
+            })
+            .collect();
+        let mesh = TriMesh::with_flags(
+            rest.clone(),
+            mesh.triangles.clone(),
+            TriMeshFlags::DEFORMABLE,
+        )
+        .expect("a valid mesh");
+        Self {
+            mesh,
+            rest,
+            columns,
+        }
+    }
+
+    /// Deforms every vertex (`p + U q`, 3M multiply-adds each), maps it through `place`, and
+    /// refits the mesh's BVH.
+    #[inline]
+    fn update(&mut self, q: &[f32], place: impl Fn(Vector) -> Vector) {
+        let (rest, columns) = (&self.rest, &self.columns);
+        self.mesh
+            .update_vertices(|out| deform_into(out, rest, columns, q, place));
+    }
+}
+
+/// `out[i] = place(p_i + U_i q)` for every vertex.
+#[inline]
+fn deform_into(
+    out: &mut [Vector],
+    rest: &[Vector],
+    columns: &[Vector],
+    q: &[f32],
+    place: impl Fn(Vector) -> Vector,
+) {
+    for ((o, &p), u) in out.iter_mut().zip(rest).zip(columns.chunks_exact(q.len())) {
+        let mut x = p;
+        for (&uj, &qj) in u.iter().zip(q) {
+            x += uj * qj;
+        }
+        *o = place(x);
+    }
+}
+
+/// One frame of the refit baseline, in f32: `q` of both bodies and the small body's pose in
+/// the big body's frame.
+struct ParryFrame {
+    q_big: Vec<f32>,
+    q_small: Vec<f32>,
+    relative: ParryPose,
+}
+
+struct ParryScene {
+    big: ParryBody,
+    small: ParryBody,
+    frames: Vec<ParryFrame>,
+    pairs: Vec<(u32, u32)>,
+}
+
+fn widen(t: &Triangle) -> [[f64; 3]; 3] {
+    [t.a, t.b, t.c].map(|v| [v.x, v.y, v.z].map(f64::from))
+}
+
+fn parry_pose(p: &OraclePose) -> ParryPose {
+    let [w, x, y, z] = p.rotation.map(|c| c as f32);
+    let t = p.translation.map(|c| c as f32);
+    ParryPose::from_parts(
+        Vector::new(t[0], t[1], t[2]),
+        Rot3::from_xyzw(x, y, z, w).normalize(),
+    )
+}
+
+impl ParryScene {
+    fn new(
+        big: &Mesh,
+        big_basis: &Basis,
+        small: &Mesh,
+        small_basis: &Basis,
+        frames: &[Frame],
+    ) -> Self {
+        let frames = frames
+            .iter()
+            .map(|f| ParryFrame {
+                q_big: f.q_big.iter().map(|&x| x as f32).collect(),
+                q_small: f.q_small.iter().map(|&x| x as f32).collect(),
+                relative: parry_pose(&f.pose_big).inv_mul(&parry_pose(&f.pose_small)),
+            })
+            .collect();
+        Self {
+            big: ParryBody::new(big, big_basis),
+            small: ParryBody::new(small, small_basis),
+            frames,
+            pairs: Vec::with_capacity(4 * MAX_PAIRS),
+        }
+    }
+
+    /// The timed work of one frame: deform and refit both meshes, then find the pairs.
+    #[inline]
+    fn frame(&mut self, k: usize) -> usize {
+        let f = &self.frames[k];
+        self.big.update(&f.q_big, |x| x);
+        let relative = f.relative;
+        self.small.update(&f.q_small, |x| relative * x);
+        self.candidates_and_tests()
+    }
+
+    /// Leaf pairs of the two BVHs whose AABBs intersect, then an exact triangle–triangle test
+    /// on each (the oracle's, on the f32 vertices widened to f64).
+    #[inline]
+    fn candidates_and_tests(&mut self) -> usize {
+        self.pairs.clear();
+        let (big, small) = (&self.big.mesh, &self.small.mesh);
+        let mut candidates = 0;
+        for (i, j) in big
+            .bvh()
+            .leaf_pairs(small.bvh(), |a: &BvhNode, b: &BvhNode| a.intersects(b))
+        {
+            candidates += 1;
+            let (ta, tb) = (big.triangle(i), small.triangle(j));
+            if triangles_intersect(&widen(&ta), &widen(&tb)) {
+                self.pairs.push((i, j));
+            }
+        }
+        candidates
+    }
+
+    /// Pairs of the last frame's candidates that parry's own GJK test
+    /// (`intersection_test_support_map_support_map`) calls intersecting.
+    fn gjk_pairs(&self) -> Vec<(u32, u32)> {
+        let (big, small) = (&self.big.mesh, &self.small.mesh);
+        let mut pairs: Vec<(u32, u32)> = big
+            .bvh()
+            .leaf_pairs(small.bvh(), |a: &BvhNode, b: &BvhNode| a.intersects(b))
+            .filter(|&(i, j)| {
+                let (ta, tb) = (big.triangle(i), small.triangle(j));
+                intersection_test_support_map_support_map(&ParryPose::IDENTITY, &ta, &tb)
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// One frame in three timed phases (seconds): deforming both bodies into `scratch`,
+    /// `TriMesh::set_vertices` on both (copy and BVH refit), and the pair search.
+    fn frame_phases(&mut self, k: usize, scratch: &mut (Vec<Vector>, Vec<Vector>)) -> [f64; 3] {
+        let f = &self.frames[k];
+        let relative = f.relative;
+        let start = Instant::now();
+        let (big, small) = (&self.big, &self.small);
+        deform_into(&mut scratch.0, &big.rest, &big.columns, &f.q_big, |x| x);
+        deform_into(
+            &mut scratch.1,
+            &small.rest,
+            &small.columns,
+            &f.q_small,
+            |x| relative * x,
+        );
+        let deformed = Instant::now();
+        self.big.mesh.set_vertices(&scratch.0);
+        self.small.mesh.set_vertices(&scratch.1);
+        let refitted = Instant::now();
+        black_box(self.candidates_and_tests());
+        let searched = Instant::now();
+        [
+            (deformed - start).as_secs_f64(),
+            (refitted - deformed).as_secs_f64(),
+            (searched - refitted).as_secs_f64(),
+        ]
+    }
+
+    fn sorted_pairs(&mut self, k: usize) -> (Vec<(u32, u32)>, usize) {
+        let candidates = self.frame(k);
+        let mut pairs = self.pairs.clone();
+        pairs.sort_unstable();
+        (pairs, candidates)
+    }
+}
+
+fn world_triangle(world: &[[f64; 3]], t: [u32; 3]) -> [[f64; 3]; 3] {
+    t.map(|v| world[v as usize])
+}
+
+/// A method's pairs against the brute force.
+struct Agreement {
+    /// Reported pairs the brute force rejects.
+    extra: usize,
+    /// Largest separation gap among them.
+    extra_gap: f64,
+    /// Intersecting pairs not reported.
+    missed: usize,
+}
+
+/// Compares a method's pairs with the brute force. Panics on a missed pair deeper than
+/// `missed_slack` (0: any missed pair) and on an extra pair further apart than `extra_slack`.
+#[allow(clippy::too_many_arguments)]
+fn check(
+    name: &str,
+    frame: usize,
+    got: &[(u32, u32)],
+    truth: &[(u32, u32)],
+    worlds: (&[[f64; 3]], &[[f64; 3]]),
+    tris: (&[[u32; 3]], &[[u32; 3]]),
+    missed_slack: f64,
+    extra_slack: f64,
+) -> Agreement {
+    let gap = |&(a, b): &(u32, u32)| {
+        separation_gap(
+            &world_triangle(worlds.0, tris.0[a as usize]),
+            &world_triangle(worlds.1, tris.1[b as usize]),
+        )
+    };
+    let missed: Vec<_> = truth
+        .iter()
+        .filter(|p| got.binary_search(p).is_err())
+        .map(|p| (*p, gap(p)))
+        .collect();
+    if missed
+        .iter()
+        .any(|&(_, g)| missed_slack == 0.0 || g < -missed_slack)
+    {
+        panic!(
+            "{name}, frame {frame}: {} of {} intersecting pairs missed (pair, gap): {missed:?}",
+            missed.len(),
+            truth.len()
+        );
+    }
+    let extra: Vec<_> = got
+        .iter()
+        .filter(|p| truth.binary_search(p).is_err())
+        .map(|p| (*p, gap(p)))
+        .collect();
+    let extra_gap = extra.iter().map(|&(_, g)| g).fold(0.0, f64::max);
+    assert!(
+        extra_gap <= extra_slack,
+        "{name}, frame {frame}: reports pairs up to {extra_gap:.2e} apart: {extra:?}"
+    );
+    Agreement {
+        extra: extra.len(),
+        extra_gap,
+        missed: missed.len(),
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let mut criterion = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5))
+        .configure_from_args();
+
+    // The scene.
+    let big = icosphere(1.0, BIG_SUBDIVISIONS);
+    let big_basis = smooth_basis(&big.vertices, MODES, BIG_AMPLITUDE);
+    let small = uv_sphere(SMALL_SHAPE.0, SMALL_SHAPE.1, SMALL_SHAPE.2);
+    let small_basis = smooth_basis(&small.vertices, MODES, SMALL_AMPLITUDE);
+    let frames = frames(&big, &big_basis);
+
+    // bdtree: images built once.
+    let images32 = [
+        build_image(&big, &big_basis, Precision::F32),
+        build_image(&small, &small_basis, Precision::F32),
+    ];
+    let images64 = [
+        build_image(&big, &big_basis, Precision::F64),
+        build_image(&small, &small_basis, Precision::F64),
+    ];
+    let (big32, small32) = (
+        images32[0].parse::<f32>().expect("parses"),
+        images32[1].parse::<f32>().expect("parses"),
+    );
+    let (big64, small64) = (
+        images64[0].parse::<f64>().expect("parses"),
+        images64[1].parse::<f64>().expect("parses"),
+    );
+    let mut caches32 = (
+        vec![CacheEntry::<f32>::default(); big32.tree.node_count()],
+        vec![CacheEntry::<f32>::default(); small32.tree.node_count()],
+    );
+    let mut caches64 = (
+        vec![CacheEntry::<f64>::default(); big64.tree.node_count()],
+        vec![CacheEntry::<f64>::default(); small64.tree.node_count()],
+    );
+    let mut core32 = CoreScene::new(&big32, &mut caches32.0, &small32, &mut caches32.1, &frames);
+    let mut core64 = CoreScene::new(&big64, &mut caches64.0, &small64, &mut caches64.1, &frames);
+    let mut parry = ParryScene::new(&big, &big_basis, &small, &small_basis, &frames);
+
+    // Every method against the brute force, frame by frame.
+    eprintln!(
+        "\nframe  true pairs | bdtree_f32: pairs +extra (max gap), node pairs, sphere updates, \
+         triangle tests | bdtree_f64: pairs +extra | parry_refit: AABB candidates, pairs \
+         +extra -missed | parry GJK on the candidates: pairs +extra (max gap)"
+    );
+    let mut gjk_extra_total = 0;
+    for (k, f) in frames.iter().enumerate() {
+        let world_big = deform(&big.vertices, Some(&big_basis), &f.q_big, &f.pose_big);
+        let world_small = deform(
+            &small.vertices,
+            Some(&small_basis),
+            &f.q_small,
+            &f.pose_small,
+        );
+        let truth = brute_force_pairs(&world_big, &big.triangles, &world_small, &small.triangles);
+        assert!(
+            !truth.is_empty() && truth.len() <= MAX_PAIRS,
+            "frame {k}: {} intersecting pairs; the scene should graze",
+            truth.len()
+        );
+        let worlds = (&world_big[..], &world_small[..]);
+        let tris = (&big.triangles[..], &small.triangles[..]);
+        let (p32, out32) = core32.sorted_pairs(k);
+        let (p64, _) = core64.sorted_pairs(k);
+        for x in 0..4 {
+            let ok = match x {
+                0 => core32.frame_copy::<0>(k),
+                1 => core32.frame_copy::<1>(k),
+                2 => core32.frame_copy::<2>(k),
+                _ => core32.frame_copy::<3>(k),
+            };
+            let mut copy: Vec<(u32, u32)> = core32.pairs.iter().map(|p| (p.a, p.b)).collect();
+            copy.sort_unstable();
+            assert!(ok && copy == p32, "frame {k}: the traversal copy disagrees");
+        }
+        let (pp, candidates) = parry.sorted_pairs(k);
+        let a32 = check("bdtree_f32", k, &p32, &truth, worlds, tris, 0.0, 1e-3);
+        let a64 = check("bdtree_f64", k, &p64, &truth, worlds, tris, 0.0, 1e-9);
+        // The baseline runs in f32: pairs within its rounding may go either way.
+        let ap = check("parry_refit", k, &pp, &truth, worlds, tris, 1e-5, 1e-5);
+        let gjk = parry.gjk_pairs();
+        let ag = check(
+            "parry GJK",
+            k,
+            &gjk,
+            &truth,
+            worlds,
+            tris,
+            1e-5,
+            f64::INFINITY,
+        );
+        gjk_extra_total += ag.extra;
+        let s32 = out32.stats;
+        eprintln!(
+            "{k:5}  {:10} | {:5} +{} ({:.1e}) {:7} {:5} {:5} | {:5} +{} | {:5} {:5} +{} -{} | {:5} +{} ({:.1e})",
+            truth.len(),
+            p32.len(),
+            a32.extra,
+            a32.extra_gap,
+            s32.nodes_visited,
+            s32.sphere_updates,
+            s32.triangle_tests,
+            p64.len(),
+            a64.extra,
+            candidates,
+            pp.len(),
+            ap.extra,
+            ap.missed,
+            gjk.len(),
+            ag.extra,
+            ag.extra_gap,
+        );
+    }
+    if gjk_extra_total > 0 {
+        eprintln!(
+            "note: parry's GJK test reports {gjk_extra_total} disjoint triangle pairs as \
+             intersecting over the {FRAMES} frames; the baseline uses the exact oracle test"
+        );
+    }
+
+    // Criterion: one frame per iteration, cycling through the frames.
+    let mut group = criterion.benchmark_group("query");
+    let mut k = 0;
+    group.bench_function("bdtree_f32", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core32.frame(k))
+        })
+    });
+    group.bench_function("bdtree_f64", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core64.frame(k))
+        })
+    });
+    group.bench_function("x_bdtree_f32_copy", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core32.frame_copy::<0>(k))
+        })
+    });
+    group.bench_function("x_bdtree_f32_vertex_cache", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core32.frame_copy::<X_CACHE>(k))
+        })
+    });
+    group.bench_function("x_bdtree_f32_cache_aabb", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core32.frame_copy::<{ X_CACHE | X_AABB }>(k))
+        })
+    });
+    group.bench_function("parry_refit", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(parry.frame(k))
+        })
+    });
+    group.finish();
+
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+
+    // Per-frame medians of our own (each method on its own, warm, as under criterion).
+    let timed = |run: &mut dyn FnMut(usize)| -> Vec<f64> {
+        let mut t = vec![Vec::new(); FRAMES];
+        for _ in 0..RATIO_ROUNDS {
+            for (k, tk) in t.iter_mut().enumerate() {
+                let start = Instant::now();
+                run(k);
+                tk.push(start.elapsed().as_secs_f64());
+            }
+        }
+        t.iter_mut().map(|tk| median(tk)).collect()
+    };
+    let t32 = timed(&mut |k| {
+        black_box(core32.frame(k));
+    });
+    let t64 = timed(&mut |k| {
+        black_box(core64.frame(k));
+    });
+    let tcache = timed(&mut |k| {
+        black_box(core32.frame_copy::<X_CACHE>(k));
+    });
+    let taabb = timed(&mut |k| {
+        black_box(core32.frame_copy::<{ X_CACHE | X_AABB }>(k));
+    });
+    let tparry = timed(&mut |k| {
+        black_box(parry.frame(k));
+    });
+    let mut scratch = (
+        vec![Vector::ZERO; big.vertices.len()],
+        vec![Vector::ZERO; small.vertices.len()],
+    );
+    let mut phases = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..RATIO_ROUNDS {
+        for k in 0..FRAMES {
+            for (p, t) in phases.iter_mut().zip(parry.frame_phases(k, &mut scratch)) {
+                p.push(t);
+            }
+        }
+    }
+
+    println!("\nper-frame medians over {RATIO_ROUNDS} rounds (ms):");
+    println!(
+        "frame  bdtree_f32  bdtree_f64  parry_refit  parry/f32  parry/f64  \
+         x_vertex_cache  x_cache_aabb"
+    );
+    let mut ratios32 = Vec::new();
+    let mut ratios64 = Vec::new();
+    for k in 0..FRAMES {
+        ratios32.push(tparry[k] / t32[k]);
+        ratios64.push(tparry[k] / t64[k]);
+        println!(
+            "{k:5}  {:10.4}  {:10.4}  {:11.3}  {:9.1}  {:9.1}  {:14.4}  {:12.4}",
+            t32[k] * 1e3,
+            t64[k] * 1e3,
+            tparry[k] * 1e3,
+            tparry[k] / t32[k],
+            tparry[k] / t64[k],
+            tcache[k] * 1e3,
+            taabb[k] * 1e3,
+        );
+    }
+    let ms = |mut v: Vec<f64>| median(&mut v) * 1e3;
+    println!(
+        "median per frame: bdtree_f32 {:.4} ms, bdtree_f64 {:.4} ms, parry_refit {:.3} ms \
+         (deform {:.3} + set_vertices/refit {:.3} + pair search {:.3}), \
+         x_bdtree_f32_vertex_cache {:.4} ms, x_bdtree_f32_cache_aabb {:.4} ms",
+        ms(t32.clone()),
+        ms(t64.clone()),
+        ms(tparry.clone()),
+        ms(phases[0].clone()),
+        ms(phases[1].clone()),
+        ms(phases[2].clone()),
+        ms(tcache.clone()),
+        ms(taabb.clone()),
+    );
+    let ratio32 = median(&mut ratios32);
+    let min32 = ratios32.iter().copied().fold(f64::INFINITY, f64::min);
+    println!(
+        "ratio parry_refit / bdtree_f32 = {ratio32:.1} (median over frames; lowest {min32:.1})"
+    );
+    println!(
+        "ratio parry_refit / bdtree_f64 = {:.1} (median over frames)",
+        median(&mut ratios64)
+    );
+
+    criterion.final_summary();
+}
