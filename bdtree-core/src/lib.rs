@@ -43,7 +43,7 @@ pub mod sphere;
 pub mod tree;
 pub mod triangle;
 
-pub use body::{Body, BodyError, CacheEntry};
+pub use body::{Body, BodyError, CacheEntry, VertexEntry};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
 pub use model::{Model, ModelError};

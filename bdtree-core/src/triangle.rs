@@ -1,6 +1,7 @@
 //! The leaf test: do two triangles intersect?
 //!
-//! A separating-axis test over the 17 candidate axes of two triangles — both normals, the nine
+//! A separating-axis test over the three coordinate axes (a box test) and the 17 candidate axes
+//! of two triangles — both normals, the nine
 //! edge × edge crosses and the six in-plane edge normals `n × e` (which settle the coplanar
 //! case). Two closed triangles are disjoint exactly when one of these axes separates them, and
 //! any axis that the arithmetic produces is a valid axis, so only the projections need care: an
@@ -16,7 +17,8 @@ use crate::scalar::{cross, dot, norm1, norm_inf, sub, Scalar};
 /// (per coordinate) of the true one. Never `false` for triangles that truly intersect (touching
 /// counts); `true` for disjoint ones only when they are within about `error` plus a few ulps.
 ///
-/// Cost: at most 17 axes × 7 dot products; typically one or two axes for a disjoint pair.
+/// Cost: a box test, then at most 17 axes × 7 dot products; a disjoint pair usually stops at
+/// the box or at one of the two normals.
 pub fn triangles_may_intersect<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
     let mut w = S::ZERO;
     for v in a.iter().chain(b.iter()) {
@@ -35,6 +37,21 @@ pub fn triangles_may_intersect<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], erro
         min_b - max_a > tol || min_a - max_b > tol
     };
 
+    // The coordinate axes first: a bounding-box test, no multiplications, and the cheapest
+    // rejection of the near-miss pairs that overlapping leaf spheres leave.
+    for k in 0..3 {
+        let (min_a, max_a) = (
+            a[0][k].min(a[1][k]).min(a[2][k]),
+            a[0][k].max(a[1][k]).max(a[2][k]),
+        );
+        let (min_b, max_b) = (
+            b[0][k].min(b[1][k]).min(b[2][k]),
+            b[0][k].max(b[1][k]).max(b[2][k]),
+        );
+        if min_b - max_a > per_unit_axis || min_a - max_b > per_unit_axis {
+            return false;
+        }
+    }
     let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
     let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
     let na = cross(ea[0], ea[1]);

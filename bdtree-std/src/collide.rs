@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Pose, QueryStats, Scalar, TrianglePair,
+    collide, stack_capacity, Body, CacheEntry, Pose, QueryStats, Scalar, TrianglePair, VertexEntry,
 };
 
 use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
@@ -82,9 +82,19 @@ pub fn run<S: Scalar>(
         .iter()
         .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
         .collect();
+    let mut vertex_caches: Vec<Vec<VertexEntry<S>>> = images
+        .iter()
+        .map(|im| vec![VertexEntry::default(); im.model.positions().len()])
+        .collect();
     let mut bodies = Vec::new();
-    for ((image, cache), spec) in images.iter().zip(caches.iter_mut()).zip(&scene.bodies) {
+    for (((image, cache), vertices), spec) in images
+        .iter()
+        .zip(caches.iter_mut())
+        .zip(vertex_caches.iter_mut())
+        .zip(&scene.bodies)
+    {
         let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
+            .and_then(|b| b.with_vertex_cache(vertices))
             .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
         bodies.push(body);
     }

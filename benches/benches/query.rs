@@ -10,7 +10,7 @@
 //! Group `query`, one frame per iteration (cycling through the frames):
 //!
 //! * `bdtree_f32`, `bdtree_f64` — `set_state` on both bodies + `collide`, pairs into a
-//!   preallocated `Vec`. Trees are built once, before any timing.
+//!   preallocated `Vec`; both bodies with a vertex cache (`Body::with_vertex_cache`). Trees are built once, before any timing.
 //! * `parry_refit` — every vertex of both bodies deformed (`p + U q`, 3NM multiply-adds; the
 //!   small body's vertices then put in the big body's frame by the relative pose) straight into
 //!   two `TriMesh`es made with `TriMeshFlags::DEFORMABLE`, through `TriMesh::update_vertices`
@@ -19,11 +19,6 @@
 //!   (`oracle::triangles_intersect` on the f32 vertices: parry's own GJK test,
 //!   `intersection_test_support_map_support_map`, calls triangles up to ~5·10⁻³ apart
 //!   intersecting, so it is only reported, not used).
-//! * `x_bdtree_f32_*` — experiments: a copy of the kernel's traversal built from public
-//!   accessors (`copy`, to check it costs what `collide` costs), the same with world vertices
-//!   cached per step (`vertex_cache`), and additionally a bounding-box rejection before the
-//!   leaf's separating-axis test (`cache_aabb`). They measure kernel changes before they are
-//!   proposed; delete them once the kernel has its own.
 //!
 //! Before timing, every frame's pairs from every method are checked against
 //! `oracle::brute_force_pairs` on the f64 deformed meshes: a missed pair panics (for the f32
@@ -35,11 +30,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use bdtree_core::sphere::spheres_overlap;
-use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, NodeKind, Pose as CorePose, QueryOutcome,
-    Scalar, TrianglePair,
+    collide, stack_capacity, Body, CacheEntry, Image, Pose as CorePose, QueryOutcome, Scalar,
+    TrianglePair, VertexEntry,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
@@ -58,8 +51,16 @@ use parry3d::shape::{TriMesh, TriMeshFlags, Triangle};
 const MODES: usize = 10;
 /// Frames of the sequence.
 const FRAMES: usize = 8;
-/// Icosphere subdivisions of the big body (20·4⁷ = 327,680 triangles).
+/// Icosphere subdivisions of the big body (20·4⁷ = 327,680 triangles); the environment variable
+/// `BDTREE_BENCH_SUBDIVISIONS` overrides it (8: 1,310,720 triangles) to see how the ratio scales.
 const BIG_SUBDIVISIONS: u32 = 7;
+
+fn big_subdivisions() -> u32 {
+    std::env::var("BDTREE_BENCH_SUBDIVISIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(BIG_SUBDIVISIONS)
+}
 /// Largest displacement of one mode of the big body (radius 1).
 const BIG_AMPLITUDE: f64 = 0.03;
 /// Radius, stacks and slices of the small body (2·24·15 = 720 triangles).
@@ -68,6 +69,14 @@ const SMALL_SHAPE: (f64, u32, u32) = (0.04, 16, 24);
 const SMALL_AMPLITUDE: f64 = 0.0012;
 /// How far the small body is pressed into the big one's deformed surface.
 const DEPTH: f64 = 0.006;
+
+/// [`DEPTH`], or the environment variable `BDTREE_BENCH_DEPTH` (metres; 0.001 is a graze).
+fn depth() -> f64 {
+    std::env::var("BDTREE_BENCH_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEPTH)
+}
 /// Upper bound on intersecting pairs per frame (the contact must stay small).
 const MAX_PAIRS: usize = 1000;
 /// Rounds of the frame-by-frame timing behind the printed ratio.
@@ -127,7 +136,7 @@ fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
                 .max_by(|a, b| dot(a).total_cmp(&dot(b)))
                 .map(dot)
                 .expect("the big body has vertices");
-            let center = dir.map(|c| c * (surface + SMALL_SHAPE.0 - DEPTH));
+            let center = dir.map(|c| c * (surface + SMALL_SHAPE.0 - depth()));
             let turn = OraclePose::from_axis_angle([1.0, 2.0, 3.0], 0.2 + 0.05 * t, [0.0; 3]);
             let pose_small = OraclePose {
                 rotation: quat_mul(pose_big.rotation, turn.rotation),
@@ -194,28 +203,29 @@ struct CoreScene<'t, 'c, S: Scalar> {
     stack: Vec<[u32; 2]>,
     pairs: Vec<TrianglePair>,
     frames: Vec<CoreFrame<S>>,
-    vertex_caches: (VertexCache<S>, VertexCache<S>),
 }
 
 impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
     fn new(
         big: &Image<'t, S>,
         big_cache: &'c mut [CacheEntry<S>],
+        big_vertices: &'c mut [VertexEntry<S>],
         small: &Image<'t, S>,
         small_cache: &'c mut [CacheEntry<S>],
+        small_vertices: &'c mut [VertexEntry<S>],
         frames: &[Frame],
     ) -> Self {
         let stack = vec![[0u32; 2]; stack_capacity(big.tree.depth(), small.tree.depth())];
         Self {
-            big: Body::new(big, big_cache).expect("cache fits"),
-            small: Body::new(small, small_cache).expect("cache fits"),
+            big: Body::new(big, big_cache)
+                .and_then(|b| b.with_vertex_cache(big_vertices))
+                .expect("caches fit"),
+            small: Body::new(small, small_cache)
+                .and_then(|b| b.with_vertex_cache(small_vertices))
+                .expect("caches fit"),
             stack,
             pairs: Vec::with_capacity(4 * MAX_PAIRS),
             frames: core_frames(frames),
-            vertex_caches: (
-                VertexCache::new(big.model.positions().len()),
-                VertexCache::new(small.model.positions().len()),
-            ),
         }
     }
 
@@ -242,26 +252,6 @@ impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
         )
     }
 
-    /// [`Self::frame`] with the experimental copy of the traversal.
-    #[inline]
-    fn frame_copy<const X: u8>(&mut self, k: usize) -> bool {
-        let f = &self.frames[k];
-        self.big
-            .set_state(f.pose_big, &f.q_big)
-            .expect("q has M finite entries");
-        self.small
-            .set_state(f.pose_small, &f.q_small)
-            .expect("q has M finite entries");
-        self.pairs.clear();
-        collide_copy::<S, MODES, X>(
-            &mut self.big,
-            &mut self.small,
-            &mut self.vertex_caches,
-            &mut self.stack,
-            &mut self.pairs,
-        )
-    }
-
     fn sorted_pairs(&mut self, k: usize) -> (Vec<(u32, u32)>, QueryOutcome) {
         let outcome = self.frame(k);
         assert!(
@@ -272,153 +262,6 @@ impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
         pairs.sort_unstable();
         (pairs, outcome)
     }
-}
-
-/// Experiment (a copy of `bdtree_core::collide` from public accessors, to measure a kernel
-/// change before proposing it): the same traversal, with or without a per-step cache of world
-/// vertices. `collide` recomputes a triangle's three deformed world vertices (`3 (3M + 9)`
-/// multiply-adds) at every leaf–leaf test, so a triangle tested against k leaves of the other
-/// body is deformed k times; with `VERTEX_CACHE` each vertex is deformed once per step.
-struct VertexCache<S: Scalar> {
-    entries: Vec<([S; 3], u32)>,
-    epoch: u32,
-}
-
-impl<S: Scalar> VertexCache<S> {
-    fn new(vertices: usize) -> Self {
-        Self {
-            entries: vec![([S::ZERO; 3], 0); vertices],
-            epoch: 0,
-        }
-    }
-
-    fn world_triangle<const M: usize, const CACHE: bool>(
-        &mut self,
-        body: &Body<'_, '_, S, M>,
-        triangle: u32,
-    ) -> Option<[[S; 3]; 3]> {
-        if !CACHE {
-            return body.world_triangle(triangle as usize);
-        }
-        let face = *body.model().triangles().get(triangle as usize)?;
-        let mut out = [[S::ZERO; 3]; 3];
-        for (o, v) in out.iter_mut().zip(face) {
-            let entry = self.entries.get_mut(v as usize)?;
-            if entry.1 != self.epoch {
-                let local = body.model().deformed(v as usize, body.q())?;
-                *entry = (body.pose().apply(local), self.epoch);
-            }
-            *o = entry.0;
-        }
-        Some(out)
-    }
-}
-
-/// Experiment flag: world vertices cached per step (see [`VertexCache`]).
-const X_CACHE: u8 = 1;
-/// Experiment flag: the leaf test first compares the two triangles' bounding boxes (with the
-/// leaf test's own tolerance, so it is one more valid separating-axis check).
-const X_AABB: u8 = 2;
-
-/// Whether a coordinate axis separates two triangles by more than the tolerance
-/// `triangles_may_intersect` applies to a unit axis.
-#[inline]
-fn boxes_separated<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
-    let mut w = S::ZERO;
-    for v in a.iter().chain(b.iter()) {
-        w = w.max(v[0].abs()).max(v[1].abs()).max(v[2].abs());
-    }
-    let (u, eight) = (S::UNIT_ROUNDOFF, S::from_u32(8));
-    let tol = (error + error + eight * u * (w + error)) * (S::ONE + eight * u);
-    (0..3).any(|k| {
-        let (lo_a, hi_a) = (
-            a[0][k].min(a[1][k]).min(a[2][k]),
-            a[0][k].max(a[1][k]).max(a[2][k]),
-        );
-        let (lo_b, hi_b) = (
-            b[0][k].min(b[1][k]).min(b[2][k]),
-            b[0][k].max(b[1][k]).max(b[2][k]),
-        );
-        lo_b - hi_a > tol || lo_a - hi_b > tol
-    })
-}
-
-/// The traversal of `bdtree_core::collide`, copied, with the experiment flags `X` (see
-/// [`X_CACHE`], [`X_AABB`]; 0 is the plain copy). Returns `false` if an index did not resolve.
-fn collide_copy<S: Scalar, const M: usize, const X: u8>(
-    a: &mut Body<'_, '_, S, M>,
-    b: &mut Body<'_, '_, S, M>,
-    caches: &mut (VertexCache<S>, VertexCache<S>),
-    stack: &mut [[u32; 2]],
-    pairs: &mut Vec<TrianglePair>,
-) -> bool {
-    let cache = X & X_CACHE != 0;
-    caches.0.epoch = caches.0.epoch.wrapping_add(1).max(1);
-    caches.1.epoch = caches.1.epoch.wrapping_add(1).max(1);
-    let error = a.error() + b.error();
-    let mut len = 1;
-    stack[0] = [0, 0];
-    while len > 0 {
-        len -= 1;
-        let [i, j] = stack[len];
-        let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
-            return false;
-        };
-        if !spheres_overlap(sa, sb) {
-            continue;
-        }
-        let (Some(ka), Some(kb)) = (a.tree().kind(i as usize), b.tree().kind(j as usize)) else {
-            return false;
-        };
-        let children = match (ka, kb) {
-            (NodeKind::Leaf { triangle: ta }, NodeKind::Leaf { triangle: tb }) => {
-                let (va, vb) = if cache {
-                    (
-                        caches.0.world_triangle::<M, true>(a, ta),
-                        caches.1.world_triangle::<M, true>(b, tb),
-                    )
-                } else {
-                    (
-                        caches.0.world_triangle::<M, false>(a, ta),
-                        caches.1.world_triangle::<M, false>(b, tb),
-                    )
-                };
-                let (Some(va), Some(vb)) = (va, vb) else {
-                    return false;
-                };
-                if X & X_AABB != 0 && boxes_separated(&va, &vb, error) {
-                    continue;
-                }
-                if triangles_may_intersect(&va, &vb, error) {
-                    pairs.push(TrianglePair { a: ta, b: tb });
-                }
-                continue;
-            }
-            (NodeKind::Internal { left, right }, NodeKind::Leaf { .. }) => [[left, j], [right, j]],
-            (NodeKind::Leaf { .. }, NodeKind::Internal { left, right }) => [[i, left], [i, right]],
-            (
-                NodeKind::Internal {
-                    left: la,
-                    right: ra,
-                },
-                NodeKind::Internal {
-                    left: lb,
-                    right: rb,
-                },
-            ) => {
-                if sa[3] >= sb[3] {
-                    [[la, j], [ra, j]]
-                } else {
-                    [[i, lb], [i, rb]]
-                }
-            }
-        };
-        for pair in children {
-            stack[len] = pair;
-            len += 1;
-        }
-    }
-    true
 }
 
 /// One body of the refit baseline: its `TriMesh`, rest positions and basis in f32 (per vertex
@@ -692,7 +535,12 @@ fn main() {
         .configure_from_args();
 
     // The scene.
-    let big = icosphere(1.0, BIG_SUBDIVISIONS);
+    let big = icosphere(1.0, big_subdivisions());
+    eprintln!(
+        "big body: {} triangles; small body pressed {} m deep",
+        big.triangles.len(),
+        depth()
+    );
     let big_basis = smooth_basis(&big.vertices, MODES, BIG_AMPLITUDE);
     let small = uv_sphere(SMALL_SHAPE.0, SMALL_SHAPE.1, SMALL_SHAPE.2);
     let small_basis = smooth_basis(&small.vertices, MODES, SMALL_AMPLITUDE);
@@ -717,14 +565,30 @@ fn main() {
     );
     let mut caches32 = (
         vec![CacheEntry::<f32>::default(); big32.tree.node_count()],
+        vec![VertexEntry::<f32>::default(); big.vertices.len()],
         vec![CacheEntry::<f32>::default(); small32.tree.node_count()],
+        vec![VertexEntry::<f32>::default(); small.vertices.len()],
     );
     let mut caches64 = (
         vec![CacheEntry::<f64>::default(); big64.tree.node_count()],
+        vec![VertexEntry::<f64>::default(); big.vertices.len()],
         vec![CacheEntry::<f64>::default(); small64.tree.node_count()],
+        vec![VertexEntry::<f64>::default(); small.vertices.len()],
     );
-    let mut core32 = CoreScene::new(&big32, &mut caches32.0, &small32, &mut caches32.1, &frames);
-    let mut core64 = CoreScene::new(&big64, &mut caches64.0, &small64, &mut caches64.1, &frames);
+    let (c, v, sc, sv) = (
+        &mut caches32.0,
+        &mut caches32.1,
+        &mut caches32.2,
+        &mut caches32.3,
+    );
+    let mut core32 = CoreScene::new(&big32, c, v, &small32, sc, sv, &frames);
+    let (c, v, sc, sv) = (
+        &mut caches64.0,
+        &mut caches64.1,
+        &mut caches64.2,
+        &mut caches64.3,
+    );
+    let mut core64 = CoreScene::new(&big64, c, v, &small64, sc, sv, &frames);
     let mut parry = ParryScene::new(&big, &big_basis, &small, &small_basis, &frames);
 
     // Every method against the brute force, frame by frame.
@@ -752,17 +616,6 @@ fn main() {
         let tris = (&big.triangles[..], &small.triangles[..]);
         let (p32, out32) = core32.sorted_pairs(k);
         let (p64, _) = core64.sorted_pairs(k);
-        for x in 0..4 {
-            let ok = match x {
-                0 => core32.frame_copy::<0>(k),
-                1 => core32.frame_copy::<1>(k),
-                2 => core32.frame_copy::<2>(k),
-                _ => core32.frame_copy::<3>(k),
-            };
-            let mut copy: Vec<(u32, u32)> = core32.pairs.iter().map(|p| (p.a, p.b)).collect();
-            copy.sort_unstable();
-            assert!(ok && copy == p32, "frame {k}: the traversal copy disagrees");
-        }
         let (pp, candidates) = parry.sorted_pairs(k);
         let a32 = check("bdtree_f32", k, &p32, &truth, worlds, tris, 0.0, 1e-3);
         let a64 = check("bdtree_f64", k, &p64, &truth, worlds, tris, 0.0, 1e-9);
@@ -823,24 +676,6 @@ fn main() {
             black_box(core64.frame(k))
         })
     });
-    group.bench_function("x_bdtree_f32_copy", |b| {
-        b.iter(|| {
-            k = (k + 1) % FRAMES;
-            black_box(core32.frame_copy::<0>(k))
-        })
-    });
-    group.bench_function("x_bdtree_f32_vertex_cache", |b| {
-        b.iter(|| {
-            k = (k + 1) % FRAMES;
-            black_box(core32.frame_copy::<X_CACHE>(k))
-        })
-    });
-    group.bench_function("x_bdtree_f32_cache_aabb", |b| {
-        b.iter(|| {
-            k = (k + 1) % FRAMES;
-            black_box(core32.frame_copy::<{ X_CACHE | X_AABB }>(k))
-        })
-    });
     group.bench_function("parry_refit", |b| {
         b.iter(|| {
             k = (k + 1) % FRAMES;
@@ -871,12 +706,6 @@ fn main() {
     let t64 = timed(&mut |k| {
         black_box(core64.frame(k));
     });
-    let tcache = timed(&mut |k| {
-        black_box(core32.frame_copy::<X_CACHE>(k));
-    });
-    let taabb = timed(&mut |k| {
-        black_box(core32.frame_copy::<{ X_CACHE | X_AABB }>(k));
-    });
     let tparry = timed(&mut |k| {
         black_box(parry.frame(k));
     });
@@ -894,39 +723,31 @@ fn main() {
     }
 
     println!("\nper-frame medians over {RATIO_ROUNDS} rounds (ms):");
-    println!(
-        "frame  bdtree_f32  bdtree_f64  parry_refit  parry/f32  parry/f64  \
-         x_vertex_cache  x_cache_aabb"
-    );
+    println!("frame  bdtree_f32  bdtree_f64  parry_refit  parry/f32  parry/f64");
     let mut ratios32 = Vec::new();
     let mut ratios64 = Vec::new();
     for k in 0..FRAMES {
         ratios32.push(tparry[k] / t32[k]);
         ratios64.push(tparry[k] / t64[k]);
         println!(
-            "{k:5}  {:10.4}  {:10.4}  {:11.3}  {:9.1}  {:9.1}  {:14.4}  {:12.4}",
+            "{k:5}  {:10.4}  {:10.4}  {:11.3}  {:9.1}  {:9.1}",
             t32[k] * 1e3,
             t64[k] * 1e3,
             tparry[k] * 1e3,
             tparry[k] / t32[k],
             tparry[k] / t64[k],
-            tcache[k] * 1e3,
-            taabb[k] * 1e3,
         );
     }
     let ms = |mut v: Vec<f64>| median(&mut v) * 1e3;
     println!(
         "median per frame: bdtree_f32 {:.4} ms, bdtree_f64 {:.4} ms, parry_refit {:.3} ms \
-         (deform {:.3} + set_vertices/refit {:.3} + pair search {:.3}), \
-         x_bdtree_f32_vertex_cache {:.4} ms, x_bdtree_f32_cache_aabb {:.4} ms",
+         (deform {:.3} + set_vertices/refit {:.3} + pair search {:.3})",
         ms(t32.clone()),
         ms(t64.clone()),
         ms(tparry.clone()),
         ms(phases[0].clone()),
         ms(phases[1].clone()),
         ms(phases[2].clone()),
-        ms(tcache.clone()),
-        ms(taabb.clone()),
     );
     let ratio32 = median(&mut ratios32);
     let min32 = ratios32.iter().copied().fold(f64::INFINITY, f64::min);

@@ -1,7 +1,9 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{collide, stack_capacity, Body, CacheEntry, Pose, Scalar, TrianglePair};
+use bdtree_core::{
+    collide, stack_capacity, Body, CacheEntry, Pose, Scalar, TrianglePair, VertexEntry,
+};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
@@ -139,7 +141,11 @@ fn check_traversal<S: Scalar>(
     let mut cache_a = vec![CacheEntry::default(); image_a.tree.node_count()];
     let mut cache_b = vec![CacheEntry::default(); image_b.tree.node_count()];
     let mut body_a = Body::<S, 32>::new(&image_a, &mut cache_a).expect("body a");
-    let mut body_b = Body::<S, 32>::new(&image_b, &mut cache_b).expect("body b");
+    // Body b deforms its vertices through a vertex cache, body a without: both paths tested.
+    let mut vertices_b = vec![VertexEntry::default(); image_b.model.positions().len()];
+    let mut body_b = Body::<S, 32>::new(&image_b, &mut cache_b)
+        .and_then(|b| b.with_vertex_cache(&mut vertices_b))
+        .expect("body b");
     for (body, (_, _, q, pose)) in [(&mut body_a, &a), (&mut body_b, &b)] {
         let p = Pose::from_quaternion(
             pose.rotation.map(S::from_f64),
