@@ -261,20 +261,27 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     /// The world-space sphere `[x, y, z, r]` of a node for this step: computed on first use
     /// (exact update, `4M + 9` multiply-adds, inflated by `3δ`), then read from the cache.
     /// The sphere contains every deformed world vertex of the node. `None` for a bad index.
-    #[inline]
+    #[inline(always)]
     pub fn sphere(&mut self, node: usize) -> Option<[S; 4]> {
-        let epoch = self.epoch;
-        let entry = self.cache.get_mut(node)?;
-        if entry.epoch == epoch {
+        let entry = self.cache.get(node)?;
+        if entry.epoch == self.epoch {
             return Some(entry.sphere);
         }
+        self.refresh(node)
+    }
+
+    /// The cache miss of [`Body::sphere`], kept out of line so the hit stays a load and a
+    /// compare in the traversal loop.
+    #[inline(never)]
+    fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
+        let epoch = self.epoch;
         let record = self.tree.record(node)?;
         let m = self.tree.modes();
         let local = update(record, self.weights.get(..m)?);
         let c = self.pose.apply([local[0], local[1], local[2]]);
         let three = S::from_u32(3);
         let sphere = [c[0], c[1], c[2], local[3] + three * self.error];
-        *entry = CacheEntry { sphere, epoch };
+        *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
         self.updates = self.updates.wrapping_add(1);
         Some(sphere)
     }
