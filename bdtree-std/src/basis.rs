@@ -665,7 +665,7 @@ impl Parser<'_> {
 mod tests {
     use super::*;
 
-    use crate::error::testing::{assert_err, err_text};
+    use crate::error::testing::{assert_err, err_text, XorShift};
 
     /// An `.npy` file of format `major.0` with the given header text and data bytes.
     fn npy(major: u8, header: &str, data: &[u8]) -> Vec<u8> {
@@ -951,21 +951,6 @@ mod tests {
             text.contains("bdtree-basis-test-missing.npy") && text.contains("cannot read"),
             "{text}"
         );
-    }
-
-    /// xorshift64: a tiny deterministic generator for the garbage test.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            usize::try_from(self.next() % u64::try_from(n.max(1)).unwrap()).unwrap()
-        }
     }
 
     #[test]

@@ -1451,7 +1451,7 @@ fn stl_number(toks: &mut Tokens<'_>, path: &Path, what: &str) -> Result<f64, Loa
 mod tests {
     use super::*;
 
-    use crate::error::testing::{assert_err, err_text};
+    use crate::error::testing::{assert_err, err_text, XorShift};
 
     /// `[0,0,0] [1,0,0] [0,1,0]` as OBJ vertex lines.
     const TRI: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
@@ -2258,21 +2258,6 @@ mod tests {
             text.contains("missing.obj") && text.contains("cannot read"),
             "{text}"
         );
-    }
-
-    /// xorshift64: a tiny deterministic generator for the garbage test.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            usize::try_from(self.next() % u64::try_from(n.max(1)).unwrap()).unwrap()
-        }
     }
 
     /// A random byte string or a mutation (flips, cuts, insertions, splices) of a seed.
