@@ -117,6 +117,12 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         })
     }
 
+    /// The raw links `[left, right, triangle, depth]` of a node.
+    #[inline]
+    pub(crate) fn links(&self, node: usize) -> Option<[u32; 4]> {
+        self.links.get(node).copied()
+    }
+
     /// Depth of a node (the root has depth 0).
     #[inline]
     pub fn node_depth(&self, node: usize) -> Option<u32> {
