@@ -1,5 +1,6 @@
 //! A body's per-step state: pose, reduced coordinates, and the lazy cache of updated spheres.
 
+use crate::coherence::{coherent_radius, drift_norm, Anchor, ReferenceEntry};
 use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
@@ -63,6 +64,14 @@ pub enum BodyError {
     },
     /// `q` holds a NaN or an infinity.
     NonFiniteCoordinates,
+    /// The reference cache of [`Body::with_coherence`] has fewer entries than the tree has
+    /// nodes.
+    ReferenceCacheTooSmall {
+        /// Entries needed (the node count).
+        needed: usize,
+        /// Entries given.
+        given: usize,
+    },
 }
 
 impl core::fmt::Display for BodyError {
@@ -94,6 +103,12 @@ impl core::fmt::Display for BodyError {
                 )
             }
             Self::NonFiniteCoordinates => write!(f, "q has a non-finite entry"),
+            Self::ReferenceCacheTooSmall { needed, given } => {
+                write!(
+                    f,
+                    "reference cache has {given} entries but the tree has {needed} nodes"
+                )
+            }
         }
     }
 }
@@ -116,6 +131,24 @@ pub struct Body<'t, 'c, S: Scalar, const MAX_MODES: usize = 32> {
     weights: [[S; 4]; MAX_MODES],
     error: S,
     updates: u32,
+    coherence: Coherence<'c, S, MAX_MODES>,
+}
+
+/// The reference state of a coherent body (see [`crate::coherence`]); `refs` is empty when
+/// coherence is off.
+struct Coherence<'c, S: Scalar, const MAX_MODES: usize> {
+    refs: &'c mut [ReferenceEntry<S>],
+    policy: Anchor<S>,
+    q_ref: [S; MAX_MODES],
+    weights: [[S; 4]; MAX_MODES],
+    /// Anchor id the valid reference entries carry; 0 means "no reference yet".
+    anchor: u32,
+    /// Anchors taken since the body was made (wrapping).
+    anchors: u32,
+    steps: u32,
+    drift: S,
+    /// `max(δ(q), δ(q_r))`: the inflation base of coherent spheres.
+    error: S,
 }
 
 impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
@@ -161,6 +194,17 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             weights: [[S::ZERO; 4]; MAX_MODES],
             error: S::ZERO,
             updates: 0,
+            coherence: Coherence {
+                refs: &mut [],
+                policy: Anchor::OnRequest,
+                q_ref: [S::ZERO; MAX_MODES],
+                weights: [[S::ZERO; 4]; MAX_MODES],
+                anchor: 0,
+                anchors: 0,
+                steps: 0,
+                drift: S::ZERO,
+                error: S::ZERO,
+            },
         };
         body.error = body.compute_error();
         Ok(body)
@@ -183,6 +227,104 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         }
         self.vertices = cache;
         Ok(self)
+    }
+
+    /// Turns on temporal coherence (see [`crate::coherence`]) with the caller's reference cache
+    /// (at least one entry per node; 24 bytes per node in f32, 48 in f64) and an anchoring
+    /// policy. Spheres are then `R'_r + D ‖q − q_r‖₂` around centers kept from the reference
+    /// step: one multiply-add per node per step instead of `4M`, looser as `q` drifts.
+    pub fn with_coherence(
+        mut self,
+        refs: &'c mut [ReferenceEntry<S>],
+        policy: Anchor<S>,
+    ) -> Result<Self, BodyError> {
+        let needed = self.tree.node_count();
+        if refs.len() < needed {
+            return Err(BodyError::ReferenceCacheTooSmall {
+                needed,
+                given: refs.len(),
+            });
+        }
+        for entry in refs.iter_mut() {
+            entry.anchor = 0;
+        }
+        self.coherence.refs = refs;
+        self.coherence.policy = policy;
+        self.reanchor();
+        Ok(self)
+    }
+
+    /// Makes the current `q` the reference of a coherent body: every node gets an exact update
+    /// the next time a query reaches it. Starts a new step (cached spheres are dropped). Does
+    /// nothing without coherence.
+    pub fn reanchor(&mut self) {
+        if self.coherence.refs.is_empty() {
+            return;
+        }
+        let c = &mut self.coherence;
+        c.q_ref = self.q;
+        c.weights = self.weights;
+        c.drift = S::ZERO;
+        c.steps = 0;
+        c.anchors = c.anchors.wrapping_add(1);
+        c.anchor = c.anchor.wrapping_add(1);
+        if c.anchor == 0 {
+            for entry in c.refs.iter_mut() {
+                entry.anchor = 0;
+            }
+            c.anchor = 1;
+        }
+        self.coherence.error = self.error;
+        self.next_epoch();
+    }
+
+    /// Whether the body uses temporal coherence.
+    pub fn is_coherent(&self) -> bool {
+        !self.coherence.refs.is_empty()
+    }
+
+    /// Anchors taken since the body was made (wrapping; 0 without coherence).
+    pub fn anchor_count(&self) -> u32 {
+        self.coherence.anchors
+    }
+
+    /// `‖q − q_r‖₂` (rounded up) of this step; 0 without coherence.
+    pub fn drift(&self) -> S {
+        self.coherence.drift
+    }
+
+    /// The reference coordinates `q_r` (all zero without coherence).
+    pub fn reference_q(&self) -> &[S] {
+        self.coherence.q_ref.get(..self.tree.modes()).unwrap_or(&[])
+    }
+
+    /// Whether the policy asks for a new anchor at this step's state.
+    fn anchor_due(&self) -> bool {
+        let c = &self.coherence;
+        match c.policy {
+            Anchor::OnRequest => false,
+            Anchor::Steps(n) => c.steps >= n,
+            Anchor::Drift(limit) => c.drift > limit,
+            Anchor::Growth(fraction) => {
+                let (Some(d), Some(rest)) = (self.tree.spread(0), self.tree.rest_sphere(0)) else {
+                    return true;
+                };
+                d * c.drift > fraction * rest[3]
+            }
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            for entry in self.cache.iter_mut() {
+                entry.epoch = 0;
+            }
+            for entry in self.vertices.iter_mut() {
+                entry.epoch = 0;
+            }
+            self.epoch = 1;
+        }
     }
 
     fn compute_error(&self) -> S {
@@ -215,16 +357,23 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         mode_weights(q, &mut self.weights);
         self.pose = pose;
         self.error = self.compute_error();
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            for entry in self.cache.iter_mut() {
-                entry.epoch = 0;
+        if self.is_coherent() {
+            let c = &mut self.coherence;
+            c.steps = c.steps.saturating_add(1);
+            c.drift = drift_norm(q, c.q_ref.get(..m).unwrap_or(&[]));
+            if self.anchor_due() {
+                self.reanchor();
+                return Ok(());
             }
-            for entry in self.vertices.iter_mut() {
-                entry.epoch = 0;
-            }
-            self.epoch = 1;
+            let reference = error_bound(
+                self.tree.magnitude(),
+                self.tree.mode_magnitudes(),
+                self.coherence.q_ref.get(..m).unwrap_or(&[]),
+                self.pose.translation,
+            );
+            self.coherence.error = self.error.max(reference);
         }
+        self.next_epoch();
         Ok(())
     }
 
@@ -275,15 +424,37 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     #[inline(never)]
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
         let epoch = self.epoch;
-        let record = self.tree.record(node)?;
         let m = self.tree.modes();
-        let local = update(record, self.weights.get(..m)?);
+        let (local, error) = if self.coherence.refs.is_empty() {
+            let record = self.tree.record(node)?;
+            (update(record, self.weights.get(..m)?), self.error)
+        } else {
+            (self.coherent(node)?, self.coherence.error)
+        };
         let c = self.pose.apply([local[0], local[1], local[2]]);
         let three = S::from_u32(3);
-        let sphere = [c[0], c[1], c[2], local[3] + three * self.error];
+        let sphere = [c[0], c[1], c[2], local[3] + three * error];
         *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
         self.updates = self.updates.wrapping_add(1);
         Some(sphere)
+    }
+
+    /// The body-frame coherent sphere of a node: its reference sphere (computed exactly at
+    /// `q_r` on the first visit after an anchor) with the radius grown by `D ‖δq‖₂`.
+    fn coherent(&mut self, node: usize) -> Option<[S; 4]> {
+        let c = &mut self.coherence;
+        let entry = c.refs.get_mut(node)?;
+        if entry.anchor != c.anchor {
+            let record = self.tree.record(node)?;
+            let m = self.tree.modes();
+            *entry = ReferenceEntry {
+                sphere: update(record, c.weights.get(..m)?),
+                spread: self.tree.spread(node)?,
+                anchor: c.anchor,
+            };
+        }
+        let [x, y, z, r] = entry.sphere;
+        Some([x, y, z, coherent_radius(r, entry.spread, c.drift)])
     }
 
     /// Whether the node's sphere is already up to date for this step.

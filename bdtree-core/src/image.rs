@@ -1,6 +1,6 @@
 //! The tree image: the bytes a builder writes and the kernel reads in place.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //!
 //! Little-endian. A 64-byte header, then seven sections, each starting at a multiple of 16 bytes
 //! from the start of the image (gaps are zero). `S` is the scalar (f32 or f64), `M` the number
@@ -9,7 +9,7 @@
 //! | offset | header field | |
 //! |---|---|---|
 //! | 0 | magic `b"BDTr"` | |
-//! | 4 | version `u32` = 1 | |
+//! | 4 | version `u32` = 2 (1 stored `D` relative to `Ū`) | |
 //! | 8 | scalar size in bytes `u32` (4 or 8) | |
 //! | 12 | modes `M` | |
 //! | 16 | nodes `n` | |
@@ -24,7 +24,7 @@
 //! |---|---|
 //! | stats | `M + 1` scalars: `X₀ ≥ max_k(‖c_k‖∞ + R_k)`, then `A_j ≥ max_k(‖Ū_kj‖∞ + ΔR_kj)` — the magnitudes the run-time rounding-error bound is computed from |
 //! | records | per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]` |
-//! | spread | per node `D ≥ max_i ‖U_i − Ū‖₂` (one scalar) |
+//! | spread | per node `D ≥ max_i ‖U_i‖₂` (one scalar; the builder stores the Frobenius norm) |
 //! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX` |
 //! | positions | per vertex the rest position `[x, y, z]` |
 //! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars |
@@ -42,7 +42,7 @@ use crate::tree::TreeView;
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
 /// The format version this kernel reads and the builder writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 64;
 /// Alignment, in bytes, of every section relative to the start of the image. The image itself

@@ -33,6 +33,7 @@
 #![warn(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 pub mod body;
+pub mod coherence;
 mod crc;
 pub mod image;
 pub mod model;
@@ -44,6 +45,7 @@ pub mod tree;
 pub mod triangle;
 
 pub use body::{Body, BodyError, CacheEntry, VertexEntry};
+pub use coherence::{Anchor, ReferenceEntry};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
 pub use model::{Model, ModelError};

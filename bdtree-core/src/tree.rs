@@ -100,7 +100,8 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         self.record(node).and_then(|r| r.first().copied())
     }
 
-    /// The spread `D ≥ max_i ‖U_i − Ū‖₂` of the node (radius growth per unit of `‖δq‖₂`).
+    /// The spread `D ≥ max_i ‖U_i‖₂` of the node: the radius growth per unit of `‖δq‖₂` around
+    /// a kept center (see [`crate::coherence`]).
     #[inline]
     pub fn spread(&self, node: usize) -> Option<S> {
         self.spread.get(node).copied()

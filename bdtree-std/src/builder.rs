@@ -275,14 +275,18 @@ impl Builder<'_> {
         let mut growth = vec![0.0f64; m];
         let mut spread = 0.0f64;
         for &v in verts {
+            // ‖U_i‖_F ≥ ‖U_i‖₂: the radius growth per unit of ‖δq‖₂ around a kept center.
             let mut frob = 0.0;
             for j in 0..m {
                 let d = [0, 1, 2].map(|k| self.u(v, k, j) - ubar[j][k]);
                 let len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
                 growth[j] = growth[j].max(len2.sqrt());
-                frob += len2;
+                frob += [0, 1, 2]
+                    .map(|k| self.u(v, k, j).powi(2))
+                    .iter()
+                    .sum::<f64>();
             }
-            spread = spread.max(frob.sqrt());
+            spread = spread.max(frob.sqrt() * (1.0 + 4.0 * f64::EPSILON));
         }
         Node {
             center,

@@ -2,6 +2,7 @@
 
 mod capacity;
 mod cli;
+mod coherence;
 mod fixtures;
 mod image;
 mod properties;
