@@ -305,11 +305,11 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             Anchor::OnRequest => false,
             Anchor::Steps(n) => c.steps >= n,
             Anchor::Drift(limit) => c.drift > limit,
-            Anchor::Growth(fraction) => {
-                let (Some(d), Some(rest)) = (self.tree.spread(0), self.tree.rest_sphere(0)) else {
+            Anchor::Growth(limit) => {
+                let Some(d) = self.tree.spread(0) else {
                     return true;
                 };
-                d * c.drift > fraction * rest[3]
+                d * c.drift > limit
             }
         }
     }

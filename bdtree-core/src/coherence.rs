@@ -35,16 +35,11 @@ pub enum Anchor<S> {
     Steps(u32),
     /// When `‖q − q_r‖₂` exceeds the limit (in units of `q`).
     Drift(S),
-    /// When the root's radius growth `D_root ‖q − q_r‖₂` exceeds this fraction of the root's
-    /// rest radius — the bound's relative loosening at the top of the tree.
+    /// When the largest radius growth of the tree, `D_root ‖q − q_r‖₂` (the root's spread is
+    /// the largest), exceeds this length (model units): every coherent sphere is then at most
+    /// this much larger than its exact sphere at `q_r`. Choose it against the size of the
+    /// leaves — a growth several times a leaf's radius multiplies the leaf tests.
     Growth(S),
-}
-
-impl<S: Scalar> Default for Anchor<S> {
-    /// `Growth(0.05)`: re-anchor once the root has grown by 5 % of its radius.
-    fn default() -> Self {
-        Self::Growth(S::from_f64(0.05))
-    }
 }
 
 /// One slot of a coherent body's reference cache: a node's body-frame sphere `[x, y, z, r]`

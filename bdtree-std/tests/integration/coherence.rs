@@ -53,7 +53,7 @@ fn policies<S: Scalar>() -> [Anchor<S>; 4] {
         Anchor::OnRequest,
         Anchor::Steps(3),
         Anchor::Drift(S::from_f64(0.5)),
-        Anchor::Growth(S::from_f64(0.05)),
+        Anchor::Growth(S::from_f64(0.02)),
     ]
 }
 
@@ -243,5 +243,8 @@ fn coherent_traversal_equals_brute_force_along_trajectories() {
         }
     }
     // The trajectories make contact: the comparison is not vacuous.
-    assert!(total > 100, "only {total} intersecting pairs over all steps");
+    assert!(
+        total > 100,
+        "only {total} intersecting pairs over all steps"
+    );
 }
