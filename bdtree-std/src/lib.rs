@@ -7,6 +7,7 @@ pub mod collide;
 pub mod error;
 pub mod inspect;
 pub mod mesh;
+pub mod modes;
 pub mod oracle;
 pub mod procedural;
 pub mod scene;
