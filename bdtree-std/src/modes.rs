@@ -240,6 +240,14 @@ pub fn compute_modes(
     Ok(analyse(mesh, options, progress)?.0)
 }
 
+impl ModalOptions {
+    /// Checks that every option is in range; the message names the offending command-line
+    /// flag (`-k`, `--young`, `--poisson`, `--density`, `--resolution`).
+    pub fn validate(&self) -> Result<(), ModesError> {
+        check_options(self)
+    }
+}
+
 /// Checks the options; the message names the offending flag.
 fn check_options(o: &ModalOptions) -> Result<(), ModesError> {
     let bad = |s: String| Err(ModesError::InvalidOptions(s));

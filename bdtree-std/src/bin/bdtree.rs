@@ -8,6 +8,7 @@ use bdtree_core::Scalar;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision, SphereFit};
 use bdtree_std::collide::{brute_force_frame, compare, prepare, run, FrameResult};
 use bdtree_std::inspect::{inspect, Inspection};
+use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
 use bdtree_std::scene::Scene;
 use bdtree_std::{basis, mesh};
 use clap::{Parser, Subcommand};
@@ -69,6 +70,34 @@ enum Command {
     },
     /// Run the bundled demo scene, checked against brute force, and print a summary.
     Demo,
+    /// Compute the lowest non-rigid vibration modes of a closed mesh (linear elasticity on an
+    /// embedded hexahedral lattice, SI units) and write them as a basis (.npy, 3N × k), each
+    /// mode scaled to a largest vertex displacement of 1.
+    Modes {
+        /// The closed rest mesh (OBJ, PLY, STL), in metres.
+        mesh: PathBuf,
+        /// How many non-rigid modes (the 6 rigid-body modes are removed).
+        #[arg(short = 'k', long = "count", default_value_t = 10)]
+        k: usize,
+        /// Where to write the basis.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Young's modulus in pascals.
+        #[arg(long, default_value_t = 1e6)]
+        young: f64,
+        /// Poisson's ratio, in (−1, 0.5).
+        #[arg(long, default_value_t = 0.45, allow_negative_numbers = true)]
+        poisson: f64,
+        /// Density in kg/m³.
+        #[arg(long, default_value_t = 1000.0)]
+        density: f64,
+        /// Lattice cells along the longest side of the bounding box.
+        #[arg(long, default_value_t = 16)]
+        resolution: usize,
+        /// Print `{"frequencies_hz": [...], ...}` on stdout instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -95,6 +124,27 @@ fn main() -> ExitCode {
             check,
         } => cmd_collide(&scene, json, precision, repeat, check).map(|_| ()),
         Command::Demo => cmd_demo(),
+        Command::Modes {
+            mesh,
+            k,
+            output,
+            young,
+            poisson,
+            density,
+            resolution,
+            json,
+        } => cmd_modes(
+            &mesh,
+            &output,
+            &ModalOptions {
+                modes: k,
+                young,
+                poisson,
+                density,
+                resolution,
+            },
+            json,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -361,5 +411,79 @@ fn cmd_demo() -> Result<(), String> {
     println!("bdtree demo: {}", scene.display());
     let frames = cmd_collide(&scene, false, Precision::F32, 20, true)?;
     println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
+    Ok(())
+}
+
+fn cmd_modes(
+    mesh_path: &Path,
+    output: &Path,
+    options: &ModalOptions,
+    json: bool,
+) -> Result<(), String> {
+    options.validate().map_err(|e| e.to_string())?;
+    let mesh = mesh::load_mesh(mesh_path).map_err(|e| e.to_string())?;
+    let started = std::time::Instant::now();
+    let bar = indicatif::ProgressBar::new((options.modes + 6) as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} converged ({elapsed})")
+    {
+        bar.set_style(style);
+    }
+    bar.set_message("modes: voxelising");
+    let result = compute_modes(&mesh, options, &mut |p| match p {
+        Progress::Lattice { cells, dofs } => {
+            bar.set_message(format!("modes: factoring ({cells} cells, {dofs} dofs)"));
+        }
+        Progress::Factored => bar.set_message("modes: iterating"),
+        Progress::Iteration {
+            iteration,
+            converged,
+            ..
+        } => {
+            bar.set_position(converged as u64);
+            bar.set_message(format!("modes: iteration {iteration}"));
+        }
+    });
+    bar.finish_and_clear();
+    let modes = result.map_err(|e| format!("{}: {e}", mesh_path.display()))?;
+    let file = std::fs::File::create(output)
+        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    basis::write_npy(&modes.basis, &mut writer)
+        .and_then(|()| writer.flush())
+        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    let l = &modes.lattice;
+    if json {
+        let value = serde_json::json!({
+            "frequencies_hz": modes.frequencies_hz,
+            "eigenvalues": modes.eigenvalues,
+            "rigid_eigenvalues": modes.rigid_eigenvalues,
+            "vertices": modes.basis.vertices,
+            "cells": l.cells,
+            "spacing": l.spacing,
+            "solid_cells": l.solid_cells,
+            "dofs": l.dofs,
+            "iterations": modes.iterations,
+            "max_residual": modes.max_residual,
+            "max_embedding_gap": modes.max_embedding_gap,
+            "seconds": seconds,
+        });
+        println!("{value}");
+        return Ok(());
+    }
+    println!("wrote {} ({} × {})", output.display(), 3 * modes.basis.vertices, modes.basis.modes);
+    println!(
+        "  lattice {}×{}×{} cells of {:.4} m: {} solid ({} dropped, {} settled by winding number), {} dofs",
+        l.cells[0], l.cells[1], l.cells[2], l.spacing, l.solid_cells, l.dropped_cells, l.undecided_cells, l.dofs
+    );
+    println!(
+        "  {} iterations, largest residual {:.1e}, largest embedding gap {:.2e} m, {:.2} s",
+        modes.iterations, modes.max_residual, modes.max_embedding_gap, seconds
+    );
+    println!("  {:>4} {:>14}", "mode", "frequency (Hz)");
+    for (j, f) in modes.frequencies_hz.iter().enumerate() {
+        println!("  {j:>4} {f:>14.6}");
+    }
     Ok(())
 }
