@@ -146,6 +146,10 @@ pub struct Modes {
     /// Largest distance from a mesh vertex to the solid cell it is embedded in, in metres
     /// (0 when every vertex lies in a solid cell).
     pub max_embedding_gap: f64,
+    /// Volume of the solid cells over the volume the mesh encloses: far from 1 when the
+    /// lattice is too coarse for thin parts (which then come out too thick or are missing),
+    /// and the frequencies are not to be trusted.
+    pub volume_ratio: f64,
 }
 
 /// Why a modal analysis failed.
@@ -452,6 +456,19 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
             }
         }
     }
+}
+
+/// The volume a closed mesh encloses (positive for outward winding), by the divergence theorem.
+fn mesh_volume(mesh: &Mesh) -> f64 {
+    mesh.triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
+            a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2])
+                + a[2] * (b[0] * c[1] - b[1] * c[0])
+        })
+        .sum::<f64>()
+        / 6.0
 }
 
 /// The generalized winding number of the mesh around `q` (±1 inside a closed mesh, 0 outside),
@@ -959,6 +976,7 @@ fn analyse(
         iterations,
         max_residual,
         max_embedding_gap,
+        volume_ratio: solid as f64 * grid.h.powi(3) / mesh_volume(mesh).abs(),
     };
     Ok((modes, Solution { sys, vectors }))
 }

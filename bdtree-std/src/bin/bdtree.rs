@@ -454,6 +454,14 @@ fn cmd_modes(
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     let l = &modes.lattice;
+    if (modes.volume_ratio - 1.0).abs() > 0.2 {
+        eprintln!(
+            "warning: {}: the lattice holds {:.0} % of the mesh volume; thin parts are not \
+             resolved, so the frequencies are unreliable: raise --resolution",
+            mesh_path.display(),
+            100.0 * modes.volume_ratio
+        );
+    }
     if json {
         let value = serde_json::json!({
             "frequencies_hz": modes.frequencies_hz,
@@ -467,6 +475,7 @@ fn cmd_modes(
             "iterations": modes.iterations,
             "max_residual": modes.max_residual,
             "max_embedding_gap": modes.max_embedding_gap,
+            "volume_ratio": modes.volume_ratio,
             "seconds": seconds,
         });
         println!("{value}");
@@ -478,8 +487,12 @@ fn cmd_modes(
         l.cells[0], l.cells[1], l.cells[2], l.spacing, l.solid_cells, l.dropped_cells, l.undecided_cells, l.dofs
     );
     println!(
-        "  {} iterations, largest residual {:.1e}, largest embedding gap {:.2e} m, {:.2} s",
-        modes.iterations, modes.max_residual, modes.max_embedding_gap, seconds
+        "  lattice/mesh volume {:.3}, largest embedding gap {:.2e} m",
+        modes.volume_ratio, modes.max_embedding_gap
+    );
+    println!(
+        "  {} iterations, largest residual {:.1e}, {:.2} s",
+        modes.iterations, modes.max_residual, seconds
     );
     println!("  {:>4} {:>14}", "mode", "frequency (Hz)");
     for (j, f) in modes.frequencies_hz.iter().enumerate() {

@@ -5,5 +5,6 @@ mod cli;
 mod coherence;
 mod fixtures;
 mod image;
+mod modes;
 mod properties;
 mod support;
