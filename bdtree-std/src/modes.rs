@@ -348,8 +348,7 @@ fn voxelise(mesh: &Mesh, resolution: usize) -> Grid {
         let cells = ((hi[a] - lo[a]) / h - 1e-9).ceil();
         (cells as usize).max(1)
     });
-    let origin: [f64; 3] =
-        core::array::from_fn(|a| 0.5 * (lo[a] + hi[a]) - 0.5 * n[a] as f64 * h);
+    let origin: [f64; 3] = core::array::from_fn(|a| 0.5 * (lo[a] + hi[a]) - 0.5 * n[a] as f64 * h);
     let mut grid = Grid {
         n,
         h,
@@ -393,7 +392,8 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
     let mut hits: Vec<Vec<f64>> = vec![Vec::new(); nb * nc];
     for t in &mesh.triangles {
         let p = t.map(|v| mesh.vertices[v as usize]);
-        let (mut bmin, mut bmax, mut cmin, mut cmax) = (f64::INFINITY, f64::MIN, f64::INFINITY, f64::MIN);
+        let (mut bmin, mut bmax, mut cmin, mut cmax) =
+            (f64::INFINITY, f64::MIN, f64::INFINITY, f64::MIN);
         for q in &p {
             bmin = bmin.min(q[b]);
             bmax = bmax.max(q[b]);
@@ -401,9 +401,15 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
             cmax = cmax.max(q[c]);
         }
         let range = |min: f64, max: f64, axis: usize, j: f64, n: usize| {
-            let first = ((min - grid.origin[axis] - j) / grid.h - 0.5).ceil().max(0.0) as usize;
+            let first = ((min - grid.origin[axis] - j) / grid.h - 0.5)
+                .ceil()
+                .max(0.0) as usize;
             let last = ((max - grid.origin[axis] - j) / grid.h - 0.5).floor();
-            let last = if last < 0.0 { None } else { Some((last as usize).min(n - 1)) };
+            let last = if last < 0.0 {
+                None
+            } else {
+                Some((last as usize).min(n - 1))
+            };
             (first, last)
         };
         let (jb0, jb1) = range(bmin, bmax, b, jitter[0], nb);
@@ -412,7 +418,8 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
             continue;
         };
         // Twice the signed projected area.
-        let area = (p[1][b] - p[0][b]) * (p[2][c] - p[0][c]) - (p[2][b] - p[0][b]) * (p[1][c] - p[0][c]);
+        let area =
+            (p[1][b] - p[0][b]) * (p[2][c] - p[0][c]) - (p[2][b] - p[0][b]) * (p[1][c] - p[0][c]);
         if area == 0.0 {
             continue;
         }
@@ -464,7 +471,8 @@ fn mesh_volume(mesh: &Mesh) -> f64 {
         .iter()
         .map(|t| {
             let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
-            a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2])
+            a[0] * (b[1] * c[2] - b[2] * c[1])
+                + a[1] * (b[2] * c[0] - b[0] * c[2])
                 + a[2] * (b[0] * c[1] - b[1] * c[0])
         })
         .sum::<f64>()
@@ -569,7 +577,11 @@ fn unit_stiffness(young: f64, poisson: f64) -> [[f64; 24]; 24] {
             let c = corner(l);
             let f = |a: usize| if c[a] == 1 { xi[a] } else { 1.0 - xi[a] };
             let df = |a: usize| if c[a] == 1 { 1.0 } else { -1.0 };
-            [df(0) * f(1) * f(2), f(0) * df(1) * f(2), f(0) * f(1) * df(2)]
+            [
+                df(0) * f(1) * f(2),
+                f(0) * df(1) * f(2),
+                f(0) * f(1) * df(2),
+            ]
         });
         let weight = 0.125;
         for (l, gl) in grad.iter().enumerate() {
@@ -659,7 +671,11 @@ impl Csc {
     }
 
     /// `self + s · other` as a faer matrix, lower triangle only.
-    fn lower_combination(&self, s: f64, other: &Csc) -> Result<SparseColMat<usize, f64>, ModesError> {
+    fn lower_combination(
+        &self,
+        s: f64,
+        other: &Csc,
+    ) -> Result<SparseColMat<usize, f64>, ModesError> {
         let mut triplets = Vec::with_capacity(self.val.len() / 2 + self.n);
         for (m, scale) in [(self, 1.0), (other, s)] {
             for j in 0..m.n {
@@ -786,7 +802,9 @@ fn m_orthonormalise(m: &Csc, x: Mat<f64>) -> Result<Mat<f64>, ModesError> {
         .map_err(|e| ModesError::Numerical(format!("Gram eigen-decomposition: {e:?}")))?;
     let s = evd.S().column_vector();
     let u = evd.U();
-    let t = Mat::<f64>::from_fn(x.ncols(), x.ncols(), |i, j| u[(i, j)] / s[j].max(1e-300).sqrt());
+    let t = Mat::<f64>::from_fn(x.ncols(), x.ncols(), |i, j| {
+        u[(i, j)] / s[j].max(1e-300).sqrt()
+    });
     Ok(&x * &t)
 }
 
@@ -815,7 +833,9 @@ fn rayleigh_ritz(sys: &System, mut y: Mat<f64>) -> Result<(Vec<f64>, Mat<f64>), 
     let evd = c
         .self_adjoint_eigen(Side::Lower)
         .map_err(|e| ModesError::Numerical(format!("projected stiffness: {e:?}")))?;
-    let theta: Vec<f64> = (0..keep.len()).map(|j| evd.S().column_vector()[j]).collect();
+    let theta: Vec<f64> = (0..keep.len())
+        .map(|j| evd.S().column_vector()[j])
+        .collect();
     let x = &y * (&t * evd.U());
     Ok((theta, x))
 }
@@ -927,7 +947,10 @@ fn analyse(
     };
 
     let largest = theta[wanted - 1];
-    let zeros = theta.iter().take_while(|&&t| t < RIGID_FRACTION * largest).count();
+    let zeros = theta
+        .iter()
+        .take_while(|&&t| t < RIGID_FRACTION * largest)
+        .count();
     if zeros != 6 {
         return Err(ModesError::RigidModes { found: zeros });
     }
@@ -938,8 +961,14 @@ fn analyse(
     let mut vectors = &elastic - &rigid * &coefficients;
     for j in 0..o.modes {
         let mv = sys.m.mul(&vectors.subcols(j, 1).to_owned());
-        let norm = (0..n).map(|i| vectors[(i, j)] * mv[(i, 0)]).sum::<f64>().sqrt();
-        vectors.col_as_slice_mut(j).iter_mut().for_each(|v| *v /= norm);
+        let norm = (0..n)
+            .map(|i| vectors[(i, j)] * mv[(i, 0)])
+            .sum::<f64>()
+            .sqrt();
+        vectors
+            .col_as_slice_mut(j)
+            .iter_mut()
+            .for_each(|v| *v /= norm);
     }
     let eigenvalues: Vec<f64> = theta[6..wanted].to_vec();
     let kv = sys.k.mul(&vectors);
@@ -990,7 +1019,9 @@ fn embed(grid: &Grid, p: [f64; 3]) -> ([usize; 3], [f64; 3], f64) {
     let gap2 = |c: [usize; 3]| -> f64 {
         (0..3)
             .map(|a| {
-                let d = (c[a] as f64 - u[a]).max(u[a] - (c[a] as f64 + 1.0)).max(0.0);
+                let d = (c[a] as f64 - u[a])
+                    .max(u[a] - (c[a] as f64 + 1.0))
+                    .max(0.0);
                 d * d
             })
             .sum::<f64>()
@@ -1155,7 +1186,11 @@ mod tests {
             .unwrap_or(0);
         assert!(axis_fraction(&s, j, 0) > 0.99);
         let error = (modes.frequencies_hz[j] - exact) / exact;
-        assert!(error.abs() < 2e-3, "axial {} Hz vs {exact} Hz", modes.frequencies_hz[j]);
+        assert!(
+            error.abs() < 2e-3,
+            "axial {} Hz vs {exact} Hz",
+            modes.frequencies_hz[j]
+        );
     }
 
     #[test]
@@ -1178,12 +1213,106 @@ mod tests {
         for i in 0..8 {
             for j in 0..8 {
                 let want = if i == j { 1.0 } else { 0.0 };
-                assert!((gram[(i, j)] - want).abs() < 1e-8, "({i},{j}) {}", gram[(i, j)]);
+                assert!(
+                    (gram[(i, j)] - want).abs() < 1e-8,
+                    "({i},{j}) {}",
+                    gram[(i, j)]
+                );
             }
         }
         assert_eq!(modes.basis.vertices, mesh.vertices.len());
         assert_eq!(modes.basis.modes, 8);
         assert_eq!(modes.basis.data.len(), 3 * mesh.vertices.len() * 8);
+    }
+
+    /// Lowest root of the free sphere's l = 2 torsional frequency equation
+    /// `x j₂'(x) = j₂(x)`, i.e. `j₂(x) = x j₃(x)` (Lamb 1882): `ω = x c_s / a`.
+    fn sphere_torsion_root() -> f64 {
+        let j2 = |x: f64| (3.0 / x.powi(3) - 1.0 / x) * x.sin() - 3.0 * x.cos() / (x * x);
+        let j3 = |x: f64| {
+            (15.0 / x.powi(4) - 6.0 / (x * x)) * x.sin() - (15.0 / x.powi(3) - 1.0 / x) * x.cos()
+        };
+        let g = |x: f64| j2(x) - x * j3(x);
+        let (mut lo, mut hi) = (2.0, 3.0);
+        assert!(g(lo) * g(hi) < 0.0);
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if g(lo) * g(mid) <= 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
+    /// Fraction of a lattice mode's (row-sum lumped) kinetic energy that is radial about the
+    /// lattice centroid: 0 for a torsional mode of a sphere.
+    fn radial_fraction(s: &Solution, j: usize) -> f64 {
+        let nodes = s.sys.positions.len();
+        let mut centroid = [0.0; 3];
+        for p in &s.sys.positions {
+            for a in 0..3 {
+                centroid[a] += p[a] / nodes as f64;
+            }
+        }
+        let ones = Mat::<f64>::from_fn(3 * nodes, 1, |_, _| 1.0);
+        let lumped = s.sys.m.mul(&ones);
+        let (mut radial, mut all) = (0.0, 0.0);
+        for (node, p) in s.sys.positions.iter().enumerate() {
+            let d: [f64; 3] = core::array::from_fn(|a| p[a] - centroid[a]);
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-300);
+            let u: [f64; 3] = core::array::from_fn(|a| s.vectors[(3 * node + a, j)]);
+            let m = lumped[(3 * node, 0)];
+            let ur = (u[0] * d[0] + u[1] * d[1] + u[2] * d[2]) / len;
+            radial += m * ur * ur;
+            all += m * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        }
+        radial / all
+    }
+
+    /// The five l = 2 torsional modes of a free sphere (radius 0.1 m, ν = 0.3) on a lattice of
+    /// `resolution` cells across: their mean frequency and the exact one.
+    fn sphere_torsion(resolution: usize) -> (f64, f64, Modes) {
+        let (radius, young, poisson, density) = (0.1, 1e6, 0.3, 1000.0);
+        let options = ModalOptions {
+            modes: 10,
+            young,
+            poisson,
+            density,
+            resolution,
+        };
+        let (modes, s) =
+            analyse(&icosphere(radius, 3), &options, &mut |_| {}).expect("sphere modes");
+        let mut by_radial: Vec<(f64, usize)> =
+            (0..10).map(|j| (radial_fraction(&s, j), j)).collect();
+        by_radial.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(
+            by_radial[4].0 < 0.05 && by_radial[5].0 > 0.2,
+            "{by_radial:?}"
+        );
+        let mean = by_radial[..5]
+            .iter()
+            .map(|&(_, j)| modes.frequencies_hz[j])
+            .sum::<f64>()
+            / 5.0;
+        let shear_speed = (young / (2.0 * (1.0 + poisson)) / density).sqrt();
+        let exact = sphere_torsion_root() * shear_speed / (2.0 * PI * radius);
+        (mean, exact, modes)
+    }
+
+    #[test]
+    fn sphere_torsion_modes_match_lamb() {
+        let x = sphere_torsion_root();
+        assert!((x - 2.5011).abs() < 1e-3, "root {x}");
+        let (mean, exact, modes) = sphere_torsion(12);
+        let error = (mean - exact) / exact;
+        assert!(error.abs() < 0.05, "{mean} Hz vs {exact} Hz ({error:+.4})");
+        assert!(
+            (modes.volume_ratio - 1.0).abs() < 0.1,
+            "{}",
+            modes.volume_ratio
+        );
     }
 
     /// The refinement study printed in the report:
@@ -1209,6 +1338,39 @@ mod tests {
                 100.0 * (modes.frequencies_hz[0] / exact - 1.0),
                 modes.frequencies_hz[j],
                 100.0 * (modes.frequencies_hz[j] / axial - 1.0),
+            );
+        }
+        for resolution in [8, 12, 16, 24, 32] {
+            let t = std::time::Instant::now();
+            let (mean, exact, modes) = sphere_torsion(resolution);
+            println!(
+                "sphere, {resolution} cells across ({} dofs, {:.2} s): l=2 torsion {mean:.4} Hz vs Lamb {exact:.4} Hz ({:+.2} %), volume ratio {:.4}",
+                modes.lattice.dofs,
+                t.elapsed().as_secs_f64(),
+                100.0 * (mean / exact - 1.0),
+                modes.volume_ratio
+            );
+        }
+        // Free unit cube, ν = 0.3: the lattice fits the cube exactly (no staircase), so this is
+        // the pure finite-element convergence; printed as f·L/c_s with c_s = √(G/ρ).
+        let shear_speed = (1e6 / (2.0 * 1.3) / 1000.0f64).sqrt();
+        for resolution in [2, 4, 8, 12, 16] {
+            let options = ModalOptions {
+                modes: 10,
+                young: 1e6,
+                poisson: 0.3,
+                density: 1000.0,
+                resolution,
+            };
+            let (modes, _) = analyse(&bar(1.0, 1.0, 1), &options, &mut |_| {}).expect("cube");
+            let scaled: Vec<String> = modes
+                .frequencies_hz
+                .iter()
+                .map(|f| format!("{:.5}", f / shear_speed))
+                .collect();
+            println!(
+                "cube, {resolution} cells across: f·L/c_s = {}",
+                scaled.join(" ")
             );
         }
     }
