@@ -18,6 +18,15 @@ pub struct CacheEntry<S: Scalar> {
     epoch: u32,
 }
 
+impl<S: Scalar> CacheEntry<S> {
+    /// An unused slot (the `Default`), usable in `const` and `static` initialisers:
+    /// `static mut CACHE: [CacheEntry<f32>; 4095] = [CacheEntry::EMPTY; 4095];`.
+    pub const EMPTY: Self = Self {
+        sphere: [S::ZERO; 4],
+        epoch: 0,
+    };
+}
+
 /// One slot of a body's optional vertex cache: a deformed world vertex, valid for the step
 /// whose epoch it carries (see [`Body::with_vertex_cache`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -25,6 +34,14 @@ pub struct CacheEntry<S: Scalar> {
 pub struct VertexEntry<S: Scalar> {
     position: [S; 3],
     epoch: u32,
+}
+
+impl<S: Scalar> VertexEntry<S> {
+    /// An unused slot (the `Default`), usable in `const` and `static` initialisers.
+    pub const EMPTY: Self = Self {
+        position: [S::ZERO; 3],
+        epoch: 0,
+    };
 }
 
 /// Why a body could not be set up.

@@ -52,6 +52,15 @@ pub struct ReferenceEntry<S: Scalar> {
     pub(crate) anchor: u32,
 }
 
+impl<S: Scalar> ReferenceEntry<S> {
+    /// An unused slot (the `Default`), usable in `const` and `static` initialisers.
+    pub const EMPTY: Self = Self {
+        sphere: [S::ZERO; 4],
+        spread: S::ZERO,
+        anchor: 0,
+    };
+}
+
 /// `‖q − q_r‖₂`, rounded up so that it bounds the exact norm of the difference of the given
 /// vectors (`3M + 2` operations).
 pub fn drift_norm<S: Scalar>(q: &[S], q_ref: &[S]) -> S {

@@ -491,7 +491,7 @@ impl<'a, S: Scalar> Image<'a, S> {
         )?;
         check_finite(basis, "basis", false)?;
         let m = layout.modes;
-        for (k, record) in rows.chunks_exact(m + 1).enumerate() {
+        for (k, record) in rows.chunks_exact(m.saturating_add(1).max(1)).enumerate() {
             for (r, row) in record.iter().enumerate() {
                 // In range: the records section holds n·(M + 1)·4 scalars.
                 let index = (k * (m + 1) + r) * 4;

@@ -55,7 +55,8 @@ pub fn mode_weights<S: Scalar>(q: &[S], out: &mut [[S; 4]]) {
 }
 
 /// The exact update of one node: `[c + Ū q, R + Σ ΔR_j |q_j|]` from the node's rows
-/// (see [`crate::TreeView::record`]) and [`mode_weights`]. `4M` multiply-adds.
+/// (see [`crate::TreeView::record`]) and [`mode_weights`] (whose first three lanes are equal;
+/// scalar-FPU targets read only the first and the last). `4M` multiply-adds.
 ///
 /// The result is the computed value, without inflation; see the module docs for its error.
 #[inline]
@@ -67,8 +68,17 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
     let mut odd = [S::ZERO; 4];
     let mut col_pairs = cols.chunks_exact(2);
     let mut w_pairs = weights.chunks_exact(2);
+    // The first pair starts the odd accumulator (saves zeroing it on scalar FPUs).
+    if let (Some([c0, c1]), Some([w0, w1])) = (col_pairs.next(), w_pairs.next()) {
+        let (w0, w1) = (lanes(w0), lanes(w1));
+        for l in 0..4 {
+            even[l] = even[l] + c0[l] * w0[l];
+            odd[l] = c1[l] * w1[l];
+        }
+    }
     for (c, w) in (&mut col_pairs).zip(&mut w_pairs) {
         if let ([c0, c1], [w0, w1]) = (c, w) {
+            let (w0, w1) = (lanes(w0), lanes(w1));
             for l in 0..4 {
                 even[l] = even[l] + c0[l] * w0[l];
                 odd[l] = odd[l] + c1[l] * w1[l];
@@ -76,6 +86,7 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
         }
     }
     if let (Some(c), Some(w)) = (col_pairs.remainder().first(), w_pairs.remainder().first()) {
+        let w = lanes(w);
         for l in 0..4 {
             even[l] = even[l] + c[l] * w[l];
         }
@@ -86,6 +97,24 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
         even[2] + odd[2],
         even[3] + odd[3],
     ]
+}
+
+/// A weight `[q_j, q_j, q_j, |q_j|]` as the update reads it. Hosts with vector units load the
+/// four lanes at once; scalar FPUs (Cortex-M, Cortex-R) load only `q_j` and `|q_j|` and reuse
+/// `q_j` for the three center lanes — 20 loads instead of 40 at M = 10. The lanes are equal by
+/// construction ([`mode_weights`]), so both read the same values and give the same bits.
+#[inline(always)]
+fn lanes<S: Scalar>(w: &[S; 4]) -> [S; 4] {
+    if cfg!(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "wasm32"
+    )) {
+        *w
+    } else {
+        [w[0], w[0], w[0], w[3]]
+    }
 }
 
 /// The per-coordinate rounding-error bound `δ` of a body for one step (see the module docs).

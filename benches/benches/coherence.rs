@@ -99,6 +99,7 @@ fn run(
     check: Option<(&Mesh, &Basis, &Mesh, &Basis)>,
 ) -> QueryStats {
     let mut total = QueryStats::default();
+    let mut touching = 0;
     for f in frames {
         big.set_state(pose(&f.pose_big), &f.q_big).expect("state");
         small
@@ -119,12 +120,19 @@ fn run(
             let wb = deform(&mb.vertices, Some(bb), &f.q64.0, &f.pose_big);
             let ws = deform(&ms.vertices, Some(bs), &f.q64.1, &f.pose_small);
             let expected = brute_force_pairs(&wb, &mb.triangles, &ws, &ms.triangles);
-            assert!(!expected.is_empty(), "the small body is pressed in");
+            touching += usize::from(!expected.is_empty());
             for e in &expected {
                 assert!(pairs.iter().any(|p| (p.a, p.b) == *e), "missed pair {e:?}");
             }
         }
     }
+    // The small body's own modes can lift it off now and then; most frames must touch, or the
+    // comparison with brute force says little.
+    assert!(
+        check.is_none() || 2 * touching > frames.len(),
+        "only {touching} of {} frames make contact",
+        frames.len()
+    );
     total
 }
 

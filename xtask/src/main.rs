@@ -2,15 +2,28 @@
 //!
 //! * `fixtures [--check]` — regenerate `fixtures/` (or fail when the committed files are stale);
 //! * `cross` — build `bdtree-core` for the embedded targets, with each feature combination;
+//! * `firmware-pack` — write the firmware's fixture pack (`firmware/pack/`) from `fixtures/`;
+//! * `qemu` — build the firmware and run the fixture checks on QEMU's Cortex-M4F, M7 and M3;
+//! * `size [--overwrite]` — `qemu`, then compare flash, RAM, stack and instruction counts with
+//!   `firmware/budget.txt` (or re-bless it);
+//! * `panic-check` — prove at link time that no panic path is reachable in the firmware;
 //! * `ci` — everything CI runs, in order, collecting every failure.
 
+mod firmware;
 mod fixtures;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 
-/// Embedded targets `bdtree-core` must build for.
-const CROSS_TARGETS: &[&str] = &["thumbv7em-none-eabihf"];
+/// Embedded targets `bdtree-core` must build for: Cortex-M0/M0+ (no FPU, no atomics),
+/// Cortex-M4F/M7, Cortex-M33, Cortex-R4F/R5F, 64-bit ARM boards.
+const CROSS_TARGETS: &[&str] = &[
+    "thumbv6m-none-eabi",
+    "thumbv7em-none-eabihf",
+    "thumbv8m.main-none-eabihf",
+    "armv7r-none-eabihf",
+    "aarch64-unknown-none",
+];
 /// Feature combinations of `bdtree-core`.
 const FEATURE_SETS: &[&str] = &["", "defmt"];
 
@@ -22,27 +35,61 @@ fn root() -> PathBuf {
 }
 
 fn cargo(args: &[&str]) -> Result<(), String> {
+    cargo_in(&root(), args, &[])
+}
+
+/// Runs cargo in `dir` with extra environment variables; the error names the command.
+pub(crate) fn cargo_in(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    println!("$ cargo {}", args.join(" "));
+    let shown: String = envs.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    println!("$ {shown}cargo {}", args.join(" "));
     let status = Command::new(cargo)
         .args(args)
         .env("RUSTDOCFLAGS", "-D warnings")
-        .current_dir(root())
+        .envs(envs.iter().copied())
+        .current_dir(dir)
         .status()
         .map_err(|e| e.to_string())?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+        Err(format!(
+            "`{shown}cargo {}` failed ({status})",
+            args.join(" ")
+        ))
     }
 }
 
+/// Installs a target's prebuilt standard library with rustup (a no-op when present).
+pub(crate) fn add_target(target: &str) -> Result<(), String> {
+    let status = Command::new("rustup")
+        .args(["target", "add", target])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("rustup: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`rustup target add {target}` failed"))
+    }
+}
+
+/// Builds `bdtree-core` for every cross target and feature set. A target whose prebuilt
+/// `core` rustup cannot fetch (the Cortex-R targets are missing from some distribution
+/// mirrors) is built with `core` compiled from the `rust-src` component instead
+/// (`-Zbuild-std=core`, enabled on stable with `RUSTC_BOOTSTRAP=1`): the same compiler and the
+/// same source, so the check is as strong.
 fn cross() -> Vec<String> {
     let mut failures = Vec::new();
     for target in CROSS_TARGETS {
-        let _ = Command::new("rustup")
-            .args(["target", "add", target])
-            .status();
+        let prebuilt = add_target(target).is_ok();
+        if !prebuilt {
+            println!("note: no prebuilt `core` for {target}; building it from rust-src");
+            let _ = Command::new("rustup")
+                .args(["component", "add", "rust-src"])
+                .status();
+        }
         for features in FEATURE_SETS {
             let mut args = vec![
                 "build",
@@ -55,7 +102,13 @@ fn cross() -> Vec<String> {
             if !features.is_empty() {
                 args.extend(["--features", features]);
             }
-            if let Err(e) = cargo(&args) {
+            let envs: &[(&str, &str)] = if prebuilt {
+                &[]
+            } else {
+                args.push("-Zbuild-std=core");
+                &[("RUSTC_BOOTSTRAP", "1")]
+            };
+            if let Err(e) = cargo_in(&root(), &args, envs) {
                 failures.push(e);
             }
         }
@@ -86,6 +139,9 @@ fn ci() -> Vec<String> {
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
     }
+    failures.extend(firmware::lint());
+    failures.extend(firmware::panic_check());
+    failures.extend(firmware::qemu(Some(false)));
     failures
 }
 
@@ -100,9 +156,17 @@ fn main() -> ExitCode {
             .err()
             .unwrap_or_default(),
         ["cross"] => cross(),
+        ["firmware-pack"] => firmware::pack().err().into_iter().collect(),
+        ["qemu"] => firmware::qemu(None),
+        ["size"] => firmware::qemu(Some(false)),
+        ["size", "--overwrite"] => firmware::qemu(Some(true)),
+        ["panic-check"] => firmware::panic_check(),
         ["ci"] => ci(),
         _ => {
-            eprintln!("usage: cargo xtask <fixtures [--check] | cross | ci>");
+            eprintln!(
+                "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
+                 size [--overwrite] | panic-check | ci>"
+            );
             return ExitCode::from(2);
         }
     };
