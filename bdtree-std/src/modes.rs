@@ -51,9 +51,14 @@
 
 use crate::basis::Basis;
 use crate::mesh::Mesh;
-use faer::linalg::solvers::Solve;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt::factor::LltRegularization;
+use faer::perm::PermRef;
+use faer::sparse::linalg::cholesky::{
+    factorize_symbolic_cholesky, LltRef, SymbolicCholesky, SymmetricOrdering,
+};
 use faer::sparse::{SparseColMat, Triplet};
-use faer::{Mat, Side};
+use faer::{Conj, Mat, MatMut, Par, Side};
 
 /// Material and lattice parameters of a modal analysis (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -698,6 +703,108 @@ impl Csc {
     }
 }
 
+/// Geometric nested dissection of the lattice nodes: a box of nodes is split by its middle
+/// node plane across its longest side, the two halves are ordered first and the plane last.
+/// Returns the dofs in elimination order (3 per node). On 3-D lattices this gives far less
+/// fill than minimum degree.
+fn nested_dissection(grid: &Grid, node_dof: &[usize]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(node_dof.len() * 3);
+    // Explicit stack of boxes (inclusive node ranges); a separator is pushed as a box to emit
+    // after both halves, which are pushed above it.
+    enum Task {
+        Split([usize; 3], [usize; 3]),
+        Emit([usize; 3], [usize; 3]),
+    }
+    let mut stack = vec![Task::Split([0; 3], grid.n)];
+    while let Some(task) = stack.pop() {
+        match task {
+            Task::Split(lo, hi) => {
+                let extent: [usize; 3] = core::array::from_fn(|a| hi[a] - lo[a]);
+                let axis = (0..3).max_by_key(|&a| extent[a]).unwrap_or(0);
+                if extent[axis] < 2 {
+                    stack.push(Task::Emit(lo, hi));
+                    continue;
+                }
+                let mid = lo[axis] + extent[axis] / 2;
+                let (mut left_hi, mut right_lo, mut plane_lo, mut plane_hi) = (hi, lo, lo, hi);
+                left_hi[axis] = mid - 1;
+                right_lo[axis] = mid + 1;
+                plane_lo[axis] = mid;
+                plane_hi[axis] = mid;
+                stack.push(Task::Emit(plane_lo, plane_hi));
+                stack.push(Task::Split(right_lo, hi));
+                stack.push(Task::Split(lo, left_hi));
+            }
+            Task::Emit(lo, hi) => {
+                for k in lo[2]..=hi[2] {
+                    for j in lo[1]..=hi[1] {
+                        for i in lo[0]..=hi[0] {
+                            let dof = node_dof[grid.node(i, j, k)];
+                            if dof != usize::MAX {
+                                order.extend([3 * dof, 3 * dof + 1, 3 * dof + 2]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    order
+}
+
+/// A sparse Cholesky factor `L Lᵀ = P A Pᵀ` of a symmetric positive definite matrix, with
+/// the fill-reducing order `P` given.
+struct Factor {
+    symbolic: SymbolicCholesky<usize>,
+    values: Vec<f64>,
+}
+
+impl Factor {
+    /// Factors `a` (lower triangle stored) eliminating dofs in `order`.
+    fn new(a: &SparseColMat<usize, f64>, order: &[usize]) -> Result<Factor, ModesError> {
+        let n = a.nrows();
+        let mut inverse = vec![0; n];
+        for (new, &old) in order.iter().enumerate() {
+            inverse[old] = new;
+        }
+        let perm = PermRef::new_checked(order, &inverse, n);
+        let symbolic = factorize_symbolic_cholesky(
+            a.symbolic(),
+            Side::Lower,
+            SymmetricOrdering::Custom(perm),
+            Default::default(),
+        )
+        .map_err(|e| ModesError::Numerical(format!("symbolic Cholesky: {e:?}")))?;
+        let mut values = vec![0.0; symbolic.len_val()];
+        let mut buffer =
+            MemBuffer::new(symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default()));
+        symbolic
+            .factorize_numeric_llt(
+                &mut values,
+                a.as_ref(),
+                Side::Lower,
+                LltRegularization::default(),
+                Par::Seq,
+                MemStack::new(&mut buffer),
+                Default::default(),
+            )
+            .map_err(|e| ModesError::Numerical(format!("Cholesky of K − σM: {e:?}")))?;
+        Ok(Factor { symbolic, values })
+    }
+
+    /// Overwrites `rhs` with `A⁻¹ rhs`.
+    fn solve_in_place(&self, rhs: MatMut<'_, f64>) {
+        let mut buffer =
+            MemBuffer::new(self.symbolic.solve_in_place_scratch::<f64>(rhs.ncols(), Par::Seq));
+        LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+            Conj::No,
+            rhs,
+            Par::Seq,
+            MemStack::new(&mut buffer),
+        );
+    }
+}
+
 /// The assembled lattice problem.
 struct System {
     k: Csc,
@@ -890,11 +997,10 @@ fn analyse(
 
     let longest = grid.h * o.resolution as f64;
     let sigma = -1e-3 * o.young / (o.density * longest * longest);
-    let llt = sys
-        .k
-        .lower_combination(-sigma, &sys.m)?
-        .sp_cholesky(Side::Lower)
-        .map_err(|e| ModesError::Numerical(format!("Cholesky of K − σM: {e:?}")))?;
+    let llt = Factor::new(
+        &sys.k.lower_combination(-sigma, &sys.m)?,
+        &nested_dissection(&grid, &sys.node_dof),
+    )?;
     progress(Progress::Factored);
 
     let rigid = rigid_modes(&sys)?;
