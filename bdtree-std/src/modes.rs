@@ -776,8 +776,9 @@ impl Factor {
         )
         .map_err(|e| ModesError::Numerical(format!("symbolic Cholesky: {e:?}")))?;
         let mut values = vec![0.0; symbolic.len_val()];
-        let mut buffer =
-            MemBuffer::new(symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default()));
+        let mut buffer = MemBuffer::new(
+            symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default()),
+        );
         symbolic
             .factorize_numeric_llt(
                 &mut values,
@@ -794,8 +795,10 @@ impl Factor {
 
     /// Overwrites `rhs` with `A⁻¹ rhs`.
     fn solve_in_place(&self, rhs: MatMut<'_, f64>) {
-        let mut buffer =
-            MemBuffer::new(self.symbolic.solve_in_place_scratch::<f64>(rhs.ncols(), Par::Seq));
+        let mut buffer = MemBuffer::new(
+            self.symbolic
+                .solve_in_place_scratch::<f64>(rhs.ncols(), Par::Seq),
+        );
         LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
             Conj::No,
             rhs,

@@ -481,7 +481,12 @@ fn cmd_modes(
         println!("{value}");
         return Ok(());
     }
-    println!("wrote {} ({} × {})", output.display(), 3 * modes.basis.vertices, modes.basis.modes);
+    println!(
+        "wrote {} ({} × {})",
+        output.display(),
+        3 * modes.basis.vertices,
+        modes.basis.modes
+    );
     println!(
         "  lattice {}×{}×{} cells of {:.4} m: {} solid ({} dropped, {} settled by winding number), {} dofs",
         l.cells[0], l.cells[1], l.cells[2], l.spacing, l.solid_cells, l.dropped_cells, l.undecided_cells, l.dofs

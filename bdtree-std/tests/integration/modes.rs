@@ -78,7 +78,12 @@ fn modes_json_has_positive_increasing_frequencies_and_a_3n_by_k_basis() {
     // Each mode is scaled to a largest vertex displacement of exactly 1.
     for j in 0..6 {
         let largest = (0..vertices)
-            .map(|v| (0..3).map(|a| basis.get(v, a, j).powi(2)).sum::<f64>().sqrt())
+            .map(|v| {
+                (0..3)
+                    .map(|a| basis.get(v, a, j).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            })
             .fold(0.0, f64::max);
         assert!((largest - 1.0).abs() < 1e-12, "mode {j}: {largest}");
     }
@@ -103,7 +108,11 @@ fn modes_text_output_lists_every_frequency() {
         out_path.to_str().expect("utf-8 path"),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("frequency (Hz)"), "{stdout}");
     let table = stdout.split("frequency (Hz)").nth(1).unwrap_or("");
     let rows: Vec<f64> = table
@@ -111,7 +120,10 @@ fn modes_text_output_lists_every_frequency() {
         .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
         .collect();
     assert_eq!(rows.len(), 4, "{stdout}");
-    assert!(rows[0] > 0.0 && rows.windows(2).all(|w| w[0] <= w[1]), "{stdout}");
+    assert!(
+        rows[0] > 0.0 && rows.windows(2).all(|w| w[0] <= w[1]),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -124,7 +136,10 @@ fn modes_bad_input_fails_with_a_clear_message() {
     let bar = bar.to_str().expect("utf-8 path");
     let missing = dir.join("missing.obj");
     let missing = missing.to_str().expect("utf-8 path");
-    fails_with(&["modes", missing, "-o", out], &["missing.obj", "cannot read"]);
+    fails_with(
+        &["modes", missing, "-o", out],
+        &["missing.obj", "cannot read"],
+    );
     fails_with(&["modes", bar, "-k", "0", "-o", out], &["-k", "at least 1"]);
     fails_with(
         &["modes", bar, "--poisson", "0.5", "-o", out],
@@ -140,7 +155,12 @@ fn modes_bad_input_fails_with_a_clear_message() {
         &["thin-sheet.obj", "not closed"],
     );
     fails_with(
-        &["modes", bar, "-o", dir.join("no/such/dir/m.npy").to_str().expect("utf-8")],
+        &[
+            "modes",
+            bar,
+            "-o",
+            dir.join("no/such/dir/m.npy").to_str().expect("utf-8"),
+        ],
         &["m.npy", "cannot write"],
     );
     let _ = std::fs::remove_dir_all(&dir);
