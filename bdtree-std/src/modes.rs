@@ -23,7 +23,8 @@
 //!    of `p = max(2(k + 6), k + 14)` vectors (started from the six rigid motions and
 //!    deterministic pseudo-random vectors) is iterated `X ← (K − σM)⁻¹ M X` with a Rayleigh–Ritz
 //!    step on the projected `p × p` problem each time, until the `k + 6` lowest Ritz values
-//!    change by less than `10⁻¹⁰` (relative). The six lowest are the rigid-body modes; they must
+//!    change by less than `10⁻¹⁰` (relative, or below a round-off floor of
+//!    `10 ε max(K_ii / M_ii)` on fine lattices). The six lowest are the rigid-body modes; they must
 //!    be numerically zero (anything else is an error: a mechanism or a disconnected lattice),
 //!    are removed, and the rigid motions are also projected out of the elastic modes explicitly
 //!    (`M`-orthogonally).
@@ -950,6 +951,13 @@ fn rayleigh_ritz(sys: &System, mut y: Mat<f64>) -> Result<(Vec<f64>, Mat<f64>), 
     Ok((theta, x))
 }
 
+/// Entry `(i, i)` of a sparse matrix (0 when not stored).
+fn diagonal(a: &Csc, i: usize) -> f64 {
+    (a.col_ptr[i]..a.col_ptr[i + 1])
+        .find(|&p| a.row[p] == i)
+        .map_or(0.0, |p| a.val[p])
+}
+
 /// A deterministic xorshift64 generator for the start vectors.
 fn xorshift(state: &mut u64) -> f64 {
     *state ^= *state << 13;
@@ -1015,6 +1023,12 @@ fn analyse(
             x[(i, j)] = rigid[(i, j)];
         }
     }
+    // Round-off floor of a Ritz value: `xᵀKx` sums terms up to ≈ λ_max, estimated by the
+    // largest K_ii / M_ii.
+    let lambda_max = (0..n)
+        .map(|i| diagonal(&sys.k, i) / diagonal(&sys.m, i))
+        .fold(0.0, f64::max);
+    let floor = 10.0 * f64::EPSILON * lambda_max;
     let mut previous: Vec<f64> = Vec::new();
     let mut iterations = 0;
     let theta = loop {
@@ -1035,7 +1049,7 @@ fn analyse(
                 .take_while(|&i| {
                     // Rigid modes are exact from the start; their Ritz values are round-off.
                     theta[i] < RIGID_FRACTION * scale
-                        || (theta[i] - previous[i]).abs() <= TOLERANCE * theta[i].abs()
+                        || (theta[i] - previous[i]).abs() <= (TOLERANCE * theta[i].abs()).max(floor)
                 })
                 .count()
         } else {
@@ -1421,6 +1435,122 @@ mod tests {
             (modes.volume_ratio - 1.0).abs() < 0.1,
             "{}",
             modes.volume_ratio
+        );
+    }
+
+    #[test]
+    fn ray_votes_agree_with_the_winding_number() {
+        use crate::procedural::{blob, torus};
+        for (name, mesh) in [
+            ("torus", torus(0.3, 0.1, 24, 12)),
+            ("blob", blob(0.2, 2, 5, 7)),
+            ("bar", bar(1.0, 0.05, 4)),
+        ] {
+            let grid = voxelise(&mesh, 12);
+            let mut solid = 0;
+            for k in 0..grid.n[2] {
+                for j in 0..grid.n[1] {
+                    for i in 0..grid.n[0] {
+                        let w = winding_number(&mesh, grid.centre([i, j, k]));
+                        let inside = w.abs() > 0.5;
+                        assert!((w - 1.0).abs() < 1e-6 || w.abs() < 1e-6, "{name}: w = {w}");
+                        assert_eq!(
+                            grid.solid[grid.cell(i, j, k)],
+                            inside,
+                            "{name} ({i},{j},{k})"
+                        );
+                        solid += usize::from(inside);
+                    }
+                }
+            }
+            assert!(solid > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn cells_touching_only_along_an_edge_are_dropped() {
+        // Two unit cubes that share one edge: kept together they would hinge freely.
+        let mut mesh = bar(1.0, 1.0, 1);
+        let mut other = bar(1.0, 1.0, 1);
+        crate::procedural::translate(&mut other, [1.0, 1.0, 0.0]);
+        let offset = mesh.vertices.len() as u32;
+        mesh.vertices.extend(other.vertices);
+        mesh.triangles
+            .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
+        let options = ModalOptions {
+            modes: 3,
+            resolution: 4,
+            poisson: 0.3,
+            ..ModalOptions::default()
+        };
+        let (modes, _) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
+        assert_eq!(modes.lattice.solid_cells, 8);
+        assert_eq!(modes.lattice.dropped_cells, 8);
+        assert_eq!(modes.rigid_eigenvalues.len(), 6);
+        assert!(modes.max_embedding_gap > 0.0);
+    }
+
+    #[test]
+    fn frequencies_scale_with_size_and_wave_speed() {
+        // f ∝ √(E/ρ) / L, independent of where the body is.
+        let options = ModalOptions {
+            modes: 4,
+            resolution: 6,
+            ..ModalOptions::default()
+        };
+        let mesh = icosphere(0.1, 2);
+        let (base, _) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
+        let mut moved = icosphere(0.2, 2);
+        crate::procedural::translate(&mut moved, [3.0, -1.0, 0.5]);
+        let stiffer = ModalOptions {
+            young: 4.0 * options.young,
+            ..options
+        };
+        let (other, _) = analyse(&moved, &stiffer, &mut |_| {}).expect("modes");
+        // Twice the size halves f, four times E doubles it.
+        for (a, b) in base.frequencies_hz.iter().zip(&other.frequencies_hz) {
+            assert!((a - b).abs() < 1e-8 * a, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn bad_options_and_open_meshes_are_refused() {
+        let mesh = icosphere(0.1, 1);
+        let o = ModalOptions::default();
+        for (bad, needle) in [
+            (ModalOptions { modes: 0, ..o }, "-k"),
+            (ModalOptions { young: -1.0, ..o }, "--young"),
+            (ModalOptions { poisson: 0.5, ..o }, "--poisson"),
+            (
+                ModalOptions {
+                    density: f64::NAN,
+                    ..o
+                },
+                "--density",
+            ),
+            (ModalOptions { resolution: 0, ..o }, "--resolution"),
+        ] {
+            let e = compute_modes(&mesh, &bad, &mut |_| {})
+                .err()
+                .map(|e| e.to_string());
+            assert!(e.as_deref().is_some_and(|e| e.contains(needle)), "{e:?}");
+        }
+        let mut open = mesh.clone();
+        open.triangles.pop();
+        let e = compute_modes(&open, &o, &mut |_| {}).err();
+        assert_eq!(e, Some(ModesError::NotClosed { open_edges: 3 }));
+        let few = ModalOptions {
+            modes: 100,
+            resolution: 1,
+            ..o
+        };
+        let e = compute_modes(&mesh, &few, &mut |_| {}).err();
+        assert_eq!(
+            e,
+            Some(ModesError::TooFewDofs {
+                dofs: 24,
+                needed: 106
+            })
         );
     }
 
