@@ -12,15 +12,24 @@
 //! * `body_sphere/M` — `Body::sphere` over every node of a built tree (icosphere, 1280
 //!   triangles, 2559 nodes): update, world transform, inflation and cache write. `set_state`
 //!   runs at the start of every iteration to invalidate the cache (O(M), included).
+//! * `coherent_kernel/M` — the single-flop coherent update (`bdtree_core::coherence`): per node
+//!   the reference center copied and `R'' = (R'_r + D ‖δq‖₂)(1 + 4u)` from the reference sphere
+//!   and the spread, `‖δq‖₂` once per iteration; same layout of [`NODES`] references as a
+//!   coherent body's cache (`[x, y, z, r]` and `D` per node).
+//! * `body_sphere_coherent/M` — `body_sphere` on a coherent body (`Anchor::OnRequest`,
+//!   anchored once before timing): the coherent radius instead of the `O(M)` update, then the
+//!   same world transform, inflation and cache write.
 //!
-//! Target (DESIGN.md, "Performance model"): `kernel/10` ≤ 5 ns per node.
+//! Targets (DESIGN.md, "Performance model"): `kernel/10` ≤ 5 ns per node, `coherent_kernel`
+//! ≤ 1 ns per node.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_benches::Rng;
+use bdtree_core::coherence::{coherent_radius, drift_norm};
 use bdtree_core::sphere::{mode_weights, update};
-use bdtree_core::{Body, CacheEntry, Pose, Scalar};
+use bdtree_core::{Anchor, Body, CacheEntry, Pose, ReferenceEntry, Scalar};
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::procedural::{icosphere, smooth_basis};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -161,6 +170,26 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
             });
         });
 
+        // The coherent update: references as a coherent body stores them.
+        let references: Vec<([S; 4], S)> = records
+            .chunks_exact(m + 1)
+            .map(|record| {
+                let spread = record[1..].iter().map(|row| row[3]).fold(S::ZERO, S::max);
+                (update(record, &weights), spread)
+            })
+            .collect();
+        let q_ref = random_q::<S>(&mut rng, m);
+        let q_near: Vec<S> = q_ref.iter().map(|&x| x + S::from_f64(0.01)).collect();
+        group.bench_with_input(BenchmarkId::new("coherent_kernel", m), &m, |b, _| {
+            b.iter(|| {
+                let drift = drift_norm(black_box(&q_near), black_box(&q_ref));
+                for (&(s, spread), o) in black_box(&references).iter().zip(&mut out) {
+                    *o = [s[0], s[1], s[2], coherent_radius(s[3], spread, drift)];
+                }
+                black_box(&mut out);
+            });
+        });
+
         let image_buf = built_tree(m, precision);
         let image = image_buf.parse::<S>().expect("a fresh image parses");
         let nodes = image.tree.node_count();
@@ -187,6 +216,34 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
                 black_box(acc)
             });
         });
+
+        let mut cache = vec![CacheEntry::<S>::default(); nodes];
+        let mut refs = vec![ReferenceEntry::<S>::default(); nodes];
+        let mut body = Body::<S, 32>::new(&image, &mut cache)
+            .and_then(|b| b.with_coherence(&mut refs, Anchor::OnRequest))
+            .expect("the caches fit");
+        body.set_state(pose, &q_body).expect("q is finite");
+        body.reanchor();
+        let anchors = body.anchor_count();
+        let q_near: Vec<S> = q_body.iter().map(|&x| x + S::from_f64(0.01)).collect();
+        group.bench_with_input(BenchmarkId::new("body_sphere_coherent", m), &m, |b, _| {
+            b.iter(|| {
+                body.set_state(pose, black_box(&q_near))
+                    .expect("q is finite and of length M");
+                let mut acc = S::ZERO;
+                for node in 0..nodes {
+                    if let Some(s) = body.sphere(node) {
+                        acc = acc + s[0] + s[3];
+                    }
+                }
+                black_box(acc)
+            });
+        });
+        assert_eq!(
+            body.anchor_count(),
+            anchors,
+            "OnRequest never re-anchors by itself"
+        );
     }
     group.finish();
 }
