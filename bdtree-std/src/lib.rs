@@ -1,5 +1,6 @@
 //! Host companion of `bdtree-core`: loading meshes, bases and scenes, building tree images in
-//! f64, the brute-force oracle, and the `bdtree` command-line tool.
+//! f64, the brute-force oracle, vibration modes of closed meshes ([`modes`]), and the `bdtree`
+//! command-line tool.
 
 pub mod basis;
 pub mod builder;
