@@ -1557,6 +1557,119 @@ mod tests {
         );
     }
 
+    /// Free–free cube of side 1 by the Rayleigh–Ritz method on polynomials `x^i y^j z^k`,
+    /// `i + j + k ≤ degree`, per displacement component (Visscher et al. 1991, the basis of
+    /// resonant ultrasound spectroscopy): an independent, spectrally converging reference.
+    /// Returns the non-rigid frequencies in units of `c_s / L` (`f·L/c_s`), ascending.
+    fn cube_ritz(degree: usize, poisson: f64) -> Vec<f64> {
+        let (young, density) = (1.0, 1.0);
+        let lambda = young * poisson / ((1.0 + poisson) * (1.0 - 2.0 * poisson));
+        let mu = young / (2.0 * (1.0 + poisson));
+        let mut powers = Vec::new();
+        for i in 0..=degree {
+            for j in 0..=degree - i {
+                for k in 0..=degree - i - j {
+                    powers.push([i, j, k]);
+                }
+            }
+        }
+        // ∫ x^n over [−½, ½].
+        let integral = |n: i64| {
+            if n < 0 || n % 2 == 1 {
+                0.0
+            } else {
+                2.0 * 0.5f64.powi(n as i32 + 1) / (n as f64 + 1.0)
+            }
+        };
+        let volume_integral = |e: [i64; 3]| e.iter().map(|&n| integral(n)).product::<f64>();
+        // ∫ ∂_a φ_p ∂_b φ_q.
+        let grad_integral = |p: [usize; 3], a: usize, q: [usize; 3], b: usize| {
+            let (cp, cq) = (p[a] as f64, q[b] as f64);
+            if cp == 0.0 || cq == 0.0 {
+                return 0.0;
+            }
+            let mut e: [i64; 3] = core::array::from_fn(|x| (p[x] + q[x]) as i64);
+            e[a] -= 1;
+            e[b] -= 1;
+            cp * cq * volume_integral(e)
+        };
+        let nb = powers.len();
+        let n = 3 * nb;
+        let mut k = Mat::<f64>::zeros(n, n);
+        let mut m = Mat::<f64>::zeros(n, n);
+        for (pi, &p) in powers.iter().enumerate() {
+            for (qi, &q) in powers.iter().enumerate() {
+                let mass =
+                    density * volume_integral(core::array::from_fn(|x| (p[x] + q[x]) as i64));
+                let dot: f64 = (0..3).map(|j| grad_integral(p, j, q, j)).sum();
+                for a in 0..3 {
+                    m[(3 * pi + a, 3 * qi + a)] = mass;
+                    for b in 0..3 {
+                        let mut v =
+                            lambda * grad_integral(p, a, q, b) + mu * grad_integral(p, b, q, a);
+                        if a == b {
+                            v += mu * dot;
+                        }
+                        k[(3 * pi + a, 3 * qi + b)] = v;
+                    }
+                }
+            }
+        }
+        // Whiten M (monomials are badly conditioned; drop its null-ish directions), then K.
+        let evd = m.self_adjoint_eigen(Side::Lower).expect("mass eigen");
+        let s = evd.S().column_vector();
+        let largest = (0..n).map(|j| s[j]).fold(0.0, f64::max);
+        let keep: Vec<usize> = (0..n).filter(|&j| s[j] > 1e-13 * largest).collect();
+        let t = Mat::<f64>::from_fn(n, keep.len(), |i, j| {
+            evd.U()[(i, keep[j])] / s[keep[j]].sqrt()
+        });
+        let c = t.transpose() * &k * &t;
+        let theta = c
+            .self_adjoint_eigenvalues(Side::Lower)
+            .expect("stiffness eigen");
+        let shear_speed = (mu / density).sqrt();
+        let scale = theta.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+        theta
+            .iter()
+            .filter(|&&l| l > 1e-9 * scale)
+            .map(|&l| l.sqrt() / (2.0 * PI) / shear_speed)
+            .collect()
+    }
+
+    #[test]
+    fn cube_lattice_converges_to_the_polynomial_ritz_reference() {
+        let reference = cube_ritz(8, 0.3);
+        // The reference reproduces the cube's exact Lamé mode, f·L/c_s = 1/√2 for any ν
+        // (modes 9 and 10 here).
+        let lame = 0.5f64.sqrt();
+        assert!(
+            reference.iter().any(|f| (f - lame).abs() < 1e-5 * lame),
+            "{reference:?}"
+        );
+        let shear_speed = (1e6 / (2.0 * 1.3) / 1000.0f64).sqrt();
+        let mut previous = f64::INFINITY;
+        for resolution in [4, 8] {
+            let options = ModalOptions {
+                modes: 6,
+                young: 1e6,
+                poisson: 0.3,
+                density: 1000.0,
+                resolution,
+            };
+            let (modes, _) = analyse(&bar(1.0, 1.0, 1), &options, &mut |_| {}).expect("cube");
+            let mut worst: f64 = 0.0;
+            for (f, r) in modes.frequencies_hz.iter().zip(&reference) {
+                let error = f / shear_speed / r - 1.0;
+                // Conforming elements with consistent mass bound frequencies from above.
+                assert!(error > -1e-6, "{resolution}: {f} vs {r}");
+                worst = worst.max(error);
+            }
+            assert!(worst < previous, "{resolution}: {worst} after {previous}");
+            previous = worst;
+        }
+        assert!(previous < 0.04, "{previous}");
+    }
+
     /// The refinement study printed in the report:
     /// `cargo test -p bdtree-std --release --lib modes::tests::refinement_study -- --ignored --nocapture`.
     #[test]
@@ -1614,6 +1727,14 @@ mod tests {
                 "cube, {resolution} cells across: f·L/c_s = {}",
                 scaled.join(" ")
             );
+        }
+        for degree in [6, 8, 10, 12] {
+            let scaled: Vec<String> = cube_ritz(degree, 0.3)
+                .iter()
+                .take(10)
+                .map(|f| format!("{f:.5}"))
+                .collect();
+            println!("cube, Ritz degree {degree}: f·L/c_s = {}", scaled.join(" "));
         }
     }
 }
