@@ -1,13 +1,15 @@
 //! Building BD-Trees in f64 and writing tree images.
 //!
 //! Top-down: a node's triangles are split at the median of their centroids along the longest
-//! axis of the node's vertex bounding box, down to one triangle per leaf. Nodes are stored in
+//! axis of the node's vertex bounding box (in rest space, or with [`Grouping::Motion`] in rest
+//! space plus scaled displacements), down to one triangle per leaf. Nodes are stored in
 //! pre-order (a node's left child follows it). Per node, over the set `L` of vertices of its
 //! triangles:
 //!
 //! * the rest sphere wraps `L` (Welzl's minimal enclosing sphere by default, or the sphere
 //!   around the bounding-box center — both radii are reported);
-//! * `Ū_j` is the mean of `U_ij` over `L`, `ΔR_j = max_L |U_ij − Ū_j|`;
+//! * `Ū_j` is the mean of `U_ij` over `L` (or, with [`ModeCenter::MinimalBall`], the center of
+//!   the minimal ball around the points `U_ij`), `ΔR_j = max_L |U_ij − Ū_j|`;
 //! * `D = max_L ‖U_i − Ū‖_F` (Frobenius, an upper bound of the spectral norm).
 //!
 //! The model is rounded to the image's scalar first and every bound is computed in f64 from the
@@ -54,13 +56,61 @@ pub enum SphereFit {
     BoxCenter,
 }
 
+/// How a node's per-mode center displacement `Ū_j` is chosen. Either way
+/// `ΔR_j = max_L |U_ij − Ū_j|` is computed from the rounded `Ū_j`, so the choice only changes
+/// tightness, never containment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ModeCenter {
+    /// The mean of `U_ij` over the node's vertices (the paper's choice).
+    #[default]
+    Mean,
+    /// The center of the minimal enclosing ball of the 3D points `{U_ij}` (Welzl): the `Ū_j`
+    /// that minimises `ΔR_j`, up to rounding. Costs one Welzl run per node and mode
+    /// (expected linear in the node's vertices).
+    #[value(name = "ball")]
+    MinimalBall,
+}
+
+/// How the top-down split groups triangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Grouping {
+    /// Median split of the rest centroids along the longest axis of the vertex box.
+    #[default]
+    Rest,
+    /// Median split along the longest axis of the vertex box in the `(3 + 3M)`-dimensional
+    /// space `[p_i, α·U_i1, …, α·U_iM]`, so that vertices that move together share nodes.
+    /// `α` is [`BuildOptions::motion_weight`] times the ratio of the root's largest rest
+    /// extent to its largest displacement extent (both parts then spread alike).
+    Motion,
+}
+
 /// Options of [`build`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct BuildOptions {
     /// Scalar of the image.
     pub precision: Precision,
     /// Rest sphere fit.
     pub sphere: SphereFit,
+    /// Rule for the per-mode center displacement `Ū_j`.
+    pub mode_center: ModeCenter,
+    /// How the split groups triangles.
+    pub grouping: Grouping,
+    /// Multiplier of the automatic displacement scale `α` of [`Grouping::Motion`] (ignored by
+    /// [`Grouping::Rest`]); 1 makes the largest displacement extent equal the largest rest
+    /// extent at the root.
+    pub motion_weight: f64,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            precision: Precision::default(),
+            sphere: SphereFit::default(),
+            mode_center: ModeCenter::default(),
+            grouping: Grouping::default(),
+            motion_weight: 1.0,
+        }
+    }
 }
 
 /// What a build produced, beside the image.
@@ -80,6 +130,8 @@ pub struct BuildReport {
     pub mean_radius_box: f64,
     /// Nodes where the Welzl sphere is strictly smaller.
     pub welzl_smaller: usize,
+    /// Mean radius growth `‖ΔR‖₂` (Euclidean norm over the modes) over all nodes, as stored.
+    pub mean_growth: f64,
 }
 
 /// A built image: aligned owned bytes that [`Image::parse`] reads in place.
@@ -146,6 +198,10 @@ struct Builder<'a> {
     modes: usize,
     precision: Precision,
     fit: SphereFit,
+    mode_center: ModeCenter,
+    grouping: Grouping,
+    /// `α` of [`Grouping::Motion`].
+    alpha: f64,
     nodes: Vec<Node>,
     report: BuildReport,
     progress: &'a mut dyn FnMut(usize),
@@ -198,10 +254,25 @@ impl Builder<'_> {
             (self.progress)(1);
             return index;
         }
+        if self.grouping == Grouping::Motion && self.modes > 0 {
+            self.split_motion(tris, &verts);
+        } else {
+            self.split_rest(tris, &verts);
+        }
+        let mid = tris.len() / 2;
+        let (left_tris, right_tris) = tris.split_at_mut(mid);
+        let left = self.node(left_tris, depth + 1);
+        let right = self.node(right_tris, depth + 1);
+        self.nodes[index as usize].links = [left, right, NONE, depth];
+        index
+    }
+
+    /// Reorders `tris` so that the first half lies below the median (the paper's split).
+    fn split_rest(&self, tris: &mut [u32], verts: &[u32]) {
         // Median split of the centroids along the longest axis of the vertex box.
         let mut lo = [f64::INFINITY; 3];
         let mut hi = [f64::NEG_INFINITY; 3];
-        for &v in &verts {
+        for &v in verts {
             let p = self.positions[v as usize];
             for k in 0..3 {
                 lo[k] = lo[k].min(p[k]);
@@ -221,11 +292,50 @@ impl Builder<'_> {
         tris.select_nth_unstable_by(mid, |&a, &b| {
             centroid(a).total_cmp(&centroid(b)).then(a.cmp(&b))
         });
-        let (left_tris, right_tris) = tris.split_at_mut(mid);
-        let left = self.node(left_tris, depth + 1);
-        let right = self.node(right_tris, depth + 1);
-        self.nodes[index as usize].links = [left, right, NONE, depth];
-        index
+    }
+
+    /// Coordinate `d` of vertex `v` in the motion feature space `[p, α·U_1, …, α·U_M]`.
+    fn feature(&self, v: u32, d: usize) -> f64 {
+        if d < 3 {
+            self.positions[v as usize][d]
+        } else {
+            let (j, k) = ((d - 3) / 3, (d - 3) % 3);
+            self.alpha * self.u(v, k, j)
+        }
+    }
+
+    /// Like [`Builder::split_rest`] in the motion feature space: `O((3 + 3M)·|L|)` for the
+    /// box, plus the selection.
+    fn split_motion(&self, tris: &mut [u32], verts: &[u32]) {
+        let dims = 3 + 3 * self.modes;
+        let mut lo = vec![f64::INFINITY; dims];
+        let mut hi = vec![f64::NEG_INFINITY; dims];
+        for &v in verts {
+            for d in 0..dims {
+                let x = self.feature(v, d);
+                lo[d] = lo[d].min(x);
+                hi[d] = hi[d].max(x);
+            }
+        }
+        let axis = (0..dims)
+            .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+            .unwrap_or(0);
+        let keys: Vec<(f64, u32)> = tris
+            .iter()
+            .map(|&t| {
+                let key = self.triangles[t as usize]
+                    .iter()
+                    .map(|&v| self.feature(v, axis))
+                    .sum::<f64>();
+                (key, t)
+            })
+            .collect();
+        let mut keys = keys;
+        let mid = tris.len() / 2;
+        keys.select_nth_unstable_by(mid, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (slot, (_, t)) in tris.iter_mut().zip(keys) {
+            *slot = t;
+        }
     }
 
     /// Sphere, Ū, ΔR and D of a node over its vertex set, in the precision's values.
@@ -267,9 +377,28 @@ impl Builder<'_> {
         let count = verts.len() as f64;
         let mut ubar = vec![[0.0f64; 3]; m];
         for (j, u) in ubar.iter_mut().enumerate() {
-            for (k, uk) in u.iter_mut().enumerate() {
-                let sum: f64 = verts.iter().map(|&v| self.u(v, k, j)).sum();
-                *uk = round(p, sum / count);
+            match self.mode_center {
+                ModeCenter::Mean => {
+                    for (k, uk) in u.iter_mut().enumerate() {
+                        let sum: f64 = verts.iter().map(|&v| self.u(v, k, j)).sum();
+                        *uk = round(p, sum / count);
+                    }
+                }
+                ModeCenter::MinimalBall => {
+                    let mut pts: Vec<[f64; 3]> = verts
+                        .iter()
+                        .map(|&v| [0, 1, 2].map(|k| self.u(v, k, j)))
+                        .collect();
+                    let ball = minimal_ball(&mut pts);
+                    // A non-finite center (cannot happen for finite points, but cheap to
+                    // exclude) falls back to the first point; ΔR_j below covers any center.
+                    let center = if ball.center.iter().all(|x| x.is_finite()) {
+                        ball.center
+                    } else {
+                        [0, 1, 2].map(|k| self.u(verts[0], k, j))
+                    };
+                    *u = center.map(|x| round(p, x));
+                }
             }
         }
         let mut growth = vec![0.0f64; m];
@@ -296,6 +425,36 @@ impl Builder<'_> {
             spread: round_up(p, spread),
             links: [NONE; 4],
         }
+    }
+}
+
+/// The automatic `α` of [`Grouping::Motion`]: the largest extent of the rest positions over
+/// the largest extent of any coordinate of any mode's displacements (1 when nothing moves).
+fn motion_scale(positions: &[[f64; 3]], basis: &[f64], modes: usize) -> f64 {
+    let extent = |values: &mut dyn Iterator<Item = f64>| {
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+        (hi - lo).max(0.0)
+    };
+    let rest = (0..3)
+        .map(|k| extent(&mut positions.iter().map(|p| p[k])))
+        .fold(0.0, f64::max);
+    let moving = (0..3 * modes)
+        .map(|c| {
+            extent(
+                &mut basis
+                    .iter()
+                    .skip(c / 3 + (c % 3) * modes)
+                    .step_by(3 * modes)
+                    .copied(),
+            )
+        })
+        .fold(0.0, f64::max);
+    if moving > 0.0 && rest > 0.0 && (rest / moving).is_finite() {
+        rest / moving
+    } else {
+        1.0
     }
 }
 
@@ -381,10 +540,21 @@ pub fn build(
         modes,
         precision: p,
         fit: options.sphere,
+        mode_center: options.mode_center,
+        grouping: options.grouping,
+        alpha: 0.0,
         nodes: Vec::with_capacity(2 * t - 1),
         report: BuildReport::default(),
         progress,
     };
+    if options.grouping == Grouping::Motion {
+        builder.alpha = motion_scale(&builder.positions, &builder.basis, modes)
+            * if options.motion_weight.is_finite() {
+                options.motion_weight.max(0.0)
+            } else {
+                1.0
+            };
+    }
     let mut tris: Vec<u32> = (0..t as u32).collect();
     builder.node(&mut tris, 0);
 
@@ -395,6 +565,11 @@ pub fn build(
     report.bytes = layout.total;
     report.mean_radius_box /= nodes.len() as f64;
     report.mean_radius_welzl /= nodes.len() as f64;
+    report.mean_growth = nodes
+        .iter()
+        .map(|n| n.growth.iter().map(|g| g * g).sum::<f64>().sqrt())
+        .sum::<f64>()
+        / nodes.len() as f64;
 
     // Magnitude bounds (checked by the loader in the image's own arithmetic: keep a margin).
     let margin = match p {

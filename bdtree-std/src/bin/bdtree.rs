@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bdtree_core::Scalar;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision, SphereFit};
+use bdtree_std::builder::{
+    build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision, SphereFit,
+};
 use bdtree_std::collide::{brute_force_frame, compare, prepare, run, FrameResult};
 use bdtree_std::inspect::{inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
@@ -42,6 +44,8 @@ enum Command {
         /// Rest sphere fit.
         #[arg(long, value_enum, default_value_t = SphereFit::Welzl)]
         sphere: SphereFit,
+        #[command(flatten)]
+        bounds: BoundsArgs,
     },
     /// Print statistics of a tree image: sizes and the per-level tightness table.
     Inspect {
@@ -67,6 +71,8 @@ enum Command {
         /// Also compute the f64 brute-force answer and compare (slow on large meshes).
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        bounds: BoundsArgs,
     },
     /// Run the bundled demo scene, checked against brute force, and print a summary.
     Demo,
@@ -100,6 +106,33 @@ enum Command {
     },
 }
 
+/// Builder options beyond the paper: how `Ū_j` is centered and how triangles are grouped.
+#[derive(clap::Args, Clone, Copy)]
+struct BoundsArgs {
+    /// Per-mode center displacement `Ū_j`: the mean of the vertices' `U_ij`, or the center of
+    /// their minimal enclosing ball (smallest `ΔR_j`).
+    #[arg(long, value_enum, default_value_t = ModeCenter::default())]
+    mode_center: ModeCenter,
+    /// Split triangles by rest position only, or by rest position and scaled displacements.
+    #[arg(long, value_enum, default_value_t = Grouping::default())]
+    grouping: Grouping,
+    /// With `--grouping motion`: weight of the displacements against the rest positions.
+    #[arg(long, default_value_t = 1.0)]
+    motion_weight: f64,
+}
+
+impl BoundsArgs {
+    fn options(self, precision: Precision) -> BuildOptions {
+        BuildOptions {
+            precision,
+            mode_center: self.mode_center,
+            grouping: self.grouping,
+            motion_weight: self.motion_weight,
+            ..BuildOptions::default()
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -109,11 +142,15 @@ fn main() -> ExitCode {
             output,
             precision,
             sphere,
+            bounds,
         } => cmd_build(
             &mesh,
             modes.as_deref(),
             &output,
-            BuildOptions { precision, sphere },
+            BuildOptions {
+                sphere,
+                ..bounds.options(precision)
+            },
         ),
         Command::Inspect { image, json } => cmd_inspect(&image, json),
         Command::Collide {
@@ -122,7 +159,8 @@ fn main() -> ExitCode {
             precision,
             repeat,
             check,
-        } => cmd_collide(&scene, json, precision, repeat, check).map(|_| ()),
+            bounds,
+        } => cmd_collide(&scene, json, bounds.options(precision), repeat, check).map(|_| ()),
         Command::Demo => cmd_demo(),
         Command::Modes {
             mesh,
@@ -216,6 +254,12 @@ fn cmd_build(
         report.welzl_smaller,
         report.nodes
     );
+    if report.modes > 0 {
+        println!(
+            "  mean radius growth ‖ΔR‖₂ over nodes: {:.6} (mode centers {:?}, grouping {:?})",
+            report.mean_growth, options.mode_center, options.grouping
+        );
+    }
     Ok(())
 }
 
@@ -273,15 +317,12 @@ fn print_inspection(path: &Path, i: &Inspection) {
 fn cmd_collide(
     path: &Path,
     json: bool,
-    precision: Precision,
+    options: BuildOptions,
     repeat: usize,
     check: bool,
 ) -> Result<usize, String> {
     let scene = Scene::load(path).map_err(|e| e.to_string())?;
-    let options = BuildOptions {
-        precision,
-        ..BuildOptions::default()
-    };
+    let precision = options.precision;
     let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
     let (frames, ms) = match precision {
         Precision::F32 => run::<f32>(&scene, &prepared, repeat),
@@ -409,7 +450,11 @@ fn frame_text(
 fn cmd_demo() -> Result<(), String> {
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scenes/demo.json");
     println!("bdtree demo: {}", scene.display());
-    let frames = cmd_collide(&scene, false, Precision::F32, 20, true)?;
+    let options = BuildOptions {
+        precision: Precision::F32,
+        ..BuildOptions::default()
+    };
+    let frames = cmd_collide(&scene, false, options, 20, true)?;
     println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
     Ok(())
 }
