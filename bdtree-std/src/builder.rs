@@ -62,11 +62,12 @@ pub enum SphereFit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ModeCenter {
     /// The mean of `U_ij` over the node's vertices (the paper's choice).
-    #[default]
     Mean,
     /// The center of the minimal enclosing ball of the 3D points `{U_ij}` (Welzl): the `Ū_j`
     /// that minimises `ΔR_j`, up to rounding. Costs one Welzl run per node and mode
-    /// (expected linear in the node's vertices).
+    /// (expected linear in the node's vertices). The default: 8–16 % smaller `‖ΔR‖₂` than
+    /// [`ModeCenter::Mean`] on the fixture meshes (benches/README.md, "Tighter bounds").
+    #[default]
     #[value(name = "ball")]
     MinimalBall,
 }
@@ -74,13 +75,19 @@ pub enum ModeCenter {
 /// How the top-down split groups triangles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Grouping {
-    /// Median split of the rest centroids along the longest axis of the vertex box.
-    #[default]
+    /// Median split of the rest centroids along the longest axis of the vertex box (the
+    /// paper's split).
     Rest,
-    /// Median split along the longest axis of the vertex box in the `(3 + 3M)`-dimensional
-    /// space `[p_i, α·U_i1, …, α·U_iM]`, so that vertices that move together share nodes.
+    /// Per node, the better of two median splits: the rest split, or the split along the
+    /// longest axis of the displacement part of the `(3 + 3M)`-dimensional space
+    /// `[p_i, α·U_i1, …, α·U_iM]` (vertices that move together share nodes). "Better" is the
+    /// smaller estimated swept size of the children, `Σ (r + α·‖ΔR‖₂)` from bounding boxes.
     /// `α` is [`BuildOptions::motion_weight`] times the ratio of the root's largest rest
-    /// extent to its largest displacement extent (both parts then spread alike).
+    /// extent to its largest displacement extent: at weight 1 the root's largest displacement
+    /// spread equals its largest rest spread; smaller weights stand for smaller `|q|`.
+    /// The default: never worse than [`Grouping::Rest`] on the fixture scenes' overlap tests
+    /// (benches/README.md, "Tighter bounds").
+    #[default]
     Motion,
 }
 
@@ -304,23 +311,22 @@ impl Builder<'_> {
         }
     }
 
-    /// Like [`Builder::split_rest`] in the motion feature space: `O((3 + 3M)·|L|)` for the
-    /// box, plus the selection.
+    /// The motion-aware split: two candidates, the paper's rest split and the median split
+    /// along the longest axis of the vertex box in the feature space `[p, α·U_1, …, α·U_M]`;
+    /// keeps the one whose children have the smaller estimated swept size
+    /// `Σ_children (r + α·‖ΔR‖₂)`, with `r` and `ΔR_j` estimated as half-diagonals of the
+    /// child's boxes of rest positions and of mode-`j` displacements. `O((3 + 3M)·|L|)` per
+    /// candidate, plus the selections.
     fn split_motion(&self, tris: &mut [u32], verts: &[u32]) {
         let dims = 3 + 3 * self.modes;
-        let mut lo = vec![f64::INFINITY; dims];
-        let mut hi = vec![f64::NEG_INFINITY; dims];
-        for &v in verts {
-            for d in 0..dims {
-                let x = self.feature(v, d);
-                lo[d] = lo[d].min(x);
-                hi[d] = hi[d].max(x);
-            }
-        }
-        let axis = (0..dims)
+        let (lo, hi) = self.feature_box(verts.iter().copied());
+        let axis = (3..dims)
             .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
             .unwrap_or(0);
-        let keys: Vec<(f64, u32)> = tris
+        self.split_rest(tris, verts);
+        let rest_cost = self.split_cost(tris);
+        let mut moved = tris.to_vec();
+        let mut keys: Vec<(f64, u32)> = moved
             .iter()
             .map(|&t| {
                 let key = self.triangles[t as usize]
@@ -330,12 +336,45 @@ impl Builder<'_> {
                 (key, t)
             })
             .collect();
-        let mut keys = keys;
         let mid = tris.len() / 2;
         keys.select_nth_unstable_by(mid, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for (slot, (_, t)) in tris.iter_mut().zip(keys) {
+        for (slot, (_, t)) in moved.iter_mut().zip(keys) {
             *slot = t;
         }
+        if self.split_cost(&moved) < rest_cost {
+            tris.copy_from_slice(&moved);
+        }
+    }
+
+    /// Box of the feature vectors of some vertices.
+    fn feature_box(&self, verts: impl Iterator<Item = u32>) -> (Vec<f64>, Vec<f64>) {
+        let dims = 3 + 3 * self.modes;
+        let mut lo = vec![f64::INFINITY; dims];
+        let mut hi = vec![f64::NEG_INFINITY; dims];
+        for v in verts {
+            for d in 0..dims {
+                let x = self.feature(v, d);
+                lo[d] = lo[d].min(x);
+                hi[d] = hi[d].max(x);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Estimated swept size of the two halves of `tris` (split at the median index).
+    fn split_cost(&self, tris: &[u32]) -> f64 {
+        let (left, right) = tris.split_at(tris.len() / 2);
+        [left, right]
+            .iter()
+            .map(|half| {
+                let verts = half.iter().flat_map(|&t| self.triangles[t as usize]);
+                let (lo, hi) = self.feature_box(verts);
+                let ext2 = |d: usize| (hi[d] - lo[d]).powi(2);
+                let rest = (0..3).map(ext2).sum::<f64>().sqrt();
+                let moving = (3..lo.len()).map(ext2).sum::<f64>().sqrt();
+                0.5 * (rest + moving)
+            })
+            .sum()
     }
 
     /// Sphere, Ū, ΔR and D of a node over its vertex set, in the precision's values.

@@ -1,5 +1,6 @@
 //! Integration tests of bdtree against the independent f64 brute-force oracle.
 
+mod bounds;
 mod capacity;
 mod cli;
 mod coherence;
