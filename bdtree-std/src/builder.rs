@@ -65,7 +65,7 @@ pub enum ModeCenter {
     Mean,
     /// The center of the minimal enclosing ball of the 3D points `{U_ij}` (Welzl): the `Ū_j`
     /// that minimises `ΔR_j`, up to rounding. Costs one Welzl run per node and mode
-    /// (expected linear in the node's vertices). The default: 8–16 % smaller `‖ΔR‖₂` than
+    /// (expected linear in the node's vertices). The default: 7–15 % smaller mean `‖ΔR‖₂` than
     /// [`ModeCenter::Mean`] on the fixture meshes (benches/README.md, "Tighter bounds").
     #[default]
     #[value(name = "ball")]
@@ -80,8 +80,9 @@ pub enum Grouping {
     Rest,
     /// Per node, the better of two median splits: the rest split, or the split along the
     /// longest axis of the displacement part of the `(3 + 3M)`-dimensional space
-    /// `[p_i, α·U_i1, …, α·U_iM]` (vertices that move together share nodes). "Better" is the
-    /// smaller estimated swept size of the children, `Σ (r + α·‖ΔR‖₂)` from bounding boxes.
+    /// `[p_i, α·U_i1, …, α·U_iM]`. "Better" is the smaller estimated swept size of the
+    /// children, `Σ (r + α·‖ΔR‖₂)` from bounding boxes. Measured, the gain comes from the extra
+    /// (oblique) split direction more than from the weighting: it is the same at tiny weights.
     /// `α` is [`BuildOptions::motion_weight`] times the ratio of the root's largest rest
     /// extent to its largest displacement extent: at weight 1 the root's largest displacement
     /// spread equals its largest rest spread; smaller weights stand for smaller `|q|`.
