@@ -115,7 +115,7 @@ fn build_then_inspect() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["triangles"], 1280);
-    assert_eq!(v["modes"], 6);
+    assert_eq!(v["modes"], 5);
     let levels = v["levels"].as_array().expect("levels");
     assert_eq!(levels[0]["relative_growth"], 1.0);
     let deepest = levels.last().unwrap()["relative_growth"].as_f64().unwrap();
