@@ -419,6 +419,18 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         self.error
     }
 
+    /// The rounding-error bound the spheres of this step are inflated by (`3×` it): [`error`]
+    /// for exact updates, `max(δ(q), δ(q_r))` for coherent ones.
+    ///
+    /// [`error`]: Body::error
+    pub fn sphere_error(&self) -> S {
+        if self.is_coherent() {
+            self.coherence.error
+        } else {
+            self.error
+        }
+    }
+
     /// Sphere updates performed since the body was made (wrapping counter).
     pub fn update_count(&self) -> u32 {
         self.updates

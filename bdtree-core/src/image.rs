@@ -18,7 +18,8 @@
 //! | 28 | depth (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40..64 | reserved, zero | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`]; other bits zero | |
+//! | 44..64 | reserved, zero | |
 //!
 //! | section | contents |
 //! |---|---|
@@ -29,6 +30,12 @@
 //! | positions | per vertex the rest position `[x, y, z]` |
 //! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars |
 //! | faces | per triangle three vertex indices `u32` |
+//!
+//! A **nested** image ([`FLAG_NESTED`]) guarantees, for every internal node `p` and each child
+//! `c`, `R_p ≥ ‖c_c − c_p‖ + R_c`, `ΔR_pj ≥ ‖Ū_cj − Ū_pj‖ + ΔR_cj` and `D_p ≥ D_c` (in exact
+//! arithmetic on the stored values): then the updated sphere of a node contains its
+//! children's for every `q`, exactly and under temporal coherence, which makes bounded-depth
+//! traversal exact (see [`crate::proxy`]). The loader verifies it (see [`Image::parse`]).
 //!
 //! A node's row layout puts `Ū_j` and `ΔR_j` side by side so that the exact update is `M`
 //! four-lane multiply-adds: `[c', R'] = [c, R] + Σ_j [Ū_j, ΔR_j] ⊙ [q_j, q_j, q_j, |q_j|]`.
@@ -53,6 +60,10 @@ pub const SECTION_ALIGN: usize = 16;
 pub const NONE: u32 = u32::MAX;
 /// Byte offset of the checksum field in the header.
 pub const CHECKSUM_OFFSET: usize = 36;
+/// Header flag: every node's bounds contain its children's for every `q` (see the format).
+pub const FLAG_NESTED: u32 = 1;
+/// The flags this kernel understands.
+pub const KNOWN_FLAGS: u32 = FLAG_NESTED;
 
 /// The checksum of an image: CRC-32 of all its bytes, with the checksum field read as zero.
 pub fn checksum(bytes: &[u8]) -> u32 {
@@ -163,6 +174,8 @@ pub struct Header {
     pub total_len: u32,
     /// CRC-32 of the whole image with this field read as zero.
     pub checksum: u32,
+    /// Flags ([`FLAG_NESTED`]).
+    pub flags: u32,
 }
 
 impl Header {
@@ -191,6 +204,7 @@ impl Header {
             depth: word(7),
             total_len: word(8),
             checksum: word(9),
+            flags: word(10),
         })
     }
 
@@ -208,6 +222,7 @@ impl Header {
             self.depth,
             self.total_len,
             self.checksum,
+            self.flags,
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -308,6 +323,17 @@ pub enum ImageError {
     },
     /// This kernel reads little-endian images on little-endian targets only.
     BigEndianTarget,
+    /// The header sets flags this kernel does not know.
+    UnknownFlags {
+        /// The flags word.
+        flags: u32,
+    },
+    /// The image claims to be nested ([`FLAG_NESTED`]) but this child's bounds are not
+    /// contained in its parent's.
+    NotNested {
+        /// The child node.
+        node: usize,
+    },
 }
 
 impl fmt::Display for ImageError {
@@ -350,6 +376,13 @@ impl fmt::Display for ImageError {
                 write!(f, "tree image node {node} exceeds the stored magnitude bounds")
             }
             Self::BigEndianTarget => write!(f, "tree images are little-endian only"),
+            Self::UnknownFlags { flags } => {
+                write!(f, "tree image has unknown header flags {flags:#010x}")
+            }
+            Self::NotNested { node } => write!(
+                f,
+                "tree image claims nested bounds but node {node} is not inside its parent"
+            ),
         }
     }
 }
@@ -406,9 +439,10 @@ fn check_finite<S: Scalar>(
 impl<'a, S: Scalar> Image<'a, S> {
     /// Validates `bytes` and views them as a tree and a model without copying.
     ///
-    /// Checks, in order: header, length, reserved bytes, checksum, alignment, every scalar
-    /// finite (radii, growths and bounds non-negative), every node's links and depth, every
-    /// leaf's triangle, every triangle's vertices, and every node against the magnitude bounds.
+    /// Checks, in order: header, length, flags and reserved bytes, checksum, alignment, every
+    /// scalar finite (radii, growths and bounds non-negative), every node's links and depth,
+    /// every leaf's triangle, every triangle's vertices, every node against the magnitude
+    /// bounds, and, for a nested image, every child inside its parent (see [`check_nested`]).
     /// Cost: one pass over the bytes (`O(n·M + v·M)`).
     pub fn parse(bytes: &'a [u8]) -> Result<Self, ImageError> {
         if cfg!(target_endian = "big") {
@@ -442,8 +476,13 @@ impl<'a, S: Scalar> Image<'a, S> {
                 actual: bytes.len(),
             });
         }
+        if header.flags & !KNOWN_FLAGS != 0 {
+            return Err(ImageError::UnknownFlags {
+                flags: header.flags,
+            });
+        }
         if bytes
-            .get(40..HEADER_LEN)
+            .get(44..HEADER_LEN)
             .is_none_or(|r| r.iter().any(|&b| b != 0))
         {
             return Err(ImageError::ReservedNotZero);
@@ -539,8 +578,12 @@ impl<'a, S: Scalar> Image<'a, S> {
             }
         }
 
-        let tree = TreeView::from_parts(m, rows, spread, links, stats, header.depth)
+        let nested = header.flags & FLAG_NESTED != 0;
+        let tree = TreeView::from_parts(m, rows, spread, links, stats, header.depth, nested)
             .ok_or(ImageError::BadCounts)?;
+        if nested {
+            check_nested(&tree)?;
+        }
         let model = Model::new(positions, basis, faces, m).map_err(|_| ImageError::BadCounts)?;
         Ok(Self {
             header,
@@ -548,4 +591,47 @@ impl<'a, S: Scalar> Image<'a, S> {
             model,
         })
     }
+}
+
+/// Verifies the nesting a [`FLAG_NESTED`] image claims, in the image's own arithmetic: for
+/// every child `c` of every internal node `p`, `D_p ≥ D_c` exactly, and
+///
+/// ```text
+/// ‖c_c − c_p‖ + R_c ≤ R_p + τ₀        τ₀ = 8u·X₀
+/// ‖Ū_cj − Ū_pj‖ + ΔR_cj ≤ ΔR_pj + τ_j  τ_j = 8u·A_j
+/// ```
+///
+/// (squared, no square root). The builder nests exactly on the stored values; the tolerances
+/// absorb this check's own rounding, which stays below `12u` of the same magnitudes. A child
+/// that passes is therefore inside its parent up to `20u·X₀` and `20u·A_j` per mode, per
+/// level: at most `δ/4` per level of the run-time rounding bound `δ` ([`crate::sphere`]),
+/// which [`crate::proxy`] adds to its margin.
+pub fn check_nested<S: Scalar>(tree: &TreeView<'_, S>) -> Result<(), ImageError> {
+    let m = tree.modes();
+    let eight_u = S::from_u32(8) * S::UNIT_ROUNDOFF;
+    let stats = tree.stats();
+    for p in 0..tree.node_count() {
+        let Some(crate::tree::NodeKind::Internal { left, right }) = tree.kind(p) else {
+            continue;
+        };
+        let parent = tree.record(p).ok_or(ImageError::BadCounts)?;
+        let spread_p = tree.spread(p).ok_or(ImageError::BadCounts)?;
+        for c in [left as usize, right as usize] {
+            let bad = ImageError::NotNested { node: c };
+            let child = tree.record(c).ok_or(bad)?;
+            if tree.spread(c).is_none_or(|d| d > spread_p) {
+                return Err(bad);
+            }
+            for (r, (a, b)) in parent.iter().zip(child).enumerate().take(m + 1) {
+                let tol = eight_u * stats.get(r).copied().unwrap_or(S::ZERO);
+                let room = a[3] + tol - b[3];
+                let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+                let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if room < S::ZERO || d2 > room * room {
+                    return Err(bad);
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -38,6 +38,7 @@ mod crc;
 pub mod image;
 pub mod model;
 pub mod pose;
+pub mod proxy;
 pub mod query;
 pub mod scalar;
 pub mod sphere;
@@ -50,6 +51,7 @@ pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
 pub use model::{Model, ModelError};
 pub use pose::{Pose, PoseError};
+pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use query::{
     collide, stack_capacity, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus,
     TrianglePair,

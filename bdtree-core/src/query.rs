@@ -108,6 +108,17 @@ pub enum QueryStatus {
         /// Entries given.
         given: usize,
     },
+    /// A proxy query was asked of a tree that is not nested (built without nesting): nothing
+    /// was done. Rebuild the tree nested (see [`crate::proxy`]).
+    NotNested,
+    /// The proxy sink refused the pair of nodes `a`, `b`; the pairs delivered before it are
+    /// valid, and more may exist: treat the bodies as colliding.
+    ProxyOutputFull {
+        /// The first body's proxy node of the refused pair.
+        a: u32,
+        /// The second body's proxy node.
+        b: u32,
+    },
     /// A node index did not resolve (only possible with a tree and model from different
     /// images); the answer is incomplete: treat the bodies as possibly colliding.
     Inconsistent,

@@ -35,6 +35,7 @@ pub struct TreeView<'a, S: Scalar> {
     links: &'a [[u32; 4]],
     stats: &'a [S],
     depth: u32,
+    nested: bool,
 }
 
 impl<'a, S: Scalar> TreeView<'a, S> {
@@ -46,6 +47,7 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         links: &'a [[u32; 4]],
         stats: &'a [S],
         depth: u32,
+        nested: bool,
     ) -> Option<Self> {
         let n = links.len();
         let ok = n > 0
@@ -59,7 +61,15 @@ impl<'a, S: Scalar> TreeView<'a, S> {
             links,
             stats,
             depth,
+            nested,
         })
+    }
+
+    /// Whether every node's bounds contain its children's for every `q` (a nested image,
+    /// verified when loaded): the condition for [`crate::proxy`] queries.
+    #[inline]
+    pub fn is_nested(&self) -> bool {
+        self.nested
     }
 
     /// Number of modes `M`.
@@ -134,6 +144,12 @@ impl<'a, S: Scalar> TreeView<'a, S> {
     #[inline]
     pub(crate) fn magnitude(&self) -> S {
         self.stats.first().copied().unwrap_or(S::ZERO)
+    }
+
+    /// The stats section: `X₀`, then the `A_j`.
+    #[inline]
+    pub(crate) fn stats(&self) -> &'a [S] {
+        self.stats
     }
 
     /// `A_j ≥ max(‖Ū_j‖∞ + ΔR_j)` over all nodes, one per mode.

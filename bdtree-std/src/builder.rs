@@ -18,7 +18,9 @@
 
 use std::path::Path;
 
-use bdtree_core::image::{checksum, Header, Layout, CHECKSUM_OFFSET, HEADER_LEN, NONE, VERSION};
+use bdtree_core::image::{
+    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_NESTED, HEADER_LEN, NONE, VERSION,
+};
 use bdtree_core::{Image, ImageError, Scalar};
 
 use crate::basis::Basis;
@@ -107,6 +109,11 @@ pub struct BuildOptions {
     /// [`Grouping::Rest`]); 1 makes the largest displacement extent equal the largest rest
     /// extent at the root.
     pub motion_weight: f64,
+    /// Enlarge every internal node to contain its children's bounds for every `q` (a nested
+    /// image, [`bdtree_core::image::FLAG_NESTED`]): needed by bounded-depth proxy queries
+    /// ([`bdtree_core::proxy`]); costs some tightness in the upper levels (measured in
+    /// benches/README.md, "Contact proxies").
+    pub nested: bool,
 }
 
 impl Default for BuildOptions {
@@ -117,6 +124,7 @@ impl Default for BuildOptions {
             mode_center: ModeCenter::default(),
             grouping: Grouping::default(),
             motion_weight: 1.0,
+            nested: false,
         }
     }
 }
@@ -498,6 +506,37 @@ fn motion_scale(positions: &[[f64; 3]], basis: &[f64], modes: usize) -> f64 {
     }
 }
 
+/// Makes every internal node contain its children for every `q`, bottom-up (children have
+/// larger indices than their parent): `R_p ≥ ‖c_c − c_p‖ + R_c`, `ΔR_pj ≥ ‖Ū_cj − Ū_pj‖ + ΔR_cj`
+/// and `D_p ≥ D_c`, on the stored (already rounded) values, rounded up. Then for every `q`
+/// `‖c_c(q) − c_p(q)‖ + R_c(q) ≤ ‖c_c − c_p‖ + Σ_j ‖Ū_cj − Ū_pj‖ |q_j| + R_c + Σ_j ΔR_cj |q_j|
+/// ≤ R_p(q)`: the child's updated sphere lies in the parent's.
+fn nest(nodes: &mut [Node], p: Precision) {
+    for i in (0..nodes.len()).rev() {
+        let [left, right, triangle, _] = nodes[i].links;
+        if triangle != NONE {
+            continue;
+        }
+        // The f64 differences of f64 values round by at most u·max(|a|, |b|) per coordinate:
+        // `gap` bounds the distance from above (`round_up` adds a relative slack on top).
+        let gap = |a: [f64; 3], b: [f64; 3]| {
+            let size = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs()));
+            dist(a, b) + 4.0 * f64::EPSILON * size
+        };
+        for c in [left as usize, right as usize] {
+            let (head, tail) = nodes.split_at_mut(c);
+            let (parent, child) = (&mut head[i], &tail[0]);
+            let wrap = gap(child.center, parent.center) + child.radius;
+            parent.radius = parent.radius.max(round_up(p, wrap));
+            for j in 0..parent.growth.len() {
+                let wrap = gap(child.ubar[j], parent.ubar[j]) + child.growth[j];
+                parent.growth[j] = parent.growth[j].max(round_up(p, wrap));
+            }
+            parent.spread = parent.spread.max(child.spread);
+        }
+    }
+}
+
 /// Why a build failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BuildError {
@@ -598,6 +637,9 @@ pub fn build(
     let mut tris: Vec<u32> = (0..t as u32).collect();
     builder.node(&mut tris, 0);
 
+    if options.nested {
+        nest(&mut builder.nodes, p);
+    }
     let nodes = &builder.nodes;
     let mut report = builder.report.clone();
     report.nodes = nodes.len();
@@ -675,6 +717,7 @@ pub fn build(
         depth: report.depth,
         total_len: layout.total as u32,
         checksum: 0,
+        flags: if options.nested { FLAG_NESTED } else { 0 },
     };
     bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let crc = checksum(&bytes);

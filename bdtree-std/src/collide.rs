@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Pose, QueryStats, Scalar, TrianglePair, VertexEntry,
+    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, NodeKind,
+    Pose, ProxyPair, QueryStats, Scalar, TreeView, TrianglePair, VertexEntry,
 };
 
 use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
@@ -17,11 +18,26 @@ pub const HOST_MAX_MODES: usize = 128;
 /// One contact: body indices (a < b) and triangle indices (face order of each mesh).
 pub type Contact = (usize, usize, u32, u32);
 
+/// An overlapping pair of contact proxies (see [`bdtree_core::proxy`]), widened to f64.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProxyContact {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// The proxy node of each body.
+    pub nodes: (u32, u32),
+    /// The two world spheres `[x, y, z, r]`, in the mesh's units.
+    pub spheres: [[f64; 4]; 2],
+    /// Penetration depth `r_a + r_b − ‖c_b − c_a‖` (positive when overlapping).
+    pub depth: f64,
+}
+
 /// The answer for one frame.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FrameResult {
-    /// Intersecting pairs, sorted.
+    /// Intersecting pairs, sorted (empty for a proxy run).
     pub pairs: Vec<Contact>,
+    /// Overlapping proxy pairs, sorted by bodies and nodes (empty unless a proxy run).
+    pub proxies: Vec<ProxyContact>,
     /// Counters summed over the frame's body pairs.
     pub stats: QueryStats,
     /// Whether every query completed (always, with the host's unbounded sink).
@@ -72,6 +88,18 @@ pub fn run<S: Scalar>(
     prepared: &PreparedScene,
     repeat: usize,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_with::<S>(scene, prepared, repeat, None)
+}
+
+/// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
+/// ([`collide_proxies`], the trees must be built nested) whose answers go to
+/// [`FrameResult::proxies`].
+pub fn run_with<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
     let images = prepared
         .images
         .iter()
@@ -99,7 +127,11 @@ pub fn run<S: Scalar>(
         bodies.push(body);
     }
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut stack = vec![
+        [0u32; 2];
+        stack_capacity(depth, depth)
+            .max(proxy_stack_capacity(depth, depth, depth, depth))
+    ];
     let mut q = Vec::new();
     let mut results = Vec::new();
     let start = Instant::now();
@@ -128,11 +160,25 @@ pub fn run<S: Scalar>(
                 let a = &mut head[i];
                 for (k, b) in tail.iter_mut().enumerate() {
                     let j = i + 1 + k;
-                    let mut sink = |p: TrianglePair| {
-                        result.pairs.push((i, j, p.a, p.b));
-                        true
+                    let outcome = if let Some(l) = proxy_depth {
+                        let mut sink = |p: ProxyPair<S>| {
+                            let wide = |s: [S; 4]| s.map(|x| x.to_f64());
+                            result.proxies.push(ProxyContact {
+                                bodies: (i, j),
+                                nodes: (p.a, p.b),
+                                spheres: [wide(p.sphere_a), wide(p.sphere_b)],
+                                depth: p.depth.to_f64(),
+                            });
+                            true
+                        };
+                        collide_proxies(a, l, b, l, &mut stack, &mut sink)
+                    } else {
+                        let mut sink = |p: TrianglePair| {
+                            result.pairs.push((i, j, p.a, p.b));
+                            true
+                        };
+                        collide(a, b, &mut stack, &mut sink)
                     };
-                    let outcome = collide(a, b, &mut stack, &mut sink);
                     let s = &mut result.stats;
                     s.nodes_visited += outcome.stats.nodes_visited;
                     s.sphere_updates += outcome.stats.sphere_updates;
@@ -144,6 +190,7 @@ pub fn run<S: Scalar>(
             }
             if run + 1 == runs {
                 result.pairs.sort_unstable();
+                result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
             }
             results.push(result);
         }
@@ -151,6 +198,78 @@ pub fn run<S: Scalar>(
     let per_frame_ms =
         start.elapsed().as_secs_f64() * 1e3 / (runs * scene.frames.len().max(1)) as f64;
     Ok((results, per_frame_ms))
+}
+
+/// For every triangle of an image's tree, its proxy at `proxy_depth`: the ancestor at that
+/// depth, or its own leaf when the leaf is shallower.
+pub fn proxy_of_triangles(image: &ImageBuf, proxy_depth: u32) -> Result<Vec<u32>, RunError> {
+    fn owners<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
+        let n = tree.node_count();
+        let mut owner = vec![0u32; n];
+        let mut by_triangle = vec![0u32; tree.triangle_count()];
+        // Parents come before children.
+        for k in 0..n {
+            let depth = tree.node_depth(k).unwrap_or(0);
+            if depth <= l {
+                owner[k] = k as u32;
+            }
+            match tree.kind(k) {
+                Some(NodeKind::Internal { left, right }) => {
+                    let o = owner[k];
+                    for c in [left, right] {
+                        if let Some(slot) = owner.get_mut(c as usize) {
+                            *slot = o;
+                        }
+                    }
+                }
+                Some(NodeKind::Leaf { triangle }) => {
+                    if let Some(slot) = by_triangle.get_mut(triangle as usize) {
+                        *slot = owner[k];
+                    }
+                }
+                None => {}
+            }
+        }
+        by_triangle
+    }
+    let scalar = image.header().map(|h| h.scalar_bytes);
+    let err = |e: bdtree_core::ImageError| RunError(e.to_string());
+    if scalar == Ok(8) {
+        Ok(owners(
+            &image.parse::<f64>().map_err(err)?.tree,
+            proxy_depth,
+        ))
+    } else {
+        Ok(owners(
+            &image.parse::<f32>().map_err(err)?.tree,
+            proxy_depth,
+        ))
+    }
+}
+
+/// The contacts of `truth` that lie under no reported proxy pair (must be empty: a proxy
+/// query covers every intersecting triangle pair).
+pub fn uncovered_contacts(
+    prepared: &PreparedScene,
+    proxy_depth: u32,
+    proxies: &[ProxyContact],
+    truth: &[Contact],
+) -> Result<Vec<Contact>, RunError> {
+    let owners = prepared
+        .images
+        .iter()
+        .map(|image| proxy_of_triangles(image, proxy_depth))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reported: std::collections::HashSet<((usize, usize), (u32, u32))> =
+        proxies.iter().map(|p| (p.bodies, p.nodes)).collect();
+    Ok(truth
+        .iter()
+        .copied()
+        .filter(|&(a, b, ta, tb)| {
+            let nodes = (owners[a][ta as usize], owners[b][tb as usize]);
+            !reported.contains(&((a, b), nodes))
+        })
+        .collect())
 }
 
 /// The brute-force answer for one frame, in f64 on explicitly deformed meshes: every triangle

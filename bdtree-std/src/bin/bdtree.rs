@@ -8,7 +8,9 @@ use bdtree_core::Scalar;
 use bdtree_std::builder::{
     build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision, SphereFit,
 };
-use bdtree_std::collide::{brute_force_frame, compare, prepare, run, FrameResult};
+use bdtree_std::collide::{
+    brute_force_frame, compare, prepare, run, run_with, uncovered_contacts, FrameResult,
+};
 use bdtree_std::inspect::{inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
 use bdtree_std::scene::Scene;
@@ -68,9 +70,15 @@ enum Command {
         /// Run the frames this many times and report the mean time per frame.
         #[arg(long, default_value_t = 1)]
         repeat: usize,
-        /// Also compute the f64 brute-force answer and compare (slow on large meshes).
+        /// Also compute the f64 brute-force answer and compare (slow on large meshes). With
+        /// `--depth`: check that every brute-force contact lies under a reported proxy pair.
         #[arg(long)]
         check: bool,
+        /// Bounded-depth query: report the overlapping contact proxies (nodes at this depth,
+        /// or shallower leaves; the root has depth 0) with their world spheres and
+        /// penetration depths instead of triangle pairs. Builds the trees nested.
+        #[arg(long, value_name = "L")]
+        depth: Option<u32>,
         #[command(flatten)]
         bounds: BoundsArgs,
     },
@@ -119,6 +127,10 @@ struct BoundsArgs {
     /// With `--grouping motion`: weight of the displacements against the rest positions.
     #[arg(long, default_value_t = 1.0)]
     motion_weight: f64,
+    /// Nest every node's bounds inside its parent's for every q (needed by proxy queries,
+    /// `collide --depth`, which turns it on; looser upper levels for full queries).
+    #[arg(long)]
+    nested: bool,
 }
 
 impl BoundsArgs {
@@ -128,6 +140,7 @@ impl BoundsArgs {
             mode_center: self.mode_center,
             grouping: self.grouping,
             motion_weight: self.motion_weight,
+            nested: self.nested,
             ..BuildOptions::default()
         }
     }
@@ -159,6 +172,23 @@ fn main() -> ExitCode {
             precision,
             repeat,
             check,
+            depth: Some(depth),
+            bounds,
+        } => cmd_proxies(
+            &scene,
+            json,
+            bounds.options(precision),
+            repeat,
+            check,
+            depth,
+        ),
+        Command::Collide {
+            scene,
+            json,
+            precision,
+            repeat,
+            check,
+            depth: None,
             bounds,
         } => cmd_collide(&scene, json, bounds.options(precision), repeat, check).map(|_| ()),
         Command::Demo => cmd_demo(),
@@ -445,6 +475,116 @@ fn frame_text(
         );
     }
     line
+}
+
+/// `bdtree collide --depth L`: proxy pairs per frame.
+fn cmd_proxies(
+    path: &Path,
+    json: bool,
+    options: BuildOptions,
+    repeat: usize,
+    check: bool,
+    depth: u32,
+) -> Result<(), String> {
+    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        nested: true,
+        ..options
+    };
+    let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (frames, ms) = match options.precision {
+        Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, Some(depth)),
+        Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, Some(depth)),
+    }
+    .map_err(|e| e.to_string())?;
+    let name = |b: usize| scene.bodies[b].name.clone();
+    let (mut contacts, mut uncovered) = (0usize, 0usize);
+    let mut out = std::io::stdout().lock();
+    for (f, frame) in frames.iter().enumerate() {
+        let missed = if check {
+            let truth = brute_force_frame(&scene, f);
+            contacts += truth.len();
+            let missed = uncovered_contacts(&prepared, depth, &frame.proxies, &truth)
+                .map_err(|e| e.to_string())?;
+            uncovered += missed.len();
+            Some(missed.len())
+        } else {
+            None
+        };
+        let s = frame.stats;
+        let line = if json {
+            let proxies: Vec<serde_json::Value> = frame
+                .proxies
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "bodies": [name(p.bodies.0), name(p.bodies.1)],
+                        "nodes": [p.nodes.0, p.nodes.1],
+                        "sphere_a": p.spheres[0],
+                        "sphere_b": p.spheres[1],
+                        "depth": p.depth,
+                    })
+                })
+                .collect();
+            let mut value = serde_json::json!({
+                "frame": f,
+                "proxy_depth": depth,
+                "proxies": proxies,
+                "stats": {
+                    "proxies": frame.proxies.len(),
+                    "nodes_visited": s.nodes_visited,
+                    "sphere_updates": s.sphere_updates,
+                    "overlap_tests": s.overlap_tests,
+                    "complete": frame.complete,
+                    "query_ms": ms,
+                }
+            });
+            if let Some(m) = missed {
+                value["check"] = serde_json::json!({ "uncovered": m });
+            }
+            value.to_string()
+        } else {
+            let deepest = frame
+                .proxies
+                .iter()
+                .map(|p| p.depth)
+                .fold(f64::NAN, f64::max);
+            let mut line = format!(
+                "frame {f:>3}: {:>5} proxy pairs (deepest penetration {:.4}), visited {} node pairs, {} sphere updates",
+                frame.proxies.len(),
+                deepest,
+                s.nodes_visited,
+                s.sphere_updates
+            );
+            if let Some(m) = missed {
+                line += &format!("  | brute-force contacts not under a proxy pair: {m}");
+            }
+            line
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if !json {
+        let total: usize = frames.iter().map(|f| f.proxies.len()).sum();
+        let _ = writeln!(
+            out,
+            "{} frames, {} bodies, {total} proxy pairs at depth {depth} in all; {ms:.4} ms per frame (mean of {} run(s))",
+            frames.len(),
+            scene.bodies.len(),
+            repeat.max(1)
+        );
+        if check {
+            let _ = writeln!(
+                out,
+                "brute force (f64): {contacts} contacts, {uncovered} not under a reported proxy pair"
+            );
+        }
+    }
+    if uncovered > 0 {
+        return Err(format!(
+            "{uncovered} contact(s) found by brute force lie under no reported proxy pair"
+        ));
+    }
+    Ok(())
 }
 
 fn cmd_demo() -> Result<(), String> {

@@ -89,6 +89,66 @@ fn collide_json_prints_one_sorted_object_per_frame() {
 }
 
 #[test]
+fn collide_depth_reports_proxy_pairs_covering_every_contact() {
+    for scene in ["demo", "touching"] {
+        let path = fixtures().join(format!("scenes/{scene}.json"));
+        let out = bdtree(&["collide", path.to_str().unwrap(), "--depth", "5", "--check"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{scene}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("proxy pairs at depth 5") && stdout.contains(", 0 not under"),
+            "{scene}: {stdout}"
+        );
+    }
+    let path = fixtures().join("scenes/rigid.json");
+    let out = bdtree(&[
+        "collide",
+        path.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--json",
+        "--check",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut frames = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+        assert_eq!(v["proxy_depth"], 3);
+        assert_eq!(v["check"]["uncovered"], 0);
+        let proxies = v["proxies"].as_array().expect("proxies");
+        assert_eq!(v["stats"]["proxies"].as_u64(), Some(proxies.len() as u64));
+        for p in proxies {
+            let (a, b) = (
+                p["sphere_a"].as_array().unwrap(),
+                p["sphere_b"].as_array().unwrap(),
+            );
+            let f = |x: &serde_json::Value| x.as_f64().unwrap();
+            let d = ((f(&a[0]) - f(&b[0])).powi(2)
+                + (f(&a[1]) - f(&b[1])).powi(2)
+                + (f(&a[2]) - f(&b[2])).powi(2))
+            .sqrt();
+            let depth = f(&p["depth"]);
+            assert!((depth - (f(&a[3]) + f(&b[3]) - d)).abs() < 1e-5, "{p}");
+            assert!(
+                depth > -1e-5,
+                "overlapping proxies have a non-negative depth: {p}"
+            );
+        }
+        frames += 1;
+    }
+    assert_eq!(frames, 8);
+}
+
+#[test]
 fn build_then_inspect() {
     let dir = scratch("build");
     let image = dir.join("ball.bdt");

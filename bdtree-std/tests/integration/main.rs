@@ -8,4 +8,5 @@ mod fixtures;
 mod image;
 mod modes;
 mod properties;
+mod proxies;
 mod support;
