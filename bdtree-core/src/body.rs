@@ -431,6 +431,12 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         }
     }
 
+    /// The step id: changes with every [`Body::set_state`] and re-anchoring (wrapping), so a
+    /// query spread over several calls can tell that the state it started on is gone.
+    pub fn step(&self) -> u32 {
+        self.epoch
+    }
+
     /// Sphere updates performed since the body was made (wrapping counter).
     pub fn update_count(&self) -> u32 {
         self.updates

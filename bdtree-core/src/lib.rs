@@ -36,6 +36,7 @@ pub mod body;
 pub mod coherence;
 mod crc;
 pub mod image;
+pub mod interrupt;
 pub mod model;
 pub mod pose;
 pub mod proxy;
@@ -49,6 +50,9 @@ pub use body::{Body, BodyError, CacheEntry, VertexEntry};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
+pub use interrupt::{
+    Budget, Clock, Deadline, Order, Pending, RunOutcome, RunStatus, TestBudget, Traversal,
+};
 pub use model::{Model, ModelError};
 pub use pose::{Pose, PoseError};
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};

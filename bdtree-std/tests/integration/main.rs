@@ -6,6 +6,7 @@ mod cli;
 mod coherence;
 mod fixtures;
 mod image;
+mod interrupt;
 mod modes;
 mod properties;
 mod proxies;

@@ -1,0 +1,513 @@
+//! Time-critical queries: interruptible, ordered and resumable traversal (Mendoza &
+//! O'Sullivan's interruptible collision detection, on the BD-Tree).
+//!
+//! A control loop has a fixed slot per tick. [`Traversal`] runs the pairwise traversal with a
+//! **pending list** of node pairs in the caller's fixed storage and checks a [`Budget`] before
+//! each unit of work; when the budget runs out it stops, and its state — the triangle pairs
+//! confirmed so far (delivered to the sink) plus the pairs still pending — is a **conservative
+//! cover**: every intersecting triangle pair is either confirmed or lies under a pending pair
+//! (its triangles are leaves below the pending pair's two nodes). Calling [`Traversal::run`]
+//! again in the same step (bodies' states unchanged) resumes where it stopped, so a query spread
+//! over several ticks ends with exactly the answer of an uninterrupted one.
+//!
+//! # The loop (the paper's Fig. 7, with children tested at expansion)
+//!
+//! Every pending pair overlaps (its spheres were tested when it was pushed). One step takes
+//! the next pair by the [`Order`]: two leaves get their exact triangle test (a confirmed pair
+//! goes to the sink); otherwise the pair is split as in [`crate::collide`] and its 2 or 4
+//! child pairs are tested, the overlapping ones pushed. The budget is charged before the step
+//! with its number of tests (1 triangle test, or 2 or 4 sphere tests), so a step never
+//! starts that the budget cannot pay. A pair leaves the list only once its step is done: a full
+//! sink or a full list stops the query with the pair still pending, and the cover stays
+//! conservative.
+//!
+//! # Orders
+//!
+//! * [`Order::BreadthFirst`]: FIFO, the paper's order — an interrupted query has refined all
+//!   pairs to about the same level.
+//! * [`Order::DeepestFirst`]: the pair with the largest sphere penetration `r_a + r_b − ‖c_a −
+//!   c_b‖` first (a binary max-heap): the deepest overlaps reach the leaves first.
+//! * [`Order::LargestFirst`]: the pair with the largest `r_a + r_b` first: refines the
+//!   coarsest parts of the cover first, shrinking it fastest.
+//!
+//! `bdtree interrupt` measures them (fraction of the true contacts confirmed and cover size
+//! against the budget; see benches/README.md).
+//!
+//! # Budgets
+//!
+//! [`TestBudget`] counts tests (deterministic: for tests, fixtures and worst-case sizing);
+//! [`Deadline`] reads a [`Clock`] — a monotonic tick counter the caller supplies. On a
+//! Cortex-M with a cycle counter:
+//!
+//! ```ignore
+//! struct Cycles; // DWT CYCCNT, extended to 64 bits by the caller's overflow handling
+//! impl bdtree_core::interrupt::Clock for Cycles {
+//!     fn now(&mut self) -> u64 { cortex_m::peripheral::DWT::cycle_count() as u64 }
+//! }
+//! let budget = Deadline::new(Cycles, start + 200_000); // 200 k cycles of this tick's slot
+//! ```
+//!
+//! and on a host, `std::time::Instant` (see `bdtree-std/examples/interrupt.rs`). A clock is
+//! read before every step (a few dozen to a few hundred instructions of work each), so a step
+//! never overruns the deadline by more than one step.
+
+use crate::body::Body;
+use crate::image::NONE;
+use crate::query::{ContactSink, QueryStats, TrianglePair};
+use crate::scalar::Scalar;
+use crate::sphere::spheres_overlap;
+use crate::triangle::triangles_may_intersect;
+
+/// Pays for the traversal's work; see the module docs.
+pub trait Budget {
+    /// Whether a step of `tests` tests may run (and pays for it when it may).
+    fn spend(&mut self, tests: u32) -> bool;
+}
+
+/// A budget of tests (sphere overlap tests plus triangle tests): deterministic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TestBudget {
+    /// Tests still allowed.
+    pub remaining: u32,
+}
+
+impl TestBudget {
+    /// A budget of `tests` tests.
+    pub const fn new(tests: u32) -> Self {
+        Self { remaining: tests }
+    }
+    /// No limit (`u32::MAX` tests).
+    pub const fn unlimited() -> Self {
+        Self::new(u32::MAX)
+    }
+}
+
+impl Budget for TestBudget {
+    fn spend(&mut self, tests: u32) -> bool {
+        match self.remaining.checked_sub(tests) {
+            Some(left) => {
+                self.remaining = left;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A monotonic tick counter (cycles, microseconds, … — any unit, as long as it only grows).
+pub trait Clock {
+    /// Ticks now.
+    fn now(&mut self) -> u64;
+}
+
+/// A budget that lasts until a clock reaches a deadline.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline<C> {
+    /// The clock.
+    pub clock: C,
+    /// Steps start only while `clock.now() < deadline`.
+    pub deadline: u64,
+}
+
+impl<C: Clock> Deadline<C> {
+    /// A budget until `deadline` ticks of `clock`.
+    pub fn new(clock: C, deadline: u64) -> Self {
+        Self { clock, deadline }
+    }
+}
+
+impl<C: Clock> Budget for Deadline<C> {
+    fn spend(&mut self, _tests: u32) -> bool {
+        self.clock.now() < self.deadline
+    }
+}
+
+/// Which pending pair is refined next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Order {
+    /// First in, first out (the paper's breadth-first order).
+    #[default]
+    BreadthFirst,
+    /// Largest sphere penetration `r_a + r_b − ‖c_a − c_b‖` first.
+    DeepestFirst,
+    /// Largest `r_a + r_b` first.
+    LargestFirst,
+}
+
+/// One pending pair: the two nodes and the priority it was pushed with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Pending<S> {
+    /// Node of the first body.
+    pub a: u32,
+    /// Node of the second body.
+    pub b: u32,
+    /// Priority (unused by [`Order::BreadthFirst`]).
+    pub key: S,
+}
+
+impl<S: Scalar> Pending<S> {
+    /// An empty slot, to fill storage arrays with.
+    pub const EMPTY: Self = Self {
+        a: 0,
+        b: 0,
+        key: S::ZERO,
+    };
+}
+
+impl<S: Scalar> Default for Pending<S> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+/// How a call to [`Traversal::run`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum RunStatus {
+    /// Nothing is pending: every intersecting pair has been delivered (over all calls since
+    /// [`Traversal::start`]).
+    Done,
+    /// The budget ran out; the pending pairs and the delivered ones form a conservative cover.
+    /// Call again (same step) to resume.
+    Interrupted,
+    /// The pending list is full: a pair could not be refined. The cover is conservative; the
+    /// query cannot progress without more storage. Treat the pending pairs as colliding.
+    PendingFull,
+    /// The sink refused `pair` (it stays pending; a later call retries it).
+    OutputFull {
+        /// The refused pair.
+        pair: TrianglePair,
+    },
+    /// A body's state changed since [`Traversal::start`] (its spheres are of another step):
+    /// nothing was done. Start again.
+    StateChanged,
+    /// A node or triangle index did not resolve (a tree and model from different images).
+    Inconsistent,
+}
+
+/// The progress of one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RunOutcome {
+    /// How the call ended.
+    pub status: RunStatus,
+    /// Work counters of this call (`pairs`: confirmed pairs delivered in this call).
+    pub stats: QueryStats,
+}
+
+/// A resumable, interruptible query between two bodies; the pending list lives in the caller's
+/// storage (`N` entries bound the cover; [`Traversal::needed_capacity`] gives a safe size for
+/// breadth-first order on small trees, any size works and a full list is reported).
+pub struct Traversal<'p, S: Scalar> {
+    pending: &'p mut [Pending<S>],
+    /// Ring-buffer start (FIFO) — 0 for the heap orders.
+    head: usize,
+    len: usize,
+    order: Order,
+    /// The bodies' steps at [`Traversal::start`].
+    steps: Option<(u32, u32)>,
+}
+
+impl<'p, S: Scalar> Traversal<'p, S> {
+    /// A traversal with this storage and order; call [`Traversal::start`] before running.
+    pub fn new(storage: &'p mut [Pending<S>], order: Order) -> Self {
+        Self {
+            pending: storage,
+            head: 0,
+            len: 0,
+            order,
+            steps: None,
+        }
+    }
+
+    /// A pending-list size that never fills for trees of `nodes_a` and `nodes_b` nodes (every
+    /// node pair at once; affordable for small trees only — otherwise size by measurement and
+    /// handle [`RunStatus::PendingFull`]).
+    pub fn needed_capacity(nodes_a: usize, nodes_b: usize) -> usize {
+        nodes_a.saturating_mul(nodes_b).saturating_add(4)
+    }
+
+    /// Begins a query for the bodies' current step: tests the root pair and makes it pending
+    /// if the roots overlap. Costs one test, not charged to any budget.
+    pub fn start<const MA: usize, const MB: usize>(
+        &mut self,
+        a: &mut Body<'_, '_, S, MA>,
+        b: &mut Body<'_, '_, S, MB>,
+    ) -> RunStatus {
+        self.head = 0;
+        self.len = 0;
+        self.steps = Some((a.step(), b.step()));
+        let (Some(sa), Some(sb)) = (a.sphere(0), b.sphere(0)) else {
+            return RunStatus::Inconsistent;
+        };
+        if spheres_overlap(sa, sb) && !self.push(0, 0, sa, sb) {
+            return RunStatus::PendingFull;
+        }
+        if self.len == 0 {
+            RunStatus::Done
+        } else {
+            RunStatus::Interrupted
+        }
+    }
+
+    /// Pairs pending (the unrefined part of the cover).
+    pub fn pending_len(&self) -> usize {
+        self.len
+    }
+
+    /// The pending pairs `(node_a, node_b)`, in storage order.
+    pub fn pending(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let cap = self.pending.len().max(1);
+        (0..self.len).filter_map(move |k| {
+            let slot = if self.order == Order::BreadthFirst {
+                (self.head + k) % cap
+            } else {
+                k
+            };
+            self.pending.get(slot).map(|p| (p.a, p.b))
+        })
+    }
+
+    fn key(&self, sa: [S; 4], sb: [S; 4]) -> S {
+        match self.order {
+            Order::BreadthFirst => S::ZERO,
+            Order::LargestFirst => sa[3] + sb[3],
+            Order::DeepestFirst => {
+                let d = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
+                sa[3] + sb[3] - (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+            }
+        }
+    }
+
+    /// Pushes a pair; `false` when full.
+    fn push(&mut self, a: u32, b: u32, sa: [S; 4], sb: [S; 4]) -> bool {
+        let cap = self.pending.len();
+        if self.len >= cap {
+            return false;
+        }
+        let entry = Pending {
+            a,
+            b,
+            key: self.key(sa, sb),
+        };
+        if self.order == Order::BreadthFirst {
+            let slot = (self.head + self.len) % cap;
+            if let Some(s) = self.pending.get_mut(slot) {
+                *s = entry;
+            }
+            self.len += 1;
+            return true;
+        }
+        // Max-heap: sift up.
+        let mut k = self.len;
+        self.len += 1;
+        while k > 0 {
+            let parent = (k - 1) / 2;
+            match self.pending.get(parent) {
+                Some(p) if p.key < entry.key => {
+                    let p = *p;
+                    if let Some(s) = self.pending.get_mut(k) {
+                        *s = p;
+                    }
+                    k = parent;
+                }
+                _ => break,
+            }
+        }
+        if let Some(s) = self.pending.get_mut(k) {
+            *s = entry;
+        }
+        true
+    }
+
+    /// The next pair by the order, without removing it.
+    fn peek(&self) -> Option<Pending<S>> {
+        if self.len == 0 {
+            return None;
+        }
+        let slot = if self.order == Order::BreadthFirst {
+            self.head
+        } else {
+            0
+        };
+        self.pending.get(slot).copied()
+    }
+
+    /// Removes the pair [`Self::peek`] returned.
+    fn pop(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        let cap = self.pending.len().max(1);
+        if self.order == Order::BreadthFirst {
+            self.head = (self.head + 1) % cap;
+            self.len -= 1;
+            return;
+        }
+        // Max-heap: move the last entry to the root and sift down.
+        self.len -= 1;
+        let Some(&last) = self.pending.get(self.len) else {
+            return;
+        };
+        let mut k = 0;
+        loop {
+            let (l, r) = (2 * k + 1, 2 * k + 2);
+            let mut best = k;
+            let mut best_key = last.key;
+            for c in [l, r] {
+                if c < self.len {
+                    if let Some(p) = self.pending.get(c) {
+                        if p.key > best_key {
+                            best = c;
+                            best_key = p.key;
+                        }
+                    }
+                }
+            }
+            if best == k {
+                break;
+            }
+            let Some(&child) = self.pending.get(best) else {
+                break;
+            };
+            if let Some(s) = self.pending.get_mut(k) {
+                *s = child;
+            }
+            k = best;
+        }
+        if let Some(s) = self.pending.get_mut(k) {
+            *s = last;
+        }
+    }
+
+    /// Refines pending pairs while `budget` allows; confirmed triangle pairs go to `sink`.
+    /// The bodies must be in the step [`Traversal::start`] saw.
+    pub fn run<const MA: usize, const MB: usize>(
+        &mut self,
+        a: &mut Body<'_, '_, S, MA>,
+        b: &mut Body<'_, '_, S, MB>,
+        budget: &mut impl Budget,
+        sink: &mut impl ContactSink,
+    ) -> RunOutcome {
+        let mut stats = QueryStats::default();
+        let updates_before = a.update_count().wrapping_add(b.update_count());
+        let status = if self.steps != Some((a.step(), b.step())) {
+            RunStatus::StateChanged
+        } else {
+            self.steps_until_stop(a, b, budget, sink, &mut stats)
+        };
+        stats.sphere_updates = a
+            .update_count()
+            .wrapping_add(b.update_count())
+            .wrapping_sub(updates_before);
+        RunOutcome { status, stats }
+    }
+
+    fn steps_until_stop<const MA: usize, const MB: usize>(
+        &mut self,
+        a: &mut Body<'_, '_, S, MA>,
+        b: &mut Body<'_, '_, S, MB>,
+        budget: &mut impl Budget,
+        sink: &mut impl ContactSink,
+        stats: &mut QueryStats,
+    ) -> RunStatus {
+        let error = a.error() + b.error();
+        while let Some(Pending { a: i, b: j, .. }) = self.peek() {
+            let (Some([la, ra, ta, _]), Some([lb, rb, tb, _])) =
+                (a.tree().links(i as usize), b.tree().links(j as usize))
+            else {
+                return RunStatus::Inconsistent;
+            };
+            let (leaf_a, leaf_b) = (ta != NONE, tb != NONE);
+            if leaf_a & leaf_b {
+                if !budget.spend(1) {
+                    return RunStatus::Interrupted;
+                }
+                let (Some(va), Some(vb)) =
+                    (a.world_triangle(ta as usize), b.world_triangle(tb as usize))
+                else {
+                    return RunStatus::Inconsistent;
+                };
+                stats.triangle_tests += 1;
+                stats.nodes_visited += 1;
+                if triangles_may_intersect(&va, &vb, error) {
+                    let pair = TrianglePair { a: ta, b: tb };
+                    if let Err(pair) = sink.push(pair) {
+                        return RunStatus::OutputFull { pair };
+                    }
+                    stats.pairs += 1;
+                }
+                self.pop();
+                continue;
+            }
+            let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
+                return RunStatus::Inconsistent;
+            };
+            let a_larger = sa[3] >= sb[3];
+            let (large, small) = if a_larger {
+                (sa[3], sb[3])
+            } else {
+                (sb[3], sa[3])
+            };
+            let both = !leaf_a & !leaf_b & (small + small >= large);
+            let split_a = !leaf_a & (leaf_b | a_larger);
+            let tests = if both { 4 } else { 2 };
+            // Room for every child after this pair leaves (checked before any work, so a full
+            // list leaves the state untouched).
+            if self.len.saturating_sub(1) + tests as usize > self.pending.len() {
+                return RunStatus::PendingFull;
+            }
+            if !budget.spend(tests) {
+                return RunStatus::Interrupted;
+            }
+            stats.nodes_visited += 1;
+            stats.overlap_tests += tests;
+            let mut children = [([0u32; 2], [S::ZERO; 4], [S::ZERO; 4]); 4];
+            let mut kept = 0usize;
+            let mut keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
+                if spheres_overlap(x, y) {
+                    if let Some(slot) = children.get_mut(kept) {
+                        *slot = (pair, x, y);
+                        kept += 1;
+                    }
+                }
+            };
+            if both {
+                let (Some(al), Some(ar), Some(bl), Some(br)) = (
+                    a.sphere(la as usize),
+                    a.sphere(ra as usize),
+                    b.sphere(lb as usize),
+                    b.sphere(rb as usize),
+                ) else {
+                    return RunStatus::Inconsistent;
+                };
+                keep([la, lb], al, bl);
+                keep([la, rb], al, br);
+                keep([ra, lb], ar, bl);
+                keep([ra, rb], ar, br);
+            } else if split_a {
+                let (Some(al), Some(ar)) = (a.sphere(la as usize), a.sphere(ra as usize)) else {
+                    return RunStatus::Inconsistent;
+                };
+                keep([la, j], al, sb);
+                keep([ra, j], ar, sb);
+            } else {
+                let (Some(bl), Some(br)) = (b.sphere(lb as usize), b.sphere(rb as usize)) else {
+                    return RunStatus::Inconsistent;
+                };
+                keep([i, lb], sa, bl);
+                keep([i, rb], sa, br);
+            }
+            self.pop();
+            for &([x, y], sx, sy) in children.iter().take(kept) {
+                // Cannot fail: room was checked above.
+                self.push(x, y, sx, sy);
+            }
+        }
+        RunStatus::Done
+    }
+}
