@@ -3,6 +3,7 @@
 //! command-line tool.
 
 pub mod basis;
+pub mod budget;
 pub mod builder;
 pub mod collide;
 pub mod error;

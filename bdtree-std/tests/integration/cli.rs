@@ -149,6 +149,42 @@ fn collide_depth_reports_proxy_pairs_covering_every_contact() {
 }
 
 #[test]
+fn interrupt_table_covers_every_contact_and_refines_with_the_budget() {
+    let path = fixtures().join("scenes/rigid.json");
+    let out = bdtree(&[
+        "interrupt",
+        path.to_str().unwrap(),
+        "--json",
+        "--budgets",
+        "4,64,1024,1000000",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(rows.len(), 12, "three orders × four budgets");
+    for order in rows.chunks(4) {
+        let mut cover = u64::MAX;
+        for row in order {
+            assert_eq!(row["uncovered"], 0, "{row}");
+            let c = row["cover_pairs"].as_u64().unwrap();
+            assert!(c <= cover, "the cover never grows with the budget: {row}");
+            cover = c;
+        }
+        let last = &order[3];
+        assert_eq!(last["finished"], last["queries"], "{last}");
+        assert_eq!(last["confirmed_fraction"], 1.0, "{last}");
+        assert!(last["true_contacts"].as_u64().unwrap() > 0);
+        assert_eq!(order[0]["confirmed_fraction"], 0.0, "4 tests reach no leaf");
+    }
+}
+
+#[test]
 fn build_then_inspect() {
     let dir = scratch("build");
     let image = dir.join("ball.bdt");
