@@ -41,6 +41,7 @@ pub mod model;
 pub mod pose;
 pub mod proxy;
 pub mod query;
+pub mod response;
 pub mod scalar;
 pub mod sphere;
 pub mod tree;

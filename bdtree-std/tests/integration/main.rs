@@ -10,4 +10,5 @@ mod interrupt;
 mod modes;
 mod properties;
 mod proxies;
+mod response;
 mod support;
