@@ -19,7 +19,8 @@ mod pack;
 
 use bdtree_core::sphere::{mode_weights, update};
 use bdtree_core::{
-    collide, AlignedImage, Body, CacheEntry, Image, Pose, TrianglePair, VertexEntry,
+    collide, AlignedImage, Body, CacheEntry, Deadline, Image, Order, Pending, Pose, RunStatus,
+    Traversal, TrianglePair, VertexEntry,
 };
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
@@ -41,6 +42,11 @@ static mut VERTICES: [[VertexEntry<f32>; MAX_VERTICES]; MAX_BODIES] =
     [[VertexEntry::EMPTY; MAX_VERTICES]; MAX_BODIES];
 static mut STACK: [[u32; 2]; STACK_PAIRS] = [[0; 2]; STACK_PAIRS];
 static mut PAIRS: [[u32; 4]; MAX_PAIRS] = [[0; 4]; MAX_PAIRS];
+/// The interruptible traversal's pending list.
+static mut PENDING: [Pending<f32>; PENDING_PAIRS] = [Pending::EMPTY; PENDING_PAIRS];
+const PENDING_PAIRS: usize = 8192;
+/// Instructions each tick of the resumed queries may use.
+const SLOT_INSTRUCTIONS: u64 = 20_000;
 
 /// Prints a line over semihosting with the `report` feature; without it, only evaluates the
 /// arguments (no formatting code is linked).
@@ -64,6 +70,7 @@ struct Work {
     vertices: &'static mut [[VertexEntry<f32>; MAX_VERTICES]; MAX_BODIES],
     stack: &'static mut [[u32; 2]; STACK_PAIRS],
     pairs: &'static mut [[u32; 4]; MAX_PAIRS],
+    pending: &'static mut [Pending<f32>; PENDING_PAIRS],
 }
 
 #[entry]
@@ -96,6 +103,7 @@ fn run() -> Option<bool> {
             vertices: &mut *core::ptr::addr_of_mut!(VERTICES),
             stack: &mut *core::ptr::addr_of_mut!(STACK),
             pairs: &mut *core::ptr::addr_of_mut!(PAIRS),
+            pending: &mut *core::ptr::addr_of_mut!(PENDING),
         }
     };
     let mut reader = Reader::new(&PACK.0);
@@ -182,6 +190,7 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
         vertices,
         stack,
         pairs,
+        pending,
     } = work;
     let mut bodies: [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES] =
         [const { None }; MAX_BODIES];
@@ -204,6 +213,7 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
     let mut mismatches = 0u32;
     let (mut total_pairs, mut sum, mut max) = (0u32, 0u64, 0u64);
     let mut stack_bytes = 0usize;
+    let (mut resumed, mut ticks_max, mut resume_mismatches) = (0u32, 0u32, 0u32);
     for frame in 0..frame_count {
         let sp = measure::paint();
         let start = clock.now();
@@ -221,6 +231,18 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
         max = max.max(instructions);
 
         let (counters, count) = found;
+        // The same step again, as a query spread over ticks of SLOT_INSTRUCTIONS each (outside
+        // the measured region): it must end with the pairs the full query found.
+        let (queries, ticks, same) = resume_frame(
+            &mut bodies,
+            body_count,
+            pairs.get(..count)?,
+            &mut pending[..],
+            clock,
+        )?;
+        resumed = resumed.wrapping_add(queries);
+        ticks_max = ticks_max.max(ticks);
+        resume_mismatches += u32::from(!same);
         let expected = Counters {
             complete: reader.u32()?,
             nodes_visited: reader.u32()?,
@@ -258,7 +280,82 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
         "BDTREE scene name={} bodies={} frames={} pairs={} mismatches={} frame_instructions_mean={} frame_instructions_max={} stack_bytes={}",
         name, body_count, frame_count, total_pairs, mismatches, mean, max, stack_bytes
     );
-    Some(mismatches == 0)
+    report!(
+        "BDTREE interrupt name={} slot_instructions={} queries={} ticks_max={} mismatches={}",
+        name,
+        SLOT_INSTRUCTIONS,
+        resumed,
+        ticks_max,
+        resume_mismatches
+    );
+    Some(mismatches == 0 && resume_mismatches == 0)
+}
+
+/// SysTick as a monotonic 64-bit tick count for [`Deadline`] (read at least once per 2²⁴
+/// ticks, which every traversal step is far below).
+struct SysTickClock<'c> {
+    clock: &'c Clock,
+    last: u32,
+    total: u64,
+}
+
+impl bdtree_core::Clock for SysTickClock<'_> {
+    fn now(&mut self) -> u64 {
+        let ticks = self.clock.ticks_since(self.last);
+        self.last = self.clock.now();
+        self.total += u64::from(ticks);
+        self.total
+    }
+}
+
+/// Runs every body pair of the current step as an interruptible query resumed over ticks of
+/// [`SLOT_INSTRUCTIONS`]; returns the queries run, the most ticks one took, and whether every
+/// query confirmed exactly the pairs in `found`.
+#[inline(never)]
+fn resume_frame(
+    bodies: &mut [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES],
+    body_count: usize,
+    found: &[[u32; 4]],
+    pending: &mut [Pending<f32>],
+    clock: &Clock,
+) -> Option<(u32, u32, bool)> {
+    let slot_ticks = SLOT_INSTRUCTIONS * 1000 / clock.milli_instructions_per_tick().max(1);
+    let (mut queries, mut ticks_max, mut same) = (0u32, 0u32, true);
+    for i in 0..body_count {
+        let (head, tail) = bodies.split_at_mut_checked(i + 1)?;
+        let a = head.last_mut()?.as_mut()?;
+        for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
+            let b = b.as_mut()?;
+            let j = (i + 1 + k) as u32;
+            let mut t = Traversal::new(pending, Order::BreadthFirst);
+            let mut status = t.start(a, b);
+            let mut confirmed = 0usize;
+            let mut ticks = 0u32;
+            while status == RunStatus::Interrupted && ticks < 1_000_000 {
+                let time = SysTickClock {
+                    clock,
+                    last: clock.now(),
+                    total: 0,
+                };
+                let mut budget = Deadline::new(time, slot_ticks);
+                let mut sink = |p: TrianglePair| {
+                    same &= found.contains(&[i as u32, j, p.a, p.b]);
+                    confirmed += 1;
+                    true
+                };
+                status = t.run(a, b, &mut budget, &mut sink).status;
+                ticks += 1;
+            }
+            let expected = found
+                .iter()
+                .filter(|p| p[0] == i as u32 && p[1] == j)
+                .count();
+            same &= status == RunStatus::Done && confirmed == expected;
+            queries += 1;
+            ticks_max = ticks_max.max(ticks);
+        }
+    }
+    Some((queries, ticks_max, same))
 }
 
 /// Sets every body's state from the pack and runs every pair of bodies; returns the counters
