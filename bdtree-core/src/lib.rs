@@ -43,6 +43,7 @@ pub mod proxy;
 pub mod query;
 pub mod response;
 pub mod scalar;
+pub mod selfcollide;
 pub mod sphere;
 pub mod tree;
 pub mod triangle;
@@ -62,4 +63,5 @@ pub use query::{
     TrianglePair,
 };
 pub use scalar::Scalar;
+pub use selfcollide::{collide_self, self_stack_capacity};
 pub use tree::{NodeKind, TreeView};

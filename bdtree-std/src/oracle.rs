@@ -164,6 +164,22 @@ pub fn deform(
     }
 }
 
+/// Every pair `(a, b)`, `a < b`, of triangles of one deformed mesh that intersect and share no
+/// vertex index (adjacent triangles touch by construction): the self-collision answer,
+/// exactly as [`triangles_intersect`] decides, through [`brute_force_pairs`] of the mesh
+/// against itself.
+pub fn brute_force_self_pairs(world: &[[f64; 3]], tris: &[[u32; 3]]) -> Vec<(u32, u32)> {
+    brute_force_pairs(world, tris, world, tris)
+        .into_iter()
+        .filter(|&(a, b)| {
+            a < b && {
+                let (ta, tb) = (tris[a as usize], tris[b as usize]);
+                !ta.iter().any(|v| tb.contains(v))
+            }
+        })
+        .collect()
+}
+
 /// Every intersecting triangle pair `(ta, tb)` (indices into `tris_a`, `tris_b`), sorted.
 ///
 /// Every pair whose axis-aligned boxes touch is passed to [`triangles_intersect`]; pairs are

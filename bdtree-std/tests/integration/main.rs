@@ -11,4 +11,5 @@ mod modes;
 mod properties;
 mod proxies;
 mod response;
+mod selfcollide;
 mod support;

@@ -1,0 +1,203 @@
+//! Self-collision: every pair of non-adjacent triangles of one deformed body that intersect.
+//!
+//! The traversal runs one tree against itself (Lau et al.'s test units, on a binary tree): a
+//! **self unit** `(i, i)` stands for "node i against itself" and expands into `(l, l)`, `(r, r)`
+//! and, when their spheres overlap, the pair unit `(l, r)`; a **pair unit** `(i, j)` expands
+//! exactly like [`crate::collide`]'s pairs (children tested at expansion, the larger sphere
+//! split, both when within a factor of two). At two leaves the triangles are tested exactly
+//! unless they are **adjacent** — sharing a vertex index — since touching along the shared
+//! vertex or edge is the mesh's own connectivity, not a collision (so a fold that makes two
+//! adjacent triangles cross beyond their shared vertex is not reported; their non-adjacent
+//! neighbours are).
+//!
+//! Every sphere is the body's own (the cache is shared: a node updated for a self unit is not
+//! updated again for a pair unit). Without a normal-cone test (Lau's 14-direction bitfields,
+//! which need every deformed normal each step), a self unit always descends to its leaves, so
+//! the cost is at least one test per pair of neighbouring leaves: `O(n)` per query on top of
+//! the pairs that truly come close.
+
+use crate::body::Body;
+use crate::image::NONE;
+use crate::query::{
+    stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair,
+};
+use crate::scalar::Scalar;
+use crate::sphere::spheres_overlap;
+use crate::triangle::triangles_may_intersect;
+
+/// Marks a self unit on the stack (the second slot of a pair is never this for a pair unit:
+/// node indices are below `u32::MAX`).
+const SELF: u32 = u32::MAX;
+
+/// Stack entries [`collide_self`] needs for a tree of this depth: the self units left pending
+/// along one root-to-leaf path (two per level) plus a pair traversal's
+/// [`stack_capacity`]`(depth, depth)`, plus one.
+pub const fn self_stack_capacity(depth: u32) -> usize {
+    2 * depth as usize + stack_capacity(depth, depth) + 1
+}
+
+/// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
+/// current state — conservatively, as [`crate::collide`]: pairs closer than the rounding bound
+/// may be reported, intersecting pairs never missed — delivered to `sink` in traversal order.
+pub fn collide_self<S: Scalar, const M: usize>(
+    body: &mut Body<'_, '_, S, M>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    let needed = self_stack_capacity(body.tree().depth());
+    if stack.len() < needed {
+        let status = QueryStatus::StackTooSmall {
+            needed,
+            given: stack.len(),
+        };
+        return QueryOutcome { status, stats };
+    }
+    let before = body.update_count();
+    let status = run(body, stack, sink, &mut stats);
+    stats.sphere_updates = body.update_count().wrapping_sub(before);
+    QueryOutcome { status, stats }
+}
+
+fn adjacent(a: [u32; 3], b: [u32; 3]) -> bool {
+    a.iter().any(|v| b.contains(v))
+}
+
+fn run<S: Scalar, const M: usize>(
+    body: &mut Body<'_, '_, S, M>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+    stats: &mut QueryStats,
+) -> QueryStatus {
+    let error = body.error() + body.error();
+    let Some(root) = stack.first_mut() else {
+        return QueryStatus::StackTooSmall {
+            needed: 1,
+            given: 0,
+        };
+    };
+    *root = [0, SELF];
+    let mut len = 1usize;
+    while len > 0 {
+        len -= 1;
+        let Some(&[i, j]) = stack.get(len) else {
+            return QueryStatus::Inconsistent;
+        };
+        stats.nodes_visited += 1;
+        let Some([li, ri, ti, _]) = body.tree().links(i as usize) else {
+            return QueryStatus::Inconsistent;
+        };
+        if j == SELF {
+            // A self unit: a leaf has nothing to test against itself.
+            if ti != NONE {
+                continue;
+            }
+            let (Some(sl), Some(sr)) = (body.sphere(li as usize), body.sphere(ri as usize)) else {
+                return QueryStatus::Inconsistent;
+            };
+            stats.overlap_tests += 1;
+            let Some(slots) = stack.get_mut(len..len + 3) else {
+                return QueryStatus::Inconsistent;
+            };
+            let mut kept = 0usize;
+            if spheres_overlap(sl, sr) {
+                if let Some(slot) = slots.get_mut(kept) {
+                    *slot = [li, ri];
+                }
+                kept += 1;
+            }
+            for unit in [[ri, SELF], [li, SELF]] {
+                if let Some(slot) = slots.get_mut(kept) {
+                    *slot = unit;
+                }
+                kept += 1;
+            }
+            len += kept;
+            continue;
+        }
+        let Some([lj, rj, tj, _]) = body.tree().links(j as usize) else {
+            return QueryStatus::Inconsistent;
+        };
+        let (leaf_i, leaf_j) = (ti != NONE, tj != NONE);
+        if leaf_i & leaf_j {
+            let triangles = body.model().triangles();
+            let (Some(&fi), Some(&fj)) = (triangles.get(ti as usize), triangles.get(tj as usize))
+            else {
+                return QueryStatus::Inconsistent;
+            };
+            if adjacent(fi, fj) {
+                continue;
+            }
+            let (Some(vi), Some(vj)) = (
+                body.world_triangle(ti as usize),
+                body.world_triangle(tj as usize),
+            ) else {
+                return QueryStatus::Inconsistent;
+            };
+            stats.triangle_tests += 1;
+            if triangles_may_intersect(&vi, &vj, error) {
+                let pair = TrianglePair {
+                    a: ti.min(tj),
+                    b: ti.max(tj),
+                };
+                if let Err(pair) = sink.push(pair) {
+                    return QueryStatus::OutputFull { pair };
+                }
+                stats.pairs += 1;
+            }
+            continue;
+        }
+        let (Some(si), Some(sj)) = (body.sphere(i as usize), body.sphere(j as usize)) else {
+            return QueryStatus::Inconsistent;
+        };
+        let i_larger = si[3] >= sj[3];
+        let (large, small) = if i_larger {
+            (si[3], sj[3])
+        } else {
+            (sj[3], si[3])
+        };
+        let both = !leaf_i & !leaf_j & (small + small >= large);
+        let split_i = !leaf_i & (leaf_j | i_larger);
+        let Some(slots) = stack.get_mut(len..len + 4) else {
+            return QueryStatus::Inconsistent;
+        };
+        let mut kept = 0usize;
+        let mut keep = |pair: [u32; 2], overlap: bool, slots: &mut [[u32; 2]]| {
+            if let Some(slot) = slots.get_mut(kept) {
+                *slot = pair;
+            }
+            kept += usize::from(overlap);
+        };
+        if both {
+            let (Some(il), Some(ir), Some(jl), Some(jr)) = (
+                body.sphere(li as usize),
+                body.sphere(ri as usize),
+                body.sphere(lj as usize),
+                body.sphere(rj as usize),
+            ) else {
+                return QueryStatus::Inconsistent;
+            };
+            stats.overlap_tests += 4;
+            keep([li, lj], spheres_overlap(il, jl), slots);
+            keep([li, rj], spheres_overlap(il, jr), slots);
+            keep([ri, lj], spheres_overlap(ir, jl), slots);
+            keep([ri, rj], spheres_overlap(ir, jr), slots);
+        } else if split_i {
+            let (Some(il), Some(ir)) = (body.sphere(li as usize), body.sphere(ri as usize)) else {
+                return QueryStatus::Inconsistent;
+            };
+            stats.overlap_tests += 2;
+            keep([li, j], spheres_overlap(il, sj), slots);
+            keep([ri, j], spheres_overlap(ir, sj), slots);
+        } else {
+            let (Some(jl), Some(jr)) = (body.sphere(lj as usize), body.sphere(rj as usize)) else {
+                return QueryStatus::Inconsistent;
+            };
+            stats.overlap_tests += 2;
+            keep([i, lj], spheres_overlap(si, jl), slots);
+            keep([i, rj], spheres_overlap(si, jr), slots);
+        }
+        len += kept;
+    }
+    QueryStatus::Complete
+}
