@@ -4,8 +4,9 @@
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, NodeKind,
-    Pose, ProxyPair, QueryStats, Scalar, TreeView, TrianglePair, VertexEntry,
+    collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
+    stack_capacity, Body, CacheEntry, NodeKind, Pose, ProxyPair, QueryStats, Scalar, TreeView,
+    TrianglePair, VertexEntry,
 };
 
 use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
@@ -15,7 +16,8 @@ use crate::scene::Scene;
 /// Most modes a body may have on the host.
 pub const HOST_MAX_MODES: usize = 128;
 
-/// One contact: body indices (a < b) and triangle indices (face order of each mesh).
+/// One contact: body indices (a < b, or a == b for a self-contact, then ta < tb) and triangle
+/// indices (face order of each mesh).
 pub type Contact = (usize, usize, u32, u32);
 
 /// An overlapping pair of contact proxies (see [`bdtree_core::proxy`]), widened to f64.
@@ -88,17 +90,19 @@ pub fn run<S: Scalar>(
     prepared: &PreparedScene,
     repeat: usize,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
-    run_with::<S>(scene, prepared, repeat, None)
+    run_with::<S>(scene, prepared, repeat, None, false)
 }
 
 /// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
-/// [`FrameResult::proxies`].
+/// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
+/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
 pub fn run_with<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
     repeat: usize,
     proxy_depth: Option<u32>,
+    self_pairs: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
     let images = prepared
         .images
@@ -131,6 +135,7 @@ pub fn run_with<S: Scalar>(
         [0u32; 2];
         stack_capacity(depth, depth)
             .max(proxy_stack_capacity(depth, depth, depth, depth))
+            .max(self_stack_capacity(depth))
     ];
     let mut q = Vec::new();
     let mut results = Vec::new();
@@ -158,6 +163,20 @@ pub fn run_with<S: Scalar>(
             for i in 0..bodies.len() {
                 let (head, tail) = bodies.split_at_mut(i + 1);
                 let a = &mut head[i];
+                if self_pairs {
+                    let mut sink = |p: TrianglePair| {
+                        result.pairs.push((i, i, p.a, p.b));
+                        true
+                    };
+                    let outcome = collide_self(a, &mut stack, &mut sink);
+                    let s = &mut result.stats;
+                    s.nodes_visited += outcome.stats.nodes_visited;
+                    s.sphere_updates += outcome.stats.sphere_updates;
+                    s.overlap_tests += outcome.stats.overlap_tests;
+                    s.triangle_tests += outcome.stats.triangle_tests;
+                    s.pairs += outcome.stats.pairs;
+                    result.complete &= outcome.status.is_complete();
+                }
                 for (k, b) in tail.iter_mut().enumerate() {
                     let j = i + 1 + k;
                     let outcome = if let Some(l) = proxy_depth {
@@ -275,6 +294,12 @@ pub fn uncovered_contacts(
 /// The brute-force answer for one frame, in f64 on explicitly deformed meshes: every triangle
 /// pair of every pair of distinct bodies.
 pub fn brute_force_frame(scene: &Scene, frame: usize) -> Vec<Contact> {
+    brute_force_frame_with(scene, frame, false)
+}
+
+/// [`brute_force_frame`], with `self_pairs` also every body's non-adjacent intersecting
+/// triangle pairs ([`oracle::brute_force_self_pairs`]) as `(b, b, ta, tb)`.
+pub fn brute_force_frame_with(scene: &Scene, frame: usize, self_pairs: bool) -> Vec<Contact> {
     let world: Vec<Vec<[f64; 3]>> = scene
         .bodies
         .iter()
@@ -283,6 +308,10 @@ pub fn brute_force_frame(scene: &Scene, frame: usize) -> Vec<Contact> {
         .collect();
     let mut pairs = Vec::new();
     for i in 0..scene.bodies.len() {
+        if self_pairs {
+            let found = oracle::brute_force_self_pairs(&world[i], &scene.bodies[i].mesh.triangles);
+            pairs.extend(found.into_iter().map(|(ta, tb)| (i, i, ta, tb)));
+        }
         for j in i + 1..scene.bodies.len() {
             let found = oracle::brute_force_pairs(
                 &world[i],

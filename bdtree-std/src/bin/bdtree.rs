@@ -10,7 +10,8 @@ use bdtree_std::builder::{
     build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision, SphereFit,
 };
 use bdtree_std::collide::{
-    brute_force_frame, compare, prepare, run, run_with, uncovered_contacts, FrameResult,
+    brute_force_frame, brute_force_frame_with, compare, prepare, run_with, uncovered_contacts,
+    FrameResult,
 };
 use bdtree_std::inspect::{inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
@@ -80,6 +81,10 @@ enum Command {
         /// penetration depths instead of triangle pairs. Builds the trees nested.
         #[arg(long, value_name = "L")]
         depth: Option<u32>,
+        /// Also report each body's self-collisions (non-adjacent triangle pairs of one body),
+        /// as `["a", "a", ti, tj]` with ti < tj.
+        #[arg(long = "self")]
+        self_pairs: bool,
         #[command(flatten)]
         bounds: BoundsArgs,
     },
@@ -222,6 +227,7 @@ fn main() -> ExitCode {
             check,
             depth: Some(depth),
             bounds,
+            ..
         } => cmd_proxies(
             &scene,
             json,
@@ -237,8 +243,17 @@ fn main() -> ExitCode {
             repeat,
             check,
             depth: None,
+            self_pairs,
             bounds,
-        } => cmd_collide(&scene, json, bounds.options(precision), repeat, check).map(|_| ()),
+        } => cmd_collide(
+            &scene,
+            json,
+            bounds.options(precision),
+            repeat,
+            check,
+            self_pairs,
+        )
+        .map(|_| ()),
         Command::Interrupt {
             scene,
             budgets,
@@ -406,13 +421,14 @@ fn cmd_collide(
     options: BuildOptions,
     repeat: usize,
     check: bool,
+    self_pairs: bool,
 ) -> Result<usize, String> {
     let scene = Scene::load(path).map_err(|e| e.to_string())?;
     let precision = options.precision;
     let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
     let (frames, ms) = match precision {
-        Precision::F32 => run::<f32>(&scene, &prepared, repeat),
-        Precision::F64 => run::<f64>(&scene, &prepared, repeat),
+        Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, None, self_pairs),
+        Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, None, self_pairs),
     }
     .map_err(|e| e.to_string())?;
     let mut problems = 0;
@@ -420,7 +436,7 @@ fn cmd_collide(
     let mut out = std::io::stdout().lock();
     for (f, frame) in frames.iter().enumerate() {
         let comparison = check.then(|| {
-            let truth = brute_force_frame(&scene, f);
+            let truth = brute_force_frame_with(&scene, f, self_pairs);
             oracle_pairs += truth.len();
             compare(&scene, f, &frame.pairs, &truth)
         });
@@ -549,8 +565,8 @@ fn cmd_proxies(
     };
     let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
     let (frames, ms) = match options.precision {
-        Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, Some(depth)),
-        Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, Some(depth)),
+        Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, Some(depth), false),
+        Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, Some(depth), false),
     }
     .map_err(|e| e.to_string())?;
     let name = |b: usize| scene.bodies[b].name.clone();
@@ -737,7 +753,7 @@ fn cmd_demo() -> Result<(), String> {
         precision: Precision::F32,
         ..BuildOptions::default()
     };
-    let frames = cmd_collide(&scene, false, options, 20, true)?;
+    let frames = cmd_collide(&scene, false, options, 20, true, false)?;
     println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
     Ok(())
 }

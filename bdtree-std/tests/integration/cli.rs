@@ -185,6 +185,69 @@ fn interrupt_table_covers_every_contact_and_refines_with_the_budget() {
 }
 
 #[test]
+fn collide_self_reports_a_folding_sheet_against_itself() {
+    use bdtree_std::basis::{write_npy, Basis};
+    use bdtree_std::mesh::write_obj;
+    let dir = scratch("self");
+    let mesh = bdtree_std::procedural::sheet(2.0, 1.0, 16, 8);
+    let mut basis = Basis::zeros(mesh.vertices.len(), 1);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        if v[0] > 0.0 {
+            basis.data[3 * i] = -2.0 * v[0];
+            basis.data[3 * i + 2] = 0.6 * v[0] * v[1];
+        }
+    }
+    let mut obj = Vec::new();
+    write_obj(&mesh, &mut obj).unwrap();
+    std::fs::write(dir.join("curtain.obj"), obj).unwrap();
+    let mut npy = Vec::new();
+    write_npy(&basis, &mut npy).unwrap();
+    std::fs::write(dir.join("curtain.npy"), npy).unwrap();
+    let frame = |q: f64| {
+        format!(
+            r#"{{"bodies": [{{"rotation": [1, 0, 0, 0], "translation": [0, 0, 0], "q": [{q}]}}]}}"#
+        )
+    };
+    let scene = format!(
+        r#"{{"bodies": [{{"name": "curtain", "mesh": "curtain.obj", "modes": "curtain.npy"}}],
+            "frames": [{}, {}, {}]}}"#,
+        frame(0.0),
+        frame(1.0),
+        frame(1.2)
+    );
+    let path = dir.join("fold.json");
+    std::fs::write(&path, scene).unwrap();
+    let out = bdtree(&[
+        "collide",
+        path.to_str().unwrap(),
+        "--self",
+        "--check",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut self_pairs = 0;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json");
+        assert_eq!(v["check"]["missed"], 0, "{line}");
+        for p in v["pairs"].as_array().unwrap() {
+            assert_eq!(p[0], "curtain");
+            assert_eq!(p[1], "curtain");
+            assert!(p[2].as_u64() < p[3].as_u64(), "{p}");
+            self_pairs += 1;
+        }
+    }
+    assert!(self_pairs > 0, "the folded curtain crosses itself");
+    // Without --self a single body has nothing to collide with.
+    let out = bdtree(&["collide", path.to_str().unwrap(), "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().all(|l| l.contains(r#""pairs":[]"#)), "{text}");
+}
+
+#[test]
 fn build_then_inspect() {
     let dir = scratch("build");
     let image = dir.join("ball.bdt");
