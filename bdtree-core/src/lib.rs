@@ -33,6 +33,7 @@
 #![warn(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 pub mod body;
+pub mod broad;
 pub mod coherence;
 mod crc;
 pub mod image;
@@ -49,6 +50,7 @@ pub mod tree;
 pub mod triangle;
 
 pub use body::{Body, BodyError, CacheEntry, VertexEntry};
+pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};

@@ -1,6 +1,7 @@
 //! Integration tests of bdtree against the independent f64 brute-force oracle.
 
 mod bounds;
+mod broad;
 mod capacity;
 mod cli;
 mod coherence;

@@ -1,0 +1,206 @@
+//! Broad phase for many bodies: sweep-and-prune over the bodies' root spheres, and a pair filter.
+//!
+//! [`SweepAndPrune`] keeps the bodies sorted by the lower end of their root sphere's x interval
+//! in the caller's storage. Each step it re-sorts by insertion sort — `O(n + swaps)`, and with
+//! frame coherence few bodies swap — then sweeps once, and reports every pair whose x intervals
+//! overlap and whose spheres pass [`spheres_overlap`]: exactly the all-pairs answer (the sweep
+//! only skips pairs whose x intervals are disjoint, which `spheres_overlap` would reject too,
+//! since the intervals are the spheres' own extents widened by more than that test's slack).
+//!
+//! [`PairFilter`] says which pairs may collide at all: an allowed-collision matrix
+//! ([`BitMatrix`], one bit per pair in caller storage — adjacent links of a robot arm are the
+//! classic entry), or any closure. A body's diagonal bit turns its self-collision on or off.
+
+use crate::scalar::Scalar;
+use crate::sphere::spheres_overlap;
+
+/// Which body pairs may collide.
+pub trait PairFilter {
+    /// Whether bodies `i` and `j` (`i <= j`; `i == j` asks about self-collision) may collide.
+    fn allows(&self, i: usize, j: usize) -> bool;
+}
+
+/// Every pair allowed; no self-collision.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AllPairs;
+
+impl PairFilter for AllPairs {
+    fn allows(&self, i: usize, j: usize) -> bool {
+        i != j
+    }
+}
+
+impl<F: Fn(usize, usize) -> bool> PairFilter for F {
+    fn allows(&self, i: usize, j: usize) -> bool {
+        self(i, j)
+    }
+}
+
+/// A symmetric allowed-collision matrix of `n` bodies, one bit per unordered pair (diagonal
+/// included) in the caller's words: `n (n + 1) / 2` bits, see [`BitMatrix::words_needed`].
+/// Starts with every distinct pair allowed and self-collision off.
+#[derive(Debug)]
+pub struct BitMatrix<'w> {
+    bits: &'w mut [u32],
+    n: usize,
+}
+
+impl<'w> BitMatrix<'w> {
+    /// Words a matrix of `n` bodies needs.
+    pub const fn words_needed(n: usize) -> usize {
+        (n * (n + 1) / 2).div_ceil(32)
+    }
+
+    /// A matrix over the caller's words; `None` when they are too few.
+    pub fn new(words: &'w mut [u32], n: usize) -> Option<Self> {
+        if words.len() < Self::words_needed(n) {
+            return None;
+        }
+        let mut m = Self { bits: words, n };
+        for w in m.bits.iter_mut() {
+            *w = 0;
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set(i, j, true);
+            }
+        }
+        Some(m)
+    }
+
+    fn bit(&self, i: usize, j: usize) -> Option<usize> {
+        let (i, j) = if i <= j { (i, j) } else { (j, i) };
+        (j < self.n).then(|| j * (j + 1) / 2 + i)
+    }
+
+    /// Allows or forbids the pair (or, with `i == j`, the body's self-collision). Indices out
+    /// of range are ignored.
+    pub fn set(&mut self, i: usize, j: usize, allowed: bool) {
+        if let Some(b) = self.bit(i, j) {
+            if let Some(w) = self.bits.get_mut(b / 32) {
+                let mask = 1u32 << (b % 32);
+                *w = if allowed { *w | mask } else { *w & !mask };
+            }
+        }
+    }
+}
+
+impl PairFilter for BitMatrix<'_> {
+    fn allows(&self, i: usize, j: usize) -> bool {
+        self.bit(i, j)
+            .and_then(|b| self.bits.get(b / 32).map(|w| w >> (b % 32) & 1 == 1))
+            .unwrap_or(false)
+    }
+}
+
+/// Sweep-and-prune over root spheres, in caller storage (one `u32` per body).
+#[derive(Debug)]
+pub struct SweepAndPrune<'s> {
+    order: &'s mut [u32],
+}
+
+/// How a broad-phase sweep ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SweepStatus {
+    /// Every overlapping allowed pair was delivered.
+    Complete,
+    /// The sink refused pair `(i, j)`: pairs after it were not delivered; treat the rest of the
+    /// world as possibly colliding.
+    SinkFull {
+        /// First body of the refused pair.
+        i: u32,
+        /// Second body.
+        j: u32,
+    },
+    /// `spheres` is longer than the order storage or the body count does not fit `u32`.
+    TooManyBodies,
+}
+
+impl<'s> SweepAndPrune<'s> {
+    /// A sweep over the caller's order storage (at least one entry per body), initially in
+    /// body order.
+    pub fn new(order: &'s mut [u32]) -> Self {
+        for (k, o) in order.iter_mut().enumerate() {
+            *o = u32::try_from(k).unwrap_or(u32::MAX);
+        }
+        Self { order }
+    }
+
+    /// Every pair `(i, j)`, `i < j`, of bodies whose world root spheres (`spheres[i]`, as
+    /// [`crate::Body::sphere`]`(0)` returns them) overlap and that `filter` allows, to `sink`
+    /// in sweep order. Re-sorts the order storage first (cheap when bodies moved little).
+    /// Returns the status and the number of sphere tests made.
+    pub fn pairs<S: Scalar>(
+        &mut self,
+        spheres: &[[S; 4]],
+        filter: &impl PairFilter,
+        sink: &mut impl FnMut(u32, u32) -> bool,
+    ) -> (SweepStatus, u32) {
+        let n = spheres.len();
+        if n > self.order.len() || u32::try_from(n).is_err() {
+            return (SweepStatus::TooManyBodies, 0);
+        }
+        let order = &mut *self.order;
+        // `order` is always a permutation of 0..capacity; bodies at or beyond `n` sort last.
+        let lower = |b: u32| -> Option<S> { spheres.get(b as usize).map(lower_x) };
+        let in_order = |p: u32, c: u32| match (lower(p), lower(c)) {
+            (Some(lp), Some(lc)) => lp <= lc,
+            (Some(_), None) | (None, None) => true,
+            (None, Some(_)) => false,
+        };
+        // Insertion sort by the lower end of the x interval.
+        for k in 1..order.len() {
+            let mut m = k;
+            while m > 0 {
+                let (Some(&prev), Some(&cur)) = (order.get(m - 1), order.get(m)) else {
+                    break;
+                };
+                if in_order(prev, cur) {
+                    break;
+                }
+                order.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+        let order = order.get(..n).unwrap_or(&[]);
+        let mut tests = 0u32;
+        for (k, &a) in order.iter().enumerate() {
+            let Some(sa) = spheres.get(a as usize) else {
+                continue;
+            };
+            let upper_a = upper_x(sa);
+            for &b in order.iter().skip(k + 1) {
+                let Some(sb) = spheres.get(b as usize) else {
+                    continue;
+                };
+                if lower_x(sb) > upper_a {
+                    break;
+                }
+                let (i, j) = if a < b { (a, b) } else { (b, a) };
+                if !filter.allows(i as usize, j as usize) {
+                    continue;
+                }
+                tests += 1;
+                if spheres_overlap(*sa, *sb) && !sink(i, j) {
+                    return (SweepStatus::SinkFull { i, j }, tests);
+                }
+            }
+        }
+        (SweepStatus::Complete, tests)
+    }
+}
+
+/// Lower end of a sphere's x extent, moved down by `16u (|x| + r)`: more than the rounding of
+/// the subtraction plus the `16u` relative slack of [`spheres_overlap`] on `r²` (8u on the
+/// distance), so no pair that test accepts has disjoint intervals.
+fn lower_x<S: Scalar>(s: &[S; 4]) -> S {
+    let v = s[0] - s[3];
+    v - (s[0].abs() + s[3]) * S::from_u32(16) * S::UNIT_ROUNDOFF
+}
+
+/// Upper end of a sphere's x extent, rounded up.
+fn upper_x<S: Scalar>(s: &[S; 4]) -> S {
+    let v = s[0] + s[3];
+    v + (s[0].abs() + s[3]) * S::from_u32(16) * S::UNIT_ROUNDOFF
+}
