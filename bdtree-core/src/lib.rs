@@ -48,6 +48,7 @@ pub mod selfcollide;
 pub mod sphere;
 pub mod tree;
 pub mod triangle;
+pub mod world;
 
 pub use body::{Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
@@ -67,3 +68,4 @@ pub use query::{
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, self_stack_capacity};
 pub use tree::{NodeKind, TreeView};
+pub use world::{collide_world, WorldOutcome};

@@ -119,6 +119,12 @@ pub enum QueryStatus {
         /// The second body's proxy node.
         b: u32,
     },
+    /// A world query was given more bodies than its sweep or root storage holds: nothing was
+    /// done.
+    TooManyBodies {
+        /// Bodies given.
+        bodies: usize,
+    },
     /// A node index did not resolve (only possible with a tree and model from different
     /// images); the answer is incomplete: treat the bodies as possibly colliding.
     Inconsistent,

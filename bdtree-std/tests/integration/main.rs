@@ -14,3 +14,4 @@ mod proxies;
 mod response;
 mod selfcollide;
 mod support;
+mod world;
