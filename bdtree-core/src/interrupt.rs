@@ -53,7 +53,7 @@
 
 use crate::body::Body;
 use crate::image::NONE;
-use crate::query::{ContactSink, QueryStats, TrianglePair};
+use crate::query::{expand, split, ContactSink, QueryStats, Split, TrianglePair};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
 use crate::triangle::triangles_may_intersect;
@@ -447,15 +447,8 @@ impl<'p, S: Scalar> Traversal<'p, S> {
             let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
                 return RunStatus::Inconsistent;
             };
-            let a_larger = sa[3] >= sb[3];
-            let (large, small) = if a_larger {
-                (sa[3], sb[3])
-            } else {
-                (sb[3], sa[3])
-            };
-            let both = !leaf_a & !leaf_b & (small + small >= large);
-            let split_a = !leaf_a & (leaf_b | a_larger);
-            let tests = if both { 4 } else { 2 };
+            let how = split(sa[3], sb[3], leaf_a, leaf_b);
+            let tests: u32 = if how == Split::Both { 4 } else { 2 };
             // Room for every child after this pair leaves (checked before any work, so a full
             // list leaves the state untouched).
             if self.len.saturating_sub(1) + tests as usize > self.pending.len() {
@@ -466,9 +459,16 @@ impl<'p, S: Scalar> Traversal<'p, S> {
             }
             stats.nodes_visited += 1;
             stats.overlap_tests += tests;
+            let sphere = |first: bool, node: u32| {
+                if first {
+                    a.sphere(node as usize)
+                } else {
+                    b.sphere(node as usize)
+                }
+            };
             let mut children = [([0u32; 2], [S::ZERO; 4], [S::ZERO; 4]); 4];
             let mut kept = 0usize;
-            let mut keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
+            let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
                 if spheres_overlap(x, y) {
                     if let Some(slot) = children.get_mut(kept) {
                         *slot = (pair, x, y);
@@ -476,31 +476,8 @@ impl<'p, S: Scalar> Traversal<'p, S> {
                     }
                 }
             };
-            if both {
-                let (Some(al), Some(ar), Some(bl), Some(br)) = (
-                    a.sphere(la as usize),
-                    a.sphere(ra as usize),
-                    b.sphere(lb as usize),
-                    b.sphere(rb as usize),
-                ) else {
-                    return RunStatus::Inconsistent;
-                };
-                keep([la, lb], al, bl);
-                keep([la, rb], al, br);
-                keep([ra, lb], ar, bl);
-                keep([ra, rb], ar, br);
-            } else if split_a {
-                let (Some(al), Some(ar)) = (a.sphere(la as usize), a.sphere(ra as usize)) else {
-                    return RunStatus::Inconsistent;
-                };
-                keep([la, j], al, sb);
-                keep([ra, j], ar, sb);
-            } else {
-                let (Some(bl), Some(br)) = (b.sphere(lb as usize), b.sphere(rb as usize)) else {
-                    return RunStatus::Inconsistent;
-                };
-                keep([i, lb], sa, bl);
-                keep([i, rb], sa, br);
+            if expand(how, (i, [la, ra], sa), (j, [lb, rb], sb), sphere, keep).is_none() {
+                return RunStatus::Inconsistent;
             }
             self.pop();
             for &([x, y], sx, sy) in children.iter().take(kept) {

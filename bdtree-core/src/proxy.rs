@@ -41,7 +41,7 @@
 
 use crate::body::Body;
 use crate::image::NONE;
-use crate::query::{stack_capacity, QueryOutcome, QueryStats, QueryStatus};
+use crate::query::{expand, split, stack_capacity, QueryOutcome, QueryStats, QueryStatus};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
 
@@ -287,52 +287,29 @@ fn run<S: Scalar, const MA: usize, const MB: usize>(
             stats.pairs += 1;
             continue;
         }
-        // Split the larger side (a proxy is never split), or both when the radii are within a
-        // factor of two, as the full query does.
-        let a_larger = sa[3] >= sb[3];
-        let (large, small) = if a_larger {
-            (sa[3], sb[3])
-        } else {
-            (sb[3], sa[3])
+        // A proxy is never split (it plays the leaf).
+        let how = split(sa[3], sb[3], proxy_a, proxy_b);
+        let sphere = |first: bool, node: u32| {
+            if first {
+                a.sphere(node)
+            } else {
+                b.sphere(node)
+            }
         };
-        let both = !proxy_a & !proxy_b & (small + small >= large);
-        let split_a = !proxy_a & (proxy_b | a_larger);
         let Some(slots) = stack.get_mut(len..len + 4) else {
             return QueryStatus::Inconsistent;
         };
         let mut kept = 0usize;
-        let mut keep = |pair: [u32; 2], overlap: bool, slots: &mut [[u32; 2]]| {
+        let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
             if let Some(slot) = slots.get_mut(kept) {
                 *slot = pair;
             }
-            kept += usize::from(overlap);
+            kept += usize::from(spheres_overlap(x, y));
         };
-        if both {
-            let (Some(al), Some(ar), Some(bl), Some(br)) =
-                (a.sphere(la), a.sphere(ra), b.sphere(lb), b.sphere(rb))
-            else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 4;
-            keep([la, lb], spheres_overlap(al, bl), slots);
-            keep([la, rb], spheres_overlap(al, br), slots);
-            keep([ra, lb], spheres_overlap(ar, bl), slots);
-            keep([ra, rb], spheres_overlap(ar, br), slots);
-        } else if split_a {
-            let (Some(al), Some(ar)) = (a.sphere(la), a.sphere(ra)) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 2;
-            keep([la, j], spheres_overlap(al, sb), slots);
-            keep([ra, j], spheres_overlap(ar, sb), slots);
-        } else {
-            let (Some(bl), Some(br)) = (b.sphere(lb), b.sphere(rb)) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 2;
-            keep([i, lb], spheres_overlap(sa, bl), slots);
-            keep([i, rb], spheres_overlap(sa, br), slots);
-        }
+        let Some(tests) = expand(how, (i, [la, ra], sa), (j, [lb, rb], sb), sphere, keep) else {
+            return QueryStatus::Inconsistent;
+        };
+        stats.overlap_tests += tests;
         len += kept;
     }
     QueryStatus::Complete

@@ -19,7 +19,7 @@
 use crate::body::Body;
 use crate::image::NONE;
 use crate::query::{
-    stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair,
+    expand, split, stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair,
 };
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
@@ -150,53 +150,22 @@ fn run<S: Scalar, const M: usize>(
         let (Some(si), Some(sj)) = (body.sphere(i as usize), body.sphere(j as usize)) else {
             return QueryStatus::Inconsistent;
         };
-        let i_larger = si[3] >= sj[3];
-        let (large, small) = if i_larger {
-            (si[3], sj[3])
-        } else {
-            (sj[3], si[3])
-        };
-        let both = !leaf_i & !leaf_j & (small + small >= large);
-        let split_i = !leaf_i & (leaf_j | i_larger);
+        let how = split(si[3], sj[3], leaf_i, leaf_j);
+        let sphere = |_: bool, node: u32| body.sphere(node as usize);
         let Some(slots) = stack.get_mut(len..len + 4) else {
             return QueryStatus::Inconsistent;
         };
         let mut kept = 0usize;
-        let mut keep = |pair: [u32; 2], overlap: bool, slots: &mut [[u32; 2]]| {
+        let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
             if let Some(slot) = slots.get_mut(kept) {
                 *slot = pair;
             }
-            kept += usize::from(overlap);
+            kept += usize::from(spheres_overlap(x, y));
         };
-        if both {
-            let (Some(il), Some(ir), Some(jl), Some(jr)) = (
-                body.sphere(li as usize),
-                body.sphere(ri as usize),
-                body.sphere(lj as usize),
-                body.sphere(rj as usize),
-            ) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 4;
-            keep([li, lj], spheres_overlap(il, jl), slots);
-            keep([li, rj], spheres_overlap(il, jr), slots);
-            keep([ri, lj], spheres_overlap(ir, jl), slots);
-            keep([ri, rj], spheres_overlap(ir, jr), slots);
-        } else if split_i {
-            let (Some(il), Some(ir)) = (body.sphere(li as usize), body.sphere(ri as usize)) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 2;
-            keep([li, j], spheres_overlap(il, sj), slots);
-            keep([ri, j], spheres_overlap(ir, sj), slots);
-        } else {
-            let (Some(jl), Some(jr)) = (body.sphere(lj as usize), body.sphere(rj as usize)) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.overlap_tests += 2;
-            keep([i, lj], spheres_overlap(si, jl), slots);
-            keep([i, rj], spheres_overlap(si, jr), slots);
-        }
+        let Some(tests) = expand(how, (i, [li, ri], si), (j, [lj, rj], sj), sphere, keep) else {
+            return QueryStatus::Inconsistent;
+        };
+        stats.overlap_tests += tests;
         len += kept;
     }
     QueryStatus::Complete
