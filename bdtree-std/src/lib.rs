@@ -8,6 +8,7 @@ pub mod builder;
 pub mod collide;
 pub mod error;
 pub mod inspect;
+pub mod local;
 pub mod mesh;
 pub mod modes;
 pub mod oracle;
