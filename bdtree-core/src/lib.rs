@@ -39,6 +39,7 @@ mod crc;
 pub mod image;
 pub mod interrupt;
 pub mod model;
+pub mod obb;
 pub mod pose;
 pub mod proxy;
 pub mod query;

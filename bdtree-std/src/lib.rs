@@ -11,6 +11,7 @@ pub mod inspect;
 pub mod local;
 pub mod mesh;
 pub mod modes;
+pub mod obb;
 pub mod oracle;
 pub mod procedural;
 pub mod scene;

@@ -9,6 +9,7 @@ mod fixtures;
 mod image;
 mod interrupt;
 mod modes;
+mod obb;
 mod properties;
 mod proxies;
 mod response;

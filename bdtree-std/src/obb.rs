@@ -1,0 +1,73 @@
+//! Box bounds for a built tree (the box variant of the BD-Tree, see [`bdtree_core::obb`]).
+
+use bdtree_core::{Image, NodeKind, Scalar};
+
+/// The box table of an image: per node `M + 1` rows `[H_x, H_y, H_z, 0]`,
+/// `[ΔH_jx, ΔH_jy, ΔH_jz, 0]` with `H_k = max_i |p_ik − c_k|` and `ΔH_jk = max_i |U_ijk − Ū_jk|`
+/// over the node's vertices, computed in f64 from the image's own model and centers, rounded up
+/// to the scalar and capped by the sphere's `R` and `ΔR_j` (which bound them already, so the
+/// cap only undoes the rounding). Validate with [`bdtree_core::obb::BoxTable::new`].
+pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
+    let tree = &image.tree;
+    let model = &image.model;
+    let m = tree.modes();
+    let n = tree.node_count();
+    let positions = model.positions();
+    let basis = model.basis();
+    let u = |v: usize, k: usize, j: usize| basis[(3 * v + k) * m + j].to_f64();
+    // Vertex sets bottom-up (children have larger indices).
+    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for k in (0..n).rev() {
+        let mut set = match tree.kind(k) {
+            Some(NodeKind::Leaf { triangle }) => model.triangles()[triangle as usize].to_vec(),
+            Some(NodeKind::Internal { left, right }) => {
+                let mut s = sets[left as usize].clone();
+                s.extend_from_slice(&sets[right as usize]);
+                s
+            }
+            None => Vec::new(),
+        };
+        set.sort_unstable();
+        set.dedup();
+        sets[k] = set;
+    }
+    let up = |x: f64, cap: S| {
+        let y = S::from_f64(x * (1.0 + 1e-12));
+        let y = if y.to_f64() < x {
+            S::from_f64(x * (1.0 + 4.0 * S::UNIT_ROUNDOFF.to_f64()))
+        } else {
+            y
+        };
+        y.min(cap)
+    };
+    let mut rows = Vec::with_capacity(n * (m + 1));
+    for (k, set) in sets.iter().enumerate() {
+        let record = tree.record(k).expect("valid node");
+        let c = [0, 1, 2].map(|a| record[0][a].to_f64());
+        let mut h = [0.0f64; 3];
+        for &v in set {
+            let p = positions[v as usize];
+            for a in 0..3 {
+                h[a] = h[a].max((p[a].to_f64() - c[a]).abs());
+            }
+        }
+        rows.push([
+            up(h[0], record[0][3]),
+            up(h[1], record[0][3]),
+            up(h[2], record[0][3]),
+            S::ZERO,
+        ]);
+        for j in 0..m {
+            let ubar = [0, 1, 2].map(|a| record[j + 1][a].to_f64());
+            let mut g = [0.0f64; 3];
+            for &v in set {
+                for a in 0..3 {
+                    g[a] = g[a].max((u(v as usize, a, j) - ubar[a]).abs());
+                }
+            }
+            let cap = record[j + 1][3];
+            rows.push([up(g[0], cap), up(g[1], cap), up(g[2], cap), S::ZERO]);
+        }
+    }
+    rows
+}
