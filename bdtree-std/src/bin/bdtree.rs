@@ -392,7 +392,16 @@ fn print_inspection(path: &Path, i: &Inspection) {
         "  {} triangles, {} vertices, {} modes",
         i.triangles, i.vertices, i.modes
     );
-    println!("  {} nodes, depth {}", i.nodes, i.depth);
+    println!(
+        "  {} nodes, depth {}{}",
+        i.nodes,
+        i.depth,
+        if i.nested {
+            ", nested (proxy queries allowed)"
+        } else {
+            ""
+        }
+    );
     println!(
         "  {} bytes: tree {} ({} bytes/node), model {}",
         i.bytes,
@@ -411,6 +420,20 @@ fn print_inspection(path: &Path, i: &Inspection) {
         println!(
             "  {:>5} {:>8} {:>14.6} {:>14.6} {:>12.4}",
             l.level, l.nodes, l.mean_radius, l.mean_growth, l.relative_growth
+        );
+    }
+    println!(
+        "  box bounds (per level; largest half-extent H, ‖ΔH‖ = Frobenius over modes and axes, \
+         rest box volume / rest sphere volume):"
+    );
+    println!(
+        "  {:>5} {:>8} {:>14} {:>14} {:>12}",
+        "level", "nodes", "mean max H", "mean ‖ΔH‖", "box/sphere"
+    );
+    for l in &i.levels {
+        println!(
+            "  {:>5} {:>8} {:>14.6} {:>14.6} {:>12.3}",
+            l.level, l.nodes, l.mean_half_extent, l.mean_box_growth, l.box_to_sphere_volume
         );
     }
 }

@@ -277,6 +277,20 @@ fn build_then_inspect() {
     assert_eq!(v["modes"], 5);
     let levels = v["levels"].as_array().expect("levels");
     assert_eq!(levels[0]["relative_growth"], 1.0);
+    assert_eq!(v["nested"], false);
+    for l in levels {
+        // A box inside the sphere's bounding cube: volume ratio in (0, 6/π].
+        let ratio = l["box_to_sphere_volume"].as_f64().expect("box table");
+        assert!(
+            ratio > 0.0 && ratio <= 6.0 / std::f64::consts::PI + 1e-9,
+            "{l}"
+        );
+        assert!(
+            l["mean_box_growth"].as_f64().unwrap()
+                <= l["mean_growth"].as_f64().unwrap() * 3f64.sqrt() + 1e-9,
+            "{l}"
+        );
+    }
     let deepest = levels.last().unwrap()["relative_growth"].as_f64().unwrap();
     assert!(
         deepest < 0.5,
