@@ -46,6 +46,7 @@ pub mod query;
 pub mod response;
 pub mod scalar;
 pub mod selfcollide;
+pub mod separation;
 pub mod sphere;
 pub mod tree;
 pub mod triangle;

@@ -372,3 +372,104 @@ pub fn compare(
         .collect();
     Comparison { missed, extra }
 }
+
+/// The nearest points of one body pair in one frame, widened to f64 (see
+/// [`bdtree_core::separation::nearest`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairDistance {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// Distance (0 when intersecting).
+    pub distance: f64,
+    /// Witness points on body a and body b (world).
+    pub points: [[f64; 3]; 2],
+    /// Unit normal from body a to body b (zero when intersecting).
+    pub normal: [f64; 3],
+    /// The two triangles.
+    pub triangles: (u32, u32),
+    /// Whether the two triangles intersect.
+    pub intersecting: bool,
+}
+
+/// Per frame, the nearest points of every body pair, in scalar `S`.
+pub fn distances<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<Vec<Vec<PairDistance>>, RunError> {
+    let images = prepared
+        .images
+        .iter()
+        .map(|buf| buf.parse::<S>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))?;
+    let mut caches: Vec<Vec<CacheEntry<S>>> = images
+        .iter()
+        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
+        .collect();
+    let mut bodies = Vec::new();
+    for ((image, cache), spec) in images.iter().zip(caches.iter_mut()).zip(&scene.bodies) {
+        let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
+            .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
+        bodies.push(body);
+    }
+    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut out = Vec::new();
+    let mut q = Vec::new();
+    for (f, frame) in scene.frames.iter().enumerate() {
+        for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
+            let err = |e: &dyn std::fmt::Display| {
+                RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
+            };
+            let pose =
+                Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
+                    .map_err(|e| err(&e))?;
+            q.clear();
+            q.extend(qf.iter().map(|&x| S::from_f64(x)));
+            body.set_state(pose, &q).map_err(|e| err(&e))?;
+        }
+        let mut row = Vec::new();
+        for i in 0..bodies.len() {
+            let (head, tail) = bodies.split_at_mut(i + 1);
+            let a = &mut head[i];
+            for (k, b) in tail.iter_mut().enumerate() {
+                let j = i + 1 + k;
+                let outcome = bdtree_core::separation::nearest(a, b, &mut stack);
+                let n = outcome.nearest.ok_or_else(|| {
+                    RunError(format!(
+                        "frame {f}: distance query ended {:?}",
+                        outcome.status
+                    ))
+                })?;
+                let wide = |v: [S; 3]| v.map(|x| x.to_f64());
+                row.push(PairDistance {
+                    bodies: (i, j),
+                    distance: n.distance.to_f64(),
+                    points: [wide(n.point_a), wide(n.point_b)],
+                    normal: wide(n.normal),
+                    triangles: (n.triangle_a, n.triangle_b),
+                    intersecting: n.intersecting,
+                });
+            }
+        }
+        out.push(row);
+    }
+    Ok(out)
+}
+
+/// The brute-force minimum distance of bodies `a` and `b` in one frame (f64, every triangle
+/// pair of the explicitly deformed meshes).
+pub fn brute_force_distance_frame(scene: &Scene, frame: usize, a: usize, b: usize) -> Option<f64> {
+    let world = |i: usize| {
+        let (pose, q) = &scene.frames[frame][i];
+        let body = &scene.bodies[i];
+        oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose)
+    };
+    oracle::brute_force_distance(
+        &world(a),
+        &scene.bodies[a].mesh.triangles,
+        &world(b),
+        &scene.bodies[b].mesh.triangles,
+    )
+    .map(|(d, _, _)| d)
+}

@@ -10,8 +10,8 @@ use bdtree_std::builder::{
     build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision, SphereFit,
 };
 use bdtree_std::collide::{
-    brute_force_frame, brute_force_frame_with, compare, prepare, run_with, uncovered_contacts,
-    FrameResult,
+    brute_force_distance_frame, brute_force_frame, brute_force_frame_with, compare, distances,
+    prepare, run_with, uncovered_contacts, FrameResult,
 };
 use bdtree_std::inspect::{inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
@@ -113,6 +113,21 @@ enum Command {
         /// One JSON object per order and budget, one per line.
         #[arg(long)]
         json: bool,
+    },
+    /// The minimum distance between every pair of bodies per frame, with witness points,
+    /// triangles and the normal from the first body to the second.
+    Distance {
+        /// The scene (JSON).
+        scene: PathBuf,
+        /// One JSON object per frame and body pair, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Arithmetic of the kernel.
+        #[arg(long, value_enum, default_value_t = Precision::F32)]
+        precision: Precision,
+        /// Also compute the distance by brute force (f64) and compare.
+        #[arg(long)]
+        check: bool,
     },
     /// Run the bundled demo scene, checked against brute force, and print a summary.
     Demo,
@@ -262,6 +277,12 @@ fn main() -> ExitCode {
             precision,
             json,
         } => cmd_interrupt(&scene, &budgets, order, capacity, precision, json),
+        Command::Distance {
+            scene,
+            json,
+            precision,
+            check,
+        } => cmd_distance(&scene, json, precision, check),
         Command::Demo => cmd_demo(),
         Command::Modes {
             mesh,
@@ -765,6 +786,78 @@ fn cmd_interrupt(
         return Err(format!(
             "{uncovered} true contact(s) fell outside an interrupted query's cover"
         ));
+    }
+    Ok(())
+}
+
+fn cmd_distance(path: &Path, json: bool, precision: Precision, check: bool) -> Result<(), String> {
+    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        precision,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let frames = match precision {
+        Precision::F32 => distances::<f32>(&scene, &prepared),
+        Precision::F64 => distances::<f64>(&scene, &prepared),
+    }
+    .map_err(|e| e.to_string())?;
+    // Tolerance of the comparison: the kernel's documented error is a few δ (~1e-4 of the
+    // coordinates in f32); 1e-3 of the scene's extent keeps well clear of it.
+    let mut worst = 0.0f64;
+    let mut out = std::io::stdout().lock();
+    for (f, row) in frames.iter().enumerate() {
+        for d in row {
+            let (a, b) = d.bodies;
+            let truth = check
+                .then(|| brute_force_distance_frame(&scene, f, a, b))
+                .flatten();
+            if let Some(t) = truth {
+                worst = worst.max((t - d.distance).abs());
+            }
+            let line = if json {
+                let mut v = serde_json::json!({
+                    "frame": f,
+                    "bodies": [scene.bodies[a].name, scene.bodies[b].name],
+                    "distance": d.distance,
+                    "intersecting": d.intersecting,
+                    "point_a": d.points[0],
+                    "point_b": d.points[1],
+                    "normal": d.normal,
+                    "triangles": [d.triangles.0, d.triangles.1],
+                });
+                if let Some(t) = truth {
+                    v["check"] = serde_json::json!({ "brute_force": t });
+                }
+                v.to_string()
+            } else {
+                format!(
+                    "frame {f:>3}: {}–{}: {} {:.6} (triangles {}, {}){}",
+                    scene.bodies[a].name,
+                    scene.bodies[b].name,
+                    if d.intersecting {
+                        "intersecting,"
+                    } else {
+                        "distance"
+                    },
+                    d.distance,
+                    d.triangles.0,
+                    d.triangles.1,
+                    truth.map_or(String::new(), |t| format!("  | brute force {t:.6}"))
+                )
+            };
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if check {
+        if !json {
+            let _ = writeln!(out, "largest difference from brute force: {worst:.2e}");
+        }
+        if worst > 1e-3 {
+            return Err(format!(
+                "distances differ from brute force by up to {worst:.2e}"
+            ));
+        }
     }
     Ok(())
 }

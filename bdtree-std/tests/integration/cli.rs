@@ -248,6 +248,41 @@ fn collide_self_reports_a_folding_sheet_against_itself() {
 }
 
 #[test]
+fn distance_prints_witnesses_checked_against_brute_force() {
+    let path = fixtures().join("scenes/thin.json");
+    let out = bdtree(&["distance", path.to_str().unwrap(), "--json", "--check"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines.len(), 10, "one line per frame and body pair");
+    let mut apart = 0;
+    for v in &lines {
+        let d = v["distance"].as_f64().unwrap();
+        let truth = v["check"]["brute_force"].as_f64().unwrap();
+        assert!((d - truth).abs() < 1e-4, "{v}");
+        if d > 0.0 {
+            apart += 1;
+            let (a, b) = (
+                v["point_a"].as_array().unwrap(),
+                v["point_b"].as_array().unwrap(),
+            );
+            let gap: f64 = (0..3)
+                .map(|k| (b[k].as_f64().unwrap() - a[k].as_f64().unwrap()).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!((gap - d).abs() < 1e-4, "{v}");
+        }
+    }
+    assert!(apart > 0, "the first frame of `thin` has the bodies apart");
+}
+
+#[test]
 fn build_then_inspect() {
     let dir = scratch("build");
     let image = dir.join("ball.bdt");

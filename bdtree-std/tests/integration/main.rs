@@ -14,5 +14,6 @@ mod properties;
 mod proxies;
 mod response;
 mod selfcollide;
+mod separation;
 mod support;
 mod world;

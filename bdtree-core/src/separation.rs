@@ -1,0 +1,432 @@
+//! Proximity: how far apart two deformed bodies are.
+//!
+//! * [`separation_lower_bound`]: `‖c_a − c_b‖ − r_a − r_b` of the root spheres — two sphere
+//!   updates; the true distance is at least this (negative: the spheres overlap, nothing known).
+//! * [`nearest`]: the exact minimum distance between the two deformed meshes, with the closest
+//!   points (witnesses) on each, the unit normal from body 1 to body 2 and the two triangles,
+//!   by branch and bound over the trees: depth-first, the nearer child pair first, a node pair
+//!   pruned when its spheres' lower bound `‖c_a − c_b‖ − r_a − r_b` is not below the best
+//!   distance found. At two leaves the triangle distance is the least of the 6 vertex–triangle
+//!   and 9 edge–edge distances, or 0 when the triangles intersect ([`triangles_may_intersect`]);
+//!   touching only the triangles whose spheres come closer than the best distance so far.
+//! * [`closer_than`]: whether the bodies are closer than `d + margin`, stopping at the first
+//!   leaf pair that proves it — the form a safety monitor uses.
+//!
+//! **Signs and conventions.** Distances are non-negative; intersecting bodies report distance 0
+//! with `intersecting = true` (no penetration depth: use [`crate::proxy`] spheres for that), a
+//! witness point on the intersection (both witnesses equal) and a zero normal. Otherwise the
+//! normal is `(w_b − w_a) / ‖w_b − w_a‖`, from body 1 to body 2.
+//!
+//! **Accuracy.** The deformed vertices carry the per-coordinate error `δ` of each body
+//! ([`crate::Body::error`]), so the computed distance is within `2√3 (δ_a + δ_b)` of the exact
+//! distance between the exact deformed meshes, plus the distance computation's own rounding
+//! (a few `u` of the coordinates' magnitude). Pruning uses the inflated spheres, which contain
+//! the exact vertices, so no closer pair is pruned. [`closer_than`] compares with that error
+//! bound added (it may say "closer" for bodies up to the bound farther than `d + margin`, never
+//! "not closer" for bodies within `d + margin`).
+
+use crate::body::Body;
+use crate::image::NONE;
+use crate::query::{split, stack_capacity, QueryStats, QueryStatus, Split};
+use crate::scalar::Scalar;
+use crate::triangle::triangles_may_intersect;
+
+type V<S> = [S; 3];
+
+fn sub<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn add<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+fn scale<S: Scalar>(a: V<S>, s: S) -> V<S> {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+fn dot<S: Scalar>(a: V<S>, b: V<S>) -> S {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn clamp01<S: Scalar>(x: S) -> S {
+    x.max(S::ZERO).min(S::ONE)
+}
+
+/// The point of triangle `t` closest to `p` (Ericson, Real-Time Collision Detection, 5.1.5).
+fn closest_on_triangle<S: Scalar>(p: V<S>, t: &[V<S>; 3]) -> V<S> {
+    let [a, b, c] = *t;
+    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    if d1 <= S::ZERO && d2 <= S::ZERO {
+        return a;
+    }
+    let bp = sub(p, b);
+    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+    if d3 >= S::ZERO && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= S::ZERO && d1 >= S::ZERO && d3 <= S::ZERO {
+        let v = d1 / (d1 - d3);
+        return add(a, scale(ab, v));
+    }
+    let cp = sub(p, c);
+    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+    if d6 >= S::ZERO && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= S::ZERO && d2 >= S::ZERO && d6 <= S::ZERO {
+        let w = d2 / (d2 - d6);
+        return add(a, scale(ac, w));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= S::ZERO && (d4 - d3) >= S::ZERO && (d5 - d6) >= S::ZERO {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return add(b, scale(sub(c, b), w));
+    }
+    let denom = va + vb + vc;
+    if denom.is_finite() && denom > S::ZERO {
+        let (v, w) = (vb / denom, vc / denom);
+        return add(a, add(scale(ab, v), scale(ac, w)));
+    }
+    // Degenerate triangle: the nearest of its vertices.
+    let mut best = a;
+    for q in [b, c] {
+        if dot(sub(q, p), sub(q, p)) < dot(sub(best, p), sub(best, p)) {
+            best = q;
+        }
+    }
+    best
+}
+
+/// The closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9).
+fn closest_segments<S: Scalar>(p1: V<S>, q1: V<S>, p2: V<S>, q2: V<S>) -> (V<S>, V<S>) {
+    let (d1, d2, r) = (sub(q1, p1), sub(q2, p2), sub(p1, p2));
+    let (a, e, f) = (dot(d1, d1), dot(d2, d2), dot(d2, r));
+    let tiny = S::UNIT_ROUNDOFF * S::UNIT_ROUNDOFF;
+    let (s, t);
+    if a <= tiny && e <= tiny {
+        return (p1, p2);
+    }
+    if a <= tiny {
+        s = S::ZERO;
+        t = clamp01(f / e);
+    } else {
+        let c = dot(d1, r);
+        if e <= tiny {
+            t = S::ZERO;
+            s = clamp01((S::ZERO - c) / a);
+        } else {
+            let b = dot(d1, d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > S::ZERO {
+                clamp01((b * f - c * e) / denom)
+            } else {
+                S::ZERO
+            };
+            let mut t0 = (b * s0 + f) / e;
+            if t0 < S::ZERO {
+                t0 = S::ZERO;
+                s0 = clamp01((S::ZERO - c) / a);
+            } else if t0 > S::ONE {
+                t0 = S::ONE;
+                s0 = clamp01((b - c) / a);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    (add(p1, scale(d1, s)), add(p2, scale(d2, t)))
+}
+
+/// Closest points between two disjoint triangles: the best of the 6 vertex–triangle and 9
+/// edge–edge pairs. Returns `(distance², on_a, on_b)`.
+fn triangle_distance<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S>, V<S>) {
+    let mut best = (S::from_f64(f64::MAX), a[0], b[0]);
+    let mut consider = |x: V<S>, y: V<S>| {
+        let d = sub(y, x);
+        let d2 = dot(d, d);
+        if d2 < best.0 {
+            best = (d2, x, y);
+        }
+    };
+    for &p in a {
+        consider(p, closest_on_triangle(p, b));
+    }
+    for &p in b {
+        consider(closest_on_triangle(p, a), p);
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            let (x, y) = closest_segments(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]);
+            consider(x, y);
+        }
+    }
+    best
+}
+
+/// A point where two intersecting triangles meet: where an edge of one crosses the other, or
+/// (coplanar and degenerate cases) the nearest feature pair's midpoint.
+fn intersection_point<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> V<S> {
+    for (edges_of, other) in [(a, b), (b, a)] {
+        let n = cross(sub(other[1], other[0]), sub(other[2], other[0]));
+        for i in 0..3 {
+            let (p, q) = (edges_of[i], edges_of[(i + 1) % 3]);
+            let (dp, dq) = (dot(n, sub(p, other[0])), dot(n, sub(q, other[0])));
+            if (dp <= S::ZERO && dq >= S::ZERO || dp >= S::ZERO && dq <= S::ZERO) && dp != dq {
+                let x = add(p, scale(sub(q, p), dp / (dp - dq)));
+                let c = closest_on_triangle(x, other);
+                let e = sub(c, x);
+                let size = dot(n, n).sqrt().sqrt();
+                if dot(e, e) <= S::from_u32(64) * S::UNIT_ROUNDOFF * size * size {
+                    return x;
+                }
+            }
+        }
+    }
+    let (_, x, y) = triangle_distance(a, b);
+    scale(add(x, y), S::from_f64(0.5))
+}
+
+/// The nearest points of two bodies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearest<S> {
+    /// Distance (0 when intersecting).
+    pub distance: S,
+    /// Witness on the first body (world).
+    pub point_a: [S; 3],
+    /// Witness on the second body.
+    pub point_b: [S; 3],
+    /// Unit normal from body 1 to body 2 (zero when intersecting).
+    pub normal: [S; 3],
+    /// Triangle of the first body.
+    pub triangle_a: u32,
+    /// Triangle of the second body.
+    pub triangle_b: u32,
+    /// The two triangles intersect.
+    pub intersecting: bool,
+}
+
+/// A [`nearest`] query's outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearestOutcome<S> {
+    /// How it ended ([`QueryStatus::Complete`] for a valid answer).
+    pub status: QueryStatus,
+    /// The answer (`None` when incomplete).
+    pub nearest: Option<Nearest<S>>,
+    /// Work: `triangle_tests` counts triangle-distance evaluations.
+    pub stats: QueryStats,
+}
+
+/// The signed root-sphere separation `‖c_a − c_b‖ − r_a − r_b`: a lower bound on the distance.
+pub fn separation_lower_bound<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+) -> Option<S> {
+    let (sa, sb) = (a.sphere(0)?, b.sphere(0)?);
+    let d = sub([sb[0], sb[1], sb[2]], [sa[0], sa[1], sa[2]]);
+    Some(dot(d, d).sqrt() - sa[3] - sb[3])
+}
+
+/// Lower bound on the distance between two world spheres (may be negative).
+fn gap<S: Scalar>(x: [S; 4], y: [S; 4]) -> S {
+    let d = sub([y[0], y[1], y[2]], [x[0], x[1], x[2]]);
+    dot(d, d).sqrt() - x[3] - y[3]
+}
+
+/// The exact minimum distance between two deformed bodies, with witnesses (module docs).
+/// `stack` needs [`stack_capacity`] entries.
+pub fn nearest<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+    stack: &mut [[u32; 2]],
+) -> NearestOutcome<S> {
+    let mut best: Option<Nearest<S>> = None;
+    let mut bound = S::from_f64(f64::MAX);
+    let far = S::from_f64(f64::MAX);
+    let (status, stats) = branch_and_bound(a, b, stack, far, &mut |found| {
+        if found.distance < bound {
+            bound = found.distance;
+            best = Some(found);
+        }
+        (bound, found.intersecting)
+    });
+    NearestOutcome {
+        status,
+        nearest: if status.is_complete() { best } else { None },
+        stats,
+    }
+}
+
+/// Whether the bodies come closer than `distance + margin` (module docs); `None` when the
+/// query could not complete (treat as closer).
+pub fn closer_than<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+    distance: S,
+    margin: S,
+    stack: &mut [[u32; 2]],
+) -> (Option<bool>, QueryStats) {
+    let error = S::from_u32(4) * (a.error() + b.error());
+    let limit = distance + margin + error;
+    let mut closer = false;
+    // Pruning at `limit` from the start: only pairs that could be within it are searched.
+    let (status, stats) = branch_and_bound(a, b, stack, limit, &mut |found| {
+        closer |= found.distance <= limit;
+        (limit, closer)
+    });
+    (status.is_complete().then_some(closer), stats)
+}
+
+/// The search shared by [`nearest`] and [`closer_than`]: node pairs whose sphere gap exceeds
+/// the bound (initially `bound`) are pruned; `visit` gets each leaf pair's result and returns
+/// the new bound and whether to stop.
+fn branch_and_bound<S: Scalar, const MA: usize, const MB: usize>(
+    a: &mut Body<'_, '_, S, MA>,
+    b: &mut Body<'_, '_, S, MB>,
+    stack: &mut [[u32; 2]],
+    mut bound: S,
+    visit: &mut impl FnMut(Nearest<S>) -> (S, bool),
+) -> (QueryStatus, QueryStats) {
+    let mut stats = QueryStats::default();
+    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
+    if stack.len() < needed {
+        return (
+            QueryStatus::StackTooSmall {
+                needed,
+                given: stack.len(),
+            },
+            stats,
+        );
+    }
+    let before = a.update_count().wrapping_add(b.update_count());
+    let error = a.error() + b.error();
+    let Some(root) = stack.first_mut() else {
+        return (QueryStatus::Inconsistent, stats);
+    };
+    *root = [0, 0];
+    let mut len = 1usize;
+    let status = loop {
+        if len == 0 {
+            break QueryStatus::Complete;
+        }
+        len -= 1;
+        let Some(&[i, j]) = stack.get(len) else {
+            break QueryStatus::Inconsistent;
+        };
+        let (Some(si), Some(sj)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
+            break QueryStatus::Inconsistent;
+        };
+        stats.overlap_tests += 1;
+        if gap(si, sj) > bound {
+            continue;
+        }
+        stats.nodes_visited += 1;
+        let (Some([la, ra, ta, _]), Some([lb, rb, tb, _])) =
+            (a.tree().links(i as usize), b.tree().links(j as usize))
+        else {
+            break QueryStatus::Inconsistent;
+        };
+        let (leaf_a, leaf_b) = (ta != NONE, tb != NONE);
+        if leaf_a & leaf_b {
+            let (Some(va), Some(vb)) =
+                (a.world_triangle(ta as usize), b.world_triangle(tb as usize))
+            else {
+                break QueryStatus::Inconsistent;
+            };
+            stats.triangle_tests += 1;
+            let found = if triangles_may_intersect(&va, &vb, error) {
+                let p = intersection_point(&va, &vb);
+                Nearest {
+                    distance: S::ZERO,
+                    point_a: p,
+                    point_b: p,
+                    normal: [S::ZERO; 3],
+                    triangle_a: ta,
+                    triangle_b: tb,
+                    intersecting: true,
+                }
+            } else {
+                let (d2, x, y) = triangle_distance(&va, &vb);
+                let distance = d2.sqrt();
+                let n = sub(y, x);
+                let normal = if distance > S::ZERO {
+                    scale(n, S::ONE / distance)
+                } else {
+                    [S::ZERO; 3]
+                };
+                Nearest {
+                    distance,
+                    point_a: x,
+                    point_b: y,
+                    normal,
+                    triangle_a: ta,
+                    triangle_b: tb,
+                    intersecting: false,
+                }
+            };
+            let (new_bound, stop) = visit(found);
+            bound = new_bound;
+            stats.pairs += 1;
+            if stop {
+                break QueryStatus::Complete;
+            }
+            continue;
+        }
+        let children: [[u32; 2]; 4] = match split(si[3], sj[3], leaf_a, leaf_b) {
+            Split::Both => [[la, lb], [la, rb], [ra, lb], [ra, rb]],
+            Split::First => [[la, j], [ra, j], [NONE, NONE], [NONE, NONE]],
+            Split::Second => [[i, lb], [i, rb], [NONE, NONE], [NONE, NONE]],
+        };
+        // Push the farther children first so the nearest is expanded next.
+        let mut keyed = [(S::ZERO, [NONE, NONE]); 4];
+        let mut count = 0usize;
+        let mut failed = false;
+        for &[x, y] in children.iter().filter(|c| c[0] != NONE) {
+            let (Some(sx), Some(sy)) = (a.sphere(x as usize), b.sphere(y as usize)) else {
+                failed = true;
+                break;
+            };
+            if let Some(slot) = keyed.get_mut(count) {
+                *slot = (gap(sx, sy), [x, y]);
+                count += 1;
+            }
+        }
+        if failed {
+            break QueryStatus::Inconsistent;
+        }
+        let keyed = keyed.get_mut(..count).unwrap_or(&mut []);
+        // Insertion sort, descending by gap (at most four entries).
+        for k in 1..keyed.len() {
+            let mut m = k;
+            while m > 0 && keyed.get(m - 1).map(|e| e.0) < keyed.get(m).map(|e| e.0) {
+                keyed.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+        for &(g, pair) in keyed.iter() {
+            if g > bound {
+                continue;
+            }
+            let Some(slot) = stack.get_mut(len) else {
+                failed = true;
+                break;
+            };
+            *slot = pair;
+            len += 1;
+        }
+        if failed {
+            break QueryStatus::Inconsistent;
+        }
+    };
+    stats.sphere_updates = a
+        .update_count()
+        .wrapping_add(b.update_count())
+        .wrapping_sub(before);
+    (status, stats)
+}

@@ -1,0 +1,171 @@
+//! Proximity against the f64 brute force over every triangle pair: the nearest distance, its
+//! witnesses and triangles, `closer_than` on both sides of the true distance, the root-sphere
+//! lower bound — in f32 and f64.
+
+use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
+use bdtree_core::{stack_capacity, Body, CacheEntry, Pose, QueryStatus, Scalar};
+use bdtree_std::basis::Basis;
+use bdtree_std::builder::{build, BuildOptions, Precision};
+use bdtree_std::mesh::Mesh;
+use bdtree_std::oracle;
+use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+use crate::support::Rng;
+
+fn config(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.4, 1),
+        torus(0.4, 0.12, 12, 6),
+        sheet(1.0, 0.8, 6, 5),
+        bar(1.2, 0.08, 8),
+        blob(0.4, 1, 4, 7),
+    ]
+}
+
+type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, oracle::Pose);
+
+fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
+    let options = BuildOptions {
+        precision: if S::BYTES == 4 {
+            Precision::F32
+        } else {
+            Precision::F64
+        },
+        ..BuildOptions::default()
+    };
+    let (ba, bb) = (
+        build(a.0, Some(a.1), options, &mut |_| {}).expect("a").0,
+        build(b.0, Some(b.1), options, &mut |_| {}).expect("b").0,
+    );
+    let (ia, ib) = (ba.parse::<S>().expect("a"), bb.parse::<S>().expect("b"));
+    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
+    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
+    let mut body_a = Body::<S, 8>::new(&ia, &mut ca).expect("a");
+    let mut body_b = Body::<S, 8>::new(&ib, &mut cb).expect("b");
+    for (body, case) in [(&mut body_a, a), (&mut body_b, b)] {
+        let p = Pose::from_quaternion(
+            case.3.rotation.map(S::from_f64),
+            case.3.translation.map(S::from_f64),
+        )
+        .expect("pose");
+        let q: Vec<S> = case.2.iter().map(|&x| S::from_f64(x)).collect();
+        body.set_state(p, &q).expect("state");
+    }
+    let wa = oracle::deform(&a.0.vertices, Some(a.1), &a.2, &a.3);
+    let wb = oracle::deform(&b.0.vertices, Some(b.1), &b.2, &b.3);
+    let (truth, _, _) =
+        oracle::brute_force_distance(&wa, &a.0.triangles, &wb, &b.0.triangles).expect("triangles");
+    let tolerance = 10.0 * (body_a.error() + body_b.error()).to_f64();
+
+    let lower = separation_lower_bound(&mut body_a, &mut body_b)
+        .expect("roots")
+        .to_f64();
+    prop_assert!(
+        lower <= truth + tolerance,
+        "lower bound {lower} above the distance {truth}"
+    );
+
+    let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
+    let outcome = nearest(&mut body_a, &mut body_b, &mut stack);
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    let n = outcome.nearest.expect("answer");
+    let d = n.distance.to_f64();
+    prop_assert!(
+        (d - truth).abs() <= tolerance,
+        "{}: distance {d}, brute force {truth}",
+        S::NAME
+    );
+    if truth > tolerance {
+        prop_assert!(!n.intersecting);
+        // Witnesses lie on the reported triangles, as far apart as the distance, along the normal.
+        let tri = |w: &[[f64; 3]], m: &Mesh, t: u32| m.triangles[t as usize].map(|v| w[v as usize]);
+        let (pa, pb) = (n.point_a.map(|x| x.to_f64()), n.point_b.map(|x| x.to_f64()));
+        let on = |p: [f64; 3], t: [[f64; 3]; 3]| oracle::triangle_distance(&[p, p, p], &t).0;
+        prop_assert!(on(pa, tri(&wa, a.0, n.triangle_a)) <= tolerance);
+        prop_assert!(on(pb, tri(&wb, b.0, n.triangle_b)) <= tolerance);
+        let gap = [0, 1, 2].map(|k| pb[k] - pa[k]);
+        let len = (gap[0] * gap[0] + gap[1] * gap[1] + gap[2] * gap[2]).sqrt();
+        prop_assert!((len - d).abs() <= tolerance);
+        let along: f64 = (0..3).map(|k| gap[k] * n.normal[k].to_f64()).sum();
+        prop_assert!(
+            (along - len).abs() <= tolerance,
+            "normal from body 1 to body 2"
+        );
+    } else {
+        prop_assert!(d <= tolerance);
+    }
+    for factor in [0.5, 0.9, 1.1, 2.0] {
+        let limit = truth * factor;
+        let (answer, _) = closer_than(
+            &mut body_a,
+            &mut body_b,
+            S::from_f64(limit),
+            S::ZERO,
+            &mut stack,
+        );
+        let answer = answer.expect("complete");
+        if truth <= limit {
+            prop_assert!(answer, "{}: {truth} is within {limit}", S::NAME);
+        } else if truth > limit + 2.0 * tolerance {
+            prop_assert!(!answer, "{}: {truth} is beyond {limit}", S::NAME);
+        }
+    }
+    Ok(truth)
+}
+
+proptest! {
+    #![proptest_config(config(24, 0xBD7_0B01))]
+
+    #[test]
+    fn nearest_and_closer_than_equal_brute_force(
+        ia in 0usize..5,
+        ib in 0usize..5,
+        modes in 0usize..=4,
+        reach in prop_oneof![Just(0.3), Just(1.2), Just(2.5)],
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let all = meshes();
+        let (ma, mb) = (&all[ia], &all[ib]);
+        let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
+        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
+        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose {
+            rotation: rng.rotation(),
+            translation: [reach, rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)],
+        });
+        check::<f32>(&a, &b)?;
+        check::<f64>(&a, &b)?;
+    }
+}
+
+#[test]
+fn a_short_stack_is_reported() {
+    let mesh = icosphere(0.4, 1);
+    let buf = build(&mesh, None, BuildOptions::default(), &mut |_| {})
+        .expect("build")
+        .0;
+    let im = buf.parse::<f32>().expect("image");
+    let (mut c0, mut c1) = (
+        vec![CacheEntry::default(); im.tree.node_count()],
+        vec![CacheEntry::default(); im.tree.node_count()],
+    );
+    let mut a = Body::<f32, 1>::new(&im, &mut c0).expect("a");
+    let mut b = Body::<f32, 1>::new(&im, &mut c1).expect("b");
+    let mut stack = [[0u32; 2]; 2];
+    assert!(matches!(
+        nearest(&mut a, &mut b, &mut stack).status,
+        QueryStatus::StackTooSmall { .. }
+    ));
+    assert_eq!(closer_than(&mut a, &mut b, 1.0, 0.0, &mut stack).0, None);
+}
