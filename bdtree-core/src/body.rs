@@ -5,7 +5,7 @@ use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
-use crate::sphere::{error_bound, mode_weights, update};
+use crate::sphere::{error_bound, mode_weights, update, update_sparse};
 use crate::tree::TreeView;
 
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
@@ -81,6 +81,13 @@ pub enum BodyError {
     },
     /// `q` holds a NaN or an infinity.
     NonFiniteCoordinates,
+    /// The storage given to [`Body::with_regions`] is smaller than [`Body::region_words`].
+    RegionStorageTooSmall {
+        /// Words needed (`nodes × ⌈M / 64⌉`, see [`Body::region_words`]).
+        needed: usize,
+        /// Words given.
+        given: usize,
+    },
     /// The reference cache of [`Body::with_coherence`] has fewer entries than the tree has
     /// nodes.
     ReferenceCacheTooSmall {
@@ -120,6 +127,12 @@ impl core::fmt::Display for BodyError {
                 )
             }
             Self::NonFiniteCoordinates => write!(f, "q has a non-finite entry"),
+            Self::RegionStorageTooSmall { needed, given } => {
+                write!(
+                    f,
+                    "region storage has {given} words but the tree needs {needed}"
+                )
+            }
             Self::ReferenceCacheTooSmall { needed, given } => {
                 write!(
                     f,
@@ -149,6 +162,18 @@ pub struct Body<'t, 'c, S: Scalar, const MAX_MODES: usize = 32> {
     error: S,
     updates: u32,
     coherence: Coherence<'c, S, MAX_MODES>,
+    regions: Regions<'c, MAX_MODES>,
+}
+
+/// Deformation regions (see [`Body::with_regions`]); `support` is empty when off.
+struct Regions<'c, const MAX_MODES: usize> {
+    /// Per node, `words` words: bit j set when mode j moves the node.
+    support: &'c mut [u64],
+    words: usize,
+    /// The step at which each coordinate last changed.
+    mode_step: [u32; MAX_MODES],
+    /// The step at which the pose last changed.
+    pose_step: u32,
 }
 
 /// The reference state of a coherent body (see [`crate::coherence`]); `refs` is empty when
@@ -222,6 +247,12 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 drift: S::ZERO,
                 error: S::ZERO,
             },
+            regions: Regions {
+                support: &mut [],
+                words: 0,
+                mode_step: [0; MAX_MODES],
+                pose_step: 0,
+            },
         };
         body.error = body.compute_error();
         Ok(body)
@@ -269,6 +300,54 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         self.coherence.policy = policy;
         self.reanchor();
         Ok(self)
+    }
+
+    /// Words of region storage a tree needs: `nodes × ⌈M / 64⌉` (at least one per node).
+    pub fn region_words(tree: &TreeView<'_, S>) -> usize {
+        tree.node_count()
+            .saturating_mul(tree.modes().div_ceil(64).max(1))
+    }
+
+    /// Turns on **deformation regions** (Lau et al.): the caller's storage (at least
+    /// [`Body::region_words`] words) receives each node's mode support — the modes with a
+    /// non-zero `Ū_j` or `ΔR_j`. Then a node's update costs `4·|support|` multiply-adds instead
+    /// of `4M`, and after a [`Body::set_state`] that changes only some coordinates (pose
+    /// unchanged), a node whose support meets none of them keeps its sphere from the step it
+    /// was computed in — its exact sphere has not moved, and its inflation bounds the rounding
+    /// of the computation that produced it. Ignored while temporal coherence is on.
+    pub fn with_regions(mut self, storage: &'c mut [u64]) -> Result<Self, BodyError> {
+        let needed = Self::region_words(&self.tree);
+        let words = self.tree.modes().div_ceil(64).max(1);
+        let given = storage.len();
+        let Some(support) = storage.get_mut(..needed) else {
+            return Err(BodyError::RegionStorageTooSmall { needed, given });
+        };
+        for (node, masks) in support.chunks_exact_mut(words).enumerate() {
+            masks.fill(0);
+            let Some(record) = self.tree.record(node) else {
+                continue;
+            };
+            for (j, row) in record.iter().skip(1).enumerate() {
+                if row.iter().any(|&x| x != S::ZERO) {
+                    if let Some(w) = masks.get_mut(j / 64) {
+                        *w |= 1u64 << (j % 64);
+                    }
+                }
+            }
+        }
+        self.regions.support = support;
+        self.regions.words = words;
+        self.regions.mode_step = [0; MAX_MODES];
+        self.regions.pose_step = self.epoch;
+        self.next_epoch();
+        Ok(self)
+    }
+
+    /// The mode support of a node (with regions on), as words of 64 modes.
+    pub fn support(&self, node: usize) -> Option<&[u64]> {
+        let w = self.regions.words;
+        let start = node.checked_mul(w)?;
+        self.regions.support.get(start..start.checked_add(w)?)
     }
 
     /// Makes the current `q` the reference of a coherent body: every node gets an exact update
@@ -340,6 +419,8 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             for entry in self.vertices.iter_mut() {
                 entry.epoch = 0;
             }
+            self.regions.mode_step = [0; MAX_MODES];
+            self.regions.pose_step = 0;
             self.epoch = 1;
         }
     }
@@ -368,9 +449,12 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         if q.iter().any(|x| !x.is_finite()) {
             return Err(BodyError::NonFiniteCoordinates);
         }
-        for (dst, &src) in self.q.iter_mut().zip(q) {
+        let mut changed = [false; MAX_MODES];
+        for ((flag, dst), &src) in changed.iter_mut().zip(self.q.iter_mut()).zip(q) {
+            *flag = *dst != src;
             *dst = src;
         }
+        let pose_changed = pose != self.pose;
         mode_weights(q, &mut self.weights);
         self.pose = pose;
         self.error = self.compute_error();
@@ -382,6 +466,7 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 self.reanchor();
                 return Ok(());
             }
+            // (Regions are ignored while coherent; their bookkeeping below is skipped too.)
             let reference = error_bound(
                 self.tree.magnitude(),
                 self.tree.mode_magnitudes(),
@@ -391,6 +476,19 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             self.coherence.error = self.error.max(reference);
         }
         self.next_epoch();
+        let step = self.epoch;
+        for (at, _) in self
+            .regions
+            .mode_step
+            .iter_mut()
+            .zip(changed)
+            .filter(|(_, changed)| *changed)
+        {
+            *at = step;
+        }
+        if pose_changed {
+            self.regions.pose_step = step;
+        }
         Ok(())
     }
 
@@ -460,7 +558,20 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
         let epoch = self.epoch;
         let m = self.tree.modes();
-        let (local, error) = if self.coherence.refs.is_empty() {
+        let regions = !self.regions.support.is_empty() && self.coherence.refs.is_empty();
+        if regions {
+            if let Some(sphere) = self.renew(node) {
+                return Some(sphere);
+            }
+        }
+        let (local, error) = if regions {
+            let record = self.tree.record(node)?;
+            let support = self.support(node)?;
+            (
+                update_sparse(record, self.weights.get(..m)?, support),
+                self.error,
+            )
+        } else if self.coherence.refs.is_empty() {
             let record = self.tree.record(node)?;
             (update(record, self.weights.get(..m)?), self.error)
         } else {
@@ -472,6 +583,35 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
         self.updates = self.updates.wrapping_add(1);
         Some(sphere)
+    }
+
+    /// With regions: the node's sphere from an earlier step, carried into this one, when neither
+    /// the pose nor a coordinate in its support changed since (`None`: recompute).
+    fn renew(&mut self, node: usize) -> Option<[S; 4]> {
+        let epoch = self.epoch;
+        let computed = self.cache.get(node)?.epoch;
+        if computed == 0 || self.regions.pose_step > computed {
+            return None;
+        }
+        let support = self.support(node)?;
+        for (word_index, &word) in support.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = word_index * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self
+                    .regions
+                    .mode_step
+                    .get(j)
+                    .is_none_or(|&at| at > computed)
+                {
+                    return None;
+                }
+            }
+        }
+        let entry = self.cache.get_mut(node)?;
+        entry.epoch = epoch;
+        Some(entry.sphere)
     }
 
     /// The body-frame coherent sphere of a node: its reference sphere (computed exactly at

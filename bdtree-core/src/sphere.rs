@@ -99,6 +99,32 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
     ]
 }
 
+/// The exact update over a node's mode support only: the rows `j + 1` for the set bits `j` of
+/// `support` (64 modes per word, bit `j % 64` of word `j / 64`). `4·|support|` multiply-adds;
+/// the same result as [`update`] when the other rows are zero, and the same error bound (which
+/// holds for any summation order of the `M + 1` terms).
+#[inline]
+pub fn update_sparse<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]], support: &[u64]) -> [S; 4] {
+    let Some((&head, cols)) = record.split_first() else {
+        return [S::ZERO; 4];
+    };
+    let mut acc = head;
+    for (word_index, &word) in support.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let j = word_index * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let (Some(c), Some(w)) = (cols.get(j), weights.get(j)) {
+                let w = lanes(w);
+                for l in 0..4 {
+                    acc[l] = acc[l] + c[l] * w[l];
+                }
+            }
+        }
+    }
+    acc
+}
+
 /// A weight `[q_j, q_j, q_j, |q_j|]` as the update reads it. Hosts with vector units load the
 /// four lanes at once; scalar FPUs (Cortex-M, Cortex-R) load only `q_j` and `|q_j|` and reuse
 /// `q_j` for the three center lanes — 20 loads instead of 40 at M = 10. The lanes are equal by

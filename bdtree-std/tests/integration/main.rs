@@ -12,6 +12,7 @@ mod modes;
 mod obb;
 mod properties;
 mod proxies;
+mod regions;
 mod response;
 mod selfcollide;
 mod separation;
