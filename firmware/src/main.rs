@@ -44,7 +44,7 @@ static mut STACK: [[u32; 2]; STACK_PAIRS] = [[0; 2]; STACK_PAIRS];
 static mut PAIRS: [[u32; 4]; MAX_PAIRS] = [[0; 4]; MAX_PAIRS];
 /// The interruptible traversal's pending list.
 static mut PENDING: [Pending<f32>; PENDING_PAIRS] = [Pending::EMPTY; PENDING_PAIRS];
-const PENDING_PAIRS: usize = 8192;
+const PENDING_PAIRS: usize = 32768;
 /// Instructions each tick of the resumed queries may use.
 const SLOT_INSTRUCTIONS: u64 = 20_000;
 

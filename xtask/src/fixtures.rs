@@ -20,7 +20,8 @@ use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 
 use bdtree_std::basis::{parse_npy, write_npy, Basis};
-use bdtree_std::collide::brute_force_frame;
+use bdtree_std::collide::brute_force_frame_with;
+use bdtree_std::local::bspline_patch;
 use bdtree_std::mesh::{write_obj, Mesh};
 use bdtree_std::modes::{compute_modes, ModalOptions};
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, translate};
@@ -187,6 +188,9 @@ struct SceneDef {
     name: &'static str,
     bodies: Vec<BodyDef>,
     frames: Vec<Vec<BodyFrame>>,
+    /// Whether the expected answers include each body's self-collisions (`bdtree collide
+    /// --self`); their lines then carry `"self": true`.
+    self_pairs: bool,
 }
 
 fn scenes() -> Result<Vec<SceneDef>, String> {
@@ -226,6 +230,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             name: "demo",
             bodies,
             frames,
+            self_pairs: false,
         });
     }
 
@@ -252,6 +257,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             name: "thin",
             bodies,
             frames,
+            self_pairs: false,
         });
     }
 
@@ -291,6 +297,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             name: "touching",
             bodies,
             frames,
+            self_pairs: false,
         });
     }
 
@@ -317,6 +324,79 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             name: "rigid",
             bodies,
             frames,
+            self_pairs: false,
+        });
+    }
+    // fold: a curtain folding onto itself (self-collisions), a cloth-like B-spline patch
+    // pushed by its control points into it, and a bar bending through both.
+    {
+        let curtain_mesh = sheet(1.6, 1.0, 16, 10);
+        let mut fold = Basis::zeros(curtain_mesh.vertices.len(), 2);
+        for (i, v) in curtain_mesh.vertices.iter().enumerate() {
+            if v[0] > 0.0 {
+                // q0 swings the right half over the left (mirror in x, lifted with y); q1 waves.
+                fold.data[3 * i * 2] = -2.0 * v[0];
+                fold.data[(3 * i + 2) * 2] = 0.5 * v[0] * (v[1] + 0.13);
+            }
+            fold.data[(3 * i + 2) * 2 + 1] = 0.05 * (3.0 * v[0]).sin();
+        }
+        let curtain = BodyDef {
+            name: "curtain",
+            mesh: curtain_mesh,
+            basis: Some(fold),
+            modal: false,
+        };
+        let patch = bspline_patch(0.8, 0.6, [6, 5], 3, [13, 11])
+            .ok_or("the fold scene's B-spline patch")?;
+        let mut patch_mesh = patch.mesh;
+        translate(&mut patch_mesh, [-0.4, 0.0, 0.25]);
+        let mut patch_basis = patch.basis;
+        // Scale the control-point displacements so q ~ 1 moves a control point by 0.1.
+        for x in patch_basis.data.iter_mut() {
+            *x *= 0.1;
+        }
+        let cloth = BodyDef {
+            name: "cloth",
+            mesh: patch_mesh,
+            basis: Some(patch_basis),
+            modal: false,
+        };
+        let bodies = vec![
+            curtain,
+            cloth,
+            modal_body("bar", bar(1.6, 0.05, 20), 4, 64, 0.05)?,
+        ];
+        let m_cloth = modes_of(&bodies[1]);
+        let frames = (0..8)
+            .map(|f| {
+                let t = f as f64 / 7.0;
+                // Control points move down in z, one after another, and wave.
+                let cloth_q: Vec<f64> = (0..m_cloth)
+                    .map(|j| {
+                        let (c, axis) = (j / 3, j % 3);
+                        if axis == 2 {
+                            -2.5 * t * (1.0 + 0.3 * (c as f64 * 0.7).sin())
+                        } else {
+                            0.3 * (c as f64 + 4.0 * t).sin()
+                        }
+                    })
+                    .collect();
+                vec![
+                    frame(id, [0.0; 3], vec![1.25 * t, (6.0 * t).sin()]),
+                    frame(id, [0.0; 3], cloth_q),
+                    frame(
+                        axis_angle([0.0, 0.0, 1.0], 1.2),
+                        [-0.3, 0.0, 0.3 - 0.4 * t],
+                        wave(modes_of(&bodies[2]), 6.0 * t, 1.0),
+                    ),
+                ]
+            })
+            .collect();
+        out.push(SceneDef {
+            name: "fold",
+            bodies,
+            frames,
+            self_pairs: true,
         });
     }
     Ok(out)
@@ -382,13 +462,18 @@ pub fn generate(root: &Path) -> Result<Files, String> {
         let loaded = Scene::load(&scratch.join(&scene_rel)).map_err(|e| e.to_string())?;
         let mut expected = String::new();
         for f in 0..loaded.frames.len() {
-            let pairs: Vec<serde_json::Value> = brute_force_frame(&loaded, f)
-                .into_iter()
-                .map(|(a, b, ta, tb)| {
-                    serde_json::json!([loaded.bodies[a].name, loaded.bodies[b].name, ta, tb])
-                })
-                .collect();
-            expected += &serde_json::json!({ "frame": f, "pairs": pairs }).to_string();
+            let pairs: Vec<serde_json::Value> =
+                brute_force_frame_with(&loaded, f, scene.self_pairs)
+                    .into_iter()
+                    .map(|(a, b, ta, tb)| {
+                        serde_json::json!([loaded.bodies[a].name, loaded.bodies[b].name, ta, tb])
+                    })
+                    .collect();
+            let mut line = serde_json::json!({ "frame": f, "pairs": pairs });
+            if scene.self_pairs {
+                line["self"] = serde_json::json!(true);
+            }
+            expected += &line.to_string();
             expected.push('\n');
         }
         files.insert(

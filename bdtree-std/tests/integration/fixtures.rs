@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use bdtree_core::{Body, CacheEntry, Pose, Scalar};
 use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::{compare, prepare, run, Contact};
+use bdtree_std::collide::{compare, prepare, run_with, Contact, PreparedScene};
 use bdtree_std::scene::Scene;
 
 fn fixtures() -> PathBuf {
@@ -19,6 +20,40 @@ fn scenes() -> Vec<PathBuf> {
         .collect();
     scenes.sort();
     scenes
+}
+
+/// The largest per-body rounding bound δ (`Body::error`) of a frame, in f64.
+fn frame_error(scene: &Scene, prepared: &PreparedScene, frame: usize, precision: Precision) -> f64 {
+    fn largest<S: Scalar>(scene: &Scene, prepared: &PreparedScene, frame: usize) -> f64 {
+        let mut worst = 0.0f64;
+        for (buf, (pose, q)) in prepared.images.iter().zip(&scene.frames[frame]) {
+            let image = buf.parse::<S>().expect("image");
+            let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
+            let mut body = Body::<S, 128>::new(&image, &mut cache).expect("body");
+            let p = Pose::from_quaternion(
+                pose.rotation.map(S::from_f64),
+                pose.translation.map(S::from_f64),
+            )
+            .expect("pose");
+            let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+            body.set_state(p, &q).expect("state");
+            worst = worst.max(body.error().to_f64());
+        }
+        worst
+    }
+    match precision {
+        Precision::F32 => largest::<f32>(scene, prepared, frame),
+        Precision::F64 => largest::<f64>(scene, prepared, frame),
+    }
+}
+
+/// Whether a scene's expected answers include self-collisions (`"self": true` on its lines).
+fn with_self(name: &str) -> bool {
+    let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
+        .expect("expected file");
+    text.lines().next().is_some_and(|l| {
+        serde_json::from_str::<serde_json::Value>(l).expect("json")["self"] == true
+    })
 }
 
 /// The expected pairs of every frame, as body indices and triangle indices.
@@ -82,8 +117,8 @@ fn every_fixture_scene_matches_brute_force_in_f32_and_f64() {
             )
             .expect("build");
             let (frames, _) = match precision {
-                Precision::F32 => run::<f32>(&scene, &prepared, 1),
-                Precision::F64 => run::<f64>(&scene, &prepared, 1),
+                Precision::F32 => run_with::<f32>(&scene, &prepared, 1, None, with_self(&name)),
+                Precision::F64 => run_with::<f64>(&scene, &prepared, 1, None, with_self(&name)),
             }
             .expect("run");
             for (f, (got, want)) in frames.iter().zip(&expected).enumerate() {
@@ -94,19 +129,20 @@ fn every_fixture_scene_matches_brute_force_in_f32_and_f64() {
                     "{name} frame {f} ({precision:?}): missed {:?}",
                     c.missed
                 );
-                // Extra pairs may only be near-touching ones, within the documented inflation
-                // (about 1e-5 of the scene's extent in f32, 1e-13 in f64).
-                let tolerance = match precision {
-                    Precision::F32 => 1e-4,
-                    Precision::F64 => 1e-12,
-                };
+                // Extra pairs may only be near-touching ones, within the rounding inflation the
+                // kernel documents: a few δ of the two bodies (δ from `Body::error`, about
+                // 1e-5 of the scene's extent in f32 at M = 10, 1e-13 in f64).
+                let tolerance = 20.0 * frame_error(&scene, &prepared, f, precision);
                 for (pair, gap) in &c.extra {
                     assert!(
                         *gap <= tolerance,
                         "{name} frame {f} ({precision:?}): extra {pair:?} is {gap} apart"
                     );
                 }
-                if precision == Precision::F64 {
+                // In f64 the inflation is ~1e-13: no extra at all, except where a folding
+                // sheet touches itself along its crease (gaps of 1e-16, true touching contact
+                // that rounding in the oracle's deformation separates).
+                if precision == Precision::F64 && !with_self(&name) {
                     assert!(
                         c.extra.is_empty(),
                         "{name} frame {f}: f64 extras {:?}",
