@@ -10,11 +10,10 @@
 //! response would act on, and checks that the cover holds every true contact.
 
 use bdtree_core::{
-    Body, CacheEntry, NodeKind, Order, Pending, Pose, RunStatus, Scalar, TestBudget, Traversal,
-    TreeView, TrianglePair, VertexEntry,
+    NodeKind, Order, Pending, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
 
-use crate::collide::{brute_force_frame, PreparedScene, RunError, HOST_MAX_MODES};
+use crate::collide::{brute_force_frame, parse_images, set_frame, Caches, PreparedScene, RunError};
 use crate::scene::Scene;
 
 /// One budget's figures, summed or averaged over every frame and body pair.
@@ -109,33 +108,10 @@ pub fn budget_table<S: Scalar>(
     order: Order,
     capacity: usize,
 ) -> Result<Vec<BudgetRow>, RunError> {
-    let images = prepared
-        .images
-        .iter()
-        .map(|buf| buf.parse::<S>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))?;
+    let images = parse_images::<S>(scene, prepared)?;
     let structures: Vec<Structure> = images.iter().map(|im| structure(&im.tree)).collect();
-    let mut caches: Vec<Vec<CacheEntry<S>>> = images
-        .iter()
-        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
-        .collect();
-    let mut vertex_caches: Vec<Vec<VertexEntry<S>>> = images
-        .iter()
-        .map(|im| vec![VertexEntry::default(); im.model.positions().len()])
-        .collect();
-    let mut bodies = Vec::new();
-    for (((image, cache), vertices), spec) in images
-        .iter()
-        .zip(caches.iter_mut())
-        .zip(vertex_caches.iter_mut())
-        .zip(&scene.bodies)
-    {
-        let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
-            .and_then(|b| b.with_vertex_cache(vertices))
-            .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
-        bodies.push(body);
-    }
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
     let mut storage = vec![Pending::<S>::EMPTY; capacity.max(1)];
     let mut rows: Vec<BudgetRow> = budgets
         .iter()
@@ -145,19 +121,8 @@ pub fn budget_table<S: Scalar>(
         })
         .collect();
     let mut q = Vec::new();
-    for (f, frame) in scene.frames.iter().enumerate() {
-        for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-            let name = &scene.bodies[b].name;
-            let pose = Pose::from_quaternion(
-                pose.rotation.map(S::from_f64),
-                pose.translation.map(S::from_f64),
-            )
-            .map_err(|e| RunError(format!("frame {f}, body {name}: {e}")))?;
-            q.clear();
-            q.extend(qf.iter().map(|&x| S::from_f64(x)));
-            body.set_state(pose, &q)
-                .map_err(|e| RunError(format!("frame {f}, body {name}: {e}")))?;
-        }
+    for f in 0..scene.frames.len() {
+        set_frame(scene, f, &mut bodies, &mut q)?;
         let truth = brute_force_frame(scene, f);
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);

@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use bdtree_core::{
     collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, CacheEntry, NodeKind, Pose, ProxyPair, QueryStats, Scalar, TreeView,
-    TrianglePair, VertexEntry,
+    stack_capacity, Body, CacheEntry, Image, NodeKind, Pose, ProxyPair, QueryStats, Scalar,
+    TreeView, TrianglePair, VertexEntry,
 };
 
 use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
@@ -82,6 +82,85 @@ fn to_scalars<S: Scalar, const N: usize>(v: [f64; N]) -> [S; N] {
     v.map(S::from_f64)
 }
 
+/// Every image of a prepared scene, parsed in scalar `S`.
+pub(crate) fn parse_images<'b, S: Scalar>(
+    scene: &Scene,
+    prepared: &'b PreparedScene,
+) -> Result<Vec<Image<'b, S>>, RunError> {
+    prepared
+        .images
+        .iter()
+        .map(|buf| buf.parse::<S>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))
+}
+
+/// Sphere and vertex caches for every body of a scene.
+pub(crate) struct Caches<S: Scalar> {
+    spheres: Vec<Vec<CacheEntry<S>>>,
+    vertices: Vec<Vec<VertexEntry<S>>>,
+}
+
+impl<S: Scalar> Caches<S> {
+    pub(crate) fn new(images: &[Image<'_, S>]) -> Self {
+        Self {
+            spheres: images
+                .iter()
+                .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
+                .collect(),
+            vertices: images
+                .iter()
+                .map(|im| vec![VertexEntry::default(); im.model.positions().len()])
+                .collect(),
+        }
+    }
+
+    /// A body per image, with a vertex cache.
+    pub(crate) fn bodies<'t, 'c>(
+        &'c mut self,
+        scene: &Scene,
+        images: &[Image<'t, S>],
+    ) -> Result<Vec<Body<'t, 'c, S, HOST_MAX_MODES>>, RunError> {
+        let mut bodies = Vec::new();
+        for (((image, cache), vertices), spec) in images
+            .iter()
+            .zip(self.spheres.iter_mut())
+            .zip(self.vertices.iter_mut())
+            .zip(&scene.bodies)
+        {
+            let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
+                .and_then(|b| b.with_vertex_cache(vertices))
+                .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
+            bodies.push(body);
+        }
+        Ok(bodies)
+    }
+}
+
+/// Sets every body's pose and `q` from frame `f` (`q` is scratch space).
+pub(crate) fn set_frame<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    bodies: &mut [Body<'_, '_, S, HOST_MAX_MODES>],
+    q: &mut Vec<S>,
+) -> Result<(), RunError> {
+    let frame = scene
+        .frames
+        .get(f)
+        .ok_or_else(|| RunError(format!("frame {f} does not exist")))?;
+    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
+        let err = |e: &dyn std::fmt::Display| {
+            RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
+        };
+        let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
+            .map_err(|e| err(&e))?;
+        q.clear();
+        q.extend(qf.iter().map(|&x| S::from_f64(x)));
+        body.set_state(pose, q).map_err(|e| err(&e))?;
+    }
+    Ok(())
+}
+
 /// Runs every frame `repeat` times (at least once) in scalar `S`. Returns the answers of the
 /// last run and the mean wall time per frame in milliseconds (setting states and querying;
 /// building excluded).
@@ -104,32 +183,9 @@ pub fn run_with<S: Scalar>(
     proxy_depth: Option<u32>,
     self_pairs: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
-    let images = prepared
-        .images
-        .iter()
-        .map(|buf| buf.parse::<S>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))?;
-    let mut caches: Vec<Vec<CacheEntry<S>>> = images
-        .iter()
-        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
-        .collect();
-    let mut vertex_caches: Vec<Vec<VertexEntry<S>>> = images
-        .iter()
-        .map(|im| vec![VertexEntry::default(); im.model.positions().len()])
-        .collect();
-    let mut bodies = Vec::new();
-    for (((image, cache), vertices), spec) in images
-        .iter()
-        .zip(caches.iter_mut())
-        .zip(vertex_caches.iter_mut())
-        .zip(&scene.bodies)
-    {
-        let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
-            .and_then(|b| b.with_vertex_cache(vertices))
-            .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
-        bodies.push(body);
-    }
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![
         [0u32; 2];
@@ -143,19 +199,8 @@ pub fn run_with<S: Scalar>(
     let runs = repeat.max(1);
     for run in 0..runs {
         results.clear();
-        for (f, frame) in scene.frames.iter().enumerate() {
-            for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-                let pose =
-                    Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
-                        .map_err(|e| {
-                            RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
-                        })?;
-                q.clear();
-                q.extend(qf.iter().map(|&x| S::from_f64(x)));
-                body.set_state(pose, &q).map_err(|e| {
-                    RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
-                })?;
-            }
+        for f in 0..scene.frames.len() {
+            set_frame(scene, f, &mut bodies, &mut q)?;
             let mut result = FrameResult {
                 complete: true,
                 ..FrameResult::default()
@@ -396,38 +441,15 @@ pub fn distances<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
 ) -> Result<Vec<Vec<PairDistance>>, RunError> {
-    let images = prepared
-        .images
-        .iter()
-        .map(|buf| buf.parse::<S>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))?;
-    let mut caches: Vec<Vec<CacheEntry<S>>> = images
-        .iter()
-        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
-        .collect();
-    let mut bodies = Vec::new();
-    for ((image, cache), spec) in images.iter().zip(caches.iter_mut()).zip(&scene.bodies) {
-        let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
-            .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
-        bodies.push(body);
-    }
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
     let mut out = Vec::new();
     let mut q = Vec::new();
-    for (f, frame) in scene.frames.iter().enumerate() {
-        for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-            let err = |e: &dyn std::fmt::Display| {
-                RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
-            };
-            let pose =
-                Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
-                    .map_err(|e| err(&e))?;
-            q.clear();
-            q.extend(qf.iter().map(|&x| S::from_f64(x)));
-            body.set_state(pose, &q).map_err(|e| err(&e))?;
-        }
+    for f in 0..scene.frames.len() {
+        set_frame(scene, f, &mut bodies, &mut q)?;
         let mut row = Vec::new();
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);
