@@ -147,3 +147,68 @@ fn a_folded_sheet_collides_with_itself() {
     }
     assert!(total > 0, "the fold crosses the sheet somewhere");
 }
+
+/// Normal cones: a flat sheet is one cone at the root, a closed sphere has none; a parent's
+/// bitfield is the AND of its children's; the culled traversal reports a subset of the exact
+/// one (it may miss, never invents).
+#[test]
+fn normal_culling_reports_a_subset_and_cones_nest() {
+    use bdtree_core::selfcollide::{collide_self_normal_culled, normal_cones};
+    use bdtree_core::NodeKind;
+    let mut rng = Rng(0xBD7_0702);
+    for (mesh, expect_root) in [
+        (sheet(1.5, 1.0, 12, 8), Some(true)),
+        (icosphere(0.5, 2), Some(false)),
+        (blob(0.5, 2, 5, 11), None),
+    ] {
+        let basis = smooth_basis(&mesh.vertices, 4, 0.4);
+        let buf = build(&mesh, Some(&basis), BuildOptions::default(), &mut |_| {})
+            .expect("build")
+            .0;
+        let image = buf.parse::<f32>().expect("image");
+        let n = image.tree.node_count();
+        let mut cache = vec![CacheEntry::default(); n];
+        let mut body = Body::<f32, 8>::new(&image, &mut cache).expect("body");
+        let mut cones = vec![0u16; n];
+        let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+        for step in 0..6 {
+            let q: Vec<f32> = (0..4).map(|_| rng.uniform(-2.0, 2.0) as f32).collect();
+            body.set_state(Pose::identity(), &if step == 0 { vec![0.0; 4] } else { q })
+                .expect("state");
+            normal_cones(&mut body, &mut cones).expect("cones");
+            if step == 0 {
+                if let Some(flat) = expect_root {
+                    assert_eq!(cones[0] != 0, flat, "root cone of the rest shape");
+                }
+            }
+            for k in 0..n {
+                if let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) {
+                    assert_eq!(cones[k], cones[left as usize] & cones[right as usize]);
+                }
+            }
+            let mut exact = Vec::new();
+            collide_self(&mut body, &mut stack, &mut |p: TrianglePair| {
+                exact.push((p.a, p.b));
+                true
+            });
+            let mut culled = Vec::new();
+            let outcome = collide_self_normal_culled(
+                &mut body,
+                &cones,
+                &mut stack,
+                &mut |p: TrianglePair| {
+                    culled.push((p.a, p.b));
+                    true
+                },
+            );
+            assert_eq!(outcome.status, QueryStatus::Complete);
+            exact.sort_unstable();
+            for p in &culled {
+                assert!(
+                    exact.binary_search(p).is_ok(),
+                    "culled reported {p:?} that the exact traversal did not"
+                );
+            }
+        }
+    }
+}
