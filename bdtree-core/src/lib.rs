@@ -68,6 +68,6 @@ pub use query::{
     TrianglePair,
 };
 pub use scalar::Scalar;
-pub use selfcollide::{collide_self, self_stack_capacity};
+pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
 pub use tree::{NodeKind, TreeView};
 pub use world::{collide_world, WorldOutcome};

@@ -1,20 +1,41 @@
 //! Self-collision: every pair of non-adjacent triangles of one deformed body that intersect.
 //!
-//! The traversal runs one tree against itself (Lau et al.'s test units, on a binary tree): a
-//! **self unit** `(i, i)` stands for "node i against itself" and expands into `(l, l)`, `(r, r)`
-//! and, when their spheres overlap, the pair unit `(l, r)`; a **pair unit** `(i, j)` expands
-//! exactly like [`crate::collide`]'s pairs (children tested at expansion, the larger sphere
-//! split, both when within a factor of two). At two leaves the triangles are tested exactly
-//! unless they are **adjacent** — sharing a vertex index — since touching along the shared
-//! vertex or edge is the mesh's own connectivity, not a collision (so a fold that makes two
-//! adjacent triangles cross beyond their shared vertex is not reported; their non-adjacent
-//! neighbours are).
+//! The traversal runs one tree against itself in Lau et al.'s **test units**, on a binary tree:
 //!
-//! Every sphere is the body's own (the cache is shared: a node updated for a self unit is not
+//! * **Type 1** — one node against itself. It expands into its children's Type 1 units and,
+//!   when the children's spheres overlap, the pair unit of the two children. A leaf has nothing
+//!   to test against itself.
+//! * **Type 2** — two nodes that may share a vertex (adjacent patches). Their spheres nearly
+//!   always overlap, so they descend to their leaves, where triangles sharing a vertex index are
+//!   skipped: touching along the shared vertex or edge is the mesh's own connectivity, not a
+//!   collision (a fold that makes two adjacent triangles cross beyond their shared vertex is not
+//!   reported; their non-adjacent neighbours are).
+//! * **Type 3** — two nodes that share no vertex: an ordinary pair, pruned by sphere overlap as
+//!   in [`crate::collide`] (children tested at expansion, the larger sphere split, both when
+//!   within a factor of two); every pair below it is Type 3 too, so the classification is made
+//!   once and the leaves skip the adjacency check.
+//!
+//! **Adjacency in O(1)** for any mesh: [`vertex_signatures`] gives each node a 64-bit
+//! signature, bit `h(v)` set for every vertex `v` below it (`h` a multiplicative hash). Two
+//! nodes whose signatures share no bit share no vertex (Type 3, proven); otherwise they are
+//! taken as Type 2, which costs a leaf-level adjacency check and never an answer. (Lau et al.
+//! index quad-tree nodes on the `(u, v)` grid; a BD-Tree is built over arbitrary meshes, so the
+//! signature plays that role.) Without signatures every pair unit is treated as Type 2.
+//!
+//! **Incremental self-collision list.** [`SelfList`] carries the units where the previous
+//! step's traversal stopped (Lau's self-collision list; a front of the traversal tree) from
+//! step to step: each is re-tested from where it is — separated units stay, units that came to
+//! overlap descend, and two separated sibling units whose parent unit is separated too are
+//! merged into it (one level per step, Lau's "move up"). The list always partitions the body's
+//! pairs of non-adjacent triangles (adjacent leaf pairs are left out: they never report), so
+//! its answer equals [`collide_self`]'s.
+//!
+//! Every sphere is the body's own (the cache is shared: a node updated for a Type 1 unit is not
 //! updated again for a pair unit). Without a normal-cone test (Lau's 14-direction bitfields,
-//! which need every deformed normal each step), a self unit always descends to its leaves, so
-//! the cost is at least one test per pair of neighbouring leaves: `O(n)` per query on top of
-//! the pairs that truly come close.
+//! which need every deformed normal each step, [`normal_cones`]), a Type 1 unit always descends
+//! to its leaves, so the cost is at least one test per pair of neighbouring leaves: `O(n)` per
+//! query on top of the pairs that truly come close. The cone test is an opt-in that can miss
+//! contacts ([`collide_self_normal_culled`]).
 
 use crate::body::Body;
 use crate::image::NONE;
@@ -23,17 +44,65 @@ use crate::query::{
 };
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
+use crate::tree::TreeView;
 use crate::triangle::triangles_may_intersect;
 
-/// Marks a self unit on the stack (the second slot of a pair is never this for a pair unit:
-/// node indices are below `u32::MAX`).
+/// Marks a Type 1 unit on the stack (the second slot of a pair unit is never this: node
+/// indices are below [`MAX_NODES`]).
 const SELF: u32 = u32::MAX;
+
+/// On the stack, set in a pair unit's first slot when it is known to be Type 3.
+const TYPE3: u32 = 1 << 31;
+
+/// In a [`SelfList`] entry's second slot: the unit's spheres were disjoint this step.
+const SEPARATED: u32 = 1 << 31;
+/// The node bits of a [`SelfList`] entry slot.
+const NODE: u32 = SEPARATED - 1;
+
+/// Self-collision handles trees of fewer nodes than this (2³¹; the bit above carries a flag).
+pub const MAX_NODES: usize = 1 << 31;
 
 /// Stack entries [`collide_self`] needs for a tree of this depth: the self units left pending
 /// along one root-to-leaf path (two per level) plus a pair traversal's
 /// [`stack_capacity`]`(depth, depth)`, plus one.
 pub const fn self_stack_capacity(depth: u32) -> usize {
     2 * depth as usize + stack_capacity(depth, depth) + 1
+}
+
+/// Optional accelerations of a self-collision query; [`SelfAids::NONE`] is the plain exact
+/// traversal.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfAids<'a> {
+    /// Per-node vertex signatures from [`vertex_signatures`] (empty: off). With them, pair
+    /// units are classified Type 2 / Type 3; the answer does not change.
+    pub signatures: &'a [u64],
+    /// **Opt-in, may miss contacts**: per-node normal bitfields for this step from
+    /// [`normal_cones`] (empty: off). A Type 1 unit whose bitfield is non-zero, and (with
+    /// signatures) a Type 2 unit whose two bitfields share a bit, is taken as free of
+    /// self-collision without Lau's contour test; see [`collide_self_normal_culled`].
+    pub cones: &'a [u16],
+}
+
+impl SelfAids<'_> {
+    /// No accelerations: the exact traversal.
+    pub const NONE: SelfAids<'static> = SelfAids {
+        signatures: &[],
+        cones: &[],
+    };
+}
+
+/// Test units a self-collision query processed, by Lau et al.'s types.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UnitCounts {
+    /// Type 1 units (a node against itself).
+    pub type1: u32,
+    /// Type 2 units (two nodes that may share a vertex; all pair units without signatures).
+    pub type2: u32,
+    /// Type 3 units (two nodes proven to share no vertex).
+    pub type3: u32,
+    /// Units taken as free by the normal-cone test (opt-in).
+    pub culled: u32,
 }
 
 /// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
@@ -44,133 +113,522 @@ pub fn collide_self<S: Scalar, const M: usize>(
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
+    collide_self_with(
+        body,
+        SelfAids::NONE,
+        stack,
+        sink,
+        &mut UnitCounts::default(),
+    )
+}
+
+/// [`collide_self`] with accelerations (see [`SelfAids`]), counting the test units by type
+/// into `counts` (added to what it holds). Exact unless `aids.cones` is given.
+pub fn collide_self_with<S: Scalar, const M: usize>(
+    body: &mut Body<'_, '_, S, M>,
+    aids: SelfAids<'_>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+    counts: &mut UnitCounts,
+) -> QueryOutcome {
     let mut stats = QueryStats::default();
-    let needed = self_stack_capacity(body.tree().depth());
-    if stack.len() < needed {
-        let status = QueryStatus::StackTooSmall {
-            needed,
-            given: stack.len(),
-        };
+    if let Err(status) = check(body, &aids, stack) {
         return QueryOutcome { status, stats };
     }
     let before = body.update_count();
-    let status = run(body, stack, sink, &[], &mut stats);
+    let mut walk = Walk {
+        aids,
+        stats: &mut stats,
+        counts,
+    };
+    let status = match stack.first_mut() {
+        Some(root) => {
+            *root = [0, SELF];
+            walk.descend(body, stack, 1, sink, &mut |_, _| {})
+        }
+        None => QueryStatus::Inconsistent,
+    };
     stats.sphere_updates = body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
+}
+
+/// The checks every entry point makes before touching the body.
+fn check<S: Scalar, const M: usize>(
+    body: &Body<'_, '_, S, M>,
+    aids: &SelfAids<'_>,
+    stack: &[[u32; 2]],
+) -> Result<(), QueryStatus> {
+    let needed = self_stack_capacity(body.tree().depth());
+    if stack.len() < needed {
+        return Err(QueryStatus::StackTooSmall {
+            needed,
+            given: stack.len(),
+        });
+    }
+    let nodes = body.tree().node_count();
+    let short = |len: usize| len != 0 && len < nodes;
+    if nodes >= MAX_NODES || short(aids.signatures.len()) || short(aids.cones.len()) {
+        return Err(QueryStatus::Inconsistent);
+    }
+    Ok(())
 }
 
 fn adjacent(a: [u32; 3], b: [u32; 3]) -> bool {
     a.iter().any(|v| b.contains(v))
 }
 
-fn run<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
-    stack: &mut [[u32; 2]],
-    sink: &mut impl ContactSink,
-    cones: &[u16],
-    stats: &mut QueryStats,
-) -> QueryStatus {
-    let error = body.error() + body.error();
-    let Some(root) = stack.first_mut() else {
-        return QueryStatus::StackTooSmall {
-            needed: 1,
-            given: 0,
+/// The bit of vertex `v` in a node signature (Fibonacci hashing: neighbouring indices land on
+/// distant bits).
+fn vertex_bit(v: u32) -> u64 {
+    1 << (v.wrapping_mul(0x9E37_79B9) >> 26)
+}
+
+/// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
+/// every triangle below the node. Computed once per tree, `O(nodes)`. `None` when `signatures`
+/// is shorter than the node count or the tree is inconsistent.
+pub fn vertex_signatures<S: Scalar, const M: usize>(
+    body: &Body<'_, '_, S, M>,
+    signatures: &mut [u64],
+) -> Option<()> {
+    let tree = body.tree();
+    let triangles = body.model().triangles();
+    let signatures = signatures.get_mut(..tree.node_count())?;
+    for k in (0..signatures.len()).rev() {
+        let [left, right, triangle, _] = tree.links(k)?;
+        let signature = if triangle != NONE {
+            let [a, b, c] = *triangles.get(triangle as usize)?;
+            vertex_bit(a) | vertex_bit(b) | vertex_bit(c)
+        } else {
+            signatures.get(left as usize)? | signatures.get(right as usize)?
         };
-    };
-    *root = [0, SELF];
-    let mut len = 1usize;
-    while len > 0 {
-        len -= 1;
-        let Some(&[i, j]) = stack.get(len) else {
-            return QueryStatus::Inconsistent;
-        };
-        stats.nodes_visited += 1;
-        let Some([li, ri, ti, _]) = body.tree().links(i as usize) else {
-            return QueryStatus::Inconsistent;
-        };
-        if j == SELF {
-            // A self unit: a leaf has nothing to test against itself; with normal cones, a
-            // node whose normals all lie in one sampled half-space is taken as free.
-            if ti != NONE || cones.get(i as usize).is_some_and(|&c| c != 0) {
+        *signatures.get_mut(k)? = signature;
+    }
+    Some(())
+}
+
+/// Each node's parent ([`NONE`] for the root), which a [`SelfList`] needs to merge units.
+/// `None` when `parents` is shorter than the node count or the tree is inconsistent.
+pub fn tree_parents<S: Scalar>(tree: &TreeView<'_, S>, parents: &mut [u32]) -> Option<()> {
+    let parents = parents.get_mut(..tree.node_count())?;
+    parents.fill(NONE);
+    for k in 0..parents.len() {
+        let [left, right, triangle, _] = tree.links(k)?;
+        if triangle == NONE {
+            *parents.get_mut(left as usize)? = k as u32;
+            *parents.get_mut(right as usize)? = k as u32;
+        }
+    }
+    Some(())
+}
+
+/// One self-collision walk's state: its accelerations and counters.
+struct Walk<'w, 'a> {
+    aids: SelfAids<'a>,
+    stats: &'w mut QueryStats,
+    counts: &'w mut UnitCounts,
+}
+
+impl Walk<'_, '_> {
+    /// Whether the pair unit `(i, j)` is proven Type 3 (no shared vertex).
+    fn type3(&self, i: u32, j: u32) -> bool {
+        match (
+            self.aids.signatures.get(i as usize),
+            self.aids.signatures.get(j as usize),
+        ) {
+            (Some(a), Some(b)) => a & b == 0,
+            _ => false,
+        }
+    }
+
+    /// Runs the units on `stack[..len]` to completion. `record(unit, separated)` receives every
+    /// unit where the walk stops and that may matter next step: pair units whose spheres are
+    /// disjoint (`true`), pairs of non-adjacent leaves and units taken as free by the cones
+    /// (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and adjacent leaf pairs never
+    /// report anything, whatever the deformation, and are not recorded.)
+    fn descend<S: Scalar, const M: usize>(
+        &mut self,
+        body: &mut Body<'_, '_, S, M>,
+        stack: &mut [[u32; 2]],
+        mut len: usize,
+        sink: &mut impl ContactSink,
+        record: &mut impl FnMut([u32; 2], bool),
+    ) -> QueryStatus {
+        let error = body.error() + body.error();
+        while len > 0 {
+            len -= 1;
+            let Some(&[raw, j]) = stack.get(len) else {
+                return QueryStatus::Inconsistent;
+            };
+            let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
+            self.stats.nodes_visited += 1;
+            let Some([li, ri, ti, _]) = body.tree().links(i as usize) else {
+                return QueryStatus::Inconsistent;
+            };
+            if j == SELF {
+                self.counts.type1 += 1;
+                if ti != NONE {
+                    continue;
+                }
+                if self.aids.cones.get(i as usize).is_some_and(|&c| c != 0) {
+                    self.counts.culled += 1;
+                    record([i, i], false);
+                    continue;
+                }
+                let (Some(sl), Some(sr)) = (body.sphere(li as usize), body.sphere(ri as usize))
+                else {
+                    return QueryStatus::Inconsistent;
+                };
+                self.stats.overlap_tests += 1;
+                let Some(slots) = stack.get_mut(len..len + 3) else {
+                    return QueryStatus::Inconsistent;
+                };
+                let mut kept = 0usize;
+                if spheres_overlap(sl, sr) {
+                    if let Some(slot) = slots.get_mut(kept) {
+                        *slot = [li, ri];
+                    }
+                    kept += 1;
+                } else {
+                    record([li, ri], true);
+                }
+                for unit in [[ri, SELF], [li, SELF]] {
+                    if let Some(slot) = slots.get_mut(kept) {
+                        *slot = unit;
+                    }
+                    kept += 1;
+                }
+                len += kept;
                 continue;
             }
-            let (Some(sl), Some(sr)) = (body.sphere(li as usize), body.sphere(ri as usize)) else {
+            let Some([lj, rj, tj, _]) = body.tree().links(j as usize) else {
                 return QueryStatus::Inconsistent;
             };
-            stats.overlap_tests += 1;
-            let Some(slots) = stack.get_mut(len..len + 3) else {
+            let type3 = known3 || self.type3(i, j);
+            if type3 {
+                self.counts.type3 += 1;
+            } else {
+                self.counts.type2 += 1;
+                let cones = &self.aids.cones;
+                if !self.aids.signatures.is_empty() {
+                    if let (Some(a), Some(b)) = (cones.get(i as usize), cones.get(j as usize)) {
+                        if a & b != 0 {
+                            self.counts.culled += 1;
+                            record([i, j], false);
+                            continue;
+                        }
+                    }
+                }
+            }
+            let (leaf_i, leaf_j) = (ti != NONE, tj != NONE);
+            if leaf_i & leaf_j {
+                let triangles = body.model().triangles();
+                let (Some(&fi), Some(&fj)) =
+                    (triangles.get(ti as usize), triangles.get(tj as usize))
+                else {
+                    return QueryStatus::Inconsistent;
+                };
+                // Adjacent triangles are never tested, and their spheres (both holding the
+                // shared vertex) always overlap: a list need not keep them.
+                if !type3 && adjacent(fi, fj) {
+                    continue;
+                }
+                record([i, j], false);
+                let (Some(vi), Some(vj)) = (
+                    body.world_triangle(ti as usize),
+                    body.world_triangle(tj as usize),
+                ) else {
+                    return QueryStatus::Inconsistent;
+                };
+                self.stats.triangle_tests += 1;
+                if triangles_may_intersect(&vi, &vj, error) {
+                    let pair = TrianglePair {
+                        a: ti.min(tj),
+                        b: ti.max(tj),
+                    };
+                    if let Err(pair) = sink.push(pair) {
+                        return QueryStatus::OutputFull { pair };
+                    }
+                    self.stats.pairs += 1;
+                }
+                continue;
+            }
+            let (Some(si), Some(sj)) = (body.sphere(i as usize), body.sphere(j as usize)) else {
                 return QueryStatus::Inconsistent;
             };
+            let how = split(si[3], sj[3], leaf_i, leaf_j);
+            let sphere = |_: bool, node: u32| body.sphere(node as usize);
+            let Some(slots) = stack.get_mut(len..len + 4) else {
+                return QueryStatus::Inconsistent;
+            };
+            let flag = if type3 { TYPE3 } else { 0 };
             let mut kept = 0usize;
-            if spheres_overlap(sl, sr) {
-                if let Some(slot) = slots.get_mut(kept) {
-                    *slot = [li, ri];
+            let keep = |[a, b]: [u32; 2], x: [S; 4], y: [S; 4]| {
+                if spheres_overlap(x, y) {
+                    if let Some(slot) = slots.get_mut(kept) {
+                        *slot = [a | flag, b];
+                    }
+                    kept += 1;
+                } else {
+                    record([a, b], true);
                 }
-                kept += 1;
-            }
-            for unit in [[ri, SELF], [li, SELF]] {
-                if let Some(slot) = slots.get_mut(kept) {
-                    *slot = unit;
-                }
-                kept += 1;
-            }
-            len += kept;
-            continue;
-        }
-        let Some([lj, rj, tj, _]) = body.tree().links(j as usize) else {
-            return QueryStatus::Inconsistent;
-        };
-        let (leaf_i, leaf_j) = (ti != NONE, tj != NONE);
-        if leaf_i & leaf_j {
-            let triangles = body.model().triangles();
-            let (Some(&fi), Some(&fj)) = (triangles.get(ti as usize), triangles.get(tj as usize))
+            };
+            let Some(tests) = expand(how, (i, [li, ri], si), (j, [lj, rj], sj), sphere, keep)
             else {
                 return QueryStatus::Inconsistent;
             };
-            if adjacent(fi, fj) {
-                continue;
-            }
-            let (Some(vi), Some(vj)) = (
-                body.world_triangle(ti as usize),
-                body.world_triangle(tj as usize),
-            ) else {
-                return QueryStatus::Inconsistent;
-            };
-            stats.triangle_tests += 1;
-            if triangles_may_intersect(&vi, &vj, error) {
-                let pair = TrianglePair {
-                    a: ti.min(tj),
-                    b: ti.max(tj),
-                };
-                if let Err(pair) = sink.push(pair) {
-                    return QueryStatus::OutputFull { pair };
-                }
-                stats.pairs += 1;
-            }
-            continue;
+            self.stats.overlap_tests += tests;
+            len += kept;
         }
-        let (Some(si), Some(sj)) = (body.sphere(i as usize), body.sphere(j as usize)) else {
-            return QueryStatus::Inconsistent;
-        };
-        let how = split(si[3], sj[3], leaf_i, leaf_j);
-        let sphere = |_: bool, node: u32| body.sphere(node as usize);
-        let Some(slots) = stack.get_mut(len..len + 4) else {
-            return QueryStatus::Inconsistent;
-        };
-        let mut kept = 0usize;
-        let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
-            if let Some(slot) = slots.get_mut(kept) {
-                *slot = pair;
-            }
-            kept += usize::from(spheres_overlap(x, y));
-        };
-        let Some(tests) = expand(how, (i, [li, ri], si), (j, [lj, rj], sj), sphere, keep) else {
-            return QueryStatus::Inconsistent;
-        };
-        stats.overlap_tests += tests;
-        len += kept;
+        QueryStatus::Complete
     }
-    QueryStatus::Complete
+}
+
+/// Lau et al.'s **incremental self-collision list** for one body: the units where the last
+/// step's traversal stopped, carried to the next step (see the module docs). Storage is the
+/// caller's: the tree's parents ([`tree_parents`]) and two unit buffers of equal use (the list
+/// and its successor; a few times the leaf count is ample, see [`SelfList::len`]).
+///
+/// The first query, and any query after [`SelfList::reset`] or after the list did not fit
+/// ([`SelfList::overflowed`]), walks from the root. A list belongs to one body; each query's
+/// answer equals [`collide_self`]'s for the body's current state (as a set; the order differs).
+#[derive(Debug)]
+pub struct SelfList<'s> {
+    parents: &'s [u32],
+    units: &'s mut [[u32; 2]],
+    spare: &'s mut [[u32; 2]],
+    len: usize,
+    fresh: bool,
+    overflowed: bool,
+}
+
+impl<'s> SelfList<'s> {
+    /// An empty list over the caller's storage; the first query walks from the root.
+    pub fn new(parents: &'s [u32], units: &'s mut [[u32; 2]], spare: &'s mut [[u32; 2]]) -> Self {
+        SelfList {
+            parents,
+            units,
+            spare,
+            len: 0,
+            fresh: true,
+            overflowed: false,
+        }
+    }
+
+    /// Units in the list (after the last query).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list holds no unit.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The units, each `[a, b]` with `a < b` (a Type 1 unit, kept only when the cones culled
+    /// it, is `[a, a]`).
+    pub fn units(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
+        self.units
+            .iter()
+            .take(self.len)
+            .map(|&[a, b]| [a & NODE, b & NODE])
+    }
+
+    /// Whether the last query's list did not fit the storage: its answer is still complete,
+    /// but the next query walks from the root again.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Forgets the list: the next query walks from the root.
+    pub fn reset(&mut self) {
+        self.len = 0;
+        self.fresh = true;
+    }
+
+    /// The self-collision pairs of `body` in its current state (as [`collide_self_with`]),
+    /// starting from the units of the last step, then the list for the next step.
+    pub fn collide<S: Scalar, const M: usize>(
+        &mut self,
+        body: &mut Body<'_, '_, S, M>,
+        aids: SelfAids<'_>,
+        stack: &mut [[u32; 2]],
+        sink: &mut impl ContactSink,
+        counts: &mut UnitCounts,
+    ) -> QueryOutcome {
+        let mut stats = QueryStats::default();
+        if let Err(status) = check(body, &aids, stack) {
+            return QueryOutcome { status, stats };
+        }
+        if self.parents.len() < body.tree().node_count() {
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
+        let before = body.update_count();
+        let mut walk = Walk {
+            aids,
+            stats: &mut stats,
+            counts,
+        };
+        let (mut next, mut overflow) = (0usize, false);
+        let spare = &mut *self.spare;
+        let mut record = |[a, b]: [u32; 2], separated: bool| {
+            let unit = [a.min(b), a.max(b) | if separated { SEPARATED } else { 0 }];
+            match spare.get_mut(next) {
+                Some(slot) => {
+                    *slot = unit;
+                    next += 1;
+                }
+                None => overflow = true,
+            }
+        };
+        let root = [[0, 0]];
+        let start: &[[u32; 2]] = if self.fresh {
+            &root
+        } else {
+            self.units.get(..self.len).unwrap_or(&[])
+        };
+        let mut status = QueryStatus::Complete;
+        for &[a, b] in start {
+            let (a, b) = (a & NODE, b & NODE);
+            let Some(first) = stack.first_mut() else {
+                status = QueryStatus::Inconsistent;
+                break;
+            };
+            if a == b {
+                *first = [a, SELF];
+            } else {
+                // A pair unit is re-tested where it stands; generated units are tested by the
+                // walk when their parent expands.
+                let (Some(sa), Some(sb)) = (body.sphere(a as usize), body.sphere(b as usize))
+                else {
+                    status = QueryStatus::Inconsistent;
+                    break;
+                };
+                walk.stats.overlap_tests += 1;
+                if !spheres_overlap(sa, sb) {
+                    walk.stats.nodes_visited += 1;
+                    record([a, b], true);
+                    continue;
+                }
+                *first = [a, b];
+            }
+            status = walk.descend(body, stack, 1, sink, &mut record);
+            if status != QueryStatus::Complete {
+                break;
+            }
+        }
+        self.overflowed = overflow;
+        if status != QueryStatus::Complete || overflow {
+            self.reset();
+        } else {
+            self.len = next;
+            core::mem::swap(&mut self.units, &mut self.spare);
+            self.fresh = false;
+            if self.merge(body, walk.stats).is_none() {
+                self.reset();
+                status = QueryStatus::Inconsistent;
+            }
+        }
+        stats.sphere_updates = body.update_count().wrapping_sub(before);
+        QueryOutcome { status, stats }
+    }
+
+    /// Lau's "move up": two separated units next to each other in the list that differ in one
+    /// node, the two nodes being siblings, are merged into the parent unit when that one is
+    /// separated as well — the list stays a partition of the triangle pairs. The walk records
+    /// the units of one expansion side by side and keeps the list's order from step to step, so
+    /// looking at neighbours only finds the merges without sorting (`O(len)`); a merge missed
+    /// costs a finer list, never an answer. One level per step.
+    fn merge<S: Scalar, const M: usize>(
+        &mut self,
+        body: &mut Body<'_, '_, S, M>,
+        stats: &mut QueryStats,
+    ) -> Option<()> {
+        let units = self.units.get_mut(..self.len)?;
+        let mut kept = 0usize;
+        let mut k = 0usize;
+        while k < units.len() {
+            let [a, b] = *units.get(k)?;
+            let merged = match units.get(k + 1) {
+                Some(&[c, d]) if b & d & SEPARATED != 0 => {
+                    let (b, d) = (b & NODE, d & NODE);
+                    // The shared node and the two that differ.
+                    let split = if a == c && b != d {
+                        Some((a, b, d))
+                    } else if b == d && a != c {
+                        Some((b, a, c))
+                    } else if a == d && b != c {
+                        Some((a, b, c))
+                    } else if b == c && a != d {
+                        Some((b, a, d))
+                    } else {
+                        None
+                    };
+                    match split {
+                        Some((other, x, y)) => {
+                            let parent = *self.parents.get(x as usize)?;
+                            if parent != NONE && parent == *self.parents.get(y as usize)? {
+                                let (Some(sp), Some(so)) =
+                                    (body.sphere(parent as usize), body.sphere(other as usize))
+                                else {
+                                    return None;
+                                };
+                                stats.overlap_tests += 1;
+                                (!spheres_overlap(sp, so)).then_some([parent, other])
+                            } else {
+                                None
+                            }
+                        }
+                        None => None,
+                    }
+                }
+                _ => None,
+            };
+            let unit = match merged {
+                Some([x, y]) => {
+                    k += 2;
+                    [x.min(y), x.max(y) | SEPARATED]
+                }
+                None => {
+                    k += 1;
+                    [a, b]
+                }
+            };
+            *units.get_mut(kept)? = unit;
+            kept += 1;
+        }
+        self.len = kept;
+        Some(())
+    }
+}
+
+/// **Opt-in, may miss contacts.** [`collide_self`] with Lau et al.'s normal test: a Type 1 unit
+/// whose node has a non-zero normal bitfield ([`normal_cones`], computed for this step) is not
+/// expanded. The theorem behind it also needs a contour test (the projected boundary must not
+/// cross itself), which Lau skipped and this skips too: a nearly flat patch whose outline folds
+/// over itself can self-intersect with all its normals in one half-space, and such contacts are
+/// missed. Measured miss rate: benches/README.md ("Self-collision"). Use [`collide_self`] when
+/// nothing may be missed. With [`SelfAids::signatures`] as well ([`collide_self_with`]), Type 2
+/// units are culled the same way.
+pub fn collide_self_normal_culled<S: Scalar, const M: usize>(
+    body: &mut Body<'_, '_, S, M>,
+    cones: &[u16],
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    if cones.len() < body.tree().node_count() {
+        return QueryOutcome {
+            status: QueryStatus::Inconsistent,
+            stats: QueryStats::default(),
+        };
+    }
+    let aids = SelfAids {
+        signatures: &[],
+        cones,
+    };
+    collide_self_with(body, aids, stack, sink, &mut UnitCounts::default())
 }
 
 /// The 14 sampled directions of Lau et al.'s normal test: the 6 axis directions and the 8 cube
@@ -229,38 +687,4 @@ pub fn normal_cones<S: Scalar, const M: usize>(
         *cones.get_mut(k)? = mask;
     }
     Some(())
-}
-
-/// **Opt-in, may miss contacts.** [`collide_self`] with Lau et al.'s normal test: a self unit
-/// whose node has a non-zero normal bitfield ([`normal_cones`], computed for this step) is not
-/// expanded. The theorem behind it also needs a contour test (the projected boundary must not
-/// cross itself), which Lau skipped and this skips too: a nearly flat patch whose outline folds
-/// over itself can self-intersect with all its normals in one half-space, and such contacts are
-/// missed. Measured miss rate: benches/README.md ("Self-collision"). Use [`collide_self`] when
-/// nothing may be missed.
-pub fn collide_self_normal_culled<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
-    cones: &[u16],
-    stack: &mut [[u32; 2]],
-    sink: &mut impl ContactSink,
-) -> QueryOutcome {
-    let mut stats = QueryStats::default();
-    let needed = self_stack_capacity(body.tree().depth());
-    if stack.len() < needed {
-        let status = QueryStatus::StackTooSmall {
-            needed,
-            given: stack.len(),
-        };
-        return QueryOutcome { status, stats };
-    }
-    if cones.len() < body.tree().node_count() {
-        return QueryOutcome {
-            status: QueryStatus::Inconsistent,
-            stats,
-        };
-    }
-    let before = body.update_count();
-    let status = run(body, stack, sink, cones, &mut stats);
-    stats.sphere_updates = body.update_count().wrapping_sub(before);
-    QueryOutcome { status, stats }
 }

@@ -1,16 +1,22 @@
-//! Self-collision: the exact traversal against Lau et al.'s normal-cone culling (opt-in, may
-//! miss), on the `fold` fixture's curtain and on crumpled sheets.
+//! Self-collision: the exact traversal, its typed (Type 2/3 units from vertex signatures) and
+//! incremental (Lau's self-collision list) forms, and Lau et al.'s normal-cone culling (opt-in,
+//! may miss), on the `fold` fixture's curtain and on a crumpling sheet.
 //!
-//! Group `selfcollide`, per scene: `exact` (`collide_self`) and `normal_culled`
-//! (`normal_cones` + `collide_self_normal_culled`), one iteration = all frames. Before timing,
-//! every frame is compared with the f64 brute force over non-adjacent pairs: the exact
-//! traversal must miss nothing (checked), the culled one's misses are counted and printed.
+//! Group `selfcollide`, per scene: `exact` (`collide_self`), `typed` (`collide_self_with` and
+//! signatures), `list` (`SelfList::collide` with signatures, reset at the start of each
+//! iteration), `cones` (`normal_cones` + Type 1 culling) and `cones_typed` (Type 1 and Type 2
+//! culling); one iteration = all frames. Before timing, every frame is compared with the f64
+//! brute force over non-adjacent pairs: the exact modes must miss nothing (checked), the culled
+//! ones' misses are counted and printed, with the test units per frame by type.
 
 use std::path::Path;
 use std::time::Duration;
 
-use bdtree_core::selfcollide::{collide_self_normal_culled, normal_cones};
-use bdtree_core::{collide_self, self_stack_capacity, Body, CacheEntry, Pose, TrianglePair};
+use bdtree_core::selfcollide::{
+    collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfList,
+    UnitCounts,
+};
+use bdtree_core::{self_stack_capacity, Body, CacheEntry, Pose, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions};
 use bdtree_std::mesh::Mesh;
@@ -44,20 +50,51 @@ fn cases() -> Vec<Case> {
         name: "crumpled_sheet",
         mesh,
         basis,
-        frames: (0..8)
-            .map(|k| (0..8).map(|j| ((k * 3 + j) as f64 * 0.9).sin()).collect())
+        frames: (0..24)
+            .map(|k| {
+                (0..8)
+                    .map(|j| 0.9 * (0.15 * k as f64 + j as f64).sin())
+                    .collect()
+            })
             .collect(),
     };
     vec![fold, crumpled]
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Exact,
+    Typed,
+    List,
+    Cones,
+    ConesTyped,
+}
+
+const MODES: [(Mode, &str); 5] = [
+    (Mode::Exact, "exact"),
+    (Mode::Typed, "typed"),
+    (Mode::List, "list"),
+    (Mode::Cones, "cones"),
+    (Mode::ConesTyped, "cones_typed"),
+];
+
+/// What a mode needs besides the body: signatures, cones, the list and a stack.
+struct Aids<'s> {
+    signatures: Vec<u64>,
+    cones: Vec<u16>,
+    list: SelfList<'s>,
+    stack: Vec<[u32; 2]>,
+}
+
 fn run(
     body: &mut Body<'_, '_, f32, CAP>,
     frames: &[Vec<f64>],
-    cull: bool,
-    cones: &mut [u16],
-    stack: &mut [[u32; 2]],
+    mode: Mode,
+    aids: &mut Aids<'_>,
+    counts: &mut UnitCounts,
+    stats: &mut [u64; 4],
 ) -> Vec<Vec<(u32, u32)>> {
+    aids.list.reset();
     let mut out = Vec::new();
     for q in frames {
         let q: Vec<f32> = q.iter().map(|&x| x as f32).collect();
@@ -67,13 +104,36 @@ fn run(
             found.push((p.a, p.b));
             true
         };
-        let outcome = if cull {
-            normal_cones(body, cones).expect("cones");
-            collide_self_normal_culled(body, cones, stack, &mut sink)
+        if matches!(mode, Mode::Cones | Mode::ConesTyped) {
+            normal_cones(body, &mut aids.cones).expect("cones");
+        }
+        let with = SelfAids {
+            signatures: match mode {
+                Mode::Exact | Mode::Cones => &[],
+                _ => &aids.signatures,
+            },
+            cones: match mode {
+                Mode::Cones | Mode::ConesTyped => &aids.cones,
+                _ => &[],
+            },
+        };
+        let outcome = if mode == Mode::List {
+            aids.list
+                .collide(body, with, &mut aids.stack, &mut sink, counts)
         } else {
-            collide_self(body, stack, &mut sink)
+            collide_self_with(body, with, &mut aids.stack, &mut sink, counts)
         };
         assert!(outcome.status.is_complete());
+        let o = outcome.stats;
+        for (total, x) in stats.iter_mut().zip([
+            o.sphere_updates,
+            o.overlap_tests,
+            o.triangle_tests,
+            o.nodes_visited,
+        ]) {
+            *total += u64::from(x);
+        }
+        assert!(!aids.list.overflowed(), "list storage too small");
         found.sort_unstable();
         out.push(found);
     }
@@ -97,46 +157,87 @@ fn bench(c: &mut Criterion) {
         let n = image.tree.node_count();
         let mut cache = vec![CacheEntry::default(); n];
         let mut body = Body::<f32, CAP>::new(&image, &mut cache).expect("body");
-        let mut cones = vec![0u16; n];
-        let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
-        let exact = run(&mut body, &case.frames, false, &mut cones, &mut stack);
-        let culled = run(&mut body, &case.frames, true, &mut cones, &mut stack);
-        let (mut truth_total, mut missed) = (0usize, 0usize);
-        for (k, q) in case.frames.iter().enumerate() {
-            let world = oracle::deform(
-                &case.mesh.vertices,
-                Some(&case.basis),
-                q,
-                &oracle::Pose::IDENTITY,
-            );
-            let truth = oracle::brute_force_self_pairs(&world, &case.mesh.triangles);
-            for t in &truth {
-                assert!(
-                    exact[k].binary_search(t).is_ok(),
-                    "exact self-collision missed {t:?}"
+        let mut signatures = vec![0u64; n];
+        vertex_signatures(&body, &mut signatures).expect("signatures");
+        let mut parents = vec![0u32; n];
+        tree_parents(&image.tree, &mut parents).expect("parents");
+        let capacity = 512 * case.mesh.triangles.len();
+        let (mut units, mut spare) = (vec![[0u32; 2]; capacity], vec![[0u32; 2]; capacity]);
+        let mut aids = Aids {
+            signatures,
+            cones: vec![0u16; n],
+            list: SelfList::new(&parents, &mut units, &mut spare),
+            stack: vec![[0u32; 2]; self_stack_capacity(image.tree.depth())],
+        };
+        let truth: Vec<Vec<(u32, u32)>> = case
+            .frames
+            .iter()
+            .map(|q| {
+                let world = oracle::deform(
+                    &case.mesh.vertices,
+                    Some(&case.basis),
+                    q,
+                    &oracle::Pose::IDENTITY,
                 );
-            }
-            truth_total += truth.len();
-            missed += truth
-                .iter()
-                .filter(|t| culled[k].binary_search(t).is_err())
-                .count();
-        }
+                oracle::brute_force_self_pairs(&world, &case.mesh.triangles)
+            })
+            .collect();
+        let total: usize = truth.iter().map(Vec::len).sum();
         println!(
-            "selfcollide: {} ({} triangles, {} frames): {} true self-contacts; normal culling missed {} ({:.1} %)",
+            "selfcollide: {} ({} triangles, {} frames): {} true self-contacts",
             case.name,
             case.mesh.triangles.len(),
             case.frames.len(),
-            truth_total,
-            missed,
-            100.0 * missed as f64 / truth_total.max(1) as f64
+            total
         );
-        group.bench_function(BenchmarkId::new("exact", case.name), |b| {
-            b.iter(|| run(&mut body, &case.frames, false, &mut cones, &mut stack))
-        });
-        group.bench_function(BenchmarkId::new("normal_culled", case.name), |b| {
-            b.iter(|| run(&mut body, &case.frames, true, &mut cones, &mut stack))
-        });
+        for (mode, name) in MODES {
+            let (mut counts, mut stats) = (UnitCounts::default(), [0u64; 4]);
+            let found = run(
+                &mut body,
+                &case.frames,
+                mode,
+                &mut aids,
+                &mut counts,
+                &mut stats,
+            );
+            let mut missed = 0usize;
+            for (k, t) in truth.iter().enumerate() {
+                let lost = t.iter().filter(|p| found[k].binary_search(p).is_err());
+                if matches!(mode, Mode::Cones | Mode::ConesTyped) {
+                    missed += lost.count();
+                } else if let Some(p) = lost.clone().next() {
+                    panic!("{name} self-collision missed {p:?} in frame {k}");
+                }
+            }
+            let per = |x: u64| x as f64 / case.frames.len() as f64;
+            println!(
+                "  {name}: per frame: units type 1 {:.0}, type 2 {:.0}, type 3 {:.0}, culled {:.0}; sphere updates {:.0}, overlap tests {:.0}, triangle tests {:.0}; missed {missed} ({:.1} %)",
+                per(counts.type1.into()),
+                per(counts.type2.into()),
+                per(counts.type3.into()),
+                per(counts.culled.into()),
+                per(stats[0]),
+                per(stats[1]),
+                per(stats[2]),
+                100.0 * missed as f64 / total.max(1) as f64
+            );
+            if mode == Mode::List {
+                println!("  list: {} units after the last frame", aids.list.len());
+            }
+            group.bench_function(BenchmarkId::new(name, case.name), |b| {
+                b.iter(|| {
+                    let (mut counts, mut stats) = (UnitCounts::default(), [0u64; 4]);
+                    run(
+                        &mut body,
+                        &case.frames,
+                        mode,
+                        &mut aids,
+                        &mut counts,
+                        &mut stats,
+                    )
+                })
+            });
+        }
     }
     group.finish();
 }
