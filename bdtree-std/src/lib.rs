@@ -5,6 +5,7 @@
 pub mod basis;
 pub mod budget;
 pub mod builder;
+pub mod chairs;
 pub mod collide;
 pub mod error;
 pub mod inspect;

@@ -406,6 +406,10 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
 /// expected answers are computed, so the answers are those of the files as written.
 pub fn generate(root: &Path) -> Result<Files, String> {
     let mut files = Files::new();
+    // The demo's chair (`bdtree demo` computes its modes when it runs).
+    let mut obj = Vec::new();
+    write_obj(&bdtree_std::chairs::chair_mesh(), &mut obj).map_err(|e| e.to_string())?;
+    files.insert(PathBuf::from("meshes/chair.obj"), obj);
     let scratch = std::env::temp_dir().join(format!("bdtree-fixtures-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     for scene in scenes()? {

@@ -3,6 +3,7 @@
 mod bounds;
 mod broad;
 mod capacity;
+mod chairs;
 mod cli;
 mod coherence;
 mod fixtures;

@@ -1,0 +1,110 @@
+//! The chairs simulation: mass properties, starting placements, and a short fall that lands
+//! every chair on the ground without launching any.
+
+use bdtree_std::chairs::{
+    chair_mesh, initial_placements, prepare_chair, replay, simulate, world_vertices, ChairOptions,
+    MODES,
+};
+
+/// The mesh's origin is the solid's center of mass: its vertices balance around 0 in x and y
+/// (the chair is symmetric in x) and the seat sits above the origin.
+#[test]
+fn the_chair_is_centered_and_closed() {
+    let mesh = chair_mesh();
+    assert_eq!(mesh.triangles.len(), 3648);
+    let (lo, hi) = mesh.vertices.iter().fold(
+        ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]),
+        |(lo, hi), v| {
+            (
+                [0, 1, 2].map(|k| lo[k].min(v[k])),
+                [0, 1, 2].map(|k| hi[k].max(v[k])),
+            )
+        },
+    );
+    assert!(
+        (lo[0] + hi[0]).abs() < 1e-9,
+        "symmetric in x: {lo:?} {hi:?}"
+    );
+    assert!(
+        lo[2] < -0.3 && hi[2] > 0.3,
+        "origin inside the chair's height"
+    );
+    // Closed surface: every edge shared by exactly two triangles.
+    let mut edges = std::collections::HashMap::new();
+    for t in &mesh.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        }
+    }
+    assert!(edges.values().all(|&n| n == 2));
+}
+
+/// No two chairs start closer than the chair's bounding diameter.
+#[test]
+fn chairs_start_apart() {
+    let mesh = chair_mesh();
+    let radius = mesh
+        .vertices
+        .iter()
+        .map(|v| v.iter().map(|x| x * x).sum::<f64>().sqrt())
+        .fold(0.0, f64::max);
+    let options = ChairOptions {
+        count: 40,
+        ..ChairOptions::default()
+    };
+    let placements = initial_placements(&options);
+    for (i, a) in placements.iter().enumerate() {
+        assert!(a.x[2] > radius, "chair {i} starts in the ground");
+        for b in &placements[i + 1..] {
+            let d = (0..3)
+                .map(|k| (a.x[k] - b.x[k]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(d > 2.0 * radius, "chairs {d} m apart");
+        }
+    }
+}
+
+/// Eight chairs fall for 0.8 s: contacts happen (with each other and the ground), nobody is
+/// launched or sinks, every placement stays finite, and the rigid replay sees the same
+/// placements.
+#[test]
+fn a_short_fall_lands_every_chair() {
+    let chair = prepare_chair(chair_mesh()).expect("chair");
+    assert_eq!(chair.omega.len(), MODES);
+    let options = ChairOptions {
+        count: 8,
+        steps: 400,
+        ..ChairOptions::default()
+    };
+    let mut calls = 0;
+    let trajectory = simulate(&chair, &options, &mut |_| calls += 1).expect("simulate");
+    assert_eq!(calls, 400);
+    assert_eq!(trajectory.reports[0].contacts, 0, "chairs start apart");
+    let ground: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
+    let pairs: usize = trajectory.reports.iter().map(|r| r.colliding_pairs).sum();
+    assert!(
+        ground > 0 && pairs > 0,
+        "ground {ground}, chair pairs {pairs}"
+    );
+    let start = &trajectory.steps[0];
+    let end = trajectory.steps.last().expect("steps");
+    for (a, b) in start.iter().zip(end) {
+        assert!(b
+            .x
+            .iter()
+            .chain(&b.rotation)
+            .chain(&b.q)
+            .all(|x| x.is_finite()));
+        assert!(b.x[2] < a.x[2], "fell");
+        let lowest = world_vertices(&chair, b)
+            .iter()
+            .map(|v| v[2])
+            .fold(f64::INFINITY, f64::min);
+        assert!(lowest > -0.05, "sank {lowest} m into the ground");
+        assert!(b.q.iter().all(|q| q.abs() <= 0.01), "strain limit");
+    }
+    let rigid = replay(&chair, &options, &trajectory, true).expect("replay");
+    assert!(rigid.mean_seconds > 0.0 && rigid.contacts > 0.0);
+}
