@@ -60,6 +60,8 @@ pub struct BodyGeometry {
     pub triangles: Vec<[u32; 3]>,
     /// The triangles in at least one intersecting pair, sorted, each once.
     pub contact_triangles: Vec<u32>,
+    /// Of those, the triangles in self-contacts only (no pair with another body), sorted.
+    pub self_contact_triangles: Vec<u32>,
     /// With [`GeometryOptions::spheres`]: the world spheres `[x, y, z, r]` of the cut, each with
     /// its growth `r(q) / r_rest`.
     pub spheres: Vec<([f64; 4], f64)>,
@@ -132,11 +134,26 @@ pub fn frame_geometry(
             .collect();
         contact_triangles.sort_unstable();
         contact_triangles.dedup();
+        let other: std::collections::BTreeSet<u32> = pairs
+            .iter()
+            .filter(|p| p.0 != p.1)
+            .flat_map(|&(i, j, ta, tb)| {
+                [(i == b).then_some(ta), (j == b).then_some(tb)]
+                    .into_iter()
+                    .flatten()
+            })
+            .collect();
+        let self_contact_triangles = contact_triangles
+            .iter()
+            .copied()
+            .filter(|t| !other.contains(t))
+            .collect();
         bodies.push(BodyGeometry {
             name: body.name.clone(),
             vertices,
             triangles: body.mesh.triangles.clone(),
             contact_triangles,
+            self_contact_triangles,
             spheres: Vec::new(),
         });
     }

@@ -206,6 +206,9 @@ pub const PALETTE: [(u8, u8, u8); 8] = [
 /// The colour of highlighted (contact) triangles.
 pub const HIGHLIGHT: (u8, u8, u8) = (220, 20, 20);
 
+/// The colour of secondary highlighted triangles (self-contacts in [`contacts`]).
+pub const SECONDARY: (u8, u8, u8) = (250, 160, 20);
+
 fn rgb(c: (u8, u8, u8)) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
 }
@@ -1017,6 +1020,9 @@ pub struct SnapshotBody {
     pub triangles: Vec<[u32; 3]>,
     /// Indices of the triangles to highlight (drawn red, on top).
     pub highlighted: Vec<u32>,
+    /// Indices of triangles to highlight in orange instead ([`SECONDARY`]; e.g. self-contacts);
+    /// a triangle in both lists is red.
+    pub secondary: Vec<u32>,
 }
 
 /// Options of [`snapshot_with`].
@@ -1077,15 +1083,18 @@ pub fn snapshot_with(
     Format::of(path)?;
     let view = options.view;
     let mut pic = Picture::new(options.size, caption.to_string());
-    let (mut triangles, mut highlighted) = (0usize, 0usize);
+    let (mut triangles, mut highlighted, mut secondary) = (0usize, 0usize, 0usize);
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for (b, body) in bodies.iter().enumerate() {
         let color = palette(b);
-        let mut marked = vec![false; body.triangles.len()];
-        for &t in &body.highlighted {
-            if let Some(m) = marked.get_mut(t as usize) {
-                *m = true;
+        // 0: plain, 1: secondary, 2: highlighted.
+        let mut marked = vec![0u8; body.triangles.len()];
+        for (list, mark) in [(&body.secondary, 1), (&body.highlighted, 2)] {
+            for &t in list {
+                if let Some(m) = marked.get_mut(t as usize) {
+                    *m = (*m).max(mark);
+                }
             }
         }
         for (t, tri) in body.triangles.iter().enumerate() {
@@ -1104,11 +1113,16 @@ pub fn snapshot_with(
                 }
             }
             triangles += 1;
-            if marked[t] {
-                highlighted += 1;
-                pic.triangle(view, corners, HIGHLIGHT, 0.6, true);
-            } else {
-                pic.triangle(view, corners, color, 0.45, false);
+            match marked[t] {
+                2 => {
+                    highlighted += 1;
+                    pic.triangle(view, corners, HIGHLIGHT, 0.6, true);
+                }
+                1 => {
+                    secondary += 1;
+                    pic.triangle(view, corners, SECONDARY, 0.6, true);
+                }
+                _ => pic.triangle(view, corners, color, 0.45, false),
             }
         }
     }
@@ -1138,9 +1152,14 @@ pub fn snapshot_with(
     }
     pic.lines.extend(options.lines.iter().cloned());
     pic.lines.push(format!(
-        "{} bod{}, {triangles} triangles, {highlighted} highlighted (red){}; view {}{}",
+        "{} bod{}, {triangles} triangles, {highlighted} highlighted (red){}{}; view {}{}",
         bodies.len(),
         if bodies.len() == 1 { "y" } else { "ies" },
+        if secondary > 0 {
+            format!(", {secondary} orange")
+        } else {
+            String::new()
+        },
         if contacts.is_empty() {
             String::new()
         } else {
@@ -1230,13 +1249,22 @@ pub fn contacts(
         .map(|b| SnapshotBody {
             vertices: b.vertices.clone(),
             triangles: b.triangles.clone(),
-            highlighted: b.contact_triangles.clone(),
+            highlighted: b
+                .contact_triangles
+                .iter()
+                .copied()
+                .filter(|t| b.self_contact_triangles.binary_search(t).is_err())
+                .collect(),
+            secondary: b.self_contact_triangles.clone(),
         })
         .collect();
-    let highlighted = bodies.iter().map(|b| b.highlighted.len()).sum();
+    let highlighted = bodies
+        .iter()
+        .map(|b| b.highlighted.len() + b.secondary.len())
+        .sum();
     let self_count = geometry.pairs.iter().filter(|p| p.0 == p.1).count();
     let mut lines = vec![format!(
-        "{} intersecting triangle pair{}{} (kernel, f64); their triangles in red, drawn on top",
+        "{} intersecting triangle pair{} (kernel, f64){}; their triangles drawn on top",
         geometry.pairs.len(),
         if geometry.pairs.len() == 1 { "" } else { "s" },
         if options.self_pairs {
@@ -1245,6 +1273,12 @@ pub fn contacts(
             String::new()
         }
     )];
+    if options.self_pairs {
+        lines.push(
+            "red: triangles in a contact between bodies; orange: triangles in self-contacts only"
+                .to_string(),
+        );
+    }
     let mut spheres = Vec::new();
     if let Some(l) = options.proxies {
         // Each proxy once, however many pairs it is in.
