@@ -269,13 +269,19 @@ struct ColorBar {
     label: String,
 }
 
+/// An RGB colour.
+type Rgb = (u8, u8, u8);
+
+/// A filled polygon with its fill and edge colours.
+type Patch = (Vec<[f64; 2]>, Rgb, Rgb);
+
 /// Everything a picture shows, in projected (world-unit) screen coordinates.
 struct Picture {
     size: (u32, u32),
     title: String,
     lines: Vec<String>,
     /// Drawn first: (polygon, fill, edge).
-    ground: Vec<(Vec<[f64; 2]>, (u8, u8, u8), (u8, u8, u8))>,
+    ground: Vec<Patch>,
     tris: Vec<Tri>,
     overlay: Vec<Tri>,
     circles: Vec<Circ>,
