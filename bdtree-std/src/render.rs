@@ -970,7 +970,16 @@ fn draw_tightness<DB: DrawingBackend>(
         .label_style(label_font.clone())
         .x_labels((inspection.depth as usize + 1).min(30))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.3}"))
+        .y_labels(20)
+        .y_label_formatter(&|&y| {
+            // Labels at 1, 2 and 5 times a power of ten only: the others crowd the log axis.
+            let m = y / 10f64.powf(y.log10().floor());
+            if [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6) {
+                fmt_len(y)
+            } else {
+                String::new()
+            }
+        })
         .draw()
         .map_err(e)?;
     let series = [
