@@ -1,6 +1,6 @@
 //! Host companion of `bdtree-core`: loading meshes, bases and scenes, building tree images in
-//! f64, the brute-force oracle, vibration modes of closed meshes ([`modes`]), and the `bdtree`
-//! command-line tool.
+//! f64, the brute-force oracle, vibration modes of closed meshes ([`modes`]), pictures ([`render`]: PNG and SVG) and
+//! exports ([`export`]: PLY and OBJ), and the `bdtree` command-line tool.
 
 pub mod basis;
 pub mod budget;
@@ -8,6 +8,7 @@ pub mod builder;
 pub mod chairs;
 pub mod collide;
 pub mod error;
+pub mod export;
 pub mod inspect;
 pub mod local;
 pub mod mesh;
@@ -15,6 +16,7 @@ pub mod modes;
 pub mod obb;
 pub mod oracle;
 pub mod procedural;
+pub mod render;
 pub mod scene;
 pub mod welzl;
 

@@ -15,6 +15,7 @@ use bdtree_std::collide::{
 };
 use bdtree_std::inspect::{inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
+use bdtree_std::render::View;
 use bdtree_std::scene::Scene;
 use bdtree_std::{basis, mesh};
 use clap::{Parser, Subcommand};
@@ -175,6 +176,111 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a picture, PNG or SVG by the output's extension: a tree's spheres at a level, its
+    /// tightness curve, or a scene frame's contacts.
+    Render {
+        #[command(subcommand)]
+        what: RenderCommand,
+    },
+    /// Export a scene frame for MeshLab or Blender (PLY or OBJ by the output's extension): the
+    /// deformed meshes, each body in its colour with the triangles in contact in red, and
+    /// optionally the spheres at a tree level (icospheres coloured by radius growth) and the
+    /// contact points (yellow points).
+    Export {
+        /// The scene (JSON).
+        scene: PathBuf,
+        /// The frame (0-based).
+        #[arg(long, default_value_t = 0)]
+        frame: usize,
+        /// Where to write: .ply or .obj.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Add every body's deformed spheres at this tree level (root = 0).
+        #[arg(long, value_name = "LEVEL")]
+        spheres: Option<u32>,
+        /// Add one point of each intersecting triangle pair's intersection.
+        #[arg(long)]
+        contacts: bool,
+        /// Count each body's self-contacts too.
+        #[arg(long = "self")]
+        self_pairs: bool,
+    },
+}
+
+/// What `bdtree render` draws.
+#[derive(Subcommand)]
+enum RenderCommand {
+    /// A body's deformed mesh and its deformed spheres at one tree level, coloured by radius
+    /// growth r(q) / r_rest (the BD-Tree paper's Figs. 4 and 6). Without --q, every mode is set
+    /// to one amplitude chosen so the largest vertex displacement is 10 % of the root's radius.
+    Spheres {
+        /// The tree image (.bdt, from `bdtree build`).
+        image: PathBuf,
+        /// The tree level (root = 0): the nodes at this depth and the leaves above it.
+        #[arg(long)]
+        level: u32,
+        /// Reduced coordinates, one per mode, comma-separated.
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+        q: Option<Vec<f64>>,
+        /// View: from +x, from −y (front), from +z (top), or ¾ from (1, −1, 1).
+        #[arg(long, value_enum, default_value_t = View::Iso)]
+        view: View,
+        /// Where to write: .png or .svg.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Picture size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "1000x800", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+    /// The per-level tightness curve: mean rest radius and mean ‖ΔR‖₂ per level, relative to
+    /// the root's (what `bdtree inspect` tabulates).
+    Tightness {
+        /// The tree image (.bdt).
+        image: PathBuf,
+        /// Where to write: .png or .svg.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Picture size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "900x600", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+    /// A scene frame: every body's deformed mesh in its colour, the triangles in contact in red
+    /// (drawn on top), optionally the overlapping contact proxies' spheres.
+    Contacts {
+        /// The scene (JSON).
+        scene: PathBuf,
+        /// The frame (0-based).
+        #[arg(long, default_value_t = 0)]
+        frame: usize,
+        /// Also outline the spheres of the overlapping proxy pairs at this depth (builds the
+        /// trees nested).
+        #[arg(long, value_name = "L")]
+        proxies: Option<u32>,
+        /// Also find each body's self-contacts.
+        #[arg(long = "self")]
+        self_pairs: bool,
+        /// View: from +x, from −y (front), from +z (top), or ¾ from (1, −1, 1).
+        #[arg(long, value_enum, default_value_t = View::Iso)]
+        view: View,
+        /// Where to write: .png or .svg.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Picture size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "1000x800", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+}
+
+/// `--size WIDTHxHEIGHT`.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a size WIDTHxHEIGHT (e.g. 1000x800, each 64 to 8192)");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
 }
 
 /// `--order` of `bdtree interrupt`.
@@ -332,6 +438,15 @@ fn main() -> ExitCode {
             },
             json,
         ),
+        Command::Render { what } => cmd_render(what),
+        Command::Export {
+            scene,
+            frame,
+            output,
+            spheres,
+            contacts,
+            self_pairs,
+        } => cmd_export(&scene, frame, &output, spheres, contacts, self_pairs),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -1095,6 +1210,108 @@ fn cmd_demo_scene() -> Result<(), String> {
     };
     let frames = cmd_collide(&scene, false, options, 20, true, false)?;
     println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
+    Ok(())
+}
+
+fn cmd_render(what: RenderCommand) -> Result<(), String> {
+    use bdtree_std::render;
+    match what {
+        RenderCommand::Spheres {
+            image,
+            level,
+            q,
+            view,
+            output,
+            size,
+        } => {
+            let options = render::SphereOptions {
+                level,
+                q,
+                view,
+                size,
+            };
+            let summary = render::spheres(&image, &options, &output).map_err(|e| e.to_string())?;
+            println!(
+                "wrote {}: {} spheres at level {level}",
+                output.display(),
+                summary.nodes.len()
+            );
+        }
+        RenderCommand::Tightness {
+            image,
+            output,
+            size,
+        } => {
+            render::tightness_of(&image, size, &output).map_err(|e| e.to_string())?;
+            println!("wrote {}", output.display());
+        }
+        RenderCommand::Contacts {
+            scene,
+            frame,
+            proxies,
+            self_pairs,
+            view,
+            output,
+            size,
+        } => {
+            let options = render::ContactOptions {
+                frame,
+                proxies,
+                self_pairs,
+                view,
+                size,
+            };
+            let summary = render::contacts(&scene, &options, &output).map_err(|e| e.to_string())?;
+            println!(
+                "wrote {}: frame {frame}, {} intersecting pairs, {} triangles highlighted{}",
+                output.display(),
+                summary.pairs,
+                summary.highlighted,
+                proxies.map_or(String::new(), |l| format!(
+                    ", {} proxy pairs at depth {l}",
+                    summary.proxies
+                ))
+            );
+        }
+    }
+    Ok(())
+}
+
+fn cmd_export(
+    path: &Path,
+    frame: usize,
+    output: &Path,
+    spheres: Option<u32>,
+    contacts: bool,
+    self_pairs: bool,
+) -> Result<(), String> {
+    use bdtree_std::export;
+    export::MeshFormat::of(output).map_err(|e| e.to_string())?;
+    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let options = export::GeometryOptions {
+        proxies: None,
+        self_pairs,
+        spheres,
+    };
+    let geometry = export::frame_geometry(&scene, frame, &options).map_err(|e| e.to_string())?;
+    let comment = format!(
+        "bdtree export of {} frame {frame}: {} bodies, {} intersecting triangle pairs",
+        path.display(),
+        geometry.bodies.len(),
+        geometry.pairs.len()
+    );
+    let summary =
+        export::write_frame(&geometry, contacts, &comment, output).map_err(|e| e.to_string())?;
+    println!(
+        "wrote {}: {} vertices, {} triangles ({} bodies, {} spheres), {} contact points; {} intersecting pairs",
+        output.display(),
+        summary.vertices,
+        summary.triangles,
+        geometry.bodies.len(),
+        summary.spheres,
+        summary.points,
+        geometry.pairs.len()
+    );
     Ok(())
 }
 

@@ -11,6 +11,7 @@ mod image;
 mod interrupt;
 mod modes;
 mod obb;
+mod pictures;
 mod properties;
 mod proxies;
 mod regions;
