@@ -288,6 +288,15 @@ pub struct StepReport {
     pub ground_contacts: usize,
 }
 
+/// The contacts of one step: chair–chair penalty points and ground points, world, m.
+#[derive(Debug, Clone, Default)]
+pub struct StepContacts {
+    /// Chair–chair contact points.
+    pub chairs: Vec<[f32; 3]>,
+    /// Ground contact points.
+    pub ground: Vec<[f32; 3]>,
+}
+
 /// Storage and scratch for the collision part of a step.
 struct World<'i> {
     image: Image<'i, f32>,
@@ -318,7 +327,11 @@ impl<'i> World<'i> {
     }
 
     /// Sets every chair's state and computes the contact wrenches.
-    fn step(&mut self, placements: &[Placement]) -> (Vec<Wrench<f32, MODES>>, StepReport) {
+    fn step(
+        &mut self,
+        placements: &[Placement],
+        points: &mut StepContacts,
+    ) -> (Vec<Wrench<f32, MODES>>, StepReport) {
         let image = &self.image;
         let mut bodies: Vec<Body<'_, '_, f32, MODES>> = self
             .caches
@@ -359,15 +372,16 @@ impl<'i> World<'i> {
             let (wh, wt) = wrenches.split_at_mut(j);
             let mut touching = false;
             for p in &proxies {
-                if respond(p, self.stiffness, a, b, &mut wh[i], &mut wt[0]).is_some() {
+                if let Some(contact) = respond(p, self.stiffness, a, b, &mut wh[i], &mut wt[0]) {
                     report.contacts += 1;
+                    points.chairs.push(contact.point);
                     touching = true;
                 }
             }
             report.colliding_pairs += usize::from(touching);
         }
         for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
-            report.ground_contacts += ground(body, depth, self.stiffness, w);
+            report.ground_contacts += ground(body, depth, self.stiffness, w, &mut points.ground);
         }
         report.seconds = started.elapsed().as_secs_f64();
         (wrenches, report)
@@ -381,6 +395,7 @@ fn ground(
     depth: u32,
     stiffness: f32,
     wrench: &mut Wrench<f32, MODES>,
+    points: &mut Vec<[f32; 3]>,
 ) -> usize {
     let (mut stack, mut contacts) = (vec![0usize], 0);
     while let Some(k) = stack.pop() {
@@ -399,6 +414,7 @@ fn ground(
                 let f = [0.0, 0.0, stiffness * (s[3] - s[2])];
                 if apply_at_node(body, k, [s[0], s[1], 0.0], f, wrench).is_some() {
                     contacts += 1;
+                    points.push([s[0], s[1], 0.0]);
                 }
             }
         }
@@ -412,6 +428,8 @@ pub struct Trajectory {
     pub steps: Vec<Vec<Placement>>,
     /// Collision reports per step.
     pub reports: Vec<StepReport>,
+    /// Contact points per step.
+    pub contacts: Vec<StepContacts>,
 }
 
 fn mat_vec(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
@@ -521,11 +539,14 @@ pub fn simulate(
     let mut trajectory = Trajectory {
         steps: Vec::with_capacity(options.steps),
         reports: Vec::with_capacity(options.steps),
+        contacts: Vec::with_capacity(options.steps),
     };
     for step in 0..options.steps {
-        let (wrenches, report) = world.step(&placements);
+        let mut points = StepContacts::default();
+        let (wrenches, report) = world.step(&placements, &mut points);
         trajectory.steps.push(placements.clone());
         trajectory.reports.push(report);
+        trajectory.contacts.push(points);
         for (k, p) in placements.iter_mut().enumerate() {
             let wrench = &wrenches[k];
             // Translation, with a little air drag.
@@ -621,7 +642,7 @@ pub fn replay(
                 ..*p
             })
             .collect();
-        let (_, report) = world.step(&placements);
+        let (_, report) = world.step(&placements, &mut StepContacts::default());
         times.push(report.seconds);
         sums[0] += report.colliding_pairs;
         sums[1] += report.contacts;

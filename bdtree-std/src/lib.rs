@@ -17,6 +17,8 @@ pub mod obb;
 pub mod oracle;
 pub mod procedural;
 pub mod render;
+#[cfg(feature = "rerun")]
+pub mod rerun_log;
 pub mod scene;
 pub mod welzl;
 

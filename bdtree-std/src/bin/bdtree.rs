@@ -147,6 +147,13 @@ enum Command {
         /// Run `fixtures/scenes/demo.json` against the brute-force oracle instead.
         #[arg(long)]
         scene: bool,
+        /// Also log the simulation to this Rerun recording (.rrd; needs a build with
+        /// `--features rerun`).
+        #[arg(long)]
+        rerun: Option<PathBuf>,
+        /// Log every this many steps to the Rerun recording.
+        #[arg(long, default_value_t = 25)]
+        rerun_every: usize,
     },
     /// Compute the lowest non-rigid vibration modes of a closed mesh (linear elasticity on an
     /// embedded hexahedral lattice, SI units) and write them as a basis (.npy, 3N × k), each
@@ -410,11 +417,13 @@ fn main() -> ExitCode {
             steps,
             output,
             scene,
+            rerun,
+            rerun_every,
         } => {
             if scene {
                 cmd_demo_scene()
             } else {
-                cmd_demo(chairs, steps, &output)
+                cmd_demo(chairs, steps, &output, rerun.as_deref(), rerun_every)
             }
         }
         Command::Modes {
@@ -1004,7 +1013,13 @@ fn cmd_distance(path: &Path, json: bool, precision: Precision, check: bool) -> R
     Ok(())
 }
 
-fn cmd_demo(count: usize, steps: usize, picture: &Path) -> Result<(), String> {
+fn cmd_demo(
+    count: usize,
+    steps: usize,
+    picture: &Path,
+    rerun: Option<&Path>,
+    rerun_every: usize,
+) -> Result<(), String> {
     use bdtree_std::chairs::{prepare_chair, replay, simulate, world_vertices, ChairOptions};
     if count < 2 || steps == 0 {
         return Err("demo: needs at least 2 chairs and 1 step".into());
@@ -1077,6 +1092,14 @@ fn cmd_demo(count: usize, steps: usize, picture: &Path) -> Result<(), String> {
         "  exact triangle query at the busiest step ({busiest}, {} proxy contacts) on its {} closest chair pairs: {} intersecting triangle pairs, {} extra within rounding, 0 missed (f64 brute force)",
         trajectory.reports[busiest].contacts, check.pairs, check.truth, check.extra
     );
+    if let Some(path) = rerun {
+        log_rerun(&chair, &trajectory, rerun_every, path)?;
+        println!(
+            "  Rerun recording: {} (open with `rerun {}`)",
+            path.display(),
+            path.display()
+        );
+    }
     let last = trajectory.steps.last().ok_or("demo: no step")?;
     let heights: Vec<f64> = last.iter().map(|p| p.x[2]).collect();
     println!(
@@ -1088,11 +1111,36 @@ fn cmd_demo(count: usize, steps: usize, picture: &Path) -> Result<(), String> {
         &chair,
         &worlds,
         &check.contact_triangles,
+        &trajectory.contacts[busiest],
         picture,
         busiest,
         options.dt,
     )?;
+    println!("  picture: {}", picture.display());
     Ok(())
+}
+
+#[cfg(feature = "rerun")]
+fn log_rerun(
+    chair: &bdtree_std::chairs::Chair,
+    trajectory: &bdtree_std::chairs::Trajectory,
+    every: usize,
+    path: &Path,
+) -> Result<(), String> {
+    bdtree_std::rerun_log::log_chairs(chair, trajectory, every, path)
+}
+
+#[cfg(not(feature = "rerun"))]
+fn log_rerun(
+    _: &bdtree_std::chairs::Chair,
+    _: &bdtree_std::chairs::Trajectory,
+    _: usize,
+    path: &Path,
+) -> Result<(), String> {
+    Err(format!(
+        "{}: this bdtree was built without Rerun support; rebuild with `cargo run --release --features bdtree-std/rerun --bin bdtree -- demo --rerun …`",
+        path.display()
+    ))
 }
 
 /// What [`exact_check`] found.
@@ -1187,18 +1235,44 @@ fn exact_check(
     Ok(out)
 }
 
-/// The demo's picture: every chair of the last step, contact triangles highlighted.
+/// The demo's picture: every chair at the busiest step, the triangles the exact check found in
+/// contact highlighted, and the step's penalty contact points.
 fn demo_picture(
     chair: &bdtree_std::chairs::Chair,
     worlds: &[Vec<[f64; 3]>],
-    contacts: &[Vec<u32>],
+    highlighted: &[Vec<u32>],
+    contacts: &bdtree_std::chairs::StepContacts,
     path: &Path,
     step: usize,
     dt: f64,
 ) -> Result<(), String> {
-    let _ = (chair, worlds, contacts, path, step, dt);
-    println!("  (pictures are not built yet: nothing written)");
-    Ok(())
+    use bdtree_std::render::{snapshot_with, SnapshotBody, SnapshotOptions};
+    let bodies: Vec<SnapshotBody> = worlds
+        .iter()
+        .zip(highlighted)
+        .map(|(vertices, high)| SnapshotBody {
+            vertices: vertices.clone(),
+            triangles: chair.mesh.triangles.clone(),
+            highlighted: high.clone(),
+            ..SnapshotBody::default()
+        })
+        .collect();
+    let points: Vec<[f64; 3]> = contacts.chairs.iter().map(|p| p.map(f64::from)).collect();
+    let caption = format!(
+        "bdtree demo: {} flexing chairs at step {step} (t = {:.2} s), the busiest step",
+        worlds.len(),
+        step as f64 * dt
+    );
+    let options = SnapshotOptions {
+        ground: Some(0.0),
+        lines: vec![format!(
+            "penalty contact points of the step's {} chair–chair proxy contacts; {} triangles of the exact check's intersecting pairs",
+            points.len(),
+            highlighted.iter().map(Vec::len).sum::<usize>()
+        )],
+        ..SnapshotOptions::default()
+    };
+    snapshot_with(&bodies, &points, &caption, &options, path).map_err(|e| e.to_string())
 }
 
 fn cmd_demo_scene() -> Result<(), String> {

@@ -383,3 +383,51 @@ fn cli_render_and_export_write_files_and_name_the_file_in_errors() {
         &["x.png", "cannot write"],
     );
 }
+
+/// `bdtree demo` (small): prints its summary, checks the exact query against brute force and
+/// draws the busiest step.
+#[test]
+fn the_chairs_demo_prints_a_summary_and_draws_it() {
+    let dir = scratch("demo");
+    let out = dir.join("demo.png");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bdtree"))
+        .args(["demo", "--chairs", "6", "--steps", "150", "-o"])
+        .arg(&out)
+        .output()
+        .expect("run bdtree");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for expected in [
+        "6 bodies, 150 steps",
+        "collision time per step",
+        "ratio",
+        "0 missed (f64 brute force)",
+        "picture:",
+    ] {
+        assert!(stdout.contains(expected), "no {expected:?} in\n{stdout}");
+    }
+    let (w, h, colours) = decode_png(&out);
+    assert_eq!((w, h), (1000, 800));
+    assert!(colours > 8, "{colours} colours");
+    // Without the `rerun` feature, asking for a recording is a clear error naming the file.
+    #[cfg(not(feature = "rerun"))]
+    {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_bdtree"))
+            .args([
+                "demo", "--chairs", "2", "--steps", "2", "--rerun", "x.rrd", "-o",
+            ])
+            .arg(&out)
+            .output()
+            .expect("run bdtree");
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("x.rrd") && stderr.contains("rerun"),
+            "{stderr}"
+        );
+    }
+}
