@@ -5,7 +5,7 @@ use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
-use crate::sphere::{error_bound, mode_weights, update, update_sparse};
+use crate::sphere::{error_bound, mode_weights};
 use crate::tree::TreeView;
 
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
@@ -219,7 +219,13 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 capacity: MAX_MODES,
             });
         }
-        if tree.modes() != model.modes() || tree.triangle_count() != model.triangles().len() {
+        // A bounded tree (no leaves below its depth) comes without a mesh.
+        let triangles = if tree.is_bounded() {
+            0
+        } else {
+            tree.triangle_count()
+        };
+        if tree.modes() != model.modes() || triangles != model.triangles().len() {
             return Err(BodyError::ModelMismatch);
         }
         for entry in cache.iter_mut() {
@@ -322,12 +328,13 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         let Some(support) = storage.get_mut(..needed) else {
             return Err(BodyError::RegionStorageTooSmall { needed, given });
         };
+        let m = self.tree.modes();
         for (node, masks) in support.chunks_exact_mut(words).enumerate() {
             masks.fill(0);
-            let Some(record) = self.tree.record(node) else {
-                continue;
-            };
-            for (j, row) in record.iter().skip(1).enumerate() {
+            for j in 0..m {
+                let Some(row) = self.tree.row(node, j + 1) else {
+                    continue;
+                };
                 if row.iter().any(|&x| x != S::ZERO) {
                     if let Some(w) = masks.get_mut(j / 64) {
                         *w |= 1u64 << (j % 64);
@@ -565,15 +572,14 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             }
         }
         let (local, error) = if regions {
-            let record = self.tree.record(node)?;
             let support = self.support(node)?;
             (
-                update_sparse(record, self.weights.get(..m)?, support),
+                self.tree
+                    .update_sparse(node, self.weights.get(..m)?, support)?,
                 self.error,
             )
         } else if self.coherence.refs.is_empty() {
-            let record = self.tree.record(node)?;
-            (update(record, self.weights.get(..m)?), self.error)
+            (self.tree.update(node, self.weights.get(..m)?)?, self.error)
         } else {
             (self.coherent(node)?, self.coherence.error)
         };
@@ -620,10 +626,9 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         let c = &mut self.coherence;
         let entry = c.refs.get_mut(node)?;
         if entry.anchor != c.anchor {
-            let record = self.tree.record(node)?;
             let m = self.tree.modes();
             *entry = ReferenceEntry {
-                sphere: update(record, c.weights.get(..m)?),
+                sphere: self.tree.update(node, c.weights.get(..m)?)?,
                 spread: self.tree.spread(node)?,
                 anchor: c.anchor,
             };

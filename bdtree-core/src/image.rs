@@ -1,41 +1,50 @@
 //! The tree image: the bytes a builder writes and the kernel reads in place.
 //!
-//! # Format, version 2
+//! # Format, versions 2 and 3
 //!
-//! Little-endian. A 64-byte header, then seven sections, each starting at a multiple of 16 bytes
+//! Little-endian. A 64-byte header, then eight sections, each starting at a multiple of 16 bytes
 //! from the start of the image (gaps are zero). `S` is the scalar (f32 or f64), `M` the number
-//! of modes, `n` nodes, `t` triangles, `v` vertices.
+//! of modes, `n` nodes, `t` triangles, `v` vertices, `L` the depth. Version 2 is the scalar,
+//! complete image (word 11 and the last section are zero / empty); version 3 adds the
+//! quantized encodings and bounded-depth images. Writers use version 2 for what it can say.
 //!
 //! | offset | header field | |
 //! |---|---|---|
 //! | 0 | magic `b"BDTr"` | |
-//! | 4 | version `u32` = 2 (1 stored `D` relative to `Ū`) | |
-//! | 8 | scalar size in bytes `u32` (4 or 8) | |
+//! | 4 | version `u32` = 2 or 3 (1 stored `D` relative to `Ū`) | |
+//! | 8 | scalar size in bytes `u32` (4 or 8; 4 for quantized images) | |
 //! | 12 | modes `M` | |
 //! | 16 | nodes `n` | |
-//! | 20 | triangles `t` | |
-//! | 24 | vertices `v` | |
-//! | 28 | depth (of the deepest node; the root has depth 0) | |
+//! | 20 | triangles `t` (of the model the tree was built on) | |
+//! | 24 | vertices `v` (0 in a bounded image) | |
+//! | 28 | depth `L` (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`]; other bits zero | |
-//! | 44..64 | reserved, zero | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`] (version 3); other bits zero | |
+//! | 44 | encoding of the node rows (version 3): 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
+//! | 48..64 | reserved, zero | |
 //!
 //! | section | contents |
 //! |---|---|
 //! | stats | `M + 1` scalars: `X₀ ≥ max_k(‖c_k‖∞ + R_k)`, then `A_j ≥ max_k(‖Ū_kj‖∞ + ΔR_kj)` — the magnitudes the run-time rounding-error bound is computed from |
-//! | records | per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]` |
+//! | records | scalars: per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]`. Quantized: per node `[c_x, c_y, c_z, R]` as f32, then per mode `[Ū_xj, Ū_yj, Ū_zj]` as signed and `ΔR_j` as unsigned codes (`i16`/`u16` or `i8`/`u8`) |
 //! | spread | per node `D ≥ max_i ‖U_i‖₂` (one scalar; the builder stores the Frobenius norm) |
-//! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX` |
-//! | positions | per vertex the rest position `[x, y, z]` |
-//! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars |
-//! | faces | per triangle three vertex indices `u32` |
+//! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX`; in a bounded image a **cut** node (at depth `L`, its subtree not stored) has all three `u32::MAX` |
+//! | positions | per vertex the rest position `[x, y, z]` (empty in a bounded image) |
+//! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars (empty in a bounded image) |
+//! | faces | per triangle three vertex indices `u32` (empty in a bounded image) |
+//! | scales | quantized only: per level `0..=L` and mode j, `[s_U, s_R]` as f32 |
 //!
-//! A **nested** image ([`FLAG_NESTED`]) guarantees, for every internal node `p` and each child
-//! `c`, `R_p ≥ ‖c_c − c_p‖ + R_c`, `ΔR_pj ≥ ‖Ū_cj − Ū_pj‖ + ΔR_cj` and `D_p ≥ D_c` (in exact
-//! arithmetic on the stored values): then the updated sphere of a node contains its
-//! children's for every `q`, exactly and under temporal coherence, which makes bounded-depth
-//! traversal exact (see [`crate::proxy`]). The loader verifies it (see [`Image::parse`]).
+//! A quantized value is `code × scale` of the node's level and mode, computed in f32 (one
+//! correctly rounded product, the same bits on every IEEE 754 target): **these values are the
+//! tree**. The builder folds every quantization error outward — `ΔR_j` is stored rounded up to
+//! cover `‖Ū_j − Ū'_j‖₂` as well, nesting is re-established on the quantized values — so
+//! containment, the magnitude bounds and nesting hold for the values as read, and everything
+//! said about the scalar image holds for them unchanged.
+//!
+//! A **bounded** image ([`FLAG_BOUNDED`]) stores the nodes of depth `≤ L` of a tree and no mesh:
+//! enough for proxy queries ([`crate::proxy`]) down to depth `L`, nothing below. Triangle queries
+//! on it end with [`crate::QueryStatus::Truncated`].
 //!
 //! A node's row layout puts `Ū_j` and `ΔR_j` side by side so that the exact update is `M`
 //! four-lane multiply-adds: `[c', R'] = [c, R] + Σ_j [Ū_j, ΔR_j] ⊙ [q_j, q_j, q_j, |q_j|]`.
@@ -44,12 +53,14 @@ use core::fmt;
 
 use crate::model::Model;
 use crate::scalar::{norm_inf, Scalar};
-use crate::tree::TreeView;
+use crate::tree::{Encoding, TreeView};
 
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
-/// The format version this kernel reads and the builder writes.
-pub const VERSION: u32 = 2;
+/// The newest format version: this kernel reads it and [`VERSION_SCALAR`].
+pub const VERSION: u32 = 3;
+/// The version of complete images with scalar rows (what version 2 kernels read too).
+pub const VERSION_SCALAR: u32 = 2;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 64;
 /// Alignment, in bytes, of every section relative to the start of the image. The image itself
@@ -62,8 +73,12 @@ pub const NONE: u32 = u32::MAX;
 pub const CHECKSUM_OFFSET: usize = 36;
 /// Header flag: every node's bounds contain its children's for every `q` (see the format).
 pub const FLAG_NESTED: u32 = 1;
+/// Header flag (version 3): only the top levels of the tree, no mesh (see the format).
+pub const FLAG_BOUNDED: u32 = 2;
 /// The flags this kernel understands.
-pub const KNOWN_FLAGS: u32 = FLAG_NESTED;
+pub const KNOWN_FLAGS: u32 = FLAG_NESTED | FLAG_BOUNDED;
+/// Number of sections.
+pub const SECTIONS: usize = 8;
 
 /// The checksum of an image: CRC-32 of all its bytes, with the checksum field read as zero.
 pub fn checksum(bytes: &[u8]) -> u32 {
@@ -89,16 +104,33 @@ pub struct Layout {
     pub triangles: usize,
     /// Vertex count.
     pub vertices: usize,
-    /// Start of each section, in the order stats, records, spread, links, positions, basis, faces.
-    pub offsets: [usize; 7],
+    /// Row encoding.
+    pub encoding: Encoding,
+    /// Whether the image is bounded (no faces section).
+    pub bounded: bool,
+    /// Start of each section, in the order stats, records, spread, links, positions, basis,
+    /// faces, scales.
+    pub offsets: [usize; SECTIONS],
     /// Length of each section in bytes.
-    pub lengths: [usize; 7],
+    pub lengths: [usize; SECTIONS],
     /// Total image length in bytes.
     pub total: usize,
 }
 
+/// Names of the sections, in layout order.
+pub const SECTION_NAMES: [&str; SECTIONS] = [
+    "stats",
+    "records",
+    "spread",
+    "links",
+    "positions",
+    "basis",
+    "faces",
+    "scales",
+];
+
 impl Layout {
-    /// The layout for these counts, or `None` when a size overflows `u32`.
+    /// The layout of a complete image with scalar rows, or `None` when a size overflows `u32`.
     pub fn new(
         scalar_bytes: usize,
         modes: usize,
@@ -106,13 +138,39 @@ impl Layout {
         triangles: usize,
         vertices: usize,
     ) -> Option<Self> {
+        Self::with_format(
+            Encoding::Float,
+            false,
+            scalar_bytes,
+            modes,
+            nodes,
+            triangles,
+            vertices,
+            0,
+        )
+    }
+
+    /// The layout of any image: `depth` sizes the scales of a quantized one; a bounded one has
+    /// no faces.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_format(
+        encoding: Encoding,
+        bounded: bool,
+        scalar_bytes: usize,
+        modes: usize,
+        nodes: usize,
+        triangles: usize,
+        vertices: usize,
+        depth: usize,
+    ) -> Option<Self> {
         let rows = modes.checked_add(1)?;
+        let scales = match encoding {
+            Encoding::Float => 0,
+            _ => depth.checked_add(1)?.checked_mul(modes)?.checked_mul(8)?,
+        };
         let lengths = [
             rows.checked_mul(scalar_bytes)?,
-            nodes
-                .checked_mul(rows)?
-                .checked_mul(4)?
-                .checked_mul(scalar_bytes)?,
+            nodes.checked_mul(encoding.record_bytes(scalar_bytes, modes)?)?,
             nodes.checked_mul(scalar_bytes)?,
             nodes.checked_mul(16)?,
             vertices.checked_mul(3)?.checked_mul(scalar_bytes)?,
@@ -120,9 +178,14 @@ impl Layout {
                 .checked_mul(3)?
                 .checked_mul(modes)?
                 .checked_mul(scalar_bytes)?,
-            triangles.checked_mul(12)?,
+            if bounded {
+                0
+            } else {
+                triangles.checked_mul(12)?
+            },
+            scales,
         ];
-        let mut offsets = [0usize; 7];
+        let mut offsets = [0usize; SECTIONS];
         let mut at = HEADER_LEN;
         for (offset, len) in offsets.iter_mut().zip(lengths) {
             *offset = at;
@@ -139,13 +202,15 @@ impl Layout {
             nodes,
             triangles,
             vertices,
+            encoding,
+            bounded,
             offsets,
             lengths,
             total: at,
         })
     }
 
-    /// Byte range of section `i` (0 = stats … 6 = faces).
+    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales).
     pub fn section(&self, i: usize) -> core::ops::Range<usize> {
         let start = self.offsets.get(i).copied().unwrap_or(0);
         start..start + self.lengths.get(i).copied().unwrap_or(0)
@@ -174,8 +239,10 @@ pub struct Header {
     pub total_len: u32,
     /// CRC-32 of the whole image with this field read as zero.
     pub checksum: u32,
-    /// Flags ([`FLAG_NESTED`]).
+    /// Flags ([`FLAG_NESTED`], [`FLAG_BOUNDED`]).
     pub flags: u32,
+    /// Row encoding code (version 3; 0 in version 2): see [`Encoding::from_code`].
+    pub encoding: u32,
 }
 
 impl Header {
@@ -205,6 +272,7 @@ impl Header {
             total_len: word(8),
             checksum: word(9),
             flags: word(10),
+            encoding: word(11),
         })
     }
 
@@ -223,6 +291,7 @@ impl Header {
             self.total_len,
             self.checksum,
             self.flags,
+            self.encoding,
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -230,14 +299,17 @@ impl Header {
         out
     }
 
-    /// The section layout these counts imply.
+    /// The section layout these counts imply (`None` on overflow or an unknown encoding).
     pub fn layout(&self) -> Option<Layout> {
-        Layout::new(
+        Layout::with_format(
+            Encoding::from_code(self.encoding)?,
+            self.flags & FLAG_BOUNDED != 0,
             self.scalar_bytes as usize,
             self.modes as usize,
             self.nodes as usize,
             self.triangles as usize,
             self.vertices as usize,
+            self.depth as usize,
         )
     }
 }
@@ -334,6 +406,12 @@ pub enum ImageError {
         /// The child node.
         node: usize,
     },
+    /// The header names a row encoding this kernel does not know, or one its version or
+    /// scalar cannot carry.
+    UnknownEncoding {
+        /// The encoding word.
+        code: u32,
+    },
 }
 
 impl fmt::Display for ImageError {
@@ -341,9 +419,10 @@ impl fmt::Display for ImageError {
         match *self {
             Self::TooShort { len } => write!(f, "tree image truncated ({len} bytes)"),
             Self::BadMagic => write!(f, "not a bdtree image (bad magic)"),
-            Self::UnsupportedVersion { found } => {
-                write!(f, "tree image version {found} is not supported (this kernel reads {VERSION})")
-            }
+            Self::UnsupportedVersion { found } => write!(
+                f,
+                "tree image version {found} is not supported (this kernel reads {VERSION_SCALAR} and {VERSION})"
+            ),
             Self::ScalarMismatch { found, expected } => write!(
                 f,
                 "tree image stores {}-byte scalars but {}-byte scalars were asked for",
@@ -382,6 +461,10 @@ impl fmt::Display for ImageError {
             Self::NotNested { node } => write!(
                 f,
                 "tree image claims nested bounds but node {node} is not inside its parent"
+            ),
+            Self::UnknownEncoding { code } => write!(
+                f,
+                "tree image row encoding {code} is unknown or not allowed here (0 = scalars, 1 = q16, 2 = q8 with f32)"
             ),
         }
     }
@@ -439,34 +522,50 @@ fn check_finite<S: Scalar>(
 impl<'a, S: Scalar> Image<'a, S> {
     /// Validates `bytes` and views them as a tree and a model without copying.
     ///
-    /// Checks, in order: header, length, flags and reserved bytes, checksum, alignment, every
-    /// scalar finite (radii, growths and bounds non-negative), every node's links and depth,
-    /// every leaf's triangle, every triangle's vertices, every node against the magnitude
-    /// bounds, and, for a nested image, every child inside its parent (see [`check_nested`]).
-    /// Cost: one pass over the bytes (`O(n·M + v·M)`).
+    /// Checks, in order: header (version, encoding, scalar, counts), length, flags and reserved
+    /// bytes, checksum, alignment, every node's links and depth, every leaf's triangle, every
+    /// value finite (radii, growths, scales and bounds non-negative; quantized rows as read),
+    /// every node against the magnitude bounds, every triangle's vertices, and, for a nested
+    /// image, every child inside its parent (see [`check_nested`]). Cost: one pass over the
+    /// bytes (`O(n·M + v·M)`).
     pub fn parse(bytes: &'a [u8]) -> Result<Self, ImageError> {
         if cfg!(target_endian = "big") {
             return Err(ImageError::BigEndianTarget);
         }
         let header = Header::read(bytes)?;
-        if header.version != VERSION {
+        if header.version != VERSION && header.version != VERSION_SCALAR {
             return Err(ImageError::UnsupportedVersion {
                 found: header.version,
             });
         }
+        let v3 = header.version == VERSION;
+        let encoding = Encoding::from_code(header.encoding)
+            .filter(|e| v3 || *e == Encoding::Float)
+            .filter(|e| *e == Encoding::Float || header.scalar_bytes == 4)
+            .ok_or(ImageError::UnknownEncoding {
+                code: header.encoding,
+            })?;
         if header.scalar_bytes != S::BYTES {
             return Err(ImageError::ScalarMismatch {
                 found: header.scalar_bytes,
                 expected: S::BYTES,
             });
         }
+        let known = if v3 { KNOWN_FLAGS } else { FLAG_NESTED };
+        if header.flags & !known != 0 {
+            return Err(ImageError::UnknownFlags {
+                flags: header.flags,
+            });
+        }
+        let bounded = header.flags & FLAG_BOUNDED != 0;
         let (n, t) = (header.nodes as usize, header.triangles as usize);
-        if n == 0
-            || t == 0
-            || header.vertices == 0
-            || Some(n) != t.checked_mul(2).map(|x| x - 1)
-            || header.depth as usize >= n
-        {
+        let full = t.checked_mul(2).and_then(|x| x.checked_sub(1));
+        let counts_ok = if bounded {
+            header.vertices == 0 && t > 0 && n > 0 && full.is_some_and(|f| n <= f)
+        } else {
+            header.vertices > 0 && t > 0 && Some(n) == full
+        };
+        if !counts_ok || header.depth as usize >= n.max(1) {
             return Err(ImageError::BadCounts);
         }
         let layout = header.layout().ok_or(ImageError::SizeOverflow)?;
@@ -476,13 +575,9 @@ impl<'a, S: Scalar> Image<'a, S> {
                 actual: bytes.len(),
             });
         }
-        if header.flags & !KNOWN_FLAGS != 0 {
-            return Err(ImageError::UnknownFlags {
-                flags: header.flags,
-            });
-        }
+        let reserved_from = if v3 { 48 } else { 44 };
         if bytes
-            .get(44..HEADER_LEN)
+            .get(reserved_from..HEADER_LEN)
             .is_none_or(|r| r.iter().any(|&b| b != 0))
         {
             return Err(ImageError::ReservedNotZero);
@@ -496,7 +591,7 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
         // Padding between sections must be zero too, so every byte of a valid image is meaningful.
         let mut end = HEADER_LEN;
-        for i in 0..7 {
+        for i in 0..SECTIONS {
             let r = layout.section(i);
             if bytes
                 .get(end..r.start)
@@ -514,12 +609,12 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
 
         let stats: &[S] = cast(bytes, layout.section(0))?;
-        let rows: &[[S; 4]] = cast(bytes, layout.section(1))?;
         let spread: &[S] = cast(bytes, layout.section(2))?;
         let links: &[[u32; 4]] = cast(bytes, layout.section(3))?;
         let positions: &[[S; 3]] = cast(bytes, layout.section(4))?;
         let basis: &[S] = cast(bytes, layout.section(5))?;
         let faces: &[[u32; 3]] = cast(bytes, layout.section(6))?;
+        let scales: &[[f32; 2]] = cast(bytes, layout.section(7))?;
 
         check_finite(stats, "stats", true)?;
         check_finite(spread, "spread", true)?;
@@ -529,25 +624,11 @@ impl<'a, S: Scalar> Image<'a, S> {
             false,
         )?;
         check_finite(basis, "basis", false)?;
-        let m = layout.modes;
-        for (k, record) in rows.chunks_exact(m.saturating_add(1).max(1)).enumerate() {
-            for (r, row) in record.iter().enumerate() {
-                // In range: the records section holds n·(M + 1)·4 scalars.
-                let index = (k * (m + 1) + r) * 4;
-                check_finite(row, "records", false)?;
-                if row[3] < S::ZERO {
-                    return Err(ImageError::Negative {
-                        section: "records",
-                        index: index + 3,
-                    });
-                }
-                // Magnitude bounds: X₀ ≥ ‖c‖∞ + R, A_j ≥ ‖Ū_j‖∞ + ΔR_j.
-                let bound = stats.get(r).copied().unwrap_or(S::ZERO);
-                if norm_inf([row[0], row[1], row[2]]) + row[3] > bound {
-                    return Err(ImageError::BadStats { node: k });
-                }
-            }
-        }
+        check_finite(
+            bytemuck::cast_slice::<[f32; 2], f32>(scales),
+            "scales",
+            true,
+        )?;
 
         let depth_limit = header.depth;
         let depth_of = |i: u32| links.get(i as usize).map(|l| l[3]);
@@ -557,14 +638,21 @@ impl<'a, S: Scalar> Image<'a, S> {
             if depth > depth_limit || (k == 0 && depth != 0) {
                 return Err(bad);
             }
-            if triangle == NONE {
+            if triangle != NONE {
+                if left != NONE || right != NONE || triangle as usize >= t {
+                    return Err(bad);
+                }
+            } else if left == NONE && right == NONE {
+                // A cut node: only in a bounded image, only at its deepest level.
+                if !bounded || depth != depth_limit {
+                    return Err(bad);
+                }
+            } else {
                 let child_ok =
                     |c: u32| c as usize > k && c != NONE && depth_of(c) == Some(depth + 1);
                 if !(child_ok(left) && child_ok(right)) || left == right {
                     return Err(bad);
                 }
-            } else if left != NONE || right != NONE || triangle as usize >= t {
-                return Err(bad);
             }
         }
         // The header depth sizes traversal stacks: it must be the true depth.
@@ -579,18 +667,81 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
 
         let nested = header.flags & FLAG_NESTED != 0;
-        let tree = TreeView::from_parts(m, rows, spread, links, stats, header.depth, nested)
-            .ok_or(ImageError::BadCounts)?;
+        let m = layout.modes;
+        let tree = match encoding {
+            Encoding::Float => TreeView::from_float(
+                m,
+                cast(bytes, layout.section(1))?,
+                spread,
+                links,
+                stats,
+                header.depth,
+                nested,
+                t,
+                bounded,
+            ),
+            _ => TreeView::from_quantized(
+                m,
+                encoding,
+                bytes
+                    .get(layout.section(1))
+                    .ok_or(ImageError::SizeOverflow)?,
+                scales,
+                spread,
+                links,
+                stats,
+                header.depth,
+                nested,
+                t,
+                bounded,
+            ),
+        }
+        .ok_or(ImageError::BadCounts)?;
+        check_rows(&tree)?;
         if nested {
             check_nested(&tree)?;
         }
-        let model = Model::new(positions, basis, faces, m).map_err(|_| ImageError::BadCounts)?;
+        let model = if bounded {
+            Model::empty(m)
+        } else {
+            Model::new(positions, basis, faces, m).map_err(|_| ImageError::BadCounts)?
+        };
         Ok(Self {
             header,
             tree,
             model,
         })
     }
+}
+
+/// Every row of every node finite, radii and growths non-negative, and within the magnitude
+/// bounds of the stats section: `X₀ ≥ ‖c‖∞ + R`, `A_j ≥ ‖Ū_j‖∞ + ΔR_j`.
+fn check_rows<S: Scalar>(tree: &TreeView<'_, S>) -> Result<(), ImageError> {
+    let m = tree.modes();
+    let stats = tree.stats();
+    for k in 0..tree.node_count() {
+        for r in 0..=m {
+            let index = (k * (m + 1) + r) * 4;
+            let row = tree.row(k, r).ok_or(ImageError::BadCounts)?;
+            if let Some(lane) = row.iter().position(|x| !x.is_finite()) {
+                return Err(ImageError::NonFinite {
+                    section: "records",
+                    index: index + lane,
+                });
+            }
+            if row[3] < S::ZERO {
+                return Err(ImageError::Negative {
+                    section: "records",
+                    index: index + 3,
+                });
+            }
+            let bound = stats.get(r).copied().unwrap_or(S::ZERO);
+            if norm_inf([row[0], row[1], row[2]]) + row[3] > bound {
+                return Err(ImageError::BadStats { node: k });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Verifies the nesting a [`FLAG_NESTED`] image claims, in the image's own arithmetic: for
@@ -614,15 +765,16 @@ pub fn check_nested<S: Scalar>(tree: &TreeView<'_, S>) -> Result<(), ImageError>
         let Some(crate::tree::NodeKind::Internal { left, right }) = tree.kind(p) else {
             continue;
         };
-        let parent = tree.record(p).ok_or(ImageError::BadCounts)?;
         let spread_p = tree.spread(p).ok_or(ImageError::BadCounts)?;
         for c in [left as usize, right as usize] {
             let bad = ImageError::NotNested { node: c };
-            let child = tree.record(c).ok_or(bad)?;
             if tree.spread(c).is_none_or(|d| d > spread_p) {
                 return Err(bad);
             }
-            for (r, (a, b)) in parent.iter().zip(child).enumerate().take(m + 1) {
+            for r in 0..=m {
+                let (Some(a), Some(b)) = (tree.row(p, r), tree.row(c, r)) else {
+                    return Err(bad);
+                };
                 let tol = eight_u * stats.get(r).copied().unwrap_or(S::ZERO);
                 let room = a[3] + tol - b[3];
                 let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];

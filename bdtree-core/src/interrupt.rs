@@ -187,6 +187,9 @@ pub enum RunStatus {
     StateChanged,
     /// A node or triangle index did not resolve (a tree and model from different images).
     Inconsistent,
+    /// A body's tree is bounded-depth ([`crate::TreeView::is_bounded`]): it has no triangles
+    /// to refine to. Nothing was done; treat the bodies as possibly colliding.
+    Truncated,
 }
 
 /// The progress of one call.
@@ -240,6 +243,10 @@ impl<'p, S: Scalar> Traversal<'p, S> {
     ) -> RunStatus {
         self.head = 0;
         self.len = 0;
+        if a.tree().is_bounded() || b.tree().is_bounded() {
+            self.steps = None;
+            return RunStatus::Truncated;
+        }
         self.steps = Some((a.step(), b.step()));
         let (Some(sa), Some(sb)) = (a.sphere(0), b.sphere(0)) else {
             return RunStatus::Inconsistent;

@@ -69,5 +69,5 @@ pub use query::{
 };
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
-pub use tree::{NodeKind, TreeView};
+pub use tree::{Encoding, NodeKind, TreeView};
 pub use world::{collide_world, WorldOutcome};

@@ -84,6 +84,17 @@ impl<'a, S: Scalar> Model<'a, S> {
         })
     }
 
+    /// A model without a mesh (what a bounded-depth image carries): no vertices, no
+    /// triangles; every vertex lookup is `None`.
+    pub const fn empty(modes: usize) -> Self {
+        Self {
+            positions: &[],
+            basis: &[],
+            triangles: &[],
+            modes,
+        }
+    }
+
     /// Modes `M`.
     #[inline]
     pub fn modes(&self) -> usize {

@@ -96,11 +96,13 @@ impl<'a, S: Scalar> BoxTable<'a, S> {
         for node in 0..tree.node_count() {
             let bad = BoxTableError::BadValue { node };
             let start = node * (m + 1);
-            let (Some(boxes), Some(spheres)) = (rows.get(start..start + m + 1), tree.record(node))
-            else {
+            let Some(boxes) = rows.get(start..start + m + 1) else {
                 return Err(bad);
             };
-            for (b, s) in boxes.iter().zip(spheres) {
+            for (r, b) in boxes.iter().enumerate() {
+                let Some(s) = tree.row(node, r) else {
+                    return Err(bad);
+                };
                 let ok = b[3] == S::ZERO
                     && b[..3]
                         .iter()
@@ -231,6 +233,10 @@ pub fn collide_boxes<S: Scalar, const MA: usize, const MB: usize>(
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
     let mut stats = QueryStats::default();
+    if a.tree().is_bounded() || b.tree().is_bounded() {
+        let status = QueryStatus::Truncated;
+        return QueryOutcome { status, stats };
+    }
     let needed = stack_capacity(a.tree().depth(), b.tree().depth());
     if stack.len() < needed {
         let status = QueryStatus::StackTooSmall {

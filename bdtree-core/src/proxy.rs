@@ -1,7 +1,8 @@
 //! Bounded-depth traversal with contact proxies (James & Pai 2004, section 3.4).
 //!
 //! A **proxy** of a tree at proxy depth `L` is a node at depth `L`, or a leaf shallower than
-//! `L`: the proxies partition the triangles, and a traversal that stops at them costs what a
+//! `L` (or a cut node of a bounded-depth tree, [`crate::TreeView::is_bounded`], whose depth is
+//! the tree's): the proxies partition the triangles, and a traversal that stops at them costs what a
 //! tree of depth `L` costs, whatever the mesh resolution. [`collide_proxies`] returns exactly
 //!
 //! ```text
@@ -175,7 +176,9 @@ impl<S: Scalar, const M: usize> Side<'_, '_, '_, S, M> {
     /// `(is_proxy, children)` of a node; `None` for a bad index.
     fn node(&self, node: u32) -> Option<(bool, [u32; 2])> {
         let [left, right, triangle, depth] = self.body.tree().links(node as usize)?;
-        Some((triangle != NONE || depth >= self.proxy_depth, [left, right]))
+        // Leaves, cut nodes of a bounded tree (no children) and nodes at the proxy depth.
+        let proxy = triangle != NONE || left == NONE || depth >= self.proxy_depth;
+        Some((proxy, [left, right]))
     }
 
     /// The node's sphere as traversed: a proxy's own, a non-proxy's enlarged by the margin.

@@ -128,6 +128,10 @@ pub enum QueryStatus {
     /// A node index did not resolve (only possible with a tree and model from different
     /// images); the answer is incomplete: treat the bodies as possibly colliding.
     Inconsistent,
+    /// A triangle query was asked of a bounded-depth tree ([`crate::TreeView::is_bounded`]),
+    /// which stores no leaves below its depth and no mesh: nothing was done. Treat the bodies
+    /// as possibly colliding, or ask a proxy query ([`crate::collide_proxies`]).
+    Truncated,
 }
 
 impl QueryStatus {
@@ -190,6 +194,10 @@ pub fn collide<S: Scalar, const MA: usize, const MB: usize>(
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
     let mut stats = QueryStats::default();
+    if a.tree().is_bounded() || b.tree().is_bounded() {
+        let status = QueryStatus::Truncated;
+        return QueryOutcome { status, stats };
+    }
     let needed = stack_capacity(a.tree().depth(), b.tree().depth());
     if stack.len() < needed {
         let status = QueryStatus::StackTooSmall {

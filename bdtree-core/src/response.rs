@@ -98,12 +98,14 @@ pub fn apply_at_node<S: Scalar, const BM: usize, const M: usize>(
     force: [S; 3],
     wrench: &mut Wrench<S, M>,
 ) -> Option<()> {
-    let record = body.tree().record(node)?;
+    let tree = body.tree();
+    tree.row(node, 0)?;
     let pose = body.pose();
     let r = pose.rotation;
     // Rᵀ f: the force in body axes.
     let local = [0, 1, 2].map(|j| r[0][j] * force[0] + r[1][j] * force[1] + r[2][j] * force[2]);
-    for (slot, row) in wrench.q.iter_mut().zip(record.iter().skip(1)) {
+    for (j, slot) in wrench.q.iter_mut().enumerate().take(tree.modes()) {
+        let row = tree.row(node, j + 1)?;
         *slot = *slot + row[0] * local[0] + row[1] * local[1] + row[2] * local[2];
     }
     let t = pose.translation;
@@ -132,8 +134,8 @@ pub fn respond<S: Scalar, const MA: usize, const MB: usize, const M: usize>(
 ) -> Option<Penalty<S>> {
     let contact = penalty(pair.sphere_a, pair.sphere_b, stiffness)?;
     // Both nodes exist before either wrench changes.
-    a.tree().record(pair.a as usize)?;
-    b.tree().record(pair.b as usize)?;
+    a.tree().row(pair.a as usize, 0)?;
+    b.tree().row(pair.b as usize, 0)?;
     let minus = contact.force.map(|x| S::ZERO - x);
     apply_at_node(a, pair.a as usize, contact.point, minus, wrench_a)?;
     apply_at_node(b, pair.b as usize, contact.point, contact.force, wrench_b)?;

@@ -50,6 +50,10 @@ pub trait Scalar:
     fn to_f64(self) -> f64;
     /// Converts a small integer (exact for values below 2²⁴).
     fn from_u32(n: u32) -> Self;
+    /// Converts a small signed integer (exact for magnitudes below 2²⁴).
+    fn from_i32(n: i32) -> Self;
+    /// Widens (exactly) from f32.
+    fn from_f32(x: f32) -> Self;
     /// Absolute value.
     fn abs(self) -> Self;
     /// Neither infinite nor NaN.
@@ -96,6 +100,14 @@ impl Scalar for f32 {
         n as f32
     }
     #[inline]
+    fn from_i32(n: i32) -> Self {
+        n as f32
+    }
+    #[inline]
+    fn from_f32(x: f32) -> Self {
+        x
+    }
+    #[inline]
     fn abs(self) -> Self {
         f32::from_bits(self.to_bits() & 0x7fff_ffff)
     }
@@ -127,6 +139,14 @@ impl Scalar for f64 {
     #[inline]
     fn from_u32(n: u32) -> Self {
         f64::from(n)
+    }
+    #[inline]
+    fn from_i32(n: i32) -> Self {
+        f64::from(n)
+    }
+    #[inline]
+    fn from_f32(x: f32) -> Self {
+        f64::from(x)
     }
     #[inline]
     fn abs(self) -> Self {

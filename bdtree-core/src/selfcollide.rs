@@ -158,6 +158,9 @@ fn check<S: Scalar, const M: usize>(
     aids: &SelfAids<'_>,
     stack: &[[u32; 2]],
 ) -> Result<(), QueryStatus> {
+    if body.tree().is_bounded() {
+        return Err(QueryStatus::Truncated);
+    }
     let needed = self_stack_capacity(body.tree().depth());
     if stack.len() < needed {
         return Err(QueryStatus::StackTooSmall {

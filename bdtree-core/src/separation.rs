@@ -294,6 +294,9 @@ fn branch_and_bound<S: Scalar, const MA: usize, const MB: usize>(
     visit: &mut impl FnMut(Nearest<S>) -> (S, bool),
 ) -> (QueryStatus, QueryStats) {
     let mut stats = QueryStats::default();
+    if a.tree().is_bounded() || b.tree().is_bounded() {
+        return (QueryStatus::Truncated, stats);
+    }
     let needed = stack_capacity(a.tree().depth(), b.tree().depth());
     if stack.len() < needed {
         return (

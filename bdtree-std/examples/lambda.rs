@@ -40,6 +40,7 @@ fn nodes(tree: &TreeView<'_, f64>, triangles: &[[u32; 3]], basis: &Basis) -> Vec
                 s.extend_from_slice(&sets[right as usize]);
                 s
             }
+            NodeKind::Cut => unreachable!("the example builds complete trees"),
         };
         set.sort_unstable();
         set.dedup();
@@ -104,6 +105,9 @@ fn traverse(
             (_, NodeKind::Internal { left, right }) => {
                 stack.push((i, left as usize));
                 stack.push((i, right as usize));
+            }
+            (NodeKind::Cut, _) | (_, NodeKind::Cut) => {
+                unreachable!("the example builds complete trees")
             }
         }
     }

@@ -75,7 +75,7 @@ fn structure<S: Scalar>(tree: &TreeView<'_, S>) -> Structure {
                 leaf[triangle as usize] = k as u32;
                 leaves[k] = 1;
             }
-            None => {}
+            Some(NodeKind::Cut) | None => {}
         }
     }
     Structure {

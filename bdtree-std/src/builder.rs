@@ -19,7 +19,7 @@
 use std::path::Path;
 
 use bdtree_core::image::{
-    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_NESTED, HEADER_LEN, NONE, VERSION,
+    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_NESTED, HEADER_LEN, NONE, VERSION_SCALAR,
 };
 use bdtree_core::{Image, ImageError, Scalar};
 
@@ -708,7 +708,7 @@ pub fn build(
     put_words(&mut bytes, 6, &mut mesh.triangles.iter().flatten().copied());
 
     let header = Header {
-        version: VERSION,
+        version: VERSION_SCALAR,
         scalar_bytes: p.bytes(),
         modes: modes as u32,
         nodes: nodes.len() as u32,
@@ -718,6 +718,7 @@ pub fn build(
         total_len: layout.total as u32,
         checksum: 0,
         flags: if options.nested { FLAG_NESTED } else { 0 },
+        encoding: 0,
     };
     bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let crc = checksum(&bytes);

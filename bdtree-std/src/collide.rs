@@ -291,7 +291,7 @@ pub fn proxy_of_triangles(image: &ImageBuf, proxy_depth: u32) -> Result<Vec<u32>
                         *slot = owner[k];
                     }
                 }
-                None => {}
+                Some(NodeKind::Cut) | None => {}
             }
         }
         by_triangle

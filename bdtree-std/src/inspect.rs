@@ -10,7 +10,9 @@
 //! node's per-mode, per-axis half-extent growths) and the mean box-to-sphere volume ratio of the
 //! rest bounds.
 
-use bdtree_core::{Image, Scalar};
+use bdtree_core::{Encoding, Image, Scalar};
+
+use crate::compact::{cost_of_queries, QueryCost};
 
 /// One level of the tightness table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -29,7 +31,8 @@ pub struct Level {
     pub mean_half_extent: f64,
     /// Mean `‖ΔH‖` (Frobenius over modes and axes) of the node boxes.
     pub mean_box_growth: f64,
-    /// Mean rest box volume over rest sphere volume, `8 H_x H_y H_z / (4/3 π R³)`.
+    /// Mean rest box volume over rest sphere volume, `8 H_x H_y H_z / (4/3 π R³)`. The box
+    /// columns are zero for quantized and bounded images (boxes need scalar rows and the mesh).
     pub box_to_sphere_volume: f64,
 }
 
@@ -40,6 +43,10 @@ pub struct Inspection {
     pub version: u32,
     /// `"f32"` or `"f64"`.
     pub scalar: &'static str,
+    /// Row encoding: `"float"`, `"q16"` or `"q8"`.
+    pub encoding: &'static str,
+    /// Whether only the top levels are stored (no mesh; proxy queries only).
+    pub bounded: bool,
     /// Triangles.
     pub triangles: usize,
     /// Vertices.
@@ -54,8 +61,12 @@ pub struct Inspection {
     pub depth: u32,
     /// Image size.
     pub bytes: usize,
-    /// Bytes of the tree sections (stats, records, spread, links).
+    /// Bytes of the tree sections (stats, records, spread, links, scales).
     pub tree_bytes: usize,
+    /// `tree_bytes` per node.
+    pub tree_bytes_per_node: f64,
+    /// Mean `‖ΔR‖₂` over all nodes.
+    pub mean_growth: f64,
     /// Bytes of the model sections (positions, basis, faces).
     pub model_bytes: usize,
     /// The tightness table.
@@ -74,22 +85,34 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
     let tree = &image.tree;
     let layout = image.header.layout();
     let (tree_bytes, model_bytes) = layout
-        .map(|l| (l.lengths[..4].iter().sum(), l.lengths[4..].iter().sum()))
+        .map(|l| {
+            (
+                l.lengths[..4].iter().sum::<usize>() + l.lengths[7],
+                l.lengths[4..7].iter().sum(),
+            )
+        })
         .unwrap_or((0, 0));
-    let boxes = crate::obb::box_table(image);
+    // Box bounds are computed from the mesh and the scalar rows.
+    let boxes = if tree.encoding() == Encoding::Float && !tree.is_bounded() {
+        crate::obb::box_table(image)
+    } else {
+        Vec::new()
+    };
     let m = tree.modes();
     let mut levels: Vec<Level> = Vec::new();
     let mut root_growth = 0.0;
+    let mut total_growth = 0.0;
     for k in 0..tree.node_count() {
-        let (Some(record), Some(depth)) = (tree.record(k), tree.node_depth(k)) else {
+        let (Some(head), Some(depth)) = (tree.row(k, 0), tree.node_depth(k)) else {
             continue;
         };
-        let radius = record[0][3].to_f64();
-        let growth = record[1..]
-            .iter()
+        let radius = head[3].to_f64();
+        let growth = (1..=m)
+            .filter_map(|r| tree.row(k, r))
             .map(|r| r[3].to_f64().powi(2))
             .sum::<f64>()
             .sqrt();
+        total_growth += growth;
         if k == 0 {
             root_growth = growth;
         }
@@ -143,7 +166,9 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
     Inspection {
         version: image.header.version,
         scalar: S::NAME,
-        triangles: image.model.triangles().len(),
+        encoding: tree.encoding().name(),
+        bounded: tree.is_bounded(),
+        triangles: tree.triangle_count(),
         vertices: image.model.positions().len(),
         modes: tree.modes(),
         nested: tree.is_nested(),
@@ -151,7 +176,87 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         depth: tree.depth(),
         bytes: image.header.total_len as usize,
         tree_bytes,
+        tree_bytes_per_node: tree_bytes as f64 / tree.node_count().max(1) as f64,
+        mean_growth: total_growth / tree.node_count().max(1) as f64,
         model_bytes,
         levels,
     }
+}
+
+/// The tightness cost of a compact image against the complete f32 image it was made from.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Comparison {
+    /// Size of the image over the reference's.
+    pub bytes_ratio: f64,
+    /// Proxy depth of the queries (the image's depth).
+    pub proxy_depth: u32,
+    /// Mean `‖ΔR‖₂` over the nodes of depth `≤ proxy_depth`: image.
+    pub mean_growth: f64,
+    /// The same for the reference.
+    pub reference_mean_growth: f64,
+    /// Queries run on each.
+    pub queries: usize,
+    /// Sphere overlap tests per query: image.
+    pub overlap_tests: f64,
+    /// The same for the reference.
+    pub reference_overlap_tests: f64,
+    /// Proxy pairs per query: image.
+    pub proxy_pairs: f64,
+    /// The same for the reference.
+    pub reference_proxy_pairs: f64,
+}
+
+impl Comparison {
+    /// Overlap tests per query relative to the reference (1.10 = 10 % more).
+    pub fn test_ratio(&self) -> f64 {
+        self.overlap_tests / self.reference_overlap_tests.max(1e-300)
+    }
+}
+
+/// Compares `image` (compact) with `reference` (the complete f32 image of the same body):
+/// sizes, mean radius growth over the levels both store, and the sphere overlap tests of
+/// `queries` proxy queries at the image's depth between two copies placed identically
+/// ([`cost_of_queries`]). `None` when the two do not describe the same tree (modes, triangles
+/// or rest spheres differ).
+pub fn compare(
+    image: &Image<'_, f32>,
+    reference: &Image<'_, f32>,
+    queries: usize,
+) -> Option<Comparison> {
+    let (a, b) = (&image.tree, &reference.tree);
+    if a.modes() != b.modes()
+        || a.triangle_count() != b.triangle_count()
+        || a.rest_sphere(0) != b.rest_sphere(0)
+    {
+        return None;
+    }
+    let depth = a.depth();
+    let growth = |t: &bdtree_core::TreeView<'_, f32>| {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for k in 0..t.node_count() {
+            if t.node_depth(k).is_some_and(|d| d <= depth) {
+                sum += (1..=t.modes())
+                    .filter_map(|r| t.row(k, r))
+                    .map(|r| f64::from(r[3]).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                n += 1;
+            }
+        }
+        sum / n.max(1) as f64
+    };
+    let per = |c: QueryCost, x: u64| x as f64 / c.queries.max(1) as f64;
+    let ca = cost_of_queries(image, depth, queries, 0x5eed);
+    let cb = cost_of_queries(reference, depth, queries, 0x5eed);
+    Some(Comparison {
+        bytes_ratio: image.header.total_len as f64 / reference.header.total_len.max(1) as f64,
+        proxy_depth: depth,
+        mean_growth: growth(a),
+        reference_mean_growth: growth(b),
+        queries: ca.queries,
+        overlap_tests: per(ca, ca.overlap_tests),
+        reference_overlap_tests: per(cb, cb.overlap_tests),
+        proxy_pairs: per(ca, ca.proxy_pairs),
+        reference_proxy_pairs: per(cb, cb.proxy_pairs),
+    })
 }

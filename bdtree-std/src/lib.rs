@@ -7,6 +7,7 @@ pub mod budget;
 pub mod builder;
 pub mod chairs;
 pub mod collide;
+pub mod compact;
 pub mod error;
 pub mod export;
 pub mod inspect;

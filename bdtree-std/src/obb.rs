@@ -7,8 +7,13 @@ use bdtree_core::{Image, NodeKind, Scalar};
 /// over the node's vertices, computed in f64 from the image's own model and centers, rounded up
 /// to the scalar and capped by the sphere's `R` and `ΔR_j` (which bound them already, so the
 /// cap only undoes the rounding). Validate with [`bdtree_core::obb::BoxTable::new`].
+///
+/// Empty for a bounded-depth image (no mesh to bound; box queries refuse such trees anyway).
 pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
     let tree = &image.tree;
+    if tree.is_bounded() {
+        return Vec::new();
+    }
     let model = &image.model;
     let m = tree.modes();
     let n = tree.node_count();
@@ -25,7 +30,7 @@ pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
                 s.extend_from_slice(&sets[right as usize]);
                 s
             }
-            None => Vec::new(),
+            Some(NodeKind::Cut) | None => Vec::new(),
         };
         set.sort_unstable();
         set.dedup();
@@ -42,7 +47,11 @@ pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
     };
     let mut rows = Vec::with_capacity(n * (m + 1));
     for (k, set) in sets.iter().enumerate() {
-        let record = tree.record(k).expect("valid node");
+        // Rows in any encoding (the boxes of a quantized complete image bound its stored rows).
+        let record: Vec<[S; 4]> = (0..=m).filter_map(|r| tree.row(k, r)).collect();
+        if record.len() != m + 1 {
+            break;
+        }
         let c = [0, 1, 2].map(|a| record[0][a].to_f64());
         let mut h = [0.0f64; 3];
         for &v in set {

@@ -19,8 +19,8 @@ mod pack;
 
 use bdtree_core::sphere::{mode_weights, update};
 use bdtree_core::{
-    collide, AlignedImage, Body, CacheEntry, Deadline, Image, Order, Pending, Pose, RunStatus,
-    Traversal, TrianglePair, VertexEntry,
+    collide, collide_proxies, AlignedImage, Body, CacheEntry, Deadline, Image, Order, Pending,
+    Pose, ProxyPair, QueryOutcome, RunStatus, Traversal, TrianglePair, VertexEntry,
 };
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
@@ -33,7 +33,7 @@ include!("../pack/limits.rs");
 
 static PACK: &AlignedImage<[u8]> = &AlignedImage(*include_bytes!("../pack/fixtures.bin"));
 const PACK_MAGIC: u32 = u32::from_le_bytes(*b"BDFP");
-const PACK_VERSION: u32 = 1;
+const PACK_VERSION: u32 = 2;
 
 /// Sphere caches, vertex caches, the traversal stack and the pair buffer live in `.bss`.
 static mut CACHES: [[CacheEntry<f32>; MAX_NODES]; MAX_BODIES] =
@@ -165,6 +165,11 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
     let name = core::str::from_utf8(name).unwrap_or("?");
     let body_count = reader.usize()?;
     let frame_count = reader.usize()?;
+    // `u32::MAX`: triangle queries; otherwise proxy queries at this depth.
+    let proxy_depth = match reader.u32()? {
+        u32::MAX => None,
+        l => Some(l),
+    };
     if body_count > MAX_BODIES {
         report!("BDTREE error: scene {} has {} bodies", name, body_count);
         return Some(false);
@@ -222,6 +227,7 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
             &mut bodies,
             &modes,
             body_count,
+            proxy_depth,
             &mut stack[..],
             &mut pairs[..],
         )?;
@@ -232,14 +238,19 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
 
         let (counters, count) = found;
         // The same step again, as a query spread over ticks of SLOT_INSTRUCTIONS each (outside
-        // the measured region): it must end with the pairs the full query found.
-        let (queries, ticks, same) = resume_frame(
-            &mut bodies,
-            body_count,
-            pairs.get(..count)?,
-            &mut pending[..],
-            clock,
-        )?;
+        // the measured region): it must end with the pairs the full query found. (Triangle
+        // queries only: proxy scenes may use bounded trees, which have no triangles.)
+        let (queries, ticks, same) = if proxy_depth.is_none() {
+            resume_frame(
+                &mut bodies,
+                body_count,
+                pairs.get(..count)?,
+                &mut pending[..],
+                clock,
+            )?
+        } else {
+            (0, 0, true)
+        };
         resumed = resumed.wrapping_add(queries);
         ticks_max = ticks_max.max(ticks);
         resume_mismatches += u32::from(!same);
@@ -358,14 +369,16 @@ fn resume_frame(
     Some((queries, ticks_max, same))
 }
 
-/// Sets every body's state from the pack and runs every pair of bodies; returns the counters
-/// summed over the pairs and the number of pairs found (in `work.pairs`).
+/// Sets every body's state from the pack and runs every pair of bodies (triangle queries, or
+/// proxy queries at `proxy_depth`); returns the counters summed over the pairs and the number of
+/// pairs found (in `work.pairs`).
 #[inline(never)]
 fn run_frame(
     reader: &mut Reader<'static>,
     bodies: &mut [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES],
     modes: &[usize; MAX_BODIES],
     body_count: usize,
+    proxy_depth: Option<u32>,
     stack: &mut [[u32; 2]],
     pairs: &mut [[u32; 4]],
 ) -> Option<(Counters, usize)> {
@@ -390,15 +403,20 @@ fn run_frame(
         for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
             let b = b.as_mut()?;
             let j = (i + 1 + k) as u32;
-            let mut sink = |p: TrianglePair| match pairs.get_mut(count) {
+            let mut keep = |x: u32, y: u32| match pairs.get_mut(count) {
                 Some(slot) => {
-                    *slot = [i as u32, j, p.a, p.b];
+                    *slot = [i as u32, j, x, y];
                     count += 1;
                     true
                 }
                 None => false,
             };
-            let outcome = collide(a, b, stack, &mut sink);
+            let outcome: QueryOutcome = match proxy_depth {
+                None => collide(a, b, stack, &mut |p: TrianglePair| keep(p.a, p.b)),
+                Some(l) => {
+                    collide_proxies(a, l, b, l, stack, &mut |p: ProxyPair<f32>| keep(p.a, p.b))
+                }
+            };
             let s = outcome.stats;
             counters.complete &= u32::from(outcome.status.is_complete());
             counters.nodes_visited = counters.nodes_visited.wrapping_add(s.nodes_visited);

@@ -1,13 +1,15 @@
-//! Tree images: `Image::<f32>::parse` and `Image::<f64>::parse` on arbitrary bytes, and on the
-//! same bytes with the CRC-32 checksum recomputed and patched in (so that mutated images get
-//! past the checksum to the structural checks). Every image that parses is then used: two
-//! bodies over it, a few states, a collision query between them, and every node's sphere and
-//! every world triangle. Nothing may panic.
+//! Tree images, in every format (scalar f32/f64, quantized q16/q8, complete or bounded):
+//! `Image::<f32>::parse` and `Image::<f64>::parse` on arbitrary bytes, and on the same bytes
+//! with the CRC-32 checksum recomputed and patched in (so that mutated images get past the
+//! checksum to the structural checks). Every image that parses is then used: two bodies over it,
+//! a few states, a triangle query and a proxy query between them, and every node's sphere,
+//! rows and kind and every world triangle. Nothing may panic.
 #![no_main]
 
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET};
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, Pose, Scalar, TrianglePair,
+    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Image,
+    Pose, ProxyPair, Scalar, TrianglePair,
 };
 use bdtree_std::builder::ImageBuf;
 use libfuzzer_sys::fuzz_target;
@@ -53,6 +55,14 @@ fn exercise<S: Scalar>(image: &Image<'_, S>) {
             found += 1;
             true
         });
+        // Proxy queries at the tree's depth and one level up (bounded trees answer these).
+        for l in [depth, depth.saturating_sub(1)] {
+            let mut proxies = vec![[0u32; 2]; proxy_stack_capacity(depth, l, depth, l)];
+            let _ = collide_proxies(&mut a, l, &mut b, l, &mut proxies, &mut |_p: ProxyPair<S>| {
+                found += 1;
+                true
+            });
+        }
         // A sink that refuses after a few pairs ends the query early.
         let mut budget = 3usize;
         let _ = collide(&mut b, &mut a, &mut stack, &mut |_p: TrianglePair| {
@@ -69,6 +79,10 @@ fn exercise<S: Scalar>(image: &Image<'_, S>) {
         let _ = a.is_cached(node);
         let _ = image.tree.kind(node);
         let _ = image.tree.node_depth(node);
+        let _ = image.tree.record(node);
+        for r in 0..=modes + 1 {
+            let _ = image.tree.row(node, r);
+        }
     }
     for tri in 0..=image.tree.triangle_count() {
         let _ = b.world_triangle(tri);

@@ -1,22 +1,28 @@
 //! The embedded side of CI: the firmware's fixture pack, its builds, its QEMU runs, its size and
 //! instruction budget, and the link-time panic-freedom proof.
 //!
-//! # Fixture pack (`firmware/pack/fixtures.bin`, version 1)
+//! # Fixture pack (`firmware/pack/fixtures.bin`, version 2)
 //!
 //! Little-endian; `u32` words unless noted; `f32` values stored as their bits.
 //!
 //! ```text
-//! "BDFP"  version=1  scene_count
-//! per scene:  name_len  name bytes (padded to 4)  body_count  frame_count
+//! "BDFP"  version=2  scene_count
+//! per scene:  name_len  name bytes (padded to 4)  body_count  frame_count  proxy_depth
 //!   per body:   modes  image_len  (pad to 16 from the pack's start)  f32 tree image  (pad to 4)
 //!   per frame:  per body: rotation w x y z, translation x y z, q[modes]      (f32)
 //!               complete nodes_visited sphere_updates overlap_tests triangle_tests pairs
 //!               pair_count, then pair_count × (body_a body_b triangle_a triangle_b)
 //! ```
 //!
-//! The per-frame answers are the host's f32 kernel's (`bdtree_std::collide::run::<f32>`), which
-//! `cargo test` in turn checks against the f64 brute-force oracle. `pack/limits.rs` sizes the
-//! firmware's static buffers for the pack.
+//! `proxy_depth = u32::MAX`: triangle queries (`collide`) and their interruptible replay;
+//! otherwise proxy queries (`collide_proxies`) at that depth, whose pairs are
+//! `(body_a body_b node_a node_b)`. Besides the fixture scenes with their f32 images, the pack
+//! holds [`VARIANTS`]: scenes with their images compacted (`q16`, `q8`; complete, or bounded for
+//! proxy queries), so every image format runs on the target.
+//!
+//! The per-frame answers are the host's f32 kernel's (`bdtree_std::collide::run_with::<f32>`),
+//! which `cargo test` in turn checks against the f64 brute-force oracle. `pack/limits.rs` sizes
+//! the firmware's static buffers for the pack.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -24,14 +30,30 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bdtree_core::stack_capacity;
+use bdtree_core::{stack_capacity, Encoding};
 use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::{prepare, run};
+use bdtree_std::collide::{prepare, run_with, PreparedScene};
+use bdtree_std::compact::compact;
 use bdtree_std::scene::Scene;
 
 use crate::{cargo_in, root};
 
-const PACK_VERSION: u32 = 1;
+const PACK_VERSION: u32 = 2;
+
+/// Compacted copies of fixture scenes in the pack: scene, row encoding, and the bounded depth
+/// (proxy queries at that depth) or `None` (complete images, triangle queries). Complete
+/// quantized images keep their f32 mesh, so only the small scenes get them (the QEMU boards
+/// have 4 MiB of flash).
+const VARIANTS: &[(&str, Encoding, Option<u32>)] = &[
+    ("touching", Encoding::Q16, None),
+    ("touching", Encoding::Q8, None),
+    ("thin", Encoding::Q16, None),
+    ("thin", Encoding::Q8, None),
+    ("demo", Encoding::Float, Some(4)),
+    ("demo", Encoding::Q16, Some(4)),
+    ("demo", Encoding::Q8, Some(4)),
+    ("fold", Encoding::Q8, Some(3)),
+];
 
 /// A firmware build: target triple and the QEMU boards that run it.
 struct Flavor {
@@ -139,28 +161,59 @@ pub fn pack() -> Result<(), String> {
     let mut out = Word(Vec::new());
     out.0.extend_from_slice(b"BDFP");
     out.u32(PACK_VERSION);
-    out.usize(paths.len())?;
     let mut limits = Limits {
         modes: 1,
         ..Limits::default()
     };
+    let mut jobs: Vec<(String, Scene, PreparedScene, Option<u32>)> = Vec::new();
     for path in &paths {
         let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let options = BuildOptions {
             precision: Precision::F32,
             ..BuildOptions::default()
         };
         let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (results, _) = run::<f32>(&scene, &prepared, 1).map_err(|e| e.to_string())?;
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        for &(_, encoding, depth) in VARIANTS.iter().filter(|v| v.0 == name) {
+            // Proxy queries need nested trees.
+            let nested = BuildOptions {
+                nested: depth.is_some(),
+                ..options
+            };
+            let source = prepare(&scene, nested).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut images = Vec::new();
+            for image in &source.images {
+                let full = image.parse::<f32>().map_err(|e| e.to_string())?;
+                let (small, _) = compact(&full, encoding, depth).map_err(|e| e.to_string())?;
+                images.push(small);
+            }
+            let label = match depth {
+                Some(l) => format!("{name}-{}-d{l}", encoding.name()),
+                None => format!("{name}-{}", encoding.name()),
+            };
+            let variant = PreparedScene {
+                images,
+                reports: source.reports.clone(),
+            };
+            jobs.push((label, scene.clone(), variant, depth));
+        }
+        jobs.push((name, scene, prepared, None));
+    }
+    // Fixture scenes first (in file order), then the variants.
+    jobs.sort_by_key(|j| j.0.contains('-'));
+    out.usize(jobs.len())?;
+    for (name, scene, prepared, proxy_depth) in &jobs {
+        let (results, _) = run_with::<f32>(scene, prepared, 1, *proxy_depth, false)
+            .map_err(|e| format!("{name}: {e}"))?;
         out.usize(name.len())?;
         out.0.extend_from_slice(name.as_bytes());
         out.align(4);
         out.usize(scene.bodies.len())?;
         out.usize(scene.frames.len())?;
+        out.u32(proxy_depth.unwrap_or(u32::MAX));
         limits.bodies = limits.bodies.max(scene.bodies.len());
         for (body, image) in scene.bodies.iter().zip(&prepared.images) {
             let modes = body.basis.as_ref().map_or(0, |b| b.modes);
@@ -192,9 +245,18 @@ pub fn pack() -> Result<(), String> {
             ] {
                 out.u32(x);
             }
-            out.usize(result.pairs.len())?;
-            limits.pairs = limits.pairs.max(result.pairs.len());
-            for &(a, b, ta, tb) in &result.pairs {
+            let pairs: Vec<(usize, usize, u32, u32)> = if proxy_depth.is_some() {
+                result
+                    .proxies
+                    .iter()
+                    .map(|p| (p.bodies.0, p.bodies.1, p.nodes.0, p.nodes.1))
+                    .collect()
+            } else {
+                result.pairs.clone()
+            };
+            out.usize(pairs.len())?;
+            limits.pairs = limits.pairs.max(pairs.len());
+            for &(a, b, ta, tb) in &pairs {
                 out.usize(a)?;
                 out.usize(b)?;
                 out.u32(ta);
@@ -222,7 +284,8 @@ pub fn pack() -> Result<(), String> {
     write_if_changed(&dir.join("fixtures.bin"), &out.0)?;
     write_if_changed(&dir.join("limits.rs"), rs.as_bytes())?;
     println!(
-        "firmware pack: {} scenes, {} bytes; largest body {} nodes, {} vertices, M ≤ {}",
+        "firmware pack: {} scenes ({} fixture scenes and compacted variants), {} bytes; largest body {} nodes, {} vertices, M ≤ {}",
+        jobs.len(),
         paths.len(),
         out.0.len(),
         limits.nodes,

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bdtree_core::{Order, Scalar};
+use bdtree_core::{Encoding, Order, Scalar};
 use bdtree_std::budget::budget_table;
 use bdtree_std::builder::{
     build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision, SphereFit,
@@ -13,7 +13,8 @@ use bdtree_std::collide::{
     brute_force_distance_frame, brute_force_frame, brute_force_frame_with, compare, distances,
     prepare, run_with, uncovered_contacts, FrameResult,
 };
-use bdtree_std::inspect::{inspect, Inspection};
+use bdtree_std::compact::{compact, CompactReport};
+use bdtree_std::inspect::{compare as compare_images, inspect, Inspection};
 use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
 use bdtree_std::render::View;
 use bdtree_std::scene::Scene;
@@ -51,6 +52,18 @@ enum Command {
         sphere: SphereFit,
         #[command(flatten)]
         bounds: BoundsArgs,
+        #[command(flatten)]
+        compact: CompactArgs,
+    },
+    /// Make a compact image (quantized rows, bounded depth) from a complete f32 image.
+    Compact {
+        /// The complete f32 image.
+        image: PathBuf,
+        /// Where to write the compact image.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        compact: CompactArgs,
     },
     /// Print statistics of a tree image: sizes and the per-level tightness table.
     Inspect {
@@ -59,6 +72,13 @@ enum Command {
         /// One JSON object instead of a table.
         #[arg(long)]
         json: bool,
+        /// The complete f32 image a compact one was made from: report the tightness cost
+        /// (radius growth, overlap tests per proxy query) against it.
+        #[arg(long)]
+        reference: Option<PathBuf>,
+        /// Proxy queries run on each image for `--reference`.
+        #[arg(long, default_value_t = 200)]
+        queries: usize,
     },
     /// Find every intersecting triangle pair between distinct bodies, frame by frame.
     Collide {
@@ -311,6 +331,46 @@ impl From<OrderArg> for Order {
     }
 }
 
+/// Storage format of an image's node rows.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    /// Scalars, as `--precision` says.
+    F32,
+    /// `[c, R]` in f32, `Ū` and `ΔR` as 16-bit codes with per-level scales (f32 images only).
+    Q16,
+    /// As q16 with 8-bit codes.
+    Q8,
+}
+
+impl From<FormatArg> for Encoding {
+    fn from(f: FormatArg) -> Encoding {
+        match f {
+            FormatArg::F32 => Encoding::Float,
+            FormatArg::Q16 => Encoding::Q16,
+            FormatArg::Q8 => Encoding::Q8,
+        }
+    }
+}
+
+/// Compact images for flash: quantized rows and bounded depth.
+#[derive(clap::Args, Clone, Copy)]
+struct CompactArgs {
+    /// Row storage: quantization folds every error outward into the radius growth, so no
+    /// contact is missed (see `bdtree_std::compact`).
+    #[arg(long, value_enum, default_value_t = FormatArg::F32)]
+    format: FormatArg,
+    /// Keep only the top L levels and no mesh (proxy queries only, at proxy depth ≤ L).
+    /// Implies `--nested`.
+    #[arg(long, value_name = "L")]
+    depth: Option<u32>,
+}
+
+impl CompactArgs {
+    fn is_plain(&self) -> bool {
+        self.format == FormatArg::F32 && self.depth.is_none()
+    }
+}
+
 /// Builder options beyond the paper: how `Ū_j` is centered and how triangles are grouped.
 #[derive(clap::Args, Clone, Copy)]
 struct BoundsArgs {
@@ -353,16 +413,29 @@ fn main() -> ExitCode {
             precision,
             sphere,
             bounds,
+            compact,
         } => cmd_build(
             &mesh,
             modes.as_deref(),
             &output,
             BuildOptions {
                 sphere,
+                nested: bounds.nested || compact.depth.is_some(),
                 ..bounds.options(precision)
             },
+            compact,
         ),
-        Command::Inspect { image, json } => cmd_inspect(&image, json),
+        Command::Compact {
+            image,
+            output,
+            compact,
+        } => cmd_compact(&image, &output, compact),
+        Command::Inspect {
+            image,
+            json,
+            reference,
+            queries,
+        } => cmd_inspect(&image, json, reference.as_deref(), queries),
         Command::Collide {
             scene,
             json,
@@ -482,7 +555,14 @@ fn cmd_build(
     modes: Option<&Path>,
     output: &Path,
     options: BuildOptions,
+    compact_args: CompactArgs,
 ) -> Result<(), String> {
+    if !compact_args.is_plain() && options.precision != Precision::F32 {
+        return Err(format!(
+            "{}: --format q16/q8 and --depth make f32 images; drop --precision f64",
+            mesh_path.display()
+        ));
+    }
     let mesh = mesh::load_mesh(mesh_path).map_err(|e| e.to_string())?;
     let basis = match modes {
         Some(path) => {
@@ -497,6 +577,25 @@ fn cmd_build(
     let (image, report) = build(&mesh, basis.as_ref(), options, &mut |n| bar.inc(n as u64))
         .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
     bar.finish_and_clear();
+    if !compact_args.is_plain() {
+        let full = image.parse::<f32>().map_err(|e| e.to_string())?;
+        let (small, report) = compact(&full, compact_args.format.into(), compact_args.depth)
+            .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
+        std::fs::write(output, small.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+        println!("wrote {}", output.display());
+        println!(
+            "  {} triangles, {} vertices, {} modes; complete f32 tree: {} nodes, depth {}, {} bytes",
+            mesh.triangles.len(),
+            mesh.vertices.len(),
+            report.modes,
+            full.tree.node_count(),
+            full.tree.depth(),
+            image.as_bytes().len()
+        );
+        print_compact(&report);
+        return Ok(());
+    }
     std::fs::write(output, image.as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     println!("wrote {}", output.display());
@@ -536,7 +635,70 @@ fn cmd_build(
     Ok(())
 }
 
-fn cmd_inspect(path: &Path, json: bool) -> Result<(), String> {
+fn print_compact(report: &CompactReport) {
+    println!(
+        "  {} rows{}: {} nodes, depth {}, {} bytes ({:.1} tree bytes/node{})",
+        report.encoding.name(),
+        if report.bounded {
+            ", bounded (top levels, no mesh: proxy queries only)"
+        } else {
+            ""
+        },
+        report.nodes,
+        report.depth,
+        report.bytes,
+        report.tree_bytes_per_node,
+        if report.bounded {
+            ""
+        } else {
+            ", plus the mesh"
+        },
+    );
+    if report.modes > 0 {
+        println!(
+            "  mean radius growth ‖ΔR‖₂ over the stored nodes: {:.6} (f32 source {:.6}, ×{:.3})",
+            report.mean_growth,
+            report.mean_growth_source,
+            report.mean_growth / report.mean_growth_source.max(1e-300)
+        );
+    }
+}
+
+fn cmd_compact(input: &Path, output: &Path, args: CompactArgs) -> Result<(), String> {
+    let buf = ImageBuf::read(input).map_err(|e| e.to_string())?;
+    let header = buf
+        .header()
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    if header.scalar_bytes != 4 {
+        return Err(format!(
+            "{}: compact images are made from f32 images; this one stores {}-byte scalars",
+            input.display(),
+            header.scalar_bytes
+        ));
+    }
+    let full = buf.parse_named::<f32>(input).map_err(|e| e.to_string())?;
+    if args.depth.is_some() && !full.tree.is_nested() {
+        return Err(format!(
+            "{}: a bounded image answers proxy queries only, which need a nested tree; rebuild \
+             with `bdtree build --nested` (or `--depth`, which nests)",
+            input.display()
+        ));
+    }
+    let (small, report) = compact(&full, args.format.into(), args.depth)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    std::fs::write(output, small.as_bytes())
+        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    println!("wrote {}", output.display());
+    print_compact(&report);
+    Ok(())
+}
+
+fn cmd_inspect(
+    path: &Path,
+    json: bool,
+    reference: Option<&Path>,
+    queries: usize,
+) -> Result<(), String> {
     let buf = ImageBuf::read(path).map_err(|e| e.to_string())?;
     let header = buf
         .header()
@@ -545,20 +707,82 @@ fn cmd_inspect(path: &Path, json: bool) -> Result<(), String> {
         8 => inspect(&buf.parse_named::<f64>(path).map_err(|e| e.to_string())?),
         _ => inspect(&buf.parse_named::<f32>(path).map_err(|e| e.to_string())?),
     };
+    let comparison = match reference {
+        Some(r) => {
+            let rbuf = ImageBuf::read(r).map_err(|e| e.to_string())?;
+            let reference_image = rbuf.parse_named::<f32>(r).map_err(|e| e.to_string())?;
+            let image = buf.parse_named::<f32>(path).map_err(|e| e.to_string())?;
+            if !image.tree.is_nested() || !reference_image.tree.is_nested() {
+                return Err(format!(
+                    "{} / {}: the tightness cost is measured with proxy queries, which need \
+                     nested trees on both sides",
+                    path.display(),
+                    r.display()
+                ));
+            }
+            Some(
+                compare_images(&image, &reference_image, queries).ok_or_else(|| {
+                    format!(
+                        "{} and {}: not the same tree (modes, triangles or root sphere differ)",
+                        path.display(),
+                        r.display()
+                    )
+                })?,
+            )
+        }
+        None => None,
+    };
     if json {
-        println!("{}", inspection.to_json());
+        match &comparison {
+            Some(c) => println!(
+                "{{\"inspection\":{},\"comparison\":{}}}",
+                inspection.to_json(),
+                serde_json::to_string(c).unwrap_or_default()
+            ),
+            None => println!("{}", inspection.to_json()),
+        }
     } else {
         print_inspection(path, &inspection);
+        if let (Some(c), Some(r)) = (&comparison, reference) {
+            println!(
+                "  against {} ({} queries, proxy depth {}):",
+                r.display(),
+                c.queries,
+                c.proxy_depth
+            );
+            println!(
+                "    size ×{:.4}; mean ‖ΔR‖₂ (levels ≤ {}) {:.6} vs {:.6} (×{:.3})",
+                c.bytes_ratio,
+                c.proxy_depth,
+                c.mean_growth,
+                c.reference_mean_growth,
+                c.mean_growth / c.reference_mean_growth.max(1e-300)
+            );
+            println!(
+                "    overlap tests per query {:.1} vs {:.1} (×{:.3}); proxy pairs per query {:.1} vs {:.1}",
+                c.overlap_tests,
+                c.reference_overlap_tests,
+                c.test_ratio(),
+                c.proxy_pairs,
+                c.reference_proxy_pairs
+            );
+        }
     }
     Ok(())
 }
 
 fn print_inspection(path: &Path, i: &Inspection) {
     println!(
-        "{}: bdtree image v{}, {}",
+        "{}: bdtree image v{}, {}, {} rows{}",
         path.display(),
         i.version,
-        i.scalar
+        i.scalar,
+        i.encoding,
+        if i.bounded {
+            ", bounded (top levels, no mesh: proxy queries only)"
+        } else {
+            ""
+        }
     );
     println!(
         "  {} triangles, {} vertices, {} modes",
@@ -575,11 +799,8 @@ fn print_inspection(path: &Path, i: &Inspection) {
         }
     );
     println!(
-        "  {} bytes: tree {} ({} bytes/node), model {}",
-        i.bytes,
-        i.tree_bytes,
-        i.tree_bytes / i.nodes.max(1),
-        i.model_bytes
+        "  {} bytes: tree {} ({:.1} bytes/node), model {}; mean ‖ΔR‖₂ {:.6}",
+        i.bytes, i.tree_bytes, i.tree_bytes_per_node, i.model_bytes, i.mean_growth
     );
     println!(
         "  tightness (per level; ‖ΔR‖ = Euclidean norm over modes, normalised to the root's):"
@@ -593,6 +814,10 @@ fn print_inspection(path: &Path, i: &Inspection) {
             "  {:>5} {:>8} {:>14.6} {:>14.6} {:>12.4}",
             l.level, l.nodes, l.mean_radius, l.mean_growth, l.relative_growth
         );
+    }
+    if i.encoding != "float" || i.bounded {
+        // Box bounds are computed from scalar rows and the mesh.
+        return;
     }
     println!(
         "  box bounds (per level; largest half-extent H, ‖ΔH‖ = Frobenius over modes and axes, \

@@ -418,3 +418,125 @@ fn bad_inputs_name_the_file_and_the_problem() {
         &["absent.json"],
     );
 }
+
+#[test]
+fn build_compact_and_inspect_make_and_measure_compact_images() {
+    let dir = scratch("compact");
+    let mesh = fixtures().join("meshes/demo-ball.obj");
+    let modes = fixtures().join("modes/demo-ball.npy");
+    let (mesh, modes) = (mesh.to_str().unwrap(), modes.to_str().unwrap());
+    let full = dir.join("full.bdt");
+    let small = dir.join("small.bdt");
+    let again = dir.join("again.bdt");
+    let run = |args: &[&str]| {
+        let out = bdtree(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    run(&[
+        "build",
+        mesh,
+        "--modes",
+        modes,
+        "--nested",
+        "-o",
+        full.to_str().unwrap(),
+    ]);
+    let text = run(&[
+        "build",
+        mesh,
+        "--modes",
+        modes,
+        "--format",
+        "q8",
+        "--depth",
+        "5",
+        "-o",
+        small.to_str().unwrap(),
+    ]);
+    assert!(text.contains("q8 rows, bounded"), "{text}");
+    // `compact` of the nested f32 image gives the same bytes as building directly.
+    run(&[
+        "compact",
+        full.to_str().unwrap(),
+        "--format",
+        "q8",
+        "--depth",
+        "5",
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&small).unwrap();
+    assert_eq!(bytes, std::fs::read(&again).unwrap());
+    assert!(bytes.len() * 10 < std::fs::metadata(&full).unwrap().len() as usize);
+
+    let out = run(&[
+        "inspect",
+        small.to_str().unwrap(),
+        "--json",
+        "--reference",
+        full.to_str().unwrap(),
+        "--queries",
+        "20",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["inspection"]["encoding"], "q8");
+    assert_eq!(v["inspection"]["bounded"], true);
+    assert_eq!(v["inspection"]["depth"], 5);
+    let c = &v["comparison"];
+    assert_eq!(c["queries"], 20);
+    let (tests, reference) = (
+        c["overlap_tests"].as_f64().unwrap(),
+        c["reference_overlap_tests"].as_f64().unwrap(),
+    );
+    assert!(reference > 0.0 && tests >= reference * 0.99, "{c}");
+    assert!(c["mean_growth"].as_f64().unwrap() >= c["reference_mean_growth"].as_f64().unwrap());
+
+    // Clear errors: quantized f64, a bounded image from a plain tree, a missing reference.
+    fails_with(
+        &[
+            "build",
+            mesh,
+            "--format",
+            "q16",
+            "--precision",
+            "f64",
+            "-o",
+            "x.bdt",
+        ],
+        &["demo-ball.obj", "drop --precision f64"],
+    );
+    let plain = dir.join("plain.bdt");
+    run(&[
+        "build",
+        mesh,
+        "--modes",
+        modes,
+        "-o",
+        plain.to_str().unwrap(),
+    ]);
+    fails_with(
+        &[
+            "compact",
+            plain.to_str().unwrap(),
+            "--depth",
+            "3",
+            "-o",
+            again.to_str().unwrap(),
+        ],
+        &["plain.bdt", "nested"],
+    );
+    fails_with(
+        &[
+            "inspect",
+            small.to_str().unwrap(),
+            "--reference",
+            dir.join("missing.bdt").to_str().unwrap(),
+        ],
+        &["missing.bdt"],
+    );
+}

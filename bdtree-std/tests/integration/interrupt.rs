@@ -47,6 +47,7 @@ fn structure<S: Scalar>(tree: &TreeView<'_, S>) -> (Vec<u32>, Vec<u32>) {
                 parent[right as usize] = k as u32;
             }
             NodeKind::Leaf { triangle } => leaf[triangle as usize] = k as u32,
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
         }
     }
     (parent, leaf)

@@ -6,6 +6,7 @@ mod capacity;
 mod chairs;
 mod cli;
 mod coherence;
+mod compact;
 mod fixtures;
 mod image;
 mod interrupt;

@@ -74,6 +74,7 @@ fn proxy_of_triangle<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
                 }
             }
             NodeKind::Leaf { triangle } => by_triangle[triangle as usize] = owner[k],
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
         }
     }
     by_triangle

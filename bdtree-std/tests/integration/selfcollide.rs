@@ -226,6 +226,7 @@ fn node_vertices(image: &bdtree_core::Image<'_, f32>, triangles: &[[u32; 3]]) ->
                 s.extend_from_slice(&sets[right as usize]);
                 s
             }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
         };
         sets[k] = set;
         sets[k].sort_unstable();

@@ -79,6 +79,7 @@ pub fn node_vertices<S: Scalar>(image: &Image<'_, S>) -> Vec<Vec<u32>> {
                 s.extend_from_slice(&sets[right as usize]);
                 s
             }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
         };
         let mut set = set;
         set.sort_unstable();

@@ -1,0 +1,513 @@
+//! Compact tree images for flash: quantized rows (`q16`, `q8`) and bounded-depth images, made
+//! from a complete f32 image without giving up containment.
+//!
+//! # Quantization
+//!
+//! A node keeps its rest sphere `[c, R]` in f32. Each mode row `[Ū_j, ΔR_j]` becomes integer
+//! codes times two scales of the node's level and the mode (`s_U`, `s_R`, f32): the value the
+//! kernel reads is the f32 product `code × scale`, so the builder knows it bit for bit. Then:
+//!
+//! * `Ū'_j = k s_U` with `k = round(Ū_j / s_U)`, `s_U = max_level |Ū_j|∞ / K` (`K` = 127 or
+//!   32767): every code fits.
+//! * `ΔR'_j = m s_R ≥ ΔR_j + ‖Ū_j − Ū'_j‖₂`: the center error is folded into the growth, so for
+//!   every vertex of the node `‖p_i + U_i q − (c + Ū' q)‖ ≤ R + Σ_j ΔR'_j |q_j|` still holds —
+//!   containment is exact for the quantized values, for every `q`.
+//! * Nested sources stay nested: levels are quantized from the deepest up, and a parent's
+//!   `ΔR'_j` also covers `‖Ū'_cj − Ū'_pj‖₂ + ΔR'_cj` of each child (the rest spheres and the
+//!   spread are unchanged, so their nesting is the source's).
+//! * The magnitude bounds `X₀`, `A_j` are recomputed from the stored values.
+//!
+//! Every requirement is computed in f64 from the exact f32 values with a relative slack of
+//! `10⁻¹²`, and each stored `ΔR'` is checked against it after rounding; the kernel's loader
+//! re-verifies magnitudes and nesting in its own arithmetic.
+//!
+//! # Bounded depth
+//!
+//! `depth = Some(L)` keeps the nodes of depth `≤ L` (in their order) and no mesh; internal
+//! nodes at depth `L` become **cut** nodes. Such an image answers proxy queries
+//! ([`bdtree_core::collide_proxies`]) at any proxy depth `≤ L` exactly as the complete image
+//! would with the same rows, and nothing else.
+
+use bdtree_core::image::{
+    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN, NONE,
+    VERSION, VERSION_SCALAR,
+};
+use bdtree_core::{
+    collide_proxies, proxy_stack_capacity, Body, CacheEntry, Encoding, Image, NodeKind, Pose,
+    ProxyPair,
+};
+
+use crate::builder::{BuildError, ImageBuf};
+
+/// What [`compact`] made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactReport {
+    /// Row encoding.
+    pub encoding: Encoding,
+    /// Whether the image is bounded (top levels only, no mesh).
+    pub bounded: bool,
+    /// Depth of the stored tree.
+    pub depth: u32,
+    /// Nodes stored.
+    pub nodes: usize,
+    /// Modes.
+    pub modes: usize,
+    /// Image size in bytes.
+    pub bytes: usize,
+    /// Bytes of the tree sections (stats, records, spread, links, scales) per node.
+    pub tree_bytes_per_node: f64,
+    /// Mean over the stored nodes of `‖ΔR‖₂` in the source image.
+    pub mean_growth_source: f64,
+    /// Mean over the stored nodes of `‖ΔR'‖₂` as stored.
+    pub mean_growth: f64,
+}
+
+/// Rounds a non-negative f64 up to an f32.
+fn f32_up(x: f64) -> f32 {
+    let y = x as f32;
+    if f64::from(y) < x {
+        y.next_up()
+    } else {
+        y
+    }
+}
+
+/// The value the kernel reads for a code and a scale.
+fn value(code: i32, scale: f32) -> f64 {
+    f64::from(code as f32 * scale)
+}
+
+fn norm(d: [f64; 3]) -> f64 {
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+const SLACK: f64 = 1.0 + 1e-12;
+
+/// One stored node during compaction (f64 copies of exact f32 values).
+struct Kept {
+    source: usize,
+    depth: u32,
+    head: [f32; 4],
+    spread: f32,
+    links: [u32; 4],
+    /// Per mode `Ū'` codes and the growth code.
+    codes: Vec<[i32; 4]>,
+    /// Per mode the stored `[Ū', ΔR']` values (f64 of the f32 the kernel reads).
+    rows: Vec<[f64; 4]>,
+}
+
+/// Makes a compact image from a complete f32 image: `encoding` for the rows, `depth` to keep
+/// only the top `L` levels (bounded; `None` or `L ≥` the tree's depth keeps them all, with the
+/// mesh). See the module docs for what is guaranteed.
+pub fn compact(
+    source: &Image<'_, f32>,
+    encoding: Encoding,
+    depth: Option<u32>,
+) -> Result<(ImageBuf, CompactReport), BuildError> {
+    let tree = &source.tree;
+    if tree.is_bounded() || tree.encoding() != Encoding::Float {
+        return Err(BuildError::BadMesh(
+            "compaction needs a complete f32 image with scalar rows as its source".into(),
+        ));
+    }
+    let m = tree.modes();
+    let bounded = depth.is_some_and(|l| l < tree.depth());
+    let limit = if bounded {
+        depth.unwrap_or(0)
+    } else {
+        tree.depth()
+    };
+    let nested = tree.is_nested();
+
+    // Which nodes stay, and their new indices (the source order, filtered: children still
+    // follow their parents).
+    let mut index = vec![NONE; tree.node_count()];
+    let mut kept: Vec<Kept> = Vec::new();
+    for (k, slot) in index.iter_mut().enumerate() {
+        let d = tree.node_depth(k).unwrap_or(u32::MAX);
+        if d > limit {
+            continue;
+        }
+        *slot = kept.len() as u32;
+        let record = tree.record(k).ok_or(BuildError::TooLarge)?;
+        let head = record[0];
+        kept.push(Kept {
+            source: k,
+            depth: d,
+            head,
+            spread: tree.spread(k).unwrap_or(0.0),
+            links: [NONE, NONE, NONE, d],
+            codes: vec![[0; 4]; m],
+            rows: record[1..]
+                .iter()
+                .map(|r| r.map(f64::from))
+                .collect::<Vec<_>>(),
+        });
+    }
+    for node in &mut kept {
+        node.links = match tree.kind(node.source) {
+            Some(NodeKind::Leaf { triangle }) => [NONE, NONE, triangle, node.depth],
+            Some(NodeKind::Internal { left, right }) if node.depth < limit => [
+                index[left as usize],
+                index[right as usize],
+                NONE,
+                node.depth,
+            ],
+            _ => [NONE, NONE, NONE, node.depth],
+        };
+    }
+    let mean_growth_source = kept
+        .iter()
+        .map(|n| n.rows.iter().map(|r| r[3] * r[3]).sum::<f64>().sqrt())
+        .sum::<f64>()
+        / kept.len() as f64;
+
+    let levels = limit as usize + 1;
+    let mut scales = vec![[0f32; 2]; levels * m];
+    if encoding != Encoding::Float {
+        quantize(&mut kept, &mut scales, encoding, m, levels, nested)?;
+    }
+
+    // Magnitude bounds from the stored values (the loader checks them in f32: keep a margin).
+    let margin = 1.0 + 1e-5;
+    let mut stats = vec![0f32; m + 1];
+    for node in &kept {
+        let [x, y, z, r] = node.head.map(f64::from);
+        let c = x.abs().max(y.abs()).max(z.abs());
+        stats[0] = stats[0].max(f32_up((c + r) * margin));
+        for (j, row) in node.rows.iter().enumerate() {
+            let u = row[0].abs().max(row[1].abs()).max(row[2].abs());
+            stats[j + 1] = stats[j + 1].max(f32_up((u + row[3]) * margin));
+        }
+    }
+
+    let model = &source.model;
+    let (vertices, t) = (model.positions().len(), tree.triangle_count());
+    let layout = Layout::with_format(
+        encoding,
+        bounded,
+        4,
+        m,
+        kept.len(),
+        t,
+        if bounded { 0 } else { vertices },
+        limit as usize,
+    )
+    .ok_or(BuildError::TooLarge)?;
+    let mut bytes = vec![0u8; layout.total];
+    let writer = |section: usize| Cursor {
+        at: layout.section(section).start,
+    };
+    let mut w = writer(0);
+    for &x in &stats {
+        w.put(&mut bytes, &x.to_le_bytes());
+    }
+    let mut w = writer(1);
+    for node in &kept {
+        for x in node.head {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+        for (codes, row) in node.codes.iter().zip(&node.rows) {
+            match encoding {
+                Encoding::Float => {
+                    for x in row {
+                        w.put(&mut bytes, &(*x as f32).to_le_bytes());
+                    }
+                }
+                Encoding::Q16 => {
+                    for &c in &codes[..3] {
+                        w.put(&mut bytes, &(c as i16).to_le_bytes());
+                    }
+                    w.put(&mut bytes, &(codes[3] as u16).to_le_bytes());
+                }
+                Encoding::Q8 => {
+                    for &c in &codes[..3] {
+                        w.put(&mut bytes, &(c as i8).to_le_bytes());
+                    }
+                    w.put(&mut bytes, &(codes[3] as u8).to_le_bytes());
+                }
+            }
+        }
+    }
+    let mut w = writer(2);
+    for node in &kept {
+        w.put(&mut bytes, &node.spread.to_le_bytes());
+    }
+    let mut w = writer(3);
+    for node in &kept {
+        for x in node.links {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+    }
+    if !bounded {
+        let mut w = writer(4);
+        for x in model.positions().iter().flatten() {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+        let mut w = writer(5);
+        for x in model.basis() {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+        let mut w = writer(6);
+        for x in model.triangles().iter().flatten() {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+    }
+    if encoding != Encoding::Float {
+        let mut w = writer(7);
+        for s in scales.iter().flatten() {
+            w.put(&mut bytes, &s.to_le_bytes());
+        }
+    }
+
+    let header = Header {
+        version: if encoding == Encoding::Float && !bounded {
+            VERSION_SCALAR
+        } else {
+            VERSION
+        },
+        scalar_bytes: 4,
+        modes: m as u32,
+        nodes: kept.len() as u32,
+        triangles: t as u32,
+        vertices: if bounded { 0 } else { vertices as u32 },
+        depth: limit,
+        total_len: layout.total as u32,
+        checksum: 0,
+        flags: if nested { FLAG_NESTED } else { 0 } | if bounded { FLAG_BOUNDED } else { 0 },
+        encoding: encoding.code(),
+    };
+    bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    let crc = checksum(&bytes);
+    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
+
+    let tree_bytes: usize = [0, 1, 2, 3, 7].iter().map(|&i| layout.lengths[i]).sum();
+    let mean_growth = kept
+        .iter()
+        .map(|n| n.rows.iter().map(|r| r[3] * r[3]).sum::<f64>().sqrt())
+        .sum::<f64>()
+        / kept.len() as f64;
+    let report = CompactReport {
+        encoding,
+        bounded,
+        depth: limit,
+        nodes: kept.len(),
+        modes: m,
+        bytes: layout.total,
+        tree_bytes_per_node: tree_bytes as f64 / kept.len() as f64,
+        mean_growth_source,
+        mean_growth,
+    };
+    Ok((ImageBuf::from_bytes(&bytes), report))
+}
+
+struct Cursor {
+    at: usize,
+}
+
+impl Cursor {
+    fn put(&mut self, bytes: &mut [u8], data: &[u8]) {
+        bytes[self.at..self.at + data.len()].copy_from_slice(data);
+        self.at += data.len();
+    }
+}
+
+/// Quantizes the mode rows of `kept` in place (codes and stored values) and fills `scales`
+/// (per level and mode `[s_U, s_R]`): see the module docs.
+fn quantize(
+    kept: &mut [Kept],
+    scales: &mut [[f32; 2]],
+    encoding: Encoding,
+    m: usize,
+    levels: usize,
+    nested: bool,
+) -> Result<(), BuildError> {
+    let k_max = encoding.max_signed();
+    let m_max = encoding.max_unsigned();
+    // Centers first: every level's `s_U`, then every `Ū'`.
+    let mut amax = vec![0f64; levels * m];
+    for node in kept.iter() {
+        for (j, row) in node.rows.iter().enumerate() {
+            let a = &mut amax[node.depth as usize * m + j];
+            *a = a.max(row[0].abs()).max(row[1].abs()).max(row[2].abs());
+        }
+    }
+    for (s, &a) in scales.iter_mut().zip(&amax) {
+        s[0] = f32_up(a / f64::from(k_max));
+    }
+    // Per node and mode: the growth the node needs for its own vertices.
+    let mut need = vec![0f64; kept.len() * m];
+    for (i, node) in kept.iter_mut().enumerate() {
+        for j in 0..m {
+            let su = scales[node.depth as usize * m + j][0];
+            let row = node.rows[j];
+            let mut codes = [0i32; 4];
+            let mut stored = [0f64; 4];
+            for l in 0..3 {
+                let k = if su > 0.0 {
+                    (row[l] / f64::from(su)).round() as i32
+                } else {
+                    0
+                };
+                codes[l] = k.clamp(-k_max, k_max);
+                stored[l] = value(codes[l], su);
+            }
+            let err = norm([row[0] - stored[0], row[1] - stored[1], row[2] - stored[2]]);
+            need[i * m + j] = (row[3] + err) * SLACK;
+            node.codes[j] = codes;
+            node.rows[j] = stored;
+        }
+    }
+    // Growths, deepest level first, so that a parent covers its children as stored.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); kept.len()];
+    if nested {
+        for (i, node) in kept.iter().enumerate() {
+            if node.links[2] == NONE && node.links[0] != NONE {
+                children[i] = vec![node.links[0] as usize, node.links[1] as usize];
+            }
+        }
+    }
+    for level in (0..levels).rev() {
+        let members: Vec<usize> = (0..kept.len())
+            .filter(|&i| kept[i].depth as usize == level)
+            .collect();
+        for &i in &members {
+            for &c in &children[i] {
+                for j in 0..m {
+                    let (p, ch) = (kept[i].rows[j], kept[c].rows[j]);
+                    let d = norm([ch[0] - p[0], ch[1] - p[1], ch[2] - p[2]]);
+                    let n = &mut need[i * m + j];
+                    *n = n.max((d + ch[3]) * SLACK);
+                }
+            }
+        }
+        for j in 0..m {
+            let rmax = members
+                .iter()
+                .map(|&i| need[i * m + j])
+                .fold(0f64, f64::max);
+            let mut sr = f32_up(rmax / f64::from(m_max));
+            // Codes ⌈need / s⌉, checked after the f32 product; widen the scale if one overflows.
+            'widen: for _ in 0..64 {
+                for &i in &members {
+                    let n = need[i * m + j];
+                    let mut code = if sr > 0.0 {
+                        (n / f64::from(sr)).ceil() as i64
+                    } else {
+                        0
+                    };
+                    while value(code as i32, sr) < n && code <= i64::from(m_max) {
+                        code += 1;
+                    }
+                    if code > i64::from(m_max) {
+                        sr = f32_up(f64::from(sr) * (1.0 + 1e-6));
+                        continue 'widen;
+                    }
+                    kept[i].codes[j][3] = code as i32;
+                    kept[i].rows[j][3] = value(code as i32, sr);
+                }
+                scales[level * m + j][1] = sr;
+                break;
+            }
+            if members
+                .iter()
+                .any(|&i| kept[i].rows[j][3] < need[i * m + j])
+            {
+                return Err(BuildError::TooLarge);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Work of proxy queries on two images of the same body, for the same placements: what
+/// [`cost_of_queries`] measured.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct QueryCost {
+    /// Queries run (pairs of copies placed).
+    pub queries: usize,
+    /// Sphere overlap tests, summed.
+    pub overlap_tests: u64,
+    /// Proxy pairs reported, summed.
+    pub proxy_pairs: u64,
+}
+
+/// Runs `queries` proxy queries at `proxy_depth` between two copies of `image`, placed by a
+/// fixed pseudo-random sequence (`seed`): the second copy rotated and shifted within the root
+/// radius, both deformed with `q_j` uniform in `±a`, `a` chosen so that displacements are
+/// about 5 % of the root radius. The same seed gives the same placements for any image of
+/// the same body, so the counts of two images compare their tightness.
+pub fn cost_of_queries(
+    image: &Image<'_, f32>,
+    proxy_depth: u32,
+    queries: usize,
+    seed: u64,
+) -> QueryCost {
+    let tree = &image.tree;
+    let m = tree.modes();
+    let root = tree.rest_sphere(0).unwrap_or([0.0; 4]).map(f64::from);
+    let amax = (1..=m)
+        .filter_map(|r| tree.row(0, r))
+        .map(|row| f64::from(row[0].abs().max(row[1].abs()).max(row[2].abs())) + f64::from(row[3]))
+        .fold(0f64, f64::max);
+    let amplitude = if amax > 0.0 {
+        0.05 * root[3] / ((m as f64).sqrt() * amax)
+    } else {
+        0.0
+    };
+    let mut rng = seed | 1;
+    let mut next = move || {
+        // xorshift64*: a fixed sequence, independent of any crate version.
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let n = tree.node_count();
+    let mut cache_a = vec![CacheEntry::<f32>::default(); n];
+    let mut cache_b = vec![CacheEntry::<f32>::default(); n];
+    let mut cost = QueryCost::default();
+    let (Ok(mut a), Ok(mut b)) = (
+        Body::<f32, 64>::new(image, &mut cache_a),
+        Body::<f32, 64>::new(image, &mut cache_b),
+    ) else {
+        return cost;
+    };
+    let depth = tree.depth();
+    let mut stack = vec![[0u32; 2]; proxy_stack_capacity(depth, proxy_depth, depth, proxy_depth)];
+    for _ in 0..queries {
+        let mut quat = [0f64; 4].map(|_| next() * 2.0 - 1.0);
+        let len = norm([quat[1], quat[2], quat[3]]).hypot(quat[0]).max(1e-9);
+        quat = quat.map(|x| x / len);
+        let shift = [0; 3].map(|_| (next() * 2.0 - 1.0) * root[3] * 1.2);
+        let t = [0, 1, 2].map(|k| root[k] + shift[k]);
+        let qa: Vec<f32> = (0..m)
+            .map(|_| ((next() * 2.0 - 1.0) * amplitude) as f32)
+            .collect();
+        let qb: Vec<f32> = (0..m)
+            .map(|_| ((next() * 2.0 - 1.0) * amplitude) as f32)
+            .collect();
+        let Ok(pose) = Pose::from_quaternion(quat.map(|x| x as f32), t.map(|x| x as f32)) else {
+            continue;
+        };
+        if a.set_state(Pose::identity(), &qa).is_err() || b.set_state(pose, &qb).is_err() {
+            continue;
+        }
+        let mut pairs = 0u64;
+        let outcome = collide_proxies(
+            &mut a,
+            proxy_depth,
+            &mut b,
+            proxy_depth,
+            &mut stack,
+            &mut |_p: ProxyPair<f32>| {
+                pairs += 1;
+                true
+            },
+        );
+        cost.queries += 1;
+        cost.overlap_tests += u64::from(outcome.stats.overlap_tests);
+        cost.proxy_pairs += pairs;
+    }
+    cost
+}

@@ -1,0 +1,453 @@
+//! Compact images (quantized rows, bounded depth): containment of every stored vertex for any
+//! `q` in every format, nesting kept, no contact missed against the f64 brute force (triangle
+//! queries on complete images, proxy queries on bounded ones), clear errors for corrupt or
+//! unsupported images, and no panic on resealed random corruptions.
+
+use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_BOUNDED};
+use bdtree_core::{
+    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Encoding,
+    Image, ImageError, NodeKind, Pose, ProxyPair, QueryStatus, Scalar, TrianglePair,
+};
+use bdtree_std::basis::Basis;
+use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
+use bdtree_std::compact::compact;
+use bdtree_std::mesh::Mesh;
+use bdtree_std::oracle;
+use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
+
+const FORMATS: [Encoding; 3] = [Encoding::Float, Encoding::Q16, Encoding::Q8];
+
+fn config(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.5, 2),
+        torus(0.5, 0.15, 18, 8),
+        sheet(1.5, 1.0, 9, 6),
+        bar(2.0, 0.08, 14),
+        blob(0.5, 2, 5, 11),
+    ]
+}
+
+fn f32_image(mesh: &Mesh, basis: Option<&Basis>, nested: bool) -> ImageBuf {
+    let options = BuildOptions {
+        precision: Precision::F32,
+        nested,
+        ..BuildOptions::default()
+    };
+    build(mesh, basis, options, &mut |_| {}).expect("build").0
+}
+
+/// The source node of every node of a compact image made with `depth` (the source order
+/// filtered by depth, as `compact` keeps it).
+fn source_nodes(source: &Image<'_, f32>, depth: Option<u32>) -> Vec<usize> {
+    let limit = depth.unwrap_or(u32::MAX);
+    (0..source.tree.node_count())
+        .filter(|&k| source.tree.node_depth(k).expect("node") <= limit)
+        .collect()
+}
+
+/// The f64 sphere of a node for `q` from the rows as the kernel reads them.
+fn sphere(image: &Image<'_, f32>, node: usize, q: &[f64]) -> [f64; 4] {
+    let tree = &image.tree;
+    let mut s = tree.row(node, 0).expect("row").map(f64::from);
+    for (j, &qj) in q.iter().enumerate() {
+        let row = tree.row(node, j + 1).expect("row").map(f64::from);
+        for l in 0..3 {
+            s[l] += row[l] * qj;
+        }
+        s[3] += row[3] * qj.abs();
+    }
+    s
+}
+
+/// Every stored vertex of every node inside the node's sphere for random `q`, in f64 on the
+/// values the kernel reads; and, for a nested source, every child inside its parent.
+fn check_containment(source_buf: &ImageBuf, rng: &mut Rng) -> Result<(), TestCaseError> {
+    let source = source_buf.parse::<f32>().expect("source");
+    let (mesh, basis) = stored_model(&source);
+    let sets = node_vertices(&source);
+    let m = source.tree.modes();
+    let depth = source.tree.depth();
+    for encoding in FORMATS {
+        for limit in [None, Some(depth / 2), Some(depth.saturating_sub(1))] {
+            let (buf, report) = compact(&source, encoding, limit).expect("compact");
+            let image = buf
+                .parse::<f32>()
+                .map_err(|e| TestCaseError::fail(format!("{encoding:?} depth {limit:?}: {e}")))?;
+            prop_assert_eq!(image.tree.encoding(), encoding);
+            let bounded = limit.is_some_and(|l| l < depth);
+            prop_assert_eq!(image.tree.is_bounded(), bounded);
+            prop_assert_eq!(image.tree.is_nested(), source.tree.is_nested());
+            prop_assert_eq!(report.nodes, image.tree.node_count());
+            let map = source_nodes(&source, limit.filter(|_| bounded));
+            prop_assert_eq!(map.len(), image.tree.node_count());
+            for _ in 0..6 {
+                let q: Vec<f64> = (0..m).map(|_| rng.uniform(-3.0, 3.0)).collect();
+                let world =
+                    oracle::deform(&mesh.vertices, Some(&basis), &q, &oracle::Pose::IDENTITY);
+                for (k, &src) in map.iter().enumerate() {
+                    let s = sphere(&image, k, &q);
+                    for &v in &sets[src] {
+                        let reach = dist([s[0], s[1], s[2]], world[v as usize]);
+                        prop_assert!(
+                            reach <= s[3] * (1.0 + 1e-9) + 1e-9,
+                            "{:?} depth {:?}: vertex {} of node {} at {} outside radius {}",
+                            encoding,
+                            limit,
+                            v,
+                            k,
+                            reach,
+                            s[3]
+                        );
+                    }
+                    if image.tree.is_nested() {
+                        if let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) {
+                            for c in [left as usize, right as usize] {
+                                let sc = sphere(&image, c, &q);
+                                let reach = dist([s[0], s[1], s[2]], [sc[0], sc[1], sc[2]]) + sc[3];
+                                prop_assert!(
+                                    reach <= s[3] * (1.0 + 1e-9) + 1e-9,
+                                    "{:?}: child {} reaches {} beyond parent {} radius {}",
+                                    encoding,
+                                    c,
+                                    reach,
+                                    k,
+                                    s[3]
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            // Quantization only adds growth: never less than the f32 rows'.
+            for (k, &src) in map.iter().enumerate() {
+                for r in 1..=m {
+                    let (a, b) = (
+                        image.tree.row(k, r).unwrap(),
+                        source.tree.row(src, r).unwrap(),
+                    );
+                    prop_assert!(a[3] >= b[3] || encoding == Encoding::Float && a == b);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(16, 0xBD7_0801))]
+
+    #[test]
+    fn every_format_contains_every_vertex_for_any_q(
+        index in 0usize..5,
+        modes in 0usize..=8,
+        rough in any::<bool>(),
+        nested in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let mesh = &meshes()[index];
+        let basis = if rough {
+            rough_basis(mesh.vertices.len(), modes, 0.05, &mut rng)
+        } else {
+            smooth_basis(&mesh.vertices, modes, 0.15)
+        };
+        check_containment(&f32_image(mesh, Some(&basis), nested), &mut rng)?;
+    }
+}
+
+fn pose(p: &oracle::Pose) -> Pose<f32> {
+    Pose::from_quaternion(
+        p.rotation.map(|x| x as f32),
+        p.translation.map(|x| x as f32),
+    )
+    .expect("pose")
+}
+
+/// The proxy (ancestor at depth `l`, or the leaf itself) of every triangle, as a node of the
+/// source tree.
+fn proxy_of_triangle(source: &Image<'_, f32>, l: u32) -> Vec<usize> {
+    let tree = &source.tree;
+    let mut owner = vec![usize::MAX; tree.node_count()];
+    let mut by_triangle = vec![usize::MAX; tree.triangle_count()];
+    for k in 0..tree.node_count() {
+        let depth = tree.node_depth(k).expect("node");
+        if depth <= l {
+            owner[k] = k;
+        }
+        match tree.kind(k).expect("node") {
+            NodeKind::Internal { left, right } => {
+                for c in [left, right] {
+                    if depth >= l {
+                        owner[c as usize] = owner[k];
+                    }
+                }
+            }
+            NodeKind::Leaf { triangle } => by_triangle[triangle as usize] = owner[k],
+            NodeKind::Cut => unreachable!("the source is complete"),
+        }
+    }
+    by_triangle
+}
+
+proptest! {
+    #![proptest_config(config(16, 0xBD7_0802))]
+
+    /// Quantized complete images: `collide` finds every contact of the f64 brute force on the
+    /// source meshes. Bounded images: every contact lies under a reported proxy pair, and a
+    /// triangle query is refused with `Truncated`.
+    #[test]
+    fn compact_images_never_miss_a_contact(
+        ia in 0usize..5,
+        ib in 0usize..5,
+        modes in 1usize..=6,
+        format in 0usize..3,
+        proxy_depth in 1u32..5,
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let all = meshes();
+        let (mesh_a, mesh_b) = (&all[ia], &all[ib]);
+        let basis_a = smooth_basis(&mesh_a.vertices, modes, 0.15);
+        let basis_b = rough_basis(mesh_b.vertices.len(), modes, 0.03, &mut rng);
+        let (buf_a, buf_b) = (f32_image(mesh_a, Some(&basis_a), true), f32_image(mesh_b, Some(&basis_b), true));
+        let (src_a, src_b) = (buf_a.parse::<f32>().unwrap(), buf_b.parse::<f32>().unwrap());
+        let encoding = FORMATS[format];
+        let (qa, qb): (Vec<f64>, Vec<f64>) = (
+            (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect(),
+            (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect(),
+        );
+        let pa = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
+        let pb = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.6, 0.6)) };
+        let world_a = oracle::deform(&mesh_a.vertices, Some(&basis_a), &qa, &pa);
+        let world_b = oracle::deform(&mesh_b.vertices, Some(&basis_b), &qb, &pb);
+        let contacts = oracle::brute_force_pairs(&world_a, &mesh_a.triangles, &world_b, &mesh_b.triangles);
+        let q32 = |q: &[f64]| q.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+
+        // Complete, quantized: the triangle query against the full f32 image of b.
+        let (cbuf, _) = compact(&src_a, encoding, None).expect("compact");
+        let ca = cbuf.parse::<f32>().expect("compact parses");
+        let mut cache_a = vec![CacheEntry::default(); ca.tree.node_count()];
+        let mut cache_b = vec![CacheEntry::default(); src_b.tree.node_count()];
+        let mut a = Body::<f32, 8>::new(&ca, &mut cache_a).expect("a");
+        let mut b = Body::<f32, 8>::new(&src_b, &mut cache_b).expect("b");
+        a.set_state(pose(&pa), &q32(&qa)).unwrap();
+        b.set_state(pose(&pb), &q32(&qb)).unwrap();
+        let mut stack = vec![[0u32; 2]; stack_capacity(ca.tree.depth(), src_b.tree.depth())];
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        let outcome = collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        });
+        prop_assert_eq!(outcome.status, QueryStatus::Complete);
+        found.sort_unstable();
+        for c in &contacts {
+            prop_assert!(found.binary_search(c).is_ok(), "{:?}: contact {:?} missed", encoding, c);
+        }
+
+        // Bounded at `proxy_depth`: proxy queries only.
+        let (bbuf, _) = compact(&src_a, encoding, Some(proxy_depth)).expect("compact");
+        let ba = bbuf.parse::<f32>().expect("bounded parses");
+        let bounded = ba.tree.is_bounded();
+        let mut cache_a = vec![CacheEntry::default(); ba.tree.node_count()];
+        let mut cache_b = vec![CacheEntry::default(); src_b.tree.node_count()];
+        let mut a = Body::<f32, 8>::new(&ba, &mut cache_a).expect("bounded body");
+        let mut b = Body::<f32, 8>::new(&src_b, &mut cache_b).expect("b");
+        a.set_state(pose(&pa), &q32(&qa)).unwrap();
+        b.set_state(pose(&pb), &q32(&qb)).unwrap();
+        let lb = proxy_depth + 1;
+        let mut stack = vec![[0u32; 2]; proxy_stack_capacity(ba.tree.depth(), proxy_depth, src_b.tree.depth(), lb)];
+        let mut pairs: Vec<(usize, u32)> = Vec::new();
+        let map = source_nodes(&src_a, Some(proxy_depth));
+        let outcome = collide_proxies(&mut a, proxy_depth, &mut b, lb, &mut stack, &mut |p: ProxyPair<f32>| {
+            pairs.push((map[p.a as usize], p.b));
+            true
+        });
+        prop_assert_eq!(outcome.status, QueryStatus::Complete);
+        pairs.sort_unstable();
+        let owner_a = proxy_of_triangle(&src_a, proxy_depth);
+        let owner_b = proxy_of_triangle(&src_b, lb);
+        for &(x, y) in &contacts {
+            let pair = (owner_a[x as usize], owner_b[y as usize] as u32);
+            prop_assert!(pairs.binary_search(&pair).is_ok(), "{:?} bounded: contact ({}, {}) not under a proxy pair", encoding, x, y);
+        }
+        if bounded {
+            let mut stack = vec![[0u32; 2]; 64];
+            let outcome = collide(&mut a, &mut b, &mut stack, &mut |_p: TrianglePair| true);
+            prop_assert_eq!(outcome.status, QueryStatus::Truncated);
+            prop_assert!(a.world_triangle(0).is_none());
+        }
+    }
+}
+
+/// Re-seals an edited image with a valid checksum.
+fn reseal(bytes: &mut [u8]) {
+    let sum = checksum(bytes);
+    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&sum.to_le_bytes());
+}
+
+fn small_source() -> ImageBuf {
+    let mesh = torus(0.5, 0.15, 18, 8);
+    let basis = smooth_basis(&mesh.vertices, 4, 0.15);
+    f32_image(&mesh, Some(&basis), true)
+}
+
+#[test]
+fn corrupt_or_unsupported_compact_images_get_clear_errors() {
+    let source_buf = small_source();
+    let source = source_buf.parse::<f32>().unwrap();
+    let (q8, _) = compact(&source, Encoding::Q8, Some(3)).unwrap();
+    let bytes = q8.as_bytes().to_vec();
+    let header = q8.header().unwrap();
+    assert_eq!(header.version, 3);
+    assert_eq!(header.flags & FLAG_BOUNDED, FLAG_BOUNDED);
+    let layout = header.layout().unwrap();
+    let patch = |at: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + value.len()].copy_from_slice(value);
+        reseal(&mut b);
+        ImageBuf::from_bytes(&b).parse::<f32>().err()
+    };
+    // An unknown encoding, and a quantized image read as f64.
+    assert_eq!(
+        patch(44, &7u32.to_le_bytes()),
+        Some(ImageError::UnknownEncoding { code: 7 })
+    );
+    assert!(matches!(
+        q8.parse::<f64>(),
+        Err(ImageError::ScalarMismatch { .. })
+    ));
+    // Version 2 cannot carry an encoding or the bounded flag.
+    assert!(matches!(
+        patch(4, &2u32.to_le_bytes()),
+        Some(ImageError::UnknownEncoding { code: 2 })
+    ));
+    // A NaN scale.
+    let scales = layout.section(7).start;
+    assert_eq!(
+        patch(scales, &f32::NAN.to_le_bytes()),
+        Some(ImageError::NonFinite {
+            section: "scales",
+            index: 0
+        })
+    );
+    // A huge ΔR code on the root breaks the magnitude bounds (or the nesting below it).
+    let records = layout.section(1).start;
+    assert!(matches!(
+        patch(records + 16 + 3, &[255]),
+        Some(ImageError::BadStats { .. } | ImageError::NotNested { .. }) | None
+    ));
+    // Without the bounded flag a cut node is a bad link.
+    let flags = header.flags & !FLAG_BOUNDED;
+    assert!(matches!(
+        patch(40, &flags.to_le_bytes()),
+        Some(
+            ImageError::BadCounts | ImageError::LengthMismatch { .. } | ImageError::BadLink { .. }
+        )
+    ));
+    // A cut node above the deepest level.
+    let links = layout.section(3).start;
+    let mut b = bytes.clone();
+    b[links..links + 8].copy_from_slice(&[0xff; 8]);
+    reseal(&mut b);
+    assert_eq!(
+        ImageBuf::from_bytes(&b).parse::<f32>().err(),
+        Some(ImageError::BadLink { node: 0 })
+    );
+}
+
+#[test]
+fn resealed_random_corruptions_of_compact_images_never_panic() {
+    let source_buf = small_source();
+    let source = source_buf.parse::<f32>().unwrap();
+    let mut rng = Rng(0xBD7_0803);
+    let mut refused = 0;
+    let mut tried = 0;
+    for encoding in FORMATS {
+        for depth in [None, Some(2)] {
+            let (buf, _) = compact(&source, encoding, depth).unwrap();
+            let bytes = buf.as_bytes().to_vec();
+            for _ in 0..150 {
+                let mut b = bytes.clone();
+                for _ in 0..1 + rng.below(4) {
+                    let at = rng.below(b.len());
+                    b[at] = rng.next_u64() as u8;
+                }
+                reseal(&mut b);
+                tried += 1;
+                let buf = ImageBuf::from_bytes(&b);
+                let Ok(image) = buf.parse::<f32>() else {
+                    refused += 1;
+                    continue;
+                };
+                // Whatever parses is usable without panics.
+                let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
+                let mut cache2 = vec![CacheEntry::default(); image.tree.node_count()];
+                let (Ok(mut a), Ok(mut b2)) = (
+                    Body::<f32, 8>::new(&image, &mut cache),
+                    Body::<f32, 8>::new(&image, &mut cache2),
+                ) else {
+                    continue;
+                };
+                let q = vec![0.5f32; image.tree.modes()];
+                a.set_state(Pose::identity(), &q).unwrap();
+                for k in 0..=image.tree.node_count() {
+                    let _ = a.sphere(k);
+                }
+                let d = image.tree.depth();
+                let mut stack = vec![[0u32; 2]; proxy_stack_capacity(d, d, d, d)];
+                let _ = collide_proxies(
+                    &mut a,
+                    d,
+                    &mut b2,
+                    d,
+                    &mut stack,
+                    &mut |_p: ProxyPair<f32>| true,
+                );
+                let mut stack = vec![[0u32; 2]; stack_capacity(d, d)];
+                let _ = collide(&mut a, &mut b2, &mut stack, &mut |_p: TrianglePair| true);
+            }
+        }
+    }
+    assert!(
+        refused > tried / 3,
+        "only {refused} of {tried} corruptions refused"
+    );
+}
+
+#[test]
+fn scalar_complete_images_stay_version_2_and_byte_identical() {
+    let source_buf = small_source();
+    let source = source_buf.parse::<f32>().unwrap();
+    let (same, _) = compact(&source, Encoding::Float, None).unwrap();
+    assert_eq!(same.as_bytes(), source_buf.as_bytes());
+    let (q16, report) = compact(&source, Encoding::Q16, None).unwrap();
+    let image = q16.parse::<f32>().unwrap();
+    assert_eq!(image.header.version, 3);
+    assert!(
+        image.tree.record(0).is_none(),
+        "quantized rows are not scalar slices"
+    );
+    assert_eq!(
+        image.model.triangles().len(),
+        source.model.triangles().len()
+    );
+    assert!(report.bytes < source_buf.as_bytes().len());
+    // The rest spheres are kept exactly.
+    for k in 0..image.tree.node_count() {
+        assert_eq!(image.tree.rest_sphere(k), source.tree.rest_sphere(k));
+    }
+    let _ = f32::NAME;
+}
