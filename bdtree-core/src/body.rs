@@ -269,7 +269,7 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     /// Costs 16 bytes per vertex in f32 (28 in f64); worth it when leaf tests share triangles,
     /// as they do in any contact patch.
     pub fn with_vertex_cache(mut self, cache: &'c mut [VertexEntry<S>]) -> Result<Self, BodyError> {
-        let needed = self.model.positions().len();
+        let needed = self.model.vertex_count();
         if cache.len() < needed {
             return Err(BodyError::VertexCacheTooSmall {
                 needed,
@@ -434,12 +434,17 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
 
     fn compute_error(&self) -> S {
         let m = self.tree.modes();
-        error_bound(
+        let q = self.q.get(..m).unwrap_or(&[]);
+        let rounding = error_bound(
             self.tree.magnitude(),
             self.tree.mode_magnitudes(),
-            self.q.get(..m).unwrap_or(&[]),
+            q,
             self.pose.translation,
-        )
+        );
+        // A 16-bit model: its distance from the model it was made from (per coordinate, twice
+        // over for the rotation to world axes and this sum's own rounding; see `crate::image`).
+        let storage = self.model.storage_error(q);
+        rounding + (storage + storage)
     }
 
     /// Starts a new step: sets the pose and `q`, and invalidates every cached sphere in O(1)
@@ -519,7 +524,9 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         self.q.get(..self.tree.modes()).unwrap_or(&[])
     }
 
-    /// The per-coordinate rounding-error bound `δ` of this step (see [`crate::sphere`]).
+    /// The per-coordinate rounding-error bound `δ` of this step (see [`crate::sphere`]); for a
+    /// 16-bit model it includes `2(e_p + Σ_j e_j |q_j|)`, the model's distance from the one it
+    /// was made from (see [`crate::image`]).
     pub fn error(&self) -> S {
         self.error
     }

@@ -22,7 +22,8 @@
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
 //! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`] (version 3); other bits zero | |
 //! | 44 | encoding of the node rows (version 3): 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
-//! | 48..64 | reserved, zero | |
+//! | 48 | encoding of the model (version 3): 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
+//! | 52..64 | reserved, zero | |
 //!
 //! | section | contents |
 //! |---|---|
@@ -30,10 +31,17 @@
 //! | records | scalars: per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]`. Quantized: per node `[c_x, c_y, c_z, R]` as f32, then per mode `[Ū_xj, Ū_yj, Ū_zj]` as signed and `ΔR_j` as unsigned codes (`i16`/`u16` or `i8`/`u8`) |
 //! | spread | per node `D ≥ max_i ‖U_i‖₂` (one scalar; the builder stores the Frobenius norm) |
 //! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX`; in a bounded image a **cut** node (at depth `L`, its subtree not stored) has all three `u32::MAX` |
-//! | positions | per vertex the rest position `[x, y, z]` (empty in a bounded image) |
-//! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars (empty in a bounded image) |
+//! | positions | per vertex the rest position `[x, y, z]` (scalars, or `i16` codes for a 16-bit model; empty in a bounded image) |
+//! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars (or `i16` codes; empty in a bounded image) |
 //! | faces | per triangle three vertex indices `u32` (empty in a bounded image) |
-//! | scales | quantized only: per level `0..=L` and mode j, `[s_U, s_R]` as f32 |
+//! | scales | f32: for quantized rows, per level `0..=L` and mode j `[s_U, s_R]`; then, for a 16-bit model, `[o_x, o_y, o_z, s_p]`, `s_j` per mode, `e_p`, `e_j` per mode |
+//!
+//! A 16-bit model stores `p = k s_p + o` and `U_ij = k s_j` (computed in f32, one multiply and
+//! one add: the builder knows the values bit for bit and builds the tree's bounds around them).
+//! `e_p` and `e_j` bound, per coordinate, how far the stored positions and basis entries are
+//! from the model the image was made from; the kernel adds `2(e_p + Σ_j e_j |q_j|)` to its
+//! rounding bound `δ` ([`crate::Body::error`]), so queries on the stored model never miss a
+//! contact of the original one.
 //!
 //! A quantized value is `code × scale` of the node's level and mode, computed in f32 (one
 //! correctly rounded product, the same bits on every IEEE 754 target): **these values are the
@@ -79,6 +87,8 @@ pub const FLAG_BOUNDED: u32 = 2;
 pub const KNOWN_FLAGS: u32 = FLAG_NESTED | FLAG_BOUNDED;
 /// Number of sections.
 pub const SECTIONS: usize = 8;
+/// Model encoding word (version 3): positions and basis as 16-bit codes.
+pub const MODEL_Q16: u32 = 1;
 
 /// The checksum of an image: CRC-32 of all its bytes, with the checksum field read as zero.
 pub fn checksum(bytes: &[u8]) -> u32 {
@@ -108,6 +118,8 @@ pub struct Layout {
     pub encoding: Encoding,
     /// Whether the image is bounded (no faces section).
     pub bounded: bool,
+    /// Whether positions and basis are 16-bit codes.
+    pub model_q16: bool,
     /// Start of each section, in the order stats, records, spread, links, positions, basis,
     /// faces, scales.
     pub offsets: [usize; SECTIONS],
@@ -141,6 +153,7 @@ impl Layout {
         Self::with_format(
             Encoding::Float,
             false,
+            false,
             scalar_bytes,
             modes,
             nodes,
@@ -150,12 +163,13 @@ impl Layout {
         )
     }
 
-    /// The layout of any image: `depth` sizes the scales of a quantized one; a bounded one has
-    /// no faces.
+    /// The layout of any image: `depth` sizes the scales of quantized rows; a bounded one has
+    /// no faces; `model_q16` stores positions and basis as 16-bit codes.
     #[allow(clippy::too_many_arguments)]
     pub fn with_format(
         encoding: Encoding,
         bounded: bool,
+        model_q16: bool,
         scalar_bytes: usize,
         modes: usize,
         nodes: usize,
@@ -164,20 +178,27 @@ impl Layout {
         depth: usize,
     ) -> Option<Self> {
         let rows = modes.checked_add(1)?;
-        let scales = match encoding {
+        let row_scales = match encoding {
             Encoding::Float => 0,
             _ => depth.checked_add(1)?.checked_mul(modes)?.checked_mul(8)?,
         };
+        let model_scales = if model_q16 {
+            modes.checked_mul(2)?.checked_add(5)?.checked_mul(4)?
+        } else {
+            0
+        };
+        let scales = row_scales.checked_add(model_scales)?;
+        let model_bytes = if model_q16 { 2 } else { scalar_bytes };
         let lengths = [
             rows.checked_mul(scalar_bytes)?,
             nodes.checked_mul(encoding.record_bytes(scalar_bytes, modes)?)?,
             nodes.checked_mul(scalar_bytes)?,
             nodes.checked_mul(16)?,
-            vertices.checked_mul(3)?.checked_mul(scalar_bytes)?,
+            vertices.checked_mul(3)?.checked_mul(model_bytes)?,
             vertices
                 .checked_mul(3)?
                 .checked_mul(modes)?
-                .checked_mul(scalar_bytes)?,
+                .checked_mul(model_bytes)?,
             if bounded {
                 0
             } else {
@@ -204,6 +225,7 @@ impl Layout {
             vertices,
             encoding,
             bounded,
+            model_q16,
             offsets,
             lengths,
             total: at,
@@ -243,6 +265,8 @@ pub struct Header {
     pub flags: u32,
     /// Row encoding code (version 3; 0 in version 2): see [`Encoding::from_code`].
     pub encoding: u32,
+    /// Model encoding (version 3; 0 in version 2): 0 scalars, [`MODEL_Q16`].
+    pub model_encoding: u32,
 }
 
 impl Header {
@@ -273,6 +297,7 @@ impl Header {
             checksum: word(9),
             flags: word(10),
             encoding: word(11),
+            model_encoding: word(12),
         })
     }
 
@@ -292,6 +317,7 @@ impl Header {
             self.checksum,
             self.flags,
             self.encoding,
+            self.model_encoding,
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -301,9 +327,13 @@ impl Header {
 
     /// The section layout these counts imply (`None` on overflow or an unknown encoding).
     pub fn layout(&self) -> Option<Layout> {
+        if self.model_encoding > MODEL_Q16 {
+            return None;
+        }
         Layout::with_format(
             Encoding::from_code(self.encoding)?,
             self.flags & FLAG_BOUNDED != 0,
+            self.model_encoding == MODEL_Q16,
             self.scalar_bytes as usize,
             self.modes as usize,
             self.nodes as usize,
@@ -558,6 +588,15 @@ impl<'a, S: Scalar> Image<'a, S> {
             });
         }
         let bounded = header.flags & FLAG_BOUNDED != 0;
+        // A 16-bit model: version 3, f32, and a mesh to store.
+        let model_q16 = header.model_encoding == MODEL_Q16;
+        if header.model_encoding > MODEL_Q16
+            || (header.model_encoding != 0 && (!v3 || header.scalar_bytes != 4 || bounded))
+        {
+            return Err(ImageError::UnknownEncoding {
+                code: header.model_encoding,
+            });
+        }
         let (n, t) = (header.nodes as usize, header.triangles as usize);
         let full = t.checked_mul(2).and_then(|x| x.checked_sub(1));
         let counts_ok = if bounded {
@@ -575,7 +614,7 @@ impl<'a, S: Scalar> Image<'a, S> {
                 actual: bytes.len(),
             });
         }
-        let reserved_from = if v3 { 48 } else { 44 };
+        let reserved_from = if v3 { 52 } else { 44 };
         if bytes
             .get(reserved_from..HEADER_LEN)
             .is_none_or(|r| r.iter().any(|&b| b != 0))
@@ -611,24 +650,47 @@ impl<'a, S: Scalar> Image<'a, S> {
         let stats: &[S] = cast(bytes, layout.section(0))?;
         let spread: &[S] = cast(bytes, layout.section(2))?;
         let links: &[[u32; 4]] = cast(bytes, layout.section(3))?;
-        let positions: &[[S; 3]] = cast(bytes, layout.section(4))?;
-        let basis: &[S] = cast(bytes, layout.section(5))?;
         let faces: &[[u32; 3]] = cast(bytes, layout.section(6))?;
-        let scales: &[[f32; 2]] = cast(bytes, layout.section(7))?;
+        let all_scales: &[f32] = cast(bytes, layout.section(7))?;
 
         check_finite(stats, "stats", true)?;
         check_finite(spread, "spread", true)?;
+        // The row scales, then the model's: offsets may be negative, scales and errors not.
+        let model_count = if model_q16 { 5 + 2 * layout.modes } else { 0 };
+        let row_count = all_scales.len().saturating_sub(model_count);
+        let (row_scales, model_scales) = all_scales.split_at(row_count);
+        check_finite(row_scales, "scales", true)?;
+        for (k, &x) in model_scales.iter().enumerate() {
+            let index = row_count + k;
+            if !x.is_finite() {
+                return Err(ImageError::NonFinite {
+                    section: "scales",
+                    index,
+                });
+            }
+            if k >= 3 && x < 0.0 {
+                return Err(ImageError::Negative {
+                    section: "scales",
+                    index,
+                });
+            }
+        }
+        let scales: &[[f32; 2]] =
+            bytemuck::try_cast_slice(row_scales).map_err(|_| ImageError::SizeOverflow)?;
+        let (positions, basis): (&[[S; 3]], &[S]) = if model_q16 {
+            (&[], &[])
+        } else {
+            (
+                cast(bytes, layout.section(4))?,
+                cast(bytes, layout.section(5))?,
+            )
+        };
         check_finite(
             bytemuck::cast_slice::<[S; 3], S>(positions),
             "positions",
             false,
         )?;
         check_finite(basis, "basis", false)?;
-        check_finite(
-            bytemuck::cast_slice::<[f32; 2], f32>(scales),
-            "scales",
-            true,
-        )?;
 
         let depth_limit = header.depth;
         let depth_of = |i: u32| links.get(i as usize).map(|l| l[3]);
@@ -703,6 +765,15 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
         let model = if bounded {
             Model::empty(m)
+        } else if model_q16 {
+            Model::quantized(
+                cast(bytes, layout.section(4))?,
+                cast(bytes, layout.section(5))?,
+                model_scales,
+                faces,
+                m,
+            )
+            .ok_or(ImageError::BadCounts)?
         } else {
             Model::new(positions, basis, faces, m).map_err(|_| ImageError::BadCounts)?
         };

@@ -1,15 +1,37 @@
 //! The reduced model: rest vertices, basis rows and triangles, as slices a device can keep in
-//! flash.
+//! flash — as scalars, or quantized to 16 bits (see [`crate::image`]).
 
 use crate::scalar::Scalar;
 
 /// A reduced deformable mesh: vertex i is at `p_i + U_i q` in the body frame.
 #[derive(Debug, Clone, Copy)]
 pub struct Model<'a, S: Scalar> {
-    positions: &'a [[S; 3]],
-    basis: &'a [S],
+    storage: Storage<'a, S>,
+    vertices: usize,
     triangles: &'a [[u32; 3]],
     modes: usize,
+}
+
+/// How the vertices and the basis are stored.
+#[derive(Debug, Clone, Copy)]
+enum Storage<'a, S: Scalar> {
+    Float {
+        positions: &'a [[S; 3]],
+        basis: &'a [S],
+    },
+    /// `p = k · scale + offset` per coordinate, `U_ij = k · s_j`, codes `i16`, arithmetic in
+    /// `S` (f32 images only, so these are f32 operations the builder reproduces bit for bit).
+    Q16 {
+        positions: &'a [[i16; 3]],
+        basis: &'a [i16],
+        /// `[offset_x, offset_y, offset_z, scale]`.
+        frame: [f32; 4],
+        /// `s_j` per mode.
+        mode_scales: &'a [f32],
+        /// `e_p`, then `e_j` per mode: the largest per-coordinate deviation of the stored
+        /// positions and basis entries from the model the image was made from.
+        errors: &'a [f32],
+    },
 }
 
 /// Why slices do not form a model.
@@ -77,19 +99,117 @@ impl<'a, S: Scalar> Model<'a, S> {
             }
         }
         Ok(Self {
-            positions,
-            basis,
+            storage: Storage::Float { positions, basis },
+            vertices: positions.len(),
             triangles,
             modes,
         })
+    }
+
+    /// A model with 16-bit positions and basis (validated by the image loader: lengths, faces,
+    /// finite scales and errors). `None` if the lengths disagree.
+    pub(crate) fn quantized(
+        positions: &'a [[i16; 3]],
+        basis: &'a [i16],
+        scales: &'a [f32],
+        triangles: &'a [[u32; 3]],
+        modes: usize,
+    ) -> Option<Self> {
+        // scales: offset xyz, position scale, s_j (M), e_p, e_j (M).
+        let frame: [f32; 4] = scales.get(..4)?.try_into().ok()?;
+        let mode_scales = scales.get(4..4 + modes)?;
+        let errors = scales.get(4 + modes..)?;
+        let ok = errors.len() == modes + 1
+            && basis.len() == positions.len().checked_mul(3)?.checked_mul(modes)?
+            && !triangles.is_empty();
+        ok.then_some(Self {
+            storage: Storage::Q16 {
+                positions,
+                basis,
+                frame,
+                mode_scales,
+                errors,
+            },
+            vertices: positions.len(),
+            triangles,
+            modes,
+        })
+    }
+
+    /// Whether positions and basis are stored as 16-bit codes.
+    #[inline]
+    pub fn is_quantized(&self) -> bool {
+        matches!(self.storage, Storage::Q16 { .. })
+    }
+
+    /// Number of vertices.
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.vertices
+    }
+
+    /// The rest position of vertex `i`, in any storage.
+    #[inline]
+    pub fn position(&self, i: usize) -> Option<[S; 3]> {
+        match self.storage {
+            Storage::Float { positions, .. } => positions.get(i).copied(),
+            Storage::Q16 {
+                positions, frame, ..
+            } => {
+                let k = positions.get(i)?;
+                let scale = S::from_f32(frame[3]);
+                Some(
+                    [0, 1, 2].map(|a| S::from_i32(i32::from(k[a])) * scale + S::from_f32(frame[a])),
+                )
+            }
+        }
+    }
+
+    /// Basis entry `U[3i + axis][j]`, in any storage.
+    #[inline]
+    pub fn basis_entry(&self, i: usize, axis: usize, j: usize) -> Option<S> {
+        if axis >= 3 || j >= self.modes {
+            return None;
+        }
+        let at = i
+            .checked_mul(3)?
+            .checked_add(axis)?
+            .checked_mul(self.modes)?
+            .checked_add(j)?;
+        match self.storage {
+            Storage::Float { basis, .. } => basis.get(at).copied(),
+            Storage::Q16 {
+                basis, mode_scales, ..
+            } => Some(S::from_i32(i32::from(*basis.get(at)?)) * S::from_f32(*mode_scales.get(j)?)),
+        }
+    }
+
+    /// The largest per-coordinate deviation of the stored vertex `p_i + U_i q` from the model the
+    /// image was made from: `e_p + Σ_j e_j |q_j|` for a quantized model (computed in `S`; the
+    /// caller adds margin), 0 for scalars.
+    #[inline]
+    pub fn storage_error(&self, q: &[S]) -> S {
+        match self.storage {
+            Storage::Float { .. } => S::ZERO,
+            Storage::Q16 { errors, .. } => {
+                let mut e = errors.first().map_or(S::ZERO, |&x| S::from_f32(x));
+                for (&ej, &qj) in errors.get(1..).unwrap_or(&[]).iter().zip(q) {
+                    e = e + S::from_f32(ej) * qj.abs();
+                }
+                e
+            }
+        }
     }
 
     /// A model without a mesh (what a bounded-depth image carries): no vertices, no
     /// triangles; every vertex lookup is `None`.
     pub const fn empty(modes: usize) -> Self {
         Self {
-            positions: &[],
-            basis: &[],
+            storage: Storage::Float {
+                positions: &[],
+                basis: &[],
+            },
+            vertices: 0,
             triangles: &[],
             modes,
         }
@@ -101,16 +221,24 @@ impl<'a, S: Scalar> Model<'a, S> {
         self.modes
     }
 
-    /// Rest positions.
+    /// Rest positions as stored scalars; **empty for a quantized model** (use
+    /// [`Model::vertex_count`] and [`Model::position`], which read both).
     #[inline]
     pub fn positions(&self) -> &'a [[S; 3]] {
-        self.positions
+        match self.storage {
+            Storage::Float { positions, .. } => positions,
+            Storage::Q16 { .. } => &[],
+        }
     }
 
-    /// The basis, `3v × M` row-major.
+    /// The basis, `3v × M` row-major, as stored scalars; **empty for a quantized model** (use
+    /// [`Model::basis_entry`]).
     #[inline]
     pub fn basis(&self) -> &'a [S] {
-        self.basis
+        match self.storage {
+            Storage::Float { basis, .. } => basis,
+            Storage::Q16 { .. } => &[],
+        }
     }
 
     /// Triangles (vertex indices, all checked).
@@ -123,20 +251,36 @@ impl<'a, S: Scalar> Model<'a, S> {
     /// `None` if `i` is out of range or `q` has the wrong length.
     #[inline]
     pub fn deformed(&self, i: usize, q: &[S]) -> Option<[S; 3]> {
-        let p = *self.positions.get(i)?;
         if q.len() != self.modes {
             return None;
         }
         let m = self.modes;
         let start = i.checked_mul(3 * m)?;
-        let rows = self.basis.get(start..start.checked_add(3 * m)?)?;
-        let mut out = p;
-        for (k, o) in out.iter_mut().enumerate() {
-            let row = rows.get(k * m..(k + 1) * m)?;
-            for (&u, &qj) in row.iter().zip(q) {
-                *o = *o + u * qj;
+        match self.storage {
+            Storage::Float { positions, basis } => {
+                let mut out = *positions.get(i)?;
+                let rows = basis.get(start..start.checked_add(3 * m)?)?;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let row = rows.get(k * m..(k + 1) * m)?;
+                    for (&u, &qj) in row.iter().zip(q) {
+                        *o = *o + u * qj;
+                    }
+                }
+                Some(out)
+            }
+            Storage::Q16 {
+                basis, mode_scales, ..
+            } => {
+                let mut out = self.position(i)?;
+                let rows = basis.get(start..start.checked_add(3 * m)?)?;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let row = rows.get(k * m..(k + 1) * m)?;
+                    for ((&u, &qj), &s) in row.iter().zip(q).zip(mode_scales) {
+                        *o = *o + S::from_i32(i32::from(u)) * S::from_f32(s) * qj;
+                    }
+                }
+                Some(out)
             }
         }
-        Some(out)
     }
 }

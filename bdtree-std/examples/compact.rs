@@ -1,8 +1,8 @@
 //! The size/tightness table of compact images (issue: compact tree images for flash).
 //!
 //! A torus of 10,752 triangles with its 16 lowest vibration modes (the modal pipeline,
-//! `bdtree modes`), built nested in f32, then compacted to every format, complete and bounded at
-//! a few depths. For each image: bytes, tree bytes per node, mean radius growth, and the sphere
+//! `bdtree modes`), built nested in f32, then compacted to every format, complete (mesh in f32 or
+//! in 16 bits) and bounded at a few depths. For each image: bytes, tree bytes per node, mean radius growth, and the sphere
 //! overlap tests of 200 proxy queries between two placed copies against the complete f32 image
 //! queried at the same proxy depth (`bdtree_std::inspect::compare`).
 //!
@@ -59,19 +59,33 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|");
     let depths = [None, Some(11), Some(10), Some(9), Some(8)];
+    let mut cases: Vec<(Encoding, Option<u32>, bool)> = Vec::new();
     for encoding in [Encoding::Float, Encoding::Q16, Encoding::Q8] {
         for depth in depths {
-            let (buf, report) = compact(&full, encoding, depth).expect("compact");
+            cases.push((encoding, depth, false));
+        }
+        // Complete, with the mesh and basis in 16 bits.
+        cases.push((encoding, None, true));
+    }
+    for (encoding, depth, model_q16) in cases {
+        {
+            let (buf, report) = compact(&full, encoding, depth, model_q16).expect("compact");
             let image = buf.parse::<f32>().expect("compact image parses");
             let c = compare(&image, &full, 200).expect("same tree");
-            let name = match encoding {
+            let rows = match encoding {
                 Encoding::Float => "f32",
                 other => other.name(),
             };
+            let name = if model_q16 {
+                format!("{rows} + 16-bit mesh")
+            } else {
+                rows.to_string()
+            };
             if let Some(dir) = &write {
-                let file = match depth {
-                    Some(l) => format!("torus-{name}-d{l}.bdt"),
-                    None => format!("torus-{name}.bdt"),
+                let file = match (depth, model_q16) {
+                    (Some(l), _) => format!("torus-{rows}-d{l}.bdt"),
+                    (None, true) => format!("torus-{rows}-m16.bdt"),
+                    (None, false) => format!("torus-{rows}.bdt"),
                 };
                 std::fs::write(dir.join(file), buf.as_bytes()).expect("write");
             }

@@ -719,6 +719,7 @@ pub fn build(
         checksum: 0,
         flags: if options.nested { FLAG_NESTED } else { 0 },
         encoding: 0,
+        model_encoding: 0,
     };
     bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let crc = checksum(&bytes);

@@ -110,7 +110,7 @@ impl<S: Scalar> Caches<S> {
                 .collect(),
             vertices: images
                 .iter()
-                .map(|im| vec![VertexEntry::default(); im.model.positions().len()])
+                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
                 .collect(),
         }
     }

@@ -21,6 +21,16 @@
 //! `10⁻¹²`, and each stored `ΔR'` is checked against it after rounding; the kernel's loader
 //! re-verifies magnitudes and nesting in its own arithmetic.
 //!
+//! # 16-bit model
+//!
+//! `model_q16` (complete images) stores positions as `k s_p + o` and basis entries as `k s_j`
+//! with `i16` codes (f32 arithmetic, known bit for bit). Every node's `R` grows by `√3 e_p` and
+//! every `ΔR_j` by `√3 e_j`, where `e_p`, `e_j` are the largest per-coordinate errors of the
+//! codes: the spheres then contain the stored vertices (`‖x' − x‖ ≤ √3 (e_p + Σ e_j |q_j|)`),
+//! and nesting is kept (every node grows by the same amounts). The image records `e_p`, `e_j`;
+//! the kernel adds `2(e_p + Σ e_j |q_j|)` to its rounding bound, so spheres and triangle tests on
+//! the stored model also cover the model the image was made from.
+//!
 //! # Bounded depth
 //!
 //! `depth = Some(L)` keeps the nodes of depth `≤ L` (in their order) and no mesh; internal
@@ -29,8 +39,8 @@
 //! would with the same rows, and nothing else.
 
 use bdtree_core::image::{
-    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN, NONE,
-    VERSION, VERSION_SCALAR,
+    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN, MODEL_Q16,
+    NONE, VERSION, VERSION_SCALAR,
 };
 use bdtree_core::{
     collide_proxies, proxy_stack_capacity, Body, CacheEntry, Encoding, Image, NodeKind, Pose,
@@ -60,6 +70,96 @@ pub struct CompactReport {
     pub mean_growth_source: f64,
     /// Mean over the stored nodes of `‖ΔR'‖₂` as stored.
     pub mean_growth: f64,
+    /// For a 16-bit model: the largest per-coordinate position error `e_p` and basis error
+    /// `max_j e_j`.
+    pub model_errors: Option<(f64, f64)>,
+}
+
+/// A model quantized to 16 bits (see the module docs).
+struct QuantModel {
+    positions: Vec<[i16; 3]>,
+    basis: Vec<i16>,
+    /// `[o_x, o_y, o_z, s_p]`, `s_j`, `e_p`, `e_j`.
+    scales: Vec<f32>,
+    e_p: f64,
+    e_j: Vec<f64>,
+}
+
+fn quantize_model(model: &bdtree_core::Model<'_, f32>) -> QuantModel {
+    let m = model.modes();
+    let v = model.vertex_count();
+    let p: Vec<[f64; 3]> = (0..v)
+        .map(|i| model.position(i).unwrap_or([0.0; 3]).map(f64::from))
+        .collect();
+    let mut frame = [0f32; 4];
+    let mut half = 0f64;
+    for a in 0..3 {
+        let (lo, hi) = p
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, h), x| (l.min(x[a]), h.max(x[a])));
+        let (lo, hi) = if lo <= hi { (lo, hi) } else { (0.0, 0.0) };
+        frame[a] = ((lo + hi) / 2.0) as f32;
+        half = half
+            .max(hi - f64::from(frame[a]))
+            .max(f64::from(frame[a]) - lo);
+    }
+    let k_max = f64::from(i16::MAX);
+    frame[3] = f32_up(half / (k_max - 1.0));
+    let code = |x: f64, s: f32| -> i16 {
+        if s > 0.0 {
+            (x / f64::from(s)).round().clamp(-k_max, k_max) as i16
+        } else {
+            0
+        }
+    };
+    let mut e_p = 0f64;
+    let positions: Vec<[i16; 3]> = p
+        .iter()
+        .map(|x| {
+            [0, 1, 2].map(|a| {
+                let k = code(x[a] - f64::from(frame[a]), frame[3]);
+                let stored = f64::from(f32::from(k) * frame[3] + frame[a]);
+                e_p = e_p.max((stored - x[a]).abs());
+                k
+            })
+        })
+        .collect();
+    let entry = |i: usize, a: usize, j: usize| f64::from(model.basis_entry(i, a, j).unwrap_or(0.0));
+    let mut mode_scales = vec![0f32; m];
+    for (j, s) in mode_scales.iter_mut().enumerate() {
+        let amax = (0..v)
+            .flat_map(|i| (0..3).map(move |a| (i, a)))
+            .map(|(i, a)| entry(i, a, j).abs())
+            .fold(0f64, f64::max);
+        *s = f32_up(amax / k_max);
+    }
+    let mut e_j = vec![0f64; m];
+    let mut basis = Vec::with_capacity(3 * v * m);
+    for i in 0..v {
+        for a in 0..3 {
+            for j in 0..m {
+                let u = entry(i, a, j);
+                let k = code(u, mode_scales[j]);
+                let stored = f64::from(f32::from(k) * mode_scales[j]);
+                e_j[j] = e_j[j].max((stored - u).abs());
+                basis.push(k);
+            }
+        }
+    }
+    // Recorded rounded up, with slack for the f64 arithmetic above.
+    let e_p = f64::from(f32_up(e_p * SLACK));
+    let e_j: Vec<f64> = e_j.iter().map(|&e| f64::from(f32_up(e * SLACK))).collect();
+    let mut scales = frame.to_vec();
+    scales.extend_from_slice(&mode_scales);
+    scales.push(e_p as f32);
+    scales.extend(e_j.iter().map(|&e| e as f32));
+    QuantModel {
+        positions,
+        basis,
+        scales,
+        e_p,
+        e_j,
+    }
 }
 
 /// Rounds a non-negative f64 up to an f32.
@@ -98,14 +198,16 @@ struct Kept {
 
 /// Makes a compact image from a complete f32 image: `encoding` for the rows, `depth` to keep
 /// only the top `L` levels (bounded; `None` or `L ≥` the tree's depth keeps them all, with the
-/// mesh). See the module docs for what is guaranteed.
+/// mesh), `model_q16` to store a complete image's mesh and basis in 16 bits. See the module
+/// docs for what is guaranteed.
 pub fn compact(
     source: &Image<'_, f32>,
     encoding: Encoding,
     depth: Option<u32>,
+    model_q16: bool,
 ) -> Result<(ImageBuf, CompactReport), BuildError> {
     let tree = &source.tree;
-    if tree.is_bounded() || tree.encoding() != Encoding::Float {
+    if tree.is_bounded() || tree.encoding() != Encoding::Float || source.model.is_quantized() {
         return Err(BuildError::BadMesh(
             "compaction needs a complete f32 image with scalar rows as its source".into(),
         ));
@@ -156,6 +258,17 @@ pub fn compact(
             _ => [NONE, NONE, NONE, node.depth],
         };
     }
+    // A 16-bit model: every sphere grows by the codes' error (module docs).
+    let quant_model = (model_q16 && !bounded).then(|| quantize_model(&source.model));
+    if let Some(q) = &quant_model {
+        let grow = |x: f64, e: f64| f64::from(f32_up((x + 3f64.sqrt() * e) * SLACK));
+        for node in &mut kept {
+            node.head[3] = grow(f64::from(node.head[3]), q.e_p) as f32;
+            for (row, &e) in node.rows.iter_mut().zip(&q.e_j) {
+                row[3] = grow(row[3], e);
+            }
+        }
+    }
     let mean_growth_source = kept
         .iter()
         .map(|n| n.rows.iter().map(|r| r[3] * r[3]).sum::<f64>().sqrt())
@@ -182,10 +295,11 @@ pub fn compact(
     }
 
     let model = &source.model;
-    let (vertices, t) = (model.positions().len(), tree.triangle_count());
+    let (vertices, t) = (model.vertex_count(), tree.triangle_count());
     let layout = Layout::with_format(
         encoding,
         bounded,
+        quant_model.is_some(),
         4,
         m,
         kept.len(),
@@ -239,7 +353,16 @@ pub fn compact(
             w.put(&mut bytes, &x.to_le_bytes());
         }
     }
-    if !bounded {
+    if let Some(q) = &quant_model {
+        let mut w = writer(4);
+        for x in q.positions.iter().flatten() {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+        let mut w = writer(5);
+        for x in &q.basis {
+            w.put(&mut bytes, &x.to_le_bytes());
+        }
+    } else if !bounded {
         let mut w = writer(4);
         for x in model.positions().iter().flatten() {
             w.put(&mut bytes, &x.to_le_bytes());
@@ -248,20 +371,27 @@ pub fn compact(
         for x in model.basis() {
             w.put(&mut bytes, &x.to_le_bytes());
         }
+    }
+    if !bounded {
         let mut w = writer(6);
         for x in model.triangles().iter().flatten() {
             w.put(&mut bytes, &x.to_le_bytes());
         }
     }
+    let mut w = writer(7);
     if encoding != Encoding::Float {
-        let mut w = writer(7);
         for s in scales.iter().flatten() {
+            w.put(&mut bytes, &s.to_le_bytes());
+        }
+    }
+    if let Some(q) = &quant_model {
+        for s in &q.scales {
             w.put(&mut bytes, &s.to_le_bytes());
         }
     }
 
     let header = Header {
-        version: if encoding == Encoding::Float && !bounded {
+        version: if encoding == Encoding::Float && !bounded && quant_model.is_none() {
             VERSION_SCALAR
         } else {
             VERSION
@@ -276,6 +406,7 @@ pub fn compact(
         checksum: 0,
         flags: if nested { FLAG_NESTED } else { 0 } | if bounded { FLAG_BOUNDED } else { 0 },
         encoding: encoding.code(),
+        model_encoding: if quant_model.is_some() { MODEL_Q16 } else { 0 },
     };
     bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let crc = checksum(&bytes);
@@ -297,6 +428,9 @@ pub fn compact(
         tree_bytes_per_node: tree_bytes as f64 / kept.len() as f64,
         mean_growth_source,
         mean_growth,
+        model_errors: quant_model
+            .as_ref()
+            .map(|q| (q.e_p, q.e_j.iter().copied().fold(0.0, f64::max))),
     };
     Ok((ImageBuf::from_bytes(&bytes), report))
 }

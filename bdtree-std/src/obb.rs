@@ -17,9 +17,11 @@ pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
     let model = &image.model;
     let m = tree.modes();
     let n = tree.node_count();
-    let positions = model.positions();
-    let basis = model.basis();
-    let u = |v: usize, k: usize, j: usize| basis[(3 * v + k) * m + j].to_f64();
+    // Any storage (a 16-bit model's stored values are what the boxes must bound).
+    let positions: Vec<[S; 3]> = (0..model.vertex_count())
+        .map(|i| model.position(i).unwrap_or([S::ZERO; 3]))
+        .collect();
+    let u = |v: usize, k: usize, j: usize| model.basis_entry(v, k, j).map_or(0.0, S::to_f64);
     // Vertex sets bottom-up (children have larger indices).
     let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
     for k in (0..n).rev() {

@@ -705,8 +705,8 @@ pub fn default_q<S: Scalar>(image: &Image<'_, S>) -> Vec<f64> {
     }
     let ones = vec![S::ONE; m];
     let mut largest = 0.0f64;
-    for (i, p) in image.model.positions().iter().enumerate() {
-        if let Some(x) = image.model.deformed(i, &ones) {
+    for i in 0..image.model.vertex_count() {
+        if let (Some(x), Some(p)) = (image.model.deformed(i, &ones), image.model.position(i)) {
             let d = sub(x.map(S::to_f64), p.map(S::to_f64));
             largest = largest.max(dot(d, d).sqrt());
         }

@@ -120,7 +120,7 @@ fn bench(c: &mut Criterion) {
     let image = buf.parse::<f32>().expect("image");
     let frames = frames();
     let n = image.tree.node_count();
-    let v = image.model.positions().len();
+    let v = image.model.vertex_count();
     let mut storage = Storage {
         spheres: [
             vec![CacheEntry::default(); n],

@@ -127,7 +127,7 @@ struct Storage {
 impl Storage {
     fn new(image: &Image<'_, f32>) -> Self {
         let n = image.tree.node_count();
-        let v = image.model.positions().len();
+        let v = image.model.vertex_count();
         Storage {
             spheres: [
                 vec![CacheEntry::default(); n],

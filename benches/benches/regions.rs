@@ -103,7 +103,7 @@ fn bench(c: &mut Criterion) {
         );
         let words = Body::<f32, CAP>::region_words(&image.tree);
         let (mut wa, mut wb) = (vec![0u64; words], vec![0u64; words]);
-        let v = image.model.positions().len();
+        let v = image.model.vertex_count();
         let (mut va, mut vb) = (
             vec![VertexEntry::default(); v],
             vec![VertexEntry::default(); v],

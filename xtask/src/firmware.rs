@@ -40,19 +40,22 @@ use crate::{cargo_in, root};
 
 const PACK_VERSION: u32 = 2;
 
-/// Compacted copies of fixture scenes in the pack: scene, row encoding, and the bounded depth
-/// (proxy queries at that depth) or `None` (complete images, triangle queries). Complete
-/// quantized images keep their f32 mesh, so only the small scenes get them (the QEMU boards
-/// have 4 MiB of flash).
-const VARIANTS: &[(&str, Encoding, Option<u32>)] = &[
-    ("touching", Encoding::Q16, None),
-    ("touching", Encoding::Q8, None),
-    ("thin", Encoding::Q16, None),
-    ("thin", Encoding::Q8, None),
-    ("demo", Encoding::Float, Some(4)),
-    ("demo", Encoding::Q16, Some(4)),
-    ("demo", Encoding::Q8, Some(4)),
-    ("fold", Encoding::Q8, Some(3)),
+/// Compacted copies of fixture scenes in the pack: scene, row encoding, the bounded depth
+/// (proxy queries at that depth) or `None` (complete images, triangle queries), and whether the
+/// mesh and basis are stored in 16 bits. Complete images carry their mesh, so only the small
+/// scenes get them (the QEMU boards have 4 MiB of flash).
+const VARIANTS: &[(&str, Encoding, Option<u32>, bool)] = &[
+    ("touching", Encoding::Q16, None, false),
+    ("touching", Encoding::Q8, None, false),
+    ("touching", Encoding::Q8, None, true),
+    ("thin", Encoding::Q16, None, false),
+    ("thin", Encoding::Q8, None, false),
+    ("thin", Encoding::Float, None, true),
+    ("thin", Encoding::Q8, None, true),
+    ("demo", Encoding::Float, Some(4), false),
+    ("demo", Encoding::Q16, Some(4), false),
+    ("demo", Encoding::Q8, Some(4), false),
+    ("fold", Encoding::Q8, Some(3), false),
 ];
 
 /// A firmware build: target triple and the QEMU boards that run it.
@@ -177,7 +180,7 @@ pub fn pack() -> Result<(), String> {
             ..BuildOptions::default()
         };
         let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
-        for &(_, encoding, depth) in VARIANTS.iter().filter(|v| v.0 == name) {
+        for &(_, encoding, depth, model_q16) in VARIANTS.iter().filter(|v| v.0 == name) {
             // Proxy queries need nested trees.
             let nested = BuildOptions {
                 nested: depth.is_some(),
@@ -187,13 +190,17 @@ pub fn pack() -> Result<(), String> {
             let mut images = Vec::new();
             for image in &source.images {
                 let full = image.parse::<f32>().map_err(|e| e.to_string())?;
-                let (small, _) = compact(&full, encoding, depth).map_err(|e| e.to_string())?;
+                let (small, _) =
+                    compact(&full, encoding, depth, model_q16).map_err(|e| e.to_string())?;
                 images.push(small);
             }
-            let label = match depth {
-                Some(l) => format!("{name}-{}-d{l}", encoding.name()),
-                None => format!("{name}-{}", encoding.name()),
-            };
+            let mut label = format!("{name}-{}", encoding.name());
+            if let Some(l) = depth {
+                label.push_str(&format!("-d{l}"));
+            }
+            if model_q16 {
+                label.push_str("-m16");
+            }
             let variant = PreparedScene {
                 images,
                 reports: source.reports.clone(),
@@ -219,7 +226,7 @@ pub fn pack() -> Result<(), String> {
             let modes = body.basis.as_ref().map_or(0, |b| b.modes);
             let parsed = image.parse::<f32>().map_err(|e| e.to_string())?;
             limits.nodes = limits.nodes.max(parsed.tree.node_count());
-            limits.vertices = limits.vertices.max(parsed.model.positions().len());
+            limits.vertices = limits.vertices.max(parsed.model.vertex_count());
             limits.modes = limits.modes.max(modes);
             limits.depth = limits.depth.max(parsed.tree.depth());
             out.usize(modes)?;

@@ -363,11 +363,24 @@ struct CompactArgs {
     /// Implies `--nested`.
     #[arg(long, value_name = "L")]
     depth: Option<u32>,
+    /// Storage of a complete image's mesh and basis: f32, or 16-bit codes whose error grows
+    /// the spheres and the kernel's rounding bound (no contact of the f32 model is missed).
+    #[arg(long, value_enum, default_value_t = ModelArg::F32)]
+    model: ModelArg,
+}
+
+/// Storage of the mesh and basis.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ModelArg {
+    /// 4-byte floats.
+    F32,
+    /// 16-bit codes with per-axis / per-mode scales (f32 images only).
+    Q16,
 }
 
 impl CompactArgs {
     fn is_plain(&self) -> bool {
-        self.format == FormatArg::F32 && self.depth.is_none()
+        self.format == FormatArg::F32 && self.depth.is_none() && self.model == ModelArg::F32
     }
 }
 
@@ -559,7 +572,7 @@ fn cmd_build(
 ) -> Result<(), String> {
     if !compact_args.is_plain() && options.precision != Precision::F32 {
         return Err(format!(
-            "{}: --format q16/q8 and --depth make f32 images; drop --precision f64",
+            "{}: --format q16/q8, --model q16 and --depth make f32 images; drop --precision f64",
             mesh_path.display()
         ));
     }
@@ -579,8 +592,13 @@ fn cmd_build(
     bar.finish_and_clear();
     if !compact_args.is_plain() {
         let full = image.parse::<f32>().map_err(|e| e.to_string())?;
-        let (small, report) = compact(&full, compact_args.format.into(), compact_args.depth)
-            .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
+        let (small, report) = compact(
+            &full,
+            compact_args.format.into(),
+            compact_args.depth,
+            compact_args.model == ModelArg::Q16,
+        )
+        .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
         std::fs::write(output, small.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
         println!("wrote {}", output.display());
@@ -654,6 +672,11 @@ fn print_compact(report: &CompactReport) {
             ", plus the mesh"
         },
     );
+    if let Some((e_p, e_u)) = report.model_errors {
+        println!(
+            "  16-bit mesh and basis: largest code error {e_p:.3e} (positions), {e_u:.3e} (basis), folded into R and ΔR"
+        );
+    }
     if report.modes > 0 {
         println!(
             "  mean radius growth ‖ΔR‖₂ over the stored nodes: {:.6} (f32 source {:.6}, ×{:.3})",
@@ -684,8 +707,13 @@ fn cmd_compact(input: &Path, output: &Path, args: CompactArgs) -> Result<(), Str
             input.display()
         ));
     }
-    let (small, report) = compact(&full, args.format.into(), args.depth)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let (small, report) = compact(
+        &full,
+        args.format.into(),
+        args.depth,
+        args.model == ModelArg::Q16,
+    )
+    .map_err(|e| format!("{}: {e}", input.display()))?;
     std::fs::write(output, small.as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     println!("wrote {}", output.display());
@@ -723,7 +751,7 @@ fn cmd_inspect(
             Some(
                 compare_images(&image, &reference_image, queries).ok_or_else(|| {
                     format!(
-                        "{} and {}: not the same tree (modes, triangles or root sphere differ)",
+                        "{} and {}: not the same tree (modes, triangles or root center differ)",
                         path.display(),
                         r.display()
                     )
@@ -773,11 +801,16 @@ fn cmd_inspect(
 
 fn print_inspection(path: &Path, i: &Inspection) {
     println!(
-        "{}: bdtree image v{}, {}, {} rows{}",
+        "{}: bdtree image v{}, {}, {} rows{}{}",
         path.display(),
         i.version,
         i.scalar,
         i.encoding,
+        if i.model_16_bit {
+            ", 16-bit mesh and basis"
+        } else {
+            ""
+        },
         if i.bounded {
             ", bounded (top levels, no mesh: proxy queries only)"
         } else {

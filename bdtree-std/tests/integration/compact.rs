@@ -76,16 +76,31 @@ fn sphere(image: &Image<'_, f32>, node: usize, q: &[f64]) -> [f64; 4] {
 /// values the kernel reads; and, for a nested source, every child inside its parent.
 fn check_containment(source_buf: &ImageBuf, rng: &mut Rng) -> Result<(), TestCaseError> {
     let source = source_buf.parse::<f32>().expect("source");
-    let (mesh, basis) = stored_model(&source);
     let sets = node_vertices(&source);
     let m = source.tree.modes();
     let depth = source.tree.depth();
+    let cases = [
+        (None, false),
+        (None, true),
+        (Some(depth / 2), false),
+        (Some(depth.saturating_sub(1)), false),
+    ];
     for encoding in FORMATS {
-        for limit in [None, Some(depth / 2), Some(depth.saturating_sub(1))] {
-            let (buf, report) = compact(&source, encoding, limit).expect("compact");
-            let image = buf
-                .parse::<f32>()
-                .map_err(|e| TestCaseError::fail(format!("{encoding:?} depth {limit:?}: {e}")))?;
+        for (limit, model_q16) in cases {
+            let (buf, report) = compact(&source, encoding, limit, model_q16).expect("compact");
+            let image = buf.parse::<f32>().map_err(|e| {
+                TestCaseError::fail(format!("{encoding:?} depth {limit:?} m16 {model_q16}: {e}"))
+            })?;
+            // The vertices the spheres must contain: the stored ones (16-bit or the source's).
+            let (mesh, basis) = if image.tree.is_bounded() {
+                stored_model(&source)
+            } else {
+                stored_model(&image)
+            };
+            prop_assert_eq!(
+                image.model.is_quantized(),
+                model_q16 && !image.tree.is_bounded()
+            );
             prop_assert_eq!(image.tree.encoding(), encoding);
             let bounded = limit.is_some_and(|l| l < depth);
             prop_assert_eq!(image.tree.is_bounded(), bounded);
@@ -215,6 +230,7 @@ proptest! {
         modes in 1usize..=6,
         format in 0usize..3,
         proxy_depth in 1u32..5,
+        model_q16 in any::<bool>(),
         seed in any::<u64>(),
     ) {
         let mut rng = Rng(seed);
@@ -237,7 +253,7 @@ proptest! {
         let q32 = |q: &[f64]| q.iter().map(|&x| x as f32).collect::<Vec<f32>>();
 
         // Complete, quantized: the triangle query against the full f32 image of b.
-        let (cbuf, _) = compact(&src_a, encoding, None).expect("compact");
+        let (cbuf, _) = compact(&src_a, encoding, None, model_q16).expect("compact");
         let ca = cbuf.parse::<f32>().expect("compact parses");
         let mut cache_a = vec![CacheEntry::default(); ca.tree.node_count()];
         let mut cache_b = vec![CacheEntry::default(); src_b.tree.node_count()];
@@ -258,7 +274,7 @@ proptest! {
         }
 
         // Bounded at `proxy_depth`: proxy queries only.
-        let (bbuf, _) = compact(&src_a, encoding, Some(proxy_depth)).expect("compact");
+        let (bbuf, _) = compact(&src_a, encoding, Some(proxy_depth), false).expect("compact");
         let ba = bbuf.parse::<f32>().expect("bounded parses");
         let bounded = ba.tree.is_bounded();
         let mut cache_a = vec![CacheEntry::default(); ba.tree.node_count()];
@@ -308,7 +324,7 @@ fn small_source() -> ImageBuf {
 fn corrupt_or_unsupported_compact_images_get_clear_errors() {
     let source_buf = small_source();
     let source = source_buf.parse::<f32>().unwrap();
-    let (q8, _) = compact(&source, Encoding::Q8, Some(3)).unwrap();
+    let (q8, _) = compact(&source, Encoding::Q8, Some(3), false).unwrap();
     let bytes = q8.as_bytes().to_vec();
     let header = q8.header().unwrap();
     assert_eq!(header.version, 3);
@@ -377,7 +393,7 @@ fn resealed_random_corruptions_of_compact_images_never_panic() {
     let mut tried = 0;
     for encoding in FORMATS {
         for depth in [None, Some(2)] {
-            let (buf, _) = compact(&source, encoding, depth).unwrap();
+            let (buf, _) = compact(&source, encoding, depth, false).unwrap();
             let bytes = buf.as_bytes().to_vec();
             for _ in 0..150 {
                 let mut b = bytes.clone();
@@ -431,9 +447,9 @@ fn resealed_random_corruptions_of_compact_images_never_panic() {
 fn scalar_complete_images_stay_version_2_and_byte_identical() {
     let source_buf = small_source();
     let source = source_buf.parse::<f32>().unwrap();
-    let (same, _) = compact(&source, Encoding::Float, None).unwrap();
+    let (same, _) = compact(&source, Encoding::Float, None, false).unwrap();
     assert_eq!(same.as_bytes(), source_buf.as_bytes());
-    let (q16, report) = compact(&source, Encoding::Q16, None).unwrap();
+    let (q16, report) = compact(&source, Encoding::Q16, None, false).unwrap();
     let image = q16.parse::<f32>().unwrap();
     assert_eq!(image.header.version, 3);
     assert!(
@@ -450,4 +466,75 @@ fn scalar_complete_images_stay_version_2_and_byte_identical() {
         assert_eq!(image.tree.rest_sphere(k), source.tree.rest_sphere(k));
     }
     let _ = f32::NAME;
+}
+
+#[test]
+fn a_16_bit_model_widens_the_rounding_bound_by_its_recorded_error_and_is_validated() {
+    let source_buf = small_source();
+    let source = source_buf.parse::<f32>().unwrap();
+    let (buf, report) = compact(&source, Encoding::Q8, None, true).unwrap();
+    let image = buf.parse::<f32>().unwrap();
+    assert!(image.model.is_quantized());
+    assert!(image.model.positions().is_empty() && image.model.basis().is_empty());
+    assert_eq!(image.model.vertex_count(), source.model.vertex_count());
+    let (e_p, e_u) = report.model_errors.expect("errors");
+    assert!(
+        e_p > 0.0 && e_u > 0.0 && e_p < 1e-4 && e_u < 1e-4,
+        "{e_p} {e_u}"
+    );
+    // The stored model is within the recorded error of the source, vertex by vertex.
+    for i in 0..image.model.vertex_count() {
+        let (a, b) = (
+            image.model.position(i).unwrap(),
+            source.model.position(i).unwrap(),
+        );
+        for k in 0..3 {
+            assert!(f64::from((a[k] - b[k]).abs()) <= e_p);
+        }
+    }
+    // δ grows by at least 2 (e_p + Σ e_j |q_j|).
+    let q = vec![0.7f32; image.tree.modes()];
+    let mut c1 = vec![CacheEntry::default(); image.tree.node_count()];
+    let mut c2 = vec![CacheEntry::default(); source.tree.node_count()];
+    let mut a = Body::<f32, 8>::new(&image, &mut c1).unwrap();
+    let mut b = Body::<f32, 8>::new(&source, &mut c2).unwrap();
+    a.set_state(Pose::identity(), &q).unwrap();
+    b.set_state(Pose::identity(), &q).unwrap();
+    let storage = image.model.storage_error(&q);
+    assert!(storage >= e_p as f32);
+    assert!(a.error() >= 2.0 * storage, "{} vs {}", a.error(), storage);
+    assert!(b.error() < a.error());
+
+    // Validation: an unknown model encoding, a negative recorded error, a model on f64 or v2.
+    let bytes = buf.as_bytes().to_vec();
+    let header = buf.header().unwrap();
+    assert_eq!(header.model_encoding, 1);
+    let layout = header.layout().unwrap();
+    let patch = |at: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + value.len()].copy_from_slice(value);
+        reseal(&mut b);
+        ImageBuf::from_bytes(&b).parse::<f32>().err()
+    };
+    assert_eq!(
+        patch(48, &9u32.to_le_bytes()),
+        Some(ImageError::UnknownEncoding { code: 9 })
+    );
+    let m = image.tree.modes();
+    let scales = layout.section(7);
+    let e_p_at = scales.end - 4 * (m + 1);
+    assert!(matches!(
+        patch(e_p_at, &(-1.0f32).to_le_bytes()),
+        Some(ImageError::Negative {
+            section: "scales",
+            ..
+        })
+    ));
+    assert!(matches!(
+        patch(scales.start, &f32::INFINITY.to_le_bytes()),
+        Some(ImageError::NonFinite {
+            section: "scales",
+            ..
+        })
+    ));
 }

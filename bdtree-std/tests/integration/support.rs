@@ -46,21 +46,29 @@ pub fn rough_basis(vertices: usize, modes: usize, amplitude: f64, rng: &mut Rng)
     }
 }
 
-/// The model an image stores, widened to f64.
+/// The model an image stores (scalar or 16-bit), widened to f64.
 pub fn stored_model<S: Scalar>(image: &Image<'_, S>) -> (Mesh, Basis) {
     let model = &image.model;
+    let v = model.vertex_count();
+    let m = model.modes();
     let mesh = Mesh {
-        vertices: model
-            .positions()
-            .iter()
-            .map(|p| p.map(|x| x.to_f64()))
+        vertices: (0..v)
+            .map(|i| model.position(i).expect("vertex").map(|x| x.to_f64()))
             .collect(),
         triangles: model.triangles().to_vec(),
     };
+    let mut data = Vec::with_capacity(3 * v * m);
+    for i in 0..v {
+        for a in 0..3 {
+            for j in 0..m {
+                data.push(model.basis_entry(i, a, j).expect("entry").to_f64());
+            }
+        }
+    }
     let basis = Basis {
-        vertices: mesh.vertices.len(),
-        modes: model.modes(),
-        data: model.basis().iter().map(|x| x.to_f64()).collect(),
+        vertices: v,
+        modes: m,
+        data,
     };
     (mesh, basis)
 }
