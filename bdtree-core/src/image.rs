@@ -61,7 +61,7 @@ use core::fmt;
 
 use crate::model::Model;
 use crate::scalar::{norm_inf, Scalar};
-use crate::tree::{Encoding, TreeView};
+use crate::tree::{Encoding, Rows, TreeView};
 
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
@@ -730,34 +730,30 @@ impl<'a, S: Scalar> Image<'a, S> {
 
         let nested = header.flags & FLAG_NESTED != 0;
         let m = layout.modes;
-        let tree = match encoding {
-            Encoding::Float => TreeView::from_float(
-                m,
-                cast(bytes, layout.section(1))?,
-                spread,
-                links,
-                stats,
-                header.depth,
-                nested,
-                t,
-                bounded,
-            ),
-            _ => TreeView::from_quantized(
-                m,
-                encoding,
-                bytes
+        let rows = match encoding {
+            Encoding::Float => Rows::Float(cast(bytes, layout.section(1))?),
+            _ => Rows::Quantized {
+                bytes: bytes
                     .get(layout.section(1))
                     .ok_or(ImageError::SizeOverflow)?,
+                stride: encoding
+                    .record_bytes(4, m)
+                    .ok_or(ImageError::SizeOverflow)?,
+                encoding,
                 scales,
-                spread,
-                links,
-                stats,
-                header.depth,
-                nested,
-                t,
-                bounded,
-            ),
-        }
+            },
+        };
+        let tree = TreeView::new(
+            m,
+            rows,
+            spread,
+            links,
+            stats,
+            header.depth,
+            nested,
+            t,
+            bounded,
+        )
         .ok_or(ImageError::BadCounts)?;
         check_rows(&tree)?;
         if nested {

@@ -99,7 +99,7 @@ impl Encoding {
 
 /// The node rows of a tree, as the image stores them.
 #[derive(Debug, Clone, Copy)]
-enum Rows<'a, S: Scalar> {
+pub(crate) enum Rows<'a, S: Scalar> {
     Float(&'a [[S; 4]]),
     Quantized {
         /// The records section: per node 16 bytes of f32 `[c, R]`, then the codes.
@@ -158,72 +158,9 @@ pub struct TreeView<'a, S: Scalar> {
 }
 
 impl<'a, S: Scalar> TreeView<'a, S> {
-    /// Assembles a view of a quantized image; `None` if the lengths disagree.
+    /// Assembles a view from validated sections; `None` if their lengths disagree.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn from_quantized(
-        modes: usize,
-        encoding: Encoding,
-        bytes: &'a [u8],
-        scales: &'a [[f32; 2]],
-        spread: &'a [S],
-        links: &'a [[u32; 4]],
-        stats: &'a [S],
-        depth: u32,
-        nested: bool,
-        triangles: usize,
-        bounded: bool,
-    ) -> Option<Self> {
-        let stride = encoding.record_bytes(4, modes)?;
-        let levels = (depth as usize).checked_add(1)?;
-        if encoding == Encoding::Float
-            || S::BYTES != 4
-            || bytes.len() != links.len().checked_mul(stride)?
-            || scales.len() != levels.checked_mul(modes)?
-        {
-            return None;
-        }
-        let rows = Rows::Quantized {
-            bytes,
-            stride,
-            encoding,
-            scales,
-        };
-        Self::assemble(
-            modes, rows, spread, links, stats, depth, nested, triangles, bounded,
-        )
-    }
-
-    /// Assembles a bounded view with scalar rows; `None` if the lengths disagree.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn from_float(
-        modes: usize,
-        rows: &'a [[S; 4]],
-        spread: &'a [S],
-        links: &'a [[u32; 4]],
-        stats: &'a [S],
-        depth: u32,
-        nested: bool,
-        triangles: usize,
-        bounded: bool,
-    ) -> Option<Self> {
-        if rows.len() != links.len().checked_mul(modes + 1)? {
-            return None;
-        }
-        Self::assemble(
-            modes,
-            Rows::Float(rows),
-            spread,
-            links,
-            stats,
-            depth,
-            nested,
-            triangles,
-            bounded,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn assemble(
+    pub(crate) fn new(
         modes: usize,
         rows: Rows<'a, S>,
         spread: &'a [S],
@@ -235,7 +172,23 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         bounded: bool,
     ) -> Option<Self> {
         let n = links.len();
-        let ok = n > 0 && spread.len() == n && stats.len() == modes + 1;
+        let rows_ok = match rows {
+            Rows::Float(r) => r.len() == n.checked_mul(modes.checked_add(1)?)?,
+            Rows::Quantized {
+                bytes,
+                stride,
+                encoding,
+                scales,
+            } => {
+                let levels = (depth as usize).checked_add(1)?;
+                encoding != Encoding::Float
+                    && S::BYTES == 4
+                    && Some(stride) == encoding.record_bytes(4, modes)
+                    && bytes.len() == n.checked_mul(stride)?
+                    && scales.len() == levels.checked_mul(modes)?
+            }
+        };
+        let ok = rows_ok && n > 0 && spread.len() == n && stats.len() == modes + 1;
         ok.then_some(Self {
             modes,
             rows,
@@ -318,34 +271,36 @@ impl<'a, S: Scalar> TreeView<'a, S> {
     pub fn row(&self, node: usize, r: usize) -> Option<[S; 4]> {
         match self.rows {
             Rows::Float(_) => self.record(node)?.get(r).copied(),
-            Rows::Quantized {
-                bytes,
-                stride,
-                encoding,
-                scales,
-            } => {
-                let base = node.checked_mul(stride)?;
-                let record = bytes.get(base..base.checked_add(stride)?)?;
-                if r == 0 {
-                    let f = |k: usize| f32_at(record, 4 * k).map(S::from_f32);
-                    return Some([f(0)?, f(1)?, f(2)?, f(3)?]);
+            Rows::Quantized { .. } => {
+                let q = self.quantized(node)?;
+                match r.checked_sub(1) {
+                    None => q.head(),
+                    Some(j) => q.mode(j),
                 }
-                let j = r - 1;
-                if j >= self.modes {
-                    return None;
-                }
-                let level = self.links.get(node)?[3] as usize;
-                let [su, sr] = *scales.get(level.checked_mul(self.modes)?.checked_add(j)?)?;
-                let codes = dequantize_codes(record, encoding, j)?;
-                let (su, sr) = (S::from_f32(su), S::from_f32(sr));
-                Some([
-                    S::from_i32(codes[0]) * su,
-                    S::from_i32(codes[1]) * su,
-                    S::from_i32(codes[2]) * su,
-                    S::from_i32(codes[3]) * sr,
-                ])
             }
         }
+    }
+
+    /// A quantized node's record bytes and its level's scales, located once.
+    #[inline]
+    fn quantized(&self, node: usize) -> Option<QuantNode<'a>> {
+        let Rows::Quantized {
+            bytes,
+            stride,
+            encoding,
+            scales,
+        } = self.rows
+        else {
+            return None;
+        };
+        let base = node.checked_mul(stride)?;
+        let level = self.links.get(node)?[3] as usize;
+        let first = level.checked_mul(self.modes)?;
+        Some(QuantNode {
+            record: bytes.get(base..base.checked_add(stride)?)?,
+            scales: scales.get(first..first.checked_add(self.modes)?)?,
+            encoding,
+        })
     }
 
     /// Rest center and wrapped radius.
@@ -388,7 +343,8 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         weights: &[[S; 4]],
         support: Option<&[u64]>,
     ) -> Option<[S; 4]> {
-        let mut acc = self.row(node, 0)?;
+        let q = self.quantized(node)?;
+        let mut acc = q.head::<S>()?;
         for (j, w) in weights.iter().enumerate().take(self.modes) {
             if let Some(words) = support {
                 let bit = words
@@ -398,7 +354,7 @@ impl<'a, S: Scalar> TreeView<'a, S> {
                     continue;
                 }
             }
-            let row = self.row(node, j + 1)?;
+            let row = q.mode::<S>(j)?;
             let w = [w[0], w[0], w[0], w[3]];
             for l in 0..4 {
                 acc[l] = acc[l] + row[l] * w[l];
@@ -455,6 +411,38 @@ impl<'a, S: Scalar> TreeView<'a, S> {
     #[inline]
     pub(crate) fn mode_magnitudes(&self) -> &'a [S] {
         self.stats.get(1..).unwrap_or(&[])
+    }
+}
+
+/// One node of a quantized tree: its record (f32 head, then the codes) and the scales of its
+/// level, one `[s_U, s_R]` per mode.
+#[derive(Clone, Copy)]
+struct QuantNode<'a> {
+    record: &'a [u8],
+    scales: &'a [[f32; 2]],
+    encoding: Encoding,
+}
+
+impl QuantNode<'_> {
+    /// `[c_x, c_y, c_z, R]`.
+    #[inline(always)]
+    fn head<S: Scalar>(&self) -> Option<[S; 4]> {
+        let f = |k: usize| f32_at(self.record, 4 * k).map(S::from_f32);
+        Some([f(0)?, f(1)?, f(2)?, f(3)?])
+    }
+
+    /// `[Ū_x, Ū_y, Ū_z, ΔR]` of mode `j`: each code times its scale, in `S`.
+    #[inline(always)]
+    fn mode<S: Scalar>(&self, j: usize) -> Option<[S; 4]> {
+        let [su, sr] = *self.scales.get(j)?;
+        let codes = dequantize_codes(self.record, self.encoding, j)?;
+        let (su, sr) = (S::from_f32(su), S::from_f32(sr));
+        Some([
+            S::from_i32(codes[0]) * su,
+            S::from_i32(codes[1]) * su,
+            S::from_i32(codes[2]) * su,
+            S::from_i32(codes[3]) * sr,
+        ])
     }
 }
 
