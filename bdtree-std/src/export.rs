@@ -27,6 +27,7 @@
 //! transversal pair), or the midpoint of the two centroids when no edge crosses (coplanar or
 //! touching pairs).
 
+use crate::vec3::{cross, dot, sub};
 use std::io::Write;
 use std::path::Path;
 
@@ -196,22 +197,6 @@ pub fn frame_geometry(
         proxies,
         contact_points,
     })
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 /// Where segment `p q` crosses triangle `t` (plain f64, a small tolerance at the edges).

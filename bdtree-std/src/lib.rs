@@ -21,6 +21,7 @@ pub mod render;
 #[cfg(feature = "rerun")]
 pub mod rerun_log;
 pub mod scene;
+mod vec3;
 pub mod welzl;
 
 pub use error::LoadError;

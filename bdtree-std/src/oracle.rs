@@ -18,6 +18,7 @@
 //! rounding errors of a few ulps of the coordinates.
 
 use crate::basis::Basis;
+use crate::vec3::{cross, dot, sub};
 
 /// A rigid pose: a rotation given as a unit quaternion `(w, x, y, z)` and a translation.
 ///
@@ -591,22 +592,6 @@ pub fn separation_gap(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> f64 {
 fn project(t: &[[f64; 3]; 3], axis: [f64; 3]) -> (f64, f64) {
     let d = t.map(|p| dot(p, axis));
     (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 fn norm(a: [f64; 3]) -> f64 {

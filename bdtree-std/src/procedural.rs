@@ -7,6 +7,7 @@
 //! Degenerate arguments (too few subdivisions, segments, stacks…) are raised to the smallest
 //! value that still gives a valid mesh.
 
+use crate::vec3::dot;
 use core::f64::consts::PI;
 use std::collections::HashMap;
 
@@ -373,10 +374,6 @@ pub fn translate(mesh: &mut Mesh, t: [f64; 3]) {
     for v in &mut mesh.vertices {
         *v = [v[0] + t[0], v[1] + t[1], v[2] + t[2]];
     }
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 fn norm(a: [f64; 3]) -> f64 {

@@ -25,6 +25,7 @@
 //! on the fonts of the machine. SVG files name the font family `sans-serif`; their viewer
 //! draws the text.
 
+use crate::vec3::{cross, dot, sub};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
@@ -157,22 +158,6 @@ impl View {
         let [r, u, b] = self.axes();
         ([dot(p, r), dot(p, u)], dot(p, b))
     }
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 // ---------------------------------------------------------------------------------------------

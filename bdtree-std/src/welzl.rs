@@ -4,6 +4,7 @@
 //! arithmetic gives; callers recompute the radius as the largest distance from that center, so
 //! a slightly off center costs a little tightness, never correctness.
 
+use crate::vec3::{cross, dot, sub};
 /// A sphere: center and radius.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ball {
@@ -13,19 +14,6 @@ pub struct Ball {
     pub radius: f64,
 }
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
 fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
     dot(sub(a, b), sub(a, b)).sqrt()
 }

@@ -592,16 +592,7 @@ fn cmd_build(
     bar.finish_and_clear();
     if !compact_args.is_plain() {
         let full = image.parse::<f32>().map_err(|e| e.to_string())?;
-        let (small, report) = compact(
-            &full,
-            compact_args.format.into(),
-            compact_args.depth,
-            compact_args.model == ModelArg::Q16,
-        )
-        .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
-        std::fs::write(output, small.as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
-        println!("wrote {}", output.display());
+        let report = compact_and_write(&full, compact_args, mesh_path, output)?;
         println!(
             "  {} triangles, {} vertices, {} modes; complete f32 tree: {} nodes, depth {}, {} bytes",
             mesh.triangles.len(),
@@ -707,18 +698,29 @@ fn cmd_compact(input: &Path, output: &Path, args: CompactArgs) -> Result<(), Str
             input.display()
         ));
     }
+    let report = compact_and_write(&full, args, input, output)?;
+    print_compact(&report);
+    Ok(())
+}
+
+/// Compacts `full` (read from or built for `source`) as `args` say and writes it to `output`.
+fn compact_and_write(
+    full: &bdtree_core::Image<'_, f32>,
+    args: CompactArgs,
+    source: &Path,
+    output: &Path,
+) -> Result<CompactReport, String> {
     let (small, report) = compact(
-        &full,
+        full,
         args.format.into(),
         args.depth,
         args.model == ModelArg::Q16,
     )
-    .map_err(|e| format!("{}: {e}", input.display()))?;
+    .map_err(|e| format!("{}: {e}", source.display()))?;
     std::fs::write(output, small.as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     println!("wrote {}", output.display());
-    print_compact(&report);
-    Ok(())
+    Ok(report)
 }
 
 fn cmd_inspect(
