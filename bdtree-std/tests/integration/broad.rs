@@ -5,9 +5,8 @@
 use bdtree_core::sphere::spheres_overlap;
 use bdtree_core::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::Rng;
+use crate::support::{config, Rng};
 
 fn brute<S: bdtree_core::Scalar>(spheres: &[[S; 4]], filter: &impl PairFilter) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
@@ -34,15 +33,6 @@ fn sweep<S: bdtree_core::Scalar>(
     assert_eq!(status, SweepStatus::Complete);
     found.sort_unstable();
     found
-}
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 proptest! {

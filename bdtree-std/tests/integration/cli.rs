@@ -3,14 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn bdtree(args: &[&str]) -> Output {
+pub(crate) fn bdtree(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bdtree"))
         .args(args)
         .output()
         .expect("run bdtree")
 }
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs a command that must fail cleanly: exit code 1 (not a panic's 101), and a message on
 /// stderr containing every `needle`.
-fn fails_with(args: &[&str], needles: &[&str]) {
+pub(crate) fn fails_with(args: &[&str], needles: &[&str]) {
     let out = bdtree(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");

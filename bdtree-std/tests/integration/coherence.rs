@@ -9,9 +9,9 @@ use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::procedural::smooth_basis;
 
-use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{dist, meshes, node_vertices, rough_basis, stored_model, Rng};
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: &Basis) -> ImageBuf {
     let precision = if S::BYTES == 4 {
@@ -120,16 +120,6 @@ fn check_containment<S: Scalar>(
         }
     }
     body.anchor_count()
-}
-
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        sheet(1.5, 1.0, 9, 6),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-    ]
 }
 
 #[test]

@@ -13,32 +13,13 @@ use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::compact::compact;
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::procedural::{smooth_basis, torus};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
+use crate::proxies::proxy_of_triangle;
+use crate::support::{config, dist, meshes, node_vertices, rough_basis, stored_model, Rng};
 
 const FORMATS: [Encoding; 3] = [Encoding::Float, Encoding::Q16, Encoding::Q8];
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        sheet(1.5, 1.0, 9, 6),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-    ]
-}
 
 fn f32_image(mesh: &Mesh, basis: Option<&Basis>, nested: bool) -> ImageBuf {
     let options = BuildOptions {
@@ -191,32 +172,6 @@ fn pose(p: &oracle::Pose) -> Pose<f32> {
     .expect("pose")
 }
 
-/// The proxy (ancestor at depth `l`, or the leaf itself) of every triangle, as a node of the
-/// source tree.
-fn proxy_of_triangle(source: &Image<'_, f32>, l: u32) -> Vec<usize> {
-    let tree = &source.tree;
-    let mut owner = vec![usize::MAX; tree.node_count()];
-    let mut by_triangle = vec![usize::MAX; tree.triangle_count()];
-    for k in 0..tree.node_count() {
-        let depth = tree.node_depth(k).expect("node");
-        if depth <= l {
-            owner[k] = k;
-        }
-        match tree.kind(k).expect("node") {
-            NodeKind::Internal { left, right } => {
-                for c in [left, right] {
-                    if depth >= l {
-                        owner[c as usize] = owner[k];
-                    }
-                }
-            }
-            NodeKind::Leaf { triangle } => by_triangle[triangle as usize] = owner[k],
-            NodeKind::Cut => unreachable!("the source is complete"),
-        }
-    }
-    by_triangle
-}
-
 proptest! {
     #![proptest_config(config(16, 0xBD7_0802))]
 
@@ -293,10 +248,10 @@ proptest! {
         });
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
         pairs.sort_unstable();
-        let owner_a = proxy_of_triangle(&src_a, proxy_depth);
-        let owner_b = proxy_of_triangle(&src_b, lb);
+        let owner_a = proxy_of_triangle(&src_a.tree, proxy_depth);
+        let owner_b = proxy_of_triangle(&src_b.tree, lb);
         for &(x, y) in &contacts {
-            let pair = (owner_a[x as usize], owner_b[y as usize] as u32);
+            let pair = (owner_a[x as usize] as usize, owner_b[y as usize]);
             prop_assert!(pairs.binary_search(&pair).is_ok(), "{:?} bounded: contact ({}, {}) not under a proxy pair", encoding, x, y);
         }
         if bounded {

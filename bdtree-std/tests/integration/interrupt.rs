@@ -12,9 +12,8 @@ use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{blob, icosphere, sheet, smooth_basis, torus};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::Rng;
+use crate::support::{config, Rng};
 
 const ORDERS: [Order; 3] = [
     Order::BreadthFirst,
@@ -228,15 +227,6 @@ fn check<S: Scalar>(setup: &Setup<'_, S>) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
-}
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 fn meshes() -> Vec<Mesh> {

@@ -1,17 +1,11 @@
 //! `bdtree modes`: the modal basis and frequencies on the command line, and clear errors.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use bdtree_std::basis::load_npy;
 use bdtree_std::mesh::load_mesh;
 
-fn bdtree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bdtree"))
-        .args(args)
-        .output()
-        .expect("run bdtree")
-}
+use crate::cli::{bdtree, fails_with};
 
 fn mesh(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,20 +18,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
-}
-
-/// Exit code 1 (not a panic's 101) and every needle on stderr.
-fn fails_with(args: &[&str], needles: &[&str]) {
-    let out = bdtree(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {needle:?} not in {stderr:?}"
-        );
-    }
 }
 
 #[test]

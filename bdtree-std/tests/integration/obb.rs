@@ -9,30 +9,10 @@ use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::obb::box_table;
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::procedural::{icosphere, smooth_basis};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{node_vertices, rough_basis, Rng};
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        sheet(1.5, 1.0, 9, 6),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-    ]
-}
+use crate::support::{config, meshes, node_vertices, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {

@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use bdtree_std::builder::{build, BuildOptions, ImageBuf};
 use bdtree_std::export::{frame_geometry, write_frame, GeometryOptions};
@@ -14,9 +13,7 @@ use bdtree_std::render::{
 use bdtree_std::scene::Scene;
 use bdtree_std::{basis, mesh};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
+use crate::cli::{bdtree, fails_with, fixtures};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bdtree-pictures-{}-{name}", std::process::id()));
@@ -256,27 +253,6 @@ fn export_round_trips_through_the_mesh_loader() {
                 "contact point {p:?} is {d} from triangle {t} of body {b}"
             );
         }
-    }
-}
-
-fn bdtree(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bdtree"))
-        .args(args)
-        .output()
-        .expect("run bdtree")
-}
-
-/// Fails with exit code 1 and every needle in the message.
-fn fails_with(args: &[&str], needles: &[&str]) {
-    let out = bdtree(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {needle:?} not in {stderr:?}"
-        );
     }
 }
 

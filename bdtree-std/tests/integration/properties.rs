@@ -10,9 +10,8 @@ use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{config, dist, node_vertices, rough_basis, stored_model, Rng};
 
 fn meshes() -> Vec<(&'static str, Mesh)> {
     vec![
@@ -39,15 +38,6 @@ fn image_of<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
         ..BuildOptions::default()
     };
     build(mesh, basis, options, &mut |_| {}).expect("build").0
-}
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 /// Every node's updated world sphere contains every deformed world vertex below it, computed

@@ -13,11 +13,10 @@ use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::procedural::{icosphere, smooth_basis, torus};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{dist, rough_basis, Rng};
+use crate::support::{config, dist, meshes, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {
@@ -36,15 +35,6 @@ fn nested_image<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
     build(mesh, basis, options, &mut |_| {}).expect("build").0
 }
 
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 /// The proxies of a tree at depth `l`: nodes at depth `l` and leaves above it.
 fn proxies<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
     (0..tree.node_count())
@@ -57,7 +47,7 @@ fn proxies<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
 }
 
 /// The proxy (ancestor at depth `l`, or the leaf itself) of every leaf, by triangle.
-fn proxy_of_triangle<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
+pub(crate) fn proxy_of_triangle<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
     let mut owner = vec![u32::MAX; tree.node_count()];
     let mut by_triangle = vec![u32::MAX; tree.triangle_count()];
     for k in 0..tree.node_count() {
@@ -207,16 +197,6 @@ fn check_proxies<S: Scalar>(
         total += got.len();
     }
     Ok(total)
-}
-
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        sheet(1.5, 1.0, 9, 6),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-    ]
 }
 
 proptest! {

@@ -12,20 +12,10 @@ use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{blob, smooth_basis};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{dist, node_vertices, Rng};
+use crate::support::{config, dist, node_vertices, Rng};
 
 const CAP: usize = 96;
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
 
 fn bodies() -> Vec<(Mesh, Basis)> {
     let patch = bspline_patch(1.2, 0.8, [5, 4], 3, [13, 9]).expect("patch");

@@ -10,9 +10,8 @@ use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::{rough_basis, Rng};
+use crate::support::{config, rough_basis, Rng};
 
 /// Checks one body and state; returns the number of true self-contacts.
 fn check<S: Scalar>(
@@ -91,15 +90,6 @@ fn meshes() -> Vec<Mesh> {
         bar(2.0, 0.08, 14),
         blob(0.5, 2, 5, 11),
     ]
-}
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 proptest! {

@@ -3,6 +3,30 @@
 use bdtree_core::{Image, NodeKind, Scalar};
 use bdtree_std::basis::Basis;
 use bdtree_std::mesh::Mesh;
+use bdtree_std::procedural::{bar, blob, icosphere, sheet, torus};
+use proptest::test_runner::{Config, RngSeed};
+
+/// A proptest configuration with a fixed seed and no persisted failures: every run tests the
+/// same cases.
+pub fn config(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Five small test meshes: closed (icosphere, torus, blob), open (sheet) and elongated (bar).
+pub fn meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.5, 2),
+        torus(0.5, 0.15, 18, 8),
+        sheet(1.5, 1.0, 9, 6),
+        bar(2.0, 0.08, 14),
+        blob(0.5, 2, 5, 11),
+    ]
+}
 
 /// SplitMix64: a tiny deterministic generator for test data.
 pub struct Rng(pub u64);
