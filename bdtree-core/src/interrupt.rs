@@ -236,11 +236,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
 
     /// Begins a query for the bodies' current step: tests the root pair and makes it pending
     /// if the roots overlap. Costs one test, not charged to any budget.
-    pub fn start<const MA: usize, const MB: usize>(
-        &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
-    ) -> RunStatus {
+    pub fn start(&mut self, a: &mut Body<'_, '_, S>, b: &mut Body<'_, '_, S>) -> RunStatus {
         self.head = 0;
         self.len = 0;
         if a.tree().is_bounded() || b.tree().is_bounded() {
@@ -393,10 +389,10 @@ impl<'p, S: Scalar> Traversal<'p, S> {
 
     /// Refines pending pairs while `budget` allows; confirmed triangle pairs go to `sink`.
     /// The bodies must be in the step [`Traversal::start`] saw.
-    pub fn run<const MA: usize, const MB: usize>(
+    pub fn run(
         &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
+        a: &mut Body<'_, '_, S>,
+        b: &mut Body<'_, '_, S>,
         budget: &mut impl Budget,
         sink: &mut impl ContactSink,
     ) -> RunOutcome {
@@ -414,10 +410,10 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         RunOutcome { status, stats }
     }
 
-    fn steps_until_stop<const MA: usize, const MB: usize>(
+    fn steps_until_stop(
         &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
+        a: &mut Body<'_, '_, S>,
+        b: &mut Body<'_, '_, S>,
         budget: &mut impl Budget,
         sink: &mut impl ContactSink,
         stats: &mut QueryStats,

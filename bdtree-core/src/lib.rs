@@ -52,7 +52,7 @@ pub mod tree;
 pub mod triangle;
 pub mod world;
 
-pub use body::{Body, BodyError, CacheEntry, VertexEntry};
+pub use body::{mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use crc::crc32;

@@ -38,7 +38,6 @@ use crate::image::NONE;
 use crate::query::{split, stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus};
 use crate::query::{Split, TrianglePair};
 use crate::scalar::Scalar;
-use crate::sphere::update;
 use crate::tree::TreeView;
 use crate::triangle::triangles_may_intersect;
 
@@ -146,21 +145,34 @@ pub enum BoxTest {
 }
 
 /// The world box of `node` of `body` in its current state, or `None` for a bad index.
-/// `abs_weights` are `[|q_j|; 4]` for the body's `q`.
-pub fn world_box<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn world_box<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     table: &BoxTable<'_, S>,
-    abs_weights: &[[S; 4]],
     node: usize,
 ) -> Option<WorldBox<S>> {
     let sphere = body.sphere(node)?;
-    let h = update(table.record(node)?, abs_weights);
+    let h = half_extents(table.record(node)?, body.weights());
     let inflate = S::from_u32(3) * body.sphere_error();
     Some(WorldBox {
         center: [sphere[0], sphere[1], sphere[2]],
         axes: body.pose().rotation,
         half: [h[0] + inflate, h[1] + inflate, h[2] + inflate],
     })
+}
+
+/// `[H + Σ_j ΔH_j |q_j|, 0]` from a node's box rows and the body's mode weights (whose last
+/// lane is `|q_j|`): `3M` multiply-adds.
+fn half_extents<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
+    let Some((&head, rows)) = record.split_first() else {
+        return [S::ZERO; 4];
+    };
+    let mut h = head;
+    for (row, w) in rows.iter().zip(weights) {
+        for l in 0..3 {
+            h[l] = h[l] + row[l] * w[3];
+        }
+    }
+    h
 }
 
 /// Whether two world boxes may overlap (touching counts): never `false` when they intersect.
@@ -223,10 +235,10 @@ pub fn boxes_overlap<S: Scalar>(a: &WorldBox<S>, b: &WorldBox<S>, test: BoxTest)
 /// node pairs pruned by the boxes of `boxes_a` and `boxes_b` under `test` (boxes computed on
 /// demand, their centers from the bodies' sphere caches).
 #[allow(clippy::too_many_arguments)]
-pub fn collide_boxes<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
+pub fn collide_boxes<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
     boxes_a: &BoxTable<'_, S>,
-    b: &mut Body<'_, '_, S, MB>,
+    b: &mut Body<'_, '_, S>,
     boxes_b: &BoxTable<'_, S>,
     test: BoxTest,
     stack: &mut [[u32; 2]],
@@ -245,32 +257,16 @@ pub fn collide_boxes<S: Scalar, const MA: usize, const MB: usize>(
         };
         return QueryOutcome { status, stats };
     }
-    let mut wa = [[S::ZERO; 4]; MA];
-    let mut wb = [[S::ZERO; 4]; MB];
-    for (w, &q) in wa.iter_mut().zip(a.q()) {
-        *w = [q.abs(); 4];
-    }
-    for (w, &q) in wb.iter_mut().zip(b.q()) {
-        *w = [q.abs(); 4];
-    }
-    let (ma, mb) = (a.tree().modes(), b.tree().modes());
-    let status = match (wa.get(..ma), wb.get(..mb)) {
-        (Some(wa), Some(wb)) => run(
-            a, boxes_a, wa, b, boxes_b, wb, test, stack, sink, &mut stats,
-        ),
-        _ => QueryStatus::Inconsistent,
-    };
+    let status = run(a, boxes_a, b, boxes_b, test, stack, sink, &mut stats);
     QueryOutcome { status, stats }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
+fn run<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
     ta: &BoxTable<'_, S>,
-    wa: &[[S; 4]],
-    b: &mut Body<'_, '_, S, MB>,
+    b: &mut Body<'_, '_, S>,
     tb: &BoxTable<'_, S>,
-    wb: &[[S; 4]],
     test: BoxTest,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
@@ -278,7 +274,7 @@ fn run<S: Scalar, const MA: usize, const MB: usize>(
 ) -> QueryStatus {
     let updates_before = a.update_count().wrapping_add(b.update_count());
     let error = a.error() + b.error();
-    let (Some(ra), Some(rb)) = (world_box(a, ta, wa, 0), world_box(b, tb, wb, 0)) else {
+    let (Some(ra), Some(rb)) = (world_box(a, ta, 0), world_box(b, tb, 0)) else {
         return QueryStatus::Inconsistent;
     };
     stats.overlap_tests += 1;
@@ -335,10 +331,8 @@ fn run<S: Scalar, const MA: usize, const MB: usize>(
         let mut kept = 0usize;
         let mut failed = false;
         for &[x, y] in children.iter().take(count) {
-            let (Some(bx), Some(by)) = (
-                world_box(a, ta, wa, x as usize),
-                world_box(b, tb, wb, y as usize),
-            ) else {
+            let (Some(bx), Some(by)) = (world_box(a, ta, x as usize), world_box(b, tb, y as usize))
+            else {
                 failed = true;
                 break;
             };

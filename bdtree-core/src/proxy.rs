@@ -151,18 +151,15 @@ pub fn proxy_stack_capacity(
 }
 
 /// One side of the traversal: a body, its proxy depth and its non-proxy margin.
-struct Side<'r, 't, 'c, S: Scalar, const M: usize> {
-    body: &'r mut Body<'t, 'c, S, M>,
+struct Side<'r, 't, 'c, S: Scalar> {
+    body: &'r mut Body<'t, 'c, S>,
     proxy_depth: u32,
     margin: S,
 }
 
-impl<S: Scalar, const M: usize> Side<'_, '_, '_, S, M> {
+impl<S: Scalar> Side<'_, '_, '_, S> {
     /// The side of `body`, with the enlargement of its non-proxy spheres (module docs).
-    fn new<'r, 't, 'c>(
-        body: &'r mut Body<'t, 'c, S, M>,
-        proxy_depth: u32,
-    ) -> Side<'r, 't, 'c, S, M> {
+    fn new<'r, 't, 'c>(body: &'r mut Body<'t, 'c, S>, proxy_depth: u32) -> Side<'r, 't, 'c, S> {
         let depth = body.tree().depth();
         let levels = S::from_u32(8 + depth.div_ceil(4));
         let margin = levels * body.sphere_error();
@@ -198,10 +195,10 @@ impl<S: Scalar, const M: usize> Side<'_, '_, '_, S, M> {
 /// the status is [`QueryStatus::NotNested`]. `stack` needs [`proxy_stack_capacity`] entries.
 /// Cost: the traversal never goes below the proxies, so it is bounded by the node pairs above
 /// them, whatever the mesh resolution; no triangle is touched.
-pub fn collide_proxies<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
+pub fn collide_proxies<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
     proxy_depth_a: u32,
-    b: &mut Body<'_, '_, S, MB>,
+    b: &mut Body<'_, '_, S>,
     proxy_depth_b: u32,
     stack: &mut [[u32; 2]],
     sink: &mut impl ProxySink<S>,
@@ -238,9 +235,9 @@ pub fn collide_proxies<S: Scalar, const MA: usize, const MB: usize>(
     QueryOutcome { status, stats }
 }
 
-fn run<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Side<'_, '_, '_, S, MA>,
-    b: &mut Side<'_, '_, '_, S, MB>,
+fn run<S: Scalar>(
+    a: &mut Side<'_, '_, '_, S>,
+    b: &mut Side<'_, '_, '_, S>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ProxySink<S>,
     stats: &mut QueryStats,

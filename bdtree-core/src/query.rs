@@ -187,9 +187,9 @@ pub const fn stack_capacity(depth_a: u32, depth_b: u32) -> usize {
 /// of the step reaches it. At a pair of overlapping leaves the deformed world vertices of the two
 /// triangles are computed and tested exactly (see [`crate::triangle`]); pairs closer than the
 /// bodies' rounding-error bounds may be reported, intersecting pairs are never missed.
-pub fn collide<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn collide<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
@@ -216,9 +216,9 @@ pub fn collide<S: Scalar, const MA: usize, const MB: usize>(
     QueryOutcome { status, stats }
 }
 
-fn run<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+fn run<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
     error: S,

@@ -108,8 +108,8 @@ pub struct UnitCounts {
 /// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
 /// current state — conservatively, as [`crate::collide`]: pairs closer than the rounding bound
 /// may be reported, intersecting pairs never missed — delivered to `sink` in traversal order.
-pub fn collide_self<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
@@ -124,8 +124,8 @@ pub fn collide_self<S: Scalar, const M: usize>(
 
 /// [`collide_self`] with accelerations (see [`SelfAids`]), counting the test units by type
 /// into `counts` (added to what it holds). Exact unless `aids.cones` is given.
-pub fn collide_self_with<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self_with<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     aids: SelfAids<'_>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
@@ -153,8 +153,8 @@ pub fn collide_self_with<S: Scalar, const M: usize>(
 }
 
 /// The checks every entry point makes before touching the body.
-fn check<S: Scalar, const M: usize>(
-    body: &Body<'_, '_, S, M>,
+fn check<S: Scalar>(
+    body: &Body<'_, '_, S>,
     aids: &SelfAids<'_>,
     stack: &[[u32; 2]],
 ) -> Result<(), QueryStatus> {
@@ -189,10 +189,7 @@ fn vertex_bit(v: u32) -> u64 {
 /// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
 /// every triangle below the node. Computed once per tree, `O(nodes)`. `None` when `signatures`
 /// is shorter than the node count or the tree is inconsistent.
-pub fn vertex_signatures<S: Scalar, const M: usize>(
-    body: &Body<'_, '_, S, M>,
-    signatures: &mut [u64],
-) -> Option<()> {
+pub fn vertex_signatures<S: Scalar>(body: &Body<'_, '_, S>, signatures: &mut [u64]) -> Option<()> {
     let tree = body.tree();
     let triangles = body.model().triangles();
     let signatures = signatures.get_mut(..tree.node_count())?;
@@ -248,9 +245,9 @@ impl Walk<'_, '_> {
     /// disjoint (`true`), pairs of non-adjacent leaves and units taken as free by the cones
     /// (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and adjacent leaf pairs never
     /// report anything, whatever the deformation, and are not recorded.)
-    fn descend<S: Scalar, const M: usize>(
+    fn descend<S: Scalar>(
         &mut self,
-        body: &mut Body<'_, '_, S, M>,
+        body: &mut Body<'_, '_, S>,
         stack: &mut [[u32; 2]],
         mut len: usize,
         sink: &mut impl ContactSink,
@@ -450,9 +447,9 @@ impl<'s> SelfList<'s> {
 
     /// The self-collision pairs of `body` in its current state (as [`collide_self_with`]),
     /// starting from the units of the last step, then the list for the next step.
-    pub fn collide<S: Scalar, const M: usize>(
+    pub fn collide<S: Scalar>(
         &mut self,
-        body: &mut Body<'_, '_, S, M>,
+        body: &mut Body<'_, '_, S>,
         aids: SelfAids<'_>,
         stack: &mut [[u32; 2]],
         sink: &mut impl ContactSink,
@@ -544,9 +541,9 @@ impl<'s> SelfList<'s> {
     /// the units of one expansion side by side and keeps the list's order from step to step, so
     /// looking at neighbours only finds the merges without sorting (`O(len)`); a merge missed
     /// costs a finer list, never an answer. One level per step.
-    fn merge<S: Scalar, const M: usize>(
+    fn merge<S: Scalar>(
         &mut self,
-        body: &mut Body<'_, '_, S, M>,
+        body: &mut Body<'_, '_, S>,
         stats: &mut QueryStats,
     ) -> Option<()> {
         let units = self.units.get_mut(..self.len)?;
@@ -615,8 +612,8 @@ impl<'s> SelfList<'s> {
 /// missed. Measured miss rate: benches/README.md ("Self-collision"). Use [`collide_self`] when
 /// nothing may be missed. With [`SelfAids::signatures`] as well ([`collide_self_with`]), Type 2
 /// units are culled the same way.
-pub fn collide_self_normal_culled<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self_normal_culled<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     cones: &[u16],
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
@@ -657,10 +654,7 @@ const DIRECTIONS: [[i8; 3]; 14] = [
 /// a positive dot product with the (deformed) normal of every triangle below the node. Deforms
 /// every triangle (`O(n)` per step, unlike the lazy spheres). `cones` needs one entry per node;
 /// `None` for a short slice or a bad index.
-pub fn normal_cones<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
-    cones: &mut [u16],
-) -> Option<()> {
+pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) -> Option<()> {
     let n = body.tree().node_count();
     let cones = cones.get_mut(..n)?;
     for k in (0..n).rev() {

@@ -224,9 +224,9 @@ pub struct NearestOutcome<S> {
 }
 
 /// The signed root-sphere separation `‖c_a − c_b‖ − r_a − r_b`: a lower bound on the distance.
-pub fn separation_lower_bound<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn separation_lower_bound<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
 ) -> Option<S> {
     let (sa, sb) = (a.sphere(0)?, b.sphere(0)?);
     let d = sub([sb[0], sb[1], sb[2]], [sa[0], sa[1], sa[2]]);
@@ -241,9 +241,9 @@ fn gap<S: Scalar>(x: [S; 4], y: [S; 4]) -> S {
 
 /// The exact minimum distance between two deformed bodies, with witnesses (module docs).
 /// `stack` needs [`stack_capacity`] entries.
-pub fn nearest<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn nearest<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
 ) -> NearestOutcome<S> {
     let mut best: Option<Nearest<S>> = None;
@@ -265,9 +265,9 @@ pub fn nearest<S: Scalar, const MA: usize, const MB: usize>(
 
 /// Whether the bodies come closer than `distance + margin` (module docs); `None` when the
 /// query could not complete (treat as closer).
-pub fn closer_than<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn closer_than<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     distance: S,
     margin: S,
     stack: &mut [[u32; 2]],
@@ -286,9 +286,9 @@ pub fn closer_than<S: Scalar, const MA: usize, const MB: usize>(
 /// The search shared by [`nearest`] and [`closer_than`]: node pairs whose sphere gap exceeds
 /// the bound (initially `bound`) are pruned; `visit` gets each leaf pair's result and returns
 /// the new bound and whether to stop.
-fn branch_and_bound<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+fn branch_and_bound<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     mut bound: S,
     visit: &mut impl FnMut(Nearest<S>) -> (S, bool),

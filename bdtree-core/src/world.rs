@@ -37,8 +37,8 @@ pub struct WorldOutcome {
 /// `roots` needs one entry per body; `stack` what the deepest pair needs
 /// ([`crate::stack_capacity`] and [`crate::self_stack_capacity`] of the deepest tree). More
 /// bodies than `roots` or the sweep's storage hold ends with [`QueryStatus::TooManyBodies`].
-pub fn collide_world<S: Scalar, const M: usize>(
-    bodies: &mut [Body<'_, '_, S, M>],
+pub fn collide_world<S: Scalar>(
+    bodies: &mut [Body<'_, '_, S>],
     sweep: &mut SweepAndPrune<'_>,
     roots: &mut [[S; 4]],
     filter: &impl PairFilter,
