@@ -33,7 +33,7 @@
 //! | bounds | [`sphere`], [`coherence`], [`pose`], [`triangle`] | the BD-Tree update and its rounding bound, the coherent update, rigid poses, the exact leaf test |
 //! | state | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
 //! | the walk | [`output`], [`budget`], [`walk`] | sinks and statuses, budgets, the one pair walk with its container and split rule |
-//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`] | each a policy over the walk: bound, test, leaf step, container |
+//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`] | each a policy over the walk: bound, test, leaf step, container |
 //! | many bodies | [`broad`], [`world`], [`response`] | sweep-and-prune, the world query, penalty forces |
 //!
 //! **Dependency rule**: a module uses only modules of its own or an earlier layer (queries may
@@ -52,6 +52,7 @@ pub mod body;
 pub mod broad;
 pub mod budget;
 pub mod coherence;
+pub mod contact;
 mod crc;
 pub mod image;
 pub mod interrupt;
@@ -75,6 +76,10 @@ pub use body::{mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};
+pub use contact::{
+    collide_contacts, contact_tolerance, triangle_contact, within, ContactPoint, NearPair,
+    TriangleContact,
+};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
 pub use interrupt::{Order, Pending, RunOutcome, RunStatus, Traversal};
