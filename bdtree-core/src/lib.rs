@@ -33,7 +33,7 @@
 //! | bounds | [`sphere`], [`coherence`], [`pose`], [`triangle`] | the BD-Tree update and its rounding bound, the coherent update, rigid poses, the exact leaf test |
 //! | state | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
 //! | the walk | [`output`], [`budget`], [`walk`] | sinks and statuses, budgets, the one pair walk with its container and split rule |
-//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`] | each a policy over the walk: bound, test, leaf step, container |
+//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`], [`primitive`], [`swept`] | each a policy over the walk: bound, test, leaf step, container |
 //! | many bodies | [`broad`], [`world`], [`response`] | sweep-and-prune, the world query, penalty forces |
 //!
 //! **Dependency rule**: a module uses only modules of its own or an earlier layer (queries may
@@ -60,6 +60,7 @@ pub mod model;
 pub mod obb;
 pub mod output;
 pub mod pose;
+pub mod primitive;
 pub mod proxy;
 pub mod query;
 pub mod response;
@@ -67,6 +68,7 @@ pub mod scalar;
 pub mod selfcollide;
 pub mod separation;
 pub mod sphere;
+pub mod swept;
 pub mod tree;
 pub mod triangle;
 pub mod walk;
@@ -88,10 +90,15 @@ pub use output::{
     Buffer, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
 };
 pub use pose::{Pose, PoseError};
+pub use primitive::{
+    collide_primitive, primitive_contact, primitive_stack_capacity, primitive_tolerance, Primitive,
+    PrimitiveError,
+};
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use query::collide;
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
+pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
 pub use world::{collide_world, WorldOutcome, WorldPair};

@@ -201,8 +201,7 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
         pairs,
         pending,
     } = work;
-    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] =
-        [const { None }; MAX_BODIES];
+    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] = [const { None }; MAX_BODIES];
     for (((slot, image), (cache, vertices)), slots) in bodies
         .iter_mut()
         .zip(&images)
@@ -422,6 +421,10 @@ fn run_frame(
                     collide_proxies(a, l, b, l, stack, &mut |p: ProxyPair<f32>| keep(p.a, p.b))
                 }
             };
+            #[cfg(feature = "panic-check")]
+            {
+                counters.pairs = counters.pairs.wrapping_add(contact_queries(a, b, stack));
+            }
             let s = outcome.stats;
             counters.complete &= u32::from(outcome.status.is_complete());
             counters.nodes_visited = counters.nodes_visited.wrapping_add(s.nodes_visited);
@@ -432,6 +435,39 @@ fn run_frame(
         }
     }
     Some((counters, count))
+}
+
+/// The contact, `within` and primitive queries on one pair of bodies, in the panic-check build
+/// only (the measured and replayed frames do not run them): their panic paths must not
+/// survive either. Returns the items they found.
+#[cfg(feature = "panic-check")]
+#[inline(never)]
+fn contact_queries(
+    a: &mut Body<'static, '_, f32>,
+    b: &mut Body<'static, '_, f32>,
+    stack: &mut [[u32; 2]],
+) -> u32 {
+    use bdtree_core::{
+        collide_contacts, collide_primitive, within, ContactPoint, NearPair, Primitive,
+    };
+    let mut found = collide_contacts(a, b, stack, &mut |_: ContactPoint<f32>| true)
+        .stats
+        .pairs;
+    found = found.wrapping_add(
+        within(a, b, 0.01, stack, &mut |_: NearPair<f32>| true)
+            .stats
+            .pairs,
+    );
+    let primitives = [
+        Primitive::plane([0.0, 0.0, 1.0], 0.0),
+        Primitive::sphere([0.0, 0.0, 0.0], 0.1),
+        Primitive::capsule([0.0, 0.0, 0.0], [0.0, 0.0, 0.2], 0.05),
+    ];
+    for primitive in primitives.iter().flatten() {
+        let sink = &mut |_: ContactPoint<f32>| true;
+        found = found.wrapping_add(collide_primitive(a, primitive, stack, sink).stats.pairs);
+    }
+    found
 }
 
 #[cfg(not(feature = "panic-check"))]

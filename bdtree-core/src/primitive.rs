@@ -1,0 +1,415 @@
+//! Rigid primitives against a BD-Tree body: half-spaces (a floor), spheres (a tool tip) and
+//! capsules (a robot link), exact against the deformed triangles and conservative against the
+//! node spheres.
+//!
+//! [`collide_primitive`] is a policy over the one walk ([`crate::walk`]) with the body as the
+//! first tree and the primitive as a second tree of one terminal node (index 0): the body's
+//! world spheres are tested against the primitive, and at each leaf the deformed triangle is
+//! tested against it. Every triangle that touches the primitive is reported as a
+//! [`ContactPoint`] `(triangle, 0)` with
+//!
+//! * **point**: a point of the triangle inside the primitive (within [`primitive_tolerance`]):
+//!   the deepest vertex below a plane, the triangle's point nearest the sphere's center or the
+//!   capsule's axis;
+//! * **normal**: unit, from the triangle to the primitive: the plane's inward normal, or from
+//!   the triangle's nearest point towards the center (axis); when that point is on the center
+//!   (axis) within rounding, the triangle's normal (the `x` axis for a zero-area triangle);
+//! * **depth**: how far the primitive must move along the normal for the triangle to stop
+//!   touching it: `offset − min n·v` for a plane, `radius − distance` for a sphere or capsule
+//!   (when the capsule's axis passes through the triangle, moving it by the radius along the
+//!   normal leaves the triangle touching its surface, not separated: the depth is local).
+//!
+//! # Tolerance
+//!
+//! The triangle's computed vertices are within the body's [`Body::error`] `δ` per coordinate
+//! of the exact ones; a triangle is reported when its computed distance into the primitive is
+//! at least `−T`, with
+//!
+//! ```text
+//! T = 2δ + 64 u (w + e)     (w the largest |coordinate| of the triangle, e the primitive's
+//!                            largest |coordinate| plus its radius or |offset|)
+//! ```
+//!
+//! so a triangle that touches the primitive exactly is never missed, and a reported triangle
+//! is at most `2T` away from it. Node spheres are tested with `T` computed for the sphere's
+//! extent (every vertex below it is within it) plus the rounding of the test itself.
+
+use crate::body::Body;
+use crate::contact::{closest_on_triangle, closest_points, ContactPoint, TriangleContact};
+use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
+use crate::tree::NONE;
+use crate::walk::{check_triangle_query, run_from_roots, stack_capacity, Flow, Node, Policy};
+
+type V<S> = [S; 3];
+
+/// A rigid primitive in world coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum Primitive<S> {
+    /// The solid half-space `normal · x ≤ offset` (`normal` unit; see [`Primitive::plane`]).
+    Plane {
+        /// Unit outward normal (pointing out of the solid).
+        normal: [S; 3],
+        /// The boundary plane is `normal · x = offset`.
+        offset: S,
+    },
+    /// A solid ball.
+    Sphere {
+        /// Center.
+        center: [S; 3],
+        /// Radius (≥ 0).
+        radius: S,
+    },
+    /// A solid capsule: the points within `radius` of the segment `a b`.
+    Capsule {
+        /// One end of the axis.
+        a: [S; 3],
+        /// The other end.
+        b: [S; 3],
+        /// Radius (≥ 0).
+        radius: S,
+    },
+}
+
+/// Why a primitive was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum PrimitiveError {
+    /// A NaN or infinite component.
+    NonFinite,
+    /// A plane's normal has zero length.
+    ZeroNormal,
+    /// A negative radius.
+    NegativeRadius,
+}
+
+impl core::fmt::Display for PrimitiveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NonFinite => write!(f, "primitive has a non-finite component"),
+            Self::ZeroNormal => write!(f, "plane normal has zero length"),
+            Self::NegativeRadius => write!(f, "primitive radius is negative"),
+        }
+    }
+}
+
+impl core::error::Error for PrimitiveError {}
+
+fn finite<S: Scalar>(values: &[S]) -> Result<(), PrimitiveError> {
+    if values.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(PrimitiveError::NonFinite)
+    }
+}
+
+fn radius_ok<S: Scalar>(radius: S) -> Result<(), PrimitiveError> {
+    if radius >= S::ZERO {
+        Ok(())
+    } else {
+        Err(PrimitiveError::NegativeRadius)
+    }
+}
+
+impl<S: Scalar> Primitive<S> {
+    /// The half-space `n · x ≤ offset · |n|` below the plane through `offset · n/|n|` (the
+    /// normal is normalised; it points out of the solid).
+    pub fn plane(normal: [S; 3], offset: S) -> Result<Self, PrimitiveError> {
+        finite(&[normal[0], normal[1], normal[2], offset])?;
+        let len = dot(normal, normal).sqrt();
+        let usable = len > S::ZERO && len.is_finite();
+        if !usable {
+            return Err(PrimitiveError::ZeroNormal);
+        }
+        Ok(Primitive::Plane {
+            normal: normal.map(|x| x / len),
+            offset,
+        })
+    }
+
+    /// A ball.
+    pub fn sphere(center: [S; 3], radius: S) -> Result<Self, PrimitiveError> {
+        finite(&[center[0], center[1], center[2], radius])?;
+        radius_ok(radius)?;
+        Ok(Primitive::Sphere { center, radius })
+    }
+
+    /// A capsule around the segment `a b`.
+    pub fn capsule(a: [S; 3], b: [S; 3], radius: S) -> Result<Self, PrimitiveError> {
+        finite(&[a[0], a[1], a[2], b[0], b[1], b[2], radius])?;
+        radius_ok(radius)?;
+        Ok(Primitive::Capsule { a, b, radius })
+    }
+
+    /// The primitive's magnitude `e` of the tolerance (module docs).
+    fn magnitude(&self) -> S {
+        match *self {
+            Primitive::Plane { offset, .. } => offset.abs(),
+            Primitive::Sphere { center, radius } => norm_inf(center) + radius,
+            Primitive::Capsule { a, b, radius } => norm_inf(a).max(norm_inf(b)) + radius,
+        }
+    }
+
+    /// The signed distance of `x` into the primitive's boundary surface, the surface's
+    /// nearest point's parameters aside: for a plane `n · x − offset`, for a sphere or capsule
+    /// `|x − nearest axis point| − radius`; negative inside. (Used for node spheres: a sphere
+    /// `[c, r]` may touch the primitive only if this at `c` is at most `r`.)
+    fn signed_distance(&self, x: V<S>) -> S {
+        match *self {
+            Primitive::Plane { normal, offset } => dot(normal, x) - offset,
+            Primitive::Sphere { center, radius } => {
+                let d = sub(x, center);
+                dot(d, d).sqrt() - radius
+            }
+            Primitive::Capsule { a, b, radius } => {
+                let c = crate::contact::closest_on_segment(x, a, b);
+                let d = sub(x, c);
+                dot(d, d).sqrt() - radius
+            }
+        }
+    }
+}
+
+/// The tolerance `T` of a triangle (or a sphere's extent) of largest coordinate `w` with
+/// vertices known to within `error`, against `primitive` (module docs).
+pub fn primitive_tolerance<S: Scalar>(w: S, error: S, primitive: &Primitive<S>) -> S {
+    (error + error) + S::from_u32(64) * S::UNIT_ROUNDOFF * (w + primitive.magnitude() + error)
+}
+
+fn unit<S: Scalar>(v: V<S>) -> Option<V<S>> {
+    let len = dot(v, v).sqrt();
+    (len > S::ZERO && len.is_finite()).then(|| v.map(|x| x / len))
+}
+
+/// The contact of a world triangle whose vertices are known to within `error` per coordinate
+/// with `primitive`: `None` when it is farther than [`primitive_tolerance`] from it.
+pub fn primitive_contact<S: Scalar>(
+    triangle: &[[S; 3]; 3],
+    primitive: &Primitive<S>,
+    error: S,
+) -> Option<TriangleContact<S>> {
+    let w = norm_inf(triangle[0])
+        .max(norm_inf(triangle[1]))
+        .max(norm_inf(triangle[2]));
+    let t = primitive_tolerance(w, error, primitive);
+    let face = || {
+        let [p, q, r] = *triangle;
+        unit(cross(sub(q, p), sub(r, p))).unwrap_or([S::ONE, S::ZERO, S::ZERO])
+    };
+    // (point on the triangle, its signed distance to the surface, normal triangle → primitive)
+    let (point, signed, normal) = match *primitive {
+        Primitive::Plane { normal, offset } => {
+            let mut best = (triangle[0], dot(normal, triangle[0]));
+            for &v in &triangle[1..] {
+                let h = dot(normal, v);
+                if h < best.1 {
+                    best = (v, h);
+                }
+            }
+            (best.0, best.1 - offset, normal.map(|x| -x))
+        }
+        Primitive::Sphere { center, radius } => {
+            let p = closest_on_triangle(center, triangle);
+            let d = sub(center, p);
+            let dist = dot(d, d).sqrt();
+            (p, dist - radius, unit(d).unwrap_or_else(face))
+        }
+        Primitive::Capsule { a, b, radius } => {
+            let (d2, p, on_axis) = closest_points(triangle, &[a, b, b]);
+            let dist = d2.sqrt();
+            (p, dist - radius, unit(sub(on_axis, p)).unwrap_or_else(face))
+        }
+    };
+    // NaN (a broken state) is not a contact.
+    let touches = signed <= t;
+    if !touches {
+        return None;
+    }
+    // Within rounding of the axis the direction is noise: use the triangle's normal.
+    let normal = match *primitive {
+        Primitive::Plane { .. } => normal,
+        _ if signed + primitive_radius(primitive) <= t => face(),
+        _ => normal,
+    };
+    Some(TriangleContact {
+        point,
+        normal,
+        depth: -signed,
+    })
+}
+
+fn primitive_radius<S: Scalar>(primitive: &Primitive<S>) -> S {
+    match *primitive {
+        Primitive::Plane { .. } => S::ZERO,
+        Primitive::Sphere { radius, .. } | Primitive::Capsule { radius, .. } => radius,
+    }
+}
+
+/// The primitive query's policy: the body's world spheres against the primitive (a second tree
+/// of one terminal node), the triangle's contact at leaves.
+struct Against<'q, 't, 'c, S: Scalar, X: ?Sized> {
+    body: &'q mut Body<'t, 'c, S>,
+    primitive: Primitive<S>,
+    sink: &'q mut X,
+    error: S,
+}
+
+impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Policy for Against<'_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        if first {
+            self.body
+                .tree()
+                .links(node as usize)
+                .map(Node::leaf_terminal)
+        } else {
+            (node == 0).then_some(Node {
+                children: [NONE, NONE],
+                terminal: true,
+                triangle: 0,
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        if first {
+            self.body.sphere(node as usize)
+        } else {
+            (node == 0).then_some([S::ZERO; 4])
+        }
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    /// The body's sphere `a` may touch the primitive: its center's signed distance is at most
+    /// its radius, plus the leaf tolerance over its extent and the rounding of this test.
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], _: &[S; 4]) -> Option<()> {
+        let [x, y, z, r] = *a;
+        let c = [x, y, z];
+        let w = norm_inf(c) + r;
+        let t = primitive_tolerance(w, self.error, &self.primitive);
+        let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + self.primitive.magnitude() + r);
+        // NaN fails the test of a correct sphere: only possible with a broken state.
+        (self.primitive.signed_distance(c) <= r + t + rounding).then_some(())
+    }
+
+    fn leaf(
+        &mut self,
+        _: [u32; 2],
+        a: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let Some(triangle) = self.body.world_triangle(a.triangle as usize) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        stats.triangle_tests += 1;
+        if let Some(contact) = primitive_contact(&triangle, &self.primitive, self.error) {
+            let item = ContactPoint {
+                a: a.triangle,
+                b: 0,
+                contact,
+            };
+            if let Err(c) = self.sink.push(item) {
+                let pair = TrianglePair { a: c.a, b: c.b };
+                return Err(QueryStatus::OutputFull { pair });
+            }
+            stats.pairs += 1;
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// Stack entries [`collide_primitive`] needs for a tree of this depth.
+pub const fn primitive_stack_capacity(depth: u32) -> usize {
+    stack_capacity(depth, 0)
+}
+
+/// Every triangle of `body` that touches `primitive` (module docs), as [`ContactPoint`]s
+/// `(triangle, 0)` with point, normal (from the triangle to the primitive) and depth —
+/// delivered to `sink` in traversal order. Never misses a touching triangle; may report
+/// triangles up to `2T` away. `stack` needs [`primitive_stack_capacity`] entries. Cost: one
+/// sphere test per node pair the walk reaches, one triangle–primitive test per leaf reached.
+pub fn collide_primitive<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    primitive: &Primitive<S>,
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl Sink<ContactPoint<S>> + ?Sized),
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    let needed = primitive_stack_capacity(body.tree().depth());
+    if let Err(status) = check_triangle_query(body.tree().is_bounded(), needed, stack.len()) {
+        return QueryOutcome { status, stats };
+    }
+    let error = body.error();
+    let before = body.update_count();
+    let mut policy = Against {
+        body,
+        primitive: *primitive,
+        sink,
+        error,
+    };
+    let status = run_from_roots(&mut policy, stack, &mut stats);
+    stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
+    QueryOutcome { status, stats }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: [[f64; 3]; 3] = [[0.0, 0.0, 0.1], [1.0, 0.0, -0.2], [0.0, 1.0, 0.3]];
+
+    #[test]
+    fn a_triangle_below_the_floor_reports_its_deepest_vertex() {
+        let floor = Primitive::plane([0.0, 0.0, 2.0], 0.0).expect("plane");
+        let c = primitive_contact(&T, &floor, 0.0).expect("contact");
+        assert_eq!(c.point, T[1]);
+        assert_eq!(c.normal, [0.0, 0.0, -1.0]);
+        assert!((c.depth - 0.2).abs() < 1e-15);
+        let high = Primitive::plane([0.0, 0.0, 1.0], -0.25).expect("plane");
+        assert!(primitive_contact(&T, &high, 0.0).is_none());
+    }
+
+    #[test]
+    fn a_sphere_touching_the_face_has_the_face_point() {
+        let ball = Primitive::sphere([0.25, 0.25, 1.0], 1.0).expect("ball");
+        let c = primitive_contact(&T, &ball, 0.0).expect("contact");
+        // The nearest point is inside the face; distance along the face normal.
+        let n = [0.3, -0.2, 1.0];
+        let len = (0.09f64 + 0.04 + 1.0).sqrt();
+        let along: f64 = (0..3).map(|k| c.normal[k] * n[k] / len).sum();
+        assert!(along > 0.999, "{:?}", c.normal);
+        assert!(c.depth > 0.0 && c.depth < 1.0);
+        let far = Primitive::sphere([5.0, 5.0, 5.0], 1.0).expect("ball");
+        assert!(primitive_contact(&T, &far, 0.0).is_none());
+    }
+
+    #[test]
+    fn bad_primitives_are_refused() {
+        assert_eq!(
+            Primitive::plane([0.0, 0.0, 0.0], 1.0),
+            Err(PrimitiveError::ZeroNormal)
+        );
+        assert_eq!(
+            Primitive::sphere([f64::NAN, 0.0, 0.0], 1.0),
+            Err(PrimitiveError::NonFinite)
+        );
+        assert_eq!(
+            Primitive::capsule([0.0; 3], [1.0; 3], -1.0),
+            Err(PrimitiveError::NegativeRadius)
+        );
+    }
+}
