@@ -290,6 +290,23 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
             }
         }
     }
+    // The swept query, in the panic-check build only: bodies 0 → 1 against body 2 → a fourth
+    // body of image 0 (fixture scenes have at most three bodies).
+    #[cfg(feature = "panic-check")]
+    if let (Some(Some(image)), [Some(a0), Some(a1), Some(b0), ..]) =
+        (images.first(), &mut bodies[..])
+    {
+        use bdtree_core::{collide_swept, SweptPair};
+        let mut cache = [CacheEntry::EMPTY; 64];
+        let mut slots = [0.0f32; 5 * MAX_MODES];
+        if let Ok(mut b1) = Body::new(image, &mut cache, &mut slots) {
+            let sink = &mut |_: SweptPair<f32>| true;
+            let swept = collide_swept(a0, a1, b0, &mut b1, &mut stack[..], sink)
+                .stats
+                .pairs;
+            total_pairs = total_pairs.wrapping_add(swept);
+        }
+    }
     let mean = sum / (frame_count.max(1) as u64);
     report!(
         "BDTREE scene name={} bodies={} frames={} pairs={} mismatches={} frame_instructions_mean={} frame_instructions_max={} stack_bytes={}",
