@@ -129,7 +129,64 @@ pub struct Layout {
     pub total: usize,
 }
 
-/// Names of the sections, in layout order.
+/// The eight sections of an image, in layout order: `Section::Records.index()` is its slot in
+/// [`Layout::offsets`] and [`Layout::lengths`]. Writers and readers name sections with it
+/// instead of bare indices ([`Layout::range`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Section {
+    /// `M + 1` magnitude bounds `X₀`, `A_j`.
+    Stats = 0,
+    /// Per node `M + 1` rows `[c, R]`, `[Ū_j, ΔR_j]` (scalars or codes).
+    Records = 1,
+    /// Per node the spread `D`.
+    Spread = 2,
+    /// Per node `[left, right, triangle, depth]`.
+    Links = 3,
+    /// Per vertex the rest position.
+    Positions = 4,
+    /// The basis `U`, `3v × M`.
+    Basis = 5,
+    /// Per triangle three vertex indices.
+    Faces = 6,
+    /// Scales of quantized rows and of a 16-bit model.
+    Scales = 7,
+}
+
+impl Section {
+    /// Every section, in layout order.
+    pub const ALL: [Section; SECTIONS] = [
+        Section::Stats,
+        Section::Records,
+        Section::Spread,
+        Section::Links,
+        Section::Positions,
+        Section::Basis,
+        Section::Faces,
+        Section::Scales,
+    ];
+
+    /// The section's index in layout order (0 = stats … 7 = scales).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The section's name in the format table (and in [`ImageError`] messages).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Section::Stats => "stats",
+            Section::Records => "records",
+            Section::Spread => "spread",
+            Section::Links => "links",
+            Section::Positions => "positions",
+            Section::Basis => "basis",
+            Section::Faces => "faces",
+            Section::Scales => "scales",
+        }
+    }
+}
+
+/// Names of the sections, in layout order ([`Section::name`]).
 pub const SECTION_NAMES: [&str; SECTIONS] = [
     "stats",
     "records",
@@ -232,10 +289,20 @@ impl Layout {
         })
     }
 
-    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales).
+    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales; see [`Section`]).
     pub fn section(&self, i: usize) -> core::ops::Range<usize> {
         let start = self.offsets.get(i).copied().unwrap_or(0);
         start..start + self.lengths.get(i).copied().unwrap_or(0)
+    }
+
+    /// Byte range of a section.
+    pub fn range(&self, section: Section) -> core::ops::Range<usize> {
+        self.section(section.index())
+    }
+
+    /// Length of a section in bytes.
+    pub fn len_of(&self, section: Section) -> usize {
+        self.lengths.get(section.index()).copied().unwrap_or(0)
     }
 }
 
@@ -630,8 +697,8 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
         // Padding between sections must be zero too, so every byte of a valid image is meaningful.
         let mut end = HEADER_LEN;
-        for i in 0..SECTIONS {
-            let r = layout.section(i);
+        for section in Section::ALL {
+            let r = layout.range(section);
             if bytes
                 .get(end..r.start)
                 .is_none_or(|gap| gap.iter().any(|&b| b != 0))
@@ -647,11 +714,11 @@ impl<'a, S: Scalar> Image<'a, S> {
             return Err(ImageError::ReservedNotZero);
         }
 
-        let stats: &[S] = cast(bytes, layout.section(0))?;
-        let spread: &[S] = cast(bytes, layout.section(2))?;
-        let links: &[[u32; 4]] = cast(bytes, layout.section(3))?;
-        let faces: &[[u32; 3]] = cast(bytes, layout.section(6))?;
-        let all_scales: &[f32] = cast(bytes, layout.section(7))?;
+        let stats: &[S] = cast(bytes, layout.range(Section::Stats))?;
+        let spread: &[S] = cast(bytes, layout.range(Section::Spread))?;
+        let links: &[[u32; 4]] = cast(bytes, layout.range(Section::Links))?;
+        let faces: &[[u32; 3]] = cast(bytes, layout.range(Section::Faces))?;
+        let all_scales: &[f32] = cast(bytes, layout.range(Section::Scales))?;
 
         check_finite(stats, "stats", true)?;
         check_finite(spread, "spread", true)?;
@@ -681,8 +748,8 @@ impl<'a, S: Scalar> Image<'a, S> {
             (&[], &[])
         } else {
             (
-                cast(bytes, layout.section(4))?,
-                cast(bytes, layout.section(5))?,
+                cast(bytes, layout.range(Section::Positions))?,
+                cast(bytes, layout.range(Section::Basis))?,
             )
         };
         check_finite(
@@ -731,10 +798,10 @@ impl<'a, S: Scalar> Image<'a, S> {
         let nested = header.flags & FLAG_NESTED != 0;
         let m = layout.modes;
         let rows = match encoding {
-            Encoding::Float => Rows::Float(cast(bytes, layout.section(1))?),
+            Encoding::Float => Rows::Float(cast(bytes, layout.range(Section::Records))?),
             _ => Rows::Quantized {
                 bytes: bytes
-                    .get(layout.section(1))
+                    .get(layout.range(Section::Records))
                     .ok_or(ImageError::SizeOverflow)?,
                 stride: encoding
                     .record_bytes(4, m)
@@ -763,8 +830,8 @@ impl<'a, S: Scalar> Image<'a, S> {
             Model::empty(m)
         } else if model_q16 {
             Model::quantized(
-                cast(bytes, layout.section(4))?,
-                cast(bytes, layout.section(5))?,
+                cast(bytes, layout.range(Section::Positions))?,
+                cast(bytes, layout.range(Section::Basis))?,
                 model_scales,
                 faces,
                 m,
