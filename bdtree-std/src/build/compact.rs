@@ -38,16 +38,12 @@
 //! ([`bdtree_core::collide_proxies`]) at any proxy depth `≤ L` exactly as the complete image
 //! would with the same rows, and nothing else.
 
-use crate::BodyStorage;
-use bdtree_core::image::{
-    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN, MODEL_Q16,
-    NONE, VERSION, VERSION_SCALAR,
-};
-use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Encoding, Image, NodeKind, Pose, ProxyPair,
-};
+use bdtree_core::image::{Layout, Section, NONE};
+use bdtree_core::{Encoding, Image, NodeKind};
 
-use crate::builder::{BuildError, ImageBuf};
+use super::tree::BuildError;
+use super::writer::{ImageWriter, MagnitudeBounds};
+use crate::io::ImageBuf;
 
 /// What [`compact`] made.
 #[derive(Debug, Clone, PartialEq)]
@@ -282,15 +278,11 @@ pub fn compact(
     }
 
     // Magnitude bounds from the stored values (the loader checks them in f32: keep a margin).
-    let margin = 1.0 + 1e-5;
-    let mut stats = vec![0f32; m + 1];
+    let mut stats = MagnitudeBounds::new(m, 1.0 + 1e-5, |x| f64::from(f32_up(x)));
     for node in &kept {
-        let [x, y, z, r] = node.head.map(f64::from);
-        let c = x.abs().max(y.abs()).max(z.abs());
-        stats[0] = stats[0].max(f32_up((c + r) * margin));
+        stats.add(0, node.head.map(f64::from));
         for (j, row) in node.rows.iter().enumerate() {
-            let u = row[0].abs().max(row[1].abs()).max(row[2].abs());
-            stats[j + 1] = stats[j + 1].max(f32_up((u + row[3]) * margin));
+            stats.add(j + 1, *row);
         }
     }
 
@@ -308,111 +300,96 @@ pub fn compact(
         limit as usize,
     )
     .ok_or(BuildError::TooLarge)?;
-    let mut bytes = vec![0u8; layout.total];
-    let writer = |section: usize| Cursor {
-        at: layout.section(section).start,
-    };
-    let mut w = writer(0);
-    for &x in &stats {
-        w.put(&mut bytes, &x.to_le_bytes());
+    let mut image = ImageWriter::new(layout);
+    let mut w = image.section(Section::Stats);
+    for &x in stats.values() {
+        w.put(&(x as f32).to_le_bytes());
     }
-    let mut w = writer(1);
+    let mut w = image.section(Section::Records);
     for node in &kept {
         for x in node.head {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.put(&x.to_le_bytes());
         }
         for (codes, row) in node.codes.iter().zip(&node.rows) {
             match encoding {
                 Encoding::Float => {
                     for x in row {
-                        w.put(&mut bytes, &(*x as f32).to_le_bytes());
+                        w.put(&(*x as f32).to_le_bytes());
                     }
                 }
                 Encoding::Q16 => {
                     for &c in &codes[..3] {
-                        w.put(&mut bytes, &(c as i16).to_le_bytes());
+                        w.put(&(c as i16).to_le_bytes());
                     }
-                    w.put(&mut bytes, &(codes[3] as u16).to_le_bytes());
+                    w.put(&(codes[3] as u16).to_le_bytes());
                 }
                 Encoding::Q8 => {
                     for &c in &codes[..3] {
-                        w.put(&mut bytes, &(c as i8).to_le_bytes());
+                        w.put(&(c as i8).to_le_bytes());
                     }
-                    w.put(&mut bytes, &(codes[3] as u8).to_le_bytes());
+                    w.put(&(codes[3] as u8).to_le_bytes());
                 }
             }
         }
     }
-    let mut w = writer(2);
+    let mut w = image.section(Section::Spread);
     for node in &kept {
-        w.put(&mut bytes, &node.spread.to_le_bytes());
+        w.put(&node.spread.to_le_bytes());
     }
-    let mut w = writer(3);
+    let mut w = image.section(Section::Links);
     for node in &kept {
         for x in node.links {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.word(x);
         }
     }
     if let Some(q) = &quant_model {
-        let mut w = writer(4);
+        let mut w = image.section(Section::Positions);
         for x in q.positions.iter().flatten() {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.put(&x.to_le_bytes());
         }
-        let mut w = writer(5);
+        let mut w = image.section(Section::Basis);
         for x in &q.basis {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.put(&x.to_le_bytes());
         }
     } else if !bounded {
-        let mut w = writer(4);
+        let mut w = image.section(Section::Positions);
         for x in model.positions().iter().flatten() {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.put(&x.to_le_bytes());
         }
-        let mut w = writer(5);
+        let mut w = image.section(Section::Basis);
         for x in model.basis() {
-            w.put(&mut bytes, &x.to_le_bytes());
+            w.put(&x.to_le_bytes());
         }
     }
     if !bounded {
-        let mut w = writer(6);
-        for x in model.triangles().iter().flatten() {
-            w.put(&mut bytes, &x.to_le_bytes());
+        let mut w = image.section(Section::Faces);
+        for &x in model.triangles().iter().flatten() {
+            w.word(x);
         }
     }
-    let mut w = writer(7);
+    let mut w = image.section(Section::Scales);
     if encoding != Encoding::Float {
         for s in scales.iter().flatten() {
-            w.put(&mut bytes, &s.to_le_bytes());
+            w.put(&s.to_le_bytes());
         }
     }
     if let Some(q) = &quant_model {
         for s in &q.scales {
-            w.put(&mut bytes, &s.to_le_bytes());
+            w.put(&s.to_le_bytes());
         }
     }
+    let buf = image.finish(limit, nested);
 
-    let header = Header {
-        version: if encoding == Encoding::Float && !bounded && quant_model.is_none() {
-            VERSION_SCALAR
-        } else {
-            VERSION
-        },
-        scalar_bytes: 4,
-        modes: m as u32,
-        nodes: kept.len() as u32,
-        triangles: t as u32,
-        vertices: if bounded { 0 } else { vertices as u32 },
-        depth: limit,
-        total_len: layout.total as u32,
-        checksum: 0,
-        flags: if nested { FLAG_NESTED } else { 0 } | if bounded { FLAG_BOUNDED } else { 0 },
-        encoding: encoding.code(),
-        model_encoding: if quant_model.is_some() { MODEL_Q16 } else { 0 },
-    };
-    bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
-    let crc = checksum(&bytes);
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
-
-    let tree_bytes: usize = [0, 1, 2, 3, 7].iter().map(|&i| layout.lengths[i]).sum();
+    let tree_bytes: usize = [
+        Section::Stats,
+        Section::Records,
+        Section::Spread,
+        Section::Links,
+        Section::Scales,
+    ]
+    .iter()
+    .map(|&s| layout.len_of(s))
+    .sum();
     let mean_growth = kept
         .iter()
         .map(|n| n.rows.iter().map(|r| r[3] * r[3]).sum::<f64>().sqrt())
@@ -432,18 +409,7 @@ pub fn compact(
             .as_ref()
             .map(|q| (q.e_p, q.e_j.iter().copied().fold(0.0, f64::max))),
     };
-    Ok((ImageBuf::from_bytes(&bytes), report))
-}
-
-struct Cursor {
-    at: usize,
-}
-
-impl Cursor {
-    fn put(&mut self, bytes: &mut [u8], data: &[u8]) {
-        bytes[self.at..self.at + data.len()].copy_from_slice(data);
-        self.at += data.len();
-    }
+    Ok((buf, report))
 }
 
 /// Quantizes the mode rows of `kept` in place (codes and stored values) and fills `scales`
@@ -552,93 +518,4 @@ fn quantize(
         }
     }
     Ok(())
-}
-
-/// Work of proxy queries on two images of the same body, for the same placements: what
-/// [`cost_of_queries`] measured.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct QueryCost {
-    /// Queries run (pairs of copies placed).
-    pub queries: usize,
-    /// Sphere overlap tests, summed.
-    pub overlap_tests: u64,
-    /// Proxy pairs reported, summed.
-    pub proxy_pairs: u64,
-}
-
-/// Runs `queries` proxy queries at `proxy_depth` between two copies of `image`, placed by a
-/// fixed pseudo-random sequence (`seed`): the second copy rotated and shifted within the root
-/// radius, both deformed with `q_j` uniform in `±a`, `a` chosen so that displacements are
-/// about 5 % of the root radius. The same seed gives the same placements for any image of
-/// the same body, so the counts of two images compare their tightness.
-pub fn cost_of_queries(
-    image: &Image<'_, f32>,
-    proxy_depth: u32,
-    queries: usize,
-    seed: u64,
-) -> QueryCost {
-    let tree = &image.tree;
-    let m = tree.modes();
-    let root = tree.rest_sphere(0).unwrap_or([0.0; 4]).map(f64::from);
-    let amax = (1..=m)
-        .filter_map(|r| tree.row(0, r))
-        .map(|row| f64::from(row[0].abs().max(row[1].abs()).max(row[2].abs())) + f64::from(row[3]))
-        .fold(0f64, f64::max);
-    let amplitude = if amax > 0.0 {
-        0.05 * root[3] / ((m as f64).sqrt() * amax)
-    } else {
-        0.0
-    };
-    let mut rng = seed | 1;
-    let mut next = move || {
-        // xorshift64*: a fixed sequence, independent of any crate version.
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let n = tree.node_count();
-    let mut cache_a = BodyStorage::new(n);
-    let mut cache_b = BodyStorage::new(n);
-    let mut cost = QueryCost::default();
-    let (Ok(mut a), Ok(mut b)) = (cache_a.body(image), cache_b.body(image)) else {
-        return cost;
-    };
-    let depth = tree.depth();
-    let mut stack = vec![[0u32; 2]; proxy_stack_capacity(depth, proxy_depth, depth, proxy_depth)];
-    for _ in 0..queries {
-        let mut quat = [0f64; 4].map(|_| next() * 2.0 - 1.0);
-        let len = norm([quat[1], quat[2], quat[3]]).hypot(quat[0]).max(1e-9);
-        quat = quat.map(|x| x / len);
-        let shift = [0; 3].map(|_| (next() * 2.0 - 1.0) * root[3] * 1.2);
-        let t = [0, 1, 2].map(|k| root[k] + shift[k]);
-        let qa: Vec<f32> = (0..m)
-            .map(|_| ((next() * 2.0 - 1.0) * amplitude) as f32)
-            .collect();
-        let qb: Vec<f32> = (0..m)
-            .map(|_| ((next() * 2.0 - 1.0) * amplitude) as f32)
-            .collect();
-        let Ok(pose) = Pose::from_quaternion(quat.map(|x| x as f32), t.map(|x| x as f32)) else {
-            continue;
-        };
-        if a.set_state(Pose::identity(), &qa).is_err() || b.set_state(pose, &qb).is_err() {
-            continue;
-        }
-        let mut pairs = 0u64;
-        let outcome = collide_proxies(
-            &mut a,
-            proxy_depth,
-            &mut b,
-            proxy_depth,
-            &mut stack,
-            &mut |_p: ProxyPair<f32>| {
-                pairs += 1;
-                true
-            },
-        );
-        cost.queries += 1;
-        cost.overlap_tests += u64::from(outcome.stats.overlap_tests);
-        cost.proxy_pairs += pairs;
-    }
-    cost
 }

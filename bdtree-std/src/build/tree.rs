@@ -16,20 +16,18 @@
 //! rounded model with the rounded center and `Ū`, then rounded outward, so the stored bounds
 //! hold exactly for the stored model.
 
-use std::path::Path;
+use bdtree_core::image::{Layout, Section, NONE};
 
-use bdtree_core::image::{
-    checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_NESTED, HEADER_LEN, NONE, VERSION_SCALAR,
-};
-use bdtree_core::{Image, ImageError, Scalar};
+use super::welzl::minimal_ball;
+use super::writer::{ImageWriter, MagnitudeBounds};
+use crate::io::{Basis, Mesh};
 
-use crate::basis::Basis;
-use crate::error::LoadError;
-use crate::mesh::Mesh;
-use crate::welzl::minimal_ball;
+/// The image buffer (now in [`crate::io::image`]), under its old path.
+pub use crate::io::ImageBuf;
 
 /// The scalar of an image.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Precision {
     /// 4-byte floats: for microcontrollers, half the size.
     #[default]
@@ -49,7 +47,8 @@ impl Precision {
 }
 
 /// How rest spheres are fitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum SphereFit {
     /// Welzl's minimal enclosing sphere.
     #[default]
@@ -61,7 +60,8 @@ pub enum SphereFit {
 /// How a node's per-mode center displacement `Ū_j` is chosen. Either way
 /// `ΔR_j = max_L |U_ij − Ū_j|` is computed from the rounded `Ū_j`, so the choice only changes
 /// tightness, never containment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ModeCenter {
     /// The mean of `U_ij` over the node's vertices (the paper's choice).
     Mean,
@@ -70,12 +70,13 @@ pub enum ModeCenter {
     /// (expected linear in the node's vertices). The default: 7–15 % smaller mean `‖ΔR‖₂` than
     /// [`ModeCenter::Mean`] on the fixture meshes (benches/README.md, "Tighter bounds").
     #[default]
-    #[value(name = "ball")]
+    #[cfg_attr(feature = "cli", value(name = "ball"))]
     MinimalBall,
 }
 
 /// How the top-down split groups triangles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Grouping {
     /// Median split of the rest centroids along the longest axis of the vertex box (the
     /// paper's split).
@@ -148,52 +149,6 @@ pub struct BuildReport {
     pub welzl_smaller: usize,
     /// Mean radius growth `‖ΔR‖₂` (Euclidean norm over the modes) over all nodes, as stored.
     pub mean_growth: f64,
-}
-
-/// A built image: aligned owned bytes that [`Image::parse`] reads in place.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ImageBuf {
-    words: Vec<u64>,
-    len: usize,
-}
-
-impl ImageBuf {
-    /// Copies bytes into aligned storage.
-    pub fn from_bytes(bytes: &[u8]) -> Self {
-        let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
-        Self {
-            words,
-            len: bytes.len(),
-        }
-    }
-
-    /// Reads an image file.
-    pub fn read(path: &Path) -> Result<Self, LoadError> {
-        let bytes = std::fs::read(path).map_err(|e| LoadError::io(path, &e))?;
-        Ok(Self::from_bytes(&bytes))
-    }
-
-    /// The bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        &bytemuck::cast_slice::<u64, u8>(&self.words)[..self.len]
-    }
-
-    /// Validates and views the image (see [`Image::parse`]).
-    pub fn parse<S: Scalar>(&self) -> Result<Image<'_, S>, ImageError> {
-        Image::parse(self.as_bytes())
-    }
-
-    /// Like [`ImageBuf::parse`], with the error naming the file.
-    pub fn parse_named<S: Scalar>(&self, path: &Path) -> Result<Image<'_, S>, LoadError> {
-        self.parse()
-            .map_err(|e| LoadError::new(path, e.to_string()))
-    }
-
-    /// The header, if the bytes have one.
-    pub fn header(&self) -> Result<Header, ImageError> {
-        Header::read(self.as_bytes())
-    }
 }
 
 /// One node as built, in f64, before storage.
@@ -658,71 +613,53 @@ pub fn build(
         Precision::F32 => 1.0 + 1e-5,
         Precision::F64 => 1.0 + 1e-12,
     };
-    let mut stats = vec![0.0f64; modes + 1];
+    let mut stats = MagnitudeBounds::new(modes, margin, |x| round_up(p, x));
     for node in nodes {
-        let c = node.center.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        stats[0] = stats[0].max(round_up(p, (c + node.radius) * margin));
-        for j in 0..modes {
-            let u = node.ubar[j].iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            stats[j + 1] = stats[j + 1].max(round_up(p, (u + node.growth[j]) * margin));
+        let [x, y, z] = node.center;
+        stats.add(0, [x, y, z, node.radius]);
+        for (j, (u, &g)) in node.ubar.iter().zip(&node.growth).enumerate() {
+            stats.add(j + 1, [u[0], u[1], u[2], g]);
         }
     }
 
-    let mut bytes = vec![0u8; layout.total];
-    let mut put_scalars = |section: usize, values: &mut dyn Iterator<Item = f64>| {
-        let range = layout.section(section);
-        let out = &mut bytes[range];
-        let mut at = 0;
-        for x in values {
-            match p {
-                Precision::F32 => out[at..at + 4].copy_from_slice(&(x as f32).to_le_bytes()),
-                Precision::F64 => out[at..at + 8].copy_from_slice(&x.to_le_bytes()),
+    let scalar = p.bytes() as usize;
+    let mut image = ImageWriter::new(layout);
+    let mut w = image.section(Section::Stats);
+    for &x in stats.values() {
+        w.scalar(scalar, x);
+    }
+    let mut w = image.section(Section::Records);
+    for node in nodes {
+        for x in [node.center[0], node.center[1], node.center[2], node.radius] {
+            w.scalar(scalar, x);
+        }
+        for (u, &g) in node.ubar.iter().zip(&node.growth) {
+            for x in [u[0], u[1], u[2], g] {
+                w.scalar(scalar, x);
             }
-            at += p.bytes() as usize;
         }
-        debug_assert_eq!(at, out.len());
-    };
-    put_scalars(0, &mut stats.iter().copied());
-    put_scalars(
-        1,
-        &mut nodes.iter().flat_map(|node| {
-            let head = [node.center[0], node.center[1], node.center[2], node.radius];
-            let cols = node
-                .ubar
-                .iter()
-                .zip(&node.growth)
-                .flat_map(|(u, &g)| [u[0], u[1], u[2], g]);
-            head.into_iter().chain(cols)
-        }),
-    );
-    put_scalars(2, &mut nodes.iter().map(|node| node.spread));
-    put_scalars(4, &mut builder.positions.iter().flatten().copied());
-    put_scalars(5, &mut builder.basis.iter().copied());
-    let put_words = |bytes: &mut [u8], section: usize, words: &mut dyn Iterator<Item = u32>| {
-        let out = &mut bytes[layout.section(section)];
-        for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
-            chunk.copy_from_slice(&w.to_le_bytes());
-        }
-    };
-    put_words(&mut bytes, 3, &mut nodes.iter().flat_map(|node| node.links));
-    put_words(&mut bytes, 6, &mut mesh.triangles.iter().flatten().copied());
-
-    let header = Header {
-        version: VERSION_SCALAR,
-        scalar_bytes: p.bytes(),
-        modes: modes as u32,
-        nodes: nodes.len() as u32,
-        triangles: t as u32,
-        vertices: n as u32,
-        depth: report.depth,
-        total_len: layout.total as u32,
-        checksum: 0,
-        flags: if options.nested { FLAG_NESTED } else { 0 },
-        encoding: 0,
-        model_encoding: 0,
-    };
-    bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
-    let crc = checksum(&bytes);
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
-    Ok((ImageBuf::from_bytes(&bytes), report))
+    }
+    debug_assert_eq!(w.written(), layout.len_of(Section::Records));
+    let mut w = image.section(Section::Spread);
+    for node in nodes {
+        w.scalar(scalar, node.spread);
+    }
+    let mut w = image.section(Section::Links);
+    for &link in nodes.iter().flat_map(|node| &node.links) {
+        w.word(link);
+    }
+    let mut w = image.section(Section::Positions);
+    for &x in builder.positions.iter().flatten() {
+        w.scalar(scalar, x);
+    }
+    let mut w = image.section(Section::Basis);
+    for &x in &builder.basis {
+        w.scalar(scalar, x);
+    }
+    debug_assert_eq!(w.written(), layout.len_of(Section::Basis));
+    let mut w = image.section(Section::Faces);
+    for &v in mesh.triangles.iter().flatten() {
+        w.word(v);
+    }
+    Ok((image.finish(report.depth, options.nested), report))
 }

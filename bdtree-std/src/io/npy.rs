@@ -29,7 +29,12 @@
 
 use std::path::Path;
 
+use super::basis::Basis;
 use crate::error::LoadError;
+
+mod header;
+
+use header::parse_header;
 
 /// The magic string every `.npy` file starts with.
 const MAGIC: &[u8; 6] = b"\x93NUMPY";
@@ -39,74 +44,6 @@ const ARRAY_ALIGN: usize = 64;
 
 /// NumPy leaves room for this many digits in the growth axis of the shape.
 const GROWTH_AXIS_MAX_DIGITS: usize = 21;
-
-/// A displacement basis U (3N × M) in f64, row-major: rows x0, y0, z0, x1, ...; entry (3i+k, j)
-/// at data[(3*i + k) * modes + j].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Basis {
-    /// N, the number of vertices the basis moves.
-    pub vertices: usize,
-    /// M, the number of modes (columns).
-    pub modes: usize,
-    /// The 3N × M entries, row-major; `data.len() == 3 * vertices * modes`.
-    pub data: Vec<f64>,
-}
-
-impl Basis {
-    /// The all-zero basis of `vertices` vertices and `modes` modes.
-    ///
-    /// # Panics
-    ///
-    /// If `3 · vertices · modes` overflows `usize` (a host-only helper, never given file data).
-    pub fn zeros(vertices: usize, modes: usize) -> Basis {
-        let len = vertices
-            .checked_mul(3)
-            .and_then(|rows| rows.checked_mul(modes))
-            .unwrap_or_else(|| panic!("basis of {vertices} vertices × {modes} modes is too big"));
-        Basis {
-            vertices,
-            modes,
-            data: vec![0.0; len],
-        }
-    }
-
-    /// Entry `U[3·vertex + axis][mode]`: how far mode `mode` moves coordinate `axis` (0 = x,
-    /// 1 = y, 2 = z) of vertex `vertex`.
-    ///
-    /// # Panics
-    ///
-    /// If `vertex >= self.vertices`, `axis >= 3` or `mode >= self.modes` (a host-only helper;
-    /// the indices are the caller's, not a file's), or if `data` is shorter than the shape says.
-    pub fn get(&self, vertex: usize, axis: usize, mode: usize) -> f64 {
-        assert!(
-            vertex < self.vertices && axis < 3 && mode < self.modes,
-            "basis index (vertex {vertex}, axis {axis}, mode {mode}) out of range \
-             ({} vertices, {} modes)",
-            self.vertices,
-            self.modes
-        );
-        self.data[(3 * vertex + axis) * self.modes + mode]
-    }
-
-    /// Error if self.vertices != mesh_vertices; the message says both numbers, e.g. "basis has
-    /// 3·1200 = 3600 rows (1200 vertices) but the mesh has 1201 vertices".
-    ///
-    /// `path` names the basis file in the error.
-    pub fn check_vertex_count(&self, mesh_vertices: usize, path: &Path) -> Result<(), LoadError> {
-        if self.vertices == mesh_vertices {
-            return Ok(());
-        }
-        let n = self.vertices;
-        let rows = n.saturating_mul(3);
-        Err(LoadError::new(
-            path,
-            format!(
-                "basis has 3·{n} = {rows} rows ({n} vertices) \
-                 but the mesh has {mesh_vertices} vertices"
-            ),
-        ))
-    }
-}
 
 /// Reads a basis from a `.npy` file (see the [module documentation](self) for what is
 /// accepted).
@@ -411,261 +348,12 @@ fn format_shape(shape: &[usize]) -> String {
         }
     }
 }
-
-/// The three entries of an `.npy` header.
-struct Header {
-    descr: String,
-    fortran_order: bool,
-    shape: Vec<usize>,
-}
-
-/// A Python literal as it can appear in an `.npy` header.
-enum PyValue {
-    Str(String),
-    Bool(bool),
-    Int(usize),
-    Tuple(Vec<usize>),
-    None,
-}
-
-/// Parses the header dict (Latin-1 text if `latin1`, else UTF-8); errors carry the byte offset
-/// in `text`.
-fn parse_header(text: &[u8], latin1: bool) -> Result<Header, (usize, String)> {
-    let mut p = Parser {
-        s: text,
-        pos: 0,
-        latin1,
-    };
-    p.skip_ws();
-    p.expect(b'{', "the header must be a Python dict starting with '{'")?;
-    let mut descr = None;
-    let mut fortran = None;
-    let mut shape = None;
-    loop {
-        p.skip_ws();
-        if p.eat(b'}') {
-            break;
-        }
-        let key_at = p.pos;
-        let key = match p.value()? {
-            PyValue::Str(s) => s,
-            _ => return Err((key_at, "dict keys must be strings".to_string())),
-        };
-        p.skip_ws();
-        p.expect(b':', "expected ':' after a dict key")?;
-        p.skip_ws();
-        let value_at = p.pos;
-        let value = p.value()?;
-        let slot_taken = match key.as_str() {
-            "descr" => match value {
-                PyValue::Str(s) => descr.replace(s).is_some(),
-                _ => return Err((
-                    value_at,
-                    "'descr' must be a string such as '<f8' (structured dtypes are not supported)"
-                        .to_string(),
-                )),
-            },
-            "fortran_order" => match value {
-                PyValue::Bool(b) => fortran.replace(b).is_some(),
-                _ => {
-                    return Err((
-                        value_at,
-                        "'fortran_order' must be True or False".to_string(),
-                    ))
-                }
-            },
-            "shape" => match value {
-                PyValue::Tuple(t) => shape.replace(t).is_some(),
-                _ => return Err((value_at, "'shape' must be a tuple of integers".to_string())),
-            },
-            other => return Err((key_at, format!("unexpected key '{other}' in the header"))),
-        };
-        if slot_taken {
-            return Err((key_at, format!("key '{key}' appears twice")));
-        }
-        p.skip_ws();
-        if p.eat(b',') {
-            continue;
-        }
-        p.skip_ws();
-        p.expect(b'}', "expected ',' or '}' in the header dict")?;
-        break;
-    }
-    p.skip_ws();
-    if p.pos < p.s.len() {
-        return Err((p.pos, "unexpected text after the header dict".to_string()));
-    }
-    let missing = |k: &str| (p.pos, format!("the header has no '{k}' key"));
-    Ok(Header {
-        descr: descr.ok_or_else(|| missing("descr"))?,
-        fortran_order: fortran.ok_or_else(|| missing("fortran_order"))?,
-        shape: shape.ok_or_else(|| missing("shape"))?,
-    })
-}
-
-/// A cursor over header text.
-struct Parser<'a> {
-    s: &'a [u8],
-    pos: usize,
-    /// Strings are Latin-1 (format 1.0 and 2.0) rather than UTF-8 (3.0).
-    latin1: bool,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
-    }
-
-    fn skip_ws(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
-            self.pos += 1;
-        }
-    }
-
-    fn eat(&mut self, b: u8) -> bool {
-        if self.peek() == Some(b) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, b: u8, msg: &str) -> Result<(), (usize, String)> {
-        if self.eat(b) {
-            Ok(())
-        } else if self.peek().is_none() {
-            Err((self.pos, format!("truncated header: {msg}")))
-        } else {
-            Err((self.pos, msg.to_string()))
-        }
-    }
-
-    fn value(&mut self) -> Result<PyValue, (usize, String)> {
-        let start = self.pos;
-        match self.peek() {
-            Some(q @ (b'\'' | b'"')) => {
-                self.pos += 1;
-                let mut out = Vec::new();
-                loop {
-                    match self.peek() {
-                        None => {
-                            return Err((
-                                start,
-                                "truncated header: unterminated string".to_string(),
-                            ))
-                        }
-                        Some(b) if b == q => {
-                            self.pos += 1;
-                            break;
-                        }
-                        Some(b'\\') => {
-                            self.pos += 1;
-                            let Some(b) = self.peek() else { continue };
-                            out.push(b);
-                            self.pos += 1;
-                        }
-                        Some(b) => {
-                            out.push(b);
-                            self.pos += 1;
-                        }
-                    }
-                }
-                let s = if self.latin1 {
-                    out.iter().map(|&b| char::from(b)).collect()
-                } else {
-                    String::from_utf8_lossy(&out).into_owned()
-                };
-                Ok(PyValue::Str(s))
-            }
-            Some(b'(') => {
-                self.pos += 1;
-                let mut items = Vec::new();
-                let mut comma = false;
-                loop {
-                    self.skip_ws();
-                    if self.eat(b')') {
-                        break;
-                    }
-                    let item_at = self.pos;
-                    match self.value()? {
-                        PyValue::Int(n) => items.push(n),
-                        _ => {
-                            return Err((
-                                item_at,
-                                "shape entries must be non-negative integers".to_string(),
-                            ))
-                        }
-                    }
-                    self.skip_ws();
-                    if self.eat(b',') {
-                        comma = true;
-                        continue;
-                    }
-                    self.expect(b')', "expected ',' or ')' in a tuple")?;
-                    break;
-                }
-                // `(5)` is the integer 5 in Python, not a tuple.
-                match items.as_slice() {
-                    [n] if !comma => Ok(PyValue::Int(*n)),
-                    _ => Ok(PyValue::Tuple(items)),
-                }
-            }
-            Some(b'0'..=b'9') => {
-                let mut n: usize = 0;
-                while let Some(d @ b'0'..=b'9') = self.peek() {
-                    n = n
-                        .checked_mul(10)
-                        .and_then(|n| n.checked_add(usize::from(d - b'0')))
-                        .ok_or_else(|| (start, "integer too large".to_string()))?;
-                    self.pos += 1;
-                }
-                self.eat(b'L'); // Python 2 long integers
-                Ok(PyValue::Int(n))
-            }
-            Some(b) if b.is_ascii_alphabetic() => {
-                while self
-                    .peek()
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-                {
-                    self.pos += 1;
-                }
-                match self.s.get(start..self.pos).unwrap_or_default() {
-                    b"True" => Ok(PyValue::Bool(true)),
-                    b"False" => Ok(PyValue::Bool(false)),
-                    b"None" => Ok(PyValue::None),
-                    word => Err((
-                        start,
-                        format!(
-                            "unexpected name '{}' in the header",
-                            String::from_utf8_lossy(word)
-                        ),
-                    )),
-                }
-            }
-            Some(b'-') => Err((start, "negative numbers are not valid here".to_string())),
-            Some(b'[' | b'{') => Err((
-                start,
-                "lists and nested dicts are not supported (structured dtypes cannot be a basis)"
-                    .to_string(),
-            )),
-            Some(b) => Err((
-                start,
-                format!(
-                    "unexpected character '{}' in the header",
-                    char::from(b).escape_debug()
-                ),
-            )),
-            None => Err((start, "truncated header: expected a value".to_string())),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use crate::error::testing::{assert_err, err_text, XorShift};
+    use crate::error::testing::{assert_err, err_text};
+    use crate::rng::Rng;
 
     /// An `.npy` file of format `major.0` with the given header text and data bytes.
     fn npy(major: u8, header: &str, data: &[u8]) -> Vec<u8> {
@@ -721,27 +409,6 @@ mod tests {
         }
         b
     }
-
-    #[test]
-    fn zeros_and_get_use_the_documented_layout() {
-        let mut b = Basis::zeros(4, 3);
-        assert_eq!(b.data, vec![0.0; 36]);
-        b.data[(3 * 2 + 1) * 3 + 2] = 7.0;
-        assert_eq!(b.get(2, 1, 2), 7.0);
-        assert_eq!(b.get(2, 1, 1), 0.0);
-    }
-
-    #[test]
-    fn check_vertex_count_says_both_numbers() {
-        let b = Basis::zeros(1200, 2);
-        assert_eq!(b.check_vertex_count(1200, Path::new("u.npy")), Ok(()));
-        let text = err_text(b.check_vertex_count(1201, Path::new("u.npy")));
-        assert_eq!(
-            text,
-            "u.npy: basis has 3·1200 = 3600 rows (1200 vertices) but the mesh has 1201 vertices"
-        );
-    }
-
     #[test]
     fn write_npy_matches_numpy_and_reads_back_exactly() {
         let mut basis = sample(2, 3);
@@ -973,7 +640,7 @@ mod tests {
             &le_f8(&[1.0, 2.0, 3.0]),
         ));
         let alphabet = b"{}()[],:'\" 0123456789<>=f48TrueFalse\n";
-        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let mut rng = Rng::from_state(0x2545_F491_4F6C_DD1D);
         let path = Path::new("garbage.npy");
         let mut outcomes = [0_usize; 2];
         for _ in 0..4000 {

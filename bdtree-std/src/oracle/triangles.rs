@@ -1,269 +1,18 @@
-//! The independent brute-force oracle: explicit deformation and triangle–triangle tests in f64.
-//!
-//! Everything the kernel answers is checked against this module, so it shares **no code** with
-//! `bdtree-core`: its own pose, its own deformation, its own geometric predicates.
-//!
-//! # Exactness
-//!
-//! [`triangles_intersect`] decides every case from the signs of 3×3 and 2×2 determinants of the
-//! input coordinates (Guigue–Devillers for two proper triangles, segment–triangle and
-//! segment–segment tests for degenerate ones). Each sign is first taken from a plain f64
-//! evaluation with a forward error bound (Shewchuk's static filter) and, when the bound cannot
-//! decide, recomputed exactly with floating-point expansion arithmetic. The decisions are
-//! therefore exact for any finite f64 input whose products neither overflow nor underflow —
-//! touching triangles (a shared vertex, an edge lying on a face) are reported as intersecting,
-//! triangles 1e-300 apart are not. Non-finite coordinates never intersect anything.
-//!
-//! [`separation_gap`] is a diagnostic in plain f64 (no exact arithmetic): its value carries
-//! rounding errors of a few ulps of the coordinates.
+//! The exact triangle–triangle intersection test (see the [module docs](super)) and the
+//! separation gap diagnostic.
 
-use crate::basis::Basis;
+use super::predicates::{orient2d, orient3d};
 use crate::vec3::{cross, dot, sub};
 
-/// A rigid pose: a rotation given as a unit quaternion `(w, x, y, z)` and a translation.
-///
-/// A body point `x` is placed in the world at `R x + t`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pose {
-    /// Unit quaternion `(w, x, y, z)`. The rotation is that of the normalised quaternion (the
-    /// kernel normalises too), so a quaternion rounded in a file means the rotation it is
-    /// closest to; the scene loader rejects quaternions further than `1e-6` from unit length.
-    pub rotation: [f64; 4],
-    /// Translation `t`, added after the rotation.
-    pub translation: [f64; 3],
-}
-
-impl Pose {
-    /// No rotation, no translation.
-    pub const IDENTITY: Pose = Pose {
-        rotation: [1.0, 0.0, 0.0, 0.0],
-        translation: [0.0; 3],
-    };
-
-    /// A pure translation.
-    pub fn from_translation(translation: [f64; 3]) -> Pose {
-        Pose {
-            rotation: [1.0, 0.0, 0.0, 0.0],
-            translation,
-        }
-    }
-
-    /// A rotation by `angle` radians about `axis` (any non-zero length; a zero axis gives no
-    /// rotation), followed by `translation`.
-    pub fn from_axis_angle(axis: [f64; 3], angle: f64, translation: [f64; 3]) -> Pose {
-        let n = norm(axis);
-        if n == 0.0 || !n.is_finite() {
-            return Pose::from_translation(translation);
-        }
-        let (s, c) = (0.5 * angle).sin_cos();
-        let k = s / n;
-        Pose {
-            rotation: [c, axis[0] * k, axis[1] * k, axis[2] * k],
-            translation,
-        }
-    }
-
-    /// The rotation matrix `R` of the normalised quaternion, rows first.
-    ///
-    /// Uses the standard homogeneous-free form `R = I + 2 w [v]× + 2 [v]×²`, a rotation for the unit quaternion
-    /// only for unit quaternions.
-    pub fn matrix(&self) -> [[f64; 3]; 3] {
-        let [w, x, y, z] = self.rotation;
-        let n = (w * w + x * x + y * y + z * z).sqrt();
-        let [w, x, y, z] = if n > 0.0 && n.is_finite() {
-            [w / n, x / n, y / n, z / n]
-        } else {
-            [w, x, y, z]
-        };
-        let (xx, yy, zz) = (x * x, y * y, z * z);
-        let (xy, xz, yz) = (x * y, x * z, y * z);
-        let (wx, wy, wz) = (w * x, w * y, w * z);
-        [
-            [1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)],
-            [2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)],
-            [2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)],
-        ]
-    }
-
-    /// The world position `R x + t` of the body point `x`.
-    pub fn apply(&self, x: [f64; 3]) -> [f64; 3] {
-        apply_matrix(&self.matrix(), self.translation, x)
-    }
-}
-
-fn apply_matrix(r: &[[f64; 3]; 3], t: [f64; 3], x: [f64; 3]) -> [f64; 3] {
-    let mut y = [0.0; 3];
-    for (k, row) in r.iter().enumerate() {
-        y[k] = row[0] * x[0] + row[1] * x[1] + row[2] * x[2] + t[k];
-    }
-    y
-}
-
-/// The explicitly deformed world vertices `R (p_i + U_i q) + t`, all in f64.
-///
-/// Costs `3 N M` multiply-adds for the deformation plus `9 N` for the pose: the refit-style work
-/// the BD-Tree avoids, which is what makes this the reference.
-///
-/// # Panics
-///
-/// If `basis` does not match `vertices` (vertex count) or `q` (mode count), or if `basis` is
-/// `None` and `q` is not empty. These are programming errors: scenes loaded by
-/// [`crate::scene::Scene::load`] are checked against each other.
-pub fn deform(
-    vertices: &[[f64; 3]],
-    basis: Option<&Basis>,
-    q: &[f64],
-    pose: &Pose,
-) -> Vec<[f64; 3]> {
-    let r = pose.matrix();
-    match basis {
-        None => {
-            assert!(
-                q.is_empty(),
-                "deform: a rigid body (no basis) takes an empty q, got {} entries",
-                q.len()
-            );
-            vertices
-                .iter()
-                .map(|&p| apply_matrix(&r, pose.translation, p))
-                .collect()
-        }
-        Some(basis) => {
-            assert_eq!(
-                basis.vertices,
-                vertices.len(),
-                "deform: the basis has {} vertices but the mesh has {}",
-                basis.vertices,
-                vertices.len()
-            );
-            assert_eq!(
-                basis.modes,
-                q.len(),
-                "deform: the basis has {} modes but q has {} entries",
-                basis.modes,
-                q.len()
-            );
-            assert_eq!(
-                basis.data.len(),
-                3 * basis.vertices * basis.modes,
-                "deform: basis data has the wrong length"
-            );
-            let m = basis.modes;
-            vertices
-                .iter()
-                .enumerate()
-                .map(|(i, &p)| {
-                    let mut x = p;
-                    for (k, xk) in x.iter_mut().enumerate() {
-                        let row = &basis.data[(3 * i + k) * m..(3 * i + k + 1) * m];
-                        *xk += row.iter().zip(q).map(|(u, qj)| u * qj).sum::<f64>();
-                    }
-                    apply_matrix(&r, pose.translation, x)
-                })
-                .collect()
-        }
-    }
-}
-
-/// Every pair `(a, b)`, `a < b`, of triangles of one deformed mesh that intersect and share no
-/// vertex index (adjacent triangles touch by construction): the self-collision answer,
-/// exactly as [`triangles_intersect`] decides, through [`brute_force_pairs`] of the mesh
-/// against itself.
-pub fn brute_force_self_pairs(world: &[[f64; 3]], tris: &[[u32; 3]]) -> Vec<(u32, u32)> {
-    brute_force_pairs(world, tris, world, tris)
-        .into_iter()
-        .filter(|&(a, b)| {
-            a < b && {
-                let (ta, tb) = (tris[a as usize], tris[b as usize]);
-                !ta.iter().any(|v| tb.contains(v))
-            }
-        })
-        .collect()
-}
-
-/// Every intersecting triangle pair `(ta, tb)` (indices into `tris_a`, `tris_b`), sorted.
-///
-/// Every pair whose axis-aligned boxes touch is passed to [`triangles_intersect`]; pairs are
-/// skipped only when their boxes are strictly disjoint (an exact comparison of the coordinates
-/// themselves), so the answer is exactly "all pairs `triangles_intersect` accepts". The pairs
-/// are found with a sort-and-sweep along x, `O((n + m) log(n + m) + k)` for k box overlaps.
-///
-/// # Panics
-///
-/// If a triangle refers to a vertex index out of range of its vertex list (meshes from
-/// [`crate::mesh::load_mesh`] and [`crate::procedural`] are always in range).
-pub fn brute_force_pairs(
-    world_a: &[[f64; 3]],
-    tris_a: &[[u32; 3]],
-    world_b: &[[f64; 3]],
-    tris_b: &[[u32; 3]],
-) -> Vec<(u32, u32)> {
-    let corners_a: Vec<[[f64; 3]; 3]> = tris_a.iter().map(|t| corners(world_a, t)).collect();
-    let corners_b: Vec<[[f64; 3]; 3]> = tris_b.iter().map(|t| corners(world_b, t)).collect();
-    let boxes_a: Vec<Aabb> = corners_a.iter().map(Aabb::of).collect();
-    let boxes_b: Vec<Aabb> = corners_b.iter().map(Aabb::of).collect();
-
-    // Sweep events: (min x, side, index). Boxes with a NaN corner compare false everywhere
-    // below and so never overlap anything; total_cmp keeps the sort well defined for them.
-    let mut events: Vec<(f64, bool, u32)> = Vec::with_capacity(boxes_a.len() + boxes_b.len());
-    events.extend(
-        boxes_a
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.min[0], false, i as u32)),
-    );
-    events.extend(
-        boxes_b
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.min[0], true, i as u32)),
-    );
-    events.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-
-    let mut active_a: Vec<u32> = Vec::new();
-    let mut active_b: Vec<u32> = Vec::new();
-    let mut pairs = Vec::new();
-    for &(min_x, is_b, i) in &events {
-        let (own, other, own_boxes, other_boxes) = if is_b {
-            (&mut active_b, &mut active_a, &boxes_b, &boxes_a)
-        } else {
-            (&mut active_a, &mut active_b, &boxes_a, &boxes_b)
-        };
-        // Minima arrive in increasing order, so a box ending before this minimum ends before
-        // every later one too.
-        other.retain(|&j| other_boxes[j as usize].max[0] >= min_x);
-        let this = &own_boxes[i as usize];
-        for &j in other.iter() {
-            if !this.touches(&other_boxes[j as usize]) {
-                continue;
-            }
-            let (ia, ib) = if is_b { (j, i) } else { (i, j) };
-            if triangles_intersect(&corners_a[ia as usize], &corners_b[ib as usize]) {
-                pairs.push((ia, ib));
-            }
-        }
-        own.push(i);
-    }
-    pairs.sort_unstable();
-    pairs
-}
-
-fn corners(world: &[[f64; 3]], t: &[u32; 3]) -> [[f64; 3]; 3] {
-    [
-        world[t[0] as usize],
-        world[t[1] as usize],
-        world[t[2] as usize],
-    ]
-}
-
+/// The axis-aligned box of a triangle.
 #[derive(Debug, Clone, Copy)]
-struct Aabb {
-    min: [f64; 3],
-    max: [f64; 3],
+pub(super) struct Aabb {
+    pub(super) min: [f64; 3],
+    pub(super) max: [f64; 3],
 }
 
 impl Aabb {
-    fn of(t: &[[f64; 3]; 3]) -> Aabb {
+    pub(super) fn of(t: &[[f64; 3]; 3]) -> Aabb {
         let mut b = Aabb {
             min: t[0],
             max: t[0],
@@ -283,7 +32,7 @@ impl Aabb {
     }
 
     /// Closed boxes share a point (exact comparisons; false if any coordinate is NaN).
-    fn touches(&self, o: &Aabb) -> bool {
+    pub(super) fn touches(&self, o: &Aabb) -> bool {
         (0..3).all(|k| self.min[k] <= o.max[k] && o.min[k] <= self.max[k])
     }
 }
@@ -598,321 +347,19 @@ fn norm(a: [f64; 3]) -> f64 {
     dot(a, a).sqrt()
 }
 
-/// Relative error bound of the filtered determinants: comfortably above Shewchuk's
-/// `(7 + 56ε)ε` for orient3d and `(3 + 16ε)ε` for orient2d (ε = 2⁻⁵³).
-const FILTER_BOUND: f64 = 1e-15;
-
-/// Sign of `((b − a) × (c − a)) · (d − a)`: +1 when `d` is on the side the right-handed normal of
-/// `(a, b, c)` points to, −1 on the other side, 0 when the four points are coplanar. Exact.
-fn orient3d(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> i32 {
-    let u = sub(b, a);
-    let v = sub(c, a);
-    let w = sub(d, a);
-    let m0 = u[1] * v[2] - u[2] * v[1];
-    let m1 = u[2] * v[0] - u[0] * v[2];
-    let m2 = u[0] * v[1] - u[1] * v[0];
-    let det = w[0] * m0 + w[1] * m1 + w[2] * m2;
-    let permanent = w[0].abs() * ((u[1] * v[2]).abs() + (u[2] * v[1]).abs())
-        + w[1].abs() * ((u[2] * v[0]).abs() + (u[0] * v[2]).abs())
-        + w[2].abs() * ((u[0] * v[1]).abs() + (u[1] * v[0]).abs());
-    let bound = FILTER_BOUND * permanent;
-    if det > bound {
-        return 1;
-    }
-    if -det > bound {
-        return -1;
-    }
-    exact::orient3d(a, b, c, d)
-}
-
-/// Sign of `(b − a) × (c − a)` in the plane: +1 counter-clockwise, −1 clockwise, 0 collinear.
-/// Exact.
-fn orient2d(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> i32 {
-    let l = (b[0] - a[0]) * (c[1] - a[1]);
-    let r = (b[1] - a[1]) * (c[0] - a[0]);
-    let det = l - r;
-    let bound = FILTER_BOUND * (l.abs() + r.abs());
-    if det > bound {
-        return 1;
-    }
-    if -det > bound {
-        return -1;
-    }
-    exact::orient2d(a, b, c)
-}
-
-/// Exact signs of determinants with floating-point expansions (Shewchuk, "Adaptive Precision
-/// Floating-Point Arithmetic and Fast Robust Geometric Predicates", 1997): a value is held as a
-/// sum of non-overlapping f64 components in increasing magnitude, and its sign is the sign of
-/// the largest one. Exact as long as no product overflows or underflows.
-mod exact {
-    type Expansion = Vec<f64>;
-
-    fn two_sum(a: f64, b: f64) -> (f64, f64) {
-        let s = a + b;
-        let bv = s - a;
-        let av = s - bv;
-        (s, (a - av) + (b - bv))
-    }
-
-    fn two_product(a: f64, b: f64) -> (f64, f64) {
-        let p = a * b;
-        (p, a.mul_add(b, -p))
-    }
-
-    /// `a − b` exactly, as an expansion.
-    fn diff(a: f64, b: f64) -> Expansion {
-        let (s, e) = two_sum(a, -b);
-        compress([e, s].to_vec())
-    }
-
-    fn compress(e: Expansion) -> Expansion {
-        e.into_iter().filter(|&x| x != 0.0).collect()
-    }
-
-    /// Shewchuk's Grow-Expansion: `e + b`.
-    fn grow(e: &[f64], b: f64) -> Expansion {
-        let mut out = Vec::with_capacity(e.len() + 1);
-        let mut q = b;
-        for &x in e {
-            let (s, h) = two_sum(q, x);
-            if h != 0.0 {
-                out.push(h);
-            }
-            q = s;
-        }
-        if q != 0.0 {
-            out.push(q);
-        }
-        out
-    }
-
-    fn add(e: &[f64], f: &[f64]) -> Expansion {
-        let mut out = e.to_vec();
-        for &x in f {
-            out = grow(&out, x);
-        }
-        out
-    }
-
-    fn negate(e: &[f64]) -> Expansion {
-        e.iter().map(|x| -x).collect()
-    }
-
-    /// Shewchuk's Scale-Expansion: `e · b`.
-    fn scale(e: &[f64], b: f64) -> Expansion {
-        let mut out = Vec::with_capacity(2 * e.len());
-        let mut iter = e.iter();
-        let Some(&first) = iter.next() else {
-            return out;
-        };
-        let (mut q, h) = two_product(first, b);
-        if h != 0.0 {
-            out.push(h);
-        }
-        for &x in iter {
-            let (t_hi, t_lo) = two_product(x, b);
-            let (s, h) = two_sum(q, t_lo);
-            if h != 0.0 {
-                out.push(h);
-            }
-            let (s2, h2) = two_sum(t_hi, s);
-            if h2 != 0.0 {
-                out.push(h2);
-            }
-            q = s2;
-        }
-        if q != 0.0 {
-            out.push(q);
-        }
-        out
-    }
-
-    fn mul(e: &[f64], f: &[f64]) -> Expansion {
-        let mut out = Vec::new();
-        for &x in f {
-            out = add(&out, &scale(e, x));
-        }
-        out
-    }
-
-    fn sign(e: &[f64]) -> i32 {
-        match e.iter().rev().find(|&&x| x != 0.0) {
-            Some(&x) if x > 0.0 => 1,
-            Some(_) => -1,
-            None => 0,
-        }
-    }
-
-    pub(super) fn orient3d(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> i32 {
-        let u: Vec<Expansion> = (0..3).map(|k| diff(b[k], a[k])).collect();
-        let v: Vec<Expansion> = (0..3).map(|k| diff(c[k], a[k])).collect();
-        let w: Vec<Expansion> = (0..3).map(|k| diff(d[k], a[k])).collect();
-        let minor = |i: usize, j: usize| add(&mul(&u[i], &v[j]), &negate(&mul(&u[j], &v[i])));
-        let m0 = minor(1, 2);
-        let m1 = minor(2, 0);
-        let m2 = minor(0, 1);
-        let det = add(&add(&mul(&w[0], &m0), &mul(&w[1], &m1)), &mul(&w[2], &m2));
-        sign(&det)
-    }
-
-    pub(super) fn orient2d(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> i32 {
-        let l = mul(&diff(b[0], a[0]), &diff(c[1], a[1]));
-        let r = mul(&diff(b[1], a[1]), &diff(c[0], a[0]));
-        sign(&add(&l, &negate(&r)))
-    }
-}
-
-/// Distance from `p` to segment `a b` and the closest point.
-fn point_segment(p: [f64; 3], a: [f64; 3], b: [f64; 3]) -> (f64, [f64; 3]) {
-    let ab = sub(b, a);
-    let len2 = dot(ab, ab);
-    let t = if len2 > 0.0 {
-        (dot(sub(p, a), ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let c = [a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]];
-    (norm(sub(p, c)), c)
-}
-
-/// Distance from `p` to triangle `t` and the closest point: the foot of the perpendicular when
-/// it falls inside (same-side tests on the three edges), else the nearest edge point.
-fn point_triangle(p: [f64; 3], t: &[[f64; 3]; 3]) -> (f64, [f64; 3]) {
-    let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
-    let nn = dot(n, n);
-    if nn > 0.0 {
-        let h = dot(sub(p, t[0]), n) / nn;
-        let foot = [p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2]];
-        let inside = (0..3).all(|i| {
-            let (a, b) = (t[i], t[(i + 1) % 3]);
-            dot(cross(sub(b, a), sub(foot, a)), n) >= 0.0
-        });
-        if inside {
-            return (norm(sub(p, foot)), foot);
-        }
-    }
-    (0..3)
-        .map(|i| point_segment(p, t[i], t[(i + 1) % 3]))
-        .min_by(|x, y| x.0.total_cmp(&y.0))
-        .unwrap_or((f64::INFINITY, p))
-}
-
-/// Closest points of segments `p q` and `r s`: the interior critical point when the lines are
-/// not parallel and it falls inside both, else the best of the four endpoint–segment cases.
-fn segment_segment_closest(
-    p: [f64; 3],
-    q: [f64; 3],
-    r: [f64; 3],
-    s: [f64; 3],
-) -> (f64, [f64; 3], [f64; 3]) {
-    let mut best = (f64::INFINITY, p, r);
-    let (d1, d2, w) = (sub(q, p), sub(s, r), sub(p, r));
-    let (a, b, c, d, e) = (
-        dot(d1, d1),
-        dot(d1, d2),
-        dot(d2, d2),
-        dot(d1, w),
-        dot(d2, w),
-    );
-    let det = a * c - b * b;
-    if det > 1e-300 {
-        let sc = (b * e - c * d) / det;
-        let tc = (a * e - b * d) / det;
-        if (0.0..=1.0).contains(&sc) && (0.0..=1.0).contains(&tc) {
-            let x = [p[0] + sc * d1[0], p[1] + sc * d1[1], p[2] + sc * d1[2]];
-            let y = [r[0] + tc * d2[0], r[1] + tc * d2[1], r[2] + tc * d2[2]];
-            best = (norm(sub(x, y)), x, y);
-        }
-    }
-    for (pt, seg_a, seg_b, pt_first) in [
-        (p, r, s, true),
-        (q, r, s, true),
-        (r, p, q, false),
-        (s, p, q, false),
-    ] {
-        let (dist, c) = point_segment(pt, seg_a, seg_b);
-        if dist < best.0 {
-            best = if pt_first {
-                (dist, pt, c)
-            } else {
-                (dist, c, pt)
-            };
-        }
-    }
-    best
-}
-
-/// The exact distance between two triangles in f64 (0 when [`triangles_intersect`]), with the
-/// closest points: the least of the 6 vertex–triangle and 9 edge–edge distances, computed
-/// independently of the kernel's code (perpendicular foot and edge clamping).
-pub fn triangle_distance(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> (f64, [f64; 3], [f64; 3]) {
-    if triangles_intersect(a, b) {
-        return (0.0, a[0], a[0]);
-    }
-    let mut best = (f64::INFINITY, a[0], b[0]);
-    for &p in a {
-        let (d, c) = point_triangle(p, b);
-        if d < best.0 {
-            best = (d, p, c);
-        }
-    }
-    for &p in b {
-        let (d, c) = point_triangle(p, a);
-        if d < best.0 {
-            best = (d, c, p);
-        }
-    }
-    for i in 0..3 {
-        for j in 0..3 {
-            let r = segment_segment_closest(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]);
-            if r.0 < best.0 {
-                best = r;
-            }
-        }
-    }
-    best
-}
-
-/// The minimum distance between two deformed meshes by brute force over every triangle pair:
-/// `(distance, triangle of a, triangle of b)`, or `None` without triangles.
-pub fn brute_force_distance(
-    world_a: &[[f64; 3]],
-    tris_a: &[[u32; 3]],
-    world_b: &[[f64; 3]],
-    tris_b: &[[u32; 3]],
-) -> Option<(f64, u32, u32)> {
-    let mut best: Option<(f64, u32, u32)> = None;
-    for (i, ta) in tris_a.iter().enumerate() {
-        let a = corners(world_a, ta);
-        for (j, tb) in tris_b.iter().enumerate() {
-            let d = triangle_distance(&a, &corners(world_b, tb)).0;
-            if best.is_none_or(|(bd, _, _)| d < bd) {
-                best = Some((d, i as u32, j as u32));
-            }
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::predicates::exact;
+    use crate::rng::Rng;
 
-    /// Fixed-seed xorshift64* generator, so every run tests the same cases.
-    struct XorShift(u64);
+    /// Integer points from the crate's fixed-seed generator, so every run tests the same cases.
+    struct Ints(Rng);
 
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
+    impl Ints {
         /// Uniform integer in `[-r, r]`.
         fn int(&mut self, r: i64) -> i64 {
-            (self.next() % (2 * r as u64 + 1)) as i64 - r
+            (self.0.next_u64() % (2 * r as u64 + 1)) as i64 - r
         }
 
         fn point(&mut self, r: i64) -> [i64; 3] {
@@ -1259,7 +706,7 @@ mod tests {
 
     #[test]
     fn exact_and_filtered_signs_agree() {
-        let mut rng = XorShift(0x5eed_0001);
+        let mut rng = Ints(Rng::from_state(0x5eed_0001));
         for _ in 0..2000 {
             let pts: Vec<[f64; 3]> = (0..4)
                 .map(|_| rng.point(1000).map(|c| c as f64 * 0.37))
@@ -1305,7 +752,7 @@ mod tests {
     #[test]
     fn random_small_grid_matches_reference() {
         // Coordinates in {-2..2}: many coplanar, touching and degenerate configurations.
-        let mut rng = XorShift(0x0123_4567_89ab_cdef);
+        let mut rng = Ints(Rng::from_state(0x0123_4567_89ab_cdef));
         let mut counts = [0; 2];
         for _ in 0..6000 {
             let a = rng.triangle(2);
@@ -1321,7 +768,7 @@ mod tests {
     #[test]
     fn random_wide_grid_matches_reference() {
         // Coordinates in {-1000..1000}: general position, nearly continuous.
-        let mut rng = XorShift(0xfeed_beef_dead_cafe);
+        let mut rng = Ints(Rng::from_state(0xfeed_beef_dead_cafe));
         let mut counts = [0; 2];
         for _ in 0..6000 {
             let a = rng.triangle(1000);
@@ -1347,7 +794,7 @@ mod tests {
     fn random_coplanar_matches_reference() {
         // Both triangles in one plane z = c, then mapped by a random small integer matrix
         // (sometimes singular, which adds degenerate triangles).
-        let mut rng = XorShift(0x00c0_ffee_1234_5678);
+        let mut rng = Ints(Rng::from_state(0x00c0_ffee_1234_5678));
         let mut counts = [0; 2];
         for _ in 0..4000 {
             let c = rng.int(3);
@@ -1368,7 +815,7 @@ mod tests {
     #[test]
     fn random_shared_features_match_reference() {
         // B reuses one or two of A's vertices: touching at a vertex or an edge.
-        let mut rng = XorShift(0x0bad_5eed_0bad_5eed);
+        let mut rng = Ints(Rng::from_state(0x0bad_5eed_0bad_5eed));
         let mut counts = [0; 2];
         for i in 0..4000 {
             let a = rng.triangle(5);
@@ -1380,97 +827,5 @@ mod tests {
             cross_check(&a, &b, 5.0, &mut counts);
         }
         assert_eq!(counts[0], 0, "triangles sharing a vertex always intersect");
-    }
-
-    // ---- Deformation and brute force ---------------------------------------------------------
-
-    #[test]
-    fn pose_matrix_is_a_rotation() {
-        let pose = Pose::from_axis_angle([1.0, 2.0, -0.5], 0.8, [1.0, -2.0, 3.0]);
-        let r = pose.matrix();
-        for i in 0..3 {
-            for j in 0..3 {
-                let d: f64 = (0..3).map(|k| r[i][k] * r[j][k]).sum();
-                let expected = if i == j { 1.0 } else { 0.0 };
-                assert!((d - expected).abs() < 1e-14, "R Rᵀ[{i}][{j}] = {d}");
-            }
-        }
-        // Quarter turn about z: x → y.
-        let quarter = Pose::from_axis_angle(
-            [0.0, 0.0, 1.0],
-            core::f64::consts::FRAC_PI_2,
-            [0.0, 0.0, 1.0],
-        );
-        let y = quarter.apply([1.0, 0.0, 0.0]);
-        assert!(
-            (y[0]).abs() < 1e-15 && (y[1] - 1.0).abs() < 1e-15 && (y[2] - 1.0).abs() < 1e-15,
-            "{y:?}"
-        );
-        assert_eq!(Pose::IDENTITY.apply([1.0, 2.0, 3.0]), [1.0, 2.0, 3.0]);
-    }
-
-    #[test]
-    fn deform_applies_basis_then_pose() {
-        let vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]];
-        // Mode 0 moves vertex 1 by +z, mode 1 moves vertex 0 by +y.
-        let mut basis = Basis::zeros(2, 2);
-        basis.data[(3 + 2) * 2] = 1.0;
-        basis.data[2 + 1] = 1.0;
-        let pose = Pose::from_translation([10.0, 0.0, 0.0]);
-        let world = deform(&vertices, Some(&basis), &[0.5, 2.0], &pose);
-        assert_eq!(world, vec![[10.0, 2.0, 0.0], [11.0, 0.0, 0.5]]);
-        let rigid = deform(&vertices, None, &[], &pose);
-        assert_eq!(rigid, vec![[10.0, 0.0, 0.0], [11.0, 0.0, 0.0]]);
-    }
-
-    fn naive_pairs(
-        wa: &[[f64; 3]],
-        ta: &[[u32; 3]],
-        wb: &[[f64; 3]],
-        tb: &[[u32; 3]],
-    ) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        for (i, x) in ta.iter().enumerate() {
-            for (j, y) in tb.iter().enumerate() {
-                if triangles_intersect(&corners(wa, x), &corners(wb, y)) {
-                    out.push((i as u32, j as u32));
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn sweep_equals_all_pairs() {
-        let a = crate::procedural::icosphere(1.0, 2);
-        let mut b = crate::procedural::torus(0.9, 0.3, 16, 8);
-        crate::procedural::translate(&mut b, [0.4, 0.1, 0.05]);
-        let pairs = brute_force_pairs(&a.vertices, &a.triangles, &b.vertices, &b.triangles);
-        assert!(!pairs.is_empty());
-        assert_eq!(
-            pairs,
-            naive_pairs(&a.vertices, &a.triangles, &b.vertices, &b.triangles)
-        );
-        // Sharing exact vertices: a sheet against itself touches along every shared feature.
-        let s = crate::procedural::sheet(1.0, 1.0, 4, 4);
-        let self_pairs = brute_force_pairs(&s.vertices, &s.triangles, &s.vertices, &s.triangles);
-        assert_eq!(
-            self_pairs,
-            naive_pairs(&s.vertices, &s.triangles, &s.vertices, &s.triangles)
-        );
-    }
-
-    #[test]
-    fn brute_force_is_fast_enough_on_thousands_of_triangles() {
-        let a = crate::procedural::icosphere(1.0, 4); // 5120 triangles
-        let b_rest = crate::procedural::icosphere(1.0, 4);
-        let pose = Pose::from_axis_angle([0.3, 1.0, 0.2], 0.7, [1.2, 0.3, 0.0]);
-        let world_b = deform(&b_rest.vertices, None, &[], &pose);
-        let start = std::time::Instant::now();
-        let pairs = brute_force_pairs(&a.vertices, &a.triangles, &world_b, &b_rest.triangles);
-        assert!(!pairs.is_empty());
-        assert!(pairs.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
-        // Not a timing assertion; printed so a slow-down is visible in `--nocapture` runs.
-        println!("{} pairs in {:?}", pairs.len(), start.elapsed());
     }
 }

@@ -6,13 +6,14 @@
 //! grow far less than the root, which is what keeps the updated tree tight.
 //!
 //! The box table does the same for the box bounds computed from the image
-//! ([`crate::obb::box_table`]): mean largest half-extent, mean `‖ΔH‖` (the Frobenius norm of the
-//! node's per-mode, per-axis half-extent growths) and the mean box-to-sphere volume ratio of the
-//! rest bounds.
+//! ([`crate::build::boxes::box_table`]): mean largest half-extent, mean `‖ΔH‖` (the Frobenius
+//! norm of the node's per-mode, per-axis half-extent growths) and the mean box-to-sphere volume
+//! ratio of the rest bounds.
 
+use bdtree_core::image::Section;
 use bdtree_core::{Encoding, Image, Scalar};
 
-use crate::compact::{cost_of_queries, QueryCost};
+use super::cost::{cost_of_queries, QueryCost};
 
 /// One level of the tightness table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -88,15 +89,22 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
     let layout = image.header.layout();
     let (tree_bytes, model_bytes) = layout
         .map(|l| {
+            let sum = |sections: &[Section]| sections.iter().map(|&s| l.len_of(s)).sum::<usize>();
             (
-                l.lengths[..4].iter().sum::<usize>() + l.lengths[7],
-                l.lengths[4..7].iter().sum(),
+                sum(&[
+                    Section::Stats,
+                    Section::Records,
+                    Section::Spread,
+                    Section::Links,
+                    Section::Scales,
+                ]),
+                sum(&[Section::Positions, Section::Basis, Section::Faces]),
             )
         })
         .unwrap_or((0, 0));
     // Box bounds are computed from the mesh and the scalar rows.
     let boxes = if tree.encoding() == Encoding::Float && !tree.is_bounded() {
-        crate::obb::box_table(image)
+        crate::build::boxes::box_table(image)
     } else {
         Vec::new()
     };

@@ -13,8 +13,9 @@ use bdtree_core::{
     NodeKind, Order, Pending, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
 
-use crate::collide::{brute_force_frame, parse_images, set_frame, Caches, PreparedScene, RunError};
-use crate::scene::Scene;
+use super::check::brute_force_frame;
+use super::scene::{parse_images, set_frame, Caches, PreparedScene, RunError};
+use crate::io::Scene;
 
 /// One budget's figures, summed or averaged over every frame and body pair.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -152,7 +153,7 @@ pub fn budget_table<S: Scalar>(
                             .status;
                     }
                     if matches!(status, RunStatus::Inconsistent | RunStatus::StateChanged) {
-                        return Err(RunError(format!("frame {f}: query ended {status:?}")));
+                        return Err(RunError::Interrupted { frame: f, status });
                     }
                     confirmed.sort_unstable();
                     let pending: Vec<(u32, u32)> = t.pending().collect();

@@ -1,18 +1,20 @@
-//! Running a scene: build every body's tree, then per frame set every body's state and find all
-//! intersecting triangle pairs between distinct bodies with the kernel.
+//! Running a scene (the scene runner): build every body's tree, then per frame set every body's
+//! state and ask the kernel — every intersecting triangle pair between distinct bodies
+//! ([`run`]), overlapping contact proxies or self-contacts ([`run_with`]), the nearest points
+//! of every body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
 
-use crate::BodyStorage;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
     collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, Image, NodeKind, Pose, ProxyPair, QueryStats, Scalar, TreeView,
-    TrianglePair, VertexEntry,
+    stack_capacity, Body, BodyError, Image, ImageError, Pose, PoseError, ProxyPair, QueryStats,
+    QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry,
 };
 
-use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
-use crate::oracle;
-use crate::scene::Scene;
+use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::io::{ImageBuf, Scene};
+use crate::BodyStorage;
 
 /// One contact: body indices (a < b, or a == b for a self-contact, then ta < tb) and triangle
 /// indices (face order of each mesh).
@@ -52,7 +54,8 @@ pub struct PreparedScene {
     pub reports: Vec<BuildReport>,
 }
 
-/// Builds every body's tree.
+/// Builds every body's tree. (The error is the builder's; [`RunError::Build`] names the scene
+/// file with it.)
 pub fn prepare(scene: &Scene, options: BuildOptions) -> Result<PreparedScene, BuildError> {
     let mut images = Vec::new();
     let mut reports = Vec::new();
@@ -64,13 +67,110 @@ pub fn prepare(scene: &Scene, options: BuildOptions) -> Result<PreparedScene, Bu
     Ok(PreparedScene { images, reports })
 }
 
-/// Why running a scene failed.
+/// Why running a scene failed: the scene file, frame or body concerned, and the problem.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunError(pub String);
+#[non_exhaustive]
+pub enum RunError {
+    /// A body's tree could not be built.
+    Build {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: BuildError,
+    },
+    /// A tree image of the scene does not parse.
+    Image {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: ImageError,
+    },
+    /// A tree image does not parse (no scene file involved).
+    Tree(ImageError),
+    /// The kernel refused a body over its image.
+    Body {
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// The frame does not exist (the runner's own index).
+    NoFrame {
+        /// The frame asked for.
+        frame: usize,
+    },
+    /// The frame asked for is not in the scene file.
+    UnknownFrame {
+        /// The scene file.
+        scene: PathBuf,
+        /// The frame asked for.
+        frame: usize,
+        /// Frames in the scene.
+        frames: usize,
+    },
+    /// A frame's pose of a body is refused by the kernel.
+    Pose {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: PoseError,
+    },
+    /// A frame's state (`q`) of a body is refused by the kernel.
+    State {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// A nearest-points query ended without an answer.
+    Distance {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: QueryStatus,
+    },
+    /// An interrupted query found its state inconsistent.
+    Interrupted {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: RunStatus,
+    },
+}
 
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Self::Build { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Image { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Tree(error) => error.fmt(f),
+            Self::Body { body, error } => write!(f, "body {body}: {error}"),
+            Self::NoFrame { frame } => write!(f, "frame {frame} does not exist"),
+            Self::UnknownFrame {
+                scene,
+                frame,
+                frames,
+            } => write!(
+                f,
+                "{}: frame {frame} does not exist (the scene has {frames} frame{})",
+                scene.display(),
+                if *frames == 1 { "" } else { "s" }
+            ),
+            Self::Pose { frame, body, error } => write!(f, "frame {frame}, body {body}: {error}"),
+            Self::State { frame, body, error } => {
+                write!(f, "frame {frame}, body {body}: {error}")
+            }
+            Self::Distance { frame, status } => {
+                write!(f, "frame {frame}: distance query ended {status:?}")
+            }
+            Self::Interrupted { frame, status } => {
+                write!(f, "frame {frame}: query ended {status:?}")
+            }
+        }
     }
 }
 
@@ -90,7 +190,10 @@ pub(crate) fn parse_images<'b, S: Scalar>(
         .iter()
         .map(|buf| buf.parse::<S>())
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| RunError(format!("{}: {e}", scene.path.display())))
+        .map_err(|error| RunError::Image {
+            scene: scene.path.clone(),
+            error,
+        })
 }
 
 /// Sphere and vertex caches for every body of a scene.
@@ -129,7 +232,10 @@ impl<S: Scalar> Caches<S> {
             let body = cache
                 .body(image)
                 .and_then(|b| b.with_vertex_cache(vertices))
-                .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
+                .map_err(|error| RunError::Body {
+                    body: spec.name.clone(),
+                    error,
+                })?;
             bodies.push(body);
         }
         Ok(bodies)
@@ -143,19 +249,22 @@ pub(crate) fn set_frame<S: Scalar>(
     bodies: &mut [Body<'_, '_, S>],
     q: &mut Vec<S>,
 ) -> Result<(), RunError> {
-    let frame = scene
-        .frames
-        .get(f)
-        .ok_or_else(|| RunError(format!("frame {f} does not exist")))?;
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
     for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-        let err = |e: &dyn std::fmt::Display| {
-            RunError(format!("frame {f}, body {}: {e}", scene.bodies[b].name))
-        };
+        let name = || scene.bodies[b].name.clone();
         let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
-            .map_err(|e| err(&e))?;
+            .map_err(|error| RunError::Pose {
+            frame: f,
+            body: name(),
+            error,
+        })?;
         q.clear();
         q.extend(qf.iter().map(|&x| S::from_f64(x)));
-        body.set_state(pose, q).map_err(|e| err(&e))?;
+        body.set_state(pose, q).map_err(|error| RunError::State {
+            frame: f,
+            body: name(),
+            error,
+        })?;
     }
     Ok(())
 }
@@ -263,160 +372,6 @@ pub fn run_with<S: Scalar>(
     Ok((results, per_frame_ms))
 }
 
-/// For every triangle of an image's tree, its proxy at `proxy_depth`: the ancestor at that
-/// depth, or its own leaf when the leaf is shallower.
-pub fn proxy_of_triangles(image: &ImageBuf, proxy_depth: u32) -> Result<Vec<u32>, RunError> {
-    fn owners<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
-        let n = tree.node_count();
-        let mut owner = vec![0u32; n];
-        let mut by_triangle = vec![0u32; tree.triangle_count()];
-        // Parents come before children.
-        for k in 0..n {
-            let depth = tree.node_depth(k).unwrap_or(0);
-            if depth <= l {
-                owner[k] = k as u32;
-            }
-            match tree.kind(k) {
-                Some(NodeKind::Internal { left, right }) => {
-                    let o = owner[k];
-                    for c in [left, right] {
-                        if let Some(slot) = owner.get_mut(c as usize) {
-                            *slot = o;
-                        }
-                    }
-                }
-                Some(NodeKind::Leaf { triangle }) => {
-                    if let Some(slot) = by_triangle.get_mut(triangle as usize) {
-                        *slot = owner[k];
-                    }
-                }
-                Some(NodeKind::Cut) | None => {}
-            }
-        }
-        by_triangle
-    }
-    let scalar = image.header().map(|h| h.scalar_bytes);
-    let err = |e: bdtree_core::ImageError| RunError(e.to_string());
-    if scalar == Ok(8) {
-        Ok(owners(
-            &image.parse::<f64>().map_err(err)?.tree,
-            proxy_depth,
-        ))
-    } else {
-        Ok(owners(
-            &image.parse::<f32>().map_err(err)?.tree,
-            proxy_depth,
-        ))
-    }
-}
-
-/// The contacts of `truth` that lie under no reported proxy pair (must be empty: a proxy
-/// query covers every intersecting triangle pair).
-pub fn uncovered_contacts(
-    prepared: &PreparedScene,
-    proxy_depth: u32,
-    proxies: &[ProxyContact],
-    truth: &[Contact],
-) -> Result<Vec<Contact>, RunError> {
-    let owners = prepared
-        .images
-        .iter()
-        .map(|image| proxy_of_triangles(image, proxy_depth))
-        .collect::<Result<Vec<_>, _>>()?;
-    let reported: std::collections::HashSet<((usize, usize), (u32, u32))> =
-        proxies.iter().map(|p| (p.bodies, p.nodes)).collect();
-    Ok(truth
-        .iter()
-        .copied()
-        .filter(|&(a, b, ta, tb)| {
-            let nodes = (owners[a][ta as usize], owners[b][tb as usize]);
-            !reported.contains(&((a, b), nodes))
-        })
-        .collect())
-}
-
-/// The brute-force answer for one frame, in f64 on explicitly deformed meshes: every triangle
-/// pair of every pair of distinct bodies.
-pub fn brute_force_frame(scene: &Scene, frame: usize) -> Vec<Contact> {
-    brute_force_frame_with(scene, frame, false)
-}
-
-/// [`brute_force_frame`], with `self_pairs` also every body's non-adjacent intersecting
-/// triangle pairs ([`oracle::brute_force_self_pairs`]) as `(b, b, ta, tb)`.
-pub fn brute_force_frame_with(scene: &Scene, frame: usize, self_pairs: bool) -> Vec<Contact> {
-    let world: Vec<Vec<[f64; 3]>> = scene
-        .bodies
-        .iter()
-        .zip(&scene.frames[frame])
-        .map(|(body, (pose, q))| oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose))
-        .collect();
-    let mut pairs = Vec::new();
-    for i in 0..scene.bodies.len() {
-        if self_pairs {
-            let found = oracle::brute_force_self_pairs(&world[i], &scene.bodies[i].mesh.triangles);
-            pairs.extend(found.into_iter().map(|(ta, tb)| (i, i, ta, tb)));
-        }
-        for j in i + 1..scene.bodies.len() {
-            let found = oracle::brute_force_pairs(
-                &world[i],
-                &scene.bodies[i].mesh.triangles,
-                &world[j],
-                &scene.bodies[j].mesh.triangles,
-            );
-            pairs.extend(found.into_iter().map(|(ta, tb)| (i, j, ta, tb)));
-        }
-    }
-    pairs.sort_unstable();
-    pairs
-}
-
-/// Kernel answer against the oracle: pairs the kernel missed (must be empty) and extra pairs it
-/// reported, each with its f64 separation gap (small: within the rounding inflation).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Comparison {
-    /// In the oracle's answer, not in the kernel's. A non-empty list is a bug.
-    pub missed: Vec<Contact>,
-    /// In the kernel's answer, not in the oracle's, with the f64 separating gap.
-    pub extra: Vec<(Contact, f64)>,
-}
-
-/// Compares a kernel answer with the oracle's for one frame.
-pub fn compare(
-    scene: &Scene,
-    frame: usize,
-    kernel: &[Contact],
-    oracle_pairs: &[Contact],
-) -> Comparison {
-    use std::collections::BTreeSet;
-    let k: BTreeSet<_> = kernel.iter().copied().collect();
-    let o: BTreeSet<_> = oracle_pairs.iter().copied().collect();
-    let missed = o.difference(&k).copied().collect();
-    let extra = k
-        .difference(&o)
-        .map(|&c| {
-            let (i, j, ta, tb) = c;
-            let tri = |b: usize, t: u32| -> [[f64; 3]; 3] {
-                let body = &scene.bodies[b];
-                let (pose, q) = &scene.frames[frame][b];
-                body.mesh.triangles[t as usize].map(|v| {
-                    let v = v as usize;
-                    let mut x = body.mesh.vertices[v];
-                    if let Some(basis) = &body.basis {
-                        for (k, xk) in x.iter_mut().enumerate() {
-                            for (j, qj) in q.iter().enumerate() {
-                                *xk += basis.get(v, k, j) * qj;
-                            }
-                        }
-                    }
-                    pose.apply(x)
-                })
-            };
-            (c, oracle::separation_gap(&tri(i, ta), &tri(j, tb)))
-        })
-        .collect();
-    Comparison { missed, extra }
-}
-
 /// The nearest points of one body pair in one frame, widened to f64 (see
 /// [`bdtree_core::separation::nearest`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -456,11 +411,9 @@ pub fn distances<S: Scalar>(
             for (k, b) in tail.iter_mut().enumerate() {
                 let j = i + 1 + k;
                 let outcome = bdtree_core::separation::nearest(a, b, &mut stack);
-                let n = outcome.nearest.ok_or_else(|| {
-                    RunError(format!(
-                        "frame {f}: distance query ended {:?}",
-                        outcome.status
-                    ))
+                let n = outcome.nearest.ok_or(RunError::Distance {
+                    frame: f,
+                    status: outcome.status,
                 })?;
                 let wide = |v: [S; 3]| v.map(|x| x.to_f64());
                 row.push(PairDistance {
@@ -476,21 +429,4 @@ pub fn distances<S: Scalar>(
         out.push(row);
     }
     Ok(out)
-}
-
-/// The brute-force minimum distance of bodies `a` and `b` in one frame (f64, every triangle
-/// pair of the explicitly deformed meshes).
-pub fn brute_force_distance_frame(scene: &Scene, frame: usize, a: usize, b: usize) -> Option<f64> {
-    let world = |i: usize| {
-        let (pose, q) = &scene.frames[frame][i];
-        let body = &scene.bodies[i];
-        oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose)
-    };
-    oracle::brute_force_distance(
-        &world(a),
-        &scene.bodies[a].mesh.triangles,
-        &world(b),
-        &scene.bodies[b].mesh.triangles,
-    )
-    .map(|(d, _, _)| d)
 }

@@ -7,12 +7,12 @@
 //! Degenerate arguments (too few subdivisions, segments, stacks…) are raised to the smallest
 //! value that still gives a valid mesh.
 
-use crate::vec3::dot;
 use core::f64::consts::PI;
 use std::collections::HashMap;
 
-use crate::basis::Basis;
-use crate::mesh::Mesh;
+use crate::io::{Basis, Mesh};
+use crate::rng::Rng;
+use crate::vec3::dot;
 
 /// A sphere of `radius` made by subdividing an icosahedron `subdivisions` times, every vertex
 /// projected onto the sphere.
@@ -383,42 +383,6 @@ fn norm(a: [f64; 3]) -> f64 {
 fn normalized(p: [f64; 3]) -> [f64; 3] {
     let n = norm(p);
     p.map(|c| c / n)
-}
-
-/// A small deterministic generator (splitmix64 seeding, xorshift64* stepping).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        Rng(if z == 0 { 0x2545_F491_4F6C_DD1D } else { z })
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform on the unit sphere (rejection from the cube).
-    fn unit_vector(&mut self) -> [f64; 3] {
-        loop {
-            let p = [0; 3].map(|_| 2.0 * self.unit() - 1.0);
-            let n = norm(p);
-            if n > 1e-3 && n <= 1.0 {
-                return p.map(|c| c / n);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -19,146 +19,51 @@
 // Index loops spell out the vector and matrix formulas of the dynamics.
 #![allow(clippy::needless_range_loop)]
 
-use crate::BodyStorage;
 use std::time::Instant;
 
 use bdtree_core::response::{apply_at_node, respond, Wrench};
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, AllPairs, Body, Image, NodeKind, Pose, ProxyPair,
-    SweepAndPrune,
+    collide_proxies, proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Pose,
+    ProxyPair, SweepAndPrune,
 };
 
-use crate::basis::Basis;
-use crate::builder::{build, BuildOptions, ImageBuf, Precision};
-use crate::mesh::Mesh;
-use crate::modes::{compute_modes, ModalOptions};
+use crate::build::{build, BuildError, BuildOptions, Precision};
+use crate::io::{Basis, ImageBuf, Mesh};
+use crate::modes::{compute_modes, ModalOptions, ModesError};
+use crate::rng::Rng;
+use crate::shapes::chair::{mass_properties, DENSITY};
+use crate::BodyStorage;
+
+/// The chair mesh (now in [`crate::shapes::chair`]), under its old path.
+pub use crate::shapes::chair::chair_mesh;
 
 /// Modes per chair.
 pub const MODES: usize = 10;
 const GRAVITY: f64 = 9.81;
-const DENSITY: f64 = 1000.0;
 
-/// The chair's parts: solid boxes `[lo, hi]` in metres, before centering.
-const PARTS: [([f64; 3], [f64; 3]); 6] = [
-    ([-0.2, -0.2, 0.40], [0.2, 0.2, 0.44]), // seat
-    ([-0.2, -0.2, 0.0], [-0.16, -0.16, 0.40]),
-    ([0.16, -0.2, 0.0], [0.2, -0.16, 0.40]),
-    ([-0.2, 0.16, 0.0], [-0.16, 0.2, 0.40]),
-    ([0.16, 0.16, 0.0], [0.2, 0.2, 0.40]),
-    ([-0.2, 0.16, 0.44], [0.2, 0.2, 0.84]), // back
-];
-
-/// A closed box `[lo, hi]`, each face a grid of `n` cells per metre (at least 1 per side); the
-/// faces' shared edges are welded, so every box is a closed surface of its own.
-fn add_box(mesh: &mut Mesh, lo: [f64; 3], hi: [f64; 3], n: f64) {
-    let mut part = Mesh {
-        vertices: Vec::new(),
-        triangles: Vec::new(),
-    };
-    add_faces(&mut part, lo, hi, n);
-    // Weld bit-identical positions (the face grids compute shared edges identically).
-    let mut index = std::collections::HashMap::new();
-    let mut remap = Vec::with_capacity(part.vertices.len());
-    let base = mesh.vertices.len() as u32;
-    for p in &part.vertices {
-        let key = p.map(f64::to_bits);
-        let next = base + index.len() as u32;
-        let id = *index.entry(key).or_insert_with(|| {
-            mesh.vertices.push(*p);
-            next
-        });
-        remap.push(id);
-    }
-    for t in &part.triangles {
-        mesh.triangles.push(t.map(|v| remap[v as usize]));
-    }
+/// Why a chair could not be prepared or simulated.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The modal analysis of the chair failed.
+    Modes(ModesError),
+    /// Its tree could not be built.
+    Build(BuildError),
+    /// Its image did not parse (a builder bug: built images always parse).
+    Image(ImageError),
 }
 
-fn add_faces(mesh: &mut Mesh, lo: [f64; 3], hi: [f64; 3], n: f64) {
-    let cells = [0, 1, 2].map(|k| (((hi[k] - lo[k]) * n).ceil() as usize).max(1));
-    for axis in 0..3 {
-        for side in [0, 1] {
-            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-            let base = mesh.vertices.len() as u32;
-            let (nu, nv) = (cells[u], cells[v]);
-            for j in 0..=nv {
-                for i in 0..=nu {
-                    let mut p = [0.0; 3];
-                    p[axis] = if side == 0 { lo[axis] } else { hi[axis] };
-                    p[u] = lo[u] + (hi[u] - lo[u]) * i as f64 / nu as f64;
-                    p[v] = lo[v] + (hi[v] - lo[v]) * j as f64 / nv as f64;
-                    mesh.vertices.push(p);
-                }
-            }
-            let id = |i: usize, j: usize| base + (i + j * (nu + 1)) as u32;
-            for j in 0..nv {
-                for i in 0..nu {
-                    let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
-                    // Outward orientation: flip on the low side.
-                    if side == 1 {
-                        mesh.triangles.push([a, b, c]);
-                        mesh.triangles.push([a, c, d]);
-                    } else {
-                        mesh.triangles.push([a, c, b]);
-                        mesh.triangles.push([a, d, c]);
-                    }
-                }
-            }
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Modes(e) => e.fmt(f),
+            Self::Build(e) => e.fmt(f),
+            Self::Image(e) => e.fmt(f),
         }
     }
 }
 
-/// Mass (kg), center of mass and inertia tensor about it (kg·m², diagonal entries first
-/// then off-diagonal `[xy, xz, yz]`) of the solid chair at [`DENSITY`], from its boxes.
-fn mass_properties() -> (f64, [f64; 3], [[f64; 3]; 3]) {
-    let (mut mass, mut first) = (0.0, [0.0; 3]);
-    for (lo, hi) in PARTS {
-        let m = DENSITY * (0..3).map(|k| hi[k] - lo[k]).product::<f64>();
-        mass += m;
-        for k in 0..3 {
-            first[k] += m * 0.5 * (lo[k] + hi[k]);
-        }
-    }
-    let com = first.map(|x| x / mass);
-    let mut inertia = [[0.0; 3]; 3];
-    for (lo, hi) in PARTS {
-        let size = [0, 1, 2].map(|k| hi[k] - lo[k]);
-        let m = DENSITY * size.iter().product::<f64>();
-        let c = [0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k]) - com[k]);
-        for i in 0..3 {
-            for j in 0..3 {
-                let own = if i == j {
-                    let (a, b) = ((i + 1) % 3, (i + 2) % 3);
-                    m * (size[a] * size[a] + size[b] * size[b]) / 12.0
-                } else {
-                    0.0
-                };
-                let d2 = c.iter().map(|x| x * x).sum::<f64>();
-                let shift = m * (if i == j { d2 } else { 0.0 } - c[i] * c[j]);
-                inertia[i][j] += own + shift;
-            }
-        }
-    }
-    (mass, com, inertia)
-}
-
-/// The chair mesh, its origin at the center of mass (3,648 triangles).
-pub fn chair_mesh() -> Mesh {
-    let mut mesh = Mesh {
-        vertices: Vec::new(),
-        triangles: Vec::new(),
-    };
-    for (lo, hi) in PARTS {
-        add_box(&mut mesh, lo, hi, 40.0);
-    }
-    let (_, com, _) = mass_properties();
-    for v in &mut mesh.vertices {
-        for k in 0..3 {
-            v[k] -= com[k];
-        }
-    }
-    mesh
-}
+impl std::error::Error for SimError {}
 
 /// A chair ready to simulate: mesh, modes, tree image and mass properties.
 pub struct Chair {
@@ -183,7 +88,7 @@ pub struct Chair {
 }
 
 /// Computes a chair's modes (modal analysis on a 42-cell lattice) and builds its tree.
-pub fn prepare_chair(mesh: Mesh) -> Result<Chair, String> {
+pub fn prepare_chair(mesh: Mesh) -> Result<Chair, SimError> {
     let options = ModalOptions {
         modes: MODES,
         young: 5e7,
@@ -191,7 +96,7 @@ pub fn prepare_chair(mesh: Mesh) -> Result<Chair, String> {
         density: DENSITY,
         resolution: 42,
     };
-    let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(|e| e.to_string())?;
+    let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(SimError::Modes)?;
     let (mass, _, inertia) = mass_properties();
     let n = analysis.basis.vertices as f64;
     let modal_mass = (0..MODES)
@@ -212,13 +117,9 @@ pub fn prepare_chair(mesh: Mesh) -> Result<Chair, String> {
         ..BuildOptions::default()
     };
     let image = build(&mesh, Some(&analysis.basis), build_options, &mut |_| {})
-        .map_err(|e| e.to_string())?
+        .map_err(SimError::Build)?
         .0;
-    let depth = image
-        .parse::<f32>()
-        .map_err(|e| e.to_string())?
-        .tree
-        .depth();
+    let depth = image.parse::<f32>().map_err(SimError::Image)?.tree.depth();
     Ok(Chair {
         mesh,
         basis: analysis.basis,
@@ -310,8 +211,8 @@ struct World<'i> {
 }
 
 impl<'i> World<'i> {
-    fn new(chair: &'i Chair, options: &ChairOptions) -> Result<Self, String> {
-        let image = chair.image.parse::<f32>().map_err(|e| e.to_string())?;
+    fn new(chair: &'i Chair, options: &ChairOptions) -> Result<Self, SimError> {
+        let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
         let (depth, proxy) = (image.tree.depth(), options.proxy_depth);
         let nodes = image.tree.node_count();
         Ok(Self {
@@ -475,14 +376,6 @@ fn solve3(a: &[[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
     })
 }
 
-/// A small deterministic generator for the initial orientations.
-fn next(seed: &mut u64) -> f64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (*seed >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// Grid spacing of the initial layers, m: more than the chair's bounding diameter (1.12 m), so
 /// no two chairs start in contact whatever their orientation.
 const SPACING: f64 = 1.2;
@@ -493,7 +386,7 @@ const SPACING: f64 = 1.2;
 pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
     let per_layer = options.count.div_ceil(2).max(1);
     let side = (per_layer as f64).sqrt().ceil() as usize;
-    let mut seed = options.seed;
+    let mut rng = Rng::new(options.seed);
     (0..options.count)
         .map(|k| {
             let (layer, cell) = (k / per_layer, k % per_layer);
@@ -501,10 +394,10 @@ pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
             let x = [
                 (cell % side) as f64 * SPACING + offset,
                 (cell / side) as f64 * SPACING + offset,
-                0.6 + 1.2 * layer as f64 + 0.2 * next(&mut seed),
+                0.6 + 1.2 * layer as f64 + 0.2 * rng.unit(),
             ];
-            let yaw = std::f64::consts::TAU * next(&mut seed);
-            let (ax, ay) = (0.8 * next(&mut seed) - 0.4, 0.8 * next(&mut seed) - 0.4);
+            let yaw = std::f64::consts::TAU * rng.unit();
+            let (ax, ay) = (0.8 * rng.unit() - 0.4, 0.8 * rng.unit() - 0.4);
             // Tilt about (ax, ay, 0) by its length, then yaw about z.
             let tilt = (ax * ax + ay * ay).sqrt().max(1e-12);
             let (s, c) = (0.5 * tilt).sin_cos();
@@ -530,7 +423,7 @@ pub fn simulate(
     chair: &Chair,
     options: &ChairOptions,
     progress: &mut dyn FnMut(usize),
-) -> Result<Trajectory, String> {
+) -> Result<Trajectory, SimError> {
     let mut world = World::new(chair, options)?;
     let mut placements = initial_placements(options);
     let mut v = vec![[0.0f64; 3]; options.count];
@@ -631,7 +524,7 @@ pub fn replay(
     options: &ChairOptions,
     trajectory: &Trajectory,
     rigid: bool,
-) -> Result<Replay, String> {
+) -> Result<Replay, SimError> {
     let mut world = World::new(chair, options)?;
     let mut times = Vec::with_capacity(trajectory.steps.len());
     let mut sums = [0usize; 3];

@@ -3,9 +3,27 @@
 //! step's contact points (`contacts/chairs` red, `contacts/ground` orange), on the `step`
 //! timeline. Open the file with `rerun FILE.rrd`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::chairs::{world_vertices, Chair, Trajectory};
+use crate::sim::chairs::{world_vertices, Chair, Trajectory};
+
+/// Why a recording could not be written: the file and the problem (the recording stream's
+/// error, in words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RerunError {
+    /// The recording file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for RerunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for RerunError {}
 
 /// Writes `trajectory` to the Rerun recording `path` (see the module docs).
 pub fn log_chairs(
@@ -13,8 +31,11 @@ pub fn log_chairs(
     trajectory: &Trajectory,
     every: usize,
     path: &Path,
-) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+) -> Result<(), RerunError> {
+    let fail = |e: &dyn std::fmt::Display| RerunError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
     let rec = rerun::RecordingStreamBuilder::new("bdtree_chairs")
         .save(path)
         .map_err(|e| fail(&e))?;
