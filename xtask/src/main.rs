@@ -25,7 +25,7 @@ const CROSS_TARGETS: &[&str] = &[
     "aarch64-unknown-none",
 ];
 /// Feature combinations of `bdtree-core`.
-const FEATURE_SETS: &[&str] = &["", "defmt"];
+const FEATURE_SETS: &[&str] = &["", "defmt,heapless"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -129,6 +129,8 @@ fn ci() -> Vec<String> {
             "warnings",
         ],
         &["doc", "--workspace", "--no-deps"],
+        // The optional heapless sinks.
+        &["test", "-p", "bdtree-core", "--features", "heapless"],
         // The lean library (no CLI, pictures or Rerun) builds on its own.
         &["build", "-p", "bdtree-std", "--no-default-features"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400
