@@ -103,13 +103,14 @@ fn paths(code: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        let rest = &code[i..];
-        let starts = (rest.starts_with("crate::") || rest.starts_with("super::"))
+        // Compared as bytes: `i` may be inside a multi-byte character until a path starts.
+        let starts = (bytes[i..].starts_with(b"crate::") || bytes[i..].starts_with(b"super::"))
             && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
         if !starts {
             i += 1;
             continue;
         }
+        let rest = &code[i..];
         let end = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
             .unwrap_or(rest.len());
