@@ -30,7 +30,7 @@ pub fn brute_force_self_pairs(world: &[[f64; 3]], tris: &[[u32; 3]]) -> Vec<(u32
 /// # Panics
 ///
 /// If a triangle refers to a vertex index out of range of its vertex list (meshes from
-/// [`crate::io::mesh::load_mesh`] and [`crate::shapes::procedural`] are always in range).
+/// [`crate::io::load::load_mesh`] and [`crate::shapes::procedural`] are always in range).
 pub fn brute_force_pairs(
     world_a: &[[f64; 3]],
     tris_a: &[[u32; 3]],

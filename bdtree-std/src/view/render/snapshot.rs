@@ -56,7 +56,7 @@ impl Default for SnapshotOptions {
 }
 
 /// A snapshot of many bodies (a simulation frame) into `path` (`.png` or `.svg`): every body's
-/// deformed mesh in its own colour ([`PALETTE`], cycling), its highlighted triangles in red on
+/// deformed mesh in its own colour ([`crate::view::colors::PALETTE`], cycling), its highlighted triangles in red on
 /// top, the contact points as small dark-red squares, over a ground plane at `z = 0`, in the ¾
 /// view ([`View::Iso`]), 1000 × 800 pixels. `caption` is the title; a second line counts the
 /// bodies, triangles, highlighted triangles and contact points. See [`snapshot_with`] for the
