@@ -9,11 +9,10 @@ use bdtree_core::{
     collide_contacts, contact_tolerance, stack_capacity, within, ContactPoint, NearPair, Pose,
     QueryStatus, Scalar,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;

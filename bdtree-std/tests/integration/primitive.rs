@@ -7,11 +7,10 @@ use bdtree_core::{
     collide_primitive, primitive_stack_capacity, primitive_tolerance, ContactPoint, Pose,
     Primitive, QueryStatus, Scalar,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;

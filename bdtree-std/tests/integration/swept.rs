@@ -4,11 +4,10 @@
 //! a body passes through another between the two ticks (nothing intersects at either end).
 
 use bdtree_core::{collide_swept, stack_capacity, Pose, QueryStatus, Scalar, SweptPair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{bar, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
