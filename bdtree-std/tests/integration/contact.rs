@@ -335,7 +335,7 @@ proptest! {
         reach in prop_oneof![Just(0.1), Just(0.3), Just(0.6)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
@@ -353,7 +353,7 @@ proptest! {
 #[test]
 fn the_cases_intersect() {
     let all = meshes();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let (mut hits, mut near) = (0, 0);
     for k in 0..5 {
         let (ma, mb) = (&all[k], &all[(k + 1) % 5]);

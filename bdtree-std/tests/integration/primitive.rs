@@ -260,7 +260,7 @@ proptest! {
         modes in 0usize..=4,
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let m = &all[mesh];
         let basis = smooth_basis(&m.vertices, modes, 0.1);

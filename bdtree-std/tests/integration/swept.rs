@@ -209,7 +209,7 @@ proptest! {
         modes in 0usize..=3,
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (basis_a, ends_a) = case(ma, modes, &mut rng, [0.0; 3], [0.0; 3]);
@@ -266,7 +266,7 @@ fn most_generated_cases_cross() {
     let all = meshes();
     let mut crossing = 0;
     for seed in 0..8u64 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let (ma, mb) = (&all[seed as usize % 4], &all[(seed as usize + 1) % 4]);
         let (basis_a, ends_a) = case(ma, 2, &mut rng, [0.0; 3], [0.0; 3]);
         let (basis_b, ends_b) = case(mb, 2, &mut rng, [0.05, 0.0, 1.2], [-0.05, 0.0, -1.2]);
