@@ -209,7 +209,7 @@ pub const fn mode_storage(modes: usize) -> usize {
 /// Splits caller mode storage into `M` weights and `M` coordinates, or `None` when short.
 fn split_modes<S: Scalar>(storage: &mut [S], m: usize) -> Option<(&mut [[S; 4]], &mut [S])> {
     let storage = storage.get_mut(..mode_storage(m))?;
-    let (weights, q) = storage.split_at_mut(m.checked_mul(4)?);
+    let (weights, q) = storage.split_at_mut_checked(m.checked_mul(4)?)?;
     let weights: &mut [[S; 4]] = bytemuck::try_cast_slice_mut(weights).ok()?;
     Some((weights, q))
 }
@@ -414,8 +414,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let Some(c) = self.coherence.as_mut() else {
             return;
         };
-        c.weights.copy_from_slice(self.weights);
-        c.q_ref.copy_from_slice(self.q);
+        // Both hold exactly M entries; element-wise copies have no length check to fail (which
+        // `copy_from_slice` keeps, a panic path the optimiser cannot remove).
+        for (dst, src) in c.weights.iter_mut().zip(self.weights.iter()) {
+            *dst = *src;
+        }
+        for (dst, src) in c.q_ref.iter_mut().zip(self.q.iter()) {
+            *dst = *src;
+        }
         c.drift = S::ZERO;
         c.steps = 0;
         c.anchors = c.anchors.wrapping_add(1);
