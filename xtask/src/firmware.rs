@@ -571,7 +571,8 @@ fn qemu_command(board: &Board, machine: &str, elf: &Path) -> Command {
         }
         Kind::Aarch64 => {
             let mut c = Command::new("qemu-system-aarch64");
-            c.args(["-M", "virt", "-cpu", "cortex-a53", "-m", "128M", "-device"])
+            c.args(["-M", "virt", "-cpu", "cortex-a53", "-m", "128M", "-nic", "none"])
+                .arg("-device")
                 .arg(format!("loader,file={},cpu-num=0", elf.display()));
             c
         }

@@ -7,6 +7,7 @@ pub const CORE: &str = "Cortex-R5F";
 
 core::arch::global_asm!(
     r#"
+    .fpu vfpv3-d16
     .section .vectors, "ax"
     .arm
     .global _vectors
