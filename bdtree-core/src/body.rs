@@ -418,13 +418,12 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let Some(c) = self.coherence.as_mut() else {
             return;
         };
-        // Both hold exactly M entries; element-wise copies have no length check to fail (which
-        // `copy_from_slice` keeps, a panic path the optimiser cannot remove).
-        for (dst, src) in c.weights.iter_mut().zip(self.weights.iter()) {
-            *dst = *src;
+        // Equal lengths by construction; zipped copies keep the length check out of the code.
+        for (to, from) in c.weights.iter_mut().zip(self.weights.iter()) {
+            *to = *from;
         }
-        for (dst, src) in c.q_ref.iter_mut().zip(self.q.iter()) {
-            *dst = *src;
+        for (to, from) in c.q_ref.iter_mut().zip(self.q.iter()) {
+            *to = *from;
         }
         c.drift = S::ZERO;
         c.steps = 0;

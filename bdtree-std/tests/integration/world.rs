@@ -3,7 +3,7 @@
 
 use bdtree_core::{
     collide_world, self_stack_capacity, stack_capacity, BitMatrix, Body, PairFilter, Pose,
-    QueryStatus, SweepAndPrune, TrianglePair,
+    QueryStatus, SweepAndPrune, WorldPair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf};
@@ -77,8 +77,8 @@ proptest! {
         let mut sweep = SweepAndPrune::new(&mut order);
         let mut roots = vec![[0.0f32; 4]; n];
         let mut found = Vec::new();
-        let outcome = collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut |i, j, p: TrianglePair| {
-            found.push((i as usize, j as usize, p.a, p.b));
+        let outcome = collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut |w: WorldPair| {
+            found.push((w.a as usize, w.b as usize, w.triangles.a, w.triangles.b));
             true
         });
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
