@@ -30,7 +30,7 @@ use bdtree_core::{
     proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs, Anchor, BitMatrix, Body,
     CacheEntry, ContactBuffer, Deadline, Header, Image, Order, Pending, Pose, ProxyBuffer,
     ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList, SweepAndPrune, TestBudget, Traversal,
-    TrianglePair, VertexEntry,
+    TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -576,7 +576,7 @@ fn world<S: Scalar>() {
     let mut sweep = SweepAndPrune::new(&mut order);
     let mut roots = [[S::ZERO; 4]; 2];
     let mut stack = [[0u32; 2]; STACK];
-    let mut sink = |i: u32, j: u32, p: TrianglePair| black_box(i + j + p.a) != 0;
+    let mut sink = |p: WorldPair| black_box(p.a + p.b + p.triangles.a) != 0;
     let n = black_box(2);
     black_box(collide_world(
         bodies.get_mut(..n).unwrap_or(&mut []),
