@@ -43,7 +43,12 @@ fn main() {
         println!("cargo::rustc-link-arg-bin=defmt-log=-Tdefmt.x");
     }
     println!("cargo::rerun-if-changed=pack");
-    for file in ["pack/fixtures.bin", "pack/limits.rs", "pack/bench-f32.bin", "pack/bench-f64.bin"] {
+    for file in [
+        "pack/fixtures.bin",
+        "pack/limits.rs",
+        "pack/bench-f32.bin",
+        "pack/bench-f64.bin",
+    ] {
         println!("cargo::rerun-if-changed={file}");
         if !std::path::Path::new(file).exists() {
             panic!(

@@ -122,7 +122,11 @@ const fn triangular(n: u64, max: u64) -> Option<u64> {
     let Some(next) = n.checked_add(1) else {
         return None;
     };
-    let (a, b) = if n % 2 == 0 { (n / 2, next) } else { (n, next / 2) };
+    let (a, b) = if n % 2 == 0 {
+        (n / 2, next)
+    } else {
+        (n, next / 2)
+    };
     match a.checked_mul(b) {
         Some(t) if t <= max => Some(t),
         _ => None,
@@ -255,14 +259,22 @@ mod tests {
         assert_eq!(triangular(3, max), Some(6));
         // The old computation on 32 bits: (n (n + 1)) mod 2³² / 2.
         let wrapped = |n: u32| n.wrapping_mul(n.wrapping_add(1)) / 2;
-        assert_eq!(wrapped(65_536), 32_768, "the defect: a tiny count for 65,536 bodies");
+        assert_eq!(
+            wrapped(65_536),
+            32_768,
+            "the defect: a tiny count for 65,536 bodies"
+        );
         assert_eq!(triangular(65_536, max), Some(2_147_516_416));
         // Largest n that fits 32 bits, and the first that does not.
         assert_eq!(triangular(92_681, max), Some(4_294_930_221));
         assert_eq!(triangular(92_682, max), None);
         assert_eq!(triangular(u64::from(u32::MAX), max), None);
         // Every n on 32 bits either is exact (checked against u128) or refused.
-        for n in (0..200_000u64).step_by(7).chain(65_530..65_545).chain(92_670..92_700) {
+        for n in (0..200_000u64)
+            .step_by(7)
+            .chain(65_530..65_545)
+            .chain(92_670..92_700)
+        {
             let exact = u128::from(n) * u128::from(n + 1) / 2;
             match triangular(n, max) {
                 Some(t) => assert_eq!(u128::from(t), exact, "n = {n}"),

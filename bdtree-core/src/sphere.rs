@@ -127,7 +127,12 @@ fn update_fixed<S: Scalar, const R: usize, const M: usize>(
     // Indices, not `chunks_exact`: with constant `M` the loop unrolls and every check folds
     // away at opt-level 3; at `s` the checks stay but cannot fail (no division by a chunk size
     // that the optimiser no longer sees).
-    let pair = |j: usize| match (cols.get(j), cols.get(j + 1), weights.get(j), weights.get(j + 1)) {
+    let pair = |j: usize| match (
+        cols.get(j),
+        cols.get(j + 1),
+        weights.get(j),
+        weights.get(j + 1),
+    ) {
         (Some(c0), Some(c1), Some(w0), Some(w1)) => Some((c0, c1, lanes(w0), lanes(w1))),
         _ => None,
     };

@@ -93,9 +93,8 @@ fn broad_phase_is_checked() -> bool {
     let refused = BitMatrix::new(&mut words, n).is_none();
     let needed = BitMatrix::checked_words_needed(n);
     let too_big = BitMatrix::checked_words_needed(black_box(100_000)).is_none();
-    let ok = refused
-        && needed == Some(2_147_516_416usize.div_ceil(32))
-        && (usize::BITS > 32 || too_big);
+    let ok =
+        refused && needed == Some(2_147_516_416usize.div_ceil(32)) && (usize::BITS > 32 || too_big);
     report!(
         "BDTREE check name=broad_overflow usize_bits={} refused={} ok={}",
         usize::BITS,
@@ -131,7 +130,8 @@ fn bench(work: &mut Work, counter: &Counter) -> bool {
     for (j, x) in q.iter_mut().enumerate() {
         *x = 0.01 * j as f32 - 0.045;
     }
-    let pose = Pose::from_quaternion([0.9, 0.1, -0.3, 0.2], [0.5, -1.0, 2.0]).unwrap_or(Pose::identity());
+    let pose =
+        Pose::from_quaternion([0.9, 0.1, -0.3, 0.2], [0.5, -1.0, 2.0]).unwrap_or(Pose::identity());
     if body.set_state(pose, &q).is_err() || body.tree().modes() != 10 {
         report!("BDTREE error: the M = 10 body: bad state");
         return false;
@@ -284,7 +284,13 @@ fn run_scene(
         q: [[0.0; MAX_MODES]; MAX_BODIES],
     };
     for frame in 0..frame_count {
-        for ((pose, q), &m) in state.poses.iter_mut().zip(state.q.iter_mut()).zip(&modes).take(body_count) {
+        for ((pose, q), &m) in state
+            .poses
+            .iter_mut()
+            .zip(state.q.iter_mut())
+            .zip(&modes)
+            .take(body_count)
+        {
             for x in pose.0.iter_mut().chain(pose.1.iter_mut()) {
                 *x = reader.f32().ok_or(SHORT)?;
             }
@@ -305,12 +311,24 @@ fn run_scene(
         let expected_pairs = reader.sub(16 * expected_count).ok_or(SHORT)?;
 
         let start = counter.now();
-        let found = run_frame(&state, &mut bodies, &modes, body_count, proxy_depth, stack, pairs);
+        let found = run_frame(
+            &state,
+            &mut bodies,
+            &modes,
+            body_count,
+            proxy_depth,
+            stack,
+            pairs,
+        );
         let instructions = counter.now() - start;
         sum += instructions;
         max = max.max(instructions);
         let Some((counters, count)) = found else {
-            report!("BDTREE error scene={} frame={}: a body refused its state", name, frame);
+            report!(
+                "BDTREE error scene={} frame={}: a body refused its state",
+                name,
+                frame
+            );
             mismatches += 1;
             continue;
         };
@@ -486,7 +504,13 @@ fn run_frame(
     stack: &mut [[u32; 2]],
     pairs: &mut [[u32; 4]],
 ) -> Option<(Counters, usize)> {
-    for (((body, &m), pose), q) in bodies.iter_mut().zip(modes).zip(&state.poses).zip(&state.q).take(body_count) {
+    for (((body, &m), pose), q) in bodies
+        .iter_mut()
+        .zip(modes)
+        .zip(&state.poses)
+        .zip(&state.q)
+        .take(body_count)
+    {
         let pose = Pose::from_quaternion(pose.0, pose.1).ok()?;
         body.as_mut()?.set_state(pose, q.get(..m)?).ok()?;
     }

@@ -33,9 +33,14 @@ fn firmware_main() -> ! {
         defmt::error!("storage too small");
         rt::exit(false)
     };
-    let q = [0.05f32, -0.02, 0.01, 0.0, 0.03, -0.01, 0.02, 0.0, -0.03, 0.01];
+    let q = [
+        0.05f32, -0.02, 0.01, 0.0, 0.03, -0.01, 0.02, 0.0, -0.03, 0.01,
+    ];
     let shifted = Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [0.3, 0.1, 0.0]);
-    match (a.set_state(Pose::identity(), &q), shifted.map(|p| b.set_state(p, &q))) {
+    match (
+        a.set_state(Pose::identity(), &q),
+        shifted.map(|p| b.set_state(p, &q)),
+    ) {
         (Ok(()), Ok(Ok(()))) => {}
         (Err(e), _) | (_, Ok(Err(e))) => {
             defmt::error!("state refused: {}", e);
@@ -55,7 +60,12 @@ fn firmware_main() -> ! {
         shown += 1;
         true
     });
-    defmt::info!("query: {} ({=u32} pairs), {}", outcome.status, shown, outcome.stats);
+    defmt::info!(
+        "query: {} ({=u32} pairs), {}",
+        outcome.status,
+        shown,
+        outcome.stats
+    );
     rt::exit(outcome.status.is_complete() && shown > 0)
 }
 

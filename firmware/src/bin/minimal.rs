@@ -31,7 +31,9 @@ fn firmware_main() -> ! {
     let (Ok(mut a), Ok(mut b)) = (Body::new(&image, ca, ma), Body::new(&image, cb, mb)) else {
         rt::exit(false)
     };
-    let q = [0.05f32, -0.02, 0.01, 0.0, 0.03, -0.01, 0.02, 0.0, -0.03, 0.01];
+    let q = [
+        0.05f32, -0.02, 0.01, 0.0, 0.03, -0.01, 0.02, 0.0, -0.03, 0.01,
+    ];
     let shifted = Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [0.3, 0.1, 0.0]);
     let (Ok(()), Ok(Ok(()))) = (
         a.set_state(Pose::identity(), &q),

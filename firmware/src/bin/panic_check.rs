@@ -85,11 +85,13 @@ entries!(
         world,
         kernel,
         capacities,
+        boxes,
+        boxes_overlap_direct,
+        response,
     ],
-    // Known panic paths at opt-level `s` only — bounds checks of `a[i][j]` loops and
-    // `[0, 1, 2].map(|k| x[k])` closures that opt-level 3 folds away and `s` keeps:
-    // `obb::boxes_overlap` (and so `collide_boxes`), `response::penalty` and `apply_at_node`.
-    [boxes, boxes_overlap_direct, response],
+    // Known panic paths at opt-level `s` only: none at present (the bounds checks of
+    // `obb::boxes_overlap`, `response::penalty` and `apply_at_node` are gone).
+    [],
     // Known panic paths at every opt-level: none at present.
     []
 );
@@ -217,7 +219,9 @@ impl<S: Scalar> Storage<S> {
                 .ok()?;
         }
         if options & 4 != 0 {
-            body = body.with_regions(self.regions.get_mut(..cut(NODES + MODES))?).ok()?;
+            body = body
+                .with_regions(self.regions.get_mut(..cut(NODES + MODES))?)
+                .ok()?;
         }
         set(&mut body, 0.1);
         Some(body)
@@ -285,8 +289,17 @@ fn body_state<S: Scalar>() {
             black_box(body.is_cached(node));
         }
         black_box(body.world_triangle(black_box(3)));
-        black_box((body.error(), body.sphere_error(), body.step(), body.update_count()));
-        black_box((body.pose().apply([S::ONE; 3]), body.q().len(), body.weights().len()));
+        black_box((
+            body.error(),
+            body.sphere_error(),
+            body.step(),
+            body.update_count(),
+        ));
+        black_box((
+            body.pose().apply([S::ONE; 3]),
+            body.q().len(),
+            body.weights().len(),
+        ));
     });
 }
 
@@ -324,9 +337,22 @@ fn tree_view<S: Scalar>() {
     one::<S>(|body| {
         let tree = *body.tree();
         let node = black_box(5);
-        black_box((tree.row(node, black_box(2)), tree.rest_sphere(node), tree.kind(node)));
-        black_box((tree.spread(node), tree.node_depth(node), tree.record(node).map(|r| r.len())));
-        black_box((tree.encoding(), tree.is_bounded(), tree.is_nested(), tree.depth()));
+        black_box((
+            tree.row(node, black_box(2)),
+            tree.rest_sphere(node),
+            tree.kind(node),
+        ));
+        black_box((
+            tree.spread(node),
+            tree.node_depth(node),
+            tree.record(node).map(|r| r.len()),
+        ));
+        black_box((
+            tree.encoding(),
+            tree.is_bounded(),
+            tree.is_nested(),
+            tree.depth(),
+        ));
         black_box(tree.update(node, body.weights()));
         let support = [black_box(u64::MAX)];
         black_box(tree.update_sparse(node, body.weights(), &support));
@@ -339,7 +365,11 @@ fn model<S: Scalar>() {
         let i = black_box(7);
         black_box(model.basis_entry(i, black_box(1), black_box(2)));
         black_box(model.storage_error(body.q().iter().copied()));
-        black_box((model.vertex_count(), model.is_quantized(), model.triangles().len()));
+        black_box((
+            model.vertex_count(),
+            model.is_quantized(),
+            model.triangles().len(),
+        ));
         black_box((model.positions().len(), model.basis().len(), model.modes()));
     });
 }
@@ -359,7 +389,12 @@ fn triangle_query<S: Scalar>() {
     two::<S>(|a, b| {
         let mut stack = [[0u32; 2]; STACK];
         let n = black_box(STACK);
-        black_box(collide(a, b, stack.get_mut(..n).unwrap_or(&mut []), &mut sink));
+        black_box(collide(
+            a,
+            b,
+            stack.get_mut(..n).unwrap_or(&mut []),
+            &mut sink,
+        ));
     });
 }
 
@@ -405,7 +440,13 @@ fn self_query_with<S: Scalar>() {
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
-        black_box(collide_self_with(body, aids, &mut stack, &mut sink, &mut counts));
+        black_box(collide_self_with(
+            body,
+            aids,
+            &mut stack,
+            &mut sink,
+            &mut counts,
+        ));
         black_box(counts);
     });
 }
@@ -435,7 +476,12 @@ fn self_list<S: Scalar>() {
             cones: &[],
         };
         black_box(list.collide(body, aids, &mut stack, &mut sink, &mut counts));
-        black_box((list.len(), list.is_empty(), list.overflowed(), list.units().count()));
+        black_box((
+            list.len(),
+            list.is_empty(),
+            list.overflowed(),
+            list.units().count(),
+        ));
         list.reset();
     });
 }
@@ -445,7 +491,9 @@ fn self_normal_culled<S: Scalar>() {
         let mut cones = [0u16; NODES];
         black_box(normal_cones(body, &mut cones));
         let mut stack = [[0u32; 2]; STACK];
-        black_box(collide_self_normal_culled(body, &cones, &mut stack, &mut sink));
+        black_box(collide_self_normal_culled(
+            body, &cones, &mut stack, &mut sink,
+        ));
     });
 }
 
@@ -460,7 +508,10 @@ fn traversal_test_budget<S: Scalar>() {
         let mut budget = TestBudget::unlimited();
         black_box(t.run(a, b, &mut budget, &mut sink));
         black_box(t.pending_len());
-        black_box(Traversal::<S>::needed_capacity(black_box(10), black_box(20)));
+        black_box(Traversal::<S>::needed_capacity(
+            black_box(10),
+            black_box(20),
+        ));
     });
 }
 
@@ -603,7 +654,13 @@ fn response<S: Scalar>() {
             let mut wa = Wrench::<S, MODES>::ZERO;
             let mut wb = Wrench::<S, MODES>::default();
             black_box(respond(&pair, scalar(100.0), a, b, &mut wa, &mut wb));
-            black_box(apply_at_node(a, black_box(3), [S::ONE; 3], [S::ONE; 3], &mut wa));
+            black_box(apply_at_node(
+                a,
+                black_box(3),
+                [S::ONE; 3],
+                [S::ONE; 3],
+                &mut wa,
+            ));
             black_box((wa, wb));
         }
     });
@@ -619,7 +676,12 @@ fn kernel<S: Scalar>() {
     let w = w.get(..m).unwrap_or(&[]);
     black_box(update(r, w));
     black_box(update_sparse(r, w, &[black_box(0b1011)]));
-    black_box(error_bound(scalar(1.0), &[scalar::<S>(0.5); 3], q, [S::ONE; 3]));
+    black_box(error_bound(
+        scalar(1.0),
+        &[scalar::<S>(0.5); 3],
+        q,
+        [S::ONE; 3],
+    ));
     black_box(spheres_overlap(rows[0], rows[1]));
 }
 
@@ -627,5 +689,10 @@ fn capacities<S: Scalar>() {
     let d = black_box(12u32);
     black_box(stack_capacity(d, black_box(9)));
     black_box(self_stack_capacity(d));
-    black_box(proxy_stack_capacity(d, black_box(3), black_box(9), black_box(2)));
+    black_box(proxy_stack_capacity(
+        d,
+        black_box(3),
+        black_box(9),
+        black_box(2),
+    ));
 }

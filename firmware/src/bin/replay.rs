@@ -3,7 +3,7 @@
 #![no_std]
 #![no_main]
 
-use bdtree_firmware::{report, replay, rt};
+use bdtree_firmware::{replay, report, rt};
 
 #[no_mangle]
 fn firmware_main() -> ! {

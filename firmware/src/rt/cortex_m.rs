@@ -5,7 +5,11 @@
 use cortex_m::peripheral::{syst::SystClkSource, SYST};
 
 /// The core this image is built for (the board may be a superset: see `cargo xtask qemu`).
-pub const CORE: &str = if cfg!(armv6m) { "Cortex-M0" } else { "Cortex-M" };
+pub const CORE: &str = if cfg!(armv6m) {
+    "Cortex-M0"
+} else {
+    "Cortex-M"
+};
 
 #[cortex_m_rt::entry]
 fn main() -> ! {
