@@ -1013,17 +1013,16 @@ pub fn lint() -> Vec<String> {
         .collect()
 }
 
+/// What the `known` lists of firmware/src/bin/panic_check.rs hold (`None`: both are empty, and
+/// every entry point is in the proofs).
+const KNOWN_PANICS: Option<&str> = None;
+
 /// `cargo xtask panic-check`: links the panic-check firmware (every public entry point of
 /// bdtree-core, f32 and f64) with a panic handler that calls an undefined symbol, for each
 /// target and opt-level; a panic path that survives optimisation makes the link fail, naming
 /// the symbol. Each build that links then runs on QEMU and says how many entry points it
 /// holds. Last, the entry points with known panic paths, if any ([`KNOWN_PANICS`]), are linked
 /// too (opt-level `s`, M4F): that link must fail until they are fixed.
-
-/// What the `known` lists of firmware/src/bin/panic_check.rs hold (`None`: both are empty, and
-/// every entry point is in the proofs).
-const KNOWN_PANICS: Option<&str> = None;
-
 pub fn panic_check() -> Vec<String> {
     let mut failures = Vec::new();
     let started = Instant::now();
