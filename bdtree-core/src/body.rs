@@ -166,6 +166,8 @@ pub struct Body<'t, 'c, S: Scalar> {
     epoch: u32,
     pose: Pose<S>,
     error: S,
+    /// `3 · error`: the inflation of exact spheres this step (kept for the VFP kernel).
+    inflation: S,
     updates: u32,
     coherence: Option<Coherence<'c, S>>,
     regions: Option<Regions<'c>>,
@@ -209,7 +211,7 @@ pub const fn mode_storage(modes: usize) -> usize {
 /// Splits caller mode storage into `M` weights and `M` coordinates, or `None` when short.
 fn split_modes<S: Scalar>(storage: &mut [S], m: usize) -> Option<(&mut [[S; 4]], &mut [S])> {
     let storage = storage.get_mut(..mode_storage(m))?;
-    let (weights, q) = storage.split_at_mut(m.checked_mul(4)?);
+    let (weights, q) = storage.split_at_mut_checked(m.checked_mul(4)?)?;
     let weights: &mut [[S; 4]] = bytemuck::try_cast_slice_mut(weights).ok()?;
     Some((weights, q))
 }
@@ -279,11 +281,13 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             epoch: 1,
             pose: Pose::identity(),
             error: S::ZERO,
+            inflation: S::ZERO,
             updates: 0,
             coherence: None,
             regions: None,
         };
         body.error = body.compute_error();
+        body.inflation = S::from_u32(3) * body.error;
         Ok(body)
     }
 
@@ -543,6 +547,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
         self.pose = pose;
         self.error = self.compute_error();
+        self.inflation = S::from_u32(3) * self.error;
         if let Some(c) = self.coherence.as_mut() {
             c.steps = c.steps.saturating_add(1);
             c.drift = drift_norm(self.q.iter().copied(), c.q_ref.iter().copied());
@@ -637,7 +642,64 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// compare in the traversal loop.
     #[inline(never)]
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
-        let epoch = self.epoch;
+        if self.coherence.is_none() && self.regions.is_none() {
+            // The exact update, the common case: straight-line, no detours through tuples.
+            #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+            if let Some(sphere) = self.refresh_vfp(node) {
+                return Some(sphere);
+            }
+            let local = self.tree.update(node, self.weights)?;
+            return self.store(node, local, self.error);
+        }
+        self.refresh_special(node)
+    }
+
+    /// The exact f32 update of a scalar-row tree as one VFP kernel (update, world transform,
+    /// inflation; see [`crate::sphere::vfp::world_sphere`]), written straight into the cache.
+    /// `None` when it does not apply (f64, quantized rows, a bad index).
+    #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+    #[inline(always)]
+    fn refresh_vfp(&mut self, node: usize) -> Option<[S; 4]> {
+        if S::BYTES != 4 {
+            return None;
+        }
+        let record = bytemuck::try_cast_slice::<[S; 4], [f32; 4]>(self.tree.record(node)?).ok()?;
+        let weights = bytemuck::try_cast_slice::<[S; 4], [f32; 4]>(self.weights).ok()?;
+        let rotation = bytemuck::try_cast_ref::<[[S; 3]; 3], [[f32; 3]; 3]>(&self.pose.rotation);
+        let translation = bytemuck::try_cast_ref::<[S; 3], [f32; 3]>(&self.pose.translation);
+        let inflation = bytemuck::try_cast_ref::<S, f32>(&self.inflation).ok()?;
+        let entry = self.cache.get_mut(node)?;
+        let sphere = bytemuck::try_cast_mut::<[S; 4], [f32; 4]>(&mut entry.sphere).ok()?;
+        crate::sphere::vfp::world_sphere(
+            record,
+            weights,
+            rotation.ok()?,
+            translation.ok()?,
+            inflation,
+            sphere,
+        )?;
+        entry.epoch = self.epoch;
+        self.updates = self.updates.wrapping_add(1);
+        Some(entry.sphere)
+    }
+
+    /// Transforms a body-frame sphere to the world, inflates it by `3 · error` and caches it.
+    #[inline(always)]
+    fn store(&mut self, node: usize, local: [S; 4], error: S) -> Option<[S; 4]> {
+        let c = self.pose.apply([local[0], local[1], local[2]]);
+        let three = S::from_u32(3);
+        let sphere = [c[0], c[1], c[2], local[3] + three * error];
+        *self.cache.get_mut(node)? = CacheEntry {
+            sphere,
+            epoch: self.epoch,
+        };
+        self.updates = self.updates.wrapping_add(1);
+        Some(sphere)
+    }
+
+    /// The cache miss with temporal coherence or deformation regions on.
+    #[inline(never)]
+    fn refresh_special(&mut self, node: usize) -> Option<[S; 4]> {
         let (local, error) = match (self.coherence.is_some(), self.regions.is_some()) {
             (false, false) => (self.tree.update(node, self.weights)?, self.error),
             (false, true) => {
@@ -650,12 +712,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             }
             (true, _) => self.coherent(node)?,
         };
-        let c = self.pose.apply([local[0], local[1], local[2]]);
-        let three = S::from_u32(3);
-        let sphere = [c[0], c[1], c[2], local[3] + three * error];
-        *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
-        self.updates = self.updates.wrapping_add(1);
-        Some(sphere)
+        self.store(node, local, error)
     }
 
     /// With regions: the node's sphere from an earlier step, carried into this one, when neither

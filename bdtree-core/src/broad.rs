@@ -39,6 +39,10 @@ impl<F: Fn(usize, usize) -> bool> PairFilter for F {
 /// A symmetric allowed-collision matrix of `n` bodies, one bit per unordered pair (diagonal
 /// included) in the caller's words: `n (n + 1) / 2` bits, see [`BitMatrix::words_needed`].
 /// Starts with every distinct pair allowed and self-collision off.
+///
+/// The bit count is computed with checked arithmetic: where `n (n + 1) / 2` does not fit a
+/// `usize` (n ≥ 92,682 on 32-bit targets) no matrix can be made and [`BitMatrix::new`] refuses,
+/// instead of accepting storage sized by a wrapped product.
 #[derive(Debug)]
 pub struct BitMatrix<'w> {
     bits: &'w mut [u32],
@@ -46,14 +50,28 @@ pub struct BitMatrix<'w> {
 }
 
 impl<'w> BitMatrix<'w> {
-    /// Words a matrix of `n` bodies needs.
+    /// Words a matrix of `n` bodies needs; `usize::MAX` (more than any storage holds) when
+    /// `n (n + 1) / 2` does not fit a `usize`. See [`BitMatrix::checked_words_needed`].
     pub const fn words_needed(n: usize) -> usize {
-        (n * (n + 1) / 2).div_ceil(32)
+        match Self::checked_words_needed(n) {
+            Some(w) => w,
+            None => usize::MAX,
+        }
     }
 
-    /// A matrix over the caller's words; `None` when they are too few.
+    /// Words a matrix of `n` bodies needs, or `None` when its bit count `n (n + 1) / 2` does
+    /// not fit a `usize`.
+    pub const fn checked_words_needed(n: usize) -> Option<usize> {
+        match triangular(n as u64, usize::MAX as u64) {
+            Some(bits) => Some((bits as usize).div_ceil(32)),
+            None => None,
+        }
+    }
+
+    /// A matrix over the caller's words; `None` when they are too few, or when `n` is so large
+    /// that the matrix's bit count does not fit a `usize`.
     pub fn new(words: &'w mut [u32], n: usize) -> Option<Self> {
-        if words.len() < Self::words_needed(n) {
+        if words.len() < Self::checked_words_needed(n)? {
             return None;
         }
         let mut m = Self { bits: words, n };
@@ -70,7 +88,12 @@ impl<'w> BitMatrix<'w> {
 
     fn bit(&self, i: usize, j: usize) -> Option<usize> {
         let (i, j) = if i <= j { (i, j) } else { (j, i) };
-        (j < self.n).then(|| j * (j + 1) / 2 + i)
+        if j >= self.n {
+            return None;
+        }
+        // `j < n`, and `n (n + 1) / 2` fits (checked by `new`): so does `j (j + 1) / 2 + i`.
+        let row = triangular(j as u64, usize::MAX as u64)? as usize;
+        row.checked_add(i)
     }
 
     /// Allows or forbids the pair (or, with `i == j`, the body's self-collision). Indices out
@@ -90,6 +113,23 @@ impl PairFilter for BitMatrix<'_> {
         self.bit(i, j)
             .and_then(|b| self.bits.get(b / 32).map(|w| w >> (b % 32) & 1 == 1))
             .unwrap_or(false)
+    }
+}
+
+/// `n (n + 1) / 2` when it is at most `max` (the platform's `usize::MAX`), else `None`. The
+/// halving comes first (on whichever factor is even), so the result is exact wherever it fits.
+const fn triangular(n: u64, max: u64) -> Option<u64> {
+    let Some(next) = n.checked_add(1) else {
+        return None;
+    };
+    let (a, b) = if n % 2 == 0 {
+        (n / 2, next)
+    } else {
+        (n, next / 2)
+    };
+    match a.checked_mul(b) {
+        Some(t) if t <= max => Some(t),
+        _ => None,
     }
 }
 
@@ -203,4 +243,59 @@ fn lower_x<S: Scalar>(s: &[S; 4]) -> S {
 fn upper_x<S: Scalar>(s: &[S; 4]) -> S {
     let v = s[0] + s[3];
     v + (s[0].abs() + s[3]) * S::from_u32(16) * S::UNIT_ROUNDOFF
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit count of a 32-bit target (`usize` = `u32`): exact up to the largest `n` whose
+    /// `n (n + 1) / 2` fits, refused beyond — where the old `usize` product wrapped (from
+    /// n = 65,536 on) and accepted undersized storage.
+    #[test]
+    fn bit_count_is_checked_at_32_bit_width() {
+        let max = u64::from(u32::MAX);
+        assert_eq!(triangular(0, max), Some(0));
+        assert_eq!(triangular(3, max), Some(6));
+        // The old computation on 32 bits: (n (n + 1)) mod 2³² / 2.
+        let wrapped = |n: u32| n.wrapping_mul(n.wrapping_add(1)) / 2;
+        assert_eq!(
+            wrapped(65_536),
+            32_768,
+            "the defect: a tiny count for 65,536 bodies"
+        );
+        assert_eq!(triangular(65_536, max), Some(2_147_516_416));
+        // Largest n that fits 32 bits, and the first that does not.
+        assert_eq!(triangular(92_681, max), Some(4_294_930_221));
+        assert_eq!(triangular(92_682, max), None);
+        assert_eq!(triangular(u64::from(u32::MAX), max), None);
+        // Every n on 32 bits either is exact (checked against u128) or refused.
+        for n in (0..200_000u64)
+            .step_by(7)
+            .chain(65_530..65_545)
+            .chain(92_670..92_700)
+        {
+            let exact = u128::from(n) * u128::from(n + 1) / 2;
+            match triangular(n, max) {
+                Some(t) => assert_eq!(u128::from(t), exact, "n = {n}"),
+                None => assert!(exact > u128::from(max), "n = {n} refused but fits"),
+            }
+        }
+        // On a 64-bit usize the same n are all exact.
+        assert_eq!(triangular(92_682, u64::MAX), Some(4_295_022_903));
+        assert_eq!(triangular(u64::MAX, u64::MAX), None);
+    }
+
+    #[test]
+    fn an_oversized_matrix_is_refused() {
+        assert_eq!(BitMatrix::checked_words_needed(usize::MAX), None);
+        assert_eq!(BitMatrix::words_needed(usize::MAX), usize::MAX);
+        assert!(BitMatrix::new(&mut [0u32; 4], usize::MAX).is_none());
+        // A matrix of 10 bodies needs 55 bits: 2 words.
+        assert_eq!(BitMatrix::words_needed(10), 2);
+        assert!(BitMatrix::new(&mut [0u32; 1], 10).is_none());
+        let mut words = [0u32; 2];
+        let m = BitMatrix::new(&mut words, 10).expect("fits");
+        assert!(m.allows(0, 9) && !m.allows(9, 9) && !m.allows(3, 10));
+    }
 }

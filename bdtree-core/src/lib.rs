@@ -44,7 +44,9 @@
 //! with checked accessors; capacities are the caller's; a full sink or a short stack ends a
 //! query with an explicit [`QueryStatus`].
 #![no_std]
-#![forbid(unsafe_code)]
+// The only unsafe code is the opt-in ARM VFP kernel of `sphere::vfp` (feature `asm`).
+#![cfg_attr(not(feature = "asm"), forbid(unsafe_code))]
+#![cfg_attr(feature = "asm", deny(unsafe_code))]
 #![deny(missing_docs)]
 #![warn(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 

@@ -182,12 +182,15 @@ pub fn boxes_overlap<S: Scalar>(a: &WorldBox<S>, b: &WorldBox<S>, test: BoxTest)
         b.center[1] - a.center[1],
         b.center[2] - a.center[2],
     ];
-    // Axis k of a box is column k of its rotation matrix.
-    let axis = |m: &[[S; 3]; 3], k: usize| [m[0][k], m[1][k], m[2][k]];
+    // Axis k of a box is column k of its rotation matrix. Indices below are constants or go
+    // through `at` (a match): no bounds check survives at any opt-level.
+    let axis = |m: &[[S; 3]; 3], k: usize| [at(m[0], k), at(m[1], k), at(m[2], k)];
     let dot = |u: [S; 3], v: [S; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
     // t in a's frame, and r[i][j] = a_i · b_j.
-    let t = [0, 1, 2].map(|i| dot(axis(&a.axes, i), t_world));
-    let r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| dot(axis(&a.axes, i), axis(&b.axes, j))));
+    let a_axes = [axis(&a.axes, 0), axis(&a.axes, 1), axis(&a.axes, 2)];
+    let b_axes = [axis(&b.axes, 0), axis(&b.axes, 1), axis(&b.axes, 2)];
+    let t = a_axes.map(|ai| dot(ai, t_world));
+    let r = a_axes.map(|ai| b_axes.map(|bj| dot(ai, bj)));
     let abs_r = r.map(|row| row.map(|x| x.abs()));
     let magnitude = t_world[0].abs()
         + t_world[1].abs()
@@ -200,16 +203,18 @@ pub fn boxes_overlap<S: Scalar>(a: &WorldBox<S>, b: &WorldBox<S>, test: BoxTest)
         + b.half[2];
     let slack = S::from_u32(64) * S::UNIT_ROUNDOFF * magnitude;
     let separated = |projection: S, reach: S| projection.abs() > reach + slack;
-    for i in 0..3 {
-        let rb = b.half[0] * abs_r[i][0] + b.half[1] * abs_r[i][1] + b.half[2] * abs_r[i][2];
-        if separated(t[i], a.half[i] + rb) {
+    for ((&ti, &ha), abs_row) in t.iter().zip(&a.half).zip(&abs_r) {
+        let rb = b.half[0] * abs_row[0] + b.half[1] * abs_row[1] + b.half[2] * abs_row[2];
+        if separated(ti, ha + rb) {
             return false;
         }
     }
-    for j in 0..3 {
-        let ra = a.half[0] * abs_r[0][j] + a.half[1] * abs_r[1][j] + a.half[2] * abs_r[2][j];
-        let tj = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
-        if separated(tj, ra + b.half[j]) {
+    for (j, &hb) in b.half.iter().enumerate() {
+        let col = |m: &[[S; 3]; 3]| [at(m[0], j), at(m[1], j), at(m[2], j)];
+        let (abs_col, col_r) = (col(&abs_r), col(&r));
+        let ra = a.half[0] * abs_col[0] + a.half[1] * abs_col[1] + a.half[2] * abs_col[2];
+        let tj = t[0] * col_r[0] + t[1] * col_r[1] + t[2] * col_r[2];
+        if separated(tj, ra + hb) {
             return false;
         }
     }
@@ -218,17 +223,29 @@ pub fn boxes_overlap<S: Scalar>(a: &WorldBox<S>, b: &WorldBox<S>, test: BoxTest)
     }
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (r_i1, r_i2) = (at(r, i1), at(r, i2));
+        let (abs_i, abs_i1, abs_i2) = (at(abs_r, i), at(abs_r, i1), at(abs_r, i2));
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let ra = a.half[i1] * abs_r[i2][j] + a.half[i2] * abs_r[i1][j];
-            let rb = b.half[j1] * abs_r[i][j2] + b.half[j2] * abs_r[i][j1];
-            let p = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+            let ra = at(a.half, i1) * at(abs_i2, j) + at(a.half, i2) * at(abs_i1, j);
+            let rb = at(b.half, j1) * at(abs_i, j2) + at(b.half, j2) * at(abs_i, j1);
+            let p = at(t, i2) * at(r_i1, j) - at(t, i1) * at(r_i2, j);
             if separated(p, ra + rb) {
                 return false;
             }
         }
     }
     true
+}
+
+/// Entry `k` of three (the last for `k ≥ 2`): a runtime index without a bounds check.
+#[inline(always)]
+fn at<T: Copy>(v: [T; 3], k: usize) -> T {
+    match k {
+        0 => v[0],
+        1 => v[1],
+        _ => v[2],
+    }
 }
 
 /// The box query's policy: world boxes (with the sphere radius the split rule compares),

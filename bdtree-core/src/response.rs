@@ -85,7 +85,11 @@ pub fn penalty<S: Scalar>(sphere_a: [S; 4], sphere_b: [S; 4], stiffness: S) -> O
     Some(Penalty {
         normal,
         depth,
-        point: [0, 1, 2].map(|k| sphere_a[k] + reach * normal[k]),
+        point: [
+            sphere_a[0] + reach * normal[0],
+            sphere_a[1] + reach * normal[1],
+            sphere_a[2] + reach * normal[2],
+        ],
         force: normal.map(|x| magnitude * x),
     })
 }
@@ -108,7 +112,12 @@ pub fn apply_at_node<S: Scalar, const M: usize>(
     let pose = body.pose();
     let r = pose.rotation;
     // Rᵀ f: the force in body axes.
-    let local = [0, 1, 2].map(|j| r[0][j] * force[0] + r[1][j] * force[1] + r[2][j] * force[2]);
+    let columns = [
+        [r[0][0], r[1][0], r[2][0]],
+        [r[0][1], r[1][1], r[2][1]],
+        [r[0][2], r[1][2], r[2][2]],
+    ];
+    let local = columns.map(|c| c[0] * force[0] + c[1] * force[1] + c[2] * force[2]);
     for (j, slot) in wrench.q.iter_mut().enumerate().take(tree.modes()) {
         let row = tree.row(node, j + 1)?;
         *slot = *slot + row[0] * local[0] + row[1] * local[1] + row[2] * local[2];
@@ -120,9 +129,11 @@ pub fn apply_at_node<S: Scalar, const M: usize>(
         arm[2] * force[0] - arm[0] * force[2],
         arm[0] * force[1] - arm[1] * force[0],
     ];
-    for k in 0..3 {
-        wrench.force[k] = wrench.force[k] + force[k];
-        wrench.torque[k] = wrench.torque[k] + torque[k];
+    for (sum, f) in wrench.force.iter_mut().zip(force) {
+        *sum = *sum + f;
+    }
+    for (sum, t) in wrench.torque.iter_mut().zip(torque) {
+        *sum = *sum + t;
     }
     Some(())
 }

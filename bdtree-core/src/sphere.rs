@@ -59,10 +59,125 @@ pub fn mode_weights<S: Scalar>(q: &[S], out: &mut [[S; 4]]) {
 /// scalar-FPU targets read only the first and the last). `4M` multiply-adds.
 ///
 /// The result is the computed value, without inflation; see the module docs for its error.
+///
+/// Runs `min(record.len() − 1, weights.len())` modes. Every path below computes the same sum in
+/// the same order (two accumulators, even and odd modes, the odd one started by the product of
+/// mode 1, a trailing odd mode added to the even one, the two added last), so the bits are the
+/// same on every target and for every mode count:
+///
+/// * with the `asm` feature on 32-bit ARM with a hardware FPU (Cortex-M4F/M7/M33, Cortex-R),
+///   f32 runs [`update_vfp`]: multi-register loads of two rows and two weights at a time;
+/// * otherwise mode counts in [`FIXED_MODES`] run a kernel unrolled for that count (the mode
+///   count is known only at run time; this dispatch gives the traversal the unrolled loop);
+/// * other counts run the general loop.
 #[inline]
 pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
+    #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+    if S::BYTES == 4 {
+        if let (Ok(r), Ok(w)) = (
+            bytemuck::try_cast_slice::<[S; 4], [f32; 4]>(record),
+            bytemuck::try_cast_slice::<[S; 4], [f32; 4]>(weights),
+        ) {
+            if let Ok(out) = bytemuck::try_cast::<[f32; 4], [S; 4]>(vfp::update(r, w)) {
+                return out;
+            }
+        }
+    }
+    update_portable(record, weights)
+}
+
+/// [`update`] in Rust on every target (what it runs without the `asm` feature): the unrolled
+/// kernel for mode counts in [`FIXED_MODES`], the loop for the others.
+#[inline]
+pub fn update_portable<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
+    let m = weights.len().min(record.len().saturating_sub(1));
+    macro_rules! dispatch {
+        ($($modes:literal)*) => {
+            match m {
+                $($modes => {
+                    if let (Some(r), Some(w)) = (
+                        record.first_chunk::<{ $modes + 1 }>(),
+                        weights.first_chunk::<$modes>(),
+                    ) {
+                        return update_fixed(r, w);
+                    }
+                })*
+                _ => {}
+            }
+        };
+    }
+    dispatch!(4 6 8 10 12 16);
+    update_loop(record, weights)
+}
+
+/// Mode counts with an unrolled kernel (see [`update`]); other counts run a loop.
+pub const FIXED_MODES: [usize; 6] = [4, 6, 8, 10, 12, 16];
+
+/// [`update`] unrolled for `M` modes (`R = M + 1` rows): every load at a fixed offset, no loop.
+#[inline(never)]
+fn update_fixed<S: Scalar, const R: usize, const M: usize>(
+    record: &[[S; 4]; R],
+    weights: &[[S; 4]; M],
+) -> [S; 4] {
+    let Some((head, cols)) = record.split_first() else {
+        return [S::ZERO; 4];
+    };
+    let mut even = *head;
+    let mut odd = [S::ZERO; 4];
+    // Indices, not `chunks_exact`: with constant `M` the loop unrolls and every check folds
+    // away at opt-level 3; at `s` the checks stay but cannot fail (no division by a chunk size
+    // that the optimiser no longer sees).
+    let pair = |j: usize| match (
+        cols.get(j),
+        cols.get(j + 1),
+        weights.get(j),
+        weights.get(j + 1),
+    ) {
+        (Some(c0), Some(c1), Some(w0), Some(w1)) => Some((c0, c1, lanes(w0), lanes(w1))),
+        _ => None,
+    };
+    if let Some((c0, c1, w0, w1)) = pair(0) {
+        for l in 0..4 {
+            even[l] = even[l] + c0[l] * w0[l];
+            odd[l] = c1[l] * w1[l];
+        }
+    }
+    let mut j = 2;
+    while j + 1 < M {
+        if let Some((c0, c1, w0, w1)) = pair(j) {
+            for l in 0..4 {
+                even[l] = even[l] + c0[l] * w0[l];
+                odd[l] = odd[l] + c1[l] * w1[l];
+            }
+        }
+        j += 2;
+    }
+    if M % 2 == 1 {
+        if let (Some(c), Some(w)) = (cols.get(M - 1), weights.get(M - 1)) {
+            let w = lanes(w);
+            for l in 0..4 {
+                even[l] = even[l] + c[l] * w[l];
+            }
+        }
+    }
+    [
+        even[0] + odd[0],
+        even[1] + odd[1],
+        even[2] + odd[2],
+        even[3] + odd[3],
+    ]
+}
+
+/// [`update`] for any mode count: the same sum as [`update_fixed`], as a loop.
+#[inline(never)]
+fn update_loop<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
     let Some((&head, cols)) = record.split_first() else {
         return [S::ZERO; 4];
+    };
+    // Both to the mode count, so that a trailing odd mode pairs row and weight of that mode.
+    let m = weights.len().min(cols.len());
+    let (Some(cols), Some(weights)) = (cols.get(..m), weights.get(..m)) else {
+        return head;
     };
     let mut even = head;
     let mut odd = [S::ZERO; 4];
@@ -97,6 +212,293 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
         even[2] + odd[2],
         even[3] + odd[3],
     ]
+}
+
+/// The f32 update in ARM VFP assembly (feature `asm`; 32-bit ARM with a hardware FPU): per
+/// pair of modes two `vldmia` of eight registers (two rows, two weights `[q, q, q, |q|]`) and
+/// eight `vmla.f32` (a multiply rounded, then an add rounded: the same bits as the separate
+/// operations of the Rust kernels), in the order of [`update`].
+#[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+#[allow(unsafe_code)]
+pub mod vfp {
+    /// [`super::update`] in f32; reads all four lanes of each weight (which [`super::mode_weights`]
+    /// makes `[q, q, q, |q|]`, as hosts read them). Inlined, so that the registers it uses are
+    /// saved once by the caller (the traversal), not per node, and the result stays in
+    /// registers.
+    #[inline(always)]
+    pub fn update(record: &[[f32; 4]], weights: &[[f32; 4]]) -> [f32; 4] {
+        let Some((head, _)) = record.split_first() else {
+            return [0.0; 4];
+        };
+        let m = weights.len().min(record.len().saturating_sub(1));
+        let pairs = m / 2;
+        let odd_mode = m % 2;
+        let (x, y, z, r): (usize, usize, usize, usize);
+        // `pairs` is 0 where the odd accumulator is zeroed from it (+0.0).
+        // SAFETY: reads `1 + 2·pairs + odd_mode = m + 1 ≤ record.len()` rows from `head` and
+        // `m ≤ weights.len()` weights (16 bytes each); every register it changes is declared.
+        // (The result leaves through core registers: rustc takes `s` registers only as
+        // clobbers on these targets.)
+        unsafe {
+            core::arch::asm!(
+                "vldmia {rec}!, {{s0-s3}}",
+                "cmp {pairs}, #0",
+                "bne 2f",
+                // No pair: the odd accumulator is +0.0, as in the Rust kernels.
+                "vmov s4, {pairs}",
+                "vmov s5, {pairs}",
+                "vmov s6, {pairs}",
+                "vmov s7, {pairs}",
+                "b 4f",
+                "2:",
+                "vldmia {rec}!, {{s8-s15}}",
+                "vldmia {w}!, {{s16-s23}}",
+                "vmla.f32 s0, s8, s16",
+                "vmla.f32 s1, s9, s17",
+                "vmla.f32 s2, s10, s18",
+                "vmla.f32 s3, s11, s19",
+                "vmul.f32 s4, s12, s20",
+                "vmul.f32 s5, s13, s21",
+                "vmul.f32 s6, s14, s22",
+                "vmul.f32 s7, s15, s23",
+                "subs {pairs}, {pairs}, #1",
+                "beq 4f",
+                "3:",
+                "vldmia {rec}!, {{s8-s15}}",
+                "vldmia {w}!, {{s16-s23}}",
+                "vmla.f32 s0, s8, s16",
+                "vmla.f32 s1, s9, s17",
+                "vmla.f32 s2, s10, s18",
+                "vmla.f32 s3, s11, s19",
+                "vmla.f32 s4, s12, s20",
+                "vmla.f32 s5, s13, s21",
+                "vmla.f32 s6, s14, s22",
+                "vmla.f32 s7, s15, s23",
+                "subs {pairs}, {pairs}, #1",
+                "bne 3b",
+                "4:",
+                "cmp {odd}, #0",
+                "beq 5f",
+                "vldmia {rec}, {{s8-s11}}",
+                "vldmia {w}, {{s16-s19}}",
+                "vmla.f32 s0, s8, s16",
+                "vmla.f32 s1, s9, s17",
+                "vmla.f32 s2, s10, s18",
+                "vmla.f32 s3, s11, s19",
+                "5:",
+                "vadd.f32 s0, s0, s4",
+                "vadd.f32 s1, s1, s5",
+                "vadd.f32 s2, s2, s6",
+                "vadd.f32 s3, s3, s7",
+                "vmov {rec}, {w}, s0, s1",
+                "vmov {pairs}, {odd}, s2, s3",
+                rec = inout(reg) head.as_ptr() as usize => x,
+                w = inout(reg) weights.as_ptr() as usize => y,
+                pairs = inout(reg) pairs => z,
+                odd = inout(reg) odd_mode => r,
+                out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+                out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+                out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+                out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+                out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+                out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+                options(nostack, readonly),
+            );
+        }
+        [x, y, z, r].map(|bits| f32::from_bits(bits as u32))
+    }
+
+    /// The world sphere of a node in one pass, for [`crate::Body::sphere`]: the update as in
+    /// [`update`], then `R c + t` (per row `((r₀ c₀ + r₁ c₁) + r₂ c₂) + t`, the order of
+    /// [`crate::Pose::apply`]) and `r + inflation` (`inflation = 3δ`, computed by the caller),
+    /// written to `out`. `None` (and `out` untouched) when `record` is empty. Mode counts 4,
+    /// 6, 8, 10, 12 and 16 run a straight-line kernel (no loop control); others a loop.
+    #[inline(always)]
+    pub fn world_sphere(
+        record: &[[f32; 4]],
+        weights: &[[f32; 4]],
+        rotation: &[[f32; 3]; 3],
+        translation: &[f32; 3],
+        inflation: &f32,
+        out: &mut [f32; 4],
+    ) -> Option<()> {
+        let (head, _) = record.split_first()?;
+        let m = weights.len().min(record.len().saturating_sub(1));
+        let rec: *const [f32; 4] = head;
+        let w = weights.as_ptr();
+        let rot = rotation.as_ptr();
+        let t = translation.as_ptr();
+        let sc: *const f32 = inflation;
+        let out = out.as_mut_ptr();
+        // SAFETY (every arm): reads `m + 1 ≤ record.len()` rows, `m ≤ weights.len()` weights,
+        // the nine entries of `rotation`, the three of `translation` and `inflation`; writes
+        // the four words of `out`; every register it changes is declared.
+        unsafe {
+            match m {
+                4 => fixed!(rec, w, rot, t, sc, out; p),
+                6 => fixed!(rec, w, rot, t, sc, out; p p),
+                8 => fixed!(rec, w, rot, t, sc, out; p p p),
+                10 => fixed!(rec, w, rot, t, sc, out; p p p p),
+                12 => fixed!(rec, w, rot, t, sc, out; p p p p p),
+                16 => fixed!(rec, w, rot, t, sc, out; p p p p p p p),
+                _ => looped(rec, w, m / 2, m % 2, rot, t, sc, out),
+            }
+        }
+        Some(())
+    }
+
+    /// The update's first pair of modes (starts the odd accumulator).
+    macro_rules! first_pair {
+        () => {
+            "vldmia {rec}!, {{s8-s15}}\n\
+             vldmia {w}!, {{s16-s23}}\n\
+             vmla.f32 s0, s8, s16\n\
+             vmla.f32 s1, s9, s17\n\
+             vmla.f32 s2, s10, s18\n\
+             vmla.f32 s3, s11, s19\n\
+             vmul.f32 s4, s12, s20\n\
+             vmul.f32 s5, s13, s21\n\
+             vmul.f32 s6, s14, s22\n\
+             vmul.f32 s7, s15, s23\n"
+        };
+    }
+
+    /// One more pair of modes.
+    macro_rules! next_pair {
+        () => {
+            "vldmia {rec}!, {{s8-s15}}\n\
+             vldmia {w}!, {{s16-s23}}\n\
+             vmla.f32 s0, s8, s16\n\
+             vmla.f32 s1, s9, s17\n\
+             vmla.f32 s2, s10, s18\n\
+             vmla.f32 s3, s11, s19\n\
+             vmla.f32 s4, s12, s20\n\
+             vmla.f32 s5, s13, s21\n\
+             vmla.f32 s6, s14, s22\n\
+             vmla.f32 s7, s15, s23\n"
+        };
+    }
+
+    /// Even and odd accumulators added, then `R c + t`, `r + 3δ`, stored.
+    macro_rules! finish {
+        () => {
+            "vadd.f32 s8, s0, s4\n\
+             vadd.f32 s9, s1, s5\n\
+             vadd.f32 s10, s2, s6\n\
+             vadd.f32 s11, s3, s7\n\
+             vldmia {rot}, {{s12-s20}}\n\
+             vldmia {t}, {{s21-s23}}\n\
+             vldmia {sc}, {{s0}}\n\
+             vmul.f32 s1, s12, s8\n\
+             vmul.f32 s2, s15, s8\n\
+             vmul.f32 s3, s18, s8\n\
+             vmla.f32 s1, s13, s9\n\
+             vmla.f32 s2, s16, s9\n\
+             vmla.f32 s3, s19, s9\n\
+             vmla.f32 s1, s14, s10\n\
+             vmla.f32 s2, s17, s10\n\
+             vmla.f32 s3, s20, s10\n\
+             vadd.f32 s4, s1, s21\n\
+             vadd.f32 s5, s2, s22\n\
+             vadd.f32 s6, s3, s23\n\
+             vadd.f32 s7, s11, s0\n\
+             vstmia {out}, {{s4-s7}}\n"
+        };
+    }
+
+    /// The straight-line kernel for `2 (1 + pairs after the first)` modes.
+    macro_rules! fixed {
+        ($rec:ident, $w:ident, $rot:ident, $t:ident, $sc:ident, $out:ident; $($more:ident)*) => {
+            core::arch::asm!(
+                "vldmia {rec}!, {{s0-s3}}",
+                first_pair!(),
+                $(concat!("@ ", stringify!($more), "\n", next_pair!()),)*
+                finish!(),
+                rec = inout(reg) $rec => _,
+                w = inout(reg) $w => _,
+                rot = in(reg) $rot,
+                t = in(reg) $t,
+                sc = in(reg) $sc,
+                out = in(reg) $out,
+                out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+                out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+                out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+                out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+                out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+                out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+                options(nostack),
+            )
+        };
+    }
+    use {finish, first_pair, fixed, next_pair};
+
+    /// [`world_sphere`] for any mode count: the pairs as a loop.
+    ///
+    /// # Safety
+    ///
+    /// `rec` points to `2 pairs + odd + 1` rows, `w` to `2 pairs + odd` weights, `rot` to nine
+    /// floats, `t` to three, `sc` to one, `out` to four writable ones.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn looped(
+        rec: *const [f32; 4],
+        w: *const [f32; 4],
+        pairs: usize,
+        odd: usize,
+        rot: *const [f32; 3],
+        t: *const f32,
+        sc: *const f32,
+        out: *mut f32,
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            core::arch::asm!(
+                "vldmia {rec}!, {{s0-s3}}",
+                "cmp {pairs}, #0",
+                "bne 2f",
+                // No pair: the odd accumulator is +0.0 (`pairs` is 0), as in the Rust kernels.
+                "vmov s4, {pairs}",
+                "vmov s5, {pairs}",
+                "vmov s6, {pairs}",
+                "vmov s7, {pairs}",
+                "b 4f",
+                "2:",
+                first_pair!(),
+                "subs {pairs}, {pairs}, #1",
+                "beq 4f",
+                "3:",
+                next_pair!(),
+                "subs {pairs}, {pairs}, #1",
+                "bne 3b",
+                "4:",
+                "cmp {odd}, #0",
+                "beq 5f",
+                "vldmia {rec}, {{s8-s11}}",
+                "vldmia {w}, {{s16-s19}}",
+                "vmla.f32 s0, s8, s16",
+                "vmla.f32 s1, s9, s17",
+                "vmla.f32 s2, s10, s18",
+                "vmla.f32 s3, s11, s19",
+                "5:",
+                finish!(),
+                rec = inout(reg) rec => _,
+                w = inout(reg) w => _,
+                pairs = inout(reg) pairs => _,
+                odd = in(reg) odd,
+                rot = in(reg) rot,
+                t = in(reg) t,
+                sc = in(reg) sc,
+                out = in(reg) out,
+                out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+                out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+                out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+                out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+                out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+                out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+                options(nostack),
+            );
+        }
+    }
 }
 
 /// The exact update over a node's mode support only: the rows `j + 1` for the set bits `j` of
@@ -205,6 +607,51 @@ mod tests {
             }
             assert_eq!(got, want, "m = {m}");
         }
+    }
+
+    /// The fixed-M kernels, the loop and the dispatch give the same bits for every mode count
+    /// (0 to 20), in f32 and f64, including signed zeros.
+    #[test]
+    fn every_kernel_gives_the_same_bits() {
+        fn check<S: Scalar>(scale: f64) {
+            let mut record = [[S::ZERO; 4]; 21];
+            let mut v = 0.37f64;
+            for row in record.iter_mut() {
+                for x in row.iter_mut() {
+                    v = (v * 7.31 + 0.13) % 2.0 - 1.0;
+                    *x = S::from_f64(v * scale);
+                }
+            }
+            record[0] = [S::from_f64(-0.0), S::ZERO, S::from_f64(1.5), S::ZERO];
+            let mut q = [S::ZERO; 20];
+            for (j, x) in q.iter_mut().enumerate() {
+                *x = S::from_f64(0.1 * j as f64 - 0.95);
+            }
+            q[3] = S::from_f64(-0.0);
+            let mut w = [[S::ZERO; 4]; 20];
+            mode_weights(&q, &mut w);
+            let w_all = w;
+            let bits = |x: [S; 4]| x.map(|v| v.to_f64().to_bits());
+            for m in 0..=20 {
+                let (r, w) = (&record[..m + 1], &w_all[..m]);
+                let want = bits(update_loop(r, w));
+                assert_eq!(bits(update(r, w)), want, "dispatch, m = {m}");
+                // More weights than rows (or rows than weights): the shorter one decides.
+                assert_eq!(bits(update(r, &w_all[..])), want, "long weights, m = {m}");
+                if m < 20 {
+                    assert_eq!(bits(update(&record[..], w)), want, "long record, m = {m}");
+                }
+            }
+            let r11: &[[S; 4]; 11] = record.first_chunk().expect("21 rows");
+            let w10: &[[S; 4]; 10] = w.first_chunk().expect("20 weights");
+            assert_eq!(
+                bits(update_fixed(r11, w10)),
+                bits(update_loop(&record[..11], &w[..10]))
+            );
+        }
+        check::<f32>(1.0);
+        check::<f64>(1.0);
+        check::<f32>(1e-30);
     }
 
     #[test]

@@ -261,9 +261,14 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         let Rows::Float(rows) = self.rows else {
             return None;
         };
+        // `node < n` and `n (M + 1)` rows exist (checked when the view was made), so the
+        // products below cannot overflow: one comparison instead of checked arithmetic.
+        if node >= self.links.len() {
+            return None;
+        }
         let stride = self.modes + 1;
-        let start = node.checked_mul(stride)?;
-        rows.get(start..start.checked_add(stride)?)
+        let start = node * stride;
+        rows.get(start..start + stride)
     }
 
     /// Row `r` of a node in any encoding: `r = 0` is `[c_x, c_y, c_z, R]`, `r = j + 1` is

@@ -3,10 +3,13 @@
 //! * `fixtures [--check]` — regenerate `fixtures/` (or fail when the committed files are stale);
 //! * `cross` — build `bdtree-core` for the embedded targets, with each feature combination;
 //! * `firmware-pack` — write the firmware's fixture pack (`firmware/pack/`) from `fixtures/`;
-//! * `qemu` — build the firmware and run the fixture checks on QEMU's Cortex-M4F, M7 and M3;
+//! * `qemu` — build the firmware and replay the fixture scenes on QEMU's Cortex-M0, M3, M4F, M7,
+//!   M33, R5F and A53 (and build and run the minimal firmware);
 //! * `size [--overwrite]` — `qemu`, then compare flash, RAM, stack and instruction counts with
 //!   `firmware/budget.txt` (or re-bless it);
-//! * `panic-check` — prove at link time that no panic path is reachable in the firmware;
+//! * `panic-check` — prove at link time that no panic path is reachable from bdtree-core's
+//!   public API (M0 and M4F, opt-level 3 and `s`);
+//! * `defmt` — run the defmt example and decode its log with `defmt-print`;
 //! * `ci` — everything CI runs, in order, collecting every failure.
 
 mod firmware;
@@ -157,9 +160,15 @@ fn ci() -> Vec<String> {
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
     }
+    let firmware_started = std::time::Instant::now();
     failures.extend(firmware::lint());
     failures.extend(firmware::panic_check());
     failures.extend(firmware::qemu(Some(false)));
+    failures.extend(firmware::defmt());
+    println!(
+        "firmware steps (lint, panic check, QEMU on seven cores, size, defmt): {:.0} s",
+        firmware_started.elapsed().as_secs_f64()
+    );
     failures
 }
 
@@ -221,11 +230,12 @@ fn main() -> ExitCode {
         ["size"] => firmware::qemu(Some(false)),
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
+        ["defmt"] => firmware::defmt(),
         ["ci"] => ci(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | ci>"
+                 size [--overwrite] | panic-check | defmt | ci>"
             );
             return ExitCode::from(2);
         }

@@ -1,0 +1,552 @@
+//! The fixture replay: every frame of every scene in the pack, with the kernel on the target,
+//! against the host's answers; and the measurements (instructions, stack).
+//!
+//! Per frame it compares the pairs (as sets), the work counters and two checksums of computed
+//! floats ([`crate::checksum`]): every node sphere the queries computed, and the deformed world
+//! vertices of every triangle in a found pair. Each frame is also run as an interruptible query
+//! resumed over slots of [`SLOT_INSTRUCTIONS`], which must end with the same pairs. A scene that
+//! cannot be read or set up is reported and counted as failed; the next scene still runs.
+//!
+//! Lines start with `BDTREE ` (`key=value` fields, read by `cargo xtask qemu`).
+
+use bdtree_core::{
+    collide, collide_proxies, AlignedImage, BitMatrix, Body, CacheEntry, Deadline, Image, Order,
+    Pending, Pose, ProxyPair, QueryOutcome, RunStatus, Traversal, TrianglePair, VertexEntry,
+};
+use core::hint::black_box;
+
+use crate::checksum::{mix, sphere_key, triangle_key};
+use crate::pack::Reader;
+use crate::report;
+use crate::rt::{self, Counter};
+
+// MAX_BODIES, MAX_NODES, MAX_VERTICES, MAX_MODES, MAX_PAIRS, STACK_PAIRS, BENCH_NODES.
+include!("../pack/limits.rs");
+
+static PACK: &AlignedImage<[u8]> = &AlignedImage(*include_bytes!("../pack/fixtures.bin"));
+const PACK_MAGIC: u32 = u32::from_le_bytes(*b"BDFP");
+const PACK_VERSION: u32 = 3;
+
+/// Instructions each slot of the resumed queries may use.
+pub const SLOT_INSTRUCTIONS: u64 = 20_000;
+const PENDING_PAIRS: usize = 32768;
+
+/// Every buffer of the replay, in `.bss`.
+struct Work {
+    caches: [[CacheEntry<f32>; MAX_NODES]; MAX_BODIES],
+    modes: [[f32; 5 * MAX_MODES]; MAX_BODIES],
+    vertices: [[VertexEntry<f32>; MAX_VERTICES]; MAX_BODIES],
+    stack: [[u32; 2]; STACK_PAIRS],
+    pairs: [[u32; 4]; MAX_PAIRS],
+    pending: [Pending<f32>; PENDING_PAIRS],
+    bench_cache: [CacheEntry<f32>; BENCH_NODES],
+    bench_modes: [f32; 50],
+}
+
+static mut WORK: Work = Work {
+    caches: [[CacheEntry::EMPTY; MAX_NODES]; MAX_BODIES],
+    modes: [[0.0; 5 * MAX_MODES]; MAX_BODIES],
+    vertices: [[VertexEntry::EMPTY; MAX_VERTICES]; MAX_BODIES],
+    stack: [[0; 2]; STACK_PAIRS],
+    pairs: [[0; 4]; MAX_PAIRS],
+    pending: [Pending::EMPTY; PENDING_PAIRS],
+    bench_cache: [CacheEntry::EMPTY; BENCH_NODES],
+    bench_modes: [0.0; 50],
+};
+
+/// Runs everything; `true` when every scene matched the host.
+pub fn run() -> bool {
+    // SAFETY: `run` is called once; this is the only reference to WORK ever made.
+    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
+    let counter = Counter::new();
+    report!("BDTREE core name={}", rt::CORE);
+    let mut ok = bench(work, &counter);
+    ok &= broad_phase_is_checked();
+    let mut reader = Reader::new(&PACK.0);
+    let header = (reader.u32(), reader.u32(), reader.u32());
+    let (Some(PACK_MAGIC), Some(PACK_VERSION), Some(scenes)) = header else {
+        report!("BDTREE error: the fixture pack has a wrong magic or version");
+        return false;
+    };
+    for index in 0..scenes {
+        let Some(mut scene) = reader.usize().and_then(|len| reader.sub(len)) else {
+            report!("BDTREE error scene_index={}: the pack ends early", index);
+            return false;
+        };
+        match run_scene(&mut scene, work, &counter) {
+            Ok(matched) => ok &= matched,
+            Err(e) => {
+                report!("BDTREE error scene_index={}: {}", index, e);
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+/// The broad phase's allowed-collision matrix on this core's `usize` (32 bits on every
+/// Cortex-M and R): 65,536 bodies need 2,147,516,416 bits, more words than 1,024; the old
+/// `usize` product wrapped to 32,768 bits and accepted them.
+fn broad_phase_is_checked() -> bool {
+    let mut words = [0u32; 1024];
+    let n = black_box(65_536usize);
+    let refused = BitMatrix::new(&mut words, n).is_none();
+    let needed = BitMatrix::checked_words_needed(n);
+    let too_big = BitMatrix::checked_words_needed(black_box(100_000)).is_none();
+    let ok =
+        refused && needed == Some(2_147_516_416usize.div_ceil(32)) && (usize::BITS > 32 || too_big);
+    report!(
+        "BDTREE check name=broad_overflow usize_bits={} refused={} ok={}",
+        usize::BITS,
+        u32::from(refused),
+        u32::from(ok)
+    );
+    ok
+}
+
+/// Per-call instruction counts at M = 10 (loop overhead included: upper bounds):
+/// `update_m10` through [`bdtree_core::TreeView::update`] with the mode count known only at run
+/// time, as [`Body::sphere`] calls it; `update_m10_portable`, the Rust kernel alone
+/// ([`bdtree_core::sphere::update_portable`]); `sphere_m10`, a cache miss of [`Body::sphere`]
+/// (update, world transform, inflation, cache write).
+#[inline(never)]
+fn bench(work: &mut Work, counter: &Counter) -> bool {
+    let image = match Image::<f32>::parse(black_box(&crate::BENCH_F32.0)) {
+        Ok(image) => image,
+        Err(e) => {
+            report!("BDTREE error: the M = 10 image: {}", e);
+            return false;
+        }
+    };
+    let body = Body::new(&image, &mut work.bench_cache, &mut work.bench_modes);
+    let mut body = match body {
+        Ok(body) => body,
+        Err(e) => {
+            report!("BDTREE error: the M = 10 body: {}", e);
+            return false;
+        }
+    };
+    let mut q = [0.0f32; 10];
+    for (j, x) in q.iter_mut().enumerate() {
+        *x = 0.01 * j as f32 - 0.045;
+    }
+    let pose =
+        Pose::from_quaternion([0.9, 0.1, -0.3, 0.2], [0.5, -1.0, 2.0]).unwrap_or(Pose::identity());
+    if body.set_state(pose, &q).is_err() || body.tree().modes() != 10 {
+        report!("BDTREE error: the M = 10 body: bad state");
+        return false;
+    }
+    let nodes = body.tree().node_count();
+    const ROUNDS: u64 = 4;
+    let calls = ROUNDS * nodes as u64;
+
+    // Every result is folded into a word the optimiser must keep (four `eor`s a call), so
+    // nothing is skipped and little is added: the figures include that and the loop.
+    fn fold(h: u32, s: [f32; 4]) -> u32 {
+        h ^ s[0].to_bits() ^ s[1].to_bits() ^ s[2].to_bits() ^ s[3].to_bits()
+    }
+    let tree = *body.tree();
+    let weights = body.weights();
+    let mut h = 0u32;
+    let start = counter.now();
+    for _ in 0..ROUNDS {
+        for node in 0..nodes {
+            if let Some(s) = tree.update(node, weights) {
+                h = fold(h, s);
+            }
+        }
+    }
+    let update = (counter.now() - start) / calls;
+
+    let start = counter.now();
+    for _ in 0..ROUNDS {
+        for node in 0..nodes {
+            if let Some(r) = tree.record(node) {
+                h = fold(h, bdtree_core::sphere::update_portable(r, weights));
+            }
+        }
+    }
+    let portable = (counter.now() - start) / calls;
+
+    let mut total = 0;
+    for _ in 0..ROUNDS {
+        // A new step: every node misses once.
+        if body.set_state(pose, &q).is_err() {
+            return false;
+        }
+        let start = counter.now();
+        for node in 0..nodes {
+            if let Some(s) = body.sphere(node) {
+                h = fold(h, s);
+            }
+        }
+        total += counter.now() - start;
+    }
+    black_box(h);
+    let sphere = total / calls;
+    report!("BDTREE update_m10 instructions={}", update);
+    report!("BDTREE update_m10_portable instructions={}", portable);
+    report!("BDTREE sphere_m10 instructions={}", sphere);
+    true
+}
+
+/// Per-frame work counters, as the pack stores them.
+#[derive(Default, PartialEq, Eq, Clone, Copy)]
+struct Counters {
+    complete: u32,
+    nodes_visited: u32,
+    sphere_updates: u32,
+    overlap_tests: u32,
+    triangle_tests: u32,
+    pairs: u32,
+}
+
+/// What a frame read from the pack: every body's pose and `q`.
+struct FrameState {
+    poses: [([f32; 4], [f32; 3]); MAX_BODIES],
+    q: [[f32; MAX_MODES]; MAX_BODIES],
+}
+
+fn run_scene(
+    reader: &mut Reader<'static>,
+    work: &mut Work,
+    counter: &Counter,
+) -> Result<bool, &'static str> {
+    const SHORT: &str = "the scene's data ends early";
+    // The whole scene's stack: every frame and the interruptible replay, from the stack's top.
+    rt::paint_stack();
+    let name_len = reader.usize().ok_or(SHORT)?;
+    let name = reader.bytes(name_len).ok_or(SHORT)?;
+    reader.align(4).ok_or(SHORT)?;
+    let name = core::str::from_utf8(name).unwrap_or("?");
+    let body_count = reader.usize().ok_or(SHORT)?;
+    let frame_count = reader.usize().ok_or(SHORT)?;
+    // `u32::MAX`: triangle queries; otherwise proxy queries at this depth.
+    let proxy_depth = match reader.u32().ok_or(SHORT)? {
+        u32::MAX => None,
+        l => Some(l),
+    };
+    if body_count > MAX_BODIES {
+        return Err("more bodies than the firmware has buffers for");
+    }
+    let mut images: [Option<Image<'static, f32>>; MAX_BODIES] = [None; MAX_BODIES];
+    let mut modes = [0usize; MAX_BODIES];
+    for (image, m) in images.iter_mut().zip(modes.iter_mut()).take(body_count) {
+        *m = reader.usize().ok_or(SHORT)?;
+        let len = reader.usize().ok_or(SHORT)?;
+        reader.align(16).ok_or(SHORT)?;
+        let bytes = reader.bytes(len).ok_or(SHORT)?;
+        reader.align(4).ok_or(SHORT)?;
+        match Image::<f32>::parse(bytes) {
+            Ok(parsed) => *image = Some(parsed),
+            Err(e) => {
+                report!("BDTREE error scene={}: image rejected: {}", name, e);
+                return Ok(false);
+            }
+        }
+        if *m > MAX_MODES {
+            return Err("more modes than the firmware has buffers for");
+        }
+    }
+    let Work {
+        caches,
+        modes: mode_slots,
+        vertices,
+        stack,
+        pairs,
+        pending,
+        ..
+    } = work;
+    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] = [const { None }; MAX_BODIES];
+    for (((slot, image), (cache, vertices)), slots) in bodies
+        .iter_mut()
+        .zip(&images)
+        .zip(caches.iter_mut().zip(vertices.iter_mut()))
+        .zip(mode_slots.iter_mut())
+    {
+        if let Some(image) = image {
+            match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
+                Ok(body) => *slot = Some(body),
+                Err(e) => {
+                    report!("BDTREE error scene={}: {}", name, e);
+                    return Ok(false);
+                }
+            }
+        }
+    }
+
+    let mut mismatches = 0u32;
+    let mut float_mismatches = 0u32;
+    let (mut total_pairs, mut sum, mut max) = (0u32, 0u64, 0u64);
+    let (mut resumed, mut slots_max, mut resume_mismatches) = (0u32, 0u32, 0u32);
+    let mut state = FrameState {
+        poses: [([1.0, 0.0, 0.0, 0.0], [0.0; 3]); MAX_BODIES],
+        q: [[0.0; MAX_MODES]; MAX_BODIES],
+    };
+    for frame in 0..frame_count {
+        for ((pose, q), &m) in state
+            .poses
+            .iter_mut()
+            .zip(state.q.iter_mut())
+            .zip(&modes)
+            .take(body_count)
+        {
+            for x in pose.0.iter_mut().chain(pose.1.iter_mut()) {
+                *x = reader.f32().ok_or(SHORT)?;
+            }
+            for x in q.iter_mut().take(m) {
+                *x = reader.f32().ok_or(SHORT)?;
+            }
+        }
+        let expected = Counters {
+            complete: reader.u32().ok_or(SHORT)?,
+            nodes_visited: reader.u32().ok_or(SHORT)?,
+            sphere_updates: reader.u32().ok_or(SHORT)?,
+            overlap_tests: reader.u32().ok_or(SHORT)?,
+            triangle_tests: reader.u32().ok_or(SHORT)?,
+            pairs: reader.u32().ok_or(SHORT)?,
+        };
+        let expected_sums = (reader.u32().ok_or(SHORT)?, reader.u32().ok_or(SHORT)?);
+        let expected_count = reader.usize().ok_or(SHORT)?;
+        let expected_pairs = reader.sub(16 * expected_count).ok_or(SHORT)?;
+
+        let start = counter.now();
+        let found = run_frame(
+            &state,
+            &mut bodies,
+            &modes,
+            body_count,
+            proxy_depth,
+            stack,
+            pairs,
+        );
+        let instructions = counter.now() - start;
+        sum += instructions;
+        max = max.max(instructions);
+        let Some((counters, count)) = found else {
+            report!(
+                "BDTREE error scene={} frame={}: a body refused its state",
+                name,
+                frame
+            );
+            mismatches += 1;
+            continue;
+        };
+        let found_pairs = pairs.get(..count).unwrap_or(&[]);
+        let sums = checksums(&mut bodies, body_count, found_pairs, proxy_depth.is_none());
+
+        // The same step again, as a query spread over slots (outside the measured region): it
+        // must end with the pairs the full query found. (Triangle queries only: proxy scenes
+        // may use bounded trees, which have no triangles.)
+        if proxy_depth.is_none() {
+            let (queries, slots, same) =
+                resume_frame(&mut bodies, body_count, found_pairs, pending, counter);
+            resumed = resumed.wrapping_add(queries);
+            slots_max = slots_max.max(slots);
+            resume_mismatches += u32::from(!same);
+        }
+
+        let mut same = counters == expected && count == expected_count;
+        // Pairs are unique within a frame: equal counts and every expected pair found means
+        // equal sets. (Traversal order differs from the host's sorted list.)
+        let mut list = expected_pairs;
+        for _ in 0..expected_count {
+            let pair = [
+                list.u32().ok_or(SHORT)?,
+                list.u32().ok_or(SHORT)?,
+                list.u32().ok_or(SHORT)?,
+                list.u32().ok_or(SHORT)?,
+            ];
+            same &= found_pairs.contains(&pair);
+        }
+        total_pairs = total_pairs.wrapping_add(count as u32);
+        let floats_same = sums == expected_sums;
+        float_mismatches += u32::from(!floats_same);
+        if !same || !floats_same {
+            mismatches += 1;
+            if mismatches <= 3 {
+                report!(
+                    "BDTREE mismatch scene={} frame={} pairs={} expected={} counters(target)=[{} {} {} {} {} {}] counters(host)=[{} {} {} {} {} {}] sums(target)=[{:08x} {:08x}] sums(host)=[{:08x} {:08x}]",
+                    name, frame, count, expected_count,
+                    counters.complete, counters.nodes_visited, counters.sphere_updates,
+                    counters.overlap_tests, counters.triangle_tests, counters.pairs,
+                    expected.complete, expected.nodes_visited, expected.sphere_updates,
+                    expected.overlap_tests, expected.triangle_tests, expected.pairs,
+                    sums.0, sums.1, expected_sums.0, expected_sums.1
+                );
+            }
+        }
+    }
+    let stack_bytes = rt::stack_high_water();
+    let mean = sum / (frame_count.max(1) as u64);
+    report!(
+        "BDTREE scene name={} bodies={} frames={} pairs={} mismatches={} float_mismatches={} frame_instructions_mean={} frame_instructions_max={} stack_bytes={}",
+        name, body_count, frame_count, total_pairs, mismatches, float_mismatches, mean, max, stack_bytes
+    );
+    report!(
+        "BDTREE interrupt name={} slot_instructions={} queries={} slots_max={} mismatches={}",
+        name,
+        SLOT_INSTRUCTIONS,
+        resumed,
+        slots_max,
+        resume_mismatches
+    );
+    Ok(mismatches == 0 && resume_mismatches == 0)
+}
+
+/// The checksums of a frame's computed floats: every node sphere computed this step (of every
+/// body), and the deformed world vertices of both triangles of every found pair.
+#[inline(never)]
+fn checksums(
+    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
+    body_count: usize,
+    found: &[[u32; 4]],
+    triangles: bool,
+) -> (u32, u32) {
+    let mut spheres = 0u32;
+    for (b, body) in bodies.iter_mut().enumerate().take(body_count) {
+        let Some(body) = body.as_mut() else { continue };
+        for node in 0..body.tree().node_count() {
+            if body.is_cached(node) {
+                if let Some(s) = body.sphere(node) {
+                    let word = mix(sphere_key(b as u32, node as u32), &s.map(f32::to_bits));
+                    spheres = spheres.wrapping_add(word);
+                }
+            }
+        }
+    }
+    let mut vertices = 0u32;
+    if triangles {
+        for &[i, j, ta, tb] in found {
+            for (b, t) in [(i, ta), (j, tb)] {
+                let body = bodies.get_mut(b as usize).and_then(Option::as_mut);
+                if let Some(tri) = body.and_then(|body| body.world_triangle(t as usize)) {
+                    let mut bits = [0u32; 9];
+                    for (o, x) in bits.iter_mut().zip(tri.iter().flatten()) {
+                        *o = x.to_bits();
+                    }
+                    vertices = vertices.wrapping_add(mix(triangle_key(b, t), &bits));
+                }
+            }
+        }
+    }
+    (spheres, vertices)
+}
+
+/// A [`bdtree_core::Clock`] over the instruction counter.
+struct Instructions<'c>(&'c Counter);
+
+impl bdtree_core::Clock for Instructions<'_> {
+    fn now(&mut self) -> u64 {
+        self.0.now()
+    }
+}
+
+/// Runs every body pair of the current step as an interruptible query resumed over slots of
+/// [`SLOT_INSTRUCTIONS`]; returns the queries run, the most slots one took, and whether every
+/// query confirmed exactly the pairs in `found`.
+#[inline(never)]
+fn resume_frame(
+    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
+    body_count: usize,
+    found: &[[u32; 4]],
+    pending: &mut [Pending<f32>],
+    counter: &Counter,
+) -> (u32, u32, bool) {
+    let (mut queries, mut slots_max, mut same) = (0u32, 0u32, true);
+    for i in 0..body_count {
+        let Some((head, tail)) = bodies.split_at_mut_checked(i + 1) else {
+            return (queries, slots_max, false);
+        };
+        let Some(a) = head.last_mut().and_then(Option::as_mut) else {
+            continue;
+        };
+        for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
+            let Some(b) = b.as_mut() else { continue };
+            let j = (i + 1 + k) as u32;
+            let mut t = Traversal::new(pending, Order::BreadthFirst);
+            let mut status = t.start(a, b);
+            let mut confirmed = 0usize;
+            let mut slots = 0u32;
+            while status == RunStatus::Interrupted && slots < 1_000_000 {
+                let deadline = counter.now() + SLOT_INSTRUCTIONS;
+                let mut budget = Deadline::new(Instructions(counter), deadline);
+                let mut sink = |p: TrianglePair| {
+                    same &= found.contains(&[i as u32, j, p.a, p.b]);
+                    confirmed += 1;
+                    true
+                };
+                status = t.run(a, b, &mut budget, &mut sink).status;
+                slots += 1;
+            }
+            let expected = found
+                .iter()
+                .filter(|p| p[0] == i as u32 && p[1] == j)
+                .count();
+            same &= status == RunStatus::Done && confirmed == expected;
+            queries += 1;
+            slots_max = slots_max.max(slots);
+        }
+    }
+    (queries, slots_max, same)
+}
+
+/// Sets every body's state and runs every pair of bodies (triangle queries, or proxy queries at
+/// `proxy_depth`); returns the counters summed over the pairs and the number of pairs found
+/// (in `pairs`), or `None` when a body refused its state.
+#[inline(never)]
+fn run_frame(
+    state: &FrameState,
+    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
+    modes: &[usize; MAX_BODIES],
+    body_count: usize,
+    proxy_depth: Option<u32>,
+    stack: &mut [[u32; 2]],
+    pairs: &mut [[u32; 4]],
+) -> Option<(Counters, usize)> {
+    for (((body, &m), pose), q) in bodies
+        .iter_mut()
+        .zip(modes)
+        .zip(&state.poses)
+        .zip(&state.q)
+        .take(body_count)
+    {
+        let pose = Pose::from_quaternion(pose.0, pose.1).ok()?;
+        body.as_mut()?.set_state(pose, q.get(..m)?).ok()?;
+    }
+    let mut counters = Counters {
+        complete: 1,
+        ..Counters::default()
+    };
+    let mut count = 0usize;
+    for i in 0..body_count {
+        let (head, tail) = bodies.split_at_mut_checked(i + 1)?;
+        let a = head.last_mut()?.as_mut()?;
+        for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
+            let b = b.as_mut()?;
+            let j = (i + 1 + k) as u32;
+            let mut keep = |x: u32, y: u32| match pairs.get_mut(count) {
+                Some(slot) => {
+                    *slot = [i as u32, j, x, y];
+                    count += 1;
+                    true
+                }
+                None => false,
+            };
+            let outcome: QueryOutcome = match proxy_depth {
+                None => collide(a, b, stack, &mut |p: TrianglePair| keep(p.a, p.b)),
+                Some(l) => {
+                    collide_proxies(a, l, b, l, stack, &mut |p: ProxyPair<f32>| keep(p.a, p.b))
+                }
+            };
+            let s = outcome.stats;
+            counters.complete &= u32::from(outcome.status.is_complete());
+            counters.nodes_visited = counters.nodes_visited.wrapping_add(s.nodes_visited);
+            counters.sphere_updates = counters.sphere_updates.wrapping_add(s.sphere_updates);
+            counters.overlap_tests = counters.overlap_tests.wrapping_add(s.overlap_tests);
+            counters.triangle_tests = counters.triangle_tests.wrapping_add(s.triangle_tests);
+            counters.pairs = counters.pairs.wrapping_add(s.pairs);
+        }
+    }
+    Some((counters, count))
+}

@@ -1,0 +1,125 @@
+//! Cortex-A53 (AArch64, EL1, MMU off): start-up code (stack, FP/SIMD access, `.bss`, vectors),
+//! semihosting by `hlt 0xf000`, and the PMU cycle counter — which QEMU runs at one count per
+//! instruction under `-icount shift=0`.
+
+/// The core this image is built for.
+pub const CORE: &str = "Cortex-A53";
+
+core::arch::global_asm!(
+    r#"
+    .section .text.start, "ax"
+    .global _start
+_start:
+    ldr x0, =_stack_start
+    mov sp, x0
+    /* CPACR_EL1.FPEN = 0b11: FP and SIMD at EL1 and EL0. */
+    mrs x0, cpacr_el1
+    orr x0, x0, #(3 << 20)
+    msr cpacr_el1, x0
+    isb
+    ldr x0, =bdtree_vectors
+    msr vbar_el1, x0
+    /* Zero .bss. */
+    ldr x0, =__sbss
+    ldr x1, =__ebss
+1:
+    cmp x0, x1
+    b.hs 2f
+    str xzr, [x0], #8
+    b 1b
+2:
+    /* PMU: enable and reset the cycle counter (PMCR_EL0.E, .C; PMCNTENSET_EL0 bit 31). */
+    mov x0, #5
+    msr pmcr_el0, x0
+    mov x0, #0x80000000
+    msr pmcntenset_el0, x0
+    isb
+    bl bdtree_rt_start
+3:
+    b 3b
+
+    .section .vectors, "ax"
+    .balign 2048
+bdtree_vectors:
+    .rept 16
+    .balign 128
+    b bdtree_fault
+    .endr
+"#
+);
+
+#[no_mangle]
+extern "C" fn bdtree_rt_start() -> ! {
+    super::start()
+}
+
+#[no_mangle]
+extern "C" fn bdtree_fault() -> ! {
+    super::write(b"BDTREE fault: exception\n");
+    super::exit(false)
+}
+
+/// A semihosting call (`hlt 0xf000`).
+#[inline(always)]
+pub fn semihost(op: usize, arg: usize) -> usize {
+    let mut x0 = op;
+    // SAFETY: the semihosting convention: x0 operation, x1 argument block; returns in x0.
+    unsafe {
+        core::arch::asm!("hlt #0xf000", inout("x0") x0, in("x1") arg, options(nostack));
+    }
+    x0
+}
+
+/// Instructions executed (the 64-bit PMU cycle counter).
+pub struct Counter {
+    start: u64,
+}
+
+fn cycles() -> u64 {
+    let c: u64;
+    // SAFETY: reads PMCCNTR_EL0, enabled by the start-up code.
+    unsafe {
+        core::arch::asm!("mrs {c}, pmccntr_el0", c = out(reg) c, options(nomem, nostack));
+    }
+    c
+}
+
+impl Counter {
+    /// Starts counting from the current cycle count.
+    pub fn new() -> Self {
+        Self { start: cycles() }
+    }
+
+    /// Instructions since [`Counter::new`].
+    pub fn now(&self) -> u64 {
+        cycles().wrapping_sub(self.start)
+    }
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Fills `[bottom, sp)` with `pattern`.
+#[inline(always)]
+pub fn paint(bottom: usize, pattern: u32) {
+    // SAFETY: writes only below the stack pointer, into memory no live frame uses; `bottom`
+    // is above `.bss`.
+    unsafe {
+        core::arch::asm!(
+            "mov {sp}, sp",
+            "2:",
+            "cmp {p}, {sp}",
+            "b.hs 3f",
+            "str {pat:w}, [{p}], #4",
+            "b 2b",
+            "3:",
+            sp = out(reg) _,
+            p = inout(reg) bottom => _,
+            pat = in(reg) pattern,
+            options(nostack),
+        );
+    }
+}
