@@ -542,13 +542,14 @@ fn build_firmware(
     if !features.is_empty() {
         args.extend(["--features", features]);
     }
-    let envs: &[(&str, &str)] = if prebuilt {
-        &[]
-    } else {
+    // defmt compiles out every level below `error` unless `DEFMT_LOG` says otherwise; the
+    // example logs at `info`.
+    let mut envs: Vec<(&str, &str)> = vec![("DEFMT_LOG", "info")];
+    if !prebuilt {
         args.push("-Zbuild-std=core");
-        &[("RUSTC_BOOTSTRAP", "1")]
-    };
-    cargo_in(&firmware_dir(), &args, envs)
+        envs.push(("RUSTC_BOOTSTRAP", "1"));
+    }
+    cargo_in(&firmware_dir(), &args, &envs)
 }
 
 /// Features of the replay build per target: the VFP assembly kernel on hard-float ARM.
