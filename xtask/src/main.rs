@@ -7,8 +7,11 @@
 //! * `size [--overwrite]` — `qemu`, then compare flash, RAM, stack and instruction counts with
 //!   `firmware/budget.txt` (or re-bless it);
 //! * `panic-check` — prove at link time that no panic path is reachable in the firmware;
+//! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
+//!   replays, its panic-freedom link check (see `c.rs`);
 //! * `ci` — everything CI runs, in order, collecting every failure.
 
+mod c;
 mod firmware;
 mod fixtures;
 
@@ -157,6 +160,7 @@ fn ci() -> Vec<String> {
     failures.extend(firmware::lint());
     failures.extend(firmware::panic_check());
     failures.extend(firmware::qemu(Some(false)));
+    failures.extend(c::run(false));
     failures
 }
 
@@ -176,11 +180,13 @@ fn main() -> ExitCode {
         ["size"] => firmware::qemu(Some(false)),
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
+        ["c"] => c::run(false),
+        ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | ci>"
+                 size [--overwrite] | panic-check | c [--overwrite] | ci>"
             );
             return ExitCode::from(2);
         }
