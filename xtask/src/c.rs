@@ -572,9 +572,15 @@ fn host() -> Result<(), String> {
 fn exported_functions() -> Result<Vec<String>, String> {
     let path = c_dir().join("include").join("bdtree.h");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Declarations: an identifier directly followed by `(` outside comments and macros.
     let mut names: Vec<String> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '('))
-        .filter_map(|w| w.strip_suffix('('))
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !(t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") || t.starts_with('#'))
+        })
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '(')))
+        .filter_map(|w| w.split_once('(').map(|(name, _)| name))
         .filter(|w| w.starts_with("bdtree_"))
         .map(str::to_string)
         .collect();
