@@ -414,8 +414,13 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let Some(c) = self.coherence.as_mut() else {
             return;
         };
-        c.weights.copy_from_slice(self.weights);
-        c.q_ref.copy_from_slice(self.q);
+        // Equal lengths by construction; zipped copies keep the length check out of the code.
+        for (to, from) in c.weights.iter_mut().zip(self.weights.iter()) {
+            *to = *from;
+        }
+        for (to, from) in c.q_ref.iter_mut().zip(self.q.iter()) {
+            *to = *from;
+        }
         c.drift = S::ZERO;
         c.steps = 0;
         c.anchors = c.anchors.wrapping_add(1);

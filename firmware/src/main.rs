@@ -201,8 +201,7 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
         pairs,
         pending,
     } = work;
-    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] =
-        [const { None }; MAX_BODIES];
+    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] = [const { None }; MAX_BODIES];
     for (((slot, image), (cache, vertices)), slots) in bodies
         .iter_mut()
         .zip(&images)
