@@ -209,7 +209,7 @@ pub const fn mode_storage(modes: usize) -> usize {
 /// Splits caller mode storage into `M` weights and `M` coordinates, or `None` when short.
 fn split_modes<S: Scalar>(storage: &mut [S], m: usize) -> Option<(&mut [[S; 4]], &mut [S])> {
     let storage = storage.get_mut(..mode_storage(m))?;
-    let (weights, q) = storage.split_at_mut(m.checked_mul(4)?);
+    let (weights, q) = storage.split_at_mut_checked(m.checked_mul(4)?)?;
     let weights: &mut [[S; 4]] = bytemuck::try_cast_slice_mut(weights).ok()?;
     Some((weights, q))
 }

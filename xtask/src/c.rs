@@ -577,7 +577,10 @@ fn exported_functions() -> Result<Vec<String>, String> {
         .lines()
         .filter(|l| {
             let t = l.trim_start();
-            !(t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") || t.starts_with('#'))
+            !(t.starts_with("//")
+                || t.starts_with('*')
+                || t.starts_with("/*")
+                || t.starts_with('#'))
         })
         .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '(')))
         .filter_map(|w| w.split_once('(').map(|(name, _)| name))
