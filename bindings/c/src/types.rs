@@ -670,16 +670,4 @@ mod tests {
         }
         assert_eq!(status_name(12345), c"unknown status");
     }
-
-    #[test]
-    fn opaque_sizes() {
-        use core::mem::size_of;
-        std::println!(
-            "image {} body f32 {} body f64 {} traversal {}",
-            size_of::<Slot<Image<'static, f32>>>(),
-            size_of::<Slot<Body<'static, 'static, f32>>>(),
-            size_of::<Slot<Body<'static, 'static, f64>>>(),
-            size_of::<Slot<Traversal<'static, f64>>>()
-        );
-    }
 }
