@@ -10,8 +10,11 @@
 //! * `panic-check` — prove at link time that no panic path is reachable from bdtree-core's
 //!   public API (M0 and M4F, opt-level 3 and `s`);
 //! * `defmt` — run the defmt example and decode its log with `defmt-print`;
+//! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
+//!   replays, its panic-freedom link check (see `c.rs`);
 //! * `ci` — everything CI runs, in order, collecting every failure.
 
+mod c;
 mod firmware;
 mod fixtures;
 
@@ -165,6 +168,7 @@ fn ci() -> Vec<String> {
     failures.extend(firmware::panic_check());
     failures.extend(firmware::qemu(Some(false)));
     failures.extend(firmware::defmt());
+    failures.extend(c::run(false));
     println!(
         "firmware steps (lint, panic check, QEMU on seven cores, size, defmt): {:.0} s",
         firmware_started.elapsed().as_secs_f64()
@@ -231,11 +235,13 @@ fn main() -> ExitCode {
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
         ["defmt"] => firmware::defmt(),
+        ["c"] => c::run(false),
+        ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | ci>"
+                 size [--overwrite] | panic-check | defmt | c [--overwrite] | ci>"
             );
             return ExitCode::from(2);
         }

@@ -1,0 +1,19 @@
+/* The Cortex-M4F program of `cargo xtask c`: replays the f32 fixture pack (linked into flash by
+ * pack.S) through libbdtree.a on QEMU's mps2-an386 and prints
+ * "c api mps2-an386: N frames match". */
+#include <stdint.h>
+
+#include "../replay.h"
+#include "board.h"
+
+/* The fixture pack, 16-byte aligned in flash (pack.S). */
+extern const uint8_t pack_start[], pack_end[];
+
+/* All the replay's working memory: bodies, stacks, buffers and pending lists. */
+static uint8_t arena[3u << 20] __attribute__((aligned(16)));
+
+int main(void)
+{
+    return replay_pack(pack_start, (size_t)(pack_end - pack_start), arena, sizeof arena,
+                       "mps2-an386", board_print);
+}

@@ -1,0 +1,389 @@
+/* The fixture replay (see replay.h). Pack format: xtask/src/c.rs. */
+#include "replay.h"
+
+#include <string.h>
+
+#include "bdtree.h"
+
+/* Pending-list entries of the interruptible traversal, and the tests each run may spend. */
+#define PENDING_ENTRIES 32768u
+#define RUN_TESTS 64u
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+typedef struct {
+    char text[200];
+    size_t len;
+} line;
+
+static void put_str(line *l, const char *s)
+{
+    while (*s != '\0' && l->len + 1 < sizeof l->text) {
+        l->text[l->len++] = *s++;
+    }
+    l->text[l->len] = '\0';
+}
+
+static void put_u(line *l, unsigned long x)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + (int)(x % 10u));
+        x /= 10u;
+    } while (x != 0u && n < sizeof digits);
+    while (n > 0u && l->len + 1 < sizeof l->text) {
+        l->text[l->len++] = digits[--n];
+    }
+    l->text[l->len] = '\0';
+}
+
+/* ---- reading the pack -------------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *base;
+    size_t len;
+    size_t at;
+    int bad;
+} reader;
+
+static uint32_t read_u32(reader *r)
+{
+    const uint8_t *p;
+    if (r->bad || r->len - r->at < 4u || r->at > r->len) {
+        r->bad = 1;
+        return 0;
+    }
+    p = r->base + r->at;
+    r->at += 4u;
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static const uint8_t *read_bytes(reader *r, size_t n)
+{
+    const uint8_t *p;
+    if (r->bad || r->at > r->len || r->len - r->at < n) {
+        r->bad = 1;
+        return r->base;
+    }
+    p = r->base + r->at;
+    r->at += n;
+    return p;
+}
+
+static void read_pad(reader *r, size_t to)
+{
+    size_t rest = r->at % to;
+    if (rest != 0u) {
+        (void)read_bytes(r, to - rest);
+    }
+}
+
+static float read_f32(reader *r)
+{
+    uint32_t bits = read_u32(r);
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static double read_f64(reader *r)
+{
+    uint64_t lo = read_u32(r);
+    uint64_t hi = read_u32(r);
+    uint64_t bits = lo | (hi << 32);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* ---- working memory ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *base;
+    size_t len;
+    size_t used;
+    int exhausted;
+} arena;
+
+static void *take(arena *a, size_t bytes)
+{
+    size_t start = (a->used + 15u) & ~(size_t)15u;
+    if (start > a->len || a->len - start < bytes) {
+        a->exhausted = 1;
+        return NULL;
+    }
+    a->used = start + bytes;
+    return a->base + start;
+}
+
+/* ---- sorting (heapsort: no recursion, no allocation) ------------------------------------- */
+
+typedef int (*compare)(const void *, const void *);
+
+static void swap_bytes(uint8_t *x, uint8_t *y, size_t size)
+{
+    size_t k;
+    for (k = 0; k < size; k++) {
+        uint8_t t = x[k];
+        x[k] = y[k];
+        y[k] = t;
+    }
+}
+
+static void sift(uint8_t *base, size_t root, size_t n, size_t size, compare cmp)
+{
+    for (;;) {
+        size_t child = 2u * root + 1u;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1u < n && cmp(base + child * size, base + (child + 1u) * size) < 0) {
+            child++;
+        }
+        if (cmp(base + root * size, base + child * size) >= 0) {
+            return;
+        }
+        swap_bytes(base + root * size, base + child * size, size);
+        root = child;
+    }
+}
+
+static void sort(void *items, size_t n, size_t size, compare cmp)
+{
+    uint8_t *base = (uint8_t *)items;
+    size_t k;
+    for (k = n / 2u; k > 0u; k--) {
+        sift(base, k - 1u, n, size, cmp);
+    }
+    for (k = n; k > 1u; k--) {
+        swap_bytes(base, base + (k - 1u) * size, size);
+        sift(base, 0, k - 1u, size, cmp);
+    }
+}
+
+/* A contact: body a, body b, triangle (or node) of a, of b. */
+typedef struct {
+    uint32_t k[4];
+} quad;
+
+static int quad_compare(const void *x, const void *y)
+{
+    const quad *p = (const quad *)x;
+    const quad *q = (const quad *)y;
+    int i;
+    for (i = 0; i < 4; i++) {
+        if (p->k[i] != q->k[i]) {
+            return p->k[i] < q->k[i] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the sorted `pairs` hold `key`. */
+static int contains(const quad *pairs, size_t n, const quad *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        int c = quad_compare(&pairs[mid], key);
+        if (c == 0) {
+            return 1;
+        }
+        if (c < 0) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return 0;
+}
+
+/* Reads `n` quads from the pack and compares them with the sorted `got`. */
+static int same_quads(reader *r, uint32_t n, const quad *got, size_t got_n)
+{
+    uint32_t i;
+    int same = (size_t)n == got_n;
+    for (i = 0; i < n; i++) {
+        quad want;
+        int k;
+        for (k = 0; k < 4; k++) {
+            want.k[k] = read_u32(r);
+        }
+        if (same && quad_compare(&want, &got[i]) != 0) {
+            same = 0;
+        }
+    }
+    return same && !r->bad;
+}
+
+static int pair_compare(const void *x, const void *y)
+{
+    const bdtree_triangle_pair *p = (const bdtree_triangle_pair *)x;
+    const bdtree_triangle_pair *q = (const bdtree_triangle_pair *)y;
+    if (p->a != q->a) {
+        return p->a < q->a ? -1 : 1;
+    }
+    if (p->b != q->b) {
+        return p->b < q->b ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Whether two NUL-terminated strings are equal (no libc on the bare-metal target). */
+static int same_text(const char *x, const char *y)
+{
+    while (*x != '\0' && *x == *y) {
+        x++;
+        y++;
+    }
+    return *x == *y;
+}
+
+/* ---- totals ------------------------------------------------------------------------------ */
+
+typedef struct {
+    unsigned long frames, matched, pairs, oracle, extra, proxies, runs, checks, failed_checks;
+    replay_print print;
+} totals;
+
+static void check(totals *t, int ok, const char *what)
+{
+    t->checks++;
+    if (!ok) {
+        line l = {{0}, 0};
+        t->failed_checks++;
+        put_str(&l, "check failed: ");
+        put_str(&l, what);
+        put_str(&l, "\n");
+        t->print(l.text);
+    }
+}
+
+static void mismatch(totals *t, const char *scene, unsigned long frame, const char *what)
+{
+    line l = {{0}, 0};
+    put_str(&l, "mismatch: ");
+    put_str(&l, scene);
+    put_str(&l, " frame ");
+    put_u(&l, frame);
+    put_str(&l, ": ");
+    put_str(&l, what);
+    put_str(&l, "\n");
+    t->print(l.text);
+}
+
+/* ---- one scene, in each precision (replay_scene.inc, instantiated twice) ----------------- */
+
+typedef struct {
+    char name[64];
+    uint32_t scalar_bytes, bodies, frames, flags, proxy_depth, max_pairs, max_proxies;
+} scene_header;
+
+#define SCALAR float
+#define P(name) name##_f32
+#define READ_SCALAR read_f32
+#define BODY_STORAGE BDTREE_BODY_STORAGE_F32
+#include "replay_scene.inc"
+#undef SCALAR
+#undef P
+#undef READ_SCALAR
+#undef BODY_STORAGE
+
+#define SCALAR double
+#define P(name) name##_f64
+#define READ_SCALAR read_f64
+#define BODY_STORAGE BDTREE_BODY_STORAGE_F64
+#include "replay_scene.inc"
+
+int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_len,
+                const char *platform, replay_print print)
+{
+    reader r;
+    totals t;
+    uint32_t scenes, s;
+    int checked = 0;
+    line l = {{0}, 0};
+
+    memset(&t, 0, sizeof t);
+    t.print = print;
+    r.base = pack;
+    r.len = len;
+    r.at = 0;
+    r.bad = 0;
+    if (memcmp(read_bytes(&r, 4), "BDCP", 4) != 0 || read_u32(&r) != 1u) {
+        print("not a version-1 fixture pack\n");
+        return 1;
+    }
+    scenes = read_u32(&r);
+    for (s = 0; s < scenes && !r.bad; s++) {
+        scene_header h;
+        uint32_t name_len = read_u32(&r);
+        const uint8_t *name = read_bytes(&r, name_len);
+        arena a;
+        size_t copy = name_len < sizeof h.name - 1u ? name_len : sizeof h.name - 1u;
+        memcpy(h.name, name, copy);
+        h.name[copy] = '\0';
+        read_pad(&r, 4);
+        h.scalar_bytes = read_u32(&r);
+        h.bodies = read_u32(&r);
+        h.frames = read_u32(&r);
+        h.flags = read_u32(&r);
+        h.proxy_depth = read_u32(&r);
+        h.max_pairs = read_u32(&r);
+        h.max_proxies = read_u32(&r);
+        a.base = memory;
+        a.len = memory_len;
+        a.used = 0;
+        a.exhausted = 0;
+        if (h.scalar_bytes == 4u) {
+            replay_scene_f32(&r, &h, &a, &t, !checked);
+            checked = 1;
+        } else {
+            replay_scene_f64(&r, &h, &a, &t, 0);
+        }
+        if (a.exhausted) {
+            print("the arena is too small for this scene\n");
+            return 1;
+        }
+    }
+    if (r.bad) {
+        print("the pack is truncated\n");
+        return 1;
+    }
+    put_str(&l, "c api ");
+    put_str(&l, platform);
+    put_str(&l, ": ");
+    put_u(&l, t.checks - t.failed_checks);
+    put_str(&l, " of ");
+    put_u(&l, t.checks);
+    put_str(&l, " API checks pass; ");
+    put_u(&l, t.pairs);
+    put_str(&l, " pairs (");
+    put_u(&l, t.oracle);
+    put_str(&l, " brute-force pairs, all found; ");
+    put_u(&l, t.extra);
+    put_str(&l, " near misses within rounding), ");
+    put_u(&l, t.proxies);
+    put_str(&l, " proxy pairs, ");
+    put_u(&l, t.runs);
+    put_str(&l, " budgeted traversal runs\n");
+    print(l.text);
+    l.len = 0;
+    put_str(&l, "c api ");
+    put_str(&l, platform);
+    put_str(&l, ": ");
+    if (t.matched != t.frames) {
+        put_u(&l, t.frames - t.matched);
+        put_str(&l, " of ");
+        put_u(&l, t.frames);
+        put_str(&l, " frames DIFFER\n");
+        print(l.text);
+        return 1;
+    }
+    put_u(&l, t.matched);
+    put_str(&l, " frames match\n");
+    print(l.text);
+    return t.failed_checks == 0u ? 0 : 1;
+}

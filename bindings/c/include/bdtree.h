@@ -1,0 +1,896 @@
+/*
+ * bdtree.h — the C API of bdtree: exact collision detection between reduced deformable models
+ * (BD-Trees), allocation-free and panic-free, for hosts and bare-metal controllers.
+ *
+ * Link with libbdtree.a (`cargo build -p bdtree-c --profile c-release [--target …]`; on hosts
+ * also -lpthread -ldl -lm).
+ *
+ * Conventions
+ *   Units: whatever the mesh uses (metres for SI users); U q is a displacement in those units.
+ *   World vertex: R (p + U q) + t, R the rotation of the unit quaternion (w, x, y, z), scalar
+ *   first, normalised before use. Triangle indices: the mesh's face order, 0-based. Node 0 is
+ *   the root. Every function comes in f32 and f64 (…_f32 reads images built with
+ *   `bdtree build --precision f32`, …_f64 those built in f64).
+ *
+ * Ownership: the caller owns every byte. Nothing is allocated or freed here.
+ *   - Image bytes (flash, a static array, a heap block): read in place; they must outlive the
+ *     image view and every body made from it, unchanged.
+ *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*): fixed-size, 8-byte aligned
+ *     structs the caller declares (static, stack, heap); …_parse/…_init fill them. Bodies and
+ *     traversals must not be copied.
+ *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
+ *     static arrays), a traversal's pending list, query stacks and output buffers: caller
+ *     memory given by pointer and length, used only during the call (stacks, outputs) or for
+ *     the object's life (body storage, pending list).
+ *   - Nothing is global: distinct bodies may be used from distinct threads; one body (or a
+ *     query on it) from one thread at a time.
+ *
+ * Errors: every function returns a bdtree_status (or a size of 0 for a bad object); a full
+ * output buffer is BDTREE_STATUS_OUTPUT_FULL with the buffer full of valid pairs, never a
+ * silent drop; pointers and lengths are checked (NULL, alignment, overflow); nothing panics.
+ *
+ * Guarantee: never a missed contact. Every bound is conservative in floating point; a pair
+ * that misses by less than the documented rounding inflation may be reported too.
+ */
+
+#ifndef BDTREE_H
+#define BDTREE_H
+
+/* Generated from bindings/c/src by cbindgen (`cargo xtask c --overwrite`); do not edit. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// `bdtree_image_f32`.
+#define IMAGE_F32 7089919746363162628
+
+// `bdtree_image_f64`.
+#define IMAGE_F64 7089919746363162632
+
+// `bdtree_body_f32`.
+#define BODY_F32 7089919746363228164
+
+// `bdtree_body_f64`.
+#define BODY_F64 7089919746363228168
+
+// `bdtree_traversal_f32`.
+#define TRAVERSAL_F32 7089919746363293700
+
+// `bdtree_traversal_f64`.
+#define TRAVERSAL_F64 7089919746363293704
+
+// Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
+// `bdtree_traversal_init_*` (and enough for tree images of either scalar).
+#define BDTREE_STORAGE_ALIGN 8
+
+// `options` bit of `bdtree_body_storage_size_*`/`bdtree_body_init_*`: add a cache of deformed
+// world vertices (one entry per model vertex): each vertex a leaf test reaches is deformed
+// once per step instead of once per test — worth it when leaf tests share triangles, as they
+// do in any contact patch.
+#define BDTREE_BODY_VERTEX_CACHE 1
+
+// Bytes of one sphere-cache entry in f32 (`[x, y, z, r]` and a step mark).
+#define BDTREE_CACHE_ENTRY_BYTES_F32 20
+
+// Bytes of one sphere-cache entry in f64.
+#define BDTREE_CACHE_ENTRY_BYTES_F64 40
+
+// Bytes of one vertex-cache entry in f32 (`[x, y, z]` and a step mark).
+#define BDTREE_VERTEX_ENTRY_BYTES_F32 16
+
+// Bytes of one vertex-cache entry in f64.
+#define BDTREE_VERTEX_ENTRY_BYTES_F64 32
+
+// Bytes of one pending pair of a traversal in f32.
+#define BDTREE_PENDING_ENTRY_BYTES_F32 12
+
+// Bytes of one pending pair of a traversal in f64.
+#define BDTREE_PENDING_ENTRY_BYTES_F64 16
+
+// Scalars of mode storage per mode: `q_j` and the update's weights `[q_j, q_j, q_j, |q_j|]`.
+#define BDTREE_SCALARS_PER_MODE 5
+
+// Traversal order (`bdtree_traversal_init_*`): first in, first out — an interrupted query has
+// refined all pairs to about the same level (the interruptible-collision paper's order).
+#define BDTREE_ORDER_BREADTH_FIRST 0
+
+// Traversal order: the pair with the largest sphere penetration first.
+#define BDTREE_ORDER_DEEPEST_FIRST 1
+
+// Traversal order: the pair with the largest `r_a + r_b` first (shrinks the cover fastest).
+#define BDTREE_ORDER_LARGEST_FIRST 2
+
+// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` (sized for 64-bit targets; a
+// 32-bit target uses part of it).
+#define BDTREE_IMAGE_WORDS 48
+
+// 64-bit words of a `bdtree_body_f32`.
+#define BDTREE_BODY_WORDS_F32 80
+
+// 64-bit words of a `bdtree_body_f64`.
+#define BDTREE_BODY_WORDS_F64 96
+
+// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64`.
+#define BDTREE_TRAVERSAL_WORDS 12
+
+// How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
+// normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
+// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors.
+// `bdtree_status_name` gives a sentence for each.
+enum bdtree_status
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Success: a query delivered every pair (or its complete answer), an image is valid, a
+  // body is ready, a traversal has nothing left pending.
+  BDTREE_STATUS_OK = 0,
+  // A traversal's budget ran out: the pairs delivered so far and the pending pairs form a
+  // conservative cover. Call `bdtree_traversal_run_*` again in the same step to resume.
+  BDTREE_STATUS_INTERRUPTED = 1,
+  // The output buffer is full: the pairs written are valid and more exist. Treat the bodies
+  // as colliding (or query again with a larger buffer). A traversal keeps the refused pair
+  // pending: a later run with room retries it.
+  BDTREE_STATUS_OUTPUT_FULL = 2,
+  // The stack is smaller than the query needs (`bdtree_stack_capacity` and siblings):
+  // nothing was done. Treat the bodies as possibly colliding.
+  BDTREE_STATUS_STACK_TOO_SMALL = 3,
+  // A traversal's pending list is full: its cover is conservative, but it cannot progress.
+  // Treat the pending pairs as colliding, or give it more storage.
+  BDTREE_STATUS_PENDING_FULL = 4,
+  // A proxy query on a tree built without nesting (`bdtree build --nested`): nothing was
+  // done.
+  BDTREE_STATUS_NOT_NESTED = 5,
+  // A triangle query (or traversal) on a bounded-depth image, which stores no triangles:
+  // nothing was done. Ask a proxy query instead.
+  BDTREE_STATUS_TRUNCATED = 6,
+  // A node or triangle index did not resolve (a body's tree and model disagree): the answer
+  // is incomplete; treat the bodies as possibly colliding.
+  BDTREE_STATUS_INCONSISTENT = 7,
+  // A body's state changed (`bdtree_body_set_state_*`) since `bdtree_traversal_start_*`:
+  // nothing was done. Start again.
+  BDTREE_STATUS_STATE_CHANGED = 8,
+  // A required pointer is NULL.
+  BDTREE_STATUS_NULL_POINTER = 100,
+  // A pointer is not aligned for its type (storage: `BDTREE_STORAGE_ALIGN` bytes).
+  BDTREE_STATUS_MISALIGNED = 101,
+  // The storage given is smaller than `bdtree_body_storage_size_*` says (or a traversal's
+  // storage holds no pending entry).
+  BDTREE_STATUS_STORAGE_TOO_SMALL = 102,
+  // An object was used before its `…_init`/`…_parse` succeeded (or the wrong kind of object
+  // was passed).
+  BDTREE_STATUS_NOT_INITIALIZED = 103,
+  // The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`).
+  BDTREE_STATUS_SAME_BODY = 104,
+  // `q` has a length other than the body's mode count.
+  BDTREE_STATUS_WRONG_MODE_COUNT = 105,
+  // A NaN or infinity in `q`, the rotation or the translation.
+  BDTREE_STATUS_NON_FINITE = 106,
+  // The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
+  BDTREE_STATUS_NOT_UNIT_QUATERNION = 107,
+  // The image's tree and model disagree.
+  BDTREE_STATUS_MODEL_MISMATCH = 108,
+  // An argument is out of range (an unknown order, a node index, a count above capacity,
+  // a length whose byte size overflows).
+  BDTREE_STATUS_BAD_ARGUMENT = 109,
+  // The image is shorter than its header or than its header says.
+  BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
+  // Not a bdtree image (bad magic).
+  BDTREE_STATUS_IMAGE_BAD_MAGIC = 201,
+  // A format version this library does not read.
+  BDTREE_STATUS_IMAGE_UNSUPPORTED_VERSION = 202,
+  // The image stores the other scalar (an f64 image given to an `_f32` function or the
+  // reverse).
+  BDTREE_STATUS_IMAGE_SCALAR_MISMATCH = 203,
+  // Inconsistent node, triangle or vertex counts.
+  BDTREE_STATUS_IMAGE_BAD_COUNTS = 204,
+  // The sizes in the header overflow.
+  BDTREE_STATUS_IMAGE_SIZE_OVERFLOW = 205,
+  // The header's total length disagrees with its counts or with the length given.
+  BDTREE_STATUS_IMAGE_LENGTH_MISMATCH = 206,
+  // A reserved header word or padding byte is not zero.
+  BDTREE_STATUS_IMAGE_RESERVED_NOT_ZERO = 207,
+  // The checksum does not match: the image is corrupt.
+  BDTREE_STATUS_IMAGE_CHECKSUM_MISMATCH = 208,
+  // The image bytes do not start at an address aligned for the scalar (4 or 8 bytes; 16
+  // is always enough).
+  BDTREE_STATUS_IMAGE_MISALIGNED = 209,
+  // A NaN or infinity in a section.
+  BDTREE_STATUS_IMAGE_NON_FINITE = 210,
+  // A radius, growth or bound that must be non-negative is negative.
+  BDTREE_STATUS_IMAGE_NEGATIVE = 211,
+  // A node's children, triangle or depth are inconsistent.
+  BDTREE_STATUS_IMAGE_BAD_LINK = 212,
+  // A triangle refers to a vertex that does not exist.
+  BDTREE_STATUS_IMAGE_BAD_FACE = 213,
+  // A node exceeds the stored magnitude bounds.
+  BDTREE_STATUS_IMAGE_BAD_STATS = 214,
+  // Images are little-endian and so must the target be.
+  BDTREE_STATUS_IMAGE_BIG_ENDIAN_TARGET = 215,
+  // Unknown header flags.
+  BDTREE_STATUS_IMAGE_UNKNOWN_FLAGS = 216,
+  // The image claims nested bounds but a child is not inside its parent.
+  BDTREE_STATUS_IMAGE_NOT_NESTED = 217,
+  // An unknown row or model encoding.
+  BDTREE_STATUS_IMAGE_UNKNOWN_ENCODING = 218,
+  // Another image error (of a newer kernel).
+  BDTREE_STATUS_IMAGE_INVALID = 299,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum bdtree_status bdtree_status;
+#else
+typedef int32_t bdtree_status;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// A validated tree image of f32 scalars, viewed in place (`bdtree_image_parse_f32`). It
+// borrows the image bytes: they must stay valid and unchanged while the view or any body made
+// from it is used. Opaque; may be copied.
+typedef struct bdtree_image_f32 {
+  uint64_t _opaque[BDTREE_IMAGE_WORDS];
+} bdtree_image_f32;
+
+// What an image holds (`bdtree_image_info_*`).
+typedef struct bdtree_image_info {
+  // Tree nodes: the sphere cache has one entry per node.
+  uint32_t nodes;
+  // Triangles of the model the tree was built on.
+  uint32_t triangles;
+  // Vertices of the stored mesh (0 for a bounded-depth image).
+  uint32_t vertices;
+  // Modes `M`: `q` has `M` entries.
+  uint32_t modes;
+  // Depth of the deepest node (the root has depth 0): sizes the query stacks.
+  uint32_t depth;
+  // Scalar size in bytes (4 or 8).
+  uint32_t scalar_bytes;
+  // Image length in bytes.
+  uint32_t bytes;
+  // Nested bounds (built `--nested`): proxy queries work.
+  bool nested;
+  // Bounded depth (no mesh): only proxy queries work.
+  bool bounded;
+} bdtree_image_info;
+
+// A body in f32 (`bdtree_body_init_f32`): pose, `q` and the lazy sphere cache in the caller's
+// storage. It borrows the image bytes and its storage until it is no longer used (there is
+// nothing to free). Opaque; do not copy (two copies would share one cache).
+typedef struct bdtree_body_f32 {
+  uint64_t _opaque[BDTREE_BODY_WORDS_F32];
+} bdtree_body_f32;
+
+// One stack entry of a depth-first query: a pair of nodes (scratch space; its contents are
+// meaningless to the caller).
+typedef struct bdtree_node_pair {
+  // Node of the first body.
+  uint32_t a;
+  // Node of the second body.
+  uint32_t b;
+} bdtree_node_pair;
+
+// A pair of triangles, one of each body (indices in each mesh's face order; for a
+// self-collision, two triangles of one body with `a < b`).
+typedef struct bdtree_triangle_pair {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+} bdtree_triangle_pair;
+
+// Work counters of a query (optional output: pass NULL when not wanted).
+typedef struct bdtree_stats {
+  // Node pairs visited.
+  uint32_t nodes_visited;
+  // Spheres updated (first visit of a node in this step).
+  uint32_t sphere_updates;
+  // Sphere overlap tests (and distance bounds).
+  uint32_t overlap_tests;
+  // Exact triangle tests.
+  uint32_t triangle_tests;
+  // Items delivered.
+  uint32_t pairs;
+} bdtree_stats;
+
+// An overlapping pair of contact proxies in f32 (`bdtree_collide_proxies_f32`).
+typedef struct bdtree_proxy_pair_f32 {
+  // The first body's proxy node.
+  uint32_t a;
+  // The second body's proxy node.
+  uint32_t b;
+  // The first proxy's world sphere `[x, y, z, r]` (units of the mesh).
+  float sphere_a[4];
+  // The second proxy's world sphere.
+  float sphere_b[4];
+  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`; the contact normal is along `c_b − c_a`.
+  float depth;
+} bdtree_proxy_pair_f32;
+
+// The nearest points of two bodies in f32 (`bdtree_distance_f32`).
+typedef struct bdtree_nearest_f32 {
+  // Minimum distance (0 when the bodies intersect), units of the mesh.
+  float distance;
+  // Witness point on the first body (world).
+  float point_a[3];
+  // Witness point on the second body (world).
+  float point_b[3];
+  // Unit normal from the first body to the second (zero when intersecting).
+  float normal[3];
+  // Triangle of the first body.
+  uint32_t triangle_a;
+  // Triangle of the second body.
+  uint32_t triangle_b;
+  // The two triangles intersect.
+  bool intersecting;
+} bdtree_nearest_f32;
+
+// An interruptible, resumable query between two f32 bodies (`bdtree_traversal_init_f32`): its
+// pending list lives in the caller's storage. Opaque; do not copy.
+typedef struct bdtree_traversal_f32 {
+  uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
+} bdtree_traversal_f32;
+
+// A validated tree image of f64 scalars (`bdtree_image_parse_f64`).
+typedef struct bdtree_image_f64 {
+  uint64_t _opaque[BDTREE_IMAGE_WORDS];
+} bdtree_image_f64;
+
+// A body in f64 (`bdtree_body_init_f64`).
+typedef struct bdtree_body_f64 {
+  uint64_t _opaque[BDTREE_BODY_WORDS_F64];
+} bdtree_body_f64;
+
+// An overlapping pair of contact proxies in f64.
+typedef struct bdtree_proxy_pair_f64 {
+  // The first body's proxy node.
+  uint32_t a;
+  // The second body's proxy node.
+  uint32_t b;
+  // The first proxy's world sphere `[x, y, z, r]`.
+  double sphere_a[4];
+  // The second proxy's world sphere.
+  double sphere_b[4];
+  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`.
+  double depth;
+} bdtree_proxy_pair_f64;
+
+// The nearest points of two bodies in f64.
+typedef struct bdtree_nearest_f64 {
+  // Minimum distance (0 when the bodies intersect).
+  double distance;
+  // Witness point on the first body (world).
+  double point_a[3];
+  // Witness point on the second body (world).
+  double point_b[3];
+  // Unit normal from the first body to the second (zero when intersecting).
+  double normal[3];
+  // Triangle of the first body.
+  uint32_t triangle_a;
+  // Triangle of the second body.
+  uint32_t triangle_b;
+  // The two triangles intersect.
+  bool intersecting;
+} bdtree_nearest_f64;
+
+// An interruptible, resumable query between two f64 bodies (`bdtree_traversal_init_f64`).
+typedef struct bdtree_traversal_f64 {
+  uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
+} bdtree_traversal_f64;
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
+
+// A sentence describing a status code (a static, NUL-terminated string; `"unknown status"`
+// for a code that is none).
+const char *bdtree_status_name(int32_t status);
+
+// Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
+// `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
+size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Stack entries a self-collision query on a tree of depth `depth` needs.
+size_t bdtree_self_stack_capacity(uint32_t depth);
+
+// Stack entries a proxy query needs, for trees of depths `tree_depth_a`, `tree_depth_b`
+// queried at proxy depths `proxy_depth_a`, `proxy_depth_b`.
+size_t bdtree_proxy_stack_capacity(uint32_t tree_depth_a,
+                                   uint32_t proxy_depth_a,
+                                   uint32_t tree_depth_b,
+                                   uint32_t proxy_depth_b);
+
+// Validates a tree image of f32 scalars and views it in place (zero-copy): header, length,
+// checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
+// on failure it is marked unusable and the status names the problem
+// (`BDTREE_STATUS_IMAGE_…`; `bdtree_image_check_f32` gives the kernel's full message).
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 4 (16 is always enough), that stay
+// valid and unchanged while the image view or any body made from it is used (flash, a
+// `static` array, or a heap block the caller frees afterwards). `image` must be NULL or
+// point to writable memory for a `bdtree_image_f32`.
+bdtree_status bdtree_image_parse_f32(const uint8_t *bytes,
+                                     size_t len,
+                                     struct bdtree_image_f32 *image);
+
+// Validates a tree image of f32 scalars and writes the kernel's message into `message`:
+// `"ok"`, or the problem (e.g. `"tree image checksum mismatch (stored 0x…, computed 0x…):
+// the image is corrupt"`), truncated to `capacity − 1` bytes and NUL-terminated. Returns the
+// status `bdtree_image_parse_f32` would.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes aligned to 4; `message` must point to
+// `capacity` writable bytes (NULL when `capacity` is 0).
+bdtree_status bdtree_image_check_f32(const uint8_t *bytes,
+                                     size_t len,
+                                     char *message,
+                                     size_t capacity);
+
+// Writes what a parsed image holds (nodes, triangles, vertices, modes, depth, …) to `info`.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f32` (parsed, or at least zeroed);
+// `info` must be NULL or writable.
+bdtree_status bdtree_image_info_f32(const struct bdtree_image_f32 *image,
+                                    struct bdtree_image_info *info);
+
+// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
+// BDTREE_CACHE_ENTRY_BYTES_F32`), the mode storage (`5M` floats) and, with
+// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
+// BDTREE_VERTEX_ENTRY_BYTES_F32`), each rounded up to 8 bytes — the same number as the
+// header's `BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)` for static storage. Returns 0
+// for an unusable image or unknown options.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f32` (parsed, or at least zeroed).
+size_t bdtree_body_storage_size_f32(const struct bdtree_image_f32 *image, uint32_t options);
+
+// Makes a body over a parsed image at the identity pose and `q = 0`, in the caller's object
+// `body` and the caller's `storage` (at least `bdtree_body_storage_size_f32(image, options)`
+// bytes, aligned to `BDTREE_STORAGE_ALIGN`; it is zeroed here). The image view itself may be
+// discarded afterwards; its bytes may not. On failure `body` is marked unusable.
+//
+// # Safety
+//
+// `body` must be NULL or point to writable memory for a `bdtree_body_f32`; `image` NULL or a
+// `bdtree_image_f32`; `storage` NULL or `len` writable bytes that nothing else uses while the
+// body is used.
+bdtree_status bdtree_body_init_f32(struct bdtree_body_f32 *body,
+                                   const struct bdtree_image_f32 *image,
+                                   void *storage,
+                                   size_t len,
+                                   uint32_t options);
+
+// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
+// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
+// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
+// cached sphere becomes stale in `O(1)`.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f32`; `rotation` NULL or 4 readable floats;
+// `translation` NULL or 3; `q` `q_len` readable floats (NULL when `q_len` is 0).
+bdtree_status bdtree_body_set_state_f32(struct bdtree_body_f32 *body,
+                                        const float *rotation,
+                                        const float *translation,
+                                        const float *q,
+                                        size_t q_len);
+
+// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
+// the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
+// in the step (`4M + 9` multiply-adds), then read from the cache.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f32`; `sphere` NULL or 4 writable floats.
+bdtree_status bdtree_body_sphere_f32(struct bdtree_body_f32 *body, uint32_t node, float *sphere);
+
+// Finds every intersecting triangle pair of two bodies in their current step and writes them
+// to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
+// entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
+// query stops with `BDTREE_STATUS_OUTPUT_FULL` and `*count == capacity`: the pairs written are
+// valid and more exist. `stats` (NULL when not wanted) receives the work counters.
+//
+// Conservative: every intersecting pair (touching counts) is reported; a pair that misses by
+// less than the documented rounding inflation may be reported too.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f32` objects; `stack` must point to `stack_len`
+// writable entries, `pairs` to `capacity` writable entries; `count` must be writable;
+// `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_f32(struct bdtree_body_f32 *a,
+                                 struct bdtree_body_f32 *b,
+                                 struct bdtree_node_pair *stack,
+                                 size_t stack_len,
+                                 struct bdtree_triangle_pair *pairs,
+                                 size_t capacity,
+                                 size_t *count,
+                                 struct bdtree_stats *stats);
+
+// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
+// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
+// `bdtree_collide_f32`.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`, with one body.
+bdtree_status bdtree_collide_self_f32(struct bdtree_body_f32 *body,
+                                      struct bdtree_node_pair *stack,
+                                      size_t stack_len,
+                                      struct bdtree_triangle_pair *pairs,
+                                      size_t capacity,
+                                      size_t *count,
+                                      struct bdtree_stats *stats);
+
+// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
+// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
+// with both spheres and the penetration depth. The trees must be nested (`bdtree build
+// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
+// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`.
+bdtree_status bdtree_collide_proxies_f32(struct bdtree_body_f32 *a,
+                                         uint32_t depth_a,
+                                         struct bdtree_body_f32 *b,
+                                         uint32_t depth_b,
+                                         struct bdtree_node_pair *stack,
+                                         size_t stack_len,
+                                         struct bdtree_proxy_pair_f32 *pairs,
+                                         size_t capacity,
+                                         size_t *count,
+                                         struct bdtree_stats *stats);
+
+// The exact minimum distance between two deformed bodies (0 when they intersect) with its
+// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f32` objects; `stack` `stack_len` writable
+// entries; `nearest` writable; `stats` NULL or writable.
+bdtree_status bdtree_distance_f32(struct bdtree_body_f32 *a,
+                                  struct bdtree_body_f32 *b,
+                                  struct bdtree_node_pair *stack,
+                                  size_t stack_len,
+                                  struct bdtree_nearest_f32 *nearest,
+                                  struct bdtree_stats *stats);
+
+// Makes an interruptible query in the caller's object, with its pending list in `storage`
+// (`len / BDTREE_PENDING_ENTRY_BYTES_F32` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
+// full list is reported, never overrun) and an order (`BDTREE_ORDER_…`).
+//
+// # Safety
+//
+// `traversal` must be NULL or point to writable memory for a `bdtree_traversal_f32`;
+// `storage` NULL or `len` writable bytes that nothing else uses while the traversal is used.
+bdtree_status bdtree_traversal_init_f32(struct bdtree_traversal_f32 *traversal,
+                                        void *storage,
+                                        size_t len,
+                                        uint32_t order);
+
+// Begins a query for the bodies' current step (one sphere test, not charged to any budget):
+// `BDTREE_STATUS_OK` when the roots do not even overlap (nothing to do),
+// `BDTREE_STATUS_INTERRUPTED` when work is pending.
+//
+// # Safety
+//
+// `traversal` must point to a `bdtree_traversal_f32`; `a` and `b` to distinct
+// `bdtree_body_f32` objects.
+bdtree_status bdtree_traversal_start_f32(struct bdtree_traversal_f32 *traversal,
+                                         struct bdtree_body_f32 *a,
+                                         struct bdtree_body_f32 *b);
+
+// Refines pending pairs until `tests` sphere and triangle tests are spent, appending the
+// confirmed triangle pairs at `pairs[*count]` (in: pairs already in the buffer; out: pairs
+// now in it). `BDTREE_STATUS_OK`: done, the buffer holds exactly what `bdtree_collide_f32`
+// finds. `BDTREE_STATUS_INTERRUPTED`: the budget ran out; the pairs so far and the pending
+// pairs cover every contact; call again in the same step to resume.
+// `BDTREE_STATUS_OUTPUT_FULL`: make room and call again (the refused pair stays pending).
+//
+// # Safety
+//
+// `traversal` must point to a `bdtree_traversal_f32` started on `a` and `b` (distinct
+// `bdtree_body_f32` objects); `pairs` to `capacity` writable entries; `count` readable and
+// writable with `*count ≤ capacity`; `stats` NULL or writable.
+bdtree_status bdtree_traversal_run_f32(struct bdtree_traversal_f32 *traversal,
+                                       struct bdtree_body_f32 *a,
+                                       struct bdtree_body_f32 *b,
+                                       uint32_t tests,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
+
+// As `bdtree_traversal_run_f32`, with a clock budget: a step starts only while
+// `now(context) < deadline` (`now`: any monotonic tick counter — a cycle counter, SysTick,
+// microseconds; it is read before every step, so a run overruns the deadline by at most one
+// step, a few dozen to a few hundred instructions).
+//
+// # Safety
+//
+// As `bdtree_traversal_run_f32`; `now` must be safe to call with `context` (NULL `now` is
+// refused).
+bdtree_status bdtree_traversal_run_until_f32(struct bdtree_traversal_f32 *traversal,
+                                             struct bdtree_body_f32 *a,
+                                             struct bdtree_body_f32 *b,
+                                             uint64_t (*now)(void *context),
+                                             void *context,
+                                             uint64_t deadline,
+                                             struct bdtree_triangle_pair *pairs,
+                                             size_t capacity,
+                                             size_t *count,
+                                             struct bdtree_stats *stats);
+
+// Pairs still pending in a traversal (the unrefined part of its cover); 0 for NULL or an
+// unusable object.
+//
+// # Safety
+//
+// `traversal` must be NULL or point to a `bdtree_traversal_f32`.
+size_t bdtree_traversal_pending_f32(struct bdtree_traversal_f32 *traversal);
+
+// Validates a tree image of f64 scalars and views it in place (zero-copy): header, length,
+// checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
+// on failure it is marked unusable and the status names the problem
+// (`BDTREE_STATUS_IMAGE_…`; `bdtree_image_check_f64` gives the kernel's full message).
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
+// valid and unchanged while the image view or any body made from it is used (flash, a
+// `static` array, or a heap block the caller frees afterwards). `image` must be NULL or
+// point to writable memory for a `bdtree_image_f64`.
+bdtree_status bdtree_image_parse_f64(const uint8_t *bytes,
+                                     size_t len,
+                                     struct bdtree_image_f64 *image);
+
+// Validates a tree image of f64 scalars and writes the kernel's message into `message`:
+// `"ok"`, or the problem (e.g. `"tree image checksum mismatch (stored 0x…, computed 0x…):
+// the image is corrupt"`), truncated to `capacity − 1` bytes and NUL-terminated. Returns the
+// status `bdtree_image_parse_f64` would.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes aligned to 8; `message` must point to
+// `capacity` writable bytes (NULL when `capacity` is 0).
+bdtree_status bdtree_image_check_f64(const uint8_t *bytes,
+                                     size_t len,
+                                     char *message,
+                                     size_t capacity);
+
+// Writes what a parsed image holds (nodes, triangles, vertices, modes, depth, …) to `info`.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed);
+// `info` must be NULL or writable.
+bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
+                                    struct bdtree_image_info *info);
+
+// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
+// BDTREE_CACHE_ENTRY_BYTES_F64`), the mode storage (`5M` doubles) and, with
+// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
+// BDTREE_VERTEX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as the
+// header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` for static storage. Returns 0
+// for an unusable image or unknown options.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed).
+size_t bdtree_body_storage_size_f64(const struct bdtree_image_f64 *image, uint32_t options);
+
+// Makes a body over a parsed image at the identity pose and `q = 0`, in the caller's object
+// `body` and the caller's `storage` (at least `bdtree_body_storage_size_f64(image, options)`
+// bytes, aligned to `BDTREE_STORAGE_ALIGN`; it is zeroed here). The image view itself may be
+// discarded afterwards; its bytes may not. On failure `body` is marked unusable.
+//
+// # Safety
+//
+// `body` must be NULL or point to writable memory for a `bdtree_body_f64`; `image` NULL or a
+// `bdtree_image_f64`; `storage` NULL or `len` writable bytes that nothing else uses while the
+// body is used.
+bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
+                                   const struct bdtree_image_f64 *image,
+                                   void *storage,
+                                   size_t len,
+                                   uint32_t options);
+
+// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
+// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
+// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
+// cached sphere becomes stale in `O(1)`.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable doubles;
+// `translation` NULL or 3; `q` `q_len` readable doubles (NULL when `q_len` is 0).
+bdtree_status bdtree_body_set_state_f64(struct bdtree_body_f64 *body,
+                                        const double *rotation,
+                                        const double *translation,
+                                        const double *q,
+                                        size_t q_len);
+
+// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
+// the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
+// in the step (`4M + 9` multiply-adds), then read from the cache.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `sphere` NULL or 4 writable doubles.
+bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node, double *sphere);
+
+// Finds every intersecting triangle pair of two bodies in their current step and writes them
+// to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
+// entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
+// query stops with `BDTREE_STATUS_OUTPUT_FULL` and `*count == capacity`: the pairs written are
+// valid and more exist. `stats` (NULL when not wanted) receives the work counters.
+//
+// Conservative: every intersecting pair (touching counts) is reported; a pair that misses by
+// less than the documented rounding inflation may be reported too.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` must point to `stack_len`
+// writable entries, `pairs` to `capacity` writable entries; `count` must be writable;
+// `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
+                                 struct bdtree_body_f64 *b,
+                                 struct bdtree_node_pair *stack,
+                                 size_t stack_len,
+                                 struct bdtree_triangle_pair *pairs,
+                                 size_t capacity,
+                                 size_t *count,
+                                 struct bdtree_stats *stats);
+
+// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
+// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
+// `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with one body.
+bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
+                                      struct bdtree_node_pair *stack,
+                                      size_t stack_len,
+                                      struct bdtree_triangle_pair *pairs,
+                                      size_t capacity,
+                                      size_t *count,
+                                      struct bdtree_stats *stats);
+
+// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
+// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
+// with both spheres and the penetration depth. The trees must be nested (`bdtree build
+// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
+// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`.
+bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
+                                         uint32_t depth_a,
+                                         struct bdtree_body_f64 *b,
+                                         uint32_t depth_b,
+                                         struct bdtree_node_pair *stack,
+                                         size_t stack_len,
+                                         struct bdtree_proxy_pair_f64 *pairs,
+                                         size_t capacity,
+                                         size_t *count,
+                                         struct bdtree_stats *stats);
+
+// The exact minimum distance between two deformed bodies (0 when they intersect) with its
+// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` `stack_len` writable
+// entries; `nearest` writable; `stats` NULL or writable.
+bdtree_status bdtree_distance_f64(struct bdtree_body_f64 *a,
+                                  struct bdtree_body_f64 *b,
+                                  struct bdtree_node_pair *stack,
+                                  size_t stack_len,
+                                  struct bdtree_nearest_f64 *nearest,
+                                  struct bdtree_stats *stats);
+
+// Makes an interruptible query in the caller's object, with its pending list in `storage`
+// (`len / BDTREE_PENDING_ENTRY_BYTES_F64` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
+// full list is reported, never overrun) and an order (`BDTREE_ORDER_…`).
+//
+// # Safety
+//
+// `traversal` must be NULL or point to writable memory for a `bdtree_traversal_f64`;
+// `storage` NULL or `len` writable bytes that nothing else uses while the traversal is used.
+bdtree_status bdtree_traversal_init_f64(struct bdtree_traversal_f64 *traversal,
+                                        void *storage,
+                                        size_t len,
+                                        uint32_t order);
+
+// Begins a query for the bodies' current step (one sphere test, not charged to any budget):
+// `BDTREE_STATUS_OK` when the roots do not even overlap (nothing to do),
+// `BDTREE_STATUS_INTERRUPTED` when work is pending.
+//
+// # Safety
+//
+// `traversal` must point to a `bdtree_traversal_f64`; `a` and `b` to distinct
+// `bdtree_body_f64` objects.
+bdtree_status bdtree_traversal_start_f64(struct bdtree_traversal_f64 *traversal,
+                                         struct bdtree_body_f64 *a,
+                                         struct bdtree_body_f64 *b);
+
+// Refines pending pairs until `tests` sphere and triangle tests are spent, appending the
+// confirmed triangle pairs at `pairs[*count]` (in: pairs already in the buffer; out: pairs
+// now in it). `BDTREE_STATUS_OK`: done, the buffer holds exactly what `bdtree_collide_f64`
+// finds. `BDTREE_STATUS_INTERRUPTED`: the budget ran out; the pairs so far and the pending
+// pairs cover every contact; call again in the same step to resume.
+// `BDTREE_STATUS_OUTPUT_FULL`: make room and call again (the refused pair stays pending).
+//
+// # Safety
+//
+// `traversal` must point to a `bdtree_traversal_f64` started on `a` and `b` (distinct
+// `bdtree_body_f64` objects); `pairs` to `capacity` writable entries; `count` readable and
+// writable with `*count ≤ capacity`; `stats` NULL or writable.
+bdtree_status bdtree_traversal_run_f64(struct bdtree_traversal_f64 *traversal,
+                                       struct bdtree_body_f64 *a,
+                                       struct bdtree_body_f64 *b,
+                                       uint32_t tests,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
+
+// As `bdtree_traversal_run_f64`, with a clock budget: a step starts only while
+// `now(context) < deadline` (`now`: any monotonic tick counter — a cycle counter, SysTick,
+// microseconds; it is read before every step, so a run overruns the deadline by at most one
+// step, a few dozen to a few hundred instructions).
+//
+// # Safety
+//
+// As `bdtree_traversal_run_f64`; `now` must be safe to call with `context` (NULL `now` is
+// refused).
+bdtree_status bdtree_traversal_run_until_f64(struct bdtree_traversal_f64 *traversal,
+                                             struct bdtree_body_f64 *a,
+                                             struct bdtree_body_f64 *b,
+                                             uint64_t (*now)(void *context),
+                                             void *context,
+                                             uint64_t deadline,
+                                             struct bdtree_triangle_pair *pairs,
+                                             size_t capacity,
+                                             size_t *count,
+                                             struct bdtree_stats *stats);
+
+// Pairs still pending in a traversal (the unrefined part of its cover); 0 for NULL or an
+// unusable object.
+//
+// # Safety
+//
+// `traversal` must be NULL or point to a `bdtree_traversal_f64`.
+size_t bdtree_traversal_pending_f64(struct bdtree_traversal_f64 *traversal);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
+#endif  /* BDTREE_H */
+
+/* Bytes of storage a body needs, as a constant expression for static arrays (the same number
+ * as bdtree_body_storage_size_*): nodes, modes M and — with BDTREE_BODY_VERTEX_CACHE, else 0 —
+ * vertices of the image (bdtree_image_info). */
+#define BDTREE_ROUND8(x) ((((size_t)(x)) + 7u) & ~(size_t)7u)
+#define BDTREE_BODY_STORAGE_F32(nodes, modes, vertices) \
+    (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F32) + \
+     BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 4u) + \
+     BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F32))
+#define BDTREE_BODY_STORAGE_F64(nodes, modes, vertices) \
+    (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F64) + \
+     BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 8u) + \
+     BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F64))

@@ -1,0 +1,400 @@
+//! The exported functions in f64: `exports_f64.rs` with `f64` replaced by `f64` (a test
+//! checks it; the documentation is there).
+// C functions take their buffers as pointer and length pairs.
+#![allow(clippy::too_many_arguments)]
+
+use core::ffi::{c_char, c_void};
+
+use crate::api::{self, CClock, RunBudget};
+use crate::types::{
+    bdtree_body_f64, bdtree_image_f64, bdtree_image_info, bdtree_nearest_f64, bdtree_node_pair,
+    bdtree_proxy_pair_f64, bdtree_stats, bdtree_status, bdtree_traversal_f64, bdtree_triangle_pair,
+};
+
+/// Validates a tree image of f64 scalars and views it in place (zero-copy): header, length,
+/// checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
+/// on failure it is marked unusable and the status names the problem
+/// (`BDTREE_STATUS_IMAGE_…`; `bdtree_image_check_f64` gives the kernel's full message).
+///
+/// # Safety
+///
+/// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
+/// valid and unchanged while the image view or any body made from it is used (flash, a
+/// `static` array, or a heap block the caller frees afterwards). `image` must be NULL or
+/// point to writable memory for a `bdtree_image_f64`.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_image_parse_f64(
+    bytes: *const u8,
+    len: usize,
+    image: *mut bdtree_image_f64,
+) -> bdtree_status {
+    // SAFETY: the caller's contract above is the one `api` requires.
+    unsafe { api::image_parse::<f64>(bytes, len, image.cast()) }
+}
+
+/// Validates a tree image of f64 scalars and writes the kernel's message into `message`:
+/// `"ok"`, or the problem (e.g. `"tree image checksum mismatch (stored 0x…, computed 0x…):
+/// the image is corrupt"`), truncated to `capacity − 1` bytes and NUL-terminated. Returns the
+/// status `bdtree_image_parse_f64` would.
+///
+/// # Safety
+///
+/// `bytes` must point to `len` readable bytes aligned to 8; `message` must point to
+/// `capacity` writable bytes (NULL when `capacity` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_image_check_f64(
+    bytes: *const u8,
+    len: usize,
+    message: *mut c_char,
+    capacity: usize,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::image_check::<f64>(bytes, len, message, capacity) }
+}
+
+/// Writes what a parsed image holds (nodes, triangles, vertices, modes, depth, …) to `info`.
+///
+/// # Safety
+///
+/// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed);
+/// `info` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_image_info_f64(
+    image: *const bdtree_image_f64,
+    info: *mut bdtree_image_info,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::image_info::<f64>(image.cast(), info) }
+}
+
+/// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
+/// BDTREE_CACHE_ENTRY_BYTES_F64`), the mode storage (`5M` doubles) and, with
+/// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
+/// BDTREE_VERTEX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as the
+/// header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` for static storage. Returns 0
+/// for an unusable image or unknown options.
+///
+/// # Safety
+///
+/// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed).
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_body_storage_size_f64(
+    image: *const bdtree_image_f64,
+    options: u32,
+) -> usize {
+    // SAFETY: as above.
+    unsafe { api::body_storage_size::<f64>(image.cast(), options) }
+}
+
+/// Makes a body over a parsed image at the identity pose and `q = 0`, in the caller's object
+/// `body` and the caller's `storage` (at least `bdtree_body_storage_size_f64(image, options)`
+/// bytes, aligned to `BDTREE_STORAGE_ALIGN`; it is zeroed here). The image view itself may be
+/// discarded afterwards; its bytes may not. On failure `body` is marked unusable.
+///
+/// # Safety
+///
+/// `body` must be NULL or point to writable memory for a `bdtree_body_f64`; `image` NULL or a
+/// `bdtree_image_f64`; `storage` NULL or `len` writable bytes that nothing else uses while the
+/// body is used.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_body_init_f64(
+    body: *mut bdtree_body_f64,
+    image: *const bdtree_image_f64,
+    storage: *mut c_void,
+    len: usize,
+    options: u32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::body_init::<f64>(body.cast(), image.cast(), storage, len, options) }
+}
+
+/// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
+/// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+/// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
+/// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
+/// cached sphere becomes stale in `O(1)`.
+///
+/// # Safety
+///
+/// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable doubles;
+/// `translation` NULL or 3; `q` `q_len` readable doubles (NULL when `q_len` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_body_set_state_f64(
+    body: *mut bdtree_body_f64,
+    rotation: *const f64,
+    translation: *const f64,
+    q: *const f64,
+    q_len: usize,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::body_set_state::<f64>(body.cast(), rotation, translation, q, q_len) }
+}
+
+/// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
+/// the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
+/// in the step (`4M + 9` multiply-adds), then read from the cache.
+///
+/// # Safety
+///
+/// `body` must be NULL or point to a `bdtree_body_f64`; `sphere` NULL or 4 writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_body_sphere_f64(
+    body: *mut bdtree_body_f64,
+    node: u32,
+    sphere: *mut f64,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::body_sphere::<f64>(body.cast(), node, sphere) }
+}
+
+/// Finds every intersecting triangle pair of two bodies in their current step and writes them
+/// to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
+/// entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
+/// query stops with `BDTREE_STATUS_OUTPUT_FULL` and `*count == capacity`: the pairs written are
+/// valid and more exist. `stats` (NULL when not wanted) receives the work counters.
+///
+/// Conservative: every intersecting pair (touching counts) is reported; a pair that misses by
+/// less than the documented rounding inflation may be reported too.
+///
+/// # Safety
+///
+/// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` must point to `stack_len`
+/// writable entries, `pairs` to `capacity` writable entries; `count` must be writable;
+/// `stats` NULL or writable. None of these may overlap.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_f64(
+    a: *mut bdtree_body_f64,
+    b: *mut bdtree_body_f64,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut bdtree_triangle_pair,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide::<f64>(
+            a.cast(),
+            b.cast(),
+            stack,
+            stack_len,
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
+/// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
+/// `bdtree_collide_f64`.
+///
+/// # Safety
+///
+/// As `bdtree_collide_f64`, with one body.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_self_f64(
+    body: *mut bdtree_body_f64,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut bdtree_triangle_pair,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_self::<f64>(body.cast(), stack, stack_len, pairs, capacity, count, stats)
+    }
+}
+
+/// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
+/// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
+/// with both spheres and the penetration depth. The trees must be nested (`bdtree build
+/// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
+/// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
+///
+/// # Safety
+///
+/// As `bdtree_collide_f64`.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_proxies_f64(
+    a: *mut bdtree_body_f64,
+    depth_a: u32,
+    b: *mut bdtree_body_f64,
+    depth_b: u32,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut bdtree_proxy_pair_f64,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_proxies::<f64>(
+            a.cast(),
+            depth_a,
+            b.cast(),
+            depth_b,
+            stack,
+            stack_len,
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// The exact minimum distance between two deformed bodies (0 when they intersect) with its
+/// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
+/// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+///
+/// # Safety
+///
+/// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` `stack_len` writable
+/// entries; `nearest` writable; `stats` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_distance_f64(
+    a: *mut bdtree_body_f64,
+    b: *mut bdtree_body_f64,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    nearest: *mut bdtree_nearest_f64,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::distance::<f64>(a.cast(), b.cast(), stack, stack_len, nearest, stats) }
+}
+
+/// Makes an interruptible query in the caller's object, with its pending list in `storage`
+/// (`len / BDTREE_PENDING_ENTRY_BYTES_F64` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
+/// full list is reported, never overrun) and an order (`BDTREE_ORDER_…`).
+///
+/// # Safety
+///
+/// `traversal` must be NULL or point to writable memory for a `bdtree_traversal_f64`;
+/// `storage` NULL or `len` writable bytes that nothing else uses while the traversal is used.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_traversal_init_f64(
+    traversal: *mut bdtree_traversal_f64,
+    storage: *mut c_void,
+    len: usize,
+    order: u32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::traversal_init::<f64>(traversal.cast(), storage, len, order) }
+}
+
+/// Begins a query for the bodies' current step (one sphere test, not charged to any budget):
+/// `BDTREE_STATUS_OK` when the roots do not even overlap (nothing to do),
+/// `BDTREE_STATUS_INTERRUPTED` when work is pending.
+///
+/// # Safety
+///
+/// `traversal` must point to a `bdtree_traversal_f64`; `a` and `b` to distinct
+/// `bdtree_body_f64` objects.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_traversal_start_f64(
+    traversal: *mut bdtree_traversal_f64,
+    a: *mut bdtree_body_f64,
+    b: *mut bdtree_body_f64,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::traversal_start::<f64>(traversal.cast(), a.cast(), b.cast()) }
+}
+
+/// Refines pending pairs until `tests` sphere and triangle tests are spent, appending the
+/// confirmed triangle pairs at `pairs[*count]` (in: pairs already in the buffer; out: pairs
+/// now in it). `BDTREE_STATUS_OK`: done, the buffer holds exactly what `bdtree_collide_f64`
+/// finds. `BDTREE_STATUS_INTERRUPTED`: the budget ran out; the pairs so far and the pending
+/// pairs cover every contact; call again in the same step to resume.
+/// `BDTREE_STATUS_OUTPUT_FULL`: make room and call again (the refused pair stays pending).
+///
+/// # Safety
+///
+/// `traversal` must point to a `bdtree_traversal_f64` started on `a` and `b` (distinct
+/// `bdtree_body_f64` objects); `pairs` to `capacity` writable entries; `count` readable and
+/// writable with `*count ≤ capacity`; `stats` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_traversal_run_f64(
+    traversal: *mut bdtree_traversal_f64,
+    a: *mut bdtree_body_f64,
+    b: *mut bdtree_body_f64,
+    tests: u32,
+    pairs: *mut bdtree_triangle_pair,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::traversal_run::<f64>(
+            traversal.cast(),
+            a.cast(),
+            b.cast(),
+            RunBudget::Tests(tests),
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// As `bdtree_traversal_run_f64`, with a clock budget: a step starts only while
+/// `now(context) < deadline` (`now`: any monotonic tick counter — a cycle counter, SysTick,
+/// microseconds; it is read before every step, so a run overruns the deadline by at most one
+/// step, a few dozen to a few hundred instructions).
+///
+/// # Safety
+///
+/// As `bdtree_traversal_run_f64`; `now` must be safe to call with `context` (NULL `now` is
+/// refused).
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_traversal_run_until_f64(
+    traversal: *mut bdtree_traversal_f64,
+    a: *mut bdtree_body_f64,
+    b: *mut bdtree_body_f64,
+    now: Option<unsafe extern "C" fn(context: *mut c_void) -> u64>,
+    context: *mut c_void,
+    deadline: u64,
+    pairs: *mut bdtree_triangle_pair,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    let Some(clock) = CClock::new(now, context) else {
+        return bdtree_status::NullPointer;
+    };
+    // SAFETY: as above.
+    unsafe {
+        api::traversal_run::<f64>(
+            traversal.cast(),
+            a.cast(),
+            b.cast(),
+            RunBudget::Until(clock, deadline),
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// Pairs still pending in a traversal (the unrefined part of its cover); 0 for NULL or an
+/// unusable object.
+///
+/// # Safety
+///
+/// `traversal` must be NULL or point to a `bdtree_traversal_f64`.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_traversal_pending_f64(
+    traversal: *mut bdtree_traversal_f64,
+) -> usize {
+    // SAFETY: as above.
+    unsafe { api::traversal_pending::<f64>(traversal.cast()) }
+}

@@ -1,0 +1,125 @@
+"""Exact collision detection between reduced deformable models (BD-Trees).
+
+NumPy arrays in (any float dtype, C or Fortran order), NumPy arrays out. A world vertex of a
+body is ``R (p + U q) + t``: ``p`` its rest position, ``U`` the displacement basis (3N, M),
+``q`` the reduced coordinates, ``R`` the rotation of the unit quaternion ``(w, x, y, z)`` and
+``t`` the translation. Every error of the library is a :class:`Error` carrying its message.
+"""
+
+from os import PathLike
+from typing import List, Optional, Sequence, Tuple, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Path = Union[str, PathLike]
+_Floats = npt.ArrayLike
+_Vec = Union[Sequence[float], npt.ArrayLike]
+
+class Error(ValueError):
+    """A bad file (its path, place and problem), a bad array or a bad state."""
+
+def load_mesh(path: _Path) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Reads ``.obj``, ``.ply`` or ``.stl``: vertices (N, 3) float64, triangles (F, 3) int64."""
+
+def load_basis(path: _Path, vertices: Optional[int] = None) -> npt.NDArray[np.float64]:
+    """Reads a ``.npy`` displacement basis of shape (3N, M); checks N when ``vertices`` is given."""
+
+class TreeInfo(TypedDict):
+    nodes: int
+    depth: int
+    modes: int
+    bytes: int
+    triangles: int
+    vertices: int
+    precision: str
+    nested: bool
+
+class Tree:
+    """A BD-Tree image (the file ``bdtree build`` writes and the C API reads)."""
+
+    @staticmethod
+    def build(
+        vertices: _Floats,
+        faces: npt.ArrayLike,
+        modes: Optional[_Floats] = None,
+        precision: str = "f64",
+        nested: bool = False,
+    ) -> "Tree":
+        """Builds the tree of a mesh and its basis ((3N, M), (N, 3, M) or None for rigid)."""
+    @staticmethod
+    def load(path: _Path) -> "Tree": ...
+    def save(self, path: _Path) -> None: ...
+    def to_bytes(self) -> bytes: ...
+    def info(self) -> TreeInfo: ...
+    @property
+    def modes(self) -> int: ...
+    @property
+    def precision(self) -> str: ...
+
+class Body:
+    """A body over a tree: pose, reduced coordinates and cached world spheres."""
+
+    def __init__(self, tree: Tree) -> None: ...
+    def set_state(
+        self,
+        rotation: Optional[_Vec] = None,
+        translation: Optional[_Vec] = None,
+        q: Optional[_Floats] = None,
+    ) -> None:
+        """Pose (unit quaternion (w, x, y, z), translation (x, y, z)) and q (len = modes)."""
+    def sphere(self, node: int = 0) -> Tuple[float, float, float, float]:
+        """World sphere [x, y, z, r] of a node (0: the whole body) in the current state."""
+    @property
+    def tree(self) -> Tree: ...
+
+class Distance:
+    distance: float
+    point_a: Tuple[float, float, float]
+    point_b: Tuple[float, float, float]
+    triangles: Tuple[int, int]
+    normal: Tuple[float, float, float]
+    intersecting: bool
+
+class Proxies(TypedDict):
+    nodes: npt.NDArray[np.int64]
+    sphere_a: npt.NDArray[np.float64]
+    sphere_b: npt.NDArray[np.float64]
+    depth: npt.NDArray[np.float64]
+
+def collide(a: Body, b: Body) -> npt.NDArray[np.int64]:
+    """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted."""
+
+def collide_self(body: Body) -> npt.NDArray[np.int64]:
+    """Intersecting pairs of non-adjacent triangles of one body (K, 2), a < b, rows sorted."""
+
+def collide_frames(
+    a: Body,
+    b: Body,
+    rotation_a: _Floats,
+    translation_a: _Floats,
+    rotation_b: _Floats,
+    translation_b: _Floats,
+    q_a: Optional[_Floats] = None,
+    q_b: Optional[_Floats] = None,
+) -> List[npt.NDArray[np.int64]]:
+    """``collide`` over F frames of stacked states, without the GIL."""
+
+def distance(a: Body, b: Body) -> Distance:
+    """Exact minimum distance (0 when intersecting) with witnesses and the normal a → b."""
+
+def collide_proxies(a: Body, depth_a: int, b: Body, depth_b: int) -> Proxies:
+    """Overlapping contact proxies with spheres and penetration depths (nested trees)."""
+
+def modes(
+    vertices: _Floats,
+    faces: npt.ArrayLike,
+    k: int = 10,
+    young: float = 1e6,
+    poisson: float = 0.45,
+    density: float = 1000.0,
+    resolution: int = 16,
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The k lowest vibration modes of a closed mesh: (frequencies in Hz, U (3N, k))."""

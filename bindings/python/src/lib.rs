@@ -1,0 +1,770 @@
+//! # bdtree (Python)
+//!
+//! The Python module `bdtree` over [`bdtree_std`] (loading, building, modes) and
+//! [`bdtree_core`] (bodies and queries): NumPy arrays in (any float dtype, C or Fortran
+//! order), NumPy arrays out. Every error of the library becomes a `bdtree.Error` (a
+//! `ValueError`) carrying its message — file, place and problem for files, the kernel's
+//! sentence for bad states.
+//!
+//! The `unsafe` of this crate is in [`owned`]: a kernel body borrows its tree image and its
+//! caches, and a Python object must own both.
+
+mod owned;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bdtree_core::separation::{nearest, Nearest};
+use bdtree_core::{
+    collide_proxies as core_proxies, collide_self as core_self, proxy_stack_capacity,
+    self_stack_capacity, stack_capacity, Body as CoreBody, Pose, ProxyPair, QueryStatus, Scalar,
+    TrianglePair,
+};
+use bdtree_std::basis::Basis;
+use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
+use bdtree_std::mesh::Mesh;
+use bdtree_std::modes::{compute_modes, ModalOptions};
+use numpy::ndarray::{Array1, Array2, ArrayView2};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1};
+use numpy::{PyArrayLike2, PyArrayLikeDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use owned::{Owned, TreeData};
+
+pyo3::create_exception!(
+    bdtree,
+    Error,
+    PyValueError,
+    "An error of the library: a bad file (its path, place and problem), a bad array or state."
+);
+
+fn err(message: impl std::fmt::Display) -> PyErr {
+    Error::new_err(message.to_string())
+}
+
+type F64Array<'py> = PyArrayLike2<'py, f64, AllowTypeChange>;
+
+/// `(N, 3)` float64 vertices and `(F, 3)` int64 triangles of a mesh.
+fn mesh_arrays<'py>(
+    py: Python<'py>,
+    mesh: &Mesh,
+) -> (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>) {
+    let v = Array2::from_shape_fn((mesh.vertices.len(), 3), |(i, k)| mesh.vertices[i][k]);
+    let f = Array2::from_shape_fn((mesh.triangles.len(), 3), |(i, k)| {
+        i64::from(mesh.triangles[i][k])
+    });
+    (v.into_pyarray(py), f.into_pyarray(py))
+}
+
+/// Reads a mesh (`.obj`, `.ply`, `.stl`): `(V, F)`, `V` of shape `(N, 3)` float64 and `F` of
+/// shape `(F, 3)` int64, in the file's vertex and face order (polygons fan-triangulated).
+#[pyfunction]
+fn load_mesh<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>)> {
+    let mesh = bdtree_std::mesh::load_mesh(&path).map_err(err)?;
+    Ok(mesh_arrays(py, &mesh))
+}
+
+/// Reads a displacement basis (`.npy`, shape `(3N, M)`): a float64 array of that shape. With
+/// `vertices`, checks that it moves that many vertices.
+#[pyfunction]
+#[pyo3(signature = (path, vertices = None))]
+fn load_basis<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    vertices: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let basis = bdtree_std::basis::load_npy(&path).map_err(err)?;
+    if let Some(n) = vertices {
+        basis.check_vertex_count(n, &path).map_err(err)?;
+    }
+    let rows = basis.vertices * 3;
+    let array = Array2::from_shape_vec((rows, basis.modes), basis.data).map_err(err)?;
+    Ok(array.into_pyarray(py))
+}
+
+/// A mesh from NumPy arrays, checked (every index in range, every coordinate finite).
+fn mesh_from(vertices: ArrayView2<'_, f64>, faces: &Bound<'_, PyAny>) -> PyResult<Mesh> {
+    if vertices.ncols() != 3 {
+        return Err(err(format!(
+            "vertices: expected shape (N, 3), got {:?}",
+            vertices.shape()
+        )));
+    }
+    let faces: PyArrayLike2<'_, i64, AllowTypeChange> = faces.extract().map_err(|e| {
+        err(format!(
+            "faces: expected an integer array of shape (F, 3) ({e})"
+        ))
+    })?;
+    let faces = faces.as_array();
+    if faces.ncols() != 3 {
+        return Err(err(format!(
+            "faces: expected shape (F, 3), got {:?}",
+            faces.shape()
+        )));
+    }
+    let n = vertices.nrows();
+    let mut triangles = Vec::with_capacity(faces.nrows());
+    for (t, row) in faces.rows().into_iter().enumerate() {
+        let mut tri = [0u32; 3];
+        for (k, (&i, slot)) in row.iter().zip(&mut tri).enumerate() {
+            *slot = u32::try_from(i)
+                .ok()
+                .filter(|&i| (i as usize) < n)
+                .ok_or_else(|| {
+                    err(format!(
+                        "faces[{t}, {k}] = {i} is not a vertex index (there are {n} vertices)"
+                    ))
+                })?;
+        }
+        triangles.push(tri);
+    }
+    let mesh = Mesh {
+        vertices: vertices
+            .rows()
+            .into_iter()
+            .map(|r| [r[0], r[1], r[2]])
+            .collect(),
+        triangles,
+    };
+    mesh.validate(Path::new("the vertex and face arrays"))
+        .map_err(err)?;
+    Ok(mesh)
+}
+
+/// A basis from a `(3N, M)` or `(N, 3, M)` array.
+fn basis_from(modes: &Bound<'_, PyAny>, vertices: usize) -> PyResult<Basis> {
+    let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = modes
+        .extract()
+        .map_err(|e| err(format!("modes: expected a float array ({e})")))?;
+    let array = array.as_array();
+    let shape = array.shape().to_vec();
+    let m = match shape.as_slice() {
+        [rows, m] if *rows == 3 * vertices => *m,
+        [n, 3, m] if *n == vertices => *m,
+        _ => {
+            return Err(err(format!(
+                "modes: expected shape (3N, M) = ({}, M) or (N, 3, M) = ({vertices}, 3, M), got \
+                 {shape:?}",
+                3 * vertices
+            )))
+        }
+    };
+    // Row-major (3N, M) either way: entry (3i + k, j) is [i, k, j] of the (N, 3, M) form.
+    let data: Vec<f64> = array.iter().copied().collect();
+    if let Some(i) = data.iter().position(|x| !x.is_finite()) {
+        return Err(err(format!(
+            "modes: entry {i} (row-major) is {} — every entry must be finite",
+            data[i]
+        )));
+    }
+    Ok(Basis {
+        vertices,
+        modes: m,
+        data,
+    })
+}
+
+fn precision_of(name: &str) -> PyResult<Precision> {
+    match name {
+        "f64" | "float64" | "double" => Ok(Precision::F64),
+        "f32" | "float32" | "float" => Ok(Precision::F32),
+        _ => Err(err(format!(
+            "precision: expected \"f32\" or \"f64\", got {name:?}"
+        ))),
+    }
+}
+
+/// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
+#[pyclass(frozen, module = "bdtree")]
+struct Tree {
+    data: Arc<TreeData>,
+}
+
+#[pymethods]
+impl Tree {
+    /// Builds the tree of a mesh (`vertices` (N, 3), `faces` (F, 3)) and its displacement
+    /// basis (`modes`: (3N, M), (N, 3, M) or None for a rigid body), in `precision` "f32" or
+    /// "f64"; `nested=True` makes proxy queries possible. Releases the GIL while building.
+    #[staticmethod]
+    #[pyo3(signature = (vertices, faces, modes = None, precision = "f64", nested = false))]
+    fn build(
+        py: Python<'_>,
+        vertices: F64Array<'_>,
+        faces: &Bound<'_, PyAny>,
+        modes: Option<&Bound<'_, PyAny>>,
+        precision: &str,
+        nested: bool,
+    ) -> PyResult<Tree> {
+        let mesh = mesh_from(vertices.as_array(), faces)?;
+        let basis = modes
+            .map(|m| basis_from(m, mesh.vertices.len()))
+            .transpose()?;
+        let options = BuildOptions {
+            precision: precision_of(precision)?,
+            nested,
+            ..BuildOptions::default()
+        };
+        let built = py.detach(|| build(&mesh, basis.as_ref(), options, &mut |_| {}));
+        let (image, _report) = built.map_err(err)?;
+        Ok(Tree {
+            data: Arc::new(TreeData::new(image).map_err(err)?),
+        })
+    }
+
+    /// Reads a tree image written by `save` or `bdtree build` (validated: header, checksum,
+    /// every link and value).
+    #[staticmethod]
+    fn load(path: std::path::PathBuf) -> PyResult<Tree> {
+        let image = ImageBuf::read(&path).map_err(err)?;
+        let data = TreeData::new(image).map_err(|e| err(format!("{}: {e}", path.display())))?;
+        Ok(Tree {
+            data: Arc::new(data),
+        })
+    }
+
+    /// Writes the image (the file `bdtree` and the C API read).
+    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
+        std::fs::write(&path, self.data.image.as_bytes())
+            .map_err(|e| err(format!("{}: {e}", path.display())))
+    }
+
+    /// The image's bytes.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, self.data.image.as_bytes())
+    }
+
+    /// `{"nodes", "depth", "modes", "bytes", "triangles", "vertices", "precision", "nested"}`.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let h = &self.data.header;
+        let d = PyDict::new(py);
+        d.set_item("nodes", h.nodes)?;
+        d.set_item("depth", h.depth)?;
+        d.set_item("modes", h.modes)?;
+        d.set_item("bytes", h.total_len)?;
+        d.set_item("triangles", h.triangles)?;
+        d.set_item("vertices", h.vertices)?;
+        d.set_item("precision", self.data.precision_name())?;
+        d.set_item("nested", self.data.nested())?;
+        Ok(d)
+    }
+
+    /// Modes `M` (the length of `q`).
+    #[getter]
+    fn modes(&self) -> u32 {
+        self.data.header.modes
+    }
+
+    /// "f32" or "f64".
+    #[getter]
+    fn precision(&self) -> &'static str {
+        self.data.precision_name()
+    }
+
+    fn __repr__(&self) -> String {
+        let h = &self.data.header;
+        format!(
+            "bdtree.Tree({} nodes, depth {}, {} modes, {} triangles, {}, {} bytes)",
+            h.nodes,
+            h.depth,
+            h.modes,
+            h.triangles,
+            self.data.precision_name(),
+            h.total_len
+        )
+    }
+}
+
+/// A body over a tree: its pose, reduced coordinates `q` and cached world spheres.
+enum AnyBody {
+    F32(Owned<f32>),
+    F64(Owned<f64>),
+}
+
+/// A deformable body: a tree, a pose (rotation quaternion `(w, x, y, z)`, translation) and
+/// reduced coordinates `q` (one per mode). A world vertex is `R (p + U q) + t`.
+#[pyclass(module = "bdtree")]
+struct Body {
+    body: AnyBody,
+    tree: Py<Tree>,
+}
+
+/// A float vector of a given length.
+fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]> {
+    let a: PyArrayLike1<'_, f64, AllowTypeChange> = x
+        .extract()
+        .map_err(|e| err(format!("{what}: expected {N} numbers ({e})")))?;
+    let a = a.as_array();
+    let v: Vec<f64> = a.iter().copied().collect();
+    v.try_into()
+        .map_err(|v: Vec<f64>| err(format!("{what}: expected {N} numbers, got {}", v.len())))
+}
+
+fn set<S: Scalar>(
+    body: &mut CoreBody<'_, '_, S>,
+    rotation: [f64; 4],
+    translation: [f64; 3],
+    q: &[f64],
+) -> Result<(), String> {
+    let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
+        .map_err(|e| format!("rotation/translation: {e}"))?;
+    let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(pose, &q).map_err(|e| format!("q: {e}"))
+}
+
+#[pymethods]
+impl Body {
+    #[new]
+    fn new(tree: Bound<'_, Tree>) -> PyResult<Self> {
+        let data = Arc::clone(&tree.get().data);
+        let body = if data.header.scalar_bytes == 4 {
+            AnyBody::F32(Owned::new(data).map_err(err)?)
+        } else {
+            AnyBody::F64(Owned::new(data).map_err(err)?)
+        };
+        Ok(Body {
+            body,
+            tree: tree.unbind(),
+        })
+    }
+
+    /// Sets the pose and `q` for a new step: `rotation` a unit quaternion `(w, x, y, z)`
+    /// (scalar first; refused unless `|‖q‖² − 1| ≤ 10⁻³`), `translation` `(x, y, z)`, `q` the
+    /// reduced coordinates (length = the tree's modes; None for a rigid body).
+    #[pyo3(signature = (rotation = None, translation = None, q = None))]
+    fn set_state(
+        &mut self,
+        rotation: Option<&Bound<'_, PyAny>>,
+        translation: Option<&Bound<'_, PyAny>>,
+        q: Option<PyArrayLike1<'_, f64, AllowTypeChange>>,
+    ) -> PyResult<()> {
+        let r = rotation
+            .map(|r| vector::<4>("rotation", r))
+            .transpose()?
+            .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let t = translation
+            .map(|t| vector::<3>("translation", t))
+            .transpose()?
+            .unwrap_or([0.0; 3]);
+        let q: Vec<f64> = q.map(|q| q.as_array().to_vec()).unwrap_or_default();
+        let result = match &mut self.body {
+            AnyBody::F32(b) => set(b.body(), r, t, &q),
+            AnyBody::F64(b) => set(b.body(), r, t, &q),
+        };
+        result.map_err(err)
+    }
+
+    /// World sphere `[x, y, z, r]` of a node for the current step (node 0: the whole body).
+    #[pyo3(signature = (node = 0))]
+    fn sphere(&mut self, node: usize) -> PyResult<[f64; 4]> {
+        let s = match &mut self.body {
+            AnyBody::F32(b) => b.body().sphere(node).map(|s| s.map(f64::from)),
+            AnyBody::F64(b) => b.body().sphere(node),
+        };
+        s.ok_or_else(|| err(format!("node {node} does not exist")))
+    }
+
+    /// The body's tree.
+    #[getter]
+    fn tree(&self, py: Python<'_>) -> Py<Tree> {
+        self.tree.clone_ref(py)
+    }
+}
+
+fn status_error(what: &str, status: QueryStatus) -> PyErr {
+    err(format!("{what}: the query did not complete: {status:?}"))
+}
+
+fn depth<S: Scalar>(b: &CoreBody<'_, '_, S>) -> u32 {
+    b.tree().depth()
+}
+
+/// Sorted `(K, 2)` triangle pairs between two bodies.
+fn pairs_of<S: Scalar>(
+    a: &mut CoreBody<'_, '_, S>,
+    b: &mut CoreBody<'_, '_, S>,
+) -> Result<Vec<[u32; 2]>, PyErr> {
+    let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
+    let mut out = Vec::new();
+    let mut sink = |p: TrianglePair| {
+        out.push([p.a, p.b]);
+        true
+    };
+    let o = bdtree_core::collide(a, b, &mut stack, &mut sink);
+    if !o.status.is_complete() {
+        return Err(status_error("collide", o.status));
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+fn self_pairs_of<S: Scalar>(a: &mut CoreBody<'_, '_, S>) -> Result<Vec<[u32; 2]>, PyErr> {
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(depth(a))];
+    let mut out = Vec::new();
+    let mut sink = |p: TrianglePair| {
+        out.push([p.a, p.b]);
+        true
+    };
+    let o = core_self(a, &mut stack, &mut sink);
+    if !o.status.is_complete() {
+        return Err(status_error("collide_self", o.status));
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+fn pair_array(py: Python<'_>, pairs: &[[u32; 2]]) -> Bound<'_, PyArray2<i64>> {
+    Array2::from_shape_fn((pairs.len(), 2), |(i, k)| i64::from(pairs[i][k])).into_pyarray(py)
+}
+
+/// Two distinct bodies of one precision.
+fn two<'a>(a: &'a mut Body, b: &'a mut Body) -> PyResult<(&'a mut AnyBody, &'a mut AnyBody)> {
+    match (&a.body, &b.body) {
+        (AnyBody::F32(_), AnyBody::F32(_)) | (AnyBody::F64(_), AnyBody::F64(_)) => {
+            Ok((&mut a.body, &mut b.body))
+        }
+        _ => Err(err(
+            "the bodies' trees have different precisions (f32 and f64): build both in one",
+        )),
+    }
+}
+
+/// Mutable borrows of two bodies, refusing the same object twice.
+fn borrow_two<'py>(
+    a: &Bound<'py, Body>,
+    b: &Bound<'py, Body>,
+) -> PyResult<(PyRefMut<'py, Body>, PyRefMut<'py, Body>)> {
+    if a.is(b) {
+        return Err(err(
+            "the same body was given twice (use collide_self for self-collisions)",
+        ));
+    }
+    Ok((a.try_borrow_mut()?, b.try_borrow_mut()?))
+}
+
+/// Every intersecting triangle pair of two bodies in their current states: an int64 array of
+/// shape (K, 2), `[triangle of a, triangle of b]`, rows sorted. Conservative: every
+/// intersecting pair (touching counts) is reported; a pair that misses by less than the
+/// rounding inflation may be too.
+#[pyfunction]
+fn collide<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, Body>,
+    b: &Bound<'py, Body>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let (mut a, mut b) = borrow_two(a, b)?;
+    let pairs = match two(&mut a, &mut b)? {
+        (AnyBody::F32(a), AnyBody::F32(b)) => pairs_of(a.body(), b.body())?,
+        (AnyBody::F64(a), AnyBody::F64(b)) => pairs_of(a.body(), b.body())?,
+        _ => unreachable!("checked by two()"),
+    };
+    Ok(pair_array(py, &pairs))
+}
+
+/// Every intersecting pair of non-adjacent triangles of one body: int64 (K, 2), `a < b` in
+/// each row, rows sorted.
+#[pyfunction]
+fn collide_self<'py>(
+    py: Python<'py>,
+    body: &Bound<'py, Body>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let mut body = body.try_borrow_mut()?;
+    let pairs = match &mut body.body {
+        AnyBody::F32(a) => self_pairs_of(a.body())?,
+        AnyBody::F64(a) => self_pairs_of(a.body())?,
+    };
+    Ok(pair_array(py, &pairs))
+}
+
+/// Frame-stacked states of one body: rotations (F, 4), translations (F, 3), q (F, M).
+struct States {
+    rotation: Array2<f64>,
+    translation: Array2<f64>,
+    q: Array2<f64>,
+}
+
+fn states(
+    what: &str,
+    rotation: F64Array<'_>,
+    translation: F64Array<'_>,
+    q: Option<F64Array<'_>>,
+) -> PyResult<States> {
+    let rotation = rotation.as_array().to_owned();
+    let translation = translation.as_array().to_owned();
+    let frames = rotation.nrows();
+    let q = match q {
+        Some(q) => q.as_array().to_owned(),
+        None => Array2::zeros((frames, 0)),
+    };
+    if rotation.ncols() != 4 || translation.ncols() != 3 {
+        return Err(err(format!(
+            "{what}: rotations must have shape (F, 4) and translations (F, 3), got {:?} and {:?}",
+            rotation.shape(),
+            translation.shape()
+        )));
+    }
+    if translation.nrows() != frames || q.nrows() != frames {
+        return Err(err(format!(
+            "{what}: rotations, translations and q must have one row per frame ({frames}, {}, \
+             {} rows)",
+            translation.nrows(),
+            q.nrows()
+        )));
+    }
+    Ok(States {
+        rotation,
+        translation,
+        q,
+    })
+}
+
+fn frames_of<S: Scalar>(
+    a: &mut CoreBody<'_, '_, S>,
+    b: &mut CoreBody<'_, '_, S>,
+    sa: &States,
+    sb: &States,
+) -> Result<Vec<Vec<[u32; 2]>>, String> {
+    let mut out = Vec::with_capacity(sa.rotation.nrows());
+    for f in 0..sa.rotation.nrows() {
+        for (body, s, name) in [(&mut *a, sa, "a"), (&mut *b, sb, "b")] {
+            let r = s.rotation.row(f);
+            let t = s.translation.row(f);
+            set(
+                body,
+                [r[0], r[1], r[2], r[3]],
+                [t[0], t[1], t[2]],
+                s.q.row(f).as_slice().unwrap_or(&[]),
+            )
+            .map_err(|e| format!("frame {f}, body {name}: {e}"))?;
+        }
+        out.push(pairs_of(a, b).map_err(|e| format!("frame {f}: {e}"))?);
+    }
+    Ok(out)
+}
+
+/// `collide` over many frames without the GIL: the states of `a` and `b` stacked by frame
+/// (`rotation_*` (F, 4), `translation_*` (F, 3), `q_*` (F, M) or None). Returns a list of F
+/// int64 (K, 2) arrays. The bodies are left in the last frame's state.
+#[pyfunction]
+#[pyo3(signature = (a, b, rotation_a, translation_a, rotation_b, translation_b, q_a = None, q_b = None))]
+#[allow(clippy::too_many_arguments)]
+fn collide_frames<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, Body>,
+    b: &Bound<'py, Body>,
+    rotation_a: F64Array<'py>,
+    translation_a: F64Array<'py>,
+    rotation_b: F64Array<'py>,
+    translation_b: F64Array<'py>,
+    q_a: Option<F64Array<'py>>,
+    q_b: Option<F64Array<'py>>,
+) -> PyResult<Vec<Bound<'py, PyArray2<i64>>>> {
+    let sa = states("a", rotation_a, translation_a, q_a)?;
+    let sb = states("b", rotation_b, translation_b, q_b)?;
+    if sa.rotation.nrows() != sb.rotation.nrows() {
+        return Err(err(format!(
+            "a has {} frames and b {}",
+            sa.rotation.nrows(),
+            sb.rotation.nrows()
+        )));
+    }
+    let (mut a, mut b) = borrow_two(a, b)?;
+    let (a, b) = two(&mut a, &mut b)?;
+    let frames = py.detach(|| match (a, b) {
+        (AnyBody::F32(a), AnyBody::F32(b)) => frames_of(a.body(), b.body(), &sa, &sb),
+        (AnyBody::F64(a), AnyBody::F64(b)) => frames_of(a.body(), b.body(), &sa, &sb),
+        _ => Err("precisions differ".to_string()),
+    });
+    Ok(frames
+        .map_err(err)?
+        .iter()
+        .map(|p| pair_array(py, p))
+        .collect())
+}
+
+/// The nearest points of two bodies (`bdtree.distance`).
+#[pyclass(frozen, get_all, module = "bdtree")]
+struct Distance {
+    /// The minimum distance (0 when the bodies intersect).
+    distance: f64,
+    /// Witness point on a (world).
+    point_a: [f64; 3],
+    /// Witness point on b (world).
+    point_b: [f64; 3],
+    /// The witnesses' triangles `(triangle of a, triangle of b)`.
+    triangles: (u32, u32),
+    /// Unit normal from a to b (zero when intersecting).
+    normal: [f64; 3],
+    /// Whether the two triangles intersect.
+    intersecting: bool,
+}
+
+#[pymethods]
+impl Distance {
+    fn __repr__(&self) -> String {
+        format!(
+            "bdtree.Distance(distance={}, triangles={:?}, intersecting={})",
+            self.distance, self.triangles, self.intersecting
+        )
+    }
+}
+
+fn widen<S: Scalar>(n: Nearest<S>) -> Distance {
+    let w = |p: [S; 3]| p.map(|x| x.to_f64());
+    Distance {
+        distance: n.distance.to_f64(),
+        point_a: w(n.point_a),
+        point_b: w(n.point_b),
+        triangles: (n.triangle_a, n.triangle_b),
+        normal: w(n.normal),
+        intersecting: n.intersecting,
+    }
+}
+
+fn distance_of<S: Scalar>(
+    a: &mut CoreBody<'_, '_, S>,
+    b: &mut CoreBody<'_, '_, S>,
+) -> PyResult<Distance> {
+    let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
+    let o = nearest(a, b, &mut stack);
+    match o.nearest {
+        Some(n) if o.status.is_complete() => Ok(widen(n)),
+        _ => Err(status_error("distance", o.status)),
+    }
+}
+
+/// The exact minimum distance between two deformed bodies (0 when they intersect), with
+/// witness points, their triangles and the unit normal from a to b.
+#[pyfunction]
+fn distance(a: &Bound<'_, Body>, b: &Bound<'_, Body>) -> PyResult<Distance> {
+    let (mut a, mut b) = borrow_two(a, b)?;
+    match two(&mut a, &mut b)? {
+        (AnyBody::F32(a), AnyBody::F32(b)) => distance_of(a.body(), b.body()),
+        (AnyBody::F64(a), AnyBody::F64(b)) => distance_of(a.body(), b.body()),
+        _ => unreachable!("checked by two()"),
+    }
+}
+
+type ProxyRows = Vec<([u32; 2], [f64; 4], [f64; 4], f64)>;
+
+fn proxies_of<S: Scalar>(
+    a: &mut CoreBody<'_, '_, S>,
+    depth_a: u32,
+    b: &mut CoreBody<'_, '_, S>,
+    depth_b: u32,
+) -> PyResult<ProxyRows> {
+    let mut stack = vec![[0u32; 2]; proxy_stack_capacity(depth(a), depth_a, depth(b), depth_b)];
+    let mut out: ProxyRows = Vec::new();
+    let mut sink = |p: ProxyPair<S>| {
+        out.push((
+            [p.a, p.b],
+            p.sphere_a.map(|x| x.to_f64()),
+            p.sphere_b.map(|x| x.to_f64()),
+            p.depth.to_f64(),
+        ));
+        true
+    };
+    let o = core_proxies(a, depth_a, b, depth_b, &mut stack, &mut sink);
+    if !o.status.is_complete() {
+        return Err(status_error("collide_proxies", o.status));
+    }
+    out.sort_unstable_by_key(|p| p.0);
+    Ok(out)
+}
+
+/// The overlapping contact proxies (nodes at depth `depth_a` of a and `depth_b` of b, or leaves
+/// above them) with their world spheres and penetration depths, for contact response. Needs
+/// trees built with `nested=True`. Returns a dict of arrays sorted by nodes: `nodes` int64
+/// (K, 2), `sphere_a` and `sphere_b` float64 (K, 4) `[x, y, z, r]`, `depth` float64 (K,)
+/// (`r_a + r_b − ‖c_b − c_a‖`; the normal is along `c_b − c_a`).
+#[pyfunction]
+fn collide_proxies<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, Body>,
+    depth_a: u32,
+    b: &Bound<'py, Body>,
+    depth_b: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (mut a, mut b) = borrow_two(a, b)?;
+    let rows = match two(&mut a, &mut b)? {
+        (AnyBody::F32(a), AnyBody::F32(b)) => proxies_of(a.body(), depth_a, b.body(), depth_b)?,
+        (AnyBody::F64(a), AnyBody::F64(b)) => proxies_of(a.body(), depth_a, b.body(), depth_b)?,
+        _ => unreachable!("checked by two()"),
+    };
+    let k = rows.len();
+    let d = PyDict::new(py);
+    d.set_item(
+        "nodes",
+        Array2::from_shape_fn((k, 2), |(i, j)| i64::from(rows[i].0[j])).into_pyarray(py),
+    )?;
+    d.set_item(
+        "sphere_a",
+        Array2::from_shape_fn((k, 4), |(i, j)| rows[i].1[j]).into_pyarray(py),
+    )?;
+    d.set_item(
+        "sphere_b",
+        Array2::from_shape_fn((k, 4), |(i, j)| rows[i].2[j]).into_pyarray(py),
+    )?;
+    d.set_item(
+        "depth",
+        Array1::from_iter(rows.iter().map(|r| r.3)).into_pyarray(py),
+    )?;
+    Ok(d)
+}
+
+/// The `k` lowest non-rigid vibration modes of a closed mesh (linear elasticity on a voxel
+/// lattice; SI units): `(frequencies_hz (k,), U (3N, k))`. Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (vertices, faces, k = 10, young = 1e6, poisson = 0.45, density = 1000.0, resolution = 16))]
+#[allow(clippy::too_many_arguments)]
+fn modes<'py>(
+    py: Python<'py>,
+    vertices: F64Array<'py>,
+    faces: &Bound<'py, PyAny>,
+    k: usize,
+    young: f64,
+    poisson: f64,
+    density: f64,
+    resolution: usize,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+    let mesh = mesh_from(vertices.as_array(), faces)?;
+    let options = ModalOptions {
+        modes: k,
+        young,
+        poisson,
+        density,
+        resolution,
+    };
+    options.validate().map_err(err)?;
+    let result = py.detach(|| compute_modes(&mesh, &options, &mut |_| {}));
+    let m = result.map_err(err)?;
+    let u =
+        Array2::from_shape_vec((m.basis.vertices * 3, m.basis.modes), m.basis.data).map_err(err)?;
+    Ok((
+        Array1::from(m.frequencies_hz).into_pyarray(py),
+        u.into_pyarray(py),
+    ))
+}
+
+/// Exact collision detection between reduced deformable models (BD-Trees).
+#[pymodule]
+fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Tree>()?;
+    m.add_class::<Body>()?;
+    m.add_class::<Distance>()?;
+    m.add_function(wrap_pyfunction!(load_mesh, m)?)?;
+    m.add_function(wrap_pyfunction!(load_basis, m)?)?;
+    m.add_function(wrap_pyfunction!(collide, m)?)?;
+    m.add_function(wrap_pyfunction!(collide_self, m)?)?;
+    m.add_function(wrap_pyfunction!(collide_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(distance, m)?)?;
+    m.add_function(wrap_pyfunction!(collide_proxies, m)?)?;
+    m.add_function(wrap_pyfunction!(modes, m)?)?;
+    Ok(())
+}

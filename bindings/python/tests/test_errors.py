@@ -1,0 +1,99 @@
+"""Bad inputs raise bdtree.Error with the library's message (file, place, problem)."""
+
+import numpy as np
+import pytest
+
+import bdtree
+from conftest import FIXTURES
+
+TRI_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)
+TRI_F = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
+
+
+def test_error_is_a_value_error():
+    assert issubclass(bdtree.Error, ValueError)
+
+
+def test_missing_file_names_it(tmp_path):
+    with pytest.raises(bdtree.Error, match="nowhere.obj"):
+        bdtree.load_mesh(tmp_path / "nowhere.obj")
+
+
+def test_bad_obj_names_file_and_line(tmp_path):
+    p = tmp_path / "bad.obj"
+    p.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n")
+    with pytest.raises(bdtree.Error, match=r"bad\.obj.*line 4|line 4.*bad\.obj"):
+        bdtree.load_mesh(p)
+
+
+def test_basis_of_the_wrong_vertex_count():
+    with pytest.raises(bdtree.Error, match="vertices"):
+        bdtree.load_basis(FIXTURES / "modes" / "thin-bar.npy", 3)
+
+
+def test_wrong_shapes():
+    with pytest.raises(bdtree.Error, match=r"vertices: expected shape \(N, 3\)"):
+        bdtree.Tree.build(TRI_V[:, :2], TRI_F)
+    with pytest.raises(bdtree.Error, match=r"faces: expected shape \(F, 3\)"):
+        bdtree.Tree.build(TRI_V, TRI_F[:, :2])
+    with pytest.raises(bdtree.Error, match="faces\\[0, 2\\] = 9"):
+        bdtree.Tree.build(TRI_V, np.array([[0, 1, 9]]))
+    with pytest.raises(bdtree.Error, match=r"modes: expected shape"):
+        bdtree.Tree.build(TRI_V, TRI_F, modes=np.zeros((5, 2)))
+    with pytest.raises(bdtree.Error, match="precision"):
+        bdtree.Tree.build(TRI_V, TRI_F, precision="f16")
+
+
+def test_nan_inputs():
+    V = TRI_V.copy()
+    V[2, 1] = np.nan
+    with pytest.raises(bdtree.Error, match="finite|NaN"):
+        bdtree.Tree.build(V, TRI_F)
+    U = np.zeros((12, 1))
+    U[3, 0] = np.inf
+    with pytest.raises(bdtree.Error, match="finite"):
+        bdtree.Tree.build(TRI_V, TRI_F, modes=U)
+    body = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 1))))
+    with pytest.raises(bdtree.Error, match="q"):
+        body.set_state(q=[np.nan])
+    with pytest.raises(bdtree.Error, match="rotation"):
+        body.set_state(translation=[0, np.nan, 0], q=[0.0])
+
+
+def test_wrong_q_length_and_bad_pose():
+    body = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 2))))
+    with pytest.raises(bdtree.Error, match="q:.*2"):
+        body.set_state(q=[0.0, 0.0, 0.0])
+    with pytest.raises(bdtree.Error, match="rotation: expected 4 numbers"):
+        body.set_state(rotation=[1, 0, 0], q=[0, 0])
+    with pytest.raises(bdtree.Error, match="rotation"):
+        body.set_state(rotation=[2, 0, 0, 0], q=[0, 0])
+
+
+def test_same_body_twice_and_mixed_precisions():
+    t64 = bdtree.Tree.build(TRI_V, TRI_F)
+    t32 = bdtree.Tree.build(TRI_V, TRI_F, precision="f32")
+    a = bdtree.Body(t64)
+    with pytest.raises(bdtree.Error, match="same body"):
+        bdtree.collide(a, a)
+    with pytest.raises(bdtree.Error, match="precision"):
+        bdtree.collide(a, bdtree.Body(t32))
+
+
+def test_proxies_need_a_nested_tree():
+    a = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F))
+    b = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F))
+    with pytest.raises(bdtree.Error, match="NotNested"):
+        bdtree.collide_proxies(a, 2, b, 2)
+
+
+def test_corrupt_image_is_refused(tmp_path):
+    tree = bdtree.Tree.build(TRI_V, TRI_F)
+    p = tmp_path / "t.bdt"
+    tree.save(p)
+    assert bdtree.Tree.load(p).to_bytes() == tree.to_bytes()
+    data = bytearray(p.read_bytes())
+    data[-1] ^= 0xFF
+    p.write_bytes(bytes(data))
+    with pytest.raises(bdtree.Error, match="t.bdt.*checksum|checksum.*t.bdt"):
+        bdtree.Tree.load(p)

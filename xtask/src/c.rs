@@ -1,0 +1,699 @@
+//! `cargo xtask c [--overwrite]`: the C API (`bindings/c/`).
+//!
+//! 1. **Header**: generates `bindings/c/include/bdtree.h` with cbindgen (library, pinned in
+//!    `Cargo.lock`) from `bindings/c/src` and `cbindgen.toml`, and fails when the committed file
+//!    differs (`--overwrite` rewrites it).
+//! 2. **Fixture pack** (`target/c-api/fixtures.bin`, f32 and f64; `fixtures-f32.bin` for the
+//!    Cortex-M4F): every fixture scene's tree images (built nested, so proxy queries work too),
+//!    frames and answers, in a format a C program reads with a few lines (below).
+//! 3. **Host**: builds `libbdtree.a` (profile `c-release`), compiles `examples/host.c` and
+//!    `examples/replay.c` with `-std=c11 -Wall -Wextra -Werror -pedantic`, and runs them on the
+//!    pack; compiles and runs `examples/header.cpp` (the header from C++).
+//! 4. **Cortex-M4F**: builds `libbdtree.a` for `thumbv7em-none-eabihf` with `panic-check`,
+//!    links `examples/mps2-an386/` and the same `replay.c` with `arm-none-eabi-gcc`, with every
+//!    exported function kept as a link root (`-Wl,--undefined=…`): the link succeeds only if no
+//!    panic path is reachable from any entry point. Runs it on QEMU's `mps2-an386`.
+//!
+//! Both programs print `c api <platform>: N frames match`.
+//!
+//! # Pack format (version 1)
+//!
+//! Little-endian; `u32` words unless noted; scalars in the scene's precision (f32 or f64 bits);
+//! `pad(n)` pads with zeros to a multiple of `n` bytes from the start of the pack.
+//!
+//! ```text
+//! "BDCP"  version  scene_count
+//! per scene:  name_len  name (pad 4)  scalar_bytes  body_count  frame_count  flags  proxy_depth
+//!             max_pairs  max_proxies                       (flags: 1 = self-collisions too)
+//!   per body:   modes  image_len  pad(16)  image  pad(4)
+//!   per frame:  pad(8)  per body: rotation w x y z, translation x y z, q[modes]   (scalars)
+//!               pad(4)  pair_count, pair_count × (body_a body_b tri_a tri_b)     the kernel's
+//!               oracle_count, oracle_count × (body_a body_b tri_a tri_b)         brute force
+//!               proxy_count, proxy_count × (body_a body_b node_a node_b pad(8) depth pad(4))
+//!               per body pair a < b: tri_a tri_b intersecting pad(8) distance pad(4)
+//! ```
+//!
+//! Pairs are sorted; self-collisions are `(b, b, t1, t2)` with `t1 < t2`. The kernel's answers
+//! are `bdtree-core`'s on the same images in the same precision (the C API must give them bit
+//! for bit: distances and penetration depths compared exactly); the oracle's are the f64 brute
+//! force of `fixtures/expected/` (every one must be among the kernel's pairs).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bdtree_core::separation::nearest;
+use bdtree_core::{
+    collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
+    stack_capacity, Body, Pose, ProxyPair, Scalar, TrianglePair,
+};
+use bdtree_std::builder::{BuildOptions, Precision};
+use bdtree_std::collide::prepare;
+use bdtree_std::scene::Scene;
+use bdtree_std::BodyStorage;
+
+use crate::{cargo_in, root};
+
+const PACK_VERSION: u32 = 1;
+/// Proxy depth of the packed proxy queries.
+const PROXY_DEPTH: u32 = 4;
+/// The M4F board and the time its run may take.
+const BOARD: &str = "mps2-an386";
+const QEMU_TIMEOUT: Duration = Duration::from_secs(900);
+/// Flags of the C compilers.
+const C_FLAGS: &[&str] = &[
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-pedantic",
+    "-O2",
+];
+const CXX_FLAGS: &[&str] = &[
+    "-std=c++11",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-pedantic",
+    "-O2",
+];
+const M4F_FLAGS: &[&str] = &[
+    "-mcpu=cortex-m4",
+    "-mthumb",
+    "-mfloat-abi=hard",
+    "-mfpu=fpv4-sp-d16",
+    "-ffunction-sections",
+    "-fdata-sections",
+];
+
+fn c_dir() -> PathBuf {
+    root().join("bindings").join("c")
+}
+
+fn out_dir() -> PathBuf {
+    root().join("target").join("c-api")
+}
+
+/// `cargo xtask c [--overwrite]`.
+pub fn run(overwrite: bool) -> Vec<String> {
+    let mut failures = Vec::new();
+    let started = Instant::now();
+    if let Err(e) = header(overwrite) {
+        failures.push(e);
+    }
+    if let Err(e) = std::fs::create_dir_all(out_dir()) {
+        return vec![format!("{}: {e}", out_dir().display())];
+    }
+    let packs = [
+        ("fixtures.bin", &[Precision::F32, Precision::F64][..]),
+        ("fixtures-f32.bin", &[Precision::F32][..]),
+    ];
+    for (name, precisions) in packs {
+        match pack(precisions) {
+            Ok(bytes) => {
+                println!("c api: {name}: {} bytes", bytes.len());
+                if let Err(e) = std::fs::write(out_dir().join(name), bytes) {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+            Err(e) => failures.push(format!("c api pack: {e}")),
+        }
+    }
+    if !failures.is_empty() {
+        return failures;
+    }
+    if let Err(e) = host() {
+        failures.push(e);
+    }
+    if let Err(e) = m4f() {
+        failures.push(e);
+    }
+    println!(
+        "c api: {} in {:.0} s",
+        if failures.is_empty() { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    failures
+}
+
+/// Generates the header and compares it with (or writes it over) the committed one.
+fn header(overwrite: bool) -> Result<(), String> {
+    let dir = c_dir();
+    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml"))
+        .map_err(|e| format!("cbindgen.toml: {e}"))?;
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&dir)
+        .with_config(config)
+        .generate()
+        .map_err(|e| format!("cbindgen: {e}"))?;
+    let mut fresh = Vec::new();
+    bindings.write(&mut fresh);
+    let path = dir.join("include").join("bdtree.h");
+    let committed = std::fs::read(&path).unwrap_or_default();
+    if committed == fresh {
+        println!("c api: {} is current", path.display());
+        return Ok(());
+    }
+    if overwrite {
+        std::fs::write(&path, &fresh).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("c api: wrote {}", path.display());
+        return Ok(());
+    }
+    Err(format!(
+        "{} is stale: run `cargo xtask c --overwrite` and commit it",
+        path.display()
+    ))
+}
+
+/// The pack's words.
+#[derive(Default)]
+struct Pack(Vec<u8>);
+
+impl Pack {
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn usize(&mut self, x: usize) -> Result<(), String> {
+        self.u32(u32::try_from(x).map_err(|_| format!("{x} does not fit a u32"))?);
+        Ok(())
+    }
+    fn pad(&mut self, to: usize) {
+        while self.0.len() % to != 0 {
+            self.0.push(0);
+        }
+    }
+    fn scalar<S: Scalar>(&mut self, x: S) {
+        if S::BYTES == 4 {
+            self.u32((x.to_f64() as f32).to_bits());
+        } else {
+            self.0
+                .extend_from_slice(&x.to_f64().to_bits().to_le_bytes());
+        }
+    }
+    fn pairs(&mut self, pairs: &[[u32; 4]]) -> Result<(), String> {
+        self.usize(pairs.len())?;
+        for p in pairs {
+            p.iter().for_each(|&x| self.u32(x));
+        }
+        Ok(())
+    }
+}
+
+/// A frame's answers from the kernel.
+struct Answers<S> {
+    pairs: Vec<[u32; 4]>,
+    proxies: Vec<([u32; 4], S)>,
+    /// Per body pair `a < b`: triangles, intersecting, distance.
+    distances: Vec<([u32; 3], S)>,
+}
+
+fn to_u32(x: usize) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Every frame's answers by `bdtree-core` in `S`.
+fn answers<S: Scalar>(
+    scene: &Scene,
+    images: &[bdtree_std::builder::ImageBuf],
+    with_self: bool,
+) -> Result<Vec<Answers<S>>, String> {
+    let parsed = images
+        .iter()
+        .map(|i| i.parse::<S>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut storage: Vec<BodyStorage<S>> = parsed.iter().map(BodyStorage::for_image).collect();
+    let mut bodies: Vec<Body<'_, '_, S>> = storage
+        .iter_mut()
+        .zip(&parsed)
+        .map(|(s, im)| s.body(im).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let depth = parsed.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![
+        [0u32; 2];
+        stack_capacity(depth, depth)
+            .max(self_stack_capacity(depth))
+            .max(proxy_stack_capacity(depth, PROXY_DEPTH, depth, PROXY_DEPTH))
+    ];
+    let mut out = Vec::new();
+    for (f, frame) in scene.frames.iter().enumerate() {
+        for (body, (pose, q)) in bodies.iter_mut().zip(frame) {
+            let pose = Pose::from_quaternion(
+                pose.rotation.map(S::from_f64),
+                pose.translation.map(S::from_f64),
+            )
+            .map_err(|e| format!("frame {f}: {e}"))?;
+            let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+            body.set_state(pose, &q)
+                .map_err(|e| format!("frame {f}: {e}"))?;
+        }
+        let mut answer = Answers {
+            pairs: Vec::new(),
+            proxies: Vec::new(),
+            distances: Vec::new(),
+        };
+        for i in 0..bodies.len() {
+            let (head, tail) = bodies.split_at_mut(i + 1);
+            let a = &mut head[i];
+            if with_self {
+                let mut sink = |p: TrianglePair| {
+                    answer.pairs.push([to_u32(i), to_u32(i), p.a, p.b]);
+                    true
+                };
+                let o = collide_self(a, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!("frame {f}: self {i}: {:?}", o.status));
+                }
+            }
+            for (k, b) in tail.iter_mut().enumerate() {
+                let j = to_u32(i + 1 + k);
+                let i = to_u32(i);
+                let mut sink = |p: TrianglePair| {
+                    answer.pairs.push([i, j, p.a, p.b]);
+                    true
+                };
+                let o = collide(a, b, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!("frame {f}: collide: {:?}", o.status));
+                }
+                let mut sink = |p: ProxyPair<S>| {
+                    answer.proxies.push(([i, j, p.a, p.b], p.depth));
+                    true
+                };
+                let o = collide_proxies(a, PROXY_DEPTH, b, PROXY_DEPTH, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!("frame {f}: proxies: {:?}", o.status));
+                }
+                let n = nearest(a, b, &mut stack);
+                let near = n
+                    .nearest
+                    .ok_or_else(|| format!("frame {f}: distance: {:?}", n.status))?;
+                answer.distances.push((
+                    [
+                        near.triangle_a,
+                        near.triangle_b,
+                        u32::from(near.intersecting),
+                    ],
+                    near.distance,
+                ));
+            }
+        }
+        answer.pairs.sort_unstable();
+        answer.proxies.sort_unstable_by_key(|p| p.0);
+        out.push(answer);
+    }
+    Ok(out)
+}
+
+/// The brute-force answers of `fixtures/expected/NAME.jsonl`, and whether they hold
+/// self-collisions.
+fn oracle(scene: &Scene, name: &str) -> Result<(Vec<Vec<[u32; 4]>>, bool), String> {
+    let path = root()
+        .join("fixtures")
+        .join("expected")
+        .join(format!("{name}.jsonl"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let index = |v: &serde_json::Value| -> Result<u32, String> {
+        let name = v.as_str().ok_or("body name")?;
+        scene
+            .bodies
+            .iter()
+            .position(|b| b.name == name)
+            .map(to_u32)
+            .ok_or_else(|| format!("{}: no body {name}", path.display()))
+    };
+    let mut frames = Vec::new();
+    let mut with_self = false;
+    for line in text.lines() {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: {e}", path.display()))?;
+        with_self |= v["self"] == true;
+        let mut pairs = Vec::new();
+        for p in v["pairs"].as_array().ok_or("pairs")? {
+            let t = |k: usize| p[k].as_u64().map(|x| x as u32).ok_or("triangle");
+            let (a, b) = (index(&p[0])?, index(&p[1])?);
+            let (ta, tb) = (t(2)?, t(3)?);
+            // The oracle lists a self pair once, smaller triangle first, like the kernel.
+            pairs.push([a, b, ta, tb]);
+        }
+        pairs.sort_unstable();
+        frames.push(pairs);
+    }
+    Ok((frames, with_self))
+}
+
+/// Writes the pack of every fixture scene in the given precisions.
+fn pack(precisions: &[Precision]) -> Result<Vec<u8>, String> {
+    let dir = root().join("fixtures").join("scenes");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let mut out = Pack::default();
+    out.0.extend_from_slice(b"BDCP");
+    out.u32(PACK_VERSION);
+    out.usize(paths.len() * precisions.len())?;
+    for path in &paths {
+        let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (oracle, with_self) = oracle(&scene, &name)?;
+        if oracle.len() != scene.frames.len() {
+            return Err(format!("{name}: expected answers for every frame"));
+        }
+        for &precision in precisions {
+            let options = BuildOptions {
+                precision,
+                nested: true,
+                ..BuildOptions::default()
+            };
+            let prepared = prepare(&scene, options).map_err(|e| format!("{name}: {e}"))?;
+            let label = format!(
+                "{name}-{}",
+                if precision == Precision::F32 {
+                    "f32"
+                } else {
+                    "f64"
+                }
+            );
+            let written = match precision {
+                Precision::F32 => {
+                    let a = answers::<f32>(&scene, &prepared.images, with_self)
+                        .map_err(|e| format!("{label}: {e}"))?;
+                    write_scene(
+                        &mut out,
+                        &label,
+                        &scene,
+                        &prepared.images,
+                        &a,
+                        &oracle,
+                        with_self,
+                    )
+                }
+                Precision::F64 => {
+                    let a = answers::<f64>(&scene, &prepared.images, with_self)
+                        .map_err(|e| format!("{label}: {e}"))?;
+                    write_scene(
+                        &mut out,
+                        &label,
+                        &scene,
+                        &prepared.images,
+                        &a,
+                        &oracle,
+                        with_self,
+                    )
+                }
+            };
+            written.map_err(|e| format!("{label}: {e}"))?;
+        }
+    }
+    Ok(out.0)
+}
+
+fn write_scene<S: Scalar>(
+    out: &mut Pack,
+    label: &str,
+    scene: &Scene,
+    images: &[bdtree_std::builder::ImageBuf],
+    answers: &[Answers<S>],
+    oracle: &[Vec<[u32; 4]>],
+    with_self: bool,
+) -> Result<(), String> {
+    out.usize(label.len())?;
+    out.0.extend_from_slice(label.as_bytes());
+    out.pad(4);
+    out.u32(S::BYTES);
+    out.usize(scene.bodies.len())?;
+    out.usize(scene.frames.len())?;
+    out.u32(u32::from(with_self));
+    out.u32(PROXY_DEPTH);
+    out.usize(answers.iter().map(|a| a.pairs.len()).max().unwrap_or(0))?;
+    out.usize(answers.iter().map(|a| a.proxies.len()).max().unwrap_or(0))?;
+    for (body, image) in scene.bodies.iter().zip(images) {
+        out.usize(body.basis.as_ref().map_or(0, |b| b.modes))?;
+        out.usize(image.as_bytes().len())?;
+        out.pad(16);
+        out.0.extend_from_slice(image.as_bytes());
+        out.pad(4);
+    }
+    for ((frame, answer), oracle) in scene.frames.iter().zip(answers).zip(oracle) {
+        out.pad(8);
+        for (pose, q) in frame {
+            pose.rotation
+                .iter()
+                .for_each(|&x| out.scalar(S::from_f64(x)));
+            pose.translation
+                .iter()
+                .for_each(|&x| out.scalar(S::from_f64(x)));
+            q.iter().for_each(|&x| out.scalar(S::from_f64(x)));
+        }
+        out.pad(4);
+        out.pairs(&answer.pairs)?;
+        out.pairs(oracle)?;
+        out.usize(answer.proxies.len())?;
+        for (nodes, depth) in &answer.proxies {
+            nodes.iter().for_each(|&x| out.u32(x));
+            out.pad(8);
+            out.scalar(*depth);
+            out.pad(4);
+        }
+        for (words, distance) in &answer.distances {
+            words.iter().for_each(|&x| out.u32(x));
+            out.pad(8);
+            out.scalar(*distance);
+            out.pad(4);
+        }
+    }
+    Ok(())
+}
+
+/// Runs a command; the error names it and carries its output.
+fn command(program: &str, args: &[String]) -> Result<String, String> {
+    println!("$ {program} {}", args.join(" "));
+    let output = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{program}: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    if output.status.success() {
+        Ok(text)
+    } else {
+        Err(format!(
+            "`{program} {}` failed ({}):\n{text}",
+            args.join(" "),
+            output.status
+        ))
+    }
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn path_arg(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// The static library of a target (`None`: the host) in the `c-release` profile.
+fn library(target: Option<&str>, features: &str) -> Result<PathBuf, String> {
+    let mut args = vec!["build", "-p", "bdtree-c", "--profile", "c-release"];
+    if let Some(t) = target {
+        crate::add_target(t)?;
+        args.extend(["--target", t]);
+    }
+    if !features.is_empty() {
+        args.extend(["--features", features]);
+    }
+    cargo_in(&root(), &args, &[])?;
+    let mut dir = root().join("target");
+    if let Some(t) = target {
+        dir = dir.join(t);
+    }
+    Ok(dir.join("c-release").join("libbdtree.a"))
+}
+
+/// Checks a program's output for its `frames match` line and prints it.
+fn frames_line(text: &str, platform: &str) -> Result<(), String> {
+    let prefix = format!("c api {platform}: ");
+    for line in text.lines() {
+        println!("    {line}");
+    }
+    match text
+        .lines()
+        .find(|l| l.starts_with(&prefix) && l.ends_with("frames match"))
+    {
+        Some(line) => {
+            println!("{line}");
+            Ok(())
+        }
+        None => Err(format!("c api {platform}: no `frames match` line")),
+    }
+}
+
+/// Host: library, C program, C++ header check.
+fn host() -> Result<(), String> {
+    let started = Instant::now();
+    let lib = library(None, "")?;
+    let examples = c_dir().join("examples");
+    let include = format!("-I{}", path_arg(&c_dir().join("include")));
+    let exe = out_dir().join("host");
+    let mut args = strings(C_FLAGS);
+    args.push(include.clone());
+    args.push(path_arg(&examples.join("host.c")));
+    args.push(path_arg(&examples.join("replay.c")));
+    args.push(path_arg(&lib));
+    args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
+    args.push(path_arg(&exe));
+    command("cc", &args)?;
+    let text = command(
+        &path_arg(&exe),
+        &[path_arg(&out_dir().join("fixtures.bin"))],
+    )?;
+    frames_line(&text, "host")?;
+    let cpp = out_dir().join("header-cpp");
+    let mut args = strings(CXX_FLAGS);
+    args.push(include);
+    args.push(path_arg(&examples.join("header.cpp")));
+    args.push(path_arg(&lib));
+    args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
+    args.push(path_arg(&cpp));
+    command("c++", &args)?;
+    print!("{}", command(&path_arg(&cpp), &[])?);
+    println!("c api host: {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The exported function names of the committed header.
+fn exported_functions() -> Result<Vec<String>, String> {
+    let path = c_dir().join("include").join("bdtree.h");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Declarations: an identifier directly followed by `(` outside comments and macros.
+    let mut names: Vec<String> = text
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !(t.starts_with("//")
+                || t.starts_with('*')
+                || t.starts_with("/*")
+                || t.starts_with('#'))
+        })
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '(')))
+        .filter_map(|w| w.split_once('(').map(|(name, _)| name))
+        .filter(|w| w.starts_with("bdtree_"))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    if names.len() < 10 {
+        return Err(format!(
+            "{}: only {} functions found",
+            path.display(),
+            names.len()
+        ));
+    }
+    Ok(names)
+}
+
+/// Cortex-M4F: library with `panic-check`, program linked with every export as a root, QEMU.
+fn m4f() -> Result<(), String> {
+    let started = Instant::now();
+    let target = "thumbv7em-none-eabihf";
+    let lib = library(Some(target), "panic-check")?;
+    let dir = c_dir().join("examples");
+    let board = dir.join(BOARD);
+    let elf = out_dir().join(format!("{BOARD}.elf"));
+    let mut args = strings(C_FLAGS);
+    args.extend(strings(M4F_FLAGS));
+    args.push(format!("-I{}", path_arg(&c_dir().join("include"))));
+    args.push(format!(
+        "-DPACK_FILE=\"{}\"",
+        path_arg(&out_dir().join("fixtures-f32.bin"))
+    ));
+    args.extend(strings(&["-nostdlib", "-T"]));
+    args.push(path_arg(&board.join("link.ld")));
+    args.push("-Wl,--gc-sections".into());
+    let exports = exported_functions()?;
+    for name in &exports {
+        args.push(format!("-Wl,--undefined={name}"));
+    }
+    for file in ["startup.c", "main.c", "pack.S"] {
+        args.push(path_arg(&board.join(file)));
+    }
+    args.push(path_arg(&dir.join("replay.c")));
+    args.push(path_arg(&lib));
+    args.extend(strings(&["-lgcc", "-o"]));
+    args.push(path_arg(&elf));
+    command("arm-none-eabi-gcc", &args).map_err(|e| {
+        format!(
+            "{e}\nc api {target}: the link failed — an undefined \
+             `bdtree_c_error_a_panic_path_is_reachable` means a panic path is reachable from \
+             one of the {} exported functions",
+            exports.len()
+        )
+    })?;
+    println!(
+        "c api {target}: no panic path is reachable from the {} exported functions (the \
+         library links without a panic handler)",
+        exports.len()
+    );
+    let text = qemu(&elf)?;
+    frames_line(&text, BOARD)?;
+    println!("c api {BOARD}: {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn qemu(elf: &Path) -> Result<String, String> {
+    let started = Instant::now();
+    let mut child = Command::new("qemu-system-arm")
+        .args([
+            "-machine",
+            BOARD,
+            "-cpu",
+            "cortex-m4",
+            "-nographic",
+            "-monitor",
+            "none",
+        ])
+        .args([
+            "-serial",
+            "none",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-kernel",
+        ])
+        .arg(elf)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            format!("qemu-system-arm: {e} (install the Debian package `qemu-system-arm`)")
+        })?;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > QEMU_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "{BOARD}: no exit after {} s",
+                QEMU_TIMEOUT.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    if status.success() {
+        Ok(text)
+    } else {
+        Err(format!("{BOARD}: the C program failed ({status}):\n{text}"))
+    }
+}
