@@ -34,6 +34,7 @@
 
 pub mod body;
 pub mod broad;
+pub mod closest;
 pub mod coherence;
 mod crc;
 pub mod image;
