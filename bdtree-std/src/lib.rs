@@ -8,6 +8,7 @@ pub mod builder;
 pub mod chairs;
 pub mod collide;
 pub mod compact;
+pub mod degenerate;
 pub mod error;
 pub mod export;
 pub mod inspect;

@@ -586,6 +586,9 @@ fn cmd_build(
         }
         None => None,
     };
+    if let Some(line) = bdtree_std::degenerate::counts(&mesh).summary() {
+        println!("{}: {line}", mesh_path.display());
+    }
     let bar = progress_bar(mesh.triangles.len(), "building");
     let (image, report) = build(&mesh, basis.as_ref(), options, &mut |n| bar.inc(n as u64))
         .map_err(|e| format!("{}: {e}", mesh_path.display()))?;
@@ -823,6 +826,9 @@ fn print_inspection(path: &Path, i: &Inspection) {
         "  {} triangles, {} vertices, {} modes",
         i.triangles, i.vertices, i.modes
     );
+    if let Some(line) = i.degenerate.summary() {
+        println!("  {line}");
+    }
     println!(
         "  {} nodes, depth {}{}",
         i.nodes,
