@@ -7,6 +7,7 @@ mod chairs;
 mod cli;
 mod coherence;
 mod compact;
+mod degenerate;
 mod fixtures;
 mod image;
 mod interrupt;
