@@ -16,8 +16,8 @@
 use bdtree_core::separation::nearest;
 use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::{
-    collide, collide_self, self_stack_capacity, stack_capacity, Body, CacheEntry, Pose,
-    QueryStatus, Scalar, TrianglePair,
+    collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
+    TrianglePair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
@@ -25,6 +25,7 @@ use bdtree_std::degenerate::{collapsed_soup, counts, pole_sphere};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{icosphere, sheet, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, Rng};
@@ -678,7 +679,7 @@ fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::builder::ImageBuf {
         .0
 }
 
-fn set<S: Scalar, const M: usize>(body: &mut Body<'_, '_, S, M>, p: &Placed<'_>) {
+fn set<S: Scalar>(body: &mut Body<'_, '_, S>, p: &Placed<'_>) {
     let pose = Pose::from_quaternion(
         p.pose.rotation.map(S::from_f64),
         p.pose.translation.map(S::from_f64),
@@ -728,10 +729,10 @@ fn pair_query<S: Scalar>(
 ) -> Result<(usize, usize), TestCaseError> {
     let (ia, ib) = (image_of::<S>(a), image_of::<S>(b));
     let (ia, ib) = (ia.parse::<S>().expect("a"), ib.parse::<S>().expect("b"));
-    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
-    let mut body_a = Body::<S, 8>::new(&ia, &mut ca).expect("a");
-    let mut body_b = Body::<S, 8>::new(&ib, &mut cb).expect("b");
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut body_a = ca.body(&ia).expect("a");
+    let mut body_b = cb.body(&ib).expect("b");
     set(&mut body_a, a);
     set(&mut body_b, b);
     let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
@@ -778,8 +779,8 @@ fn pair_query<S: Scalar>(
 fn self_query<S: Scalar>(a: &Placed<'_>, extent: f64) -> Result<(usize, usize), TestCaseError> {
     let image = image_of::<S>(a);
     let image = image.parse::<S>().expect("image");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<S, 8>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
     set(&mut body, a);
     let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
     let mut found = Vec::new();
