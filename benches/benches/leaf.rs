@@ -21,7 +21,7 @@ use std::hint::black_box;
 use bdtree_benches::Rng;
 use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::Scalar;
-use bdtree_std::procedural::icosphere;
+use bdtree_std::shapes::procedural::icosphere;
 use criterion::{Criterion, Throughput};
 
 type Tri = [[f64; 3]; 3];

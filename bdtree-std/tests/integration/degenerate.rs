@@ -19,13 +19,12 @@ use bdtree_core::{
     collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
     TrianglePair,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::degenerate::{collapsed_soup, counts, pole_sphere};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{icosphere, sheet, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::degenerate::counts;
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
+use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, Rng};
@@ -513,7 +512,7 @@ fn check_pair<S: Scalar>(
 
 /// One random pair from `seed`, checked in f64 and f32.
 fn run_seed(seed: u64, t64: &mut Tally, t32: &mut Tally) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let config = rng.below(CONFIGS.len());
     let (ka, kb) = (rng.below(SHAPES.len()), rng.below(SHAPES.len()));
     let (a, b) = pair(config, ka, kb, &mut rng);
@@ -665,7 +664,7 @@ struct Placed<'m> {
     pose: oracle::Pose,
 }
 
-fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::builder::ImageBuf {
+fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::io::ImageBuf {
     let options = BuildOptions {
         precision: if S::BYTES == 4 {
             Precision::F32
@@ -872,7 +871,7 @@ proptest! {
     /// (every pair of its triangles) and against an icosphere, in f64 and f32.
     #[test]
     fn soup_of_collapsed_faces_equals_brute_force(seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let soup = collapsed_soup(360, 0.5, 0.12, seed);
         let ball = icosphere(0.3, 2);
         let s = placed(&soup, 3, 0.01, &mut rng, 0.1);
@@ -889,7 +888,7 @@ proptest! {
     /// torus with point triangles, both deforming, and the torus's self query.
     #[test]
     fn pole_sphere_against_torus_with_points_equals_brute_force(seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let sphere = pole_sphere(50.0, 10, 16);
         let ring = torus_with_points(40.0, 12.0);
         let s = placed(&sphere, 4, 2.0, &mut rng, 5.0);
@@ -905,7 +904,7 @@ proptest! {
     /// self queries, and against a pole sphere pushed through it.
     #[test]
     fn welded_crumpled_grid_equals_brute_force(seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let grid = welded_grid(1.0, 12);
         let sphere = pole_sphere(0.3, 8, 12);
         let g = placed(&grid, 6, 0.4, &mut rng, 0.05);
@@ -921,7 +920,7 @@ proptest! {
 /// exactly when the triangles meet.
 #[test]
 fn exact_distance_agrees_with_the_f64_oracle() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for _ in 0..300 {
         let a = shape(0, [0.0; 3], 1.0, &mut rng);
         let b = shape(
@@ -953,7 +952,7 @@ fn build_and_inspect_count_zero_area_triangles() {
     let want = counts(&mesh);
     assert_eq!((want.points, want.segments), (1, 17));
     let mut text = Vec::new();
-    bdtree_std::mesh::write_obj(&mesh, &mut text).expect("obj");
+    bdtree_std::io::write_obj(&mesh, &mut text).expect("obj");
     std::fs::write(&obj, text).expect("write");
     let image = dir.join("poles.bdt");
     let out = bdtree(&[

@@ -4,6 +4,7 @@ mod bounds;
 mod broad;
 mod capacity;
 mod chairs;
+#[cfg(feature = "cli")]
 mod cli;
 mod coherence;
 mod compact;
@@ -11,8 +12,11 @@ mod degenerate;
 mod fixtures;
 mod image;
 mod interrupt;
+mod layout;
+#[cfg(feature = "cli")]
 mod modes;
 mod obb;
+#[cfg(feature = "cli")]
 mod pictures;
 mod properties;
 mod proxies;
