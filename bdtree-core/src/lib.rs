@@ -53,6 +53,7 @@
 pub mod body;
 pub mod broad;
 pub mod budget;
+pub mod closest;
 pub mod coherence;
 pub mod contact;
 mod crc;

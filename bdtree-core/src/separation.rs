@@ -27,6 +27,7 @@
 
 use crate::body::Body;
 use crate::budget::Unlimited;
+use crate::closest::{intersection_point, triangle_distance};
 use crate::output::{QueryStats, QueryStatus};
 use crate::scalar::Scalar;
 use crate::triangle::triangles_may_intersect;
@@ -39,161 +40,11 @@ type V<S> = [S; 3];
 fn sub<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
-fn add<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
 fn scale<S: Scalar>(a: V<S>, s: S) -> V<S> {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 fn dot<S: Scalar>(a: V<S>, b: V<S>) -> S {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn clamp01<S: Scalar>(x: S) -> S {
-    x.max(S::ZERO).min(S::ONE)
-}
-
-/// The point of triangle `t` closest to `p` (Ericson, Real-Time Collision Detection, 5.1.5).
-fn closest_on_triangle<S: Scalar>(p: V<S>, t: &[V<S>; 3]) -> V<S> {
-    let [a, b, c] = *t;
-    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
-    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-    if d1 <= S::ZERO && d2 <= S::ZERO {
-        return a;
-    }
-    let bp = sub(p, b);
-    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-    if d3 >= S::ZERO && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= S::ZERO && d1 >= S::ZERO && d3 <= S::ZERO {
-        let v = d1 / (d1 - d3);
-        return add(a, scale(ab, v));
-    }
-    let cp = sub(p, c);
-    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-    if d6 >= S::ZERO && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= S::ZERO && d2 >= S::ZERO && d6 <= S::ZERO {
-        let w = d2 / (d2 - d6);
-        return add(a, scale(ac, w));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= S::ZERO && (d4 - d3) >= S::ZERO && (d5 - d6) >= S::ZERO {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return add(b, scale(sub(c, b), w));
-    }
-    let denom = va + vb + vc;
-    if denom.is_finite() && denom > S::ZERO {
-        let (v, w) = (vb / denom, vc / denom);
-        return add(a, add(scale(ab, v), scale(ac, w)));
-    }
-    // Degenerate triangle: the nearest of its vertices.
-    let mut best = a;
-    for q in [b, c] {
-        if dot(sub(q, p), sub(q, p)) < dot(sub(best, p), sub(best, p)) {
-            best = q;
-        }
-    }
-    best
-}
-
-/// The closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9).
-fn closest_segments<S: Scalar>(p1: V<S>, q1: V<S>, p2: V<S>, q2: V<S>) -> (V<S>, V<S>) {
-    let (d1, d2, r) = (sub(q1, p1), sub(q2, p2), sub(p1, p2));
-    let (a, e, f) = (dot(d1, d1), dot(d2, d2), dot(d2, r));
-    let tiny = S::UNIT_ROUNDOFF * S::UNIT_ROUNDOFF;
-    let (s, t);
-    if a <= tiny && e <= tiny {
-        return (p1, p2);
-    }
-    if a <= tiny {
-        s = S::ZERO;
-        t = clamp01(f / e);
-    } else {
-        let c = dot(d1, r);
-        if e <= tiny {
-            t = S::ZERO;
-            s = clamp01((S::ZERO - c) / a);
-        } else {
-            let b = dot(d1, d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > S::ZERO {
-                clamp01((b * f - c * e) / denom)
-            } else {
-                S::ZERO
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < S::ZERO {
-                t0 = S::ZERO;
-                s0 = clamp01((S::ZERO - c) / a);
-            } else if t0 > S::ONE {
-                t0 = S::ONE;
-                s0 = clamp01((b - c) / a);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    (add(p1, scale(d1, s)), add(p2, scale(d2, t)))
-}
-
-/// Closest points between two disjoint triangles: the best of the 6 vertex–triangle and 9
-/// edge–edge pairs. Returns `(distance², on_a, on_b)`.
-fn triangle_distance<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S>, V<S>) {
-    let mut best = (S::from_f64(f64::MAX), a[0], b[0]);
-    let mut consider = |x: V<S>, y: V<S>| {
-        let d = sub(y, x);
-        let d2 = dot(d, d);
-        if d2 < best.0 {
-            best = (d2, x, y);
-        }
-    };
-    for &p in a {
-        consider(p, closest_on_triangle(p, b));
-    }
-    for &p in b {
-        consider(closest_on_triangle(p, a), p);
-    }
-    for i in 0..3 {
-        for j in 0..3 {
-            let (x, y) = closest_segments(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]);
-            consider(x, y);
-        }
-    }
-    best
-}
-
-/// A point where two intersecting triangles meet: where an edge of one crosses the other, or
-/// (coplanar and degenerate cases) the nearest feature pair's midpoint.
-fn intersection_point<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> V<S> {
-    for (edges_of, other) in [(a, b), (b, a)] {
-        let n = cross(sub(other[1], other[0]), sub(other[2], other[0]));
-        for i in 0..3 {
-            let (p, q) = (edges_of[i], edges_of[(i + 1) % 3]);
-            let (dp, dq) = (dot(n, sub(p, other[0])), dot(n, sub(q, other[0])));
-            if (dp <= S::ZERO && dq >= S::ZERO || dp >= S::ZERO && dq <= S::ZERO) && dp != dq {
-                let x = add(p, scale(sub(q, p), dp / (dp - dq)));
-                let c = closest_on_triangle(x, other);
-                let e = sub(c, x);
-                let size = dot(n, n).sqrt().sqrt();
-                if dot(e, e) <= S::from_u32(64) * S::UNIT_ROUNDOFF * size * size {
-                    return x;
-                }
-            }
-        }
-    }
-    let (_, x, y) = triangle_distance(a, b);
-    scale(add(x, y), S::from_f64(0.5))
 }
 
 /// The nearest points of two bodies.

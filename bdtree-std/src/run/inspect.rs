@@ -74,6 +74,8 @@ pub struct Inspection {
     pub model_bytes: usize,
     /// The tightness table.
     pub levels: Vec<Level>,
+    /// Zero-area (point, segment) and sliver triangles of the stored mesh.
+    pub degenerate: crate::io::degenerate::Counts,
 }
 
 impl Inspection {
@@ -191,6 +193,7 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         mean_growth: total_growth / tree.node_count().max(1) as f64,
         model_bytes,
         levels,
+        degenerate: crate::io::degenerate::image_counts(image),
     }
 }
 

@@ -363,6 +363,9 @@ pub fn inspection_text(path: &Path, i: &Inspection) -> String {
         "  {} triangles, {} vertices, {} modes",
         i.triangles, i.vertices, i.modes
     );
+    if let Some(line) = i.degenerate.summary() {
+        let _ = writeln!(out, "  {line}");
+    }
     let _ = writeln!(
         out,
         "  {} nodes, depth {}{}",

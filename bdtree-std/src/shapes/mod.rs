@@ -15,6 +15,7 @@
 pub mod bspline;
 pub mod cage;
 pub mod chair;
+pub mod degenerate;
 pub mod procedural;
 
 pub use bspline::{bspline_patch, Patch};

@@ -9,6 +9,7 @@ mod cli;
 mod coherence;
 mod compact;
 mod contact;
+mod degenerate;
 mod fixtures;
 mod image;
 mod interrupt;

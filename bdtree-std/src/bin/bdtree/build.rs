@@ -43,6 +43,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         return Err(CliError::CompactF64 { path: path.clone() });
     }
     let mesh = load_mesh(path)?;
+    if let Some(line) = bdtree_std::io::degenerate::counts(&mesh).summary() {
+        println!("{}: {line}", path.display());
+    }
     let basis = match &args.modes {
         Some(modes) => {
             let b = load_npy(modes)?;

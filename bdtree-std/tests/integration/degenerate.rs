@@ -1,0 +1,986 @@
+//! Zero-area triangles (issue 23): the leaf test against an oracle that shares no code with
+//! `bdtree_core::triangle` — exact intersection from `oracle::triangles_intersect` (expansion
+//! arithmetic) and, for every pair the kernel reports that does not intersect, the exact
+//! squared distance in rational arithmetic ([`exact`]).
+//!
+//! * Random pairs of point, segment, sliver (area down to 10⁻¹⁸ of the box), needle and
+//!   ordinary triangles in independent, touching, touching-within-one-ulp, near-miss,
+//!   coincident, collinear and coplanar configurations, in f64 and f32: nothing missed, and
+//!   every extra within the leaf test's documented bound `√3 τ + 64 u w` (f64: also within
+//!   10⁻⁹ of `w`). A proptest runs a few thousand pairs; `degenerate_pairs_million`
+//!   (`#[ignore]`, `--release`) runs 10⁶ per precision and prints the figures.
+//! * Pair and self queries on meshes with zero-area triangles (a soup of collapsed faces, a UV
+//!   sphere with pole rings, a welded and crumpled grid, a torus with point triangles, bodies
+//!   100 units across) against the brute force, and the distance query on them.
+
+use bdtree_core::separation::nearest;
+use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::{
+    collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
+    TrianglePair,
+};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::degenerate::counts;
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
+use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
+use proptest::prelude::*;
+
+use crate::support::{config, Rng};
+
+type Tri = [[f64; 3]; 3];
+
+/// Exact squared distances between triangles in rational arithmetic (num-rational's
+/// `BigRational`): every f64 is a rational, and the nearest points of two triangles are
+/// rational functions of the coordinates. Independent of the kernel and of the f64 oracle.
+pub mod exact {
+    use num_rational::BigRational;
+    use num_traits::{One, ToPrimitive, Zero};
+
+    type Q = BigRational;
+    type P = [Q; 3];
+
+    pub fn q(x: f64) -> Q {
+        Q::from_float(x).expect("finite coordinate")
+    }
+
+    fn point(v: [f64; 3]) -> P {
+        v.map(q)
+    }
+
+    fn sub(a: &P, b: &P) -> P {
+        [&a[0] - &b[0], &a[1] - &b[1], &a[2] - &b[2]]
+    }
+
+    fn dot(a: &P, b: &P) -> Q {
+        &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
+    }
+
+    fn clamp01(t: Q) -> Q {
+        if t < Q::zero() {
+            Q::zero()
+        } else if t > Q::one() {
+            Q::one()
+        } else {
+            t
+        }
+    }
+
+    /// `|p − s|²` for the nearest point `s` of the closed segment `a b`.
+    fn point_segment2(p: &P, a: &P, b: &P) -> Q {
+        let (e, w) = (sub(b, a), sub(p, a));
+        let ee = dot(&e, &e);
+        if ee.is_zero() {
+            return dot(&w, &w);
+        }
+        let t = clamp01(dot(&w, &e) / ee);
+        let r = [&w[0] - &t * &e[0], &w[1] - &t * &e[1], &w[2] - &t * &e[2]];
+        dot(&r, &r)
+    }
+
+    /// The projection on the plane when it falls inside (exact barycentrics), else the edges.
+    fn point_triangle2(p: &P, t: &[P; 3]) -> Q {
+        let (e0, e1, w) = (sub(&t[1], &t[0]), sub(&t[2], &t[0]), sub(p, &t[0]));
+        let (a, b, c) = (dot(&e0, &e0), dot(&e0, &e1), dot(&e1, &e1));
+        let (d, e) = (dot(&e0, &w), dot(&e1, &w));
+        let det = &a * &c - &b * &b;
+        if det > Q::zero() {
+            let s = (&c * &d - &b * &e) / &det;
+            let u = (&a * &e - &b * &d) / &det;
+            if s >= Q::zero() && u >= Q::zero() && &s + &u <= Q::one() {
+                let r = [
+                    &w[0] - &s * &e0[0] - &u * &e1[0],
+                    &w[1] - &s * &e0[1] - &u * &e1[1],
+                    &w[2] - &s * &e0[2] - &u * &e1[2],
+                ];
+                return dot(&r, &r);
+            }
+        }
+        [(0, 1), (1, 2), (2, 0)]
+            .iter()
+            .map(|&(i, j)| point_segment2(p, &t[i], &t[j]))
+            .min()
+            .expect("three edges")
+    }
+
+    /// The interior critical point when the lines are not parallel and it lies in both
+    /// segments (then it is the minimum of the convex quadratic), else the four
+    /// endpoint–segment distances (the minimum over the square is on its boundary).
+    fn segment_segment2(p: &P, r: &P, s: &P, t: &P) -> Q {
+        let (d1, d2, w) = (sub(r, p), sub(t, s), sub(p, s));
+        let (a, b, c) = (dot(&d1, &d1), dot(&d1, &d2), dot(&d2, &d2));
+        let (d, e) = (dot(&d1, &w), dot(&d2, &w));
+        let det = &a * &c - &b * &b;
+        if det > Q::zero() {
+            let sc = (&b * &e - &c * &d) / &det;
+            let tc = (&a * &e - &b * &d) / &det;
+            let unit = |x: &Q| *x >= Q::zero() && *x <= Q::one();
+            if unit(&sc) && unit(&tc) {
+                let g = [
+                    &w[0] + &sc * &d1[0] - &tc * &d2[0],
+                    &w[1] + &sc * &d1[1] - &tc * &d2[1],
+                    &w[2] + &sc * &d1[2] - &tc * &d2[2],
+                ];
+                return dot(&g, &g);
+            }
+        }
+        [
+            point_segment2(p, s, t),
+            point_segment2(r, s, t),
+            point_segment2(s, p, r),
+            point_segment2(t, p, r),
+        ]
+        .into_iter()
+        .min()
+        .expect("four ends")
+    }
+
+    /// The exact squared distance between two closed triangles (any shape): 0 when they meet
+    /// (decided by the exact `oracle::triangles_intersect`), else the least of the 6
+    /// vertex–triangle and 9 edge–edge squared distances.
+    pub fn distance2(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> Q {
+        if bdtree_std::oracle::triangles_intersect(a, b) {
+            return Q::zero();
+        }
+        let (pa, pb) = (a.map(point), b.map(point));
+        let mut best: Option<Q> = None;
+        let mut keep = |d: Q| {
+            if best.as_ref().is_none_or(|b| d < *b) {
+                best = Some(d);
+            }
+        };
+        for p in &pa {
+            keep(point_triangle2(p, &pb));
+        }
+        for p in &pb {
+            keep(point_triangle2(p, &pa));
+        }
+        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+            for (k, l) in [(0, 1), (1, 2), (2, 0)] {
+                keep(segment_segment2(&pa[i], &pa[j], &pb[k], &pb[l]));
+            }
+        }
+        best.expect("fifteen pairs")
+    }
+
+    /// Whether the exact distance is at most `bound`.
+    pub fn within(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], bound: f64) -> (bool, f64) {
+        let d2 = distance2(a, b);
+        let ok = d2 <= q(bound) * q(bound);
+        (ok, d2.to_f64().unwrap_or(f64::INFINITY).sqrt())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The documented bound.
+
+/// The constant `c` of the leaf test's bound `√3 τ + c u w` (`bdtree_core::triangle`).
+const SPREAD: f64 = 64.0;
+
+/// The leaf test's documented bound for triangles with largest coordinate `w`, vertex error
+/// `error`, unit roundoff `u`.
+fn leaf_bound(w: f64, error: f64, u: f64) -> f64 {
+    let tau = (2.0 * error + 8.0 * u * (w + error)) * (1.0 + 8.0 * u);
+    3f64.sqrt() * tau + SPREAD * u * w
+}
+
+fn largest(a: &Tri, b: &Tri) -> f64 {
+    a.iter()
+        .chain(b)
+        .flatten()
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+// ---------------------------------------------------------------------------------------
+// Random pairs.
+
+/// Triangle classes of the generator.
+const SHAPES: [&str; 8] = [
+    "ordinary",
+    "point",
+    "segment (duplicated vertex)",
+    "segment (rounded midpoint)",
+    "segment (exact, on a lattice)",
+    "sliver (cap)",
+    "needle",
+    "thin (height 1e-3)",
+];
+
+/// Pair configurations of the generator.
+const CONFIGS: [&str; 8] = [
+    "independent",
+    "touching",
+    "touching, nudged by one ulp",
+    "near miss",
+    "coincident features",
+    "collinear",
+    "coplanar",
+    "far from the origin",
+];
+
+fn unit(rng: &mut Rng) -> [f64; 3] {
+    loop {
+        let v = [0, 1, 2].map(|_| rng.uniform(-1.0, 1.0));
+        let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        if n > 0.1 && n <= 1.0 {
+            return v.map(|x| x / n);
+        }
+    }
+}
+
+fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+fn lerp(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
+    [0, 1, 2].map(|k| a[k] + t * (b[k] - a[k]))
+}
+
+fn scaled(v: [f64; 3], s: f64) -> [f64; 3] {
+    v.map(|x| x * s)
+}
+
+/// A random vertex order.
+fn shuffled(t: Tri, rng: &mut Rng) -> Tri {
+    const ORDERS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [0, 2, 1],
+        [2, 1, 0],
+        [1, 0, 2],
+    ];
+    ORDERS[rng.below(6)].map(|i| t[i])
+}
+
+/// A triangle of class `kind` about `size` across near `center`.
+fn shape(kind: usize, center: [f64; 3], size: f64, rng: &mut Rng) -> Tri {
+    let near = |rng: &mut Rng| add(center, scaled(unit(rng), size * rng.uniform(0.1, 0.5)));
+    let (a, b) = (near(rng), near(rng));
+    let t = match kind {
+        0 => [a, b, near(rng)],
+        1 => [a, a, a],
+        2 => [a, a, b],
+        3 => [a, lerp(a, b, 0.5), b],
+        4 => {
+            // On a lattice of 2⁻¹²: p, p + d, p + 3d exactly collinear.
+            let grid = |x: f64| (x * 4096.0).round() / 4096.0;
+            let p = a.map(grid);
+            let d = scaled(unit(rng), size * 0.3).map(grid);
+            [p, add(p, d), add(p, scaled(d, 3.0))]
+        }
+        5 => {
+            // A cap: the third vertex off the middle of ab by 10⁻³…10⁻¹⁸ of |ab|.
+            let l = (0..3).map(|k| (b[k] - a[k]).powi(2)).sum::<f64>().sqrt();
+            let h = l * 10f64.powf(-rng.uniform(3.0, 18.0));
+            [
+                a,
+                b,
+                add(lerp(a, b, rng.uniform(0.2, 0.8)), scaled(unit(rng), h)),
+            ]
+        }
+        6 => {
+            // A needle: the short edge 10⁻³…10⁻¹⁵ of the long ones.
+            let l = (0..3).map(|k| (b[k] - a[k]).powi(2)).sum::<f64>().sqrt();
+            let h = l * 10f64.powf(-rng.uniform(3.0, 15.0));
+            [a, b, add(a, scaled(unit(rng), h))]
+        }
+        _ => {
+            let l = (0..3).map(|k| (b[k] - a[k]).powi(2)).sum::<f64>().sqrt();
+            [
+                a,
+                b,
+                add(
+                    lerp(a, b, rng.uniform(0.0, 1.0)),
+                    scaled(unit(rng), 1e-3 * l),
+                ),
+            ]
+        }
+    };
+    shuffled(t, rng)
+}
+
+/// A random point of `t`: a vertex, a point of an edge, or of the face.
+fn point_on(t: &Tri, rng: &mut Rng) -> [f64; 3] {
+    match rng.below(3) {
+        0 => t[rng.below(3)],
+        1 => {
+            let i = rng.below(3);
+            lerp(t[i], t[(i + 1) % 3], rng.uniform(0.0, 1.0))
+        }
+        _ => {
+            let (s, r) = (rng.uniform(0.0, 1.0), rng.uniform(0.0, 1.0));
+            let (s, r) = if s + r > 1.0 {
+                (1.0 - s, 1.0 - r)
+            } else {
+                (s, r)
+            };
+            [0, 1, 2].map(|k| t[0][k] + s * (t[1][k] - t[0][k]) + r * (t[2][k] - t[0][k]))
+        }
+    }
+}
+
+fn translated(t: Tri, d: [f64; 3]) -> Tri {
+    t.map(|v| add(v, d))
+}
+
+/// A pair of configuration `config` with shapes `ka`, `kb`.
+fn pair(config: usize, ka: usize, kb: usize, rng: &mut Rng) -> (Tri, Tri) {
+    let size = 10f64.powf(rng.uniform(-2.0, 0.0));
+    let center = [0, 1, 2].map(|_| rng.uniform(-0.5, 0.5));
+    let a = shape(ka, center, size, rng);
+    let touching = |rng: &mut Rng| {
+        let b = shape(kb, [0.0; 3], size, rng);
+        let (x, y) = (point_on(&a, rng), point_on(&b, rng));
+        translated(b, [0, 1, 2].map(|k| x[k] - y[k]))
+    };
+    match config {
+        0 => {
+            let d = scaled(unit(rng), size * rng.uniform(0.0, 1.5));
+            (a, shape(kb, add(center, d), size, rng))
+        }
+        1 | 2 => (a, touching(rng)),
+        3 => {
+            let b = touching(rng);
+            let d = scaled(unit(rng), size * 10f64.powf(-rng.uniform(1.0, 15.0)));
+            (a, translated(b, d))
+        }
+        4 => {
+            // B built on A's features: a vertex, an edge, a shared vertex.
+            let i = rng.below(3);
+            let (p, q) = (a[i], a[(i + 1) % 3]);
+            let b = match rng.below(4) {
+                0 => [p, p, p],
+                1 => [p, q, q],
+                2 => [p, lerp(p, q, 0.5), q],
+                _ => [
+                    p,
+                    add(p, scaled(unit(rng), size)),
+                    add(p, scaled(unit(rng), size)),
+                ],
+            };
+            (a, shuffled(b, rng))
+        }
+        5 => {
+            // Two segments (or slivers around them) on one lattice line or on parallel lines.
+            let grid = |x: f64| (x * 4096.0).round() / 4096.0;
+            let p = center.map(grid);
+            let d = scaled(unit(rng), size * 0.25).map(grid);
+            let at = |k: f64| add(p, scaled(d, k));
+            let (i, j) = (rng.below(5) as f64 - 2.0, rng.below(5) as f64 - 2.0);
+            let seg_a = [at(i), at(i + 1.0), at(i + 2.0)];
+            let offset = match rng.below(3) {
+                0 => [0.0; 3],
+                1 => scaled(unit(rng), size * 1e-3).map(grid),
+                _ => scaled(unit(rng), size * 10f64.powf(-rng.uniform(1.0, 15.0))),
+            };
+            let seg_b = translated([at(j), at(j + 0.5), at(j + 1.0)], offset);
+            (shuffled(seg_a, rng), shuffled(seg_b, rng))
+        }
+        6 => {
+            // Both in the plane z = const (exactly), axes permuted.
+            let z = (center[2] * 4096.0).round() / 4096.0;
+            let flat = |t: Tri| t.map(|v| [v[0], v[1], z]);
+            let perm = [[0, 1, 2], [1, 2, 0], [2, 0, 1]][rng.below(3)];
+            let permute = |t: Tri| t.map(|v| perm.map(|k| v[k]));
+            let b = if rng.below(2) == 0 {
+                touching(rng)
+            } else {
+                shape(kb, add(center, scaled(unit(rng), size)), size, rng)
+            };
+            (permute(flat(a)), permute(flat(b)))
+        }
+        _ => {
+            // Touching or near, 100 units from the origin (the offset rounds both).
+            let b = touching(rng);
+            let b = if rng.below(2) == 0 {
+                b
+            } else {
+                translated(
+                    b,
+                    scaled(unit(rng), size * 10f64.powf(-rng.uniform(1.0, 12.0))),
+                )
+            };
+            let o = scaled(unit(rng), 100.0);
+            (translated(a, o), translated(b, o))
+        }
+    }
+}
+
+/// `x` moved by one ulp (of its own type) up, down, or not at all, per coordinate.
+fn nudged<S: Scalar>(t: [[S; 3]; 3], rng: &mut Rng) -> [[S; 3]; 3] {
+    t.map(|v| {
+        v.map(|x| {
+            let step = rng.below(3);
+            if S::BYTES == 4 {
+                let f = x.to_f64() as f32;
+                S::from_f64(f64::from(match step {
+                    0 => f.next_up(),
+                    1 => f.next_down(),
+                    _ => f,
+                }))
+            } else {
+                let f = x.to_f64();
+                S::from_f64(match step {
+                    0 => f.next_up(),
+                    1 => f.next_down(),
+                    _ => f,
+                })
+            }
+        })
+    })
+}
+
+/// What the checks found.
+#[derive(Debug, Default)]
+struct Tally {
+    pairs: usize,
+    intersecting: usize,
+    missed: Vec<String>,
+    /// Reported, not intersecting.
+    extras: usize,
+    /// Extras beyond the bound (the failures).
+    far: Vec<String>,
+    /// Largest extra distance over `u w`.
+    worst_ulps: f64,
+    /// Largest extra distance over `w`.
+    worst_relative: f64,
+    /// Per shape class: pairs with that class on either side.
+    per_shape: [usize; 8],
+}
+
+impl Tally {
+    fn failures(&self) -> Vec<String> {
+        self.missed.iter().chain(&self.far).cloned().collect()
+    }
+}
+
+/// Checks the kernel on one pair in precision `S` (the pair is rounded to `S`; the oracle
+/// decides on the rounded values, widened exactly).
+fn check_pair<S: Scalar>(
+    a: Tri,
+    b: Tri,
+    nudge: bool,
+    rng: &mut Rng,
+    tally: &mut Tally,
+    label: &str,
+) {
+    let a_s = a.map(|v| v.map(S::from_f64));
+    let mut b_s = b.map(|v| v.map(S::from_f64));
+    if nudge {
+        b_s = nudged(b_s, rng);
+    }
+    let (a64, b64) = (
+        a_s.map(|v| v.map(|x| x.to_f64())),
+        b_s.map(|v| v.map(|x| x.to_f64())),
+    );
+    if a64.iter().chain(&b64).flatten().any(|x| !x.is_finite()) {
+        return;
+    }
+    let reported = triangles_may_intersect(&a_s, &b_s, S::ZERO);
+    let truth = oracle::triangles_intersect(&a64, &b64);
+    tally.pairs += 1;
+    tally.intersecting += usize::from(truth);
+    if truth && !reported {
+        tally
+            .missed
+            .push(format!("{}: missed {label}: {a64:?} {b64:?}", S::NAME));
+        return;
+    }
+    if reported && !truth {
+        tally.extras += 1;
+        let w = largest(&a64, &b64);
+        let u = S::UNIT_ROUNDOFF.to_f64();
+        let mut bound = leaf_bound(w, 0.0, u);
+        if S::BYTES == 8 {
+            bound = bound.min(1e-9 * w.max(f64::MIN_POSITIVE));
+        }
+        let (ok, d) = exact::within(&a64, &b64, bound);
+        if w > 0.0 {
+            tally.worst_ulps = tally.worst_ulps.max(d / (u * w));
+            tally.worst_relative = tally.worst_relative.max(d / w);
+        }
+        if !ok {
+            tally.far.push(format!(
+                "{}: {label} reported {d:e} apart (bound {bound:e}, w {w}): {a64:?} {b64:?}",
+                S::NAME
+            ));
+        }
+    }
+}
+
+/// One random pair from `seed`, checked in f64 and f32.
+fn run_seed(seed: u64, t64: &mut Tally, t32: &mut Tally) {
+    let mut rng = Rng::new(seed);
+    let config = rng.below(CONFIGS.len());
+    let (ka, kb) = (rng.below(SHAPES.len()), rng.below(SHAPES.len()));
+    let (a, b) = pair(config, ka, kb, &mut rng);
+    let (a, b) = if rng.below(2) == 0 { (a, b) } else { (b, a) };
+    let label = format!(
+        "seed {seed:#x} ({}; {} / {})",
+        CONFIGS[config], SHAPES[ka], SHAPES[kb]
+    );
+    let nudge = config == 2;
+    for t in [&mut *t64, &mut *t32] {
+        t.per_shape[ka] += 1;
+        if kb != ka {
+            t.per_shape[kb] += 1;
+        }
+    }
+    check_pair::<f64>(a, b, nudge, &mut rng, t64, &label);
+    check_pair::<f32>(a, b, nudge, &mut rng, t32, &label);
+}
+
+fn report(name: &str, t: &Tally) -> String {
+    format!(
+        "{name}: {} pairs, {} intersecting, {} missed, {} extras (reported, disjoint), {} beyond the bound; \
+         worst extra {:.1} u·w ({:.2e} of w)",
+        t.pairs,
+        t.intersecting,
+        t.missed.len(),
+        t.extras,
+        t.far.len(),
+        t.worst_ulps,
+        t.worst_relative
+    )
+}
+
+proptest! {
+    #![proptest_config(config(48, 0xBD7_2301))]
+
+    /// 48 × 128 random pairs per precision: nothing missed, every extra within the bound.
+    #[test]
+    fn random_degenerate_pairs_against_the_exact_oracle(seed in any::<u64>()) {
+        let (mut t64, mut t32) = (Tally::default(), Tally::default());
+        for k in 0..128u64 {
+            run_seed(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)), &mut t64, &mut t32);
+        }
+        let failures: Vec<String> = t64.failures().into_iter().chain(t32.failures()).collect();
+        prop_assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
+/// 10⁶ random pairs per precision (run with
+/// `cargo test --release -p bdtree-std --test integration degenerate_pairs_million -- --ignored --nocapture`).
+#[test]
+#[ignore = "10⁶ pairs: run in release with --ignored"]
+fn degenerate_pairs_million() {
+    let (mut t64, mut t32) = (Tally::default(), Tally::default());
+    let count: u64 = std::env::var("BDTREE_DEGENERATE_PAIRS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    for seed in 0..count {
+        run_seed(
+            seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x23,
+            &mut t64,
+            &mut t32,
+        );
+    }
+    println!("{}", report("f64", &t64));
+    println!("{}", report("f32", &t32));
+    for (k, name) in SHAPES.iter().enumerate() {
+        println!("  pairs with a {name} triangle: {}", t64.per_shape[k]);
+    }
+    let failures: Vec<String> = t64.failures().into_iter().chain(t32.failures()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Regressions.
+
+/// The issue's example: a point triangle against a segment triangle whose boxes overlap,
+/// 0.0876 apart, reported intersecting in f64.
+#[test]
+fn point_against_segment_issue_23() {
+    let p = [0.3894, 0.1422, 0.4740];
+    let (s0, s1) = ([0.2375, 0.1491, 0.4292], [0.4038, 0.1320, 0.6275]);
+    let point = [p, p, p];
+    let segment = [s0, lerp(s0, s1, 0.5), s1];
+    let (_, d) = exact::within(&point, &segment, 0.0);
+    assert!((d - 0.0876).abs() < 1e-4, "{d}");
+    assert!(!triangles_may_intersect(&point, &segment, 0.0));
+    assert!(!triangles_may_intersect(&segment, &point, 0.0));
+    let (p32, s32) = (
+        point.map(|v| v.map(|x| x as f32)),
+        segment.map(|v| v.map(|x| x as f32)),
+    );
+    assert!(!triangles_may_intersect(&p32, &s32, 0.0));
+}
+
+/// Two parallel segment triangles side by side: every filter axis is zero or along them.
+#[test]
+fn parallel_segments_side_by_side_issue_23() {
+    let a = [[0.0, 0.0, 0.0], [0.5, 0.5, 0.5], [1.0, 1.0, 1.0]];
+    let b = a.map(|v| [v[0] + 0.25, v[1], v[2] - 0.25]);
+    assert!(!triangles_may_intersect(&a, &b, 0.0));
+    assert!(triangles_may_intersect(&a, &a, 0.0));
+}
+
+/// A segment triangle in the plane of an ordinary triangle, beside its vertex: the axis
+/// between them (perpendicular to the segment, in the plane) is none of the filter's.
+#[test]
+fn coplanar_segment_beside_a_vertex_issue_23() {
+    let t = [[0.0, -1.0, 0.0], [-1.0, 1.0, 0.0], [-1.0, -1.0, 0.5]];
+    // The triangle's plane; a segment in it, 0.1 beyond the vertex (0, −1, 0) along x.
+    let n = {
+        let (e, f) = (
+            [t[1][0] - t[0][0], t[1][1] - t[0][1], t[1][2] - t[0][2]],
+            [t[2][0] - t[0][0], t[2][1] - t[0][1], t[2][2] - t[0][2]],
+        );
+        [
+            e[1] * f[2] - e[2] * f[1],
+            e[2] * f[0] - e[0] * f[2],
+            e[0] * f[1] - e[1] * f[0],
+        ]
+    };
+    assert!(n[0].abs() > 0.0);
+    let s = [[0.1, -3.0, 0.0], [0.1, -1.0, 0.0], [0.1, 1.0, 0.0]];
+    // Tilt the segment into the plane: z such that n · (p − t0) = 0.
+    let s = s.map(|p| [p[0], p[1], -(n[0] * p[0] + n[1] * (p[1] + 1.0)) / n[2]]);
+    let (_, d) = exact::within(&t, &s, 0.0);
+    assert!(d > 0.05, "{d}");
+    assert!(!triangles_may_intersect(&t, &s, 0.0));
+}
+
+// ---------------------------------------------------------------------------------------
+// Meshes with zero-area triangles: pair and self queries, distance.
+
+struct Placed<'m> {
+    mesh: &'m Mesh,
+    basis: Basis,
+    q: Vec<f64>,
+    pose: oracle::Pose,
+}
+
+fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::io::ImageBuf {
+    let options = BuildOptions {
+        precision: if S::BYTES == 4 {
+            Precision::F32
+        } else {
+            Precision::F64
+        },
+        ..BuildOptions::default()
+    };
+    build(p.mesh, Some(&p.basis), options, &mut |_| {})
+        .expect("build")
+        .0
+}
+
+fn set<S: Scalar>(body: &mut Body<'_, '_, S>, p: &Placed<'_>) {
+    let pose = Pose::from_quaternion(
+        p.pose.rotation.map(S::from_f64),
+        p.pose.translation.map(S::from_f64),
+    )
+    .expect("pose");
+    let q: Vec<S> = p.q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(pose, &q).expect("state");
+}
+
+/// Checks the extras of a query: every reported pair the brute force does not find is within
+/// the leaf test's bound of the kernel's rounding (and, in f64, within 10⁻⁹ of `extent`).
+fn check_extras<S: Scalar>(
+    found: &[(u32, u32)],
+    truth: &[(u32, u32)],
+    tri_a: &dyn Fn(u32) -> Tri,
+    tri_b: &dyn Fn(u32) -> Tri,
+    error: f64,
+    extent: f64,
+    what: &str,
+) -> Result<usize, TestCaseError> {
+    let u = S::UNIT_ROUNDOFF.to_f64();
+    let mut extras = 0;
+    for &(i, j) in found.iter().filter(|p| truth.binary_search(p).is_err()) {
+        extras += 1;
+        let (a, b) = (tri_a(i), tri_b(j));
+        let w = largest(&a, &b);
+        // The computed vertices are within `error` of these: `√3 error` more.
+        let mut bound = leaf_bound(w, error, u) + 3f64.sqrt() * error;
+        if S::BYTES == 8 {
+            bound = bound.min(1e-9 * extent);
+        }
+        let (ok, d) = exact::within(&a, &b, bound);
+        prop_assert!(
+            ok,
+            "{}: {what}: extra ({i}, {j}) {d:e} apart, bound {bound:e}",
+            S::NAME
+        );
+    }
+    Ok(extras)
+}
+
+/// A pair query: nothing missed, extras within the bound. Returns (true pairs, extras).
+fn pair_query<S: Scalar>(
+    a: &Placed<'_>,
+    b: &Placed<'_>,
+    extent: f64,
+) -> Result<(usize, usize), TestCaseError> {
+    let (ia, ib) = (image_of::<S>(a), image_of::<S>(b));
+    let (ia, ib) = (ia.parse::<S>().expect("a"), ib.parse::<S>().expect("b"));
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut body_a = ca.body(&ia).expect("a");
+    let mut body_b = cb.body(&ib).expect("b");
+    set(&mut body_a, a);
+    set(&mut body_b, b);
+    let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
+    let mut found = Vec::new();
+    let outcome = collide(
+        &mut body_a,
+        &mut body_b,
+        &mut stack,
+        &mut |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        },
+    );
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    found.sort_unstable();
+    let wa = oracle::deform(&a.mesh.vertices, Some(&a.basis), &a.q, &a.pose);
+    let wb = oracle::deform(&b.mesh.vertices, Some(&b.basis), &b.q, &b.pose);
+    let truth = oracle::brute_force_pairs(&wa, &a.mesh.triangles, &wb, &b.mesh.triangles);
+    for t in &truth {
+        prop_assert!(found.binary_search(t).is_ok(), "{}: missed {t:?}", S::NAME);
+    }
+    let tri_a = |t: u32| a.mesh.triangles[t as usize].map(|v| wa[v as usize]);
+    let tri_b = |t: u32| b.mesh.triangles[t as usize].map(|v| wb[v as usize]);
+    let error = (body_a.error() + body_b.error()).to_f64();
+    let extras = check_extras::<S>(&found, &truth, &tri_a, &tri_b, error, extent, "pair")?;
+
+    // The distance query on the same bodies (exact distance from the f64 brute force).
+    let outcome = nearest(&mut body_a, &mut body_b, &mut stack);
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    let n = outcome.nearest.expect("answer");
+    let (truth_d, _, _) =
+        oracle::brute_force_distance(&wa, &a.mesh.triangles, &wb, &b.mesh.triangles).expect("d");
+    let tolerance = 10.0 * error + 64.0 * S::UNIT_ROUNDOFF.to_f64() * extent;
+    prop_assert!(
+        (n.distance.to_f64() - truth_d).abs() <= tolerance,
+        "{}: distance {} against {truth_d}",
+        S::NAME,
+        n.distance.to_f64()
+    );
+    Ok((truth.len(), extras))
+}
+
+/// A self query: nothing missed, extras within the bound. Returns (true pairs, extras).
+fn self_query<S: Scalar>(a: &Placed<'_>, extent: f64) -> Result<(usize, usize), TestCaseError> {
+    let image = image_of::<S>(a);
+    let image = image.parse::<S>().expect("image");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
+    set(&mut body, a);
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+    let mut found = Vec::new();
+    let outcome = collide_self(&mut body, &mut stack, &mut |p: TrianglePair| {
+        found.push((p.a, p.b));
+        true
+    });
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    found.sort_unstable();
+    let world = oracle::deform(&a.mesh.vertices, Some(&a.basis), &a.q, &a.pose);
+    let truth = oracle::brute_force_self_pairs(&world, &a.mesh.triangles);
+    for t in &truth {
+        prop_assert!(
+            found.binary_search(t).is_ok(),
+            "{}: missed self {t:?}",
+            S::NAME
+        );
+    }
+    let tri = |t: u32| a.mesh.triangles[t as usize].map(|v| world[v as usize]);
+    let error = body.error().to_f64();
+    let extras = check_extras::<S>(&found, &truth, &tri, &tri, error, extent, "self")?;
+    Ok((truth.len(), extras))
+}
+
+/// A torus with a point triangle (`f i i i`) at every fifth vertex.
+fn torus_with_points(major: f64, minor: f64) -> Mesh {
+    let mut mesh = torus(major, minor, 24, 10);
+    let n = mesh.vertices.len() as u32;
+    mesh.triangles.extend((0..n).step_by(5).map(|i| [i, i, i]));
+    mesh
+}
+
+/// A sheet whose every fourth column and third row are welded onto the previous one (zero
+/// width: their triangles are segments and points), to be crumpled by a rough basis.
+fn welded_grid(size: f64, n: u32) -> Mesh {
+    let mut mesh = sheet(size, size, n, n);
+    let row = n as usize + 1;
+    for (k, v) in mesh.vertices.clone().iter().enumerate() {
+        let (i, j) = (k % row, k / row);
+        let mut p = *v;
+        if i % 4 == 3 {
+            p[0] = mesh.vertices[k - 1][0];
+        }
+        if j % 3 == 2 {
+            p[1] = mesh.vertices[k - row][1];
+        }
+        mesh.vertices[k] = p;
+    }
+    mesh
+}
+
+fn pose(rng: &mut Rng, reach: f64) -> oracle::Pose {
+    oracle::Pose {
+        rotation: rng.rotation(),
+        translation: [0, 1, 2].map(|_| rng.uniform(-reach, reach)),
+    }
+}
+
+fn placed<'m>(
+    mesh: &'m Mesh,
+    modes: usize,
+    amplitude: f64,
+    rng: &mut Rng,
+    reach: f64,
+) -> Placed<'m> {
+    Placed {
+        mesh,
+        basis: smooth_basis(&mesh.vertices, modes, amplitude),
+        q: (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect(),
+        pose: pose(rng, reach),
+    }
+}
+
+#[test]
+fn test_meshes_hold_zero_area_triangles() {
+    let soup = collapsed_soup(300, 0.5, 0.1, 1);
+    assert!(counts(&soup).zero_area() >= 150);
+    let sphere = pole_sphere(50.0, 10, 16);
+    assert_eq!(counts(&sphere).segments, 32);
+    assert_eq!(counts(&torus_with_points(40.0, 12.0)).points, 48);
+    let grid = counts(&welded_grid(1.0, 12));
+    assert!(grid.zero_area() >= 40, "{grid:?}");
+}
+
+proptest! {
+    #![proptest_config(config(8, 0xBD7_2302))]
+
+    /// A soup of point, segment, sliver and ordinary triangles in a unit cube: self queries
+    /// (every pair of its triangles) and against an icosphere, in f64 and f32.
+    #[test]
+    fn soup_of_collapsed_faces_equals_brute_force(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let soup = collapsed_soup(360, 0.5, 0.12, seed);
+        let ball = icosphere(0.3, 2);
+        let s = placed(&soup, 3, 0.01, &mut rng, 0.1);
+        let b = placed(&ball, 3, 0.02, &mut rng, 0.4);
+        for _ in 0..2 {
+            self_query::<f64>(&s, 1.0)?;
+            self_query::<f32>(&s, 1.0)?;
+            pair_query::<f64>(&s, &b, 1.0)?;
+            pair_query::<f32>(&s, &b, 1.0)?;
+        }
+    }
+
+    /// Bodies 100 units across: a UV sphere with pole rings (segment triangles) against a
+    /// torus with point triangles, both deforming, and the torus's self query.
+    #[test]
+    fn pole_sphere_against_torus_with_points_equals_brute_force(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let sphere = pole_sphere(50.0, 10, 16);
+        let ring = torus_with_points(40.0, 12.0);
+        let s = placed(&sphere, 4, 2.0, &mut rng, 5.0);
+        let mut t = placed(&ring, 4, 2.0, &mut rng, 5.0);
+        t.pose.translation[0] += 60.0;
+        pair_query::<f64>(&s, &t, 150.0)?;
+        pair_query::<f32>(&s, &t, 150.0)?;
+        self_query::<f64>(&t, 100.0)?;
+        self_query::<f32>(&t, 100.0)?;
+    }
+
+    /// A welded grid (segment and point triangles on its seams) crumpled by a strong basis:
+    /// self queries, and against a pole sphere pushed through it.
+    #[test]
+    fn welded_crumpled_grid_equals_brute_force(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let grid = welded_grid(1.0, 12);
+        let sphere = pole_sphere(0.3, 8, 12);
+        let g = placed(&grid, 6, 0.4, &mut rng, 0.05);
+        let s = placed(&sphere, 2, 0.02, &mut rng, 0.2);
+        self_query::<f64>(&g, 1.0)?;
+        self_query::<f32>(&g, 1.0)?;
+        pair_query::<f64>(&g, &s, 1.0)?;
+        pair_query::<f32>(&g, &s, 1.0)?;
+    }
+}
+
+/// The exact distance agrees with the f64 oracle's on ordinary pairs, and both are zero
+/// exactly when the triangles meet.
+#[test]
+fn exact_distance_agrees_with_the_f64_oracle() {
+    let mut rng = Rng::new(7);
+    for _ in 0..300 {
+        let a = shape(0, [0.0; 3], 1.0, &mut rng);
+        let b = shape(
+            0,
+            scaled(unit(&mut rng), rng.uniform(0.0, 1.0)),
+            1.0,
+            &mut rng,
+        );
+        let (_, d) = exact::within(&a, &b, 0.0);
+        let (f, _, _) = oracle::triangle_distance(&a, &b);
+        assert!((d - f).abs() <= 1e-12, "{d} against {f}");
+        assert_eq!(d == 0.0, oracle::triangles_intersect(&a, &b));
+    }
+}
+
+/// `bdtree build` and `bdtree inspect` say how many zero-area triangles a mesh holds; an
+/// OBJ with `f 1 1 1` and a collinear face loads and builds.
+#[test]
+fn build_and_inspect_count_zero_area_triangles() {
+    use crate::cli::bdtree;
+    let dir = std::env::temp_dir().join(format!("bdtree-degenerate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let obj = dir.join("poles.obj");
+    let mut mesh = pole_sphere(1.0, 6, 8);
+    // Two collapsed faces more: a point triangle (`f 1 1 1`) and a duplicated vertex.
+    mesh.triangles.push([0, 0, 0]);
+    mesh.triangles.push([20, 20, 21]);
+    let want = counts(&mesh);
+    assert_eq!((want.points, want.segments), (1, 17));
+    let mut text = Vec::new();
+    bdtree_std::io::write_obj(&mesh, &mut text).expect("obj");
+    std::fs::write(&obj, text).expect("write");
+    let image = dir.join("poles.bdt");
+    let out = bdtree(&[
+        "build",
+        obj.to_str().unwrap(),
+        "-o",
+        image.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("18 zero-area triangles (1 points, 17 segments)"),
+        "{stdout}"
+    );
+    let out = bdtree(&["inspect", image.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("18 zero-area triangles (1 points, 17 segments)"),
+        "{stdout}"
+    );
+    let out = bdtree(&["inspect", image.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["degenerate"]["points"], 1);
+    assert_eq!(v["degenerate"]["segments"], 17);
+    assert_eq!(v["degenerate"]["slivers"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
