@@ -4,14 +4,18 @@ mod bounds;
 mod broad;
 mod capacity;
 mod chairs;
+#[cfg(feature = "cli")]
 mod cli;
 mod coherence;
 mod compact;
 mod fixtures;
 mod image;
 mod interrupt;
+mod layout;
+#[cfg(feature = "cli")]
 mod modes;
 mod obb;
+#[cfg(feature = "cli")]
 mod pictures;
 mod properties;
 mod proxies;
