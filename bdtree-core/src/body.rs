@@ -6,7 +6,7 @@ use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
 use crate::sphere::error_bound;
-use crate::tree::TreeView;
+use crate::tree::{TreeView, NONE};
 
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
 /// for the step whose epoch it carries. Storage is the caller's (`[CacheEntry<S>; NODES]` in a
@@ -643,6 +643,9 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     #[inline(never)]
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
         if self.coherence.is_none() && self.regions.is_none() {
+            if let Some(sphere) = self.leaf_sphere(node) {
+                return sphere;
+            }
             // The exact update, the common case: straight-line, no detours through tuples.
             #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
             if let Some(sphere) = self.refresh_vfp(node) {
@@ -700,12 +703,17 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// The cache miss with temporal coherence or deformation regions on.
     #[inline(never)]
     fn refresh_special(&mut self, node: usize) -> Option<[S; 4]> {
+        if self.coherence.is_none() {
+            if let Some(sphere) = self.renew(node) {
+                return Some(sphere);
+            }
+        }
+        if let Some(sphere) = self.leaf_sphere(node) {
+            return sphere;
+        }
         let (local, error) = match (self.coherence.is_some(), self.regions.is_some()) {
             (false, false) => (self.tree.update(node, self.weights)?, self.error),
             (false, true) => {
-                if let Some(sphere) = self.renew(node) {
-                    return Some(sphere);
-                }
                 let support = support_of(self.regions.as_ref()?, node)?;
                 let local = self.tree.update_sparse(node, self.weights, support)?;
                 (local, self.error)
@@ -713,6 +721,65 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             (true, _) => self.coherent(node)?,
         };
         self.store(node, local, error)
+    }
+
+    /// With a vertex cache, a leaf's sphere from its deformed triangle, cached (`Some(None)`
+    /// for a bad index); `None` for internal nodes and bodies without a vertex cache.
+    #[inline(always)]
+    fn leaf_sphere(&mut self, node: usize) -> Option<Option<[S; 4]>> {
+        if self.vertices.is_empty() {
+            return None;
+        }
+        let [_, _, triangle, _] = self.tree.links(node)?;
+        if triangle == NONE {
+            return None;
+        }
+        Some(self.triangle_sphere(triangle as usize).and_then(|sphere| {
+            *self.cache.get_mut(node)? = CacheEntry {
+                sphere,
+                epoch: self.epoch,
+            };
+            self.updates = self.updates.wrapping_add(1);
+            Some(sphere)
+        }))
+    }
+
+    /// A leaf's sphere from its deformed world triangle (through the vertex cache): the
+    /// smallest sphere on the longest edge when it holds the third vertex, else the centroid's,
+    /// with the radius grown for its own rounding and inflated by `3δ` like every sphere. Much
+    /// tighter than the leaf's BD-Tree sphere, whose radius carries `Σ |q_j| r_j`.
+    fn triangle_sphere(&mut self, triangle: usize) -> Option<[S; 4]> {
+        let [a, b, c] = self.world_triangle(triangle)?;
+        let sub = |p: [S; 3], q: [S; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let norm2 = |d: [S; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        let half = S::ONE / S::from_u32(2);
+        let mid = |p: [S; 3], q: [S; 3]| [0, 1, 2].map(|k| (p[k] + q[k]) * half);
+        // The longest edge and the vertex opposite it.
+        let (ab, bc, ca) = (norm2(sub(b, a)), norm2(sub(c, b)), norm2(sub(a, c)));
+        let (p, q, o) = if ab >= bc && ab >= ca {
+            (a, b, c)
+        } else if bc >= ca {
+            (b, c, a)
+        } else {
+            (c, a, b)
+        };
+        let mut center = mid(p, q);
+        if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
+            let third = S::ONE / S::from_u32(3);
+            center = [0, 1, 2].map(|k| (a[k] + b[k] + c[k]) * third);
+        }
+        // Whatever the centre's rounding, the radius is measured from it to every vertex.
+        let r2 = norm2(sub(a, center))
+            .max(norm2(sub(b, center)))
+            .max(norm2(sub(c, center)));
+        let grow = S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF;
+        let r = r2.sqrt() * grow;
+        Some([
+            center[0],
+            center[1],
+            center[2],
+            r + S::from_u32(3) * self.error,
+        ])
     }
 
     /// With regions: the node's sphere from an earlier step, carried into this one, when neither

@@ -431,9 +431,10 @@ fn offer<P: Policy, C: Pending<P::Key>>(
     pending.offer(policy.tag(pair), key);
 }
 
-/// The triangle leaf step shared by every triangle query: counts the test, runs the exact test
-/// on two world triangles (each vertex known to within `error` per coordinate), and delivers
-/// `pair` to the sink when they may intersect.
+/// The triangle leaf step shared by every triangle query: a box filter (counted as an overlap
+/// test), then the exact test on two world triangles (each vertex known to within `error` per
+/// coordinate; counted as a triangle test), and `pair` delivered to the sink when they may
+/// intersect.
 #[inline(always)]
 pub(crate) fn triangle_step<S: Scalar>(
     va: &[[S; 3]; 3],
@@ -443,6 +444,10 @@ pub(crate) fn triangle_step<S: Scalar>(
     sink: &mut (impl ContactSink + ?Sized),
     stats: &mut QueryStats,
 ) -> Result<(), QueryStatus> {
+    stats.overlap_tests += 1;
+    if boxes_apart(va, vb, error) {
+        return Ok(());
+    }
     stats.triangle_tests += 1;
     if triangles_may_intersect(va, vb, error) {
         if let Err(pair) = sink.push(pair) {
@@ -451,6 +456,20 @@ pub(crate) fn triangle_step<S: Scalar>(
         stats.pairs += 1;
     }
     Ok(())
+}
+
+/// Whether the two triangles' coordinate boxes are more than `error` apart on some axis, so
+/// that no pair of true triangles (each vertex within `error` of its computed position, both
+/// bodies' bounds summed) can meet. The difference `lo - hi` is rounded by at most a relative
+/// `u`; requiring it above `error (1 + 2u)` keeps the true gap above `error`.
+#[inline(always)]
+fn boxes_apart<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
+    let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
+    (0..3).any(|k| {
+        let lo = |t: &[[S; 3]; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
+        let hi = |t: &[[S; 3]; 3]| t[0][k].max(t[1][k]).max(t[2][k]);
+        lo(a) - hi(b) > limit || lo(b) - hi(a) > limit
+    })
 }
 
 /// The checks every triangle query makes before touching anything: no bounded tree (nothing

@@ -32,8 +32,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bdtree_core::{
-    collide, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, Scalar, TrianglePair,
-    VertexEntry,
+    collide, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, QueryStats, Scalar,
+    TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -77,6 +77,11 @@ fn depth() -> f64 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(DEPTH)
 }
+/// `q = 0` on both bodies when the environment variable `BDTREE_BENCH_REST` is set: the same
+/// scene without deformation (the trees' bounds still carry their `|q|` growth terms).
+fn at_rest() -> bool {
+    std::env::var_os("BDTREE_BENCH_REST").is_some()
+}
 /// Upper bound on intersecting pairs per frame (the contact must stay small).
 const MAX_PAIRS: usize = 1000;
 /// Rounds of the frame-by-frame timing behind the printed ratio.
@@ -111,11 +116,12 @@ fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
     (0..FRAMES)
         .map(|k| {
             let t = k as f64;
+            let scale = if at_rest() { 0.0 } else { 1.0 };
             let q_big: Vec<f64> = (0..MODES)
-                .map(|j| (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
+                .map(|j| scale * (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
                 .collect();
             let q_small: Vec<f64> = (0..MODES)
-                .map(|j| (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
+                .map(|j| scale * (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
                 .collect();
             let pose_big = OraclePose::from_axis_angle(
                 [0.3, 1.0, 0.2],
@@ -338,6 +344,9 @@ struct ParryScene {
     small: ParryBody,
     frames: Vec<ParryFrame>,
     pairs: Vec<(u32, u32)>,
+    /// Per frame, both meshes deformed and refitted before any timing: the query phase alone
+    /// runs on these.
+    refitted: Vec<(TriMesh, TriMesh)>,
 }
 
 fn widen(t: &Triangle) -> [[f64; 3]; 3] {
@@ -369,12 +378,28 @@ impl ParryScene {
                 relative: parry_pose(&f.pose_big).inv_mul(&parry_pose(&f.pose_small)),
             })
             .collect();
-        Self {
+        let mut scene = Self {
             big: ParryBody::new(big, big_basis),
             small: ParryBody::new(small, small_basis),
             frames,
             pairs: Vec::with_capacity(4 * MAX_PAIRS),
+            refitted: Vec::new(),
+        };
+        for k in 0..scene.frames.len() {
+            scene.frame(k);
+            scene
+                .refitted
+                .push((scene.big.mesh.clone(), scene.small.mesh.clone()));
         }
+        scene
+    }
+
+    /// Parry's query phase alone on frame `k`'s meshes, refitted before timing: leaf pairs of
+    /// the two BVHs and the exact test on each candidate, as in [`Self::candidates_and_tests`].
+    #[inline]
+    fn query_only(&mut self, k: usize) -> usize {
+        let (big, small) = &self.refitted[k];
+        Self::search(big, small, &mut self.pairs)
     }
 
     /// The timed work of one frame: deform and refit both meshes, then find the pairs.
@@ -391,8 +416,12 @@ impl ParryScene {
     /// on each (the oracle's, on the f32 vertices widened to f64).
     #[inline]
     fn candidates_and_tests(&mut self) -> usize {
-        self.pairs.clear();
-        let (big, small) = (&self.big.mesh, &self.small.mesh);
+        Self::search(&self.big.mesh, &self.small.mesh, &mut self.pairs)
+    }
+
+    #[inline]
+    fn search(big: &TriMesh, small: &TriMesh, pairs: &mut Vec<(u32, u32)>) -> usize {
+        pairs.clear();
         let mut candidates = 0;
         for (i, j) in big
             .bvh()
@@ -401,7 +430,7 @@ impl ParryScene {
             candidates += 1;
             let (ta, tb) = (big.triangle(i), small.triangle(j));
             if triangles_intersect(&widen(&ta), &widen(&tb)) {
-                self.pairs.push((i, j));
+                pairs.push((i, j));
             }
         }
         candidates
@@ -600,6 +629,9 @@ fn main() {
          +extra -missed | parry GJK on the candidates: pairs +extra (max gap)"
     );
     let mut gjk_extra_total = 0;
+    // Work per intersecting pair, per frame: (true pairs, f32 stats, f64 stats, parry candidates).
+    let mut work: Vec<(usize, QueryStats, QueryStats, usize)> = Vec::new();
+    let (mut extra32, mut gap32, mut true_total) = (0, 0.0f64, 0);
     for (k, f) in frames.iter().enumerate() {
         let world_big = deform(&big.vertices, Some(&big_basis), &f.q_big, &f.pose_big);
         let world_small = deform(
@@ -617,7 +649,7 @@ fn main() {
         let worlds = (&world_big[..], &world_small[..]);
         let tris = (&big.triangles[..], &small.triangles[..]);
         let (p32, out32) = core32.sorted_pairs(k);
-        let (p64, _) = core64.sorted_pairs(k);
+        let (p64, out64) = core64.sorted_pairs(k);
         let (pp, candidates) = parry.sorted_pairs(k);
         let a32 = check("bdtree_f32", k, &p32, &truth, worlds, tris, 0.0, 1e-3);
         let a64 = check("bdtree_f64", k, &p64, &truth, worlds, tris, 0.0, 1e-9);
@@ -636,6 +668,10 @@ fn main() {
         );
         gjk_extra_total += ag.extra;
         let s32 = out32.stats;
+        work.push((truth.len(), s32, out64.stats, candidates));
+        extra32 += a32.extra;
+        gap32 = gap32.max(a32.extra_gap);
+        true_total += truth.len();
         eprintln!(
             "{k:5}  {:10} | {:5} +{} ({:.1e}) {:7} {:5} {:5} | {:5} +{} | {:5} {:5} +{} -{} | {:5} +{} ({:.1e})",
             truth.len(),
@@ -663,6 +699,38 @@ fn main() {
         );
     }
 
+    // Work per intersecting pair (every frame has contact; the scene asserts it above).
+    let per = |f: &dyn Fn(&(usize, QueryStats, QueryStats, usize)) -> f64| {
+        work.iter().map(|w| f(w) / w.0 as f64).sum::<f64>() / work.len() as f64
+    };
+    println!(
+        "\nwork per intersecting pair (mean over {FRAMES} frames{}):",
+        if at_rest() { ", q = 0" } else { "" }
+    );
+    println!("             node pairs  sphere updates  triangle tests");
+    println!(
+        "bdtree_f32   {:10.1}  {:14.1}  {:14.1}",
+        per(&|w| w.1.nodes_visited as f64),
+        per(&|w| w.1.sphere_updates as f64),
+        per(&|w| w.1.triangle_tests as f64)
+    );
+    println!(
+        "bdtree_f64   {:10.1}  {:14.1}  {:14.1}",
+        per(&|w| w.2.nodes_visited as f64),
+        per(&|w| w.2.sphere_updates as f64),
+        per(&|w| w.2.triangle_tests as f64)
+    );
+    println!(
+        "parry        {:>10}  {:>14}  {:14.1}  (AABB leaf candidates, each tested)",
+        "-",
+        "-",
+        per(&|w| w.3 as f64)
+    );
+    println!(
+        "bdtree_f32 extras: {extra32} of {true_total} true pairs ({:.2} %), farthest {gap32:.1e} apart",
+        100.0 * extra32 as f64 / true_total as f64
+    );
+
     // Criterion: one frame per iteration, cycling through the frames.
     let mut group = criterion.benchmark_group("query");
     let mut k = 0;
@@ -682,6 +750,12 @@ fn main() {
         b.iter(|| {
             k = (k + 1) % FRAMES;
             black_box(parry.frame(k))
+        })
+    });
+    group.bench_function("parry_query", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(parry.query_only(k))
         })
     });
     group.finish();
@@ -711,6 +785,9 @@ fn main() {
     let tparry = timed(&mut |k| {
         black_box(parry.frame(k));
     });
+    let tquery = timed(&mut |k| {
+        black_box(parry.query_only(k));
+    });
     let mut scratch = (
         vec![Vector::ZERO; big.vertices.len()],
         vec![Vector::ZERO; small.vertices.len()],
@@ -725,19 +802,25 @@ fn main() {
     }
 
     println!("\nper-frame medians over {RATIO_ROUNDS} rounds (ms):");
-    println!("frame  bdtree_f32  bdtree_f64  parry_refit  parry/f32  parry/f64");
+    println!(
+        "frame  bdtree_f32  bdtree_f64  parry_refit  parry_query  parry/f32  parry/f64  f32/query"
+    );
     let mut ratios32 = Vec::new();
     let mut ratios64 = Vec::new();
+    let mut query_ratios = Vec::new();
     for k in 0..FRAMES {
         ratios32.push(tparry[k] / t32[k]);
         ratios64.push(tparry[k] / t64[k]);
+        query_ratios.push(t32[k] / tquery[k]);
         println!(
-            "{k:5}  {:10.4}  {:10.4}  {:11.3}  {:9.1}  {:9.1}",
+            "{k:5}  {:10.4}  {:10.4}  {:11.3}  {:11.4}  {:9.1}  {:9.1}  {:9.2}",
             t32[k] * 1e3,
             t64[k] * 1e3,
             tparry[k] * 1e3,
+            tquery[k] * 1e3,
             tparry[k] / t32[k],
             tparry[k] / t64[k],
+            t32[k] / tquery[k],
         );
     }
     let ms = |mut v: Vec<f64>| median(&mut v) * 1e3;
@@ -759,6 +842,12 @@ fn main() {
     println!(
         "ratio parry_refit / bdtree_f64 = {:.1} (median over frames)",
         median(&mut ratios64)
+    );
+    println!(
+        "ratio bdtree_f32 / parry_query = {:.2} (median over frames; parry's query phase alone \
+         {:.4} ms on BVHs refitted before timing)",
+        median(&mut query_ratios),
+        ms(tquery.clone())
     );
 
     criterion.final_summary();

@@ -1,7 +1,7 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{collide, stack_capacity, Pose, Scalar, TrianglePair, VertexEntry};
+use bdtree_core::{collide, stack_capacity, Image, Pose, Scalar, TrianglePair, VertexEntry};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
@@ -50,8 +50,31 @@ fn check_containment<S: Scalar>(
 ) -> Result<(), TestCaseError> {
     let buf = image_of::<S>(mesh, Some(basis));
     let image = buf.parse::<S>().expect("parse");
+    // Without a vertex cache every sphere is the BD-Tree update; with one, leaves are bounded
+    // from their deformed triangles: both must contain the vertices.
+    for cached in [false, true] {
+        check_containment_of(&image, cached, mesh, basis, q, rotation, translation, rng)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_containment_of<S: Scalar>(
+    image: &Image<'_, S>,
+    cached: bool,
+    mesh: &Mesh,
+    basis: &Basis,
+    q: &[f64],
+    rotation: [f64; 4],
+    translation: [f64; 3],
+    rng: &mut Rng,
+) -> Result<(), TestCaseError> {
     let mut cache = BodyStorage::new(image.tree.node_count());
-    let mut body = cache.body(&image).expect("body");
+    let mut vertices = vec![VertexEntry::default(); image.model.positions().len()];
+    let mut body = cache.body(image).expect("body");
+    if cached {
+        body = body.with_vertex_cache(&mut vertices).expect("vertex cache");
+    }
     let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
         .expect("pose");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
@@ -61,9 +84,9 @@ fn check_containment<S: Scalar>(
         translation,
     };
     let source = oracle::deform(&mesh.vertices, Some(basis), q, &opose);
-    let (stored_mesh, stored_basis) = stored_model(&image);
+    let (stored_mesh, stored_basis) = stored_model(image);
     let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, &opose);
-    let sets = node_vertices(&image);
+    let sets = node_vertices(image);
     let mut order: Vec<usize> = (0..sets.len()).collect();
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
@@ -76,7 +99,7 @@ fn check_containment<S: Scalar>(
                 let d = dist(world[v as usize], c);
                 prop_assert!(
                     d <= r,
-                    "{}: node {k} vertex {v} ({what}) at {d} outside radius {r}",
+                    "{}: node {k} vertex {v} ({what}) at {d} outside radius {r} (vertex cache: {cached})",
                     S::NAME
                 );
             }
