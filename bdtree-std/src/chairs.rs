@@ -181,14 +181,14 @@ pub struct Chair {
     pub frequencies_hz: Vec<f64>,
 }
 
-/// Computes a chair's modes (modal analysis on a 42-cell lattice) and builds its tree.
+/// Computes a chair's modes (modal analysis on the automatic lattice) and builds its tree.
 pub fn prepare_chair(mesh: Mesh) -> Result<Chair, String> {
     let options = ModalOptions {
         modes: MODES,
         young: 5e7,
         poisson: 0.35,
         density: DENSITY,
-        resolution: 42,
+        ..ModalOptions::default()
     };
     let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(|e| e.to_string())?;
     let (mass, _, inertia) = mass_properties();

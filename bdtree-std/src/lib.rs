@@ -1,5 +1,5 @@
 //! Host companion of `bdtree-core`: loading meshes, bases and scenes, building tree images in
-//! f64, the brute-force oracle, vibration modes of closed meshes ([`modes`]), pictures ([`render`]: PNG and SVG) and
+//! f64, the brute-force oracle, vibration modes of closed meshes ([`modal`]), pictures ([`render`]: PNG and SVG) and
 //! exports ([`export`]: PLY and OBJ), and the `bdtree` command-line tool.
 
 pub mod basis;
@@ -13,7 +13,9 @@ pub mod export;
 pub mod inspect;
 pub mod local;
 pub mod mesh;
-pub mod modes;
+pub mod modal;
+/// The modal analysis under its former name.
+pub use modal as modes;
 pub mod obb;
 pub mod oracle;
 pub mod procedural;

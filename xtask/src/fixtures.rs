@@ -69,7 +69,7 @@ fn modal_body(
 ) -> Result<BodyDef, String> {
     let options = ModalOptions {
         modes: modes + 1,
-        resolution,
+        resolution: Some(resolution),
         ..ModalOptions::default()
     };
     let analysis =

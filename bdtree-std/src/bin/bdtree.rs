@@ -15,7 +15,7 @@ use bdtree_std::collide::{
 };
 use bdtree_std::compact::{compact, CompactReport};
 use bdtree_std::inspect::{compare as compare_images, inspect, Inspection};
-use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
+use bdtree_std::modal::{self, Fixed, ModalOptions};
 use bdtree_std::render::View;
 use bdtree_std::scene::Scene;
 use bdtree_std::{basis, mesh};
@@ -175,13 +175,19 @@ enum Command {
         #[arg(long, default_value_t = 25)]
         rerun_every: usize,
     },
-    /// Compute the lowest non-rigid vibration modes of a closed mesh (linear elasticity on an
-    /// embedded hexahedral lattice, SI units) and write them as a basis (.npy, 3N × k), each
-    /// mode scaled to a largest vertex displacement of 1.
+    /// Compute the lowest elastic vibration modes of a closed mesh (linear elasticity on an
+    /// embedded hexahedral lattice with cut cells, SI units), free or held fixed where it is
+    /// clamped, and write them as a basis (.npy, 3N × k), each mode scaled to a largest vertex
+    /// displacement of 1.
+    ///
+    /// The lattice is chosen from the body: a ray from every triangle into the body measures
+    /// its thickness, and the cells are sized to put 4 across the thinnest part (at least 20
+    /// along the longest side). A wall too thin for --max-cells is an error that names it and
+    /// the cost, not a wrong answer. --resolution overrides the choice.
     Modes {
         /// The closed rest mesh (OBJ, PLY, STL), in metres.
         mesh: PathBuf,
-        /// How many non-rigid modes (the 6 rigid-body modes are removed).
+        /// How many elastic modes (the 6 rigid-body modes of a free body are removed).
         #[arg(short = 'k', long = "count", default_value_t = 10)]
         k: usize,
         /// Where to write the basis.
@@ -196,10 +202,24 @@ enum Command {
         /// Density in kg/m³.
         #[arg(long, default_value_t = 1000.0)]
         density: f64,
-        /// Lattice cells along the longest side of the bounding box.
-        #[arg(long, default_value_t = 16)]
-        resolution: usize,
-        /// Print `{"frequencies_hz": [...], ...}` on stdout instead of a table.
+        /// Lattice cells along the longest side of the bounding box, instead of the automatic
+        /// choice (the cell budget then does not apply).
+        #[arg(long)]
+        resolution: Option<usize>,
+        /// Most lattice cells the automatic choice may use.
+        #[arg(long, default_value_t = bdtree_std::modal::DEFAULT_MAX_CELLS)]
+        max_cells: usize,
+        /// Hold every mesh vertex in a half-space fixed: an axis x|y|z, < or >, a value in mesh
+        /// units, e.g. 'x<-0.499'. Repeatable. The lattice is shifted so a node plane passes
+        /// through the innermost held vertex; the held surface holds the lattice nodes it
+        /// moves with.
+        #[arg(long, value_parser = Fixed::parse, allow_hyphen_values = true)]
+        fixed: Vec<Fixed>,
+        /// Hold these mesh vertices fixed: a file of 0-based vertex indices, one a line.
+        #[arg(long)]
+        fixed_vertices: Vec<PathBuf>,
+        /// Print one JSON object on stdout (frequencies, the lattice chosen, cells, dofs,
+        /// volumes, time) instead of a table.
         #[arg(long)]
         json: bool,
     },
@@ -520,19 +540,25 @@ fn main() -> ExitCode {
             poisson,
             density,
             resolution,
+            max_cells,
+            fixed,
+            fixed_vertices,
             json,
-        } => cmd_modes(
-            &mesh,
-            &output,
-            &ModalOptions {
+        } => modal::report::run(&modal::report::Request {
+            mesh,
+            output,
+            options: ModalOptions {
                 modes: k,
                 young,
                 poisson,
                 density,
                 resolution,
+                max_cells,
+                fixed,
             },
+            fixed_vertices,
             json,
-        ),
+        }),
         Command::Render { what } => cmd_render(what),
         Command::Export {
             scene,
@@ -1646,97 +1672,5 @@ fn cmd_export(
         summary.points,
         geometry.pairs.len()
     );
-    Ok(())
-}
-
-fn cmd_modes(
-    mesh_path: &Path,
-    output: &Path,
-    options: &ModalOptions,
-    json: bool,
-) -> Result<(), String> {
-    options.validate().map_err(|e| e.to_string())?;
-    let mesh = mesh::load_mesh(mesh_path).map_err(|e| e.to_string())?;
-    let started = std::time::Instant::now();
-    let bar = indicatif::ProgressBar::new((options.modes + 6) as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} converged ({elapsed})")
-    {
-        bar.set_style(style);
-    }
-    bar.set_message("modes: voxelising");
-    let result = compute_modes(&mesh, options, &mut |p| match p {
-        Progress::Lattice { cells, dofs } => {
-            bar.set_message(format!("modes: factoring ({cells} cells, {dofs} dofs)"));
-        }
-        Progress::Factored => bar.set_message("modes: iterating"),
-        Progress::Iteration {
-            iteration,
-            converged,
-            ..
-        } => {
-            bar.set_position(converged as u64);
-            bar.set_message(format!("modes: iteration {iteration}"));
-        }
-    });
-    bar.finish_and_clear();
-    let modes = result.map_err(|e| format!("{}: {e}", mesh_path.display()))?;
-    let file = std::fs::File::create(output)
-        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
-    basis::write_npy(&modes.basis, &mut writer)
-        .and_then(|()| writer.flush())
-        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    let l = &modes.lattice;
-    if (modes.volume_ratio - 1.0).abs() > 0.2 {
-        eprintln!(
-            "warning: {}: the lattice holds {:.0} % of the mesh volume; thin parts are not \
-             resolved, so the frequencies are unreliable: raise --resolution",
-            mesh_path.display(),
-            100.0 * modes.volume_ratio
-        );
-    }
-    if json {
-        let value = serde_json::json!({
-            "frequencies_hz": modes.frequencies_hz,
-            "eigenvalues": modes.eigenvalues,
-            "rigid_eigenvalues": modes.rigid_eigenvalues,
-            "vertices": modes.basis.vertices,
-            "cells": l.cells,
-            "spacing": l.spacing,
-            "solid_cells": l.solid_cells,
-            "dofs": l.dofs,
-            "iterations": modes.iterations,
-            "max_residual": modes.max_residual,
-            "max_embedding_gap": modes.max_embedding_gap,
-            "volume_ratio": modes.volume_ratio,
-            "seconds": seconds,
-        });
-        println!("{value}");
-        return Ok(());
-    }
-    println!(
-        "wrote {} ({} × {})",
-        output.display(),
-        3 * modes.basis.vertices,
-        modes.basis.modes
-    );
-    println!(
-        "  lattice {}×{}×{} cells of {:.4} m: {} solid ({} dropped, {} settled by winding number), {} dofs",
-        l.cells[0], l.cells[1], l.cells[2], l.spacing, l.solid_cells, l.dropped_cells, l.undecided_cells, l.dofs
-    );
-    println!(
-        "  lattice/mesh volume {:.3}, largest embedding gap {:.2e} m",
-        modes.volume_ratio, modes.max_embedding_gap
-    );
-    println!(
-        "  {} iterations, largest residual {:.1e}, {:.2} s",
-        modes.iterations, modes.max_residual, seconds
-    );
-    println!("  {:>4} {:>14}", "mode", "frequency (Hz)");
-    for (j, f) in modes.frequencies_hz.iter().enumerate() {
-        println!("  {j:>4} {f:>14.6}");
-    }
     Ok(())
 }
