@@ -179,6 +179,9 @@ pub(super) struct Eigenpairs {
     pub values: Vec<f64>,
     /// Their `M`-orthonormal Ritz vectors, one per column.
     pub vectors: Mat<f64>,
+    /// Every Ritz value of the final block, ascending (the ones past `wanted` are not
+    /// converged; they show zero modes beyond the wanted ones).
+    pub block: Vec<f64>,
     /// Subspace iterations run.
     pub iterations: usize,
 }
@@ -247,6 +250,7 @@ pub(super) fn lowest(
                 values: theta[..wanted].to_vec(),
                 vectors: x.subcols(0, wanted).to_owned(),
                 iterations,
+                block: theta,
             });
         }
         if iterations >= MAX_ITERATIONS {

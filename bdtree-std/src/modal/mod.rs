@@ -359,15 +359,15 @@ impl std::fmt::Display for ModesError {
                 }
                 write!(
                     f,
-                    " (resolution {resolution}): {about}{} cells and {about}{} degrees of \
-                     freedom, over the budget of {} cells (--max-cells). Raise --max-cells to \
-                     {} or more (time and memory grow faster than the cell count), or give \
+                    " (resolution {resolution}): {about}{} cells and about {} degrees of \
+                     freedom, {:.0} times the budget of {} cells (--max-cells). Raise \
+                     --max-cells (time and memory grow faster than the cell count), or give \
                      --resolution to compute on a coarser lattice, on which that wall comes out \
                      too stiff; no frequencies were computed",
                     count(*cells),
-                    count(3 * *cells + 3 * *cells / 2),
+                    count(4 * *cells),
+                    *cells as f64 / *max_cells as f64,
                     count(*max_cells),
-                    count(*cells)
                 )
             }
             ModesError::NoSolidCells { resolution } => write!(
@@ -485,9 +485,9 @@ fn choose_resolution(
     if let Some(r) = o.resolution {
         return Ok((r, Chosen::Given, wall));
     }
-    // A hair below an integer counts as that integer (thicknesses come from ray casting).
+    // A hair above an integer counts as that integer (thicknesses come from ray casting).
     let by_thickness = wall.map_or(0.0, |w| {
-        (CELLS_ACROSS * longest / w.thickness - 1e-6).ceil()
+        (CELLS_ACROSS * longest / w.thickness * (1.0 - 1e-9)).ceil()
     });
     let (resolution, chosen) = if by_thickness > MIN_RESOLUTION as f64 {
         (by_thickness, Chosen::Thickness)
@@ -601,8 +601,15 @@ fn analyse(
     };
     let pairs = eigen::lowest(&sys, &factor, wanted, rigid_motions.as_ref(), progress)?;
     let theta = &pairs.values;
-    let largest = theta[wanted - 1];
-    let zeros = theta
+    let largest = if rigid > 0 {
+        theta[wanted - 1]
+    } else {
+        // A held body should have none: count them in the whole block, so a body left
+        // free to turn is told how many ways.
+        pairs.block.last().copied().unwrap_or(0.0)
+    };
+    let zeros = pairs
+        .block
         .iter()
         .take_while(|&&t| t < RIGID_FRACTION * largest)
         .count();

@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::procedural::{bar, icosphere};
-use faer::Side;
 use std::f64::consts::PI;
 
 /// Free–free beam of length 1 m and a 0.05 m square section, `across` cells through the
@@ -110,96 +109,6 @@ fn free_body_has_six_rigid_modes_and_m_orthonormal_modes() {
     assert_eq!(modes.basis.vertices, mesh.vertices.len());
     assert_eq!(modes.basis.modes, 8);
     assert_eq!(modes.basis.data.len(), 3 * mesh.vertices.len() * 8);
-}
-
-/// Lowest root of the free sphere's l = 2 torsional frequency equation
-/// `x j₂'(x) = j₂(x)`, i.e. `j₂(x) = x j₃(x)` (Lamb 1882): `ω = x c_s / a`.
-fn sphere_torsion_root() -> f64 {
-    let j2 = |x: f64| (3.0 / x.powi(3) - 1.0 / x) * x.sin() - 3.0 * x.cos() / (x * x);
-    let j3 = |x: f64| {
-        (15.0 / x.powi(4) - 6.0 / (x * x)) * x.sin() - (15.0 / x.powi(3) - 1.0 / x) * x.cos()
-    };
-    let g = |x: f64| j2(x) - x * j3(x);
-    let (mut lo, mut hi) = (2.0, 3.0);
-    assert!(g(lo) * g(hi) < 0.0);
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if g(lo) * g(mid) <= 0.0 {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
-/// Fraction of a lattice mode's (row-sum lumped) kinetic energy that is radial about the
-/// lattice centroid: 0 for a torsional mode of a sphere.
-fn radial_fraction(s: &Solution, j: usize) -> f64 {
-    let nodes = s.sys.positions.len();
-    let mut centroid = [0.0; 3];
-    for p in &s.sys.positions {
-        for a in 0..3 {
-            centroid[a] += p[a] / nodes as f64;
-        }
-    }
-    let ones = Mat::<f64>::from_fn(3 * nodes, 1, |_, _| 1.0);
-    let lumped = s.sys.m.mul(&ones);
-    let (mut radial, mut all) = (0.0, 0.0);
-    for (node, p) in s.sys.positions.iter().enumerate() {
-        let d: [f64; 3] = core::array::from_fn(|a| p[a] - centroid[a]);
-        let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-300);
-        let u: [f64; 3] = core::array::from_fn(|a| s.vectors[(3 * node + a, j)]);
-        let m = lumped[(3 * node, 0)];
-        let ur = (u[0] * d[0] + u[1] * d[1] + u[2] * d[2]) / len;
-        radial += m * ur * ur;
-        all += m * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    }
-    radial / all
-}
-
-/// The five l = 2 torsional modes of a free sphere (radius 0.1 m, ν = 0.3) on a lattice of
-/// `resolution` cells across: their mean frequency and the exact one.
-fn sphere_torsion(resolution: usize) -> (f64, f64, Modes) {
-    let (radius, young, poisson, density) = (0.1, 1e6, 0.3, 1000.0);
-    let options = ModalOptions {
-        modes: 10,
-        young,
-        poisson,
-        density,
-        resolution: Some(resolution),
-        ..ModalOptions::default()
-    };
-    let (modes, s) = analyse(&icosphere(radius, 3), &options, &mut |_| {}).expect("sphere modes");
-    let mut by_radial: Vec<(f64, usize)> = (0..10).map(|j| (radial_fraction(&s, j), j)).collect();
-    by_radial.sort_by(|a, b| a.0.total_cmp(&b.0));
-    assert!(
-        by_radial[4].0 < 0.05 && by_radial[5].0 > 0.2,
-        "{by_radial:?}"
-    );
-    let mean = by_radial[..5]
-        .iter()
-        .map(|&(_, j)| modes.frequencies_hz[j])
-        .sum::<f64>()
-        / 5.0;
-    let shear_speed = (young / (2.0 * (1.0 + poisson)) / density).sqrt();
-    let exact = sphere_torsion_root() * shear_speed / (2.0 * PI * radius);
-    (mean, exact, modes)
-}
-
-#[test]
-fn sphere_torsion_modes_match_lamb() {
-    let x = sphere_torsion_root();
-    assert!((x - 2.5011).abs() < 1e-3, "root {x}");
-    let (mean, exact, modes) = sphere_torsion(12);
-    let error = (mean - exact) / exact;
-    assert!(error.abs() < 0.05, "{mean} Hz vs {exact} Hz ({error:+.4})");
-    assert!(
-        (modes.volume_ratio - 1.0).abs() < 0.1,
-        "{}",
-        modes.volume_ratio
-    );
-    assert!(modes.max_embedding_gap < modes.lattice.spacing);
 }
 
 #[test]
@@ -352,183 +261,113 @@ fn bad_options_and_open_meshes_are_refused() {
     );
 }
 
-/// Free–free cube of side 1 by the Rayleigh–Ritz method on polynomials `x^i y^j z^k`,
-/// `i + j + k ≤ degree`, per displacement component (Visscher et al. 1991, the basis of
-/// resonant ultrasound spectroscopy): an independent, spectrally converging reference.
-/// Returns the non-rigid frequencies in units of `c_s / L` (`f·L/c_s`), ascending.
-fn cube_ritz(degree: usize, poisson: f64) -> Vec<f64> {
-    let (young, density) = (1.0, 1.0);
-    let lambda = young * poisson / ((1.0 + poisson) * (1.0 - 2.0 * poisson));
-    let mu = young / (2.0 * (1.0 + poisson));
-    let mut powers = Vec::new();
-    for i in 0..=degree {
-        for j in 0..=degree - i {
-            for k in 0..=degree - i - j {
-                powers.push([i, j, k]);
-            }
+#[test]
+fn a_clamped_end_holds_exactly_its_node_plane() {
+    let options = ModalOptions {
+        modes: 4,
+        poisson: 0.3,
+        fixed: vec![Fixed::parse("x<-0.499").expect("spec")],
+        ..ModalOptions::default()
+    };
+    let (modes, s) = analyse(&bar(1.0, 0.05, 4), &options, &mut |_| {}).expect("cantilever");
+    // 4 cells across: the end face's 5 × 5 nodes, and no rigid-body modes.
+    assert_eq!(modes.lattice.resolution, 80);
+    assert_eq!(modes.lattice.held_nodes, 25);
+    assert_eq!(modes.held_vertices, 4);
+    assert!(modes.rigid_eigenvalues.is_empty());
+    let lowest = modes.eigenvalues[0];
+    assert!(lowest > 0.0);
+    // No held node has a dof; the free ones are all at x > −0.5.
+    assert!(s.sys.positions.iter().all(|p| p[0] > -0.5 + 1e-9));
+    // The held end does not move.
+    for v in 0..4 {
+        for a in 0..3 {
+            assert_eq!(modes.basis.get(v, a, 0), 0.0);
         }
     }
-    // ∫ x^n over [−½, ½].
-    let integral = |n: i64| {
-        if n < 0 || n % 2 == 1 {
-            0.0
-        } else {
-            2.0 * 0.5f64.powi(n as i32 + 1) / (n as f64 + 1.0)
-        }
-    };
-    let volume_integral = |e: [i64; 3]| e.iter().map(|&n| integral(n)).product::<f64>();
-    // ∫ ∂_a φ_p ∂_b φ_q.
-    let grad_integral = |p: [usize; 3], a: usize, q: [usize; 3], b: usize| {
-        let (cp, cq) = (p[a] as f64, q[b] as f64);
-        if cp == 0.0 || cq == 0.0 {
-            return 0.0;
-        }
-        let mut e: [i64; 3] = core::array::from_fn(|x| (p[x] + q[x]) as i64);
-        e[a] -= 1;
-        e[b] -= 1;
-        cp * cq * volume_integral(e)
-    };
-    let nb = powers.len();
-    let n = 3 * nb;
-    let mut k = Mat::<f64>::zeros(n, n);
-    let mut m = Mat::<f64>::zeros(n, n);
-    for (pi, &p) in powers.iter().enumerate() {
-        for (qi, &q) in powers.iter().enumerate() {
-            let mass = density * volume_integral(core::array::from_fn(|x| (p[x] + q[x]) as i64));
-            let dot: f64 = (0..3).map(|j| grad_integral(p, j, q, j)).sum();
-            for a in 0..3 {
-                m[(3 * pi + a, 3 * qi + a)] = mass;
-                for b in 0..3 {
-                    let mut v = lambda * grad_integral(p, a, q, b) + mu * grad_integral(p, b, q, a);
-                    if a == b {
-                        v += mu * dot;
-                    }
-                    k[(3 * pi + a, 3 * qi + b)] = v;
-                }
-            }
-        }
-    }
-    // Whiten M (monomials are badly conditioned; drop its null-ish directions), then K.
-    let evd = m.self_adjoint_eigen(Side::Lower).expect("mass eigen");
-    let s = evd.S().column_vector();
-    let largest = (0..n).map(|j| s[j]).fold(0.0, f64::max);
-    let keep: Vec<usize> = (0..n).filter(|&j| s[j] > 1e-13 * largest).collect();
-    let t = Mat::<f64>::from_fn(n, keep.len(), |i, j| {
-        evd.U()[(i, keep[j])] / s[keep[j]].sqrt()
-    });
-    let c = t.transpose() * &k * &t;
-    let theta = c
-        .self_adjoint_eigenvalues(Side::Lower)
-        .expect("stiffness eigen");
-    let shear_speed = (mu / density).sqrt();
-    let scale = theta.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-    theta
-        .iter()
-        .filter(|&&l| l > 1e-9 * scale)
-        .map(|&l| l.sqrt() / (2.0 * PI) / shear_speed)
-        .collect()
 }
 
 #[test]
-fn cube_lattice_converges_to_the_polynomial_ritz_reference() {
-    let reference = cube_ritz(8, 0.3);
-    // The reference reproduces the cube's exact Lamé mode, f·L/c_s = 1/√2 for any ν
-    // (modes 9 and 10 here).
-    let lame = 0.5f64.sqrt();
-    assert!(
-        reference.iter().any(|f| (f - lame).abs() < 1e-5 * lame),
-        "{reference:?}"
+fn a_body_held_at_one_node_can_still_turn_and_is_refused() {
+    // Vertex 0 of the bar is a corner, on a lattice node: holding it holds that node only.
+    let options = ModalOptions {
+        modes: 2,
+        poisson: 0.3,
+        fixed: vec![Fixed::parse_vertices("0\n", "one.txt").expect("list")],
+        ..ModalOptions::default()
+    };
+    let e = compute_modes(&bar(1.0, 0.05, 4), &options, &mut |_| {}).err();
+    assert_eq!(
+        e,
+        Some(ModesError::NotHeld {
+            found: 3,
+            held_nodes: 1
+        })
     );
-    let shear_speed = (1e6 / (2.0 * 1.3) / 1000.0f64).sqrt();
-    let mut previous = f64::INFINITY;
-    for resolution in [4, 8] {
-        let options = ModalOptions {
-            modes: 6,
-            young: 1e6,
-            poisson: 0.3,
-            density: 1000.0,
-            resolution: Some(resolution),
-            ..ModalOptions::default()
-        };
-        let (modes, _) = analyse(&bar(1.0, 1.0, 1), &options, &mut |_| {}).expect("cube");
-        let mut worst: f64 = 0.0;
-        for (f, r) in modes.frequencies_hz.iter().zip(&reference) {
-            let error = f / shear_speed / r - 1.0;
-            // Conforming elements with consistent mass bound frequencies from above.
-            assert!(error > -1e-6, "{resolution}: {f} vs {r}");
-            worst = worst.max(error);
-        }
-        assert!(worst < previous, "{resolution}: {worst} after {previous}");
-        previous = worst;
-    }
-    assert!(previous < 0.04, "{previous}");
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(text.contains("do not hold") && text.contains('3'), "{text}");
 }
 
-/// The refinement study printed in the report:
-/// `cargo test -p bdtree-std --release --lib modes::tests::refinement_study -- --ignored --nocapture`.
 #[test]
-#[ignore]
-fn refinement_study() {
-    let exact = euler_bernoulli_f1();
-    let axial = (1e6f64 / 1000.0).sqrt() / 2.0;
-    println!("Euler–Bernoulli f1 = {exact:.5} Hz, rod axial = {axial:.5} Hz");
-    for across in [2, 3, 4, 6, 8] {
-        let t = std::time::Instant::now();
-        let (modes, s) = beam(across, 0.0, 10);
-        let j = (0..10)
-            .max_by(|&a, &b| axis_fraction(&s, a, 0).total_cmp(&axis_fraction(&s, b, 0)))
-            .unwrap_or(0);
-        println!(
-            "{across} cells across ({} dofs, {} it, {:.2} s): f1 = {:.5} Hz ({:+.2} %), axial = {:.5} Hz ({:+.3} %)",
-            modes.lattice.dofs,
-            modes.iterations,
-            t.elapsed().as_secs_f64(),
-            modes.frequencies_hz[0],
-            100.0 * (modes.frequencies_hz[0] / exact - 1.0),
-            modes.frequencies_hz[j],
-            100.0 * (modes.frequencies_hz[j] / axial - 1.0),
-        );
-    }
-    for resolution in [8, 12, 16, 24, 32] {
-        let t = std::time::Instant::now();
-        let (mean, exact, modes) = sphere_torsion(resolution);
-        println!(
-            "sphere, {resolution} cells across ({} dofs, {:.2} s): l=2 torsion {mean:.4} Hz vs Lamb {exact:.4} Hz ({:+.2} %), volume ratio {:.4}",
-            modes.lattice.dofs,
-            t.elapsed().as_secs_f64(),
-            100.0 * (mean / exact - 1.0),
-            modes.volume_ratio
-        );
-    }
-    // Free unit cube, ν = 0.3: the lattice fits the cube exactly (no staircase), so this is
-    // the pure finite-element convergence; printed as f·L/c_s with c_s = √(G/ρ).
-    let shear_speed = (1e6 / (2.0 * 1.3) / 1000.0f64).sqrt();
-    for resolution in [2, 4, 8, 12, 16] {
+fn fixed_specs_that_hold_nothing_or_name_missing_vertices_are_refused() {
+    let mesh = bar(1.0, 0.05, 4);
+    for (fixed, needle) in [
+        (Fixed::parse("x<-0.6"), "holds no mesh vertex"),
+        (
+            Fixed::parse_vertices("3\n25\n", "list.txt"),
+            "list.txt: line 2: vertex 25",
+        ),
+    ] {
         let options = ModalOptions {
-            modes: 10,
-            young: 1e6,
-            poisson: 0.3,
-            density: 1000.0,
-            resolution: Some(resolution),
+            fixed: vec![fixed.expect("spec")],
             ..ModalOptions::default()
         };
-        let (modes, _) = analyse(&bar(1.0, 1.0, 1), &options, &mut |_| {}).expect("cube");
-        let scaled: Vec<String> = modes
-            .frequencies_hz
-            .iter()
-            .map(|f| format!("{:.5}", f / shear_speed))
-            .collect();
-        println!(
-            "cube, {resolution} cells across: f·L/c_s = {}",
-            scaled.join(" ")
-        );
+        let e = compute_modes(&mesh, &options, &mut |_| {})
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains(needle), "{e}");
     }
-    for degree in [6, 8, 10, 12] {
-        let scaled: Vec<String> = cube_ritz(degree, 0.3)
-            .iter()
-            .take(10)
-            .map(|f| format!("{f:.5}"))
-            .collect();
-        println!("cube, Ritz degree {degree}: f·L/c_s = {}", scaled.join(" "));
+}
+
+#[test]
+fn a_wall_too_thin_for_the_budget_is_refused_with_its_thickness_and_cost() {
+    // A 1 m square plate 2 mm thick: 4 cells across need 0.5 mm cells, millions of them.
+    let mut plate = bar(1.0, 1.0, 1);
+    for v in &mut plate.vertices {
+        v[2] *= 0.002;
     }
+    let e = compute_modes(&plate, &ModalOptions::default(), &mut |_| {}).err();
+    let Some(ModesError::TooManyCells {
+        wall: Some(wall),
+        cells,
+        max_cells,
+        estimated: true,
+        ..
+    }) = &e
+    else {
+        panic!("{e:?}");
+    };
+    assert!((wall.thickness - 0.002).abs() < 1e-9, "{wall:?}");
+    assert!(
+        *cells > 10_000_000 && *max_cells == DEFAULT_MAX_CELLS,
+        "{cells}"
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    for needle in [
+        "2.00 mm thick",
+        "--max-cells",
+        "no frequencies",
+        "cells of 0.50 mm",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    // With a resolution given, the user takes the coarse lattice and gets frequencies.
+    let given = ModalOptions {
+        modes: 2,
+        resolution: Some(10),
+        ..ModalOptions::default()
+    };
+    let modes = compute_modes(&plate, &given, &mut |_| {}).expect("coarse modes");
+    assert!(modes.lattice.cells_across.is_some_and(|a| a < 1.0));
 }

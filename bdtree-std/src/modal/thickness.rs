@@ -25,7 +25,8 @@ pub(super) const AREA_FACTOR: f64 = 10.0;
 pub struct Wall {
     /// Thickness in mesh units (along the inward surface normal).
     pub thickness: f64,
-    /// Lower corner of the bounding box of the part's faces.
+    /// Lower corner of the bounding box of the part (its thin faces and, across the
+    /// thickness, the faces opposite).
     pub lo: [f64; 3],
     /// Upper corner.
     pub hi: [f64; 3],
@@ -37,7 +38,7 @@ impl std::fmt::Display for Wall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} thick (faces within x {:.4}…{:.4}, y {:.4}…{:.4}, z {:.4}…{:.4}, {} of surface)",
+            "{} thick (within x {:.4}…{:.4}, y {:.4}…{:.4}, z {:.4}…{:.4}; {} of its faces that thin)",
             length(self.thickness),
             self.lo[0],
             self.hi[0],
@@ -55,7 +56,7 @@ pub(super) fn length(x: f64) -> String {
     if x >= 1.0 {
         format!("{x:.3} m")
     } else if x >= 0.01 {
-        format!("{:.1} cm", x * 100.0)
+        format!("{:.2} cm", x * 100.0)
     } else {
         format!("{:.2} mm", x * 1000.0)
     }
@@ -264,6 +265,8 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
             });
             let tilt = [0.314_159_3e-6, -0.271_828_2e-6, 0.141_421_4e-6];
             let d: [f64; 3] = core::array::from_fn(|a| -normal[a] / norm + tilt[a]);
+            let length = dot(d, d).sqrt();
+            let d = d.map(|c| c / length);
             bins.along(o, d, &mut candidates);
             hits.clear();
             for &c in &candidates {
@@ -380,11 +383,17 @@ fn parts(mesh: &Mesh, thickness: &[f64], area: &[f64], limit: f64) -> Vec<(Vec<u
             for &t in &members {
                 wall.thickness = wall.thickness.min(thickness[t]);
                 wall.area += area[t];
-                for v in mesh.triangles[t] {
-                    let p = mesh.vertices[v as usize];
-                    for a in 0..3 {
-                        wall.lo[a] = wall.lo[a].min(p[a]);
-                        wall.hi[a] = wall.hi[a].max(p[a]);
+                // The triangle and its image on the far side of the wall.
+                let p = mesh.triangles[t].map(|v| mesh.vertices[v as usize]);
+                let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+                let scale = thickness[t] / dot(n, n).sqrt();
+                for q in p {
+                    let far: [f64; 3] = core::array::from_fn(|a| q[a] - scale * n[a]);
+                    for r in [q, far] {
+                        for a in 0..3 {
+                            wall.lo[a] = wall.lo[a].min(r[a]);
+                            wall.hi[a] = wall.hi[a].max(r[a]);
+                        }
                     }
                 }
             }
@@ -409,7 +418,7 @@ mod tests {
         let t = measure(&beam);
         let wall = thinnest(&beam, &t).expect("a thickness");
         // The rays are tilted by about 10⁻⁷ rad off the normal.
-        assert!((wall.thickness - 0.05).abs() < 1e-6, "{wall:?}");
+        assert!((wall.thickness - 0.05).abs() < 1e-12, "{wall:?}");
         // The side faces: the whole length.
         assert!(wall.hi[0] - wall.lo[0] > 0.99, "{wall:?}");
         let ball = icosphere(0.2, 3);

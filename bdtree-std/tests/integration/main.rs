@@ -10,6 +10,8 @@ mod compact;
 mod fixtures;
 mod image;
 mod interrupt;
+mod modal_physics;
+mod modal_references;
 mod modes;
 mod obb;
 mod pictures;
