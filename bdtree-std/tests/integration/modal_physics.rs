@@ -148,8 +148,8 @@ fn bending_modes(mesh: &Mesh, modes: &Modes, axis: [f64; 3], across: [f64; 3]) -
         for (v, &p) in mesh.vertices.iter().enumerate() {
             let s = stations.binary_search(&station(p)).unwrap_or(0);
             let u = displacement(modes, v, j);
-            for a in 0..3 {
-                mean[s].0[a] += u[a];
+            for (m, c) in mean[s].0.iter_mut().zip(u) {
+                *m += c;
             }
             mean[s].1 += 1;
         }
