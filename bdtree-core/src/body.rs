@@ -5,7 +5,7 @@ use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
-use crate::sphere::{error_bound, mode_weights};
+use crate::sphere::error_bound;
 use crate::tree::TreeView;
 
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
@@ -63,12 +63,13 @@ pub enum BodyError {
         /// Entries given.
         given: usize,
     },
-    /// The tree has more modes than the body's `MAX_MODES` capacity.
-    TooManyModes {
-        /// Modes of the tree.
-        modes: usize,
-        /// The capacity.
-        capacity: usize,
+    /// The mode storage given to [`Body::new`] (or the reference storage given to
+    /// [`Body::with_coherence`]) has fewer slots than the tree has modes.
+    ModeStorageTooSmall {
+        /// Slots needed (the mode count `M`).
+        needed: usize,
+        /// Slots given.
+        given: usize,
     },
     /// The tree and the model disagree (triangle count or modes).
     ModelMismatch,
@@ -83,7 +84,7 @@ pub enum BodyError {
     NonFiniteCoordinates,
     /// The storage given to [`Body::with_regions`] is smaller than [`Body::region_words`].
     RegionStorageTooSmall {
-        /// Words needed (`nodes × ⌈M / 64⌉`, see [`Body::region_words`]).
+        /// Words needed (`nodes × ⌈M / 64⌉ + M`, see [`Body::region_words`]).
         needed: usize,
         /// Words given.
         given: usize,
@@ -113,10 +114,10 @@ impl core::fmt::Display for BodyError {
                     "vertex cache has {given} entries but the model has {needed} vertices"
                 )
             }
-            Self::TooManyModes { modes, capacity } => {
+            Self::ModeStorageTooSmall { needed, given } => {
                 write!(
                     f,
-                    "tree has {modes} modes but the body holds at most {capacity}"
+                    "mode storage has {given} slots but the tree has {needed} modes"
                 )
             }
             Self::ModelMismatch => write!(f, "tree and model disagree"),
@@ -149,40 +150,46 @@ impl core::error::Error for BodyError {}
 /// cache of world-space spheres updated lazily — each node at most once per step, in whatever
 /// order queries reach it, and only the nodes some query reaches.
 ///
-/// `MAX_MODES` is the capacity for `q` (checked against the tree when the body is made).
-pub struct Body<'t, 'c, S: Scalar, const MAX_MODES: usize = 32> {
+/// Every array it uses is the caller's: the sphere cache (one [`CacheEntry`] per node) and the
+/// mode slots (one `[S; 4]` per mode, see [`Body::new`]); optional parts — vertex cache,
+/// temporal coherence, deformation regions — bring their own storage when turned on. The
+/// body itself is a few hundred bytes whatever the mode count (see the README for `size_of`).
+pub struct Body<'t, 'c, S: Scalar> {
     tree: TreeView<'t, S>,
     model: Model<'t, S>,
     cache: &'c mut [CacheEntry<S>],
     vertices: &'c mut [VertexEntry<S>],
+    /// Per mode `[q_j, q_j, q_j, |q_j|]` (exactly `M` entries): the update's weights.
+    weights: &'c mut [[S; 4]],
+    /// `q` (exactly `M` entries), contiguous for the vertex deformation.
+    q: &'c mut [S],
     epoch: u32,
     pose: Pose<S>,
-    q: [S; MAX_MODES],
-    weights: [[S; 4]; MAX_MODES],
     error: S,
     updates: u32,
-    coherence: Coherence<'c, S, MAX_MODES>,
-    regions: Regions<'c, MAX_MODES>,
+    coherence: Option<Coherence<'c, S>>,
+    regions: Option<Regions<'c>>,
 }
 
-/// Deformation regions (see [`Body::with_regions`]); `support` is empty when off.
-struct Regions<'c, const MAX_MODES: usize> {
+/// Deformation regions (see [`Body::with_regions`]).
+struct Regions<'c> {
     /// Per node, `words` words: bit j set when mode j moves the node.
     support: &'c mut [u64],
     words: usize,
-    /// The step at which each coordinate last changed.
-    mode_step: [u32; MAX_MODES],
+    /// Per mode, the step at which the coordinate last changed (exactly `M` entries).
+    mode_step: &'c mut [u64],
     /// The step at which the pose last changed.
     pose_step: u32,
 }
 
-/// The reference state of a coherent body (see [`crate::coherence`]); `refs` is empty when
-/// coherence is off.
-struct Coherence<'c, S: Scalar, const MAX_MODES: usize> {
+/// The reference state of a coherent body (see [`crate::coherence`]).
+struct Coherence<'c, S: Scalar> {
     refs: &'c mut [ReferenceEntry<S>],
     policy: Anchor<S>,
-    q_ref: [S; MAX_MODES],
-    weights: [[S; 4]; MAX_MODES],
+    /// The weights of `q_r` (exactly `M` entries).
+    weights: &'c mut [[S; 4]],
+    /// `q_r` (exactly `M` entries).
+    q_ref: &'c mut [S],
     /// Anchor id the valid reference entries carry; 0 means "no reference yet".
     anchor: u32,
     /// Anchors taken since the body was made (wrapping).
@@ -193,11 +200,37 @@ struct Coherence<'c, S: Scalar, const MAX_MODES: usize> {
     error: S,
 }
 
-impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
-    /// A body over an image, with the caller's cache (at least one entry per node), at the
-    /// identity pose and `q = 0`.
-    pub fn new(image: &Image<'t, S>, cache: &'c mut [CacheEntry<S>]) -> Result<Self, BodyError> {
-        Self::from_parts(image.tree, image.model, cache)
+/// Scalars of mode storage a body needs for `modes` modes (`5M`: the update weights
+/// `[q_j, q_j, q_j, |q_j|]` and `q` itself); see [`Body::new`].
+pub const fn mode_storage(modes: usize) -> usize {
+    modes.saturating_mul(5)
+}
+
+/// Splits caller mode storage into `M` weights and `M` coordinates, or `None` when short.
+fn split_modes<S: Scalar>(storage: &mut [S], m: usize) -> Option<(&mut [[S; 4]], &mut [S])> {
+    let storage = storage.get_mut(..mode_storage(m))?;
+    let (weights, q) = storage.split_at_mut(m.checked_mul(4)?);
+    let weights: &mut [[S; 4]] = bytemuck::try_cast_slice_mut(weights).ok()?;
+    Some((weights, q))
+}
+
+impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
+    /// A body over an image, at the identity pose and `q = 0`, with the caller's storage:
+    /// `cache`, at least one entry per node ([`TreeView::node_count`]), and `modes`, at least
+    /// [`mode_storage`]`(M)` = `5M` scalars ([`TreeView::modes`]; they hold `q` and the sphere
+    /// update's weights `[q_j, q_j, q_j, |q_j|]`). A rigid tree needs none: pass `&mut []`.
+    ///
+    /// ```ignore
+    /// let mut cache = [CacheEntry::EMPTY; NODES];
+    /// let mut modes = [0.0f32; bdtree_core::body::mode_storage(10)];
+    /// let body = Body::new(&image, &mut cache, &mut modes)?;
+    /// ```
+    pub fn new(
+        image: &Image<'t, S>,
+        cache: &'c mut [CacheEntry<S>],
+        modes: &'c mut [S],
+    ) -> Result<Self, BodyError> {
+        Self::from_parts(image.tree, image.model, cache, modes)
     }
 
     /// A body from a tree and a model kept separately (e.g. the model in flash).
@@ -205,6 +238,7 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         tree: TreeView<'t, S>,
         model: Model<'t, S>,
         cache: &'c mut [CacheEntry<S>],
+        modes: &'c mut [S],
     ) -> Result<Self, BodyError> {
         let needed = tree.node_count();
         if cache.len() < needed {
@@ -213,52 +247,41 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 given: cache.len(),
             });
         }
-        if tree.modes() > MAX_MODES {
-            return Err(BodyError::TooManyModes {
-                modes: tree.modes(),
-                capacity: MAX_MODES,
+        let m = tree.modes();
+        let given = modes.len();
+        let Some((weights, q)) = split_modes(modes, m) else {
+            return Err(BodyError::ModeStorageTooSmall {
+                needed: mode_storage(m),
+                given,
             });
-        }
+        };
         // A bounded tree (no leaves below its depth) comes without a mesh.
         let triangles = if tree.is_bounded() {
             0
         } else {
             tree.triangle_count()
         };
-        if tree.modes() != model.modes() || triangles != model.triangles().len() {
+        if m != model.modes() || triangles != model.triangles().len() {
             return Err(BodyError::ModelMismatch);
         }
         for entry in cache.iter_mut() {
             entry.epoch = 0;
         }
+        weights.fill([S::ZERO; 4]);
+        q.fill(S::ZERO);
         let mut body = Self {
             tree,
             model,
             cache,
             vertices: &mut [],
+            weights,
+            q,
             epoch: 1,
             pose: Pose::identity(),
-            q: [S::ZERO; MAX_MODES],
-            weights: [[S::ZERO; 4]; MAX_MODES],
             error: S::ZERO,
             updates: 0,
-            coherence: Coherence {
-                refs: &mut [],
-                policy: Anchor::OnRequest,
-                q_ref: [S::ZERO; MAX_MODES],
-                weights: [[S::ZERO; 4]; MAX_MODES],
-                anchor: 0,
-                anchors: 0,
-                steps: 0,
-                drift: S::ZERO,
-                error: S::ZERO,
-            },
-            regions: Regions {
-                support: &mut [],
-                words: 0,
-                mode_step: [0; MAX_MODES],
-                pose_step: 0,
-            },
+            coherence: None,
+            regions: None,
         };
         body.error = body.compute_error();
         Ok(body)
@@ -284,12 +307,15 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     }
 
     /// Turns on temporal coherence (see [`crate::coherence`]) with the caller's reference cache
-    /// (at least one entry per node; 24 bytes per node in f32, 48 in f64) and an anchoring
-    /// policy. Spheres are then `R'_r + D ‖q − q_r‖₂` around centers kept from the reference
-    /// step: one multiply-add per node per step instead of `4M`, looser as `q` drifts.
+    /// (at least one entry per node; 24 bytes per node in f32, 48 in f64), reference mode
+    /// storage (at least [`mode_storage`]`(M)` scalars: `q_r` and its weights) and an anchoring
+    /// policy. Spheres are then
+    /// `R'_r + D ‖q − q_r‖₂` around centers kept from the reference step: one multiply-add per
+    /// node per step instead of `4M`, looser as `q` drifts.
     pub fn with_coherence(
         mut self,
         refs: &'c mut [ReferenceEntry<S>],
+        reference_modes: &'c mut [S],
         policy: Anchor<S>,
     ) -> Result<Self, BodyError> {
         let needed = self.tree.node_count();
@@ -299,36 +325,58 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 given: refs.len(),
             });
         }
+        let m = self.tree.modes();
+        let given = reference_modes.len();
+        let Some((weights, q_ref)) = split_modes(reference_modes, m) else {
+            return Err(BodyError::ModeStorageTooSmall {
+                needed: mode_storage(m),
+                given,
+            });
+        };
         for entry in refs.iter_mut() {
             entry.anchor = 0;
         }
-        self.coherence.refs = refs;
-        self.coherence.policy = policy;
+        self.coherence = Some(Coherence {
+            refs,
+            policy,
+            weights,
+            q_ref,
+            anchor: 0,
+            anchors: 0,
+            steps: 0,
+            drift: S::ZERO,
+            error: S::ZERO,
+        });
         self.reanchor();
         Ok(self)
     }
 
-    /// Words of region storage a tree needs: `nodes × ⌈M / 64⌉` (at least one per node).
+    /// Words of region storage a tree needs: `nodes × ⌈M / 64⌉` mode-support masks (at least
+    /// one word per node), then one step mark per mode.
     pub fn region_words(tree: &TreeView<'_, S>) -> usize {
         tree.node_count()
             .saturating_mul(tree.modes().div_ceil(64).max(1))
+            .saturating_add(tree.modes())
     }
 
     /// Turns on **deformation regions** (Lau et al.): the caller's storage (at least
     /// [`Body::region_words`] words) receives each node's mode support — the modes with a
-    /// non-zero `Ū_j` or `ΔR_j`. Then a node's update costs `4·|support|` multiply-adds instead
-    /// of `4M`, and after a [`Body::set_state`] that changes only some coordinates (pose
-    /// unchanged), a node whose support meets none of them keeps its sphere from the step it
-    /// was computed in — its exact sphere has not moved, and its inflation bounds the rounding
-    /// of the computation that produced it. Ignored while temporal coherence is on.
+    /// non-zero `Ū_j` or `ΔR_j` — and each mode's last change. Then a node's update costs
+    /// `4·|support|` multiply-adds instead of `4M`, and after a [`Body::set_state`] that changes
+    /// only some coordinates (pose unchanged), a node whose support meets none of them keeps its
+    /// sphere from the step it was computed in — its exact sphere has not moved, and its
+    /// inflation bounds the rounding of the computation that produced it. Ignored while temporal
+    /// coherence is on.
     pub fn with_regions(mut self, storage: &'c mut [u64]) -> Result<Self, BodyError> {
         let needed = Self::region_words(&self.tree);
-        let words = self.tree.modes().div_ceil(64).max(1);
+        let m = self.tree.modes();
+        let words = m.div_ceil(64).max(1);
         let given = storage.len();
-        let Some(support) = storage.get_mut(..needed) else {
+        let masks_len = needed - m;
+        let Some((support, rest)) = storage.get_mut(..needed).map(|s| s.split_at_mut(masks_len))
+        else {
             return Err(BodyError::RegionStorageTooSmall { needed, given });
         };
-        let m = self.tree.modes();
         for (node, masks) in support.chunks_exact_mut(words).enumerate() {
             masks.fill(0);
             for j in 0..m {
@@ -342,31 +390,37 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
                 }
             }
         }
-        self.regions.support = support;
-        self.regions.words = words;
-        self.regions.mode_step = [0; MAX_MODES];
-        self.regions.pose_step = self.epoch;
+        rest.fill(0);
+        self.regions = Some(Regions {
+            support,
+            words,
+            mode_step: rest,
+            pose_step: self.epoch,
+        });
         self.next_epoch();
         Ok(self)
     }
 
     /// The mode support of a node (with regions on), as words of 64 modes.
     pub fn support(&self, node: usize) -> Option<&[u64]> {
-        let w = self.regions.words;
-        let start = node.checked_mul(w)?;
-        self.regions.support.get(start..start.checked_add(w)?)
+        let regions = self.regions.as_ref()?;
+        support_of(regions, node)
     }
 
     /// Makes the current `q` the reference of a coherent body: every node gets an exact update
     /// the next time a query reaches it. Starts a new step (cached spheres are dropped). Does
     /// nothing without coherence.
     pub fn reanchor(&mut self) {
-        if self.coherence.refs.is_empty() {
+        let Some(c) = self.coherence.as_mut() else {
             return;
+        };
+        // Equal lengths by construction; zipped copies keep the length check out of the code.
+        for (to, from) in c.weights.iter_mut().zip(self.weights.iter()) {
+            *to = *from;
         }
-        let c = &mut self.coherence;
-        c.q_ref = self.q;
-        c.weights = self.weights;
+        for (to, from) in c.q_ref.iter_mut().zip(self.q.iter()) {
+            *to = *from;
+        }
         c.drift = S::ZERO;
         c.steps = 0;
         c.anchors = c.anchors.wrapping_add(1);
@@ -377,33 +431,38 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             }
             c.anchor = 1;
         }
-        self.coherence.error = self.error;
+        c.error = self.error;
         self.next_epoch();
     }
 
     /// Whether the body uses temporal coherence.
     pub fn is_coherent(&self) -> bool {
-        !self.coherence.refs.is_empty()
+        self.coherence.is_some()
     }
 
     /// Anchors taken since the body was made (wrapping; 0 without coherence).
     pub fn anchor_count(&self) -> u32 {
-        self.coherence.anchors
+        self.coherence.as_ref().map_or(0, |c| c.anchors)
     }
 
     /// `‖q − q_r‖₂` (rounded up) of this step; 0 without coherence.
     pub fn drift(&self) -> S {
-        self.coherence.drift
+        self.coherence.as_ref().map_or(S::ZERO, |c| c.drift)
     }
 
-    /// The reference coordinates `q_r` (all zero without coherence).
-    pub fn reference_q(&self) -> &[S] {
-        self.coherence.q_ref.get(..self.tree.modes()).unwrap_or(&[])
+    /// The reference coordinate `q_r[j]` (0 without coherence or for a bad index).
+    pub fn reference_q(&self, j: usize) -> S {
+        self.coherence
+            .as_ref()
+            .and_then(|c| c.q_ref.get(j).copied())
+            .unwrap_or(S::ZERO)
     }
 
     /// Whether the policy asks for a new anchor at this step's state.
     fn anchor_due(&self) -> bool {
-        let c = &self.coherence;
+        let Some(c) = self.coherence.as_ref() else {
+            return false;
+        };
         match c.policy {
             Anchor::OnRequest => false,
             Anchor::Steps(n) => c.steps >= n,
@@ -426,25 +485,31 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
             for entry in self.vertices.iter_mut() {
                 entry.epoch = 0;
             }
-            self.regions.mode_step = [0; MAX_MODES];
-            self.regions.pose_step = 0;
+            if let Some(r) = self.regions.as_mut() {
+                r.mode_step.fill(0);
+                r.pose_step = 0;
+            }
             self.epoch = 1;
         }
     }
 
-    fn compute_error(&self) -> S {
-        let m = self.tree.modes();
-        let q = self.q.get(..m).unwrap_or(&[]);
+    /// The rounding bound `δ` for coordinates `q` at the current pose.
+    fn error_at(&self, q: &[S]) -> S {
+        let q = q.iter().copied();
         let rounding = error_bound(
             self.tree.magnitude(),
             self.tree.mode_magnitudes(),
-            q,
+            q.clone(),
             self.pose.translation,
         );
         // A 16-bit model: its distance from the model it was made from (per coordinate, twice
         // over for the rotation to world axes and this sum's own rounding; see `crate::image`).
         let storage = self.model.storage_error(q);
         rounding + (storage + storage)
+    }
+
+    fn compute_error(&self) -> S {
+        self.error_at(self.q)
     }
 
     /// Starts a new step: sets the pose and `q`, and invalidates every cached sphere in O(1)
@@ -461,45 +526,45 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         if q.iter().any(|x| !x.is_finite()) {
             return Err(BodyError::NonFiniteCoordinates);
         }
-        let mut changed = [false; MAX_MODES];
-        for ((flag, dst), &src) in changed.iter_mut().zip(self.q.iter_mut()).zip(q) {
-            *flag = *dst != src;
-            *dst = src;
-        }
         let pose_changed = pose != self.pose;
-        mode_weights(q, &mut self.weights);
+        let step = self.epoch.wrapping_add(1);
+        // Region bookkeeping: the step at which each coordinate last changed (marks are kept
+        // as the next epoch; a coherent body ignores them).
+        let mut marks = self.regions.as_mut().map(|r| r.mode_step.iter_mut());
+        for ((w, dst), &qj) in self.weights.iter_mut().zip(self.q.iter_mut()).zip(q) {
+            let mark = marks.as_mut().and_then(|it| it.next());
+            if *dst != qj {
+                if let Some(mark) = mark {
+                    *mark = u64::from(step);
+                }
+            }
+            *dst = qj;
+            *w = [qj, qj, qj, qj.abs()];
+        }
         self.pose = pose;
         self.error = self.compute_error();
-        if self.is_coherent() {
-            let c = &mut self.coherence;
+        if let Some(c) = self.coherence.as_mut() {
             c.steps = c.steps.saturating_add(1);
-            c.drift = drift_norm(q, c.q_ref.get(..m).unwrap_or(&[]));
+            c.drift = drift_norm(self.q.iter().copied(), c.q_ref.iter().copied());
+        }
+        if self.coherence.is_some() {
             if self.anchor_due() {
                 self.reanchor();
                 return Ok(());
             }
-            // (Regions are ignored while coherent; their bookkeeping below is skipped too.)
-            let reference = error_bound(
-                self.tree.magnitude(),
-                self.tree.mode_magnitudes(),
-                self.coherence.q_ref.get(..m).unwrap_or(&[]),
-                self.pose.translation,
-            );
-            self.coherence.error = self.error.max(reference);
+            let reference = match self.coherence.as_ref() {
+                Some(c) => self.error_at(c.q_ref),
+                None => S::ZERO,
+            };
+            if let Some(c) = self.coherence.as_mut() {
+                c.error = self.error.max(reference);
+            }
         }
         self.next_epoch();
-        let step = self.epoch;
-        for (at, _) in self
-            .regions
-            .mode_step
-            .iter_mut()
-            .zip(changed)
-            .filter(|(_, changed)| *changed)
-        {
-            *at = step;
-        }
         if pose_changed {
-            self.regions.pose_step = step;
+            if let Some(r) = self.regions.as_mut() {
+                r.pose_step = self.epoch;
+            }
         }
         Ok(())
     }
@@ -519,9 +584,15 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         &self.pose
     }
 
-    /// The current reduced coordinates.
+    /// The current reduced coordinates `q`.
     pub fn q(&self) -> &[S] {
-        self.q.get(..self.tree.modes()).unwrap_or(&[])
+        self.q
+    }
+
+    /// The current mode weights `[q_j, q_j, q_j, |q_j|]`, one per mode (what the sphere update
+    /// multiplies the node rows by).
+    pub fn weights(&self) -> &[[S; 4]] {
+        self.weights
     }
 
     /// The per-coordinate rounding-error bound `δ` of this step (see [`crate::sphere`]); for a
@@ -536,11 +607,7 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     ///
     /// [`error`]: Body::error
     pub fn sphere_error(&self) -> S {
-        if self.is_coherent() {
-            self.coherence.error
-        } else {
-            self.error
-        }
+        self.coherence.as_ref().map_or(self.error, |c| c.error)
     }
 
     /// The step id: changes with every [`Body::set_state`] and re-anchoring (wrapping), so a
@@ -571,24 +638,17 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     #[inline(never)]
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
         let epoch = self.epoch;
-        let m = self.tree.modes();
-        let regions = !self.regions.support.is_empty() && self.coherence.refs.is_empty();
-        if regions {
-            if let Some(sphere) = self.renew(node) {
-                return Some(sphere);
+        let (local, error) = match (self.coherence.is_some(), self.regions.is_some()) {
+            (false, false) => (self.tree.update(node, self.weights)?, self.error),
+            (false, true) => {
+                if let Some(sphere) = self.renew(node) {
+                    return Some(sphere);
+                }
+                let support = support_of(self.regions.as_ref()?, node)?;
+                let local = self.tree.update_sparse(node, self.weights, support)?;
+                (local, self.error)
             }
-        }
-        let (local, error) = if regions {
-            let support = self.support(node)?;
-            (
-                self.tree
-                    .update_sparse(node, self.weights.get(..m)?, support)?,
-                self.error,
-            )
-        } else if self.coherence.refs.is_empty() {
-            (self.tree.update(node, self.weights.get(..m)?)?, self.error)
-        } else {
-            (self.coherent(node)?, self.coherence.error)
+            (true, _) => self.coherent(node)?,
         };
         let c = self.pose.apply([local[0], local[1], local[2]]);
         let three = S::from_u32(3);
@@ -602,21 +662,21 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     /// the pose nor a coordinate in its support changed since (`None`: recompute).
     fn renew(&mut self, node: usize) -> Option<[S; 4]> {
         let epoch = self.epoch;
+        let regions = self.regions.as_ref()?;
         let computed = self.cache.get(node)?.epoch;
-        if computed == 0 || self.regions.pose_step > computed {
+        if computed == 0 || regions.pose_step > computed {
             return None;
         }
-        let support = self.support(node)?;
+        let support = support_of(regions, node)?;
         for (word_index, &word) in support.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = word_index * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if self
-                    .regions
+                if regions
                     .mode_step
                     .get(j)
-                    .is_none_or(|&at| at > computed)
+                    .is_none_or(|&at| at > u64::from(computed))
                 {
                     return None;
                 }
@@ -627,21 +687,24 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         Some(entry.sphere)
     }
 
-    /// The body-frame coherent sphere of a node: its reference sphere (computed exactly at
-    /// `q_r` on the first visit after an anchor) with the radius grown by `D ‖δq‖₂`.
-    fn coherent(&mut self, node: usize) -> Option<[S; 4]> {
-        let c = &mut self.coherence;
+    /// The body-frame coherent sphere of a node — its reference sphere (computed exactly at
+    /// `q_r` on the first visit after an anchor) with the radius grown by `D ‖δq‖₂` — and the
+    /// rounding bound it carries.
+    fn coherent(&mut self, node: usize) -> Option<([S; 4], S)> {
+        let c = self.coherence.as_mut()?;
         let entry = c.refs.get_mut(node)?;
         if entry.anchor != c.anchor {
-            let m = self.tree.modes();
             *entry = ReferenceEntry {
-                sphere: self.tree.update(node, c.weights.get(..m)?)?,
+                sphere: self.tree.update(node, c.weights)?,
                 spread: self.tree.spread(node)?,
                 anchor: c.anchor,
             };
         }
         let [x, y, z, r] = entry.sphere;
-        Some([x, y, z, coherent_radius(r, entry.spread, c.drift)])
+        Some((
+            [x, y, z, coherent_radius(r, entry.spread, c.drift)],
+            c.error,
+        ))
     }
 
     /// Whether the node's sphere is already up to date for this step.
@@ -653,8 +716,7 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
     /// cache reads for vertices already deformed this step when the body has a vertex cache.
     pub fn world_triangle(&mut self, triangle: usize) -> Option<[[S; 3]; 3]> {
         let face = *self.model.triangles().get(triangle)?;
-        let m = self.tree.modes();
-        let q = self.q.get(..m)?;
+        let q = &*self.q;
         let mut out = [[S::ZERO; 3]; 3];
         for (o, &v) in out.iter_mut().zip(face.iter()) {
             let v = v as usize;
@@ -672,4 +734,11 @@ impl<'t, 'c, S: Scalar, const MAX_MODES: usize> Body<'t, 'c, S, MAX_MODES> {
         }
         Some(out)
     }
+}
+
+/// The mode support of a node, as words of 64 modes.
+fn support_of<'r>(regions: &'r Regions<'_>, node: usize) -> Option<&'r [u64]> {
+    let w = regions.words;
+    let start = node.checked_mul(w)?;
+    regions.support.get(start..start.checked_add(w)?)
 }

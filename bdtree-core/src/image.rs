@@ -76,7 +76,7 @@ pub const HEADER_LEN: usize = 64;
 /// `include_bytes!`).
 pub const SECTION_ALIGN: usize = 16;
 /// The "no child / no triangle" marker in the links section.
-pub const NONE: u32 = u32::MAX;
+pub use crate::tree::NONE;
 /// Byte offset of the checksum field in the header.
 pub const CHECKSUM_OFFSET: usize = 36;
 /// Header flag: every node's bounds contain its children's for every `q` (see the format).

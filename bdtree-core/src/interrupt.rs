@@ -52,76 +52,12 @@
 //! never overruns the deadline by more than one step.
 
 use crate::body::Body;
-use crate::image::NONE;
-use crate::query::{expand, split, ContactSink, QueryStats, Split, TrianglePair};
+use crate::output::{ContactSink, QueryStats, QueryStatus, TrianglePair};
+use crate::query::Triangles;
 use crate::scalar::Scalar;
-use crate::sphere::spheres_overlap;
-use crate::triangle::triangles_may_intersect;
+use crate::walk::{walk, Bodies, End, Pending as Container, Rank};
 
-/// Pays for the traversal's work; see the module docs.
-pub trait Budget {
-    /// Whether a step of `tests` tests may run (and pays for it when it may).
-    fn spend(&mut self, tests: u32) -> bool;
-}
-
-/// A budget of tests (sphere overlap tests plus triangle tests): deterministic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct TestBudget {
-    /// Tests still allowed.
-    pub remaining: u32,
-}
-
-impl TestBudget {
-    /// A budget of `tests` tests.
-    pub const fn new(tests: u32) -> Self {
-        Self { remaining: tests }
-    }
-    /// No limit (`u32::MAX` tests).
-    pub const fn unlimited() -> Self {
-        Self::new(u32::MAX)
-    }
-}
-
-impl Budget for TestBudget {
-    fn spend(&mut self, tests: u32) -> bool {
-        match self.remaining.checked_sub(tests) {
-            Some(left) => {
-                self.remaining = left;
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-/// A monotonic tick counter (cycles, microseconds, … — any unit, as long as it only grows).
-pub trait Clock {
-    /// Ticks now.
-    fn now(&mut self) -> u64;
-}
-
-/// A budget that lasts until a clock reaches a deadline.
-#[derive(Debug, Clone, Copy)]
-pub struct Deadline<C> {
-    /// The clock.
-    pub clock: C,
-    /// Steps start only while `clock.now() < deadline`.
-    pub deadline: u64,
-}
-
-impl<C: Clock> Deadline<C> {
-    /// A budget until `deadline` ticks of `clock`.
-    pub fn new(clock: C, deadline: u64) -> Self {
-        Self { clock, deadline }
-    }
-}
-
-impl<C: Clock> Budget for Deadline<C> {
-    fn spend(&mut self, _tests: u32) -> bool {
-        self.clock.now() < self.deadline
-    }
-}
+pub use crate::budget::{Budget, Clock, Deadline, TestBudget};
 
 /// Which pending pair is refined next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -236,11 +172,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
 
     /// Begins a query for the bodies' current step: tests the root pair and makes it pending
     /// if the roots overlap. Costs one test, not charged to any budget.
-    pub fn start<const MA: usize, const MB: usize>(
-        &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
-    ) -> RunStatus {
+    pub fn start(&mut self, a: &mut Body<'_, '_, S>, b: &mut Body<'_, '_, S>) -> RunStatus {
         self.head = 0;
         self.len = 0;
         if a.tree().is_bounded() || b.tree().is_bounded() {
@@ -251,7 +183,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         let (Some(sa), Some(sb)) = (a.sphere(0), b.sphere(0)) else {
             return RunStatus::Inconsistent;
         };
-        if spheres_overlap(sa, sb) && !self.push(0, 0, sa, sb) {
+        if crate::sphere::spheres_overlap(sa, sb) && !self.push(0, 0, self.order.rank(&sa, &sb)) {
             return RunStatus::PendingFull;
         }
         if self.len == 0 {
@@ -268,41 +200,33 @@ impl<'p, S: Scalar> Traversal<'p, S> {
 
     /// The pending pairs `(node_a, node_b)`, in storage order.
     pub fn pending(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let cap = self.pending.len().max(1);
         (0..self.len).filter_map(move |k| {
-            let slot = if self.order == Order::BreadthFirst {
-                (self.head + k) % cap
-            } else {
-                k
+            let slot = match self.order {
+                Order::BreadthFirst => self.ring(k),
+                _ => k,
             };
             self.pending.get(slot).map(|p| (p.a, p.b))
         })
     }
 
-    fn key(&self, sa: [S; 4], sb: [S; 4]) -> S {
-        match self.order {
-            Order::BreadthFirst => S::ZERO,
-            Order::LargestFirst => sa[3] + sb[3],
-            Order::DeepestFirst => {
-                let d = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
-                sa[3] + sb[3] - (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
-            }
+    /// The storage slot of the `k`-th pair of the FIFO ring (`k < len ≤ capacity`).
+    #[inline]
+    fn ring(&self, k: usize) -> usize {
+        let at = self.head.saturating_add(k);
+        match at.checked_sub(self.pending.len()) {
+            Some(wrapped) => wrapped,
+            None => at,
         }
     }
 
-    /// Pushes a pair; `false` when full.
-    fn push(&mut self, a: u32, b: u32, sa: [S; 4], sb: [S; 4]) -> bool {
-        let cap = self.pending.len();
-        if self.len >= cap {
+    /// Pushes a pair with its key; `false` when full.
+    fn push(&mut self, a: u32, b: u32, key: S) -> bool {
+        if self.len >= self.pending.len() {
             return false;
         }
-        let entry = Pending {
-            a,
-            b,
-            key: self.key(sa, sb),
-        };
+        let entry = Pending { a, b, key };
         if self.order == Order::BreadthFirst {
-            let slot = (self.head + self.len) % cap;
+            let slot = self.ring(self.len);
             if let Some(s) = self.pending.get_mut(slot) {
                 *s = entry;
             }
@@ -331,8 +255,60 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         true
     }
 
-    /// The next pair by the order, without removing it.
-    fn peek(&self) -> Option<Pending<S>> {
+    /// Refines pending pairs while `budget` allows; confirmed triangle pairs go to `sink`.
+    /// The bodies must be in the step [`Traversal::start`] saw.
+    pub fn run(
+        &mut self,
+        a: &mut Body<'_, '_, S>,
+        b: &mut Body<'_, '_, S>,
+        budget: &mut impl Budget,
+        sink: &mut (impl ContactSink + ?Sized),
+    ) -> RunOutcome {
+        let mut stats = QueryStats::default();
+        if self.steps != Some((a.step(), b.step())) {
+            let status = RunStatus::StateChanged;
+            return RunOutcome { status, stats };
+        }
+        let error = a.error() + b.error();
+        let mut policy = Triangles {
+            bodies: Bodies { a, b },
+            sink,
+            error,
+            rank: self.order,
+        };
+        let before = policy.bodies.updates();
+        let status = match walk(&mut policy, self, budget, &mut stats) {
+            End::Complete => RunStatus::Done,
+            End::Interrupted => RunStatus::Interrupted,
+            End::Full => RunStatus::PendingFull,
+            End::Failed(QueryStatus::OutputFull { pair }) => RunStatus::OutputFull { pair },
+            End::Failed(_) => RunStatus::Inconsistent,
+        };
+        stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
+        RunOutcome { status, stats }
+    }
+}
+
+/// The priority of a pair of overlapping spheres under an order (see [`Order`]).
+impl<S: Scalar> Rank<S> for Order {
+    type Key = S;
+
+    #[inline]
+    fn rank(&self, sa: &[S; 4], sb: &[S; 4]) -> S {
+        match self {
+            Order::BreadthFirst => S::ZERO,
+            Order::LargestFirst => sa[3] + sb[3],
+            Order::DeepestFirst => {
+                let d = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
+                sa[3] + sb[3] - (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+            }
+        }
+    }
+}
+
+/// The pending list as the walk's container: FIFO (a ring) or a max-heap by key.
+impl<S: Scalar> Container<S> for Traversal<'_, S> {
+    fn peek(&self) -> Option<[u32; 2]> {
         if self.len == 0 {
             return None;
         }
@@ -341,17 +317,15 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         } else {
             0
         };
-        self.pending.get(slot).copied()
+        self.pending.get(slot).map(|p| [p.a, p.b])
     }
 
-    /// Removes the pair [`Self::peek`] returned.
     fn pop(&mut self) {
         if self.len == 0 {
             return;
         }
-        let cap = self.pending.len().max(1);
         if self.order == Order::BreadthFirst {
-            self.head = (self.head + 1) % cap;
+            self.head = self.ring(1);
             self.len -= 1;
             return;
         }
@@ -391,107 +365,16 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         }
     }
 
-    /// Refines pending pairs while `budget` allows; confirmed triangle pairs go to `sink`.
-    /// The bodies must be in the step [`Traversal::start`] saw.
-    pub fn run<const MA: usize, const MB: usize>(
-        &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
-        budget: &mut impl Budget,
-        sink: &mut impl ContactSink,
-    ) -> RunOutcome {
-        let mut stats = QueryStats::default();
-        let updates_before = a.update_count().wrapping_add(b.update_count());
-        let status = if self.steps != Some((a.step(), b.step())) {
-            RunStatus::StateChanged
-        } else {
-            self.steps_until_stop(a, b, budget, sink, &mut stats)
-        };
-        stats.sphere_updates = a
-            .update_count()
-            .wrapping_add(b.update_count())
-            .wrapping_sub(updates_before);
-        RunOutcome { status, stats }
+    /// Room for every child after the current pair leaves (checked before any work, so a full
+    /// list leaves the state untouched).
+    fn room(&self, children: usize) -> bool {
+        self.len.saturating_sub(1) + children <= self.pending.len()
     }
 
-    fn steps_until_stop<const MA: usize, const MB: usize>(
-        &mut self,
-        a: &mut Body<'_, '_, S, MA>,
-        b: &mut Body<'_, '_, S, MB>,
-        budget: &mut impl Budget,
-        sink: &mut impl ContactSink,
-        stats: &mut QueryStats,
-    ) -> RunStatus {
-        let error = a.error() + b.error();
-        while let Some(Pending { a: i, b: j, .. }) = self.peek() {
-            let (Some([la, ra, ta, _]), Some([lb, rb, tb, _])) =
-                (a.tree().links(i as usize), b.tree().links(j as usize))
-            else {
-                return RunStatus::Inconsistent;
-            };
-            let (leaf_a, leaf_b) = (ta != NONE, tb != NONE);
-            if leaf_a & leaf_b {
-                if !budget.spend(1) {
-                    return RunStatus::Interrupted;
-                }
-                let (Some(va), Some(vb)) =
-                    (a.world_triangle(ta as usize), b.world_triangle(tb as usize))
-                else {
-                    return RunStatus::Inconsistent;
-                };
-                stats.triangle_tests += 1;
-                stats.nodes_visited += 1;
-                if triangles_may_intersect(&va, &vb, error) {
-                    let pair = TrianglePair { a: ta, b: tb };
-                    if let Err(pair) = sink.push(pair) {
-                        return RunStatus::OutputFull { pair };
-                    }
-                    stats.pairs += 1;
-                }
-                self.pop();
-                continue;
-            }
-            let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
-                return RunStatus::Inconsistent;
-            };
-            let how = split(sa[3], sb[3], leaf_a, leaf_b);
-            let tests: u32 = if how == Split::Both { 4 } else { 2 };
-            // Room for every child after this pair leaves (checked before any work, so a full
-            // list leaves the state untouched).
-            if self.len.saturating_sub(1) + tests as usize > self.pending.len() {
-                return RunStatus::PendingFull;
-            }
-            if !budget.spend(tests) {
-                return RunStatus::Interrupted;
-            }
-            stats.nodes_visited += 1;
-            stats.overlap_tests += tests;
-            let sphere = |first: bool, node: u32| {
-                if first {
-                    a.sphere(node as usize)
-                } else {
-                    b.sphere(node as usize)
-                }
-            };
-            let mut children = [([0u32; 2], [S::ZERO; 4], [S::ZERO; 4]); 4];
-            let mut kept = 0usize;
-            let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
-                if spheres_overlap(x, y) {
-                    if let Some(slot) = children.get_mut(kept) {
-                        *slot = (pair, x, y);
-                        kept += 1;
-                    }
-                }
-            };
-            if expand(how, (i, [la, ra], sa), (j, [lb, rb], sb), sphere, keep).is_none() {
-                return RunStatus::Inconsistent;
-            }
-            self.pop();
-            for &([x, y], sx, sy) in children.iter().take(kept) {
-                // Cannot fail: room was checked above.
-                self.push(x, y, sx, sy);
-            }
+    fn offer(&mut self, [a, b]: [u32; 2], key: Option<S>) {
+        if let Some(key) = key {
+            // Cannot fail: room was checked before the expansion.
+            self.push(a, b, key);
         }
-        RunStatus::Done
     }
 }

@@ -24,6 +24,22 @@
 //! misses an intersecting pair of the stored model; it may report pairs that miss by less than
 //! the documented rounding inflation.
 //!
+//! # Rooms
+//!
+//! | layer | modules | what |
+//! |---|---|---|
+//! | numbers | [`scalar`], `crc` | the two scalars and every float operation; checksums |
+//! | the image | [`tree`], [`model`], [`image`] | zero-copy views of a tree image: node rows and links, the mesh and basis, validation |
+//! | bounds | [`sphere`], [`coherence`], [`pose`], [`triangle`] | the BD-Tree update and its rounding bound, the coherent update, rigid poses, the exact leaf test |
+//! | state | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
+//! | the walk | [`output`], [`budget`], [`walk`] | sinks and statuses, budgets, the one pair walk with its container and split rule |
+//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`] | each a policy over the walk: bound, test, leaf step, container |
+//! | many bodies | [`broad`], [`world`], [`response`] | sweep-and-prune, the world query, penalty forces |
+//!
+//! **Dependency rule**: a module uses only modules of its own or an earlier layer (queries may
+//! use the triangle query's policy, [`interrupt`] does); nothing uses a later layer, so there
+//! is no cycle.
+//!
 //! **No panics, no allocation.** Every index is validated when the image is loaded and read
 //! with checked accessors; capacities are the caller's; a full sink or a short stack ends a
 //! query with an explicit [`QueryStatus`].
@@ -34,12 +50,14 @@
 
 pub mod body;
 pub mod broad;
+pub mod budget;
 pub mod coherence;
 mod crc;
 pub mod image;
 pub mod interrupt;
 pub mod model;
 pub mod obb;
+pub mod output;
 pub mod pose;
 pub mod proxy;
 pub mod query;
@@ -50,24 +68,25 @@ pub mod separation;
 pub mod sphere;
 pub mod tree;
 pub mod triangle;
+pub mod walk;
 pub mod world;
 
-pub use body::{Body, BodyError, CacheEntry, VertexEntry};
+pub use body::{mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
+pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
-pub use interrupt::{
-    Budget, Clock, Deadline, Order, Pending, RunOutcome, RunStatus, TestBudget, Traversal,
-};
+pub use interrupt::{Order, Pending, RunOutcome, RunStatus, Traversal};
 pub use model::{Model, ModelError};
+pub use output::{
+    Buffer, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
+};
 pub use pose::{Pose, PoseError};
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
-pub use query::{
-    collide, stack_capacity, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus,
-    TrianglePair,
-};
+pub use query::collide;
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
 pub use tree::{Encoding, NodeKind, TreeView};
-pub use world::{collide_world, WorldOutcome};
+pub use walk::stack_capacity;
+pub use world::{collide_world, WorldOutcome, WorldPair};

@@ -188,12 +188,12 @@ impl<'a, S: Scalar> Model<'a, S> {
     /// image was made from: `e_p + Σ_j e_j |q_j|` for a quantized model (computed in `S`; the
     /// caller adds margin), 0 for scalars.
     #[inline]
-    pub fn storage_error(&self, q: &[S]) -> S {
+    pub fn storage_error(&self, q: impl IntoIterator<Item = S>) -> S {
         match self.storage {
             Storage::Float { .. } => S::ZERO,
             Storage::Q16 { errors, .. } => {
                 let mut e = errors.first().map_or(S::ZERO, |&x| S::from_f32(x));
-                for (&ej, &qj) in errors.get(1..).unwrap_or(&[]).iter().zip(q) {
+                for (&ej, qj) in errors.get(1..).unwrap_or(&[]).iter().zip(q) {
                     e = e + S::from_f32(ej) * qj.abs();
                 }
                 e

@@ -34,13 +34,12 @@
 //!   reverse.
 
 use crate::body::Body;
-use crate::image::NONE;
-use crate::query::{split, stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus};
-use crate::query::{Split, TrianglePair};
+use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::scalar::Scalar;
-use crate::sphere::update;
 use crate::tree::TreeView;
-use crate::triangle::triangles_may_intersect;
+use crate::walk::{
+    check_triangle_query, run_from_roots, stack_capacity, triangle_step, Bodies, Flow, Node, Policy,
+};
 
 /// Why a box table was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,21 +145,34 @@ pub enum BoxTest {
 }
 
 /// The world box of `node` of `body` in its current state, or `None` for a bad index.
-/// `abs_weights` are `[|q_j|; 4]` for the body's `q`.
-pub fn world_box<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn world_box<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     table: &BoxTable<'_, S>,
-    abs_weights: &[[S; 4]],
     node: usize,
 ) -> Option<WorldBox<S>> {
     let sphere = body.sphere(node)?;
-    let h = update(table.record(node)?, abs_weights);
+    let h = half_extents(table.record(node)?, body.weights());
     let inflate = S::from_u32(3) * body.sphere_error();
     Some(WorldBox {
         center: [sphere[0], sphere[1], sphere[2]],
         axes: body.pose().rotation,
         half: [h[0] + inflate, h[1] + inflate, h[2] + inflate],
     })
+}
+
+/// `[H + Σ_j ΔH_j |q_j|, 0]` from a node's box rows and the body's mode weights (whose last
+/// lane is `|q_j|`): `3M` multiply-adds.
+fn half_extents<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
+    let Some((&head, rows)) = record.split_first() else {
+        return [S::ZERO; 4];
+    };
+    let mut h = head;
+    for (row, w) in rows.iter().zip(weights) {
+        for l in 0..3 {
+            h[l] = h[l] + row[l] * w[3];
+        }
+    }
+    h
 }
 
 /// Whether two world boxes may overlap (touching counts): never `false` when they intersect.
@@ -219,148 +231,105 @@ pub fn boxes_overlap<S: Scalar>(a: &WorldBox<S>, b: &WorldBox<S>, test: BoxTest)
     true
 }
 
+/// The box query's policy: world boxes (with the sphere radius the split rule compares),
+/// leaves, the exact triangle test.
+struct Boxes<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
+    bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
+    tables: [&'q BoxTable<'q, S>; 2],
+    test: BoxTest,
+    sink: &'q mut X,
+    error: S,
+}
+
+impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S, X> {
+    type S = S;
+    type Bound = (WorldBox<S>, S);
+    type Key = ();
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        self.bodies.leaf_node(first, node)
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<(WorldBox<S>, S)> {
+        /// A node's box and sphere radius.
+        fn of<S: Scalar>(
+            body: &mut Body<'_, '_, S>,
+            table: &BoxTable<'_, S>,
+            node: u32,
+        ) -> Option<(WorldBox<S>, S)> {
+            let radius = body.sphere(node as usize)?[3];
+            Some((world_box(body, table, node as usize)?, radius))
+        }
+        if first {
+            of(self.bodies.a, self.tables[0], node)
+        } else {
+            of(self.bodies.b, self.tables[1], node)
+        }
+    }
+
+    #[inline(always)]
+    fn size(bound: &(WorldBox<S>, S)) -> S {
+        bound.1
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &(WorldBox<S>, S), b: &(WorldBox<S>, S)) -> Option<()> {
+        boxes_overlap(&a.0, &b.0, self.test).then_some(())
+    }
+
+    fn leaf(
+        &mut self,
+        _: [u32; 2],
+        a: &Node,
+        b: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (Some(va), Some(vb)) = (
+            self.bodies.a.world_triangle(a.triangle as usize),
+            self.bodies.b.world_triangle(b.triangle as usize),
+        ) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let pair = TrianglePair {
+            a: a.triangle,
+            b: b.triangle,
+        };
+        triangle_step(&va, &vb, self.error, pair, self.sink, stats)?;
+        Ok(Flow::Continue)
+    }
+}
+
 /// [`crate::collide`] with box bounds: every intersecting triangle pair of `a` and `b`, the
 /// node pairs pruned by the boxes of `boxes_a` and `boxes_b` under `test` (boxes computed on
 /// demand, their centers from the bodies' sphere caches).
 #[allow(clippy::too_many_arguments)]
-pub fn collide_boxes<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
+pub fn collide_boxes<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
     boxes_a: &BoxTable<'_, S>,
-    b: &mut Body<'_, '_, S, MB>,
+    b: &mut Body<'_, '_, S>,
     boxes_b: &BoxTable<'_, S>,
     test: BoxTest,
     stack: &mut [[u32; 2]],
-    sink: &mut impl ContactSink,
+    sink: &mut (impl ContactSink + ?Sized),
 ) -> QueryOutcome {
     let mut stats = QueryStats::default();
-    if a.tree().is_bounded() || b.tree().is_bounded() {
-        let status = QueryStatus::Truncated;
-        return QueryOutcome { status, stats };
-    }
+    let bounded = a.tree().is_bounded() || b.tree().is_bounded();
     let needed = stack_capacity(a.tree().depth(), b.tree().depth());
-    if stack.len() < needed {
-        let status = QueryStatus::StackTooSmall {
-            needed,
-            given: stack.len(),
-        };
+    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
         return QueryOutcome { status, stats };
     }
-    let mut wa = [[S::ZERO; 4]; MA];
-    let mut wb = [[S::ZERO; 4]; MB];
-    for (w, &q) in wa.iter_mut().zip(a.q()) {
-        *w = [q.abs(); 4];
-    }
-    for (w, &q) in wb.iter_mut().zip(b.q()) {
-        *w = [q.abs(); 4];
-    }
-    let (ma, mb) = (a.tree().modes(), b.tree().modes());
-    let status = match (wa.get(..ma), wb.get(..mb)) {
-        (Some(wa), Some(wb)) => run(
-            a, boxes_a, wa, b, boxes_b, wb, test, stack, sink, &mut stats,
-        ),
-        _ => QueryStatus::Inconsistent,
-    };
-    QueryOutcome { status, stats }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    ta: &BoxTable<'_, S>,
-    wa: &[[S; 4]],
-    b: &mut Body<'_, '_, S, MB>,
-    tb: &BoxTable<'_, S>,
-    wb: &[[S; 4]],
-    test: BoxTest,
-    stack: &mut [[u32; 2]],
-    sink: &mut impl ContactSink,
-    stats: &mut QueryStats,
-) -> QueryStatus {
-    let updates_before = a.update_count().wrapping_add(b.update_count());
     let error = a.error() + b.error();
-    let (Some(ra), Some(rb)) = (world_box(a, ta, wa, 0), world_box(b, tb, wb, 0)) else {
-        return QueryStatus::Inconsistent;
+    let mut policy = Boxes {
+        bodies: Bodies { a, b },
+        tables: [boxes_a, boxes_b],
+        test,
+        sink,
+        error,
     };
-    stats.overlap_tests += 1;
-    let Some(root) = stack.first_mut() else {
-        return QueryStatus::StackTooSmall {
-            needed: 1,
-            given: 0,
-        };
-    };
-    *root = [0, 0];
-    let mut len = usize::from(boxes_overlap(&ra, &rb, test));
-    let status = loop {
-        if len == 0 {
-            break QueryStatus::Complete;
-        }
-        len -= 1;
-        let Some(&[i, j]) = stack.get(len) else {
-            break QueryStatus::Inconsistent;
-        };
-        stats.nodes_visited += 1;
-        let (Some([la, ra, tra, _]), Some([lb, rb, trb, _])) =
-            (a.tree().links(i as usize), b.tree().links(j as usize))
-        else {
-            break QueryStatus::Inconsistent;
-        };
-        let (leaf_a, leaf_b) = (tra != NONE, trb != NONE);
-        if leaf_a & leaf_b {
-            let (Some(va), Some(vb)) = (
-                a.world_triangle(tra as usize),
-                b.world_triangle(trb as usize),
-            ) else {
-                break QueryStatus::Inconsistent;
-            };
-            stats.triangle_tests += 1;
-            if triangles_may_intersect(&va, &vb, error) {
-                let pair = TrianglePair { a: tra, b: trb };
-                if let Err(pair) = sink.push(pair) {
-                    break QueryStatus::OutputFull { pair };
-                }
-                stats.pairs += 1;
-            }
-            continue;
-        }
-        let (Some(sa), Some(sb)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
-            break QueryStatus::Inconsistent;
-        };
-        let how = split(sa[3], sb[3], leaf_a, leaf_b);
-        let children: [[u32; 2]; 4] = match how {
-            Split::Both => [[la, lb], [la, rb], [ra, lb], [ra, rb]],
-            Split::First => [[la, j], [ra, j], [0, 0], [0, 0]],
-            Split::Second => [[i, lb], [i, rb], [0, 0], [0, 0]],
-        };
-        let count = if how == Split::Both { 4 } else { 2 };
-        let mut kept = 0usize;
-        let mut failed = false;
-        for &[x, y] in children.iter().take(count) {
-            let (Some(bx), Some(by)) = (
-                world_box(a, ta, wa, x as usize),
-                world_box(b, tb, wb, y as usize),
-            ) else {
-                failed = true;
-                break;
-            };
-            stats.overlap_tests += 1;
-            if boxes_overlap(&bx, &by, test) {
-                if let Some(slot) = stack.get_mut(len + kept) {
-                    *slot = [x, y];
-                    kept += 1;
-                } else {
-                    failed = true;
-                    break;
-                }
-            }
-        }
-        if failed {
-            break QueryStatus::Inconsistent;
-        }
-        len += kept;
-    };
-    stats.sphere_updates = a
-        .update_count()
-        .wrapping_add(b.update_count())
-        .wrapping_sub(updates_before);
-    status
+    let before = policy.bodies.updates();
+    let status = run_from_roots(&mut policy, stack, &mut stats);
+    stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
+    QueryOutcome { status, stats }
 }

@@ -41,10 +41,11 @@
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
 
 use crate::body::Body;
-use crate::image::NONE;
-use crate::query::{expand, split, stack_capacity, QueryOutcome, QueryStats, QueryStatus};
+use crate::output::{Buffer, QueryOutcome, QueryStats, QueryStatus, Sink};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
+use crate::tree::NONE;
+use crate::walk::{run_from_roots, stack_capacity, Bodies, Flow, Node, Policy};
 
 /// An overlapping pair of proxies, one of each body, with their world spheres.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,76 +65,31 @@ pub struct ProxyPair<S> {
     pub depth: S,
 }
 
-/// Where [`collide_proxies`] puts the pairs it finds. A sink that refuses a pair ends the query
-/// with [`QueryStatus::ProxyOutputFull`]: nothing is dropped silently.
-pub trait ProxySink<S> {
-    /// Takes a pair, or hands it back when full.
-    fn push(&mut self, pair: ProxyPair<S>) -> Result<(), ProxyPair<S>>;
-}
-
-/// Any `FnMut(ProxyPair<S>) -> bool` is a sink; returning `false` refuses the pair.
-impl<S: Copy, F: FnMut(ProxyPair<S>) -> bool> ProxySink<S> for F {
-    fn push(&mut self, pair: ProxyPair<S>) -> Result<(), ProxyPair<S>> {
-        if self(pair) {
-            Ok(())
-        } else {
-            Err(pair)
-        }
-    }
-}
-
-/// A fixed-capacity buffer of proxy pairs.
-#[derive(Debug, Clone)]
-pub struct ProxyBuffer<S: Scalar, const N: usize> {
-    pairs: [ProxyPair<S>; N],
-    len: usize,
-}
-
-impl<S: Scalar, const N: usize> Default for ProxyBuffer<S, N> {
+impl<S: Scalar> Default for ProxyPair<S> {
     fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<S: Scalar, const N: usize> ProxyBuffer<S, N> {
-    /// An empty buffer.
-    pub fn new() -> Self {
-        let empty = ProxyPair {
+        ProxyPair {
             a: 0,
             b: 0,
             sphere_a: [S::ZERO; 4],
             sphere_b: [S::ZERO; 4],
             depth: S::ZERO,
-        };
-        Self {
-            pairs: [empty; N],
-            len: 0,
         }
-    }
-    /// The pairs held, in the order found.
-    pub fn as_slice(&self) -> &[ProxyPair<S>] {
-        self.pairs.get(..self.len).unwrap_or(&[])
-    }
-    /// Empties the buffer.
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-    /// Pairs held.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// No pairs held.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 
-impl<S: Scalar, const N: usize> ProxySink<S> for ProxyBuffer<S, N> {
-    fn push(&mut self, pair: ProxyPair<S>) -> Result<(), ProxyPair<S>> {
-        let slot = self.pairs.get_mut(self.len).ok_or(pair)?;
-        *slot = pair;
-        self.len += 1;
-        Ok(())
+/// Where [`collide_proxies`] puts the pairs it finds (every [`Sink<ProxyPair<S>>`] is one). A
+/// sink that refuses a pair ends the query with [`QueryStatus::ProxyOutputFull`]: nothing is
+/// dropped silently.
+pub trait ProxySink<S>: Sink<ProxyPair<S>> {}
+impl<S, X: Sink<ProxyPair<S>> + ?Sized> ProxySink<S> for X {}
+
+/// A fixed-capacity buffer of proxy pairs.
+pub type ProxyBuffer<S, const N: usize> = Buffer<ProxyPair<S>, N>;
+
+impl<S: Scalar, const N: usize> Buffer<ProxyPair<S>, N> {
+    /// An empty buffer of proxy pairs.
+    pub fn new() -> Self {
+        Self::filled(ProxyPair::default())
     }
 }
 
@@ -150,42 +106,100 @@ pub fn proxy_stack_capacity(
     )
 }
 
-/// One side of the traversal: a body, its proxy depth and its non-proxy margin.
-struct Side<'r, 't, 'c, S: Scalar, const M: usize> {
-    body: &'r mut Body<'t, 'c, S, M>,
-    proxy_depth: u32,
-    margin: S,
+/// The proxy query's policy: spheres enlarged above the proxy depth, proxies terminal, the
+/// leaf step reports the pair.
+struct Proxies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
+    bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
+    /// Per side: proxy depth and the non-proxy margin (module docs).
+    depths: [u32; 2],
+    margins: [S; 2],
+    sink: &'q mut X,
 }
 
-impl<S: Scalar, const M: usize> Side<'_, '_, '_, S, M> {
-    /// The side of `body`, with the enlargement of its non-proxy spheres (module docs).
-    fn new<'r, 't, 'c>(
-        body: &'r mut Body<'t, 'c, S, M>,
-        proxy_depth: u32,
-    ) -> Side<'r, 't, 'c, S, M> {
-        let depth = body.tree().depth();
-        let levels = S::from_u32(8 + depth.div_ceil(4));
-        let margin = levels * body.sphere_error();
-        Side {
-            body,
-            proxy_depth,
-            margin,
+/// The enlargement of a body's non-proxy spheres (module docs).
+fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
+    let levels = S::from_u32(8 + body.tree().depth().div_ceil(4));
+    levels * body.sphere_error()
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    /// Leaves, cut nodes of a bounded tree (no children) and nodes at the proxy depth are
+    /// terminal.
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        let tree = if first {
+            self.bodies.a.tree()
+        } else {
+            self.bodies.b.tree()
+        };
+        let [left, right, triangle, depth] = tree.links(node as usize)?;
+        let proxy_depth = if first {
+            self.depths[0]
+        } else {
+            self.depths[1]
+        };
+        Some(Node {
+            children: [left, right],
+            terminal: triangle != NONE || left == NONE || depth >= proxy_depth,
+            triangle,
+        })
+    }
+
+    /// A proxy's own sphere, a non-proxy's enlarged by the margin.
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let proxy = self.node(first, node)?.terminal;
+        let [x, y, z, r] = self.bodies.sphere(first, node)?;
+        let margin = if first {
+            self.margins[0]
+        } else {
+            self.margins[1]
+        };
+        Some([x, y, z, if proxy { r } else { r + margin }])
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        spheres_overlap(*a, *b).then_some(())
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        _: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (Some(sa), Some(sb)) = (self.bodies.sphere(true, i), self.bodies.sphere(false, j))
+        else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        let pair = ProxyPair {
+            a: i,
+            b: j,
+            sphere_a: sa,
+            sphere_b: sb,
+            depth: sa[3] + sb[3] - distance,
+        };
+        if let Err(pair) = self.sink.push(pair) {
+            return Err(QueryStatus::ProxyOutputFull {
+                a: pair.a,
+                b: pair.b,
+            });
         }
-    }
-
-    /// `(is_proxy, children)` of a node; `None` for a bad index.
-    fn node(&self, node: u32) -> Option<(bool, [u32; 2])> {
-        let [left, right, triangle, depth] = self.body.tree().links(node as usize)?;
-        // Leaves, cut nodes of a bounded tree (no children) and nodes at the proxy depth.
-        let proxy = triangle != NONE || left == NONE || depth >= self.proxy_depth;
-        Some((proxy, [left, right]))
-    }
-
-    /// The node's sphere as traversed: a proxy's own, a non-proxy's enlarged by the margin.
-    fn sphere(&mut self, node: u32) -> Option<[S; 4]> {
-        let (proxy, _) = self.node(node)?;
-        let [x, y, z, r] = self.body.sphere(node as usize)?;
-        Some([x, y, z, if proxy { r } else { r + self.margin }])
+        stats.pairs += 1;
+        Ok(Flow::Continue)
     }
 }
 
@@ -198,13 +212,13 @@ impl<S: Scalar, const M: usize> Side<'_, '_, '_, S, M> {
 /// the status is [`QueryStatus::NotNested`]. `stack` needs [`proxy_stack_capacity`] entries.
 /// Cost: the traversal never goes below the proxies, so it is bounded by the node pairs above
 /// them, whatever the mesh resolution; no triangle is touched.
-pub fn collide_proxies<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
+pub fn collide_proxies<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
     proxy_depth_a: u32,
-    b: &mut Body<'_, '_, S, MB>,
+    b: &mut Body<'_, '_, S>,
     proxy_depth_b: u32,
     stack: &mut [[u32; 2]],
-    sink: &mut impl ProxySink<S>,
+    sink: &mut (impl ProxySink<S> + ?Sized),
 ) -> QueryOutcome {
     let mut stats = QueryStats::default();
     if !a.tree().is_nested() || !b.tree().is_nested() {
@@ -226,94 +240,15 @@ pub fn collide_proxies<S: Scalar, const MA: usize, const MB: usize>(
         };
         return QueryOutcome { status, stats };
     }
-    let updates_before = a.update_count().wrapping_add(b.update_count());
-    let mut sa = Side::new(a, proxy_depth_a);
-    let mut sb = Side::new(b, proxy_depth_b);
-    let status = run(&mut sa, &mut sb, stack, sink, &mut stats);
-    stats.sphere_updates = sa
-        .body
-        .update_count()
-        .wrapping_add(sb.body.update_count())
-        .wrapping_sub(updates_before);
+    let margins = [margin(a), margin(b)];
+    let mut policy = Proxies {
+        bodies: Bodies { a, b },
+        depths: [proxy_depth_a, proxy_depth_b],
+        margins,
+        sink,
+    };
+    let before = policy.bodies.updates();
+    let status = run_from_roots(&mut policy, stack, &mut stats);
+    stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
     QueryOutcome { status, stats }
-}
-
-fn run<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Side<'_, '_, '_, S, MA>,
-    b: &mut Side<'_, '_, '_, S, MB>,
-    stack: &mut [[u32; 2]],
-    sink: &mut impl ProxySink<S>,
-    stats: &mut QueryStats,
-) -> QueryStatus {
-    // As in `query::run`: every pair on the stack overlaps (as traversed); children are
-    // tested when their parent pair is expanded.
-    let (Some(ra), Some(rb)) = (a.sphere(0), b.sphere(0)) else {
-        return QueryStatus::Inconsistent;
-    };
-    stats.overlap_tests += 1;
-    let Some(root) = stack.first_mut() else {
-        return QueryStatus::StackTooSmall {
-            needed: 1,
-            given: 0,
-        };
-    };
-    *root = [0, 0];
-    let mut len = usize::from(spheres_overlap(ra, rb));
-    while len > 0 {
-        len -= 1;
-        let Some(&[i, j]) = stack.get(len) else {
-            return QueryStatus::Inconsistent;
-        };
-        stats.nodes_visited += 1;
-        let (Some((proxy_a, [la, ra])), Some((proxy_b, [lb, rb]))) = (a.node(i), b.node(j)) else {
-            return QueryStatus::Inconsistent;
-        };
-        let (Some(sa), Some(sb)) = (a.sphere(i), b.sphere(j)) else {
-            return QueryStatus::Inconsistent;
-        };
-        if proxy_a & proxy_b {
-            let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-            let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-            let pair = ProxyPair {
-                a: i,
-                b: j,
-                sphere_a: sa,
-                sphere_b: sb,
-                depth: sa[3] + sb[3] - distance,
-            };
-            if let Err(pair) = sink.push(pair) {
-                return QueryStatus::ProxyOutputFull {
-                    a: pair.a,
-                    b: pair.b,
-                };
-            }
-            stats.pairs += 1;
-            continue;
-        }
-        // A proxy is never split (it plays the leaf).
-        let how = split(sa[3], sb[3], proxy_a, proxy_b);
-        let sphere = |first: bool, node: u32| {
-            if first {
-                a.sphere(node)
-            } else {
-                b.sphere(node)
-            }
-        };
-        let Some(slots) = stack.get_mut(len..len + 4) else {
-            return QueryStatus::Inconsistent;
-        };
-        let mut kept = 0usize;
-        let keep = |pair: [u32; 2], x: [S; 4], y: [S; 4]| {
-            if let Some(slot) = slots.get_mut(kept) {
-                *slot = pair;
-            }
-            kept += usize::from(spheres_overlap(x, y));
-        };
-        let Some(tests) = expand(how, (i, [la, ra], sa), (j, [lb, rb], sb), sphere, keep) else {
-            return QueryStatus::Inconsistent;
-        };
-        stats.overlap_tests += tests;
-        len += kept;
-    }
-    QueryStatus::Complete
 }

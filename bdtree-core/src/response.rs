@@ -31,7 +31,8 @@ pub struct Wrench<S, const M: usize> {
     pub force: [S; 3],
     /// Total world torque about the body frame's origin.
     pub torque: [S; 3],
-    /// Generalized force on the reduced coordinates (first `modes` entries used).
+    /// Generalized force on the reduced coordinates (first `modes` entries used; a wrench with
+    /// fewer entries than a body's modes is refused by [`apply_at_node`]).
     pub q: [S; M],
 }
 
@@ -90,9 +91,10 @@ pub fn penalty<S: Scalar>(sphere_a: [S; 4], sphere_b: [S; 4], stiffness: S) -> O
 }
 
 /// Adds world force `f` at world point `p`, applied at `node` of `body`, to `wrench`.
-/// `None` (nothing added) for a node index the tree does not have.
-pub fn apply_at_node<S: Scalar, const BM: usize, const M: usize>(
-    body: &Body<'_, '_, S, BM>,
+/// `None` (nothing added) for a node index the tree does not have, or when the wrench holds
+/// fewer than the tree's modes (`M` below [`crate::TreeView::modes`]).
+pub fn apply_at_node<S: Scalar, const M: usize>(
+    body: &Body<'_, '_, S>,
     node: usize,
     point: [S; 3],
     force: [S; 3],
@@ -100,6 +102,9 @@ pub fn apply_at_node<S: Scalar, const BM: usize, const M: usize>(
 ) -> Option<()> {
     let tree = body.tree();
     tree.row(node, 0)?;
+    if M < tree.modes() {
+        return None;
+    }
     let pose = body.pose();
     let r = pose.rotation;
     // Rᵀ f: the force in body axes.
@@ -124,18 +129,21 @@ pub fn apply_at_node<S: Scalar, const BM: usize, const M: usize>(
 
 /// The penalty contact of a proxy pair (see the module docs), added to both bodies' wrenches.
 /// Returns the contact, or `None` when the spheres give no force (or a node index is bad).
-pub fn respond<S: Scalar, const MA: usize, const MB: usize, const M: usize>(
+pub fn respond<S: Scalar, const M: usize>(
     pair: &ProxyPair<S>,
     stiffness: S,
-    a: &Body<'_, '_, S, MA>,
-    b: &Body<'_, '_, S, MB>,
+    a: &Body<'_, '_, S>,
+    b: &Body<'_, '_, S>,
     wrench_a: &mut Wrench<S, M>,
     wrench_b: &mut Wrench<S, M>,
 ) -> Option<Penalty<S>> {
     let contact = penalty(pair.sphere_a, pair.sphere_b, stiffness)?;
-    // Both nodes exist before either wrench changes.
+    // Both nodes exist and both wrenches fit before either wrench changes.
     a.tree().row(pair.a as usize, 0)?;
     b.tree().row(pair.b as usize, 0)?;
+    if M < a.tree().modes() || M < b.tree().modes() {
+        return None;
+    }
     let minus = contact.force.map(|x| S::ZERO - x);
     apply_at_node(a, pair.a as usize, contact.point, minus, wrench_a)?;
     apply_at_node(b, pair.b as usize, contact.point, contact.force, wrench_b)?;

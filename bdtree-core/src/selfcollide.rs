@@ -38,20 +38,15 @@
 //! contacts ([`collide_self_normal_culled`]).
 
 use crate::body::Body;
-use crate::image::NONE;
-use crate::query::{
-    expand, split, stack_capacity, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair,
-};
+use crate::budget::Unlimited;
+use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
-use crate::tree::TreeView;
-use crate::triangle::triangles_may_intersect;
+use crate::tree::{TreeView, NONE};
+use crate::walk::{stack_capacity, triangle_step, walk, Flow, Node, Policy, Stack, Visit};
 
-/// Marks a Type 1 unit on the stack (the second slot of a pair unit is never this: node
-/// indices are below [`MAX_NODES`]).
-const SELF: u32 = u32::MAX;
-
-/// On the stack, set in a pair unit's first slot when it is known to be Type 3.
+/// On the stack, set in a pair unit's first slot when it is known to be Type 3 (a Type 1 unit
+/// is `[i, i]`).
 const TYPE3: u32 = 1 << 31;
 
 /// In a [`SelfList`] entry's second slot: the unit's spheres were disjoint this step.
@@ -108,8 +103,8 @@ pub struct UnitCounts {
 /// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
 /// current state — conservatively, as [`crate::collide`]: pairs closer than the rounding bound
 /// may be reported, intersecting pairs never missed — delivered to `sink` in traversal order.
-pub fn collide_self<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
 ) -> QueryOutcome {
@@ -124,8 +119,8 @@ pub fn collide_self<S: Scalar, const M: usize>(
 
 /// [`collide_self`] with accelerations (see [`SelfAids`]), counting the test units by type
 /// into `counts` (added to what it holds). Exact unless `aids.cones` is given.
-pub fn collide_self_with<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self_with<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     aids: SelfAids<'_>,
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
@@ -136,25 +131,29 @@ pub fn collide_self_with<S: Scalar, const M: usize>(
         return QueryOutcome { status, stats };
     }
     let before = body.update_count();
-    let mut walk = Walk {
+    let error = body.error() + body.error();
+    let mut units = Units {
+        body,
         aids,
-        stats: &mut stats,
+        sink,
+        error,
         counts,
+        record: &mut |_, _| {},
+        type3: false,
     };
-    let status = match stack.first_mut() {
-        Some(root) => {
-            *root = [0, SELF];
-            walk.descend(body, stack, 1, sink, &mut |_, _| {})
-        }
-        None => QueryStatus::Inconsistent,
+    let mut pending = Stack::new(stack);
+    let status = if pending.push([0, 0]) {
+        walk(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
+    } else {
+        QueryStatus::Inconsistent
     };
-    stats.sphere_updates = body.update_count().wrapping_sub(before);
+    stats.sphere_updates = units.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
 
 /// The checks every entry point makes before touching the body.
-fn check<S: Scalar, const M: usize>(
-    body: &Body<'_, '_, S, M>,
+fn check<S: Scalar>(
+    body: &Body<'_, '_, S>,
     aids: &SelfAids<'_>,
     stack: &[[u32; 2]],
 ) -> Result<(), QueryStatus> {
@@ -189,10 +188,7 @@ fn vertex_bit(v: u32) -> u64 {
 /// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
 /// every triangle below the node. Computed once per tree, `O(nodes)`. `None` when `signatures`
 /// is shorter than the node count or the tree is inconsistent.
-pub fn vertex_signatures<S: Scalar, const M: usize>(
-    body: &Body<'_, '_, S, M>,
-    signatures: &mut [u64],
-) -> Option<()> {
+pub fn vertex_signatures<S: Scalar>(body: &Body<'_, '_, S>, signatures: &mut [u64]) -> Option<()> {
     let tree = body.tree();
     let triangles = body.model().triangles();
     let signatures = signatures.get_mut(..tree.node_count())?;
@@ -224,16 +220,33 @@ pub fn tree_parents<S: Scalar>(tree: &TreeView<'_, S>, parents: &mut [u32]) -> O
     Some(())
 }
 
-/// One self-collision walk's state: its accelerations and counters.
-struct Walk<'w, 'a> {
-    aids: SelfAids<'a>,
-    stats: &'w mut QueryStats,
-    counts: &'w mut UnitCounts,
+/// The self-collision policy: one body against itself in test units, spheres, leaves with the
+/// adjacency check, and a record of the units where the walk stops (for [`SelfList`]).
+///
+/// `record(unit, separated)` receives every unit where the walk stops and that may matter next
+/// step: pair units whose spheres are disjoint (`true`), pairs of non-adjacent leaves and units
+/// taken as free by the cones (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and
+/// adjacent leaf pairs never report anything, whatever the deformation, and are not recorded.)
+struct Units<'q, 't, 'c, S: Scalar, X: ?Sized, R> {
+    body: &'q mut Body<'t, 'c, S>,
+    aids: SelfAids<'q>,
+    sink: &'q mut X,
+    error: S,
+    counts: &'q mut UnitCounts,
+    record: &'q mut R,
+    /// The pair unit being visited is Type 3 (proven to share no vertex): its children are
+    /// too, and its leaves skip the adjacency check.
+    type3: bool,
 }
 
-impl Walk<'_, '_> {
+impl<S, X, R> Units<'_, '_, '_, S, X, R>
+where
+    S: Scalar,
+    X: ContactSink + ?Sized,
+    R: FnMut([u32; 2], bool),
+{
     /// Whether the pair unit `(i, j)` is proven Type 3 (no shared vertex).
-    fn type3(&self, i: u32, j: u32) -> bool {
+    fn signatures_disjoint(&self, i: u32, j: u32) -> bool {
         match (
             self.aids.signatures.get(i as usize),
             self.aids.signatures.get(j as usize),
@@ -242,147 +255,121 @@ impl Walk<'_, '_> {
             _ => false,
         }
     }
+}
 
-    /// Runs the units on `stack[..len]` to completion. `record(unit, separated)` receives every
-    /// unit where the walk stops and that may matter next step: pair units whose spheres are
-    /// disjoint (`true`), pairs of non-adjacent leaves and units taken as free by the cones
-    /// (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and adjacent leaf pairs never
-    /// report anything, whatever the deformation, and are not recorded.)
-    fn descend<S: Scalar, const M: usize>(
-        &mut self,
-        body: &mut Body<'_, '_, S, M>,
-        stack: &mut [[u32; 2]],
-        mut len: usize,
-        sink: &mut impl ContactSink,
-        record: &mut impl FnMut([u32; 2], bool),
-    ) -> QueryStatus {
-        let error = body.error() + body.error();
-        while len > 0 {
-            len -= 1;
-            let Some(&[raw, j]) = stack.get(len) else {
-                return QueryStatus::Inconsistent;
-            };
-            let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
-            self.stats.nodes_visited += 1;
-            let Some([li, ri, ti, _]) = body.tree().links(i as usize) else {
-                return QueryStatus::Inconsistent;
-            };
-            if j == SELF {
-                self.counts.type1 += 1;
-                if ti != NONE {
-                    continue;
-                }
-                if self.aids.cones.get(i as usize).is_some_and(|&c| c != 0) {
-                    self.counts.culled += 1;
-                    record([i, i], false);
-                    continue;
-                }
-                let (Some(sl), Some(sr)) = (body.sphere(li as usize), body.sphere(ri as usize))
-                else {
-                    return QueryStatus::Inconsistent;
-                };
-                self.stats.overlap_tests += 1;
-                let Some(slots) = stack.get_mut(len..len + 3) else {
-                    return QueryStatus::Inconsistent;
-                };
-                let mut kept = 0usize;
-                if spheres_overlap(sl, sr) {
-                    if let Some(slot) = slots.get_mut(kept) {
-                        *slot = [li, ri];
-                    }
-                    kept += 1;
-                } else {
-                    record([li, ri], true);
-                }
-                for unit in [[ri, SELF], [li, SELF]] {
-                    if let Some(slot) = slots.get_mut(kept) {
-                        *slot = unit;
-                    }
-                    kept += 1;
-                }
-                len += kept;
-                continue;
+impl<S, X, R> Policy for Units<'_, '_, '_, S, X, R>
+where
+    S: Scalar,
+    X: ContactSink + ?Sized,
+    R: FnMut([u32; 2], bool),
+{
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+    const SELF: bool = true;
+
+    #[inline(always)]
+    fn node(&self, _: bool, node: u32) -> Option<Node> {
+        self.body
+            .tree()
+            .links(node as usize)
+            .map(Node::leaf_terminal)
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
+        self.body.sphere(node as usize)
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        spheres_overlap(*a, *b).then_some(())
+    }
+
+    /// Classifies the unit (Type 1, 2 or 3), counts it, and culls it by the normal cones when
+    /// they are given.
+    fn visit(&mut self, [raw, j]: [u32; 2]) -> Visit {
+        let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
+        let cones = self.aids.cones;
+        if i == j {
+            self.counts.type1 += 1;
+            self.type3 = false;
+            let leaf = self
+                .body
+                .tree()
+                .links(i as usize)
+                .is_some_and(|l| l[2] != NONE);
+            if !leaf && cones.get(i as usize).is_some_and(|&c| c != 0) {
+                self.counts.culled += 1;
+                (self.record)([i, i], false);
+                return Visit::Skip;
             }
-            let Some([lj, rj, tj, _]) = body.tree().links(j as usize) else {
-                return QueryStatus::Inconsistent;
-            };
-            let type3 = known3 || self.type3(i, j);
-            if type3 {
-                self.counts.type3 += 1;
-            } else {
-                self.counts.type2 += 1;
-                let cones = &self.aids.cones;
-                if !self.aids.signatures.is_empty() {
-                    if let (Some(a), Some(b)) = (cones.get(i as usize), cones.get(j as usize)) {
-                        if a & b != 0 {
-                            self.counts.culled += 1;
-                            record([i, j], false);
-                            continue;
-                        }
-                    }
-                }
-            }
-            let (leaf_i, leaf_j) = (ti != NONE, tj != NONE);
-            if leaf_i & leaf_j {
-                let triangles = body.model().triangles();
-                let (Some(&fi), Some(&fj)) =
-                    (triangles.get(ti as usize), triangles.get(tj as usize))
-                else {
-                    return QueryStatus::Inconsistent;
-                };
-                // Adjacent triangles are never tested, and their spheres (both holding the
-                // shared vertex) always overlap: a list need not keep them.
-                if !type3 && adjacent(fi, fj) {
-                    continue;
-                }
-                record([i, j], false);
-                let (Some(vi), Some(vj)) = (
-                    body.world_triangle(ti as usize),
-                    body.world_triangle(tj as usize),
-                ) else {
-                    return QueryStatus::Inconsistent;
-                };
-                self.stats.triangle_tests += 1;
-                if triangles_may_intersect(&vi, &vj, error) {
-                    let pair = TrianglePair {
-                        a: ti.min(tj),
-                        b: ti.max(tj),
-                    };
-                    if let Err(pair) = sink.push(pair) {
-                        return QueryStatus::OutputFull { pair };
-                    }
-                    self.stats.pairs += 1;
-                }
-                continue;
-            }
-            let (Some(si), Some(sj)) = (body.sphere(i as usize), body.sphere(j as usize)) else {
-                return QueryStatus::Inconsistent;
-            };
-            let how = split(si[3], sj[3], leaf_i, leaf_j);
-            let sphere = |_: bool, node: u32| body.sphere(node as usize);
-            let Some(slots) = stack.get_mut(len..len + 4) else {
-                return QueryStatus::Inconsistent;
-            };
-            let flag = if type3 { TYPE3 } else { 0 };
-            let mut kept = 0usize;
-            let keep = |[a, b]: [u32; 2], x: [S; 4], y: [S; 4]| {
-                if spheres_overlap(x, y) {
-                    if let Some(slot) = slots.get_mut(kept) {
-                        *slot = [a | flag, b];
-                    }
-                    kept += 1;
-                } else {
-                    record([a, b], true);
-                }
-            };
-            let Some(tests) = expand(how, (i, [li, ri], si), (j, [lj, rj], sj), sphere, keep)
-            else {
-                return QueryStatus::Inconsistent;
-            };
-            self.stats.overlap_tests += tests;
-            len += kept;
+            return Visit::Pair([i, i]);
         }
-        QueryStatus::Complete
+        self.type3 = known3 || self.signatures_disjoint(i, j);
+        if self.type3 {
+            self.counts.type3 += 1;
+        } else {
+            self.counts.type2 += 1;
+            if !self.aids.signatures.is_empty() {
+                if let (Some(a), Some(b)) = (cones.get(i as usize), cones.get(j as usize)) {
+                    if a & b != 0 {
+                        self.counts.culled += 1;
+                        (self.record)([i, j], false);
+                        return Visit::Skip;
+                    }
+                }
+            }
+        }
+        Visit::Pair([i, j])
+    }
+
+    #[inline(always)]
+    fn tag(&self, [a, b]: [u32; 2]) -> [u32; 2] {
+        [if self.type3 { a | TYPE3 } else { a }, b]
+    }
+
+    #[inline(always)]
+    fn separated(&mut self, pair: [u32; 2]) {
+        (self.record)(pair, true);
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        a: &Node,
+        b: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (ti, tj) = (a.triangle, b.triangle);
+        let triangles = self.body.model().triangles();
+        let (Some(&fi), Some(&fj)) = (triangles.get(ti as usize), triangles.get(tj as usize))
+        else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        // Adjacent triangles are never tested, and their spheres (both holding the shared
+        // vertex) always overlap: a list need not keep them.
+        if !self.type3 && adjacent(fi, fj) {
+            return Ok(Flow::Continue);
+        }
+        (self.record)([i, j], false);
+        let (Some(vi), Some(vj)) = (
+            self.body.world_triangle(ti as usize),
+            self.body.world_triangle(tj as usize),
+        ) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let pair = TrianglePair {
+            a: ti.min(tj),
+            b: ti.max(tj),
+        };
+        triangle_step(&vi, &vj, self.error, pair, self.sink, stats)?;
+        Ok(Flow::Continue)
     }
 }
 
@@ -450,9 +437,9 @@ impl<'s> SelfList<'s> {
 
     /// The self-collision pairs of `body` in its current state (as [`collide_self_with`]),
     /// starting from the units of the last step, then the list for the next step.
-    pub fn collide<S: Scalar, const M: usize>(
+    pub fn collide<S: Scalar>(
         &mut self,
-        body: &mut Body<'_, '_, S, M>,
+        body: &mut Body<'_, '_, S>,
         aids: SelfAids<'_>,
         stack: &mut [[u32; 2]],
         sink: &mut impl ContactSink,
@@ -469,11 +456,6 @@ impl<'s> SelfList<'s> {
             };
         }
         let before = body.update_count();
-        let mut walk = Walk {
-            aids,
-            stats: &mut stats,
-            counts,
-        };
         let (mut next, mut overflow) = (0usize, false);
         let spare = &mut *self.spare;
         let mut record = |[a, b]: [u32; 2], separated: bool| {
@@ -486,6 +468,16 @@ impl<'s> SelfList<'s> {
                 None => overflow = true,
             }
         };
+        let error = body.error() + body.error();
+        let mut units = Units {
+            body: &mut *body,
+            aids,
+            sink,
+            error,
+            counts,
+            record: &mut record,
+            type3: false,
+        };
         let root = [[0, 0]];
         let start: &[[u32; 2]] = if self.fresh {
             &root
@@ -495,29 +487,26 @@ impl<'s> SelfList<'s> {
         let mut status = QueryStatus::Complete;
         for &[a, b] in start {
             let (a, b) = (a & NODE, b & NODE);
-            let Some(first) = stack.first_mut() else {
-                status = QueryStatus::Inconsistent;
-                break;
-            };
-            if a == b {
-                *first = [a, SELF];
-            } else {
+            if a != b {
                 // A pair unit is re-tested where it stands; generated units are tested by the
                 // walk when their parent expands.
-                let (Some(sa), Some(sb)) = (body.sphere(a as usize), body.sphere(b as usize))
-                else {
+                let (Some(sa), Some(sb)) = (units.bound(true, a), units.bound(false, b)) else {
                     status = QueryStatus::Inconsistent;
                     break;
                 };
-                walk.stats.overlap_tests += 1;
+                stats.overlap_tests += 1;
                 if !spheres_overlap(sa, sb) {
-                    walk.stats.nodes_visited += 1;
-                    record([a, b], true);
+                    stats.nodes_visited += 1;
+                    units.separated([a, b]);
                     continue;
                 }
-                *first = [a, b];
             }
-            status = walk.descend(body, stack, 1, sink, &mut record);
+            let mut pending = Stack::new(stack);
+            if !pending.push([a, b]) {
+                status = QueryStatus::Inconsistent;
+                break;
+            }
+            status = walk(&mut units, &mut pending, &mut Unlimited, &mut stats).status();
             if status != QueryStatus::Complete {
                 break;
             }
@@ -529,7 +518,7 @@ impl<'s> SelfList<'s> {
             self.len = next;
             core::mem::swap(&mut self.units, &mut self.spare);
             self.fresh = false;
-            if self.merge(body, walk.stats).is_none() {
+            if self.merge(body, &mut stats).is_none() {
                 self.reset();
                 status = QueryStatus::Inconsistent;
             }
@@ -544,9 +533,9 @@ impl<'s> SelfList<'s> {
     /// the units of one expansion side by side and keeps the list's order from step to step, so
     /// looking at neighbours only finds the merges without sorting (`O(len)`); a merge missed
     /// costs a finer list, never an answer. One level per step.
-    fn merge<S: Scalar, const M: usize>(
+    fn merge<S: Scalar>(
         &mut self,
-        body: &mut Body<'_, '_, S, M>,
+        body: &mut Body<'_, '_, S>,
         stats: &mut QueryStats,
     ) -> Option<()> {
         let units = self.units.get_mut(..self.len)?;
@@ -615,8 +604,8 @@ impl<'s> SelfList<'s> {
 /// missed. Measured miss rate: benches/README.md ("Self-collision"). Use [`collide_self`] when
 /// nothing may be missed. With [`SelfAids::signatures`] as well ([`collide_self_with`]), Type 2
 /// units are culled the same way.
-pub fn collide_self_normal_culled<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
+pub fn collide_self_normal_culled<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
     cones: &[u16],
     stack: &mut [[u32; 2]],
     sink: &mut impl ContactSink,
@@ -657,10 +646,7 @@ const DIRECTIONS: [[i8; 3]; 14] = [
 /// a positive dot product with the (deformed) normal of every triangle below the node. Deforms
 /// every triangle (`O(n)` per step, unlike the lazy spheres). `cones` needs one entry per node;
 /// `None` for a short slice or a bad index.
-pub fn normal_cones<S: Scalar, const M: usize>(
-    body: &mut Body<'_, '_, S, M>,
-    cones: &mut [u16],
-) -> Option<()> {
+pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) -> Option<()> {
     let n = body.tree().node_count();
     let cones = cones.get_mut(..n)?;
     for k in (0..n).rev() {

@@ -26,10 +26,13 @@
 //! "not closer" for bodies within `d + margin`).
 
 use crate::body::Body;
-use crate::image::NONE;
-use crate::query::{split, stack_capacity, QueryStats, QueryStatus, Split};
+use crate::budget::Unlimited;
+use crate::output::{QueryStats, QueryStatus};
 use crate::scalar::Scalar;
 use crate::triangle::triangles_may_intersect;
+use crate::walk::{
+    check_triangle_query, stack_capacity, walk, Bodies, Flow, Node, Pending, Policy, Stack, Visit,
+};
 
 type V<S> = [S; 3];
 
@@ -224,9 +227,9 @@ pub struct NearestOutcome<S> {
 }
 
 /// The signed root-sphere separation `‖c_a − c_b‖ − r_a − r_b`: a lower bound on the distance.
-pub fn separation_lower_bound<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn separation_lower_bound<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
 ) -> Option<S> {
     let (sa, sb) = (a.sphere(0)?, b.sphere(0)?);
     let d = sub([sb[0], sb[1], sb[2]], [sa[0], sa[1], sa[2]]);
@@ -241,15 +244,15 @@ fn gap<S: Scalar>(x: [S; 4], y: [S; 4]) -> S {
 
 /// The exact minimum distance between two deformed bodies, with witnesses (module docs).
 /// `stack` needs [`stack_capacity`] entries.
-pub fn nearest<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn nearest<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
 ) -> NearestOutcome<S> {
     let mut best: Option<Nearest<S>> = None;
     let mut bound = S::from_f64(f64::MAX);
     let far = S::from_f64(f64::MAX);
-    let (status, stats) = branch_and_bound(a, b, stack, far, &mut |found| {
+    let (status, stats) = branch_and_bound(a, b, stack, far, &mut |found: Nearest<S>| {
         if found.distance < bound {
             bound = found.distance;
             best = Some(found);
@@ -265,9 +268,9 @@ pub fn nearest<S: Scalar, const MA: usize, const MB: usize>(
 
 /// Whether the bodies come closer than `distance + margin` (module docs); `None` when the
 /// query could not complete (treat as closer).
-pub fn closer_than<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
+pub fn closer_than<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
     distance: S,
     margin: S,
     stack: &mut [[u32; 2]],
@@ -276,160 +279,198 @@ pub fn closer_than<S: Scalar, const MA: usize, const MB: usize>(
     let limit = distance + margin + error;
     let mut closer = false;
     // Pruning at `limit` from the start: only pairs that could be within it are searched.
-    let (status, stats) = branch_and_bound(a, b, stack, limit, &mut |found| {
+    let (status, stats) = branch_and_bound(a, b, stack, limit, &mut |found: Nearest<S>| {
         closer |= found.distance <= limit;
         (limit, closer)
     });
     (status.is_complete().then_some(closer), stats)
 }
 
-/// The search shared by [`nearest`] and [`closer_than`]: node pairs whose sphere gap exceeds
-/// the bound (initially `bound`) are pruned; `visit` gets each leaf pair's result and returns
-/// the new bound and whether to stop.
-fn branch_and_bound<S: Scalar, const MA: usize, const MB: usize>(
-    a: &mut Body<'_, '_, S, MA>,
-    b: &mut Body<'_, '_, S, MB>,
-    stack: &mut [[u32; 2]],
-    mut bound: S,
-    visit: &mut impl FnMut(Nearest<S>) -> (S, bool),
-) -> (QueryStatus, QueryStats) {
-    let mut stats = QueryStats::default();
-    if a.tree().is_bounded() || b.tree().is_bounded() {
-        return (QueryStatus::Truncated, stats);
+/// The distance search's policy: node pairs whose sphere gap exceeds the bound (shrinking as
+/// leaf pairs are found) are pruned; `found` gets each leaf pair's result and returns the new
+/// bound and whether to stop.
+struct Search<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, F> {
+    bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
+    bound: S,
+    error: S,
+    found: &'q mut F,
+}
+
+impl<S, F> Policy for Search<'_, '_, '_, '_, '_, S, F>
+where
+    S: Scalar,
+    F: FnMut(Nearest<S>) -> (S, bool),
+{
+    type S = S;
+    type Bound = [S; 4];
+    type Key = S;
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        self.bodies.leaf_node(first, node)
     }
-    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
-    if stack.len() < needed {
-        return (
-            QueryStatus::StackTooSmall {
-                needed,
-                given: stack.len(),
-            },
-            stats,
-        );
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        self.bodies.sphere(first, node)
     }
-    let before = a.update_count().wrapping_add(b.update_count());
-    let error = a.error() + b.error();
-    let Some(root) = stack.first_mut() else {
-        return (QueryStatus::Inconsistent, stats);
-    };
-    *root = [0, 0];
-    let mut len = 1usize;
-    let status = loop {
-        if len == 0 {
-            break QueryStatus::Complete;
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    /// Kept when the spheres' gap is not above the best distance so far; the gap is the key
+    /// (nearest first).
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<S> {
+        let g = gap(*a, *b);
+        (g <= self.bound).then_some(g)
+    }
+
+    /// The bound may have shrunk since the pair was offered: test it again.
+    fn visit(&mut self, [i, j]: [u32; 2]) -> Visit {
+        match (self.bodies.sphere(true, i), self.bodies.sphere(false, j)) {
+            (Some(si), Some(sj)) if gap(si, sj) > self.bound => Visit::Skip,
+            _ => Visit::Pair([i, j]),
         }
-        len -= 1;
-        let Some(&[i, j]) = stack.get(len) else {
-            break QueryStatus::Inconsistent;
+    }
+
+    fn leaf(
+        &mut self,
+        _: [u32; 2],
+        a: &Node,
+        b: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (ta, tb) = (a.triangle, b.triangle);
+        let (Some(va), Some(vb)) = (
+            self.bodies.a.world_triangle(ta as usize),
+            self.bodies.b.world_triangle(tb as usize),
+        ) else {
+            return Err(QueryStatus::Inconsistent);
         };
-        let (Some(si), Some(sj)) = (a.sphere(i as usize), b.sphere(j as usize)) else {
-            break QueryStatus::Inconsistent;
-        };
-        stats.overlap_tests += 1;
-        if gap(si, sj) > bound {
-            continue;
-        }
-        stats.nodes_visited += 1;
-        let (Some([la, ra, ta, _]), Some([lb, rb, tb, _])) =
-            (a.tree().links(i as usize), b.tree().links(j as usize))
-        else {
-            break QueryStatus::Inconsistent;
-        };
-        let (leaf_a, leaf_b) = (ta != NONE, tb != NONE);
-        if leaf_a & leaf_b {
-            let (Some(va), Some(vb)) =
-                (a.world_triangle(ta as usize), b.world_triangle(tb as usize))
-            else {
-                break QueryStatus::Inconsistent;
-            };
-            stats.triangle_tests += 1;
-            let found = if triangles_may_intersect(&va, &vb, error) {
-                let p = intersection_point(&va, &vb);
-                Nearest {
-                    distance: S::ZERO,
-                    point_a: p,
-                    point_b: p,
-                    normal: [S::ZERO; 3],
-                    triangle_a: ta,
-                    triangle_b: tb,
-                    intersecting: true,
-                }
+        stats.triangle_tests += 1;
+        let found = if triangles_may_intersect(&va, &vb, self.error) {
+            let p = intersection_point(&va, &vb);
+            Nearest {
+                distance: S::ZERO,
+                point_a: p,
+                point_b: p,
+                normal: [S::ZERO; 3],
+                triangle_a: ta,
+                triangle_b: tb,
+                intersecting: true,
+            }
+        } else {
+            let (d2, x, y) = triangle_distance(&va, &vb);
+            let distance = d2.sqrt();
+            let n = sub(y, x);
+            let normal = if distance > S::ZERO {
+                scale(n, S::ONE / distance)
             } else {
-                let (d2, x, y) = triangle_distance(&va, &vb);
-                let distance = d2.sqrt();
-                let n = sub(y, x);
-                let normal = if distance > S::ZERO {
-                    scale(n, S::ONE / distance)
-                } else {
-                    [S::ZERO; 3]
-                };
-                Nearest {
-                    distance,
-                    point_a: x,
-                    point_b: y,
-                    normal,
-                    triangle_a: ta,
-                    triangle_b: tb,
-                    intersecting: false,
-                }
+                [S::ZERO; 3]
             };
-            let (new_bound, stop) = visit(found);
-            bound = new_bound;
-            stats.pairs += 1;
-            if stop {
-                break QueryStatus::Complete;
+            Nearest {
+                distance,
+                point_a: x,
+                point_b: y,
+                normal,
+                triangle_a: ta,
+                triangle_b: tb,
+                intersecting: false,
             }
-            continue;
-        }
-        let children: [[u32; 2]; 4] = match split(si[3], sj[3], leaf_a, leaf_b) {
-            Split::Both => [[la, lb], [la, rb], [ra, lb], [ra, rb]],
-            Split::First => [[la, j], [ra, j], [NONE, NONE], [NONE, NONE]],
-            Split::Second => [[i, lb], [i, rb], [NONE, NONE], [NONE, NONE]],
         };
-        // Push the farther children first so the nearest is expanded next.
-        let mut keyed = [(S::ZERO, [NONE, NONE]); 4];
-        let mut count = 0usize;
-        let mut failed = false;
-        for &[x, y] in children.iter().filter(|c| c[0] != NONE) {
-            let (Some(sx), Some(sy)) = (a.sphere(x as usize), b.sphere(y as usize)) else {
-                failed = true;
-                break;
-            };
-            if let Some(slot) = keyed.get_mut(count) {
-                *slot = (gap(sx, sy), [x, y]);
-                count += 1;
-            }
+        let (bound, stop) = (self.found)(found);
+        self.bound = bound;
+        stats.pairs += 1;
+        Ok(if stop { Flow::Stop } else { Flow::Continue })
+    }
+}
+
+/// The caller's stack, nearest first: an expansion's kept children are pushed farthest first
+/// (so the nearest is expanded next).
+struct NearestFirst<'s, S> {
+    stack: Stack<'s>,
+    batch: [([u32; 2], S); 4],
+    len: usize,
+}
+
+impl<S: Scalar> Pending<S> for NearestFirst<'_, S> {
+    #[inline(always)]
+    fn peek(&self) -> Option<[u32; 2]> {
+        Pending::<S>::peek(&self.stack)
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        Pending::<S>::pop(&mut self.stack);
+    }
+
+    #[inline(always)]
+    fn room(&self, children: usize) -> bool {
+        Pending::<S>::room(&self.stack, children)
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, entry: [u32; 2], key: Option<S>) {
+        if let (Some(key), Some(slot)) = (key, self.batch.get_mut(self.len)) {
+            *slot = (entry, key);
+            self.len += 1;
         }
-        if failed {
-            break QueryStatus::Inconsistent;
-        }
-        let keyed = keyed.get_mut(..count).unwrap_or(&mut []);
+    }
+
+    fn commit(&mut self) {
+        let batch = self.batch.get_mut(..self.len).unwrap_or(&mut []);
         // Insertion sort, descending by gap (at most four entries).
-        for k in 1..keyed.len() {
+        for k in 1..batch.len() {
             let mut m = k;
-            while m > 0 && keyed.get(m - 1).map(|e| e.0) < keyed.get(m).map(|e| e.0) {
-                keyed.swap(m - 1, m);
+            while m > 0 && batch.get(m - 1).map(|e| e.1) < batch.get(m).map(|e| e.1) {
+                batch.swap(m - 1, m);
                 m -= 1;
             }
         }
-        for &(g, pair) in keyed.iter() {
-            if g > bound {
-                continue;
-            }
-            let Some(slot) = stack.get_mut(len) else {
-                failed = true;
-                break;
-            };
-            *slot = pair;
-            len += 1;
+        for &(entry, _) in batch.iter() {
+            // Room was checked before the expansion.
+            self.stack.push(entry);
         }
-        if failed {
-            break QueryStatus::Inconsistent;
-        }
+        self.len = 0;
+    }
+}
+
+/// The search shared by [`nearest`] and [`closer_than`], from the root pair with the pruning
+/// bound `bound` (see [`Search`]).
+fn branch_and_bound<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    stack: &mut [[u32; 2]],
+    bound: S,
+    found: &mut impl FnMut(Nearest<S>) -> (S, bool),
+) -> (QueryStatus, QueryStats) {
+    let mut stats = QueryStats::default();
+    let bounded = a.tree().is_bounded() || b.tree().is_bounded();
+    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
+    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
+        return (status, stats);
+    }
+    let error = a.error() + b.error();
+    let mut search = Search {
+        bodies: Bodies { a, b },
+        bound,
+        error,
+        found,
     };
-    stats.sphere_updates = a
-        .update_count()
-        .wrapping_add(b.update_count())
-        .wrapping_sub(before);
+    let before = search.bodies.updates();
+    let mut pending = NearestFirst {
+        stack: Stack::new(stack),
+        batch: [([0; 2], S::ZERO); 4],
+        len: 0,
+    };
+    let status = if pending.stack.push([0, 0]) {
+        walk(&mut search, &mut pending, &mut Unlimited, &mut stats).status()
+    } else {
+        QueryStatus::Inconsistent
+    };
+    stats.sphere_updates = search.bodies.updates().wrapping_sub(before);
     (status, stats)
 }

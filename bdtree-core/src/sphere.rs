@@ -144,22 +144,25 @@ fn lanes<S: Scalar>(w: &[S; 4]) -> [S; 4] {
 }
 
 /// The per-coordinate rounding-error bound `δ` of a body for one step (see the module docs).
-/// `magnitude` is `X₀`, `mode_magnitudes` the `A_j`; `M + 3` operations.
+/// `magnitude` is `X₀`, `mode_magnitudes` the `A_j`, `q` the coordinates (any iterator: a
+/// slice's `iter().copied()`, or a body's mode slots); `M + 3` operations.
 pub fn error_bound<S: Scalar>(
     magnitude: S,
     mode_magnitudes: &[S],
-    q: &[S],
+    q: impl IntoIterator<Item = S>,
     translation: [S; 3],
 ) -> S {
     let mut x = magnitude;
-    for (&a, &qj) in mode_magnitudes.iter().zip(q) {
+    let mut m = 0u32;
+    for (&a, qj) in mode_magnitudes.iter().zip(q) {
         x = x + a * qj.abs();
+        m = m.saturating_add(1);
     }
     let t = translation[0]
         .abs()
         .max(translation[1].abs())
         .max(translation[2].abs());
-    let m = S::from_u32(u32::try_from(q.len()).unwrap_or(u32::MAX / 4).min(1 << 20));
+    let m = S::from_u32(m.min(1 << 20));
     let factor = (m + m + S::from_u32(96)) * S::UNIT_ROUNDOFF;
     // The final products are rounded too; one more relative u is covered by the margin.
     factor * (x + t)

@@ -5,9 +5,11 @@
 //! ([`Encoding::Q16`], [`Encoding::Q8`]; see [`crate::image`]); [`TreeView::row`] and the
 //! sphere update read every encoding in place.
 
-use crate::image::NONE;
 use crate::scalar::Scalar;
 use crate::sphere::{update, update_sparse};
+
+/// The "no child / no triangle" marker in a node's links (see [`crate::image`]).
+pub const NONE: u32 = u32::MAX;
 
 /// How a tree image stores the mode rows `[Ū_j, ΔR_j]` of its nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

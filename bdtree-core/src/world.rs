@@ -6,15 +6,29 @@
 //! collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut sink)
 //!   roots[i] = bodies[i].sphere(0)           (one update per body)
 //!   sweep-and-prune over roots, filtered     → candidate body pairs
-//!   collide(bodies[i], bodies[j]) per pair   → (i, j, triangle pair) to the sink
+//!   collide(bodies[i], bodies[j]) per pair   → WorldPair { i, j, triangle pair } to the sink
 //!   collide_self(bodies[i]) if filter allows (i, i)
 //! ```
 
 use crate::body::Body;
 use crate::broad::{PairFilter, SweepAndPrune, SweepStatus};
-use crate::query::{collide, QueryStats, QueryStatus, TrianglePair};
+use crate::output::{QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::query::collide;
 use crate::scalar::Scalar;
 use crate::selfcollide::collide_self;
+
+/// An intersecting triangle pair of a world: the two bodies (indices into the world's bodies,
+/// `a < b`, or `a == b` for a self-contact) and their triangles.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct WorldPair {
+    /// The first body.
+    pub a: u32,
+    /// The second body.
+    pub b: u32,
+    /// Their triangles (for a self-contact, `triangles.a < triangles.b`).
+    pub triangles: TrianglePair,
+}
 
 /// What a world query did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,18 +46,19 @@ pub struct WorldOutcome {
 }
 
 /// Every intersecting triangle pair between the bodies the filter allows (and within each body
-/// whose self-collision it allows), to `sink` as `(i, j, pair)` with `i < j` (or `i == j`).
+/// whose self-collision it allows), to `sink` as [`WorldPair`]s. A refused pair ends the query
+/// with the narrow query's `OutputFull` status.
 ///
 /// `roots` needs one entry per body; `stack` what the deepest pair needs
 /// ([`crate::stack_capacity`] and [`crate::self_stack_capacity`] of the deepest tree). More
 /// bodies than `roots` or the sweep's storage hold ends with [`QueryStatus::TooManyBodies`].
-pub fn collide_world<S: Scalar, const M: usize>(
-    bodies: &mut [Body<'_, '_, S, M>],
+pub fn collide_world<S: Scalar>(
+    bodies: &mut [Body<'_, '_, S>],
     sweep: &mut SweepAndPrune<'_>,
     roots: &mut [[S; 4]],
     filter: &impl PairFilter,
     stack: &mut [[u32; 2]],
-    sink: &mut impl FnMut(u32, u32, TrianglePair) -> bool,
+    sink: &mut (impl Sink<WorldPair> + ?Sized),
 ) -> WorldOutcome {
     let mut outcome = WorldOutcome {
         status: QueryStatus::Complete,
@@ -76,7 +91,15 @@ pub fn collide_world<S: Scalar, const M: usize>(
             return false;
         };
         candidates += 1;
-        let mut pair_sink = |p: TrianglePair| sink(i as u32, j as u32, p);
+        let (a_index, b_index) = (i as u32, j as u32);
+        let mut pair_sink = |triangles: TrianglePair| {
+            let pair = WorldPair {
+                a: a_index,
+                b: b_index,
+                triangles,
+            };
+            sink.push(pair).is_ok()
+        };
         let q = collide(a, b, stack, &mut pair_sink);
         add(&mut outcome.stats, &mut first_failure, q.stats, q.status);
         q.status.is_complete()
@@ -100,7 +123,15 @@ pub fn collide_world<S: Scalar, const M: usize>(
             if !filter.allows(i, i) {
                 continue;
             }
-            let mut self_sink = |p: TrianglePair| sink(i as u32, i as u32, p);
+            let index = i as u32;
+            let mut self_sink = |triangles: TrianglePair| {
+                let pair = WorldPair {
+                    a: index,
+                    b: index,
+                    triangles,
+                };
+                sink.push(pair).is_ok()
+            };
             let q = collide_self(body, stack, &mut self_sink);
             add(&mut outcome.stats, &mut first_failure, q.stats, q.status);
             if first_failure.is_some() {
@@ -121,11 +152,7 @@ fn add(
     s: QueryStats,
     status: QueryStatus,
 ) {
-    total.nodes_visited = total.nodes_visited.wrapping_add(s.nodes_visited);
-    total.sphere_updates = total.sphere_updates.wrapping_add(s.sphere_updates);
-    total.overlap_tests = total.overlap_tests.wrapping_add(s.overlap_tests);
-    total.triangle_tests = total.triangle_tests.wrapping_add(s.triangle_tests);
-    total.pairs = total.pairs.wrapping_add(s.pairs);
+    total.add(&s);
     if !status.is_complete() && first.is_none() {
         *first = Some(status);
     }

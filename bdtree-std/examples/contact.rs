@@ -26,12 +26,11 @@
 //! the measured restitution below 1.
 
 use bdtree_core::response::{respond, Wrench};
-use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Body, CacheEntry, Pose, ProxyPair, QueryStatus,
-};
+use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::modes::{compute_modes, ModalOptions};
 use bdtree_std::procedural::icosphere;
+use bdtree_std::BodyStorage;
 
 const MODES: usize = 6;
 const PROXY_DEPTH: u32 = 10;
@@ -89,13 +88,13 @@ fn main() -> Result<(), String> {
         build(&mesh, Some(basis), build_options, &mut |_| {}).map_err(|e| e.to_string())?;
     let image = buf.parse::<f32>().map_err(|e| e.to_string())?;
     let mut caches = [
-        vec![CacheEntry::default(); image.tree.node_count()],
-        vec![CacheEntry::default(); image.tree.node_count()],
+        BodyStorage::new(image.tree.node_count()),
+        BodyStorage::new(image.tree.node_count()),
     ];
     let [c0, c1] = &mut caches;
     let mut bodies = [
-        Body::<f32, MODES>::new(&image, c0).map_err(|e| e.to_string())?,
-        Body::<f32, MODES>::new(&image, c1).map_err(|e| e.to_string())?,
+        c0.body(&image).map_err(|e| e.to_string())?,
+        c1.body(&image).map_err(|e| e.to_string())?,
     ];
     let speed = 1.0;
     let mut states = [

@@ -11,15 +11,16 @@
 //!
 //! On a controller the clock is a cycle counter or SysTick (see `bdtree_core::interrupt`).
 
+use bdtree_std::BodyStorage;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Clock, Deadline, Order, Pending, Pose, RunStatus,
-    Traversal, TrianglePair,
+    collide, stack_capacity, Clock, Deadline, Order, Pending, Pose, RunStatus, Traversal,
+    TrianglePair,
 };
 use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::{prepare, HOST_MAX_MODES};
+use bdtree_std::collide::prepare;
 use bdtree_std::scene::Scene;
 
 /// Microseconds since a fixed start: a monotonic host clock.
@@ -61,14 +62,14 @@ fn main() -> Result<(), String> {
         .map(|b| b.parse::<f32>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let mut caches: Vec<Vec<CacheEntry<f32>>> = images
+    let mut caches: Vec<BodyStorage<f32>> = images
         .iter()
-        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
+        .map(|im| BodyStorage::new(im.tree.node_count()))
         .collect();
     let mut bodies = caches
         .iter_mut()
         .zip(&images)
-        .map(|(cache, im)| Body::<f32, HOST_MAX_MODES>::new(im, cache))
+        .map(|(cache, im)| cache.body(im))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);

@@ -19,12 +19,13 @@
 // Index loops spell out the vector and matrix formulas of the dynamics.
 #![allow(clippy::needless_range_loop)]
 
+use crate::BodyStorage;
 use std::time::Instant;
 
 use bdtree_core::response::{apply_at_node, respond, Wrench};
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, AllPairs, Body, CacheEntry, Image, NodeKind, Pose,
-    ProxyPair, SweepAndPrune,
+    collide_proxies, proxy_stack_capacity, AllPairs, Body, Image, NodeKind, Pose, ProxyPair,
+    SweepAndPrune,
 };
 
 use crate::basis::Basis;
@@ -300,7 +301,7 @@ pub struct StepContacts {
 /// Storage and scratch for the collision part of a step.
 struct World<'i> {
     image: Image<'i, f32>,
-    caches: Vec<Vec<CacheEntry<f32>>>,
+    caches: Vec<BodyStorage<f32>>,
     order: Vec<u32>,
     roots: Vec<[f32; 4]>,
     stack: Vec<[u32; 2]>,
@@ -316,7 +317,7 @@ impl<'i> World<'i> {
         Ok(Self {
             image,
             caches: (0..options.count)
-                .map(|_| vec![CacheEntry::default(); nodes])
+                .map(|_| BodyStorage::new(nodes))
                 .collect(),
             order: vec![0u32; options.count],
             roots: vec![[0.0; 4]; options.count],
@@ -333,10 +334,10 @@ impl<'i> World<'i> {
         points: &mut StepContacts,
     ) -> (Vec<Wrench<f32, MODES>>, StepReport) {
         let image = &self.image;
-        let mut bodies: Vec<Body<'_, '_, f32, MODES>> = self
+        let mut bodies: Vec<Body<'_, '_, f32>> = self
             .caches
             .iter_mut()
-            .filter_map(|c| Body::new(image, c).ok())
+            .filter_map(|c| c.body(image).ok())
             .collect();
         for (body, p) in bodies.iter_mut().zip(placements) {
             let pose = Pose::from_quaternion(p.rotation.map(|v| v as f32), p.x.map(|v| v as f32))
@@ -391,7 +392,7 @@ impl<'i> World<'i> {
 /// Proxy spheres of a body (nodes at `depth` or shallower leaves) below the ground plane:
 /// penalty force straight up at the sphere's lowest point. Returns the contacts.
 fn ground(
-    body: &mut Body<'_, '_, f32, MODES>,
+    body: &mut Body<'_, '_, f32>,
     depth: u32,
     stiffness: f32,
     wrench: &mut Wrench<f32, MODES>,

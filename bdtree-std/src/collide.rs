@@ -1,20 +1,18 @@
 //! Running a scene: build every body's tree, then per frame set every body's state and find all
 //! intersecting triangle pairs between distinct bodies with the kernel.
 
+use crate::BodyStorage;
 use std::time::Instant;
 
 use bdtree_core::{
     collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, CacheEntry, Image, NodeKind, Pose, ProxyPair, QueryStats, Scalar,
-    TreeView, TrianglePair, VertexEntry,
+    stack_capacity, Body, Image, NodeKind, Pose, ProxyPair, QueryStats, Scalar, TreeView,
+    TrianglePair, VertexEntry,
 };
 
 use crate::builder::{build, BuildError, BuildOptions, BuildReport, ImageBuf};
 use crate::oracle;
 use crate::scene::Scene;
-
-/// Most modes a body may have on the host.
-pub const HOST_MAX_MODES: usize = 128;
 
 /// One contact: body indices (a < b, or a == b for a self-contact, then ta < tb) and triangle
 /// indices (face order of each mesh).
@@ -97,7 +95,7 @@ pub(crate) fn parse_images<'b, S: Scalar>(
 
 /// Sphere and vertex caches for every body of a scene.
 pub(crate) struct Caches<S: Scalar> {
-    spheres: Vec<Vec<CacheEntry<S>>>,
+    spheres: Vec<BodyStorage<S>>,
     vertices: Vec<Vec<VertexEntry<S>>>,
 }
 
@@ -106,7 +104,7 @@ impl<S: Scalar> Caches<S> {
         Self {
             spheres: images
                 .iter()
-                .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
+                .map(|im| BodyStorage::new(im.tree.node_count()))
                 .collect(),
             vertices: images
                 .iter()
@@ -120,7 +118,7 @@ impl<S: Scalar> Caches<S> {
         &'c mut self,
         scene: &Scene,
         images: &[Image<'t, S>],
-    ) -> Result<Vec<Body<'t, 'c, S, HOST_MAX_MODES>>, RunError> {
+    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
         let mut bodies = Vec::new();
         for (((image, cache), vertices), spec) in images
             .iter()
@@ -128,7 +126,8 @@ impl<S: Scalar> Caches<S> {
             .zip(self.vertices.iter_mut())
             .zip(&scene.bodies)
         {
-            let body = Body::<S, HOST_MAX_MODES>::new(image, cache)
+            let body = cache
+                .body(image)
                 .and_then(|b| b.with_vertex_cache(vertices))
                 .map_err(|e| RunError(format!("body {}: {e}", spec.name)))?;
             bodies.push(body);
@@ -141,7 +140,7 @@ impl<S: Scalar> Caches<S> {
 pub(crate) fn set_frame<S: Scalar>(
     scene: &Scene,
     f: usize,
-    bodies: &mut [Body<'_, '_, S, HOST_MAX_MODES>],
+    bodies: &mut [Body<'_, '_, S>],
     q: &mut Vec<S>,
 ) -> Result<(), RunError> {
     let frame = scene

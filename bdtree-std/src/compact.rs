@@ -38,13 +38,13 @@
 //! ([`bdtree_core::collide_proxies`]) at any proxy depth `≤ L` exactly as the complete image
 //! would with the same rows, and nothing else.
 
+use crate::BodyStorage;
 use bdtree_core::image::{
     checksum, Header, Layout, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN, MODEL_Q16,
     NONE, VERSION, VERSION_SCALAR,
 };
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Body, CacheEntry, Encoding, Image, NodeKind, Pose,
-    ProxyPair,
+    collide_proxies, proxy_stack_capacity, Encoding, Image, NodeKind, Pose, ProxyPair,
 };
 
 use crate::builder::{BuildError, ImageBuf};
@@ -598,13 +598,10 @@ pub fn cost_of_queries(
         (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
     };
     let n = tree.node_count();
-    let mut cache_a = vec![CacheEntry::<f32>::default(); n];
-    let mut cache_b = vec![CacheEntry::<f32>::default(); n];
+    let mut cache_a = BodyStorage::new(n);
+    let mut cache_b = BodyStorage::new(n);
     let mut cost = QueryCost::default();
-    let (Ok(mut a), Ok(mut b)) = (
-        Body::<f32, 64>::new(image, &mut cache_a),
-        Body::<f32, 64>::new(image, &mut cache_b),
-    ) else {
+    let (Ok(mut a), Ok(mut b)) = (cache_a.body(image), cache_b.body(image)) else {
         return cost;
     };
     let depth = tree.depth();

@@ -23,7 +23,9 @@ pub mod render;
 #[cfg(feature = "rerun")]
 pub mod rerun_log;
 pub mod scene;
+pub mod storage;
 mod vec3;
 pub mod welzl;
 
 pub use error::LoadError;
+pub use storage::BodyStorage;

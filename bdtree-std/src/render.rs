@@ -26,16 +26,16 @@
 //! draws the text.
 
 use crate::vec3::{cross, dot, sub};
+use crate::BodyStorage;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use bdtree_core::{Body, CacheEntry, Image, NodeKind, Pose, Scalar, TreeView};
+use bdtree_core::{Image, NodeKind, Pose, Scalar, TreeView};
 use plotters::coord::Shift;
 use plotters::prelude::DerivedColorMap;
 use plotters::prelude::*;
 
 use crate::builder::ImageBuf;
-use crate::collide::HOST_MAX_MODES;
 use crate::inspect::Inspection;
 
 /// Why a picture could not be made: the file concerned and the problem.
@@ -744,8 +744,9 @@ fn sphere_picture<S: Scalar>(
             ),
         ));
     }
-    let mut cache = vec![CacheEntry::default(); tree.node_count()];
-    let mut body = Body::<S, HOST_MAX_MODES>::new(image, &mut cache)
+    let mut cache = BodyStorage::new(tree.node_count());
+    let mut body = cache
+        .body(image)
         .map_err(|e| RenderError::new(path, e.to_string()))?;
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(Pose::identity(), &qs)

@@ -8,20 +8,17 @@
 //! answer: see bdtree-std/tests/integration/obb.rs; here the three methods are checked to
 //! report the same pairs up to near-touching extras).
 
+use bdtree_std::BodyStorage;
 use std::path::Path;
 use std::time::Duration;
 
 use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
-use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, Pose, QueryStats, TrianglePair,
-};
+use bdtree_core::{collide, stack_capacity, Body, Image, Pose, QueryStats, TrianglePair};
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::obb::box_table;
 use bdtree_std::procedural::{icosphere, smooth_basis};
 use bdtree_std::scene::Scene;
 use criterion::{BenchmarkId, Criterion};
-
-const MAX_MODES: usize = 16;
 
 /// Per frame, per body: pose and q in f32.
 type Frames = Vec<Vec<(Pose<f32>, Vec<f32>)>>;
@@ -38,14 +35,14 @@ fn run(
     frames: &Frames,
     method: Method,
 ) -> (QueryStats, usize) {
-    let mut caches: Vec<Vec<CacheEntry<f32>>> = images
+    let mut caches: Vec<BodyStorage<f32>> = images
         .iter()
-        .map(|im| vec![CacheEntry::default(); im.tree.node_count()])
+        .map(|im| BodyStorage::new(im.tree.node_count()))
         .collect();
-    let mut bodies: Vec<Body<'_, '_, f32, MAX_MODES>> = caches
+    let mut bodies: Vec<Body<'_, '_, f32>> = caches
         .iter_mut()
         .zip(images)
-        .map(|(c, im)| Body::new(im, c).expect("body"))
+        .map(|(c, im)| c.body(im).expect("body"))
         .collect();
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];

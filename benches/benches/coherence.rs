@@ -16,12 +16,13 @@
 //! pair panics) and the counters are printed: overlap tests, sphere updates, triangle tests and
 //! anchors per trajectory.
 
+use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_core::{
-    collide, stack_capacity, Anchor, Body, CacheEntry, Pose, QueryStats, ReferenceEntry,
-    TrianglePair, VertexEntry,
+    collide, stack_capacity, Anchor, Body, Pose, QueryStats, ReferenceEntry, TrianglePair,
+    VertexEntry,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
@@ -91,8 +92,8 @@ fn pose(p: &OraclePose) -> Pose<f32> {
 /// counters and the anchors taken by the big body.
 #[allow(clippy::too_many_arguments)]
 fn run(
-    big: &mut Body<'_, '_, f32, MODES>,
-    small: &mut Body<'_, '_, f32, MODES>,
+    big: &mut Body<'_, '_, f32>,
+    small: &mut Body<'_, '_, f32>,
     stack: &mut [[u32; 2]],
     pairs: &mut Vec<TrianglePair>,
     frames: &[Frame],
@@ -176,21 +177,29 @@ fn main() {
     for rate in RATES {
         let frames = frames(&big, &big_basis, rate);
         for (name, policy) in methods {
-            let mut cache_b = vec![CacheEntry::default(); nb];
-            let mut cache_s = vec![CacheEntry::default(); ns];
+            let mut cache_b = BodyStorage::new(nb);
+            let mut cache_s = BodyStorage::new(ns);
             let mut refs_b = vec![ReferenceEntry::default(); nb];
             let mut refs_s = vec![ReferenceEntry::default(); ns];
+            let mut modes_b = vec![0.0f32; bdtree_core::mode_storage(big_image.tree.modes())];
+            let mut modes_s = vec![0.0f32; bdtree_core::mode_storage(small_image.tree.modes())];
             let mut verts_b = vec![VertexEntry::default(); big.vertices.len()];
             let mut verts_s = vec![VertexEntry::default(); small.vertices.len()];
-            let mut b = Body::<f32, MODES>::new(&big_image, &mut cache_b)
+            let mut b = cache_b
+                .body(&big_image)
                 .and_then(|b| b.with_vertex_cache(&mut verts_b))
                 .expect("big");
-            let mut s = Body::<f32, MODES>::new(&small_image, &mut cache_s)
+            let mut s = cache_s
+                .body(&small_image)
                 .and_then(|b| b.with_vertex_cache(&mut verts_s))
                 .expect("small");
             if let Some(policy) = policy {
-                b = b.with_coherence(&mut refs_b, policy).expect("refs");
-                s = s.with_coherence(&mut refs_s, policy).expect("refs");
+                b = b
+                    .with_coherence(&mut refs_b, &mut modes_b, policy)
+                    .expect("refs");
+                s = s
+                    .with_coherence(&mut refs_s, &mut modes_s, policy)
+                    .expect("refs");
             }
             let mut stack =
                 vec![[0u32; 2]; stack_capacity(big_image.tree.depth(), small_image.tree.depth())];

@@ -9,11 +9,12 @@
 //! `interrupt`, one benchmark per (order, budget), one iteration = 16 queries; the time per
 //! query is what a control loop's slot must hold (a 1 kHz loop has 1 ms for everything).
 
+use bdtree_std::BodyStorage;
 use std::time::Duration;
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, NodeKind, Order, Pending, Pose, TestBudget,
-    Traversal, TreeView, TrianglePair, VertexEntry,
+    collide, stack_capacity, Image, NodeKind, Order, Pending, Pose, TestBudget, Traversal,
+    TreeView, TrianglePair, VertexEntry,
 };
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::procedural::{icosphere, smooth_basis};
@@ -64,7 +65,7 @@ fn leaves(tree: &TreeView<'_, f32>) -> Vec<u64> {
 }
 
 struct Storage {
-    spheres: [Vec<CacheEntry<f32>>; 2],
+    spheres: [BodyStorage<f32>; 2],
     vertices: [Vec<VertexEntry<f32>>; 2],
     pending: Vec<Pending<f32>>,
 }
@@ -80,10 +81,12 @@ fn run(
 ) -> Vec<(Vec<(u32, u32)>, Vec<(u32, u32)>)> {
     let [ca, cb] = &mut storage.spheres;
     let [va, vb] = &mut storage.vertices;
-    let mut a = Body::<f32, MODES>::new(image, ca)
+    let mut a = ca
+        .body(image)
         .and_then(|b| b.with_vertex_cache(va))
         .expect("body");
-    let mut b = Body::<f32, MODES>::new(image, cb)
+    let mut b = cb
+        .body(image)
         .and_then(|b| b.with_vertex_cache(vb))
         .expect("body");
     let mut out = Vec::with_capacity(frames.len());
@@ -122,10 +125,7 @@ fn bench(c: &mut Criterion) {
     let n = image.tree.node_count();
     let v = image.model.vertex_count();
     let mut storage = Storage {
-        spheres: [
-            vec![CacheEntry::default(); n],
-            vec![CacheEntry::default(); n],
-        ],
+        spheres: [BodyStorage::new(n), BodyStorage::new(n)],
         vertices: [
             vec![VertexEntry::default(); v],
             vec![VertexEntry::default(); v],
@@ -136,8 +136,8 @@ fn bench(c: &mut Criterion) {
     let mut full: Vec<Vec<(u32, u32)>> = Vec::new();
     {
         let [ca, cb] = &mut storage.spheres;
-        let mut a = Body::<f32, MODES>::new(&image, ca).expect("body");
-        let mut b = Body::<f32, MODES>::new(&image, cb).expect("body");
+        let mut a = ca.body(&image).expect("body");
+        let mut b = cb.body(&image).expect("body");
         let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];
         for f in &frames {
             a.set_state(f.pose[0], &f.q[0]).expect("state");

@@ -14,12 +14,13 @@
 //! on plain and nested trees are checked to return the same pairs, and every such pair to lie
 //! under a reported proxy pair.
 
+use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_core::{
-    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Image,
-    NodeKind, Pose, ProxyPair, QueryStats, TreeView, TrianglePair, VertexEntry,
+    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Image, NodeKind, Pose,
+    ProxyPair, QueryStats, TreeView, TrianglePair, VertexEntry,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
@@ -120,7 +121,7 @@ enum Method {
 
 /// Caller storage for two bodies, allocated once outside the timed loop.
 struct Storage {
-    spheres: [Vec<CacheEntry<f32>>; 2],
+    spheres: [BodyStorage<f32>; 2],
     vertices: [Vec<VertexEntry<f32>>; 2],
 }
 
@@ -129,10 +130,7 @@ impl Storage {
         let n = image.tree.node_count();
         let v = image.model.vertex_count();
         Storage {
-            spheres: [
-                vec![CacheEntry::default(); n],
-                vec![CacheEntry::default(); n],
-            ],
+            spheres: [BodyStorage::new(n), BodyStorage::new(n)],
             vertices: [
                 vec![VertexEntry::default(); v],
                 vec![VertexEntry::default(); v],
@@ -152,10 +150,12 @@ fn run(
 ) -> (QueryStats, Vec<Vec<(u32, u32)>>) {
     let [ca, cb] = &mut storage.spheres;
     let [va, vb] = &mut storage.vertices;
-    let mut a = Body::<f32, MODES>::new(image, ca)
+    let mut a = ca
+        .body(image)
         .and_then(|b| b.with_vertex_cache(va))
         .expect("body");
-    let mut b = Body::<f32, MODES>::new(image, cb)
+    let mut b = cb
+        .body(image)
         .and_then(|b| b.with_vertex_cache(vb))
         .expect("body");
     let depth = image.tree.depth();

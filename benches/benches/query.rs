@@ -27,12 +27,13 @@
 //! ([`RATIO_ROUNDS`] rounds, warm, one method at a time) and the per-frame medians, the
 //! baseline's phases and the ratio `parry_refit / bdtree_f32` are printed.
 
+use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, Pose as CorePose, QueryOutcome, Scalar,
-    TrianglePair, VertexEntry,
+    collide, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, Scalar, TrianglePair,
+    VertexEntry,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
@@ -198,8 +199,8 @@ fn build_image(mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageBuf {
 
 /// Both bodies of the bdtree side in one scalar, with the query's stack and output.
 struct CoreScene<'t, 'c, S: Scalar> {
-    big: Body<'t, 'c, S, MODES>,
-    small: Body<'t, 'c, S, MODES>,
+    big: Body<'t, 'c, S>,
+    small: Body<'t, 'c, S>,
     stack: Vec<[u32; 2]>,
     pairs: Vec<TrianglePair>,
     frames: Vec<CoreFrame<S>>,
@@ -208,19 +209,21 @@ struct CoreScene<'t, 'c, S: Scalar> {
 impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
     fn new(
         big: &Image<'t, S>,
-        big_cache: &'c mut [CacheEntry<S>],
+        big_cache: &'c mut BodyStorage<S>,
         big_vertices: &'c mut [VertexEntry<S>],
         small: &Image<'t, S>,
-        small_cache: &'c mut [CacheEntry<S>],
+        small_cache: &'c mut BodyStorage<S>,
         small_vertices: &'c mut [VertexEntry<S>],
         frames: &[Frame],
     ) -> Self {
         let stack = vec![[0u32; 2]; stack_capacity(big.tree.depth(), small.tree.depth())];
         Self {
-            big: Body::new(big, big_cache)
+            big: big_cache
+                .body(big)
                 .and_then(|b| b.with_vertex_cache(big_vertices))
                 .expect("caches fit"),
-            small: Body::new(small, small_cache)
+            small: small_cache
+                .body(small)
                 .and_then(|b| b.with_vertex_cache(small_vertices))
                 .expect("caches fit"),
             stack,
@@ -564,15 +567,15 @@ fn main() {
         images64[1].parse::<f64>().expect("parses"),
     );
     let mut caches32 = (
-        vec![CacheEntry::<f32>::default(); big32.tree.node_count()],
+        BodyStorage::new(big32.tree.node_count()),
         vec![VertexEntry::<f32>::default(); big.vertices.len()],
-        vec![CacheEntry::<f32>::default(); small32.tree.node_count()],
+        BodyStorage::new(small32.tree.node_count()),
         vec![VertexEntry::<f32>::default(); small.vertices.len()],
     );
     let mut caches64 = (
-        vec![CacheEntry::<f64>::default(); big64.tree.node_count()],
+        BodyStorage::new(big64.tree.node_count()),
         vec![VertexEntry::<f64>::default(); big.vertices.len()],
-        vec![CacheEntry::<f64>::default(); small64.tree.node_count()],
+        BodyStorage::new(small64.tree.node_count()),
         vec![VertexEntry::<f64>::default(); small.vertices.len()],
     );
     let (c, v, sc, sv) = (

@@ -10,16 +10,13 @@
 //! * `one_control_point/on` and `/off`: two crossing 12 × 12 patches; each frame moves one
 //!   control point of the first and runs `collide` — with regions most spheres carry over.
 
+use bdtree_std::BodyStorage;
 use std::time::Duration;
 
-use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, Pose, TrianglePair, VertexEntry,
-};
+use bdtree_core::{collide, stack_capacity, Body, Image, Pose, TrianglePair, VertexEntry};
 use bdtree_std::builder::{build, BuildOptions, ImageBuf};
 use bdtree_std::local::bspline_patch;
 use criterion::{BenchmarkId, Criterion, Throughput};
-
-const CAP: usize = 432;
 
 fn patch(controls: usize) -> ImageBuf {
     let p = bspline_patch(1.2, 1.2, [controls, controls], 2, [33, 33]).expect("patch");
@@ -42,7 +39,7 @@ struct Sweeper<'i> {
 
 impl Sweeper<'_> {
     /// Changes every coordinate, then asks every node's sphere.
-    fn sweep(&mut self, body: &mut Body<'_, '_, f32, CAP>) {
+    fn sweep(&mut self, body: &mut Body<'_, '_, f32>) {
         self.step += 1;
         for (j, x) in self.q.iter_mut().enumerate() {
             *x = 0.01 * ((j + self.step) % 7) as f32 - 0.03;
@@ -65,9 +62,9 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Elements(image.tree.node_count() as u64));
         let n = image.tree.node_count();
         for regions in [true, false] {
-            let mut cache = vec![CacheEntry::default(); n];
-            let mut words = vec![0u64; Body::<f32, CAP>::region_words(&image.tree)];
-            let body = Body::<f32, CAP>::new(&image, &mut cache).expect("body");
+            let mut cache = BodyStorage::new(n);
+            let mut words = vec![0u64; Body::<f32>::region_words(&image.tree)];
+            let body = cache.body(&image).expect("body");
             let mut body = if regions {
                 body.with_regions(&mut words).expect("regions")
             } else {
@@ -97,21 +94,20 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     for regions in [true, false] {
         let label = if regions { "on" } else { "off" };
-        let (mut ca, mut cb) = (
-            vec![CacheEntry::default(); n],
-            vec![CacheEntry::default(); n],
-        );
-        let words = Body::<f32, CAP>::region_words(&image.tree);
+        let (mut ca, mut cb) = (BodyStorage::new(n), BodyStorage::new(n));
+        let words = Body::<f32>::region_words(&image.tree);
         let (mut wa, mut wb) = (vec![0u64; words], vec![0u64; words]);
         let v = image.model.vertex_count();
         let (mut va, mut vb) = (
             vec![VertexEntry::default(); v],
             vec![VertexEntry::default(); v],
         );
-        let a = Body::<f32, CAP>::new(&image, &mut ca)
+        let a = ca
+            .body(&image)
             .and_then(|a| a.with_vertex_cache(&mut va))
             .expect("a");
-        let b = Body::<f32, CAP>::new(&image, &mut cb)
+        let b = cb
+            .body(&image)
             .and_then(|b| b.with_vertex_cache(&mut vb))
             .expect("b");
         let (mut a, mut b) = if regions {

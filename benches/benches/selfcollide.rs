@@ -9,6 +9,7 @@
 //! brute force over non-adjacent pairs: the exact modes must miss nothing (checked), the culled
 //! ones' misses are counted and printed, with the test units per frame by type.
 
+use bdtree_std::BodyStorage;
 use std::path::Path;
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ use bdtree_core::selfcollide::{
     collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfList,
     UnitCounts,
 };
-use bdtree_core::{self_stack_capacity, Body, CacheEntry, Pose, TrianglePair};
+use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions};
 use bdtree_std::mesh::Mesh;
@@ -24,8 +25,6 @@ use bdtree_std::oracle;
 use bdtree_std::procedural::{sheet, smooth_basis};
 use bdtree_std::scene::Scene;
 use criterion::{BenchmarkId, Criterion};
-
-const CAP: usize = 16;
 
 struct Case {
     name: &'static str,
@@ -87,7 +86,7 @@ struct Aids<'s> {
 }
 
 fn run(
-    body: &mut Body<'_, '_, f32, CAP>,
+    body: &mut Body<'_, '_, f32>,
     frames: &[Vec<f64>],
     mode: Mode,
     aids: &mut Aids<'_>,
@@ -155,8 +154,8 @@ fn bench(c: &mut Criterion) {
         .0;
         let image = buf.parse::<f32>().expect("image");
         let n = image.tree.node_count();
-        let mut cache = vec![CacheEntry::default(); n];
-        let mut body = Body::<f32, CAP>::new(&image, &mut cache).expect("body");
+        let mut cache = BodyStorage::new(n);
+        let mut body = cache.body(&image).expect("body");
         let mut signatures = vec![0u64; n];
         vertex_signatures(&body, &mut signatures).expect("signatures");
         let mut parents = vec![0u32; n];

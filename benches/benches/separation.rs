@@ -7,10 +7,11 @@
 //! pair). Before timing, every frame's bdtree distance is checked against brute force (1,280
 //! case) and the work counters are printed.
 
+use bdtree_std::BodyStorage;
 use std::time::Duration;
 
 use bdtree_core::separation::{closer_than, nearest};
-use bdtree_core::{stack_capacity, Body, CacheEntry, Image, Pose};
+use bdtree_core::{stack_capacity, Image, Pose};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
@@ -55,12 +56,9 @@ fn pose(p: &oracle::Pose) -> Pose<f32> {
 
 fn run(image: &Image<'_, f32>, frames: &[Frame], what: u8) -> Vec<f64> {
     let n = image.tree.node_count();
-    let (mut c0, mut c1) = (
-        vec![CacheEntry::default(); n],
-        vec![CacheEntry::default(); n],
-    );
-    let mut a = Body::<f32, MODES>::new(image, &mut c0).expect("a");
-    let mut b = Body::<f32, MODES>::new(image, &mut c1).expect("b");
+    let (mut c0, mut c1) = (BodyStorage::new(n), BodyStorage::new(n));
+    let mut a = c0.body(image).expect("a");
+    let mut b = c1.body(image).expect("b");
     let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];
     let mut out = Vec::new();
     for f in frames {

@@ -23,13 +23,14 @@
 //! Targets (DESIGN.md, "Performance model"): `kernel/10` ≤ 5 ns per node, `coherent_kernel`
 //! ≤ 1 ns per node.
 
+use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_benches::Rng;
 use bdtree_core::coherence::{coherent_radius, drift_norm};
 use bdtree_core::sphere::{mode_weights, update};
-use bdtree_core::{Anchor, Body, CacheEntry, Pose, ReferenceEntry, Scalar};
+use bdtree_core::{Anchor, Pose, ReferenceEntry, Scalar};
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::procedural::{icosphere, smooth_basis};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -182,7 +183,10 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
         let q_near: Vec<S> = q_ref.iter().map(|&x| x + S::from_f64(0.01)).collect();
         group.bench_with_input(BenchmarkId::new("coherent_kernel", m), &m, |b, _| {
             b.iter(|| {
-                let drift = drift_norm(black_box(&q_near), black_box(&q_ref));
+                let drift = drift_norm(
+                    black_box(&q_near).iter().copied(),
+                    black_box(&q_ref).iter().copied(),
+                );
                 for (&(s, spread), o) in black_box(&references).iter().zip(&mut out) {
                     *o = [s[0], s[1], s[2], coherent_radius(s[3], spread, drift)];
                 }
@@ -193,8 +197,8 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
         let image_buf = built_tree(m, precision);
         let image = image_buf.parse::<S>().expect("a fresh image parses");
         let nodes = image.tree.node_count();
-        let mut cache = vec![CacheEntry::<S>::default(); nodes];
-        let mut body = Body::<S, 32>::new(&image, &mut cache).expect("the cache fits");
+        let mut cache = BodyStorage::new(nodes);
+        let mut body = cache.body(&image).expect("the cache fits");
         let half = std::f64::consts::FRAC_1_SQRT_2;
         let pose = Pose::from_quaternion(
             [half, 0.5, 0.0, 0.5].map(S::from_f64),
@@ -217,10 +221,12 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
             });
         });
 
-        let mut cache = vec![CacheEntry::<S>::default(); nodes];
+        let mut cache = BodyStorage::new(nodes);
         let mut refs = vec![ReferenceEntry::<S>::default(); nodes];
-        let mut body = Body::<S, 32>::new(&image, &mut cache)
-            .and_then(|b| b.with_coherence(&mut refs, Anchor::OnRequest))
+        let mut reference_modes = vec![S::ZERO; bdtree_core::mode_storage(image.tree.modes())];
+        let mut body = cache
+            .body(&image)
+            .and_then(|b| b.with_coherence(&mut refs, &mut reference_modes, Anchor::OnRequest))
             .expect("the caches fit");
         body.set_state(pose, &q_body).expect("q is finite");
         body.reanchor();

@@ -38,6 +38,7 @@ const PACK_VERSION: u32 = 2;
 /// Sphere caches, vertex caches, the traversal stack and the pair buffer live in `.bss`.
 static mut CACHES: [[CacheEntry<f32>; MAX_NODES]; MAX_BODIES] =
     [[CacheEntry::EMPTY; MAX_NODES]; MAX_BODIES];
+static mut MODES: [[f32; 5 * MAX_MODES]; MAX_BODIES] = [[0.0; 5 * MAX_MODES]; MAX_BODIES];
 static mut VERTICES: [[VertexEntry<f32>; MAX_VERTICES]; MAX_BODIES] =
     [[VertexEntry::EMPTY; MAX_VERTICES]; MAX_BODIES];
 static mut STACK: [[u32; 2]; STACK_PAIRS] = [[0; 2]; STACK_PAIRS];
@@ -67,6 +68,7 @@ macro_rules! report {
 /// Storage a scene runs in.
 struct Work {
     caches: &'static mut [[CacheEntry<f32>; MAX_NODES]; MAX_BODIES],
+    mode_slots: &'static mut [[f32; 5 * MAX_MODES]; MAX_BODIES],
     vertices: &'static mut [[VertexEntry<f32>; MAX_VERTICES]; MAX_BODIES],
     stack: &'static mut [[u32; 2]; STACK_PAIRS],
     pairs: &'static mut [[u32; 4]; MAX_PAIRS],
@@ -100,6 +102,7 @@ fn run() -> Option<bool> {
     let mut work = unsafe {
         Work {
             caches: &mut *core::ptr::addr_of_mut!(CACHES),
+            mode_slots: &mut *core::ptr::addr_of_mut!(MODES),
             vertices: &mut *core::ptr::addr_of_mut!(VERTICES),
             stack: &mut *core::ptr::addr_of_mut!(STACK),
             pairs: &mut *core::ptr::addr_of_mut!(PAIRS),
@@ -192,20 +195,21 @@ fn run_scene(reader: &mut Reader<'static>, work: &mut Work, clock: &Clock) -> Op
     }
     let Work {
         caches,
+        mode_slots,
         vertices,
         stack,
         pairs,
         pending,
     } = work;
-    let mut bodies: [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES] =
-        [const { None }; MAX_BODIES];
-    for ((slot, image), (cache, vertices)) in bodies
+    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] = [const { None }; MAX_BODIES];
+    for (((slot, image), (cache, vertices)), slots) in bodies
         .iter_mut()
         .zip(&images)
         .zip(caches.iter_mut().zip(vertices.iter_mut()))
+        .zip(mode_slots.iter_mut())
     {
         if let Some(image) = image {
-            match Body::new(image, cache).and_then(|b| b.with_vertex_cache(vertices)) {
+            match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
                 Ok(body) => *slot = Some(body),
                 Err(e) => {
                     report!("BDTREE error: scene {}: {}", name, e);
@@ -324,7 +328,7 @@ impl bdtree_core::Clock for SysTickClock<'_> {
 /// query confirmed exactly the pairs in `found`.
 #[inline(never)]
 fn resume_frame(
-    bodies: &mut [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES],
+    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
     body_count: usize,
     found: &[[u32; 4]],
     pending: &mut [Pending<f32>],
@@ -375,7 +379,7 @@ fn resume_frame(
 #[inline(never)]
 fn run_frame(
     reader: &mut Reader<'static>,
-    bodies: &mut [Option<Body<'static, '_, f32, MAX_MODES>>; MAX_BODIES],
+    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
     modes: &[usize; MAX_BODIES],
     body_count: usize,
     proxy_depth: Option<u32>,

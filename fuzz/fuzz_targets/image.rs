@@ -6,6 +6,7 @@
 //! rows and kind and every world triangle. Nothing may panic.
 #![no_main]
 
+use bdtree_std::BodyStorage;
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET};
 use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Image,
@@ -28,12 +29,12 @@ const STATES: [([f64; 4], [f64; 3], f64, f64); 4] = [
 
 fn exercise<S: Scalar>(image: &Image<'_, S>) {
     let nodes = image.tree.node_count();
-    let mut cache_a = vec![CacheEntry::<S>::default(); nodes];
-    let mut cache_b = vec![CacheEntry::<S>::default(); nodes];
-    let Ok(mut a) = Body::<S, 8>::new(image, &mut cache_a) else {
+    let mut cache_a = BodyStorage::new(nodes);
+    let mut cache_b = BodyStorage::new(nodes);
+    let Ok(mut a) = cache_a.body(image) else {
         return;
     };
-    let Ok(mut b) = Body::<S, 8>::new(image, &mut cache_b) else {
+    let Ok(mut b) = cache_b.body(image) else {
         return;
     };
     let depth = image.tree.depth();

@@ -25,7 +25,7 @@ const CROSS_TARGETS: &[&str] = &[
     "aarch64-unknown-none",
 ];
 /// Feature combinations of `bdtree-core`.
-const FEATURE_SETS: &[&str] = &["", "defmt"];
+const FEATURE_SETS: &[&str] = &["", "defmt,heapless"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -129,6 +129,8 @@ fn ci() -> Vec<String> {
             "warnings",
         ],
         &["doc", "--workspace", "--no-deps"],
+        // The optional heapless sinks.
+        &["test", "-p", "bdtree-core", "--features", "heapless"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400
         // crates of the Rerun SDK).
         &[

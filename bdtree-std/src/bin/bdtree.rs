@@ -1,5 +1,6 @@
 //! `bdtree`: build, inspect and query BD-Trees from the command line.
 
+use bdtree_std::BodyStorage;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -1446,7 +1447,7 @@ fn exact_check(
     last: &[bdtree_std::chairs::Placement],
     worlds: &[Vec<[f64; 3]>],
 ) -> Result<ExactCheck, String> {
-    use bdtree_core::{collide, stack_capacity, Body, CacheEntry, Pose};
+    use bdtree_core::{collide, stack_capacity, Pose};
     let image = chair.image.parse::<f32>().map_err(|e| e.to_string())?;
     let nodes = image.tree.node_count();
     let rest = image.tree.rest_sphere(0).ok_or("demo: empty tree")?;
@@ -1473,12 +1474,9 @@ fn exact_check(
     };
     let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];
     for &(_, i, j) in &close {
-        let (mut ca, mut cb) = (
-            vec![CacheEntry::default(); nodes],
-            vec![CacheEntry::default(); nodes],
-        );
-        let mut a = Body::<f32, 10>::new(&image, &mut ca).map_err(|e| e.to_string())?;
-        let mut b = Body::<f32, 10>::new(&image, &mut cb).map_err(|e| e.to_string())?;
+        let (mut ca, mut cb) = (BodyStorage::new(nodes), BodyStorage::new(nodes));
+        let mut a = ca.body(&image).map_err(|e| e.to_string())?;
+        let mut b = cb.body(&image).map_err(|e| e.to_string())?;
         for (body, p) in [(&mut a, &last[i]), (&mut b, &last[j])] {
             let pose = Pose::from_quaternion(p.rotation.map(|v| v as f32), p.x.map(|v| v as f32))
                 .map_err(|e| format!("{e:?}"))?;

@@ -3,9 +3,10 @@
 //! to brute force on fixture scenes, and the minimal-ball `ΔR_j` never above the mean-centered
 //! one.
 
+use bdtree_std::BodyStorage;
 use std::path::{Path, PathBuf};
 
-use bdtree_core::{Body, CacheEntry, NodeKind, Pose, Scalar};
+use bdtree_core::{NodeKind, Pose, Scalar};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Grouping, ImageBuf, ModeCenter, Precision};
 use bdtree_std::collide::{brute_force_frame, compare, prepare, run, Contact};
@@ -53,8 +54,8 @@ fn check_containment<S: Scalar>(
 ) {
     let buf = image(mesh, Some(basis), options);
     let image = buf.parse::<S>().expect("the loader accepts the image");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<S, 32>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
     let p = Pose::from_quaternion(
         pose.rotation.map(S::from_f64),
         pose.translation.map(S::from_f64),

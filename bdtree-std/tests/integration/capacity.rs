@@ -2,11 +2,11 @@
 //! small cache, a wrong `q` — never a panic, never a silent drop.
 
 use bdtree_core::{
-    collide, stack_capacity, Body, BodyError, CacheEntry, ContactBuffer, Pose, QueryStatus,
-    TrianglePair,
+    collide, stack_capacity, Body, BodyError, ContactBuffer, Pose, QueryStatus, TrianglePair,
 };
 use bdtree_std::builder::{build, BuildOptions, ImageBuf};
 use bdtree_std::procedural::{sheet, smooth_basis};
+use bdtree_std::BodyStorage;
 
 fn image() -> ImageBuf {
     let mesh = sheet(1.0, 1.0, 6, 6);
@@ -23,10 +23,10 @@ fn crossing_pairs(
     sink: &mut impl bdtree_core::ContactSink,
 ) -> QueryStatus {
     let image = buf.parse::<f32>().unwrap();
-    let mut ca = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut a = Body::<f32, 4>::new(&image, &mut ca).unwrap();
-    let mut b = Body::<f32, 4>::new(&image, &mut cb).unwrap();
+    let mut ca = BodyStorage::new(image.tree.node_count());
+    let mut cb = BodyStorage::new(image.tree.node_count());
+    let mut a = ca.body(&image).unwrap();
+    let mut b = cb.body(&image).unwrap();
     let half = core::f32::consts::FRAC_1_SQRT_2;
     a.set_state(Pose::identity(), &[0.3, -0.2]).unwrap();
     b.set_state(
@@ -94,23 +94,24 @@ fn bodies_refuse_small_caches_and_bad_coordinates() {
     let buf = image();
     let image = buf.parse::<f32>().unwrap();
     let n = image.tree.node_count();
-    let mut short = vec![CacheEntry::default(); n - 1];
+    let mut short = BodyStorage::new(n - 1);
     assert_eq!(
-        Body::<f32, 4>::new(&image, &mut short).err(),
+        short.body(&image).err(),
         Some(BodyError::CacheTooSmall {
             needed: n,
             given: n - 1
         })
     );
-    let mut cache = vec![CacheEntry::default(); n];
+    let mut cache = BodyStorage::new(n);
+    let mut short_modes = [0.0f32; 9];
     assert_eq!(
-        Body::<f32, 1>::new(&image, &mut cache).err(),
-        Some(BodyError::TooManyModes {
-            modes: 2,
-            capacity: 1
+        Body::new(&image, &mut cache.cache, &mut short_modes).err(),
+        Some(BodyError::ModeStorageTooSmall {
+            needed: 10,
+            given: 9
         })
     );
-    let mut body = Body::<f32, 4>::new(&image, &mut cache).unwrap();
+    let mut body = cache.body(&image).unwrap();
     assert_eq!(
         body.set_state(Pose::identity(), &[1.0]),
         Err(BodyError::WrongModeCount {
@@ -130,8 +131,8 @@ fn bodies_refuse_small_caches_and_bad_coordinates() {
 fn each_node_is_updated_at_most_once_per_step() {
     let buf = image();
     let image = buf.parse::<f32>().unwrap();
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<f32, 4>::new(&image, &mut cache).unwrap();
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).unwrap();
     body.set_state(Pose::identity(), &[0.5, 0.5]).unwrap();
     let before = body.update_count();
     for _ in 0..3 {

@@ -2,14 +2,13 @@
 //! every step of smooth and jerky trajectories, under every anchoring policy, and coherent
 //! traversals equal to brute force — in f32 and in f64.
 
-use bdtree_core::{
-    collide, stack_capacity, Anchor, Body, CacheEntry, Pose, ReferenceEntry, Scalar, TrianglePair,
-};
+use bdtree_core::{collide, stack_capacity, Anchor, Pose, ReferenceEntry, Scalar, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::smooth_basis;
+use bdtree_std::BodyStorage;
 
 use crate::support::{dist, meshes, node_vertices, rough_basis, stored_model, Rng};
 
@@ -78,10 +77,12 @@ fn check_containment<S: Scalar>(
     let buf = image_of::<S>(mesh, basis);
     let image = buf.parse::<S>().expect("parse");
     let n = image.tree.node_count();
-    let mut cache = vec![CacheEntry::default(); n];
+    let mut cache = BodyStorage::new(n);
     let mut refs = vec![ReferenceEntry::default(); n];
-    let mut body = Body::<S, 32>::new(&image, &mut cache)
-        .and_then(|b| b.with_coherence(&mut refs, policy))
+    let mut reference_modes = vec![S::ZERO; bdtree_core::mode_storage(image.tree.modes())];
+    let mut body = cache
+        .body(&image)
+        .and_then(|b| b.with_coherence(&mut refs, &mut reference_modes, policy))
         .expect("body");
     let (stored_mesh, stored_basis) = stored_model(&image);
     let sets = node_vertices(&image);
@@ -174,19 +175,20 @@ fn coherent_traversal_equals_brute_force_along_trajectories() {
             buf_b.parse::<f32>().expect("b"),
         );
         let (na, nb) = (image_a.tree.node_count(), image_b.tree.node_count());
-        let (mut cache_a, mut cache_b) = (
-            vec![CacheEntry::default(); na],
-            vec![CacheEntry::default(); nb],
-        );
+        let (mut cache_a, mut cache_b) = (BodyStorage::new(na), BodyStorage::new(nb));
         let (mut refs_a, mut refs_b) = (
             vec![ReferenceEntry::default(); na],
             vec![ReferenceEntry::default(); nb],
         );
-        let mut a = Body::<f32, 32>::new(&image_a, &mut cache_a)
-            .and_then(|b| b.with_coherence(&mut refs_a, policy))
+        let mut modes_a = vec![0.0f32; bdtree_core::mode_storage(image_a.tree.modes())];
+        let mut modes_b = vec![0.0f32; bdtree_core::mode_storage(image_b.tree.modes())];
+        let mut a = cache_a
+            .body(&image_a)
+            .and_then(|b| b.with_coherence(&mut refs_a, &mut modes_a, policy))
             .expect("a");
-        let mut b = Body::<f32, 32>::new(&image_b, &mut cache_b)
-            .and_then(|b| b.with_coherence(&mut refs_b, policy))
+        let mut b = cache_b
+            .body(&image_b)
+            .and_then(|b| b.with_coherence(&mut refs_b, &mut modes_b, policy))
             .expect("b");
         let mut stack = vec![[0u32; 2]; stack_capacity(image_a.tree.depth(), image_b.tree.depth())];
         for step in 0..8 {

@@ -5,8 +5,8 @@
 
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_BOUNDED};
 use bdtree_core::{
-    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Encoding,
-    Image, ImageError, NodeKind, Pose, ProxyPair, QueryStatus, TrianglePair,
+    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Encoding, Image, ImageError,
+    NodeKind, Pose, ProxyPair, QueryStatus, TrianglePair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
@@ -14,6 +14,7 @@ use bdtree_std::compact::compact;
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::proxies::proxy_of_triangle;
@@ -210,10 +211,10 @@ proptest! {
         // Complete, quantized: the triangle query against the full f32 image of b.
         let (cbuf, _) = compact(&src_a, encoding, None, model_q16).expect("compact");
         let ca = cbuf.parse::<f32>().expect("compact parses");
-        let mut cache_a = vec![CacheEntry::default(); ca.tree.node_count()];
-        let mut cache_b = vec![CacheEntry::default(); src_b.tree.node_count()];
-        let mut a = Body::<f32, 8>::new(&ca, &mut cache_a).expect("a");
-        let mut b = Body::<f32, 8>::new(&src_b, &mut cache_b).expect("b");
+        let mut cache_a = BodyStorage::new(ca.tree.node_count());
+        let mut cache_b = BodyStorage::new(src_b.tree.node_count());
+        let mut a = cache_a.body(&ca).expect("a");
+        let mut b = cache_b.body(&src_b).expect("b");
         a.set_state(pose(&pa), &q32(&qa)).unwrap();
         b.set_state(pose(&pb), &q32(&qb)).unwrap();
         let mut stack = vec![[0u32; 2]; stack_capacity(ca.tree.depth(), src_b.tree.depth())];
@@ -232,10 +233,10 @@ proptest! {
         let (bbuf, _) = compact(&src_a, encoding, Some(proxy_depth), false).expect("compact");
         let ba = bbuf.parse::<f32>().expect("bounded parses");
         let bounded = ba.tree.is_bounded();
-        let mut cache_a = vec![CacheEntry::default(); ba.tree.node_count()];
-        let mut cache_b = vec![CacheEntry::default(); src_b.tree.node_count()];
-        let mut a = Body::<f32, 8>::new(&ba, &mut cache_a).expect("bounded body");
-        let mut b = Body::<f32, 8>::new(&src_b, &mut cache_b).expect("b");
+        let mut cache_a = BodyStorage::new(ba.tree.node_count());
+        let mut cache_b = BodyStorage::new(src_b.tree.node_count());
+        let mut a = cache_a.body(&ba).expect("bounded body");
+        let mut b = cache_b.body(&src_b).expect("b");
         a.set_state(pose(&pa), &q32(&qa)).unwrap();
         b.set_state(pose(&pb), &q32(&qb)).unwrap();
         let lb = proxy_depth + 1;
@@ -366,12 +367,9 @@ fn resealed_random_corruptions_of_compact_images_never_panic() {
                     continue;
                 };
                 // Whatever parses is usable without panics.
-                let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-                let mut cache2 = vec![CacheEntry::default(); image.tree.node_count()];
-                let (Ok(mut a), Ok(mut b2)) = (
-                    Body::<f32, 8>::new(&image, &mut cache),
-                    Body::<f32, 8>::new(&image, &mut cache2),
-                ) else {
+                let mut cache = BodyStorage::new(image.tree.node_count());
+                let mut cache2 = BodyStorage::new(image.tree.node_count());
+                let (Ok(mut a), Ok(mut b2)) = (cache.body(&image), cache2.body(&image)) else {
                     continue;
                 };
                 let q = vec![0.5f32; image.tree.modes()];
@@ -450,13 +448,13 @@ fn a_16_bit_model_widens_the_rounding_bound_by_its_recorded_error_and_is_validat
     }
     // δ grows by at least 2 (e_p + Σ e_j |q_j|).
     let q = vec![0.7f32; image.tree.modes()];
-    let mut c1 = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut c2 = vec![CacheEntry::default(); source.tree.node_count()];
-    let mut a = Body::<f32, 8>::new(&image, &mut c1).unwrap();
-    let mut b = Body::<f32, 8>::new(&source, &mut c2).unwrap();
+    let mut c1 = BodyStorage::new(image.tree.node_count());
+    let mut c2 = BodyStorage::new(source.tree.node_count());
+    let mut a = c1.body(&image).unwrap();
+    let mut b = c2.body(&source).unwrap();
     a.set_state(Pose::identity(), &q).unwrap();
     b.set_state(Pose::identity(), &q).unwrap();
-    let storage = image.model.storage_error(&q);
+    let storage = image.model.storage_error(q.iter().copied());
     assert!(storage >= e_p as f32);
     assert!(a.error() >= 2.0 * storage, "{} vs {}", a.error(), storage);
     assert!(b.error() < a.error());

@@ -1,9 +1,10 @@
 //! The committed fixture scenes, answered by the kernel in f32 and f64, against the expected
 //! answers that `cargo xtask fixtures` computed with the f64 brute-force oracle.
 
+use bdtree_std::BodyStorage;
 use std::path::{Path, PathBuf};
 
-use bdtree_core::{Body, CacheEntry, Pose, Scalar};
+use bdtree_core::{Pose, Scalar};
 use bdtree_std::builder::{BuildOptions, Precision};
 use bdtree_std::collide::{compare, prepare, run_with, Contact, PreparedScene};
 use bdtree_std::scene::Scene;
@@ -28,8 +29,8 @@ fn frame_error(scene: &Scene, prepared: &PreparedScene, frame: usize, precision:
         let mut worst = 0.0f64;
         for (buf, (pose, q)) in prepared.images.iter().zip(&scene.frames[frame]) {
             let image = buf.parse::<S>().expect("image");
-            let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-            let mut body = Body::<S, 128>::new(&image, &mut cache).expect("body");
+            let mut cache = BodyStorage::new(image.tree.node_count());
+            let mut body = cache.body(&image).expect("body");
             let p = Pose::from_quaternion(
                 pose.rotation.map(S::from_f64),
                 pose.translation.map(S::from_f64),

@@ -2,11 +2,10 @@
 //! with a recomputed checksum, which reach the structural validation behind it.
 
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, HEADER_LEN};
-use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Image, ImageError, Pose, TrianglePair,
-};
+use bdtree_core::{collide, stack_capacity, Image, ImageError, Pose, TrianglePair};
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::BodyStorage;
 
 use crate::support::Rng;
 
@@ -33,12 +32,9 @@ fn exercise(bytes: &[u8]) {
     let Ok(image) = buf.parse::<f32>() else {
         return;
     };
-    let mut cache_a = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut cache_b = vec![CacheEntry::default(); image.tree.node_count()];
-    let (Ok(mut a), Ok(mut b)) = (
-        Body::<f32, 8>::new(&image, &mut cache_a),
-        Body::<f32, 8>::new(&image, &mut cache_b),
-    ) else {
+    let mut cache_a = BodyStorage::new(image.tree.node_count());
+    let mut cache_b = BodyStorage::new(image.tree.node_count());
+    let (Ok(mut a), Ok(mut b)) = (cache_a.body(&image), cache_b.body(&image)) else {
         return;
     };
     let q = vec![0.5f32; image.tree.modes()];

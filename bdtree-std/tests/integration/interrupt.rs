@@ -3,14 +3,15 @@
 //! exactly the uninterrupted answer; full storage, full sinks and changed states are reported.
 
 use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Clock, ContactBuffer, Deadline, Image, NodeKind,
-    Order, Pending, Pose, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
+    collide, stack_capacity, Body, Clock, ContactBuffer, Deadline, Image, NodeKind, Order, Pending,
+    Pose, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, Rng};
@@ -72,11 +73,7 @@ struct Setup<'i, S: Scalar> {
     truth: Vec<(u32, u32)>,
 }
 
-fn states<S: Scalar, const M: usize>(
-    setup: &Setup<'_, S>,
-    a: &mut Body<'_, '_, S, M>,
-    b: &mut Body<'_, '_, S, M>,
-) {
+fn states<S: Scalar>(setup: &Setup<'_, S>, a: &mut Body<'_, '_, S>, b: &mut Body<'_, '_, S>) {
     a.set_state(setup.pose[0], &setup.q[0]).expect("state");
     b.set_state(setup.pose[1], &setup.q[1]).expect("state");
 }
@@ -84,10 +81,10 @@ fn states<S: Scalar, const M: usize>(
 /// Checks one setup in every order: covers at many budgets, resumed answers, storage limits.
 fn check<S: Scalar>(setup: &Setup<'_, S>) -> Result<(), TestCaseError> {
     let [ia, ib] = &setup.images;
-    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
-    let mut a = Body::<S, 16>::new(ia, &mut ca).expect("body");
-    let mut b = Body::<S, 16>::new(ib, &mut cb).expect("body");
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut a = ca.body(ia).expect("body");
+    let mut b = cb.body(ib).expect("body");
     states(setup, &mut a, &mut b);
     // The uninterrupted answer, and the oracle inside it.
     let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
@@ -290,10 +287,10 @@ fn a_changed_state_stops_a_resumed_query() {
     let basis = smooth_basis(&mesh.vertices, 2, 0.05);
     let buf = image::<f32>(&mesh, &basis);
     let im = buf.parse::<f32>().expect("image");
-    let mut ca = vec![CacheEntry::default(); im.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); im.tree.node_count()];
-    let mut a = Body::<f32, 4>::new(&im, &mut ca).expect("body");
-    let mut b = Body::<f32, 4>::new(&im, &mut cb).expect("body");
+    let mut ca = BodyStorage::new(im.tree.node_count());
+    let mut cb = BodyStorage::new(im.tree.node_count());
+    let mut a = ca.body(&im).expect("body");
+    let mut b = cb.body(&im).expect("body");
     let mut storage = vec![Pending::EMPTY; 4096];
     let mut t = Traversal::new(&mut storage, Order::DeepestFirst);
     assert_eq!(t.start(&mut a, &mut b), RunStatus::Interrupted);
@@ -322,10 +319,10 @@ fn a_deadline_stops_before_the_clock_reaches_it() {
     let mesh = torus(0.5, 0.15, 18, 8);
     let buf = image::<f64>(&mesh, &smooth_basis(&mesh.vertices, 0, 0.0));
     let im = buf.parse::<f64>().expect("image");
-    let mut ca = vec![CacheEntry::default(); im.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); im.tree.node_count()];
-    let mut a = Body::<f64, 1>::new(&im, &mut ca).expect("body");
-    let mut b = Body::<f64, 1>::new(&im, &mut cb).expect("body");
+    let mut ca = BodyStorage::new(im.tree.node_count());
+    let mut cb = BodyStorage::new(im.tree.node_count());
+    let mut a = ca.body(&im).expect("body");
+    let mut b = cb.body(&im).expect("body");
     let mut storage = vec![Pending::EMPTY; 1 << 14];
     let mut t = Traversal::new(&mut storage, Order::BreadthFirst);
     t.start(&mut a, &mut b);

@@ -3,13 +3,14 @@
 //! separates what the 15-axis test does not; hand-made separating-axis cases.
 
 use bdtree_core::obb::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox};
-use bdtree_core::{stack_capacity, Body, CacheEntry, Pose, QueryStatus, Scalar, TrianglePair};
+use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::obb::box_table;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, meshes, node_vertices, rough_basis, Rng};
@@ -44,14 +45,13 @@ fn containment<S: Scalar>(
     let image = buf.parse::<S>().expect("image");
     let rows = box_table(&image);
     let table = BoxTable::new(&rows, &image.tree).expect("valid table");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<S, 16>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(pose::<S>(&p), &qs).expect("state");
-    let weights: Vec<[S; 4]> = qs.iter().map(|x| [x.abs(); 4]).collect();
     let world = oracle::deform(&mesh.vertices, Some(basis), q, &p);
     for (k, set) in node_vertices(&image).iter().enumerate() {
-        let b = world_box(&mut body, &table, &weights, k).expect("box");
+        let b = world_box(&mut body, &table, k).expect("box");
         let c = b.center.map(|x| x.to_f64());
         for &v in set {
             let d = [0, 1, 2].map(|r| world[v as usize][r] - c[r]);
@@ -88,10 +88,10 @@ fn queries<S: Scalar>(
         BoxTable::new(&ra, &ia.tree).expect("a"),
         BoxTable::new(&rb, &ib.tree).expect("b"),
     );
-    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
-    let mut body_a = Body::<S, 16>::new(&ia, &mut ca).expect("a");
-    let mut body_b = Body::<S, 16>::new(&ib, &mut cb).expect("b");
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut body_a = ca.body(&ia).expect("a");
+    let mut body_b = cb.body(&ib).expect("b");
     let qa: Vec<S> = a.2.iter().map(|&x| S::from_f64(x)).collect();
     let qb: Vec<S> = b.2.iter().map(|&x| S::from_f64(x)).collect();
     body_a.set_state(pose::<S>(&a.3), &qa).expect("a");

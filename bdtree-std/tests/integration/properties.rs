@@ -1,14 +1,13 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{
-    collide, stack_capacity, Body, CacheEntry, Pose, Scalar, TrianglePair, VertexEntry,
-};
+use bdtree_core::{collide, stack_capacity, Pose, Scalar, TrianglePair, VertexEntry};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, dist, node_vertices, rough_basis, stored_model, Rng};
@@ -53,8 +52,8 @@ fn check_containment<S: Scalar>(
 ) -> Result<(), TestCaseError> {
     let buf = image_of::<S>(mesh, Some(basis));
     let image = buf.parse::<S>().expect("parse");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<S, 32>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
     let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
         .expect("pose");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
@@ -128,12 +127,13 @@ fn check_traversal<S: Scalar>(
         buf_a.parse::<S>().expect("a"),
         buf_b.parse::<S>().expect("b"),
     );
-    let mut cache_a = vec![CacheEntry::default(); image_a.tree.node_count()];
-    let mut cache_b = vec![CacheEntry::default(); image_b.tree.node_count()];
-    let mut body_a = Body::<S, 32>::new(&image_a, &mut cache_a).expect("body a");
+    let mut cache_a = BodyStorage::new(image_a.tree.node_count());
+    let mut cache_b = BodyStorage::new(image_b.tree.node_count());
+    let mut body_a = cache_a.body(&image_a).expect("body a");
     // Body b deforms its vertices through a vertex cache, body a without: both paths tested.
     let mut vertices_b = vec![VertexEntry::default(); image_b.model.positions().len()];
-    let mut body_b = Body::<S, 32>::new(&image_b, &mut cache_b)
+    let mut body_b = cache_b
+        .body(&image_b)
         .and_then(|b| b.with_vertex_cache(&mut vertices_b))
         .expect("body b");
     for (body, (_, _, q, pose)) in [(&mut body_a, &a), (&mut body_b, &b)] {

@@ -6,14 +6,15 @@
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_NESTED};
 use bdtree_core::sphere::spheres_overlap;
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Anchor, Body, CacheEntry, Image, ImageError, NodeKind,
-    Pose, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
+    collide_proxies, proxy_stack_capacity, Anchor, Body, Image, ImageError, NodeKind, Pose,
+    ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{icosphere, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, dist, meshes, rough_basis, Rng};
@@ -77,7 +78,7 @@ struct Case<'m> {
     pose: oracle::Pose,
 }
 
-fn set_state<S: Scalar, const M: usize>(body: &mut Body<'_, '_, S, M>, case: &Case<'_>) {
+fn set_state<S: Scalar>(body: &mut Body<'_, '_, S>, case: &Case<'_>) {
     let pose = Pose::from_quaternion(
         case.pose.rotation.map(S::from_f64),
         case.pose.translation.map(S::from_f64),
@@ -107,12 +108,14 @@ fn check_proxies<S: Scalar>(
     );
     prop_assert!(image_a.tree.is_nested() && image_b.tree.is_nested());
     let (ta, tb) = (image_a.tree, image_b.tree);
-    let mut cache_a = vec![CacheEntry::default(); ta.node_count()];
-    let mut cache_b = vec![CacheEntry::default(); tb.node_count()];
+    let mut cache_a = BodyStorage::new(ta.node_count());
+    let mut cache_b = BodyStorage::new(tb.node_count());
     let mut refs_a = vec![ReferenceEntry::EMPTY; ta.node_count()];
     let mut refs_b = vec![ReferenceEntry::EMPTY; tb.node_count()];
-    let mut body_a = Body::<S, 16>::new(&image_a, &mut cache_a).expect("body a");
-    let mut body_b = Body::<S, 16>::new(&image_b, &mut cache_b).expect("body b");
+    let mut modes_a = vec![S::ZERO; bdtree_core::mode_storage(ta.modes())];
+    let mut modes_b = vec![S::ZERO; bdtree_core::mode_storage(tb.modes())];
+    let mut body_a = cache_a.body(&image_a).expect("body a");
+    let mut body_b = cache_b.body(&image_b).expect("body b");
     if coherent {
         // Anchor at a scaled-down q, then step to the real one: drift ‖q − 0.7 q‖ > 0.
         fn anchor<'m>(case: &Case<'m>) -> Case<'m> {
@@ -124,10 +127,10 @@ fn check_proxies<S: Scalar>(
         set_state(&mut body_a, &anchor(a));
         set_state(&mut body_b, &anchor(b));
         body_a = body_a
-            .with_coherence(&mut refs_a, Anchor::OnRequest)
+            .with_coherence(&mut refs_a, &mut modes_a, Anchor::OnRequest)
             .expect("coherence a");
         body_b = body_b
-            .with_coherence(&mut refs_b, Anchor::OnRequest)
+            .with_coherence(&mut refs_b, &mut modes_b, Anchor::OnRequest)
             .expect("coherence b");
     }
     set_state(&mut body_a, a);
@@ -354,14 +357,14 @@ fn proxy_queries_refuse_plain_trees_and_report_full_sinks_and_short_stacks() {
     );
     let n = nested.tree.node_count();
     let mut caches = [
-        vec![CacheEntry::default(); n],
-        vec![CacheEntry::default(); n],
-        vec![CacheEntry::default(); n],
+        BodyStorage::new(n),
+        BodyStorage::new(n),
+        BodyStorage::new(n),
     ];
     let [c0, c1, c2] = &mut caches;
-    let mut p = Body::<f32, 4>::new(&plain, c0).expect("body");
-    let mut a = Body::<f32, 4>::new(&nested, c1).expect("body");
-    let mut b = Body::<f32, 4>::new(&nested, c2).expect("body");
+    let mut p = c0.body(&plain).expect("body");
+    let mut a = c1.body(&nested).expect("body");
+    let mut b = c2.body(&nested).expect("body");
     let mut stack = vec![[0u32; 2]; 64];
     let mut sink = ProxyBuffer::<f32, 4>::new();
     let outcome = collide_proxies(&mut p, 2, &mut a, 2, &mut stack, &mut sink);

@@ -2,20 +2,17 @@
 //! recomputes exactly the nodes whose support meets them, and every sphere — recomputed or
 //! carried over — still contains its node's deformed vertices; queries equal brute force.
 
-use bdtree_core::{
-    collide, stack_capacity, Body, BodyError, CacheEntry, Pose, Scalar, TrianglePair,
-};
+use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::local::{bspline_patch, cage_basis};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{blob, smooth_basis};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, dist, node_vertices, Rng};
-
-const CAP: usize = 96;
 
 fn bodies() -> Vec<(Mesh, Basis)> {
     let patch = bspline_patch(1.2, 0.8, [5, 4], 3, [13, 9]).expect("patch");
@@ -44,9 +41,10 @@ fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), Test
         .expect("build")
         .0;
     let image = buf.parse::<S>().expect("image");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut words = vec![0u64; Body::<S, CAP>::region_words(&image.tree)];
-    let mut body = Body::<S, CAP>::new(&image, &mut cache)
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut words = vec![0u64; Body::<S>::region_words(&image.tree)];
+    let mut body = cache
+        .body(&image)
         .and_then(|b| b.with_regions(&mut words))
         .expect("body");
     let sets = node_vertices(&image);
@@ -130,9 +128,10 @@ fn moving_one_control_point_recomputes_only_the_nodes_it_moves() {
     .0;
     let image = buf.parse::<f32>().expect("image");
     let n = image.tree.node_count();
-    let mut cache = vec![CacheEntry::default(); n];
-    let mut words = vec![0u64; Body::<f32, 512>::region_words(&image.tree)];
-    let mut body = Body::<f32, 512>::new(&image, &mut cache)
+    let mut cache = BodyStorage::new(n);
+    let mut words = vec![0u64; Body::<f32>::region_words(&image.tree)];
+    let mut body = cache
+        .body(&image)
         .and_then(|b| b.with_regions(&mut words))
         .expect("body");
     let m = patch.basis.modes;
@@ -189,16 +188,15 @@ fn queries_with_regions_equal_brute_force_step_after_step() {
         .0;
     let image = buf.parse::<f32>().expect("image");
     let n = image.tree.node_count();
-    let (mut ca, mut cb) = (
-        vec![CacheEntry::default(); n],
-        vec![CacheEntry::default(); n],
-    );
-    let words = Body::<f32, CAP>::region_words(&image.tree);
+    let (mut ca, mut cb) = (BodyStorage::new(n), BodyStorage::new(n));
+    let words = Body::<f32>::region_words(&image.tree);
     let (mut wa, mut wb) = (vec![0u64; words], vec![0u64; words]);
-    let mut a = Body::<f32, CAP>::new(&image, &mut ca)
+    let mut a = ca
+        .body(&image)
         .and_then(|b| b.with_regions(&mut wa))
         .expect("a");
-    let mut b = Body::<f32, CAP>::new(&image, &mut cb)
+    let mut b = cb
+        .body(&image)
         .and_then(|b| b.with_regions(&mut wb))
         .expect("b");
     let mut rng = Rng(0xBD7_0C02);
@@ -245,9 +243,10 @@ fn too_little_region_storage_is_an_error() {
         .expect("build")
         .0;
     let image = buf.parse::<f32>().expect("image");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
+    let mut cache = BodyStorage::new(image.tree.node_count());
     let mut words = vec![0u64; 3];
-    let err = Body::<f32, CAP>::new(&image, &mut cache)
+    let err = cache
+        .body(&image)
         .and_then(|b| b.with_regions(&mut words))
         .err();
     assert!(

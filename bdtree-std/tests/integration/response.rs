@@ -4,12 +4,11 @@
 #![allow(clippy::needless_range_loop)] // x, y, z index loops read clearer here
 
 use bdtree_core::response::{penalty, respond, Wrench};
-use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Body, CacheEntry, Pose, ProxyPair, QueryStatus,
-};
+use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::oracle;
 use bdtree_std::procedural::{icosphere, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 
 use crate::support::Rng;
 
@@ -40,10 +39,10 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
     let ia = build(&ma, Some(&ba), options, &mut |_| {}).expect("a").0;
     let ib = build(&mb, Some(&bb), options, &mut |_| {}).expect("b").0;
     let (ia, ib) = (ia.parse::<f64>().expect("a"), ib.parse::<f64>().expect("b"));
-    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
-    let mut a = Body::<f64, 8>::new(&ia, &mut ca).expect("a");
-    let mut b = Body::<f64, 8>::new(&ib, &mut cb).expect("b");
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut a = ca.body(&ia).expect("a");
+    let mut b = cb.body(&ib).expect("b");
     let mut checked = 0;
     for _ in 0..10 {
         let qa: Vec<f64> = (0..4).map(|_| rng.uniform(-1.0, 1.0)).collect();

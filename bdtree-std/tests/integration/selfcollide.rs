@@ -1,14 +1,13 @@
 //! Self-collision against the f64 brute force over every pair of non-adjacent triangles of the
 //! explicitly deformed mesh: nothing missed, extras only within the rounding inflation.
 
-use bdtree_core::{
-    collide_self, self_stack_capacity, Body, CacheEntry, Pose, QueryStatus, Scalar, TrianglePair,
-};
+use bdtree_core::{collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 
 use crate::support::{config, rough_basis, Rng};
@@ -32,8 +31,8 @@ fn check<S: Scalar>(
         .expect("build")
         .0;
     let image = buf.parse::<S>().expect("image");
-    let mut cache = vec![CacheEntry::default(); image.tree.node_count()];
-    let mut body = Body::<S, 16>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
     let p = Pose::from_quaternion(
         pose.rotation.map(S::from_f64),
         pose.translation.map(S::from_f64),
@@ -157,8 +156,8 @@ fn normal_culling_reports_a_subset_and_cones_nest() {
             .0;
         let image = buf.parse::<f32>().expect("image");
         let n = image.tree.node_count();
-        let mut cache = vec![CacheEntry::default(); n];
-        let mut body = Body::<f32, 8>::new(&image, &mut cache).expect("body");
+        let mut cache = BodyStorage::new(n);
+        let mut body = cache.body(&image).expect("body");
         let mut cones = vec![0u16; n];
         let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
         for step in 0..6 {
@@ -237,8 +236,8 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
             .0;
         let image = buf.parse::<f32>().expect("image");
         let n = image.tree.node_count();
-        let mut cache = vec![CacheEntry::default(); n];
-        let body = Body::<f32, 1>::new(&image, &mut cache).expect("body");
+        let mut cache = BodyStorage::new(n);
+        let body = cache.body(&image).expect("body");
         let mut signatures = vec![0u64; n];
         vertex_signatures(&body, &mut signatures).expect("signatures");
         let sets = node_vertices(&image, &mesh.triangles);
@@ -302,8 +301,8 @@ fn list_run(
         .0;
     let image = buf.parse::<f32>().expect("image");
     let n = image.tree.node_count();
-    let mut cache = vec![CacheEntry::default(); n];
-    let mut body = Body::<f32, 8>::new(&image, &mut cache).expect("body");
+    let mut cache = BodyStorage::new(n);
+    let mut body = cache.body(&image).expect("body");
     let mut signatures = vec![0u64; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");
     let mut parents = vec![0u32; n];

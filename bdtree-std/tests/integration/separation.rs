@@ -3,12 +3,13 @@
 //! lower bound — in f32 and f64.
 
 use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
-use bdtree_core::{stack_capacity, Body, CacheEntry, Pose, QueryStatus, Scalar};
+use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -49,10 +50,10 @@ fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
         build(b.0, Some(b.1), options, &mut |_| {}).expect("b").0,
     );
     let (ia, ib) = (ba.parse::<S>().expect("a"), bb.parse::<S>().expect("b"));
-    let mut ca = vec![CacheEntry::default(); ia.tree.node_count()];
-    let mut cb = vec![CacheEntry::default(); ib.tree.node_count()];
-    let mut body_a = Body::<S, 8>::new(&ia, &mut ca).expect("a");
-    let mut body_b = Body::<S, 8>::new(&ib, &mut cb).expect("b");
+    let mut ca = BodyStorage::new(ia.tree.node_count());
+    let mut cb = BodyStorage::new(ib.tree.node_count());
+    let mut body_a = ca.body(&ia).expect("a");
+    let mut body_b = cb.body(&ib).expect("b");
     for (body, case) in [(&mut body_a, a), (&mut body_b, b)] {
         let p = Pose::from_quaternion(
             case.3.rotation.map(S::from_f64),
@@ -157,11 +158,11 @@ fn a_short_stack_is_reported() {
         .0;
     let im = buf.parse::<f32>().expect("image");
     let (mut c0, mut c1) = (
-        vec![CacheEntry::default(); im.tree.node_count()],
-        vec![CacheEntry::default(); im.tree.node_count()],
+        BodyStorage::new(im.tree.node_count()),
+        BodyStorage::new(im.tree.node_count()),
     );
-    let mut a = Body::<f32, 1>::new(&im, &mut c0).expect("a");
-    let mut b = Body::<f32, 1>::new(&im, &mut c1).expect("b");
+    let mut a = c0.body(&im).expect("a");
+    let mut b = c1.body(&im).expect("b");
     let mut stack = [[0u32; 2]; 2];
     assert!(matches!(
         nearest(&mut a, &mut b, &mut stack).status,

@@ -2,14 +2,15 @@
 //! self-colliding body whose diagonal bit is on, on the f64 deformed meshes.
 
 use bdtree_core::{
-    collide_world, self_stack_capacity, stack_capacity, BitMatrix, Body, CacheEntry, PairFilter,
-    Pose, QueryStatus, SweepAndPrune, TrianglePair,
+    collide_world, self_stack_capacity, stack_capacity, BitMatrix, Body, PairFilter, Pose,
+    QueryStatus, SweepAndPrune, WorldPair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::oracle;
 use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -45,12 +46,12 @@ proptest! {
             .map(|(m, b)| build(m, Some(b), BuildOptions::default(), &mut |_| {}).expect("build").0)
             .collect();
         let parsed: Vec<_> = images.iter().map(|b| b.parse::<f32>().expect("image")).collect();
-        let mut caches: Vec<Vec<CacheEntry<f32>>> =
-            parsed.iter().map(|im| vec![CacheEntry::default(); im.tree.node_count()]).collect();
-        let mut bodies: Vec<Body<'_, '_, f32, 4>> = caches
+        let mut caches: Vec<BodyStorage<f32>> =
+            parsed.iter().map(|im| BodyStorage::new(im.tree.node_count())).collect();
+        let mut bodies: Vec<Body<'_, '_, f32>> = caches
             .iter_mut()
             .zip(&parsed)
-            .map(|(c, im)| Body::new(im, c).expect("body"))
+            .map(|(c, im)| c.body(im).expect("body"))
             .collect();
         let qs: Vec<Vec<f64>> = (0..n).map(|_| (0..3).map(|_| rng.uniform(-2.0, 2.0)).collect()).collect();
         let poses: Vec<oracle::Pose> = (0..n)
@@ -76,8 +77,8 @@ proptest! {
         let mut sweep = SweepAndPrune::new(&mut order);
         let mut roots = vec![[0.0f32; 4]; n];
         let mut found = Vec::new();
-        let outcome = collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut |i, j, p: TrianglePair| {
-            found.push((i as usize, j as usize, p.a, p.b));
+        let outcome = collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut |w: WorldPair| {
+            found.push((w.a as usize, w.b as usize, w.triangles.a, w.triangles.b));
             true
         });
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
