@@ -63,6 +63,9 @@ use crate::model::Model;
 use crate::scalar::{norm_inf, Scalar};
 use crate::tree::{Encoding, Rows, TreeView};
 
+mod section;
+pub use section::Section;
+
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
 /// The newest format version: this kernel reads it and [`VERSION_SCALAR`].
@@ -129,7 +132,7 @@ pub struct Layout {
     pub total: usize,
 }
 
-/// Names of the sections, in layout order.
+/// Names of the sections, in layout order ([`Section::name`]).
 pub const SECTION_NAMES: [&str; SECTIONS] = [
     "stats",
     "records",
@@ -232,10 +235,20 @@ impl Layout {
         })
     }
 
-    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales).
+    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales; see [`Section`]).
     pub fn section(&self, i: usize) -> core::ops::Range<usize> {
         let start = self.offsets.get(i).copied().unwrap_or(0);
         start..start + self.lengths.get(i).copied().unwrap_or(0)
+    }
+
+    /// Byte range of a section.
+    pub fn range(&self, section: Section) -> core::ops::Range<usize> {
+        self.section(section.index())
+    }
+
+    /// Length of a section in bytes.
+    pub fn len_of(&self, section: Section) -> usize {
+        self.lengths.get(section.index()).copied().unwrap_or(0)
     }
 }
 
@@ -630,8 +643,8 @@ impl<'a, S: Scalar> Image<'a, S> {
         }
         // Padding between sections must be zero too, so every byte of a valid image is meaningful.
         let mut end = HEADER_LEN;
-        for i in 0..SECTIONS {
-            let r = layout.section(i);
+        for section in Section::ALL {
+            let r = layout.range(section);
             if bytes
                 .get(end..r.start)
                 .is_none_or(|gap| gap.iter().any(|&b| b != 0))
@@ -647,11 +660,11 @@ impl<'a, S: Scalar> Image<'a, S> {
             return Err(ImageError::ReservedNotZero);
         }
 
-        let stats: &[S] = cast(bytes, layout.section(0))?;
-        let spread: &[S] = cast(bytes, layout.section(2))?;
-        let links: &[[u32; 4]] = cast(bytes, layout.section(3))?;
-        let faces: &[[u32; 3]] = cast(bytes, layout.section(6))?;
-        let all_scales: &[f32] = cast(bytes, layout.section(7))?;
+        let stats: &[S] = cast(bytes, layout.range(Section::Stats))?;
+        let spread: &[S] = cast(bytes, layout.range(Section::Spread))?;
+        let links: &[[u32; 4]] = cast(bytes, layout.range(Section::Links))?;
+        let faces: &[[u32; 3]] = cast(bytes, layout.range(Section::Faces))?;
+        let all_scales: &[f32] = cast(bytes, layout.range(Section::Scales))?;
 
         check_finite(stats, "stats", true)?;
         check_finite(spread, "spread", true)?;
@@ -681,8 +694,8 @@ impl<'a, S: Scalar> Image<'a, S> {
             (&[], &[])
         } else {
             (
-                cast(bytes, layout.section(4))?,
-                cast(bytes, layout.section(5))?,
+                cast(bytes, layout.range(Section::Positions))?,
+                cast(bytes, layout.range(Section::Basis))?,
             )
         };
         check_finite(
@@ -731,10 +744,10 @@ impl<'a, S: Scalar> Image<'a, S> {
         let nested = header.flags & FLAG_NESTED != 0;
         let m = layout.modes;
         let rows = match encoding {
-            Encoding::Float => Rows::Float(cast(bytes, layout.section(1))?),
+            Encoding::Float => Rows::Float(cast(bytes, layout.range(Section::Records))?),
             _ => Rows::Quantized {
                 bytes: bytes
-                    .get(layout.section(1))
+                    .get(layout.range(Section::Records))
                     .ok_or(ImageError::SizeOverflow)?,
                 stride: encoding
                     .record_bytes(4, m)
@@ -763,8 +776,8 @@ impl<'a, S: Scalar> Image<'a, S> {
             Model::empty(m)
         } else if model_q16 {
             Model::quantized(
-                cast(bytes, layout.section(4))?,
-                cast(bytes, layout.section(5))?,
+                cast(bytes, layout.range(Section::Positions))?,
+                cast(bytes, layout.range(Section::Basis))?,
                 model_scales,
                 faces,
                 m,

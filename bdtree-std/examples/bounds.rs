@@ -16,13 +16,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use bdtree_core::QueryStats;
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Grouping, ModeCenter};
-use bdtree_std::collide::{compare, prepare, run, Contact};
-use bdtree_std::inspect::inspect;
-use bdtree_std::mesh::Mesh;
-use bdtree_std::procedural::{icosphere, smooth_basis};
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter};
+use bdtree_std::io::{Basis, Mesh, Scene};
+use bdtree_std::run::inspect::inspect;
+use bdtree_std::run::{compare, prepare, run, Contact};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

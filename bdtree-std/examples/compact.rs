@@ -4,7 +4,7 @@
 //! `bdtree modes`), built nested in f32, then compacted to every format, complete (mesh in f32 or
 //! in 16 bits) and bounded at a few depths. For each image: bytes, tree bytes per node, mean radius growth, and the sphere
 //! overlap tests of 200 proxy queries between two placed copies against the complete f32 image
-//! queried at the same proxy depth (`bdtree_std::inspect::compare`).
+//! queried at the same proxy depth (`bdtree_std::run::inspect::compare`).
 //!
 //! ```sh
 //! cargo run --release -p bdtree-std --example compact            # the table
@@ -12,11 +12,10 @@
 //! ```
 
 use bdtree_core::Encoding;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::compact::compact;
-use bdtree_std::inspect::compare;
+use bdtree_std::build::{build, compact, BuildOptions, Precision};
 use bdtree_std::modes::{compute_modes, ModalOptions};
-use bdtree_std::procedural::torus;
+use bdtree_std::run::inspect::compare;
+use bdtree_std::shapes::procedural::torus;
 
 fn main() {
     let write = std::env::args()

@@ -27,9 +27,9 @@
 
 use bdtree_core::response::{respond, Wrench};
 use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
-use bdtree_std::builder::{build, BuildOptions, Precision};
+use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::modes::{compute_modes, ModalOptions};
-use bdtree_std::procedural::icosphere;
+use bdtree_std::shapes::procedural::icosphere;
 use bdtree_std::BodyStorage;
 
 const MODES: usize = 6;

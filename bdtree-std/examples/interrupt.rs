@@ -19,9 +19,9 @@ use bdtree_core::{
     collide, stack_capacity, Clock, Deadline, Order, Pending, Pose, RunStatus, Traversal,
     TrianglePair,
 };
-use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::prepare;
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
+use bdtree_std::run::prepare;
 
 /// Microseconds since a fixed start: a monotonic host clock.
 struct HostClock(Instant);

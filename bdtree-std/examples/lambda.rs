@@ -16,11 +16,11 @@
 //! ```
 
 use bdtree_core::{NodeKind, TreeView};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::local::{cage_basis, lambda_sphere};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Basis;
 use bdtree_std::oracle;
-use bdtree_std::procedural::{blob, translate};
+use bdtree_std::shapes::procedural::{blob, translate};
+use bdtree_std::shapes::{cage_basis, lambda_sphere};
 
 /// Per node: its vertices, its cage nodes, its rest sphere.
 struct NodeInfo {
@@ -146,13 +146,8 @@ fn main() {
         "λ missed",
         "BD missed"
     );
-    let mut seed = 0x1a3b_5c7du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut rng = bdtree_std::rng::Rng::from_state(0x1a3b_5c7d);
+    let mut next = move || rng.uniform(-1.0, 1.0);
     for amplitude in [0.02, 0.05, 0.1, 0.2] {
         let trials = 10;
         let (mut lambda_out, mut exact_out, mut contacts, mut lambda_missed, mut exact_missed) =

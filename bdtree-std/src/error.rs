@@ -72,23 +72,6 @@ impl std::error::Error for LoadError {}
 pub(crate) mod testing {
     use super::LoadError;
 
-    /// xorshift64: a tiny deterministic generator for the loaders' garbage tests.
-    pub struct XorShift(pub u64);
-
-    impl XorShift {
-        /// The next 64 random bits.
-        pub fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        /// Uniform-ish in `0..n` (`0` for `n = 0`).
-        pub fn below(&mut self, n: usize) -> usize {
-            usize::try_from(self.next() % u64::try_from(n.max(1)).unwrap()).unwrap()
-        }
-    }
-
     /// The Display of `result`'s error; fails the test if it is `Ok`.
     pub fn err_text<T: core::fmt::Debug>(result: Result<T, LoadError>) -> String {
         match result {

@@ -1,31 +1,93 @@
-//! Host companion of `bdtree-core`: loading meshes, bases and scenes, building tree images in
-//! f64, the brute-force oracle, vibration modes of closed meshes ([`modal`]), pictures ([`render`]: PNG and SVG) and
-//! exports ([`export`]: PLY and OBJ), and the `bdtree` command-line tool.
+//! Host companion of `bdtree-core`, in rooms named by pipeline stage: files in, trees built in
+//! f64, the brute-force oracle, modal analysis, scenes run on the kernel, simulation, and
+//! pictures and exports. The `bdtree` command-line tool (`src/bin/bdtree/`) is glue over them.
+//!
+//! | room | what | may import |
+//! |---|---|---|
+//! | [`io`] | meshes (OBJ, PLY, STL), `.npy` bases, scene files, tree image files | — |
+//! | [`shapes`] | procedural meshes and smooth bases, the chair, B-spline and cage bases | `io` |
+//! | [`build`] | the tree builder, Welzl spheres, box tables, compaction, the one image writer | `io` |
+//! | [`oracle`] | explicit deformation, exact triangle tests, distances, brute force | `io` |
+//! | [`modal`] | vibration modes of closed meshes (`modes` is its former name) | `io` |
+//! | [`run`] | the scene runner, checks against the oracle, interrupt tables, inspection, printed reports | `io`, `build`, `oracle` |
+//! | [`sim`] | the falling chairs and the demo | `io`, `shapes`, `build`, `oracle`, `modal`, `run` |
+//! | [`view`] | pictures (feature `pictures`), exports, Rerun recordings (feature `rerun`) | all of the above |
+//!
+//! Beside the rooms, at the crate root and importable by all: [`error`] ([`LoadError`]),
+//! [`storage`] ([`BodyStorage`], the one host body set-up), [`rng`] (the one seeded generator)
+//! and a private 3-vector helper. Tests (`#[cfg(test)]`) may also use [`shapes`] for their
+//! meshes. Each room imports only rooms above it in the table, so rooms form no cycle; inside a
+//! room, files import their siblings, never their folder's `mod.rs`. `tests/integration/layout.rs`
+//! checks both by reading every `crate::…` and `super::…` path of the library code, and keeps
+//! every source file under 900 lines and every CLI file under 300.
+//!
+//! # Features
+//!
+//! * `cli` (default): the `bdtree` binary (clap, indicatif) and `pictures`.
+//! * `pictures`: PNG and SVG pictures (`view::render`, with plotters and png).
+//! * `rerun`: Rerun recordings of the chairs simulation (`view::rerun`).
+//!
+//! With `--no-default-features` the library needs none of clap, plotters, indicatif or rerun:
+//! the lean library that bindings build on. Progress is reported through callbacks
+//! (`&mut dyn FnMut(…)`); only the binary renders them as progress bars.
 
-pub mod basis;
-pub mod budget;
-pub mod builder;
-pub mod chairs;
-pub mod collide;
-pub mod compact;
+pub mod build;
 pub mod error;
-pub mod export;
-pub mod inspect;
-pub mod local;
-pub mod mesh;
+pub mod io;
 pub mod modal;
 /// The modal analysis under its former name.
 pub use modal as modes;
-pub mod obb;
 pub mod oracle;
-pub mod procedural;
-pub mod render;
-#[cfg(feature = "rerun")]
-pub mod rerun_log;
-pub mod scene;
+pub mod rng;
+pub mod run;
+pub mod shapes;
+pub mod sim;
 pub mod storage;
 mod vec3;
-pub mod welzl;
+pub mod view;
 
 pub use error::LoadError;
 pub use storage::BodyStorage;
+
+// Old module paths, kept so that outside code keeps compiling.
+
+/// Old path of [`build::boxes`].
+pub use build::boxes as obb;
+/// Old path of [`build::tree`].
+pub use build::tree as builder;
+pub use build::{compact, welzl};
+/// Old path of [`run::interrupt_table`].
+pub use run::interrupt_table as budget;
+/// Old path of [`run::scene`] (the scene runner) and [`run::check`].
+pub mod collide {
+    pub use crate::run::check::*;
+    pub use crate::run::scene::*;
+}
+pub use io::scene;
+pub use run::inspect;
+/// Old path of [`io::mesh`] and the three mesh formats.
+pub mod mesh {
+    pub use crate::io::load::load_mesh;
+    pub use crate::io::mesh::*;
+    pub use crate::io::obj::{parse_obj, write_obj};
+    pub use crate::io::ply::parse_ply;
+    pub use crate::io::stl::parse_stl;
+}
+/// Old path of [`io::basis`] and [`io::npy`].
+pub mod basis {
+    pub use crate::io::basis::*;
+    pub use crate::io::npy::*;
+}
+pub use shapes::procedural;
+/// Old path of [`shapes::bspline`] and [`shapes::cage`] (the local bases).
+pub mod local {
+    pub use crate::shapes::bspline::*;
+    pub use crate::shapes::cage::*;
+}
+pub use sim::chairs;
+pub use view::export;
+#[cfg(feature = "pictures")]
+pub use view::render;
+/// Old path of [`view::rerun`].
+#[cfg(feature = "rerun")]
+pub use view::rerun as rerun_log;

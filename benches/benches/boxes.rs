@@ -14,10 +14,9 @@ use std::time::Duration;
 
 use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{collide, stack_capacity, Body, Image, Pose, QueryStats, TrianglePair};
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::obb::box_table;
-use bdtree_std::procedural::{icosphere, smooth_basis};
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{box_table, build, BuildOptions, Precision};
+use bdtree_std::io::{ImageBuf, Scene};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
 /// Per frame, per body: pose and q in f32.

@@ -14,13 +14,8 @@ use bdtree_core::{AllPairs, SweepAndPrune};
 use criterion::{BenchmarkId, Criterion};
 
 fn world(n: usize, seed: u64) -> Vec<[f32; 4]> {
-    let mut s = seed;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = bdtree_std::rng::Rng::from_state(seed);
+    let mut next = move || rng.unit();
     let side = 40.0 * (n as f64 / 1000.0).sqrt();
     (0..n)
         .map(|_| {

@@ -24,11 +24,10 @@ use bdtree_core::{
     collide, stack_capacity, Anchor, Body, Pose, QueryStats, ReferenceEntry, TrianglePair,
     VertexEntry,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform, Pose as OraclePose};
-use bdtree_std::procedural::{icosphere, smooth_basis, uv_sphere};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const MODES: usize = 10;

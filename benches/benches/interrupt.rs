@@ -16,8 +16,8 @@ use bdtree_core::{
     collide, stack_capacity, Image, NodeKind, Order, Pending, Pose, TestBudget, Traversal,
     TreeView, TrianglePair, VertexEntry,
 };
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
 const MODES: usize = 10;

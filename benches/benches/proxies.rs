@@ -22,11 +22,10 @@ use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Image, NodeKind, Pose,
     ProxyPair, QueryStats, TreeView, TrianglePair, VertexEntry,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform, Pose as OraclePose};
-use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
 const MODES: usize = 10;

@@ -35,13 +35,12 @@ use bdtree_core::{
     collide, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, Scalar, TrianglePair,
     VertexEntry,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle::{
     brute_force_pairs, deform, separation_gap, triangles_intersect, Pose as OraclePose,
 };
-use bdtree_std::procedural::{icosphere, smooth_basis, uv_sphere};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
 use criterion::Criterion;
 use parry3d::math::{Pose as ParryPose, Rot3, Vector};
 use parry3d::partitioning::BvhNode;

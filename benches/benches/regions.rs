@@ -1,7 +1,7 @@
 //! Local bases and deformation regions: update cost against M, and the per-frame query when one
 //! control point moves.
 //!
-//! Bodies: quadratic B-spline patches (`bdtree_std::local::bspline_patch`) of 4 × 4, 8 × 8 and
+//! Bodies: quadratic B-spline patches (`bdtree_std::shapes::bspline_patch`) of 4 × 4, 8 × 8 and
 //! 12 × 12 control points (M = 48, 192, 432), sampled 33 × 33 (2,048 triangles). Group
 //! `regions`:
 //! * `update_sparse/M` and `update_dense/M`: one `set_state` changing every coordinate and a
@@ -14,8 +14,9 @@ use bdtree_std::BodyStorage;
 use std::time::Duration;
 
 use bdtree_core::{collide, stack_capacity, Body, Image, Pose, TrianglePair, VertexEntry};
-use bdtree_std::builder::{build, BuildOptions, ImageBuf};
-use bdtree_std::local::bspline_patch;
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::ImageBuf;
+use bdtree_std::shapes::bspline_patch;
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 fn patch(controls: usize) -> ImageBuf {

@@ -9,7 +9,7 @@
 //! brute force over non-adjacent pairs: the exact modes must miss nothing (checked), the culled
 //! ones' misses are counted and printed, with the test units per frame by type.
 
-use bdtree_std::BodyStorage;
+use bdtree_std::{oracle, BodyStorage};
 use std::path::Path;
 use std::time::Duration;
 
@@ -18,12 +18,9 @@ use bdtree_core::selfcollide::{
     UnitCounts,
 };
 use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{sheet, smooth_basis};
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::{Basis, Mesh, Scene};
+use bdtree_std::shapes::procedural::{sheet, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
 struct Case {

@@ -7,16 +7,14 @@
 //! pair). Before timing, every frame's bdtree distance is checked against brute force (1,280
 //! case) and the work counters are printed.
 
-use bdtree_std::BodyStorage;
+use bdtree_std::{oracle, BodyStorage};
 use std::time::Duration;
 
 use bdtree_core::separation::{closer_than, nearest};
 use bdtree_core::{stack_capacity, Image, Pose};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
 const MODES: usize = 10;

@@ -31,8 +31,9 @@ use bdtree_benches::Rng;
 use bdtree_core::coherence::{coherent_radius, drift_norm};
 use bdtree_core::sphere::{mode_weights, update};
 use bdtree_core::{Anchor, Pose, ReferenceEntry, Scalar};
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::ImageBuf;
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 /// Node records per `kernel` / `scalar_reference` iteration.
@@ -51,17 +52,17 @@ fn image_records<S: Scalar>(rng: &mut Rng, nodes: usize, m: usize) -> Vec<[S; 4]
     let mut rows = Vec::with_capacity(nodes * (m + 1));
     for _ in 0..nodes {
         rows.push([
-            S::from_f64(rng.range(-1.0, 1.0)),
-            S::from_f64(rng.range(-1.0, 1.0)),
-            S::from_f64(rng.range(-1.0, 1.0)),
-            S::from_f64(rng.range(0.001, 0.5)),
+            S::from_f64(rng.uniform(-1.0, 1.0)),
+            S::from_f64(rng.uniform(-1.0, 1.0)),
+            S::from_f64(rng.uniform(-1.0, 1.0)),
+            S::from_f64(rng.uniform(0.001, 0.5)),
         ]);
         for _ in 0..m {
             rows.push([
-                S::from_f64(rng.range(-0.05, 0.05)),
-                S::from_f64(rng.range(-0.05, 0.05)),
-                S::from_f64(rng.range(-0.05, 0.05)),
-                S::from_f64(rng.range(0.0, 0.02)),
+                S::from_f64(rng.uniform(-0.05, 0.05)),
+                S::from_f64(rng.uniform(-0.05, 0.05)),
+                S::from_f64(rng.uniform(-0.05, 0.05)),
+                S::from_f64(rng.uniform(0.0, 0.02)),
             ]);
         }
     }
@@ -109,7 +110,9 @@ fn naive_update<S: Scalar>(node: &[S], q: &[S], m: usize) -> [S; 4] {
 }
 
 fn random_q<S: Scalar>(rng: &mut Rng, m: usize) -> Vec<S> {
-    (0..m).map(|_| S::from_f64(rng.range(-1.0, 1.0))).collect()
+    (0..m)
+        .map(|_| S::from_f64(rng.uniform(-1.0, 1.0)))
+        .collect()
 }
 
 fn built_tree(m: usize, precision: Precision) -> ImageBuf {
@@ -126,7 +129,7 @@ fn built_tree(m: usize, precision: Precision) -> ImageBuf {
 
 fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
     let mut group = c.benchmark_group(format!("update_{}", S::NAME));
-    let mut rng = Rng::new(0x5eed_0001);
+    let mut rng = Rng::from_state(0x5eed_0001);
     for &m in &MODE_COUNTS {
         let records = image_records::<S>(&mut rng, NODES, m);
         let naive = naive_records(&records, m);

@@ -12,7 +12,7 @@ use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Image,
     Pose, ProxyPair, Scalar, TrianglePair,
 };
-use bdtree_std::builder::ImageBuf;
+use bdtree_std::io::ImageBuf;
 use libfuzzer_sys::fuzz_target;
 
 /// The states the two bodies are put in: (quaternion w x y z, translation, q value per mode).

@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-use bdtree_std::basis::parse_npy;
-use bdtree_std::mesh::{parse_obj, parse_ply, parse_stl, Mesh};
+use bdtree_std::io::{parse_npy, parse_obj, parse_ply, parse_stl, Mesh};
 use bdtree_std::LoadError;
 use libfuzzer_sys::fuzz_target;
 

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use bdtree_std::scene::SceneFile;
+use bdtree_std::io::SceneFile;
 use libfuzzer_sys::fuzz_target;
 
 fn check(text: &str) {

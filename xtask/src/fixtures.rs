@@ -19,13 +19,13 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 
-use bdtree_std::basis::{parse_npy, write_npy, Basis};
-use bdtree_std::collide::brute_force_frame_with;
-use bdtree_std::local::bspline_patch;
-use bdtree_std::mesh::{write_obj, Mesh};
+use bdtree_std::io::{
+    parse_npy, write_npy, write_obj, Basis, BodyFrame, BodySpec, FrameSpec, Mesh, Scene, SceneFile,
+};
 use bdtree_std::modal::{compute_modes, ModalOptions};
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, translate};
-use bdtree_std::scene::{BodyFrame, BodySpec, FrameSpec, Scene, SceneFile};
+use bdtree_std::run::brute_force_frame_with;
+use bdtree_std::shapes::bspline_patch;
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, translate};
 
 /// File contents by path relative to `fixtures/`.
 pub type Files = BTreeMap<PathBuf, Vec<u8>>;
@@ -406,7 +406,7 @@ pub fn generate(root: &Path) -> Result<Files, String> {
     let mut files = Files::new();
     // The demo's chair (`bdtree demo` computes its modes when it runs).
     let mut obj = Vec::new();
-    write_obj(&bdtree_std::chairs::chair_mesh(), &mut obj).map_err(|e| e.to_string())?;
+    write_obj(&bdtree_std::shapes::chair_mesh(), &mut obj).map_err(|e| e.to_string())?;
     files.insert(PathBuf::from("meshes/chair.obj"), obj);
     let scratch = std::env::temp_dir().join(format!("bdtree-fixtures-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);

@@ -131,6 +131,8 @@ fn ci() -> Vec<String> {
         &["doc", "--workspace", "--no-deps"],
         // The optional heapless sinks.
         &["test", "-p", "bdtree-core", "--features", "heapless"],
+        // The lean library (no CLI, pictures or Rerun) builds on its own.
+        &["build", "-p", "bdtree-std", "--no-default-features"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400
         // crates of the Rerun SDK).
         &[
@@ -150,6 +152,7 @@ fn ci() -> Vec<String> {
             failures.push(e);
         }
     }
+    failures.extend(lean_library());
     failures.extend(cross());
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
@@ -158,6 +161,48 @@ fn ci() -> Vec<String> {
     failures.extend(firmware::panic_check());
     failures.extend(firmware::qemu(Some(false)));
     failures
+}
+
+/// `bdtree-std` without default features depends on none of the command line's, the pictures'
+/// or Rerun's crates (the lean library bindings build on).
+fn lean_library() -> Option<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let args = [
+        "tree",
+        "-p",
+        "bdtree-std",
+        "--no-default-features",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+    ];
+    println!("$ cargo {}", args.join(" "));
+    let out = match Command::new(cargo).args(args).current_dir(root()).output() {
+        Ok(out) if out.status.success() => out,
+        Ok(out) => {
+            return Some(format!(
+                "`cargo {}` failed ({})",
+                args.join(" "),
+                out.status
+            ))
+        }
+        Err(e) => return Some(format!("`cargo {}`: {e}", args.join(" "))),
+    };
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let heavy: Vec<&str> = ["clap", "plotters", "indicatif", "rerun"]
+        .into_iter()
+        .filter(|name| {
+            tree.lines()
+                .any(|l| l.split_whitespace().next() == Some(*name))
+        })
+        .collect();
+    (!heavy.is_empty()).then(|| {
+        format!(
+            "bdtree-std --no-default-features depends on {}",
+            heavy.join(", ")
+        )
+    })
 }
 
 fn main() -> ExitCode {

@@ -9,8 +9,8 @@
 //! less than `10⁻¹⁰` (relative, or below a round-off floor of `10 ε max(K_ii / M_ii)` on fine
 //! lattices).
 
+use super::options::{ModesError, Progress};
 use super::sparse::{Csc, System};
-use super::{ModesError, Progress};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::LltRegularization;
 use faer::perm::PermRef;

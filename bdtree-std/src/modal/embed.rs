@@ -4,8 +4,8 @@
 use super::element::{corner, shape};
 use super::lattice::{cell_meets_plane, cell_range, Grid};
 use super::sparse::{System, HELD, UNUSED};
-use crate::basis::Basis;
-use crate::mesh::Mesh;
+use crate::io::Basis;
+use crate::io::Mesh;
 use faer::Mat;
 
 /// Trilinear weights below this count as zero when deciding which nodes a held point moves

@@ -2,8 +2,8 @@
 //! with them.
 
 use super::frame::{apply, Rotation};
-use super::ModesError;
-use crate::mesh::Mesh;
+use super::options::ModesError;
+use crate::io::Mesh;
 use std::path::Path;
 
 /// A part of the surface held fixed: its displacement is zero in every mode (a clamp, a bolt,

@@ -17,7 +17,7 @@
 //! [`IMPROVEMENT`], so an already aligned body (or one with no preferred directions) is
 //! analysed as it is.
 
-use crate::mesh::Mesh;
+use crate::io::Mesh;
 use faer::{Mat, Side};
 
 /// Least drop of `f` that turns the lattice away from the mesh's axes.
@@ -159,7 +159,7 @@ pub(super) fn choose(mesh: &Mesh) -> (Rotation, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::procedural::{bar, icosphere};
+    use crate::shapes::procedural::{bar, icosphere};
 
     fn rotated(mesh: &Mesh, r: &Rotation) -> Mesh {
         Mesh {

@@ -14,7 +14,7 @@
 //! nothing, and a tilted or curved face is not a staircase.
 
 use super::element::{lagrange, GAUSS_POINTS};
-use crate::mesh::Mesh;
+use crate::io::Mesh;
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

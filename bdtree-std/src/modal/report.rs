@@ -1,83 +1,8 @@
-//! `bdtree modes`: read the mesh and the held vertices, run the analysis with a progress bar,
-//! write the basis and report what was computed, on what lattice, as a table or as JSON.
+//! What `bdtree modes` reports: what was computed, on what lattice, as a table or as JSON, and
+//! the warnings a result that may mislead needs.
 
-use super::{compute_modes, Chosen, Fixed, ModalOptions, Modes, Progress, CELLS_ACROSS};
-use crate::basis;
-use crate::mesh;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// What `bdtree modes` was asked.
-#[derive(Debug, Clone)]
-pub struct Request {
-    /// The closed rest mesh.
-    pub mesh: PathBuf,
-    /// Where to write the basis (`.npy`).
-    pub output: PathBuf,
-    /// The analysis options (`fixed` holds the `--fixed` half-space specs).
-    pub options: ModalOptions,
-    /// Files of held vertex indices (`--fixed-vertices`).
-    pub fixed_vertices: Vec<PathBuf>,
-    /// Print JSON instead of a table.
-    pub json: bool,
-}
-
-/// Runs the command: on success the report is on stdout and warnings on stderr; the error
-/// names the file and the problem.
-pub fn run(request: &Request) -> Result<(), String> {
-    let mut options = request.options.clone();
-    for path in &request.fixed_vertices {
-        options.fixed.push(Fixed::read_vertices(path)?);
-    }
-    options.validate().map_err(|e| e.to_string())?;
-    let mesh = mesh::load_mesh(&request.mesh).map_err(|e| e.to_string())?;
-    let started = std::time::Instant::now();
-    let bar = indicatif::ProgressBar::new((options.modes + 6) as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} converged ({elapsed})")
-    {
-        bar.set_style(style);
-    }
-    let result = compute_modes(&mesh, &options, &mut |p| match p {
-        Progress::Measuring => bar.set_message("modes: measuring the thickness"),
-        Progress::Voxelising { resolution } => {
-            bar.set_message(format!(
-                "modes: filling the lattice (resolution {resolution})"
-            ));
-        }
-        Progress::Lattice { cells, dofs } => {
-            bar.set_message(format!("modes: factoring ({cells} cells, {dofs} dofs)"));
-        }
-        Progress::Factored => bar.set_message("modes: iterating"),
-        Progress::Iteration {
-            iteration,
-            converged,
-            wanted,
-        } => {
-            bar.set_length(wanted as u64);
-            bar.set_position(converged as u64);
-            bar.set_message(format!("modes: iteration {iteration}"));
-        }
-    });
-    bar.finish_and_clear();
-    let modes = result.map_err(|e| format!("{}: {e}", request.mesh.display()))?;
-    let file = std::fs::File::create(&request.output)
-        .map_err(|e| format!("{}: cannot write: {e}", request.output.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
-    basis::write_npy(&modes.basis, &mut writer)
-        .and_then(|()| writer.flush())
-        .map_err(|e| format!("{}: cannot write: {e}", request.output.display()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    for w in warnings(&modes) {
-        eprintln!("warning: {}: {w}", request.mesh.display());
-    }
-    if request.json {
-        println!("{}", json(&modes, seconds));
-    } else {
-        print!("{}", table(&modes, &request.output, seconds));
-    }
-    Ok(())
-}
+use super::options::{Chosen, Modes, CELLS_ACROSS, MIN_RESOLUTION};
+use std::path::Path;
 
 /// What the user should know about a result that may mislead.
 pub fn warnings(modes: &Modes) -> Vec<String> {
@@ -126,7 +51,7 @@ fn chosen_text(modes: &Modes) -> String {
         }
         Chosen::Minimum => format!(
             "the minimum of {}, which puts {across} cells across the thinnest wall ({wall})",
-            super::MIN_RESOLUTION
+            MIN_RESOLUTION
         ),
     }
 }

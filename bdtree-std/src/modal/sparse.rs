@@ -2,7 +2,7 @@
 
 use super::element::{corner, element, full_weights, Element};
 use super::lattice::{Fill, Grid};
-use super::ModesError;
+use super::options::ModesError;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Mat;
 

@@ -2,7 +2,7 @@
 //! in the integration tests (`tests/integration/modal_physics.rs`).
 
 use super::*;
-use crate::procedural::{bar, icosphere};
+use crate::shapes::procedural::{bar, icosphere};
 use std::f64::consts::PI;
 
 /// Free–free beam of length 1 m and a 0.05 m square section, `across` cells through the
@@ -113,7 +113,7 @@ fn free_body_has_six_rigid_modes_and_m_orthonormal_modes() {
 
 #[test]
 fn cells_are_full_empty_or_cut_as_the_winding_number_says() {
-    use crate::procedural::{blob, torus};
+    use crate::shapes::procedural::{blob, torus};
     use lattice::{voxelise, winding_number, Fill};
     for (name, mesh) in [
         ("torus", torus(0.3, 0.1, 24, 12)),
@@ -155,7 +155,7 @@ fn cells_touching_only_along_an_edge_are_dropped() {
     // Two unit cubes that share one edge: kept together they would hinge freely.
     let mut mesh = bar(1.0, 1.0, 1);
     let mut other = bar(1.0, 1.0, 1);
-    crate::procedural::translate(&mut other, [1.0, 1.0, 0.0]);
+    crate::shapes::procedural::translate(&mut other, [1.0, 1.0, 0.0]);
     let offset = mesh.vertices.len() as u32;
     mesh.vertices.extend(other.vertices);
     mesh.triangles
@@ -184,7 +184,7 @@ fn frequencies_scale_with_size_and_wave_speed() {
     let mesh = icosphere(0.1, 2);
     let (base, _) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
     let mut moved = icosphere(0.2, 2);
-    crate::procedural::translate(&mut moved, [3.0, -1.0, 0.5]);
+    crate::shapes::procedural::translate(&mut moved, [3.0, -1.0, 0.5]);
     let stiffer = ModalOptions {
         young: 4.0 * options.young,
         ..options.clone()

@@ -15,7 +15,7 @@
 //! of surface — a wall, fin or rod whose faces span a few thicknesses, not a sliver of a
 //! single triangle at a junction.
 
-use crate::mesh::Mesh;
+use crate::io::Mesh;
 
 /// Area, in squared thicknesses, that a thin part must cover to count.
 pub(super) const AREA_FACTOR: f64 = 10.0;
@@ -410,7 +410,7 @@ pub(super) fn surface_area(mesh: &Mesh) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::procedural::{bar, icosphere, torus, translate};
+    use crate::shapes::procedural::{bar, icosphere, torus, translate};
 
     #[test]
     fn a_bar_is_as_thick_as_its_section_and_a_ball_as_its_diameter() {

@@ -44,7 +44,7 @@ proptest! {
         spread in prop_oneof![Just(1.0), Just(10.0), Just(1000.0)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut spheres: Vec<[f32; 4]> = (0..n)
             .map(|_| {
                 let c = [0, 1, 2].map(|_| rng.uniform(-spread, spread) as f32);

@@ -4,8 +4,9 @@
 use bdtree_core::{
     collide, stack_capacity, Body, BodyError, ContactBuffer, Pose, QueryStatus, TrianglePair,
 };
-use bdtree_std::builder::{build, BuildOptions, ImageBuf};
-use bdtree_std::procedural::{sheet, smooth_basis};
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::ImageBuf;
+use bdtree_std::shapes::procedural::{sheet, smooth_basis};
 use bdtree_std::BodyStorage;
 
 fn image() -> ImageBuf {

@@ -1,9 +1,9 @@
 //! The chairs simulation: mass properties, starting placements, and a short fall that lands
 //! every chair on the ground without launching any.
 
-use bdtree_std::chairs::{
-    chair_mesh, initial_placements, prepare_chair, replay, simulate, world_vertices, ChairOptions,
-    MODES,
+use bdtree_std::shapes::chair_mesh;
+use bdtree_std::sim::chairs::{
+    initial_placements, prepare_chair, replay, simulate, world_vertices, ChairOptions, MODES,
 };
 
 /// The mesh's origin is the solid's center of mass: its vertices balance around 0 in x and y

@@ -186,10 +186,10 @@ fn interrupt_table_covers_every_contact_and_refines_with_the_budget() {
 
 #[test]
 fn collide_self_reports_a_folding_sheet_against_itself() {
-    use bdtree_std::basis::{write_npy, Basis};
-    use bdtree_std::mesh::write_obj;
+    use bdtree_std::io::write_obj;
+    use bdtree_std::io::{write_npy, Basis};
     let dir = scratch("self");
-    let mesh = bdtree_std::procedural::sheet(2.0, 1.0, 16, 8);
+    let mesh = bdtree_std::shapes::procedural::sheet(2.0, 1.0, 16, 8);
     let mut basis = Basis::zeros(mesh.vertices.len(), 1);
     for (i, v) in mesh.vertices.iter().enumerate() {
         if v[0] > 0.0 {
@@ -376,9 +376,9 @@ fn bad_inputs_name_the_file_and_the_problem() {
     );
     fails_with(&["build", &garbage_stl, "-o", "x.bdt"], &["g.stl"]);
     // A basis whose rows do not match the mesh: both numbers in the message.
-    let basis = bdtree_std::basis::Basis::zeros(4, 2);
+    let basis = bdtree_std::io::Basis::zeros(4, 2);
     let mut npy = Vec::new();
-    bdtree_std::basis::write_npy(&basis, &mut npy).unwrap();
+    bdtree_std::io::write_npy(&basis, &mut npy).unwrap();
     let npy_path = write("four.npy", &npy);
     fails_with(
         &["build", &tri, "--modes", &npy_path, "-o", "x.bdt"],
@@ -539,4 +539,92 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
         ],
         &["missing.bdt"],
     );
+}
+
+/// No mode limit on the host: a random 200-mode basis (local bases easily have hundreds) goes
+/// through `bdtree build` and `bdtree collide`, whose exact answer `--check` compares with the
+/// f64 brute force on the explicitly deformed meshes, frame by frame.
+#[test]
+fn a_200_mode_basis_goes_through_build_and_collide() {
+    use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, SceneFile};
+    use bdtree_std::shapes::procedural::icosphere;
+
+    use crate::support::{rough_basis, Rng};
+
+    const MODES: usize = 200;
+    let dir = scratch("modes200");
+    let mesh = icosphere(0.5, 2);
+    let mut rng = Rng::new(0x200);
+    // Entries in ±0.004: with q in ±0.5 a vertex moves by a few hundredths of the radius.
+    let basis = rough_basis(mesh.vertices.len(), MODES, 0.004, &mut rng);
+    let mut obj = Vec::new();
+    write_obj(&mesh, &mut obj).unwrap();
+    std::fs::write(dir.join("ball.obj"), obj).unwrap();
+    let mut npy = Vec::new();
+    write_npy(&basis, &mut npy).unwrap();
+    std::fs::write(dir.join("ball.npy"), npy).unwrap();
+
+    let image = dir.join("ball.bdt");
+    let out = bdtree(&[
+        "build",
+        dir.join("ball.obj").to_str().unwrap(),
+        "--modes",
+        dir.join("ball.npy").to_str().unwrap(),
+        "-o",
+        image.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("200 modes"), "{stdout}");
+    let inspected = bdtree(&["inspect", image.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&inspected.stdout).expect("json");
+    assert_eq!(v["modes"], 200, "{v}");
+
+    // Two overlapping balls, deformed differently in every frame.
+    let body = |name: &str| BodySpec {
+        name: name.into(),
+        mesh: "ball.obj".into(),
+        modes: Some("ball.npy".into()),
+    };
+    let frames = (0..4)
+        .map(|f| FrameSpec {
+            bodies: [0.0, 0.75 + 0.05 * f as f64]
+                .iter()
+                .map(|&x| BodyFrame {
+                    rotation: rng.rotation(),
+                    translation: [x, 0.02 * f as f64, 0.0],
+                    q: (0..MODES).map(|_| rng.uniform(-0.5, 0.5)).collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    let scene = SceneFile {
+        bodies: vec![body("a"), body("b")],
+        frames,
+    };
+    let path = dir.join("balls.json");
+    scene.write(&path).expect("write scene");
+    let out = bdtree(&["collide", path.to_str().unwrap(), "--check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = stdout
+        .lines()
+        .find(|l| l.starts_with("brute force (f64, every triangle pair): "))
+        .expect("the check's summary line");
+    let pairs: usize = summary
+        .trim_start_matches("brute force (f64, every triangle pair): ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("pair count");
+    assert!(pairs > 0, "the balls intersect: {summary}");
+    assert!(summary.contains(", 0 missed"), "{summary}");
 }

@@ -3,12 +3,10 @@
 //! traversals equal to brute force — in f32 and in f64.
 
 use bdtree_core::{collide, stack_capacity, Anchor, Pose, ReferenceEntry, Scalar, TrianglePair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::smooth_basis;
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::smooth_basis;
+use bdtree_std::{oracle, BodyStorage};
 
 use crate::support::{dist, meshes, node_vertices, rough_basis, stored_model, Rng};
 
@@ -125,7 +123,7 @@ fn check_containment<S: Scalar>(
 
 #[test]
 fn coherent_spheres_contain_every_vertex_on_smooth_and_jerky_trajectories() {
-    let mut rng = Rng(0xBD7_C0E1);
+    let mut rng = Rng::new(0xBD7_C0E1);
     let mut anchors = [0u32; 4];
     for (index, mesh) in meshes().iter().enumerate() {
         for jerky in [false, true] {
@@ -154,7 +152,7 @@ fn coherent_spheres_contain_every_vertex_on_smooth_and_jerky_trajectories() {
 
 #[test]
 fn coherent_traversal_equals_brute_force_along_trajectories() {
-    let mut rng = Rng(0xBD7_C0E2);
+    let mut rng = Rng::new(0xBD7_C0E2);
     let all = meshes();
     let mut total = 0;
     for case in 0..10 {

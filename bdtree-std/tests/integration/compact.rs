@@ -8,13 +8,10 @@ use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Encoding, Image, ImageError,
     NodeKind, Pose, ProxyPair, QueryStatus, TrianglePair,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::compact::compact;
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, compact, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::proxies::proxy_of_triangle;
@@ -154,7 +151,7 @@ proptest! {
         nested in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mesh = &meshes()[index];
         let basis = if rough {
             rough_basis(mesh.vertices.len(), modes, 0.05, &mut rng)
@@ -189,7 +186,7 @@ proptest! {
         model_q16 in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (mesh_a, mesh_b) = (&all[ia], &all[ib]);
         let basis_a = smooth_basis(&mesh_a.vertices, modes, 0.15);
@@ -346,7 +343,7 @@ fn corrupt_or_unsupported_compact_images_get_clear_errors() {
 fn resealed_random_corruptions_of_compact_images_never_panic() {
     let source_buf = small_source();
     let source = source_buf.parse::<f32>().unwrap();
-    let mut rng = Rng(0xBD7_0803);
+    let mut rng = Rng::new(0xBD7_0803);
     let mut refused = 0;
     let mut tried = 0;
     for encoding in FORMATS {

@@ -5,9 +5,9 @@ use bdtree_std::BodyStorage;
 use std::path::{Path, PathBuf};
 
 use bdtree_core::{Pose, Scalar};
-use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::{compare, prepare, run_with, Contact, PreparedScene};
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
+use bdtree_std::run::{compare, prepare, run_with, Contact, PreparedScene};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

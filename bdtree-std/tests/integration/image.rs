@@ -3,8 +3,9 @@
 
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, HEADER_LEN};
 use bdtree_core::{collide, stack_capacity, Image, ImageError, Pose, TrianglePair};
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::procedural::{icosphere, smooth_basis};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::ImageBuf;
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::BodyStorage;
 
 use crate::support::Rng;
@@ -103,7 +104,7 @@ fn a_misaligned_image_is_an_error_not_a_panic() {
 #[test]
 fn resealed_corruptions_never_panic_and_structural_ones_are_caught() {
     let bytes = small_image(Precision::F32).as_bytes().to_vec();
-    let mut rng = Rng(0x1AA6E);
+    let mut rng = Rng::new(0x1AA6E);
     let mut refused = 0;
     for round in 0..4_000 {
         let mut b = bytes.clone();

@@ -6,12 +6,10 @@ use bdtree_core::{
     collide, stack_capacity, Body, Clock, ContactBuffer, Deadline, Image, NodeKind, Order, Pending,
     Pose, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{blob, icosphere, sheet, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, Rng};
@@ -236,7 +234,7 @@ fn meshes() -> Vec<Mesh> {
 }
 
 fn run_case<S: Scalar>(ia: usize, ib: usize, modes: usize, seed: u64) -> Result<(), TestCaseError> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let all = meshes();
     let (ma, mb) = (&all[ia], &all[ib]);
     let (ba, bb) = (

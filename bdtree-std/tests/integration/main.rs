@@ -4,16 +4,20 @@ mod bounds;
 mod broad;
 mod capacity;
 mod chairs;
+#[cfg(feature = "cli")]
 mod cli;
 mod coherence;
 mod compact;
 mod fixtures;
 mod image;
 mod interrupt;
+mod layout;
 mod modal_physics;
 mod modal_references;
+#[cfg(feature = "cli")]
 mod modes;
 mod obb;
+#[cfg(feature = "cli")]
 mod pictures;
 mod properties;
 mod proxies;

@@ -2,8 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bdtree_std::basis::load_npy;
-use bdtree_std::mesh::load_mesh;
+use bdtree_std::io::{load_mesh, load_npy};
 
 use crate::cli::{bdtree, fails_with};
 

@@ -4,13 +4,10 @@
 
 use bdtree_core::obb::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox};
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::obb::box_table;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{icosphere, smooth_basis};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{box_table, build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, meshes, node_vertices, rough_basis, Rng};
@@ -147,7 +144,7 @@ proptest! {
         rough in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mesh = meshes().swap_remove(index);
         let basis = if rough { rough_basis(mesh.vertices.len(), modes, 0.1, &mut rng) } else { smooth_basis(&mesh.vertices, modes, 0.3) };
         let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
@@ -163,7 +160,7 @@ proptest! {
         modes in 0usize..=6,
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.2), smooth_basis(&mb.vertices, modes, 0.2));
@@ -186,7 +183,7 @@ fn rotation(q: [f64; 4]) -> [[f64; 3]; 3] {
 
 #[test]
 fn face_axes_never_separate_what_all_axes_do_not() {
-    let mut rng = Rng(0xBD7_0A02);
+    let mut rng = Rng::new(0xBD7_0A02);
     let mut only_edges = 0;
     for _ in 0..20_000 {
         let make = |rng: &mut Rng| WorldBox {

@@ -4,14 +4,13 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use bdtree_std::builder::{build, BuildOptions, ImageBuf};
-use bdtree_std::export::{frame_geometry, write_frame, GeometryOptions};
-use bdtree_std::inspect::inspect;
-use bdtree_std::render::{
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::{load_mesh, load_npy, ImageBuf, Scene};
+use bdtree_std::run::inspect::inspect;
+use bdtree_std::view::export::{frame_geometry, write_frame, GeometryOptions};
+use bdtree_std::view::render::{
     self, snapshot, tightness_series, ContactOptions, SnapshotBody, SphereOptions, View,
 };
-use bdtree_std::scene::Scene;
-use bdtree_std::{basis, mesh};
 
 use crate::cli::{bdtree, fails_with, fixtures};
 
@@ -24,8 +23,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The demo ball's tree image (f32, as `bdtree build` makes it) in `dir`.
 fn ball_image(dir: &Path) -> PathBuf {
-    let m = mesh::load_mesh(&fixtures().join("meshes/demo-ball.obj")).expect("mesh");
-    let b = basis::load_npy(&fixtures().join("modes/demo-ball.npy")).expect("basis");
+    let m = load_mesh(&fixtures().join("meshes/demo-ball.obj")).expect("mesh");
+    let b = load_npy(&fixtures().join("modes/demo-ball.npy")).expect("basis");
     let (image, _) = build(&m, Some(&b), BuildOptions::default(), &mut |_| {}).expect("build");
     let path = dir.join("ball.bdt");
     std::fs::write(&path, image.as_bytes()).expect("write image");
@@ -162,7 +161,7 @@ fn contacts_picture_highlights_the_contact_triangles() {
 #[test]
 fn snapshot_draws_many_bodies() {
     let dir = scratch("snapshot");
-    let ball = bdtree_std::procedural::icosphere(0.1, 1);
+    let ball = bdtree_std::shapes::procedural::icosphere(0.1, 1);
     let bodies: Vec<SnapshotBody> = (0..60)
         .map(|i| {
             let t = [
@@ -214,7 +213,10 @@ fn export_round_trips_through_the_mesh_loader() {
     let body_triangles: usize = scene.bodies.iter().map(|b| b.mesh.triangles.len()).sum();
     let spheres: usize = geometry.bodies.iter().map(|b| b.spheres.len()).sum();
     assert_eq!(spheres, 3 * 8, "three complete trees, 8 nodes at level 3");
-    let ico = bdtree_std::procedural::icosphere(1.0, bdtree_std::export::SPHERE_SUBDIVISIONS);
+    let ico = bdtree_std::shapes::procedural::icosphere(
+        1.0,
+        bdtree_std::view::export::SPHERE_SUBDIVISIONS,
+    );
     for (name, points) in [
         ("frame.ply", true),
         ("frame.obj", true),
@@ -222,7 +224,7 @@ fn export_round_trips_through_the_mesh_loader() {
     ] {
         let path = dir.join(name);
         let summary = write_frame(&geometry, points, "test", &path).expect("write");
-        let back = mesh::load_mesh(&path).expect("read back");
+        let back = load_mesh(&path).expect("read back");
         let n_points = if points { geometry.pairs.len() } else { 0 };
         assert_eq!(
             back.vertices.len(),
@@ -309,7 +311,7 @@ fn cli_render_and_export_write_files_and_name_the_file_in_errors() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(mesh::load_mesh(&ply).is_ok());
+    assert!(load_mesh(&ply).is_ok());
 
     let bad = dir.join("s.jpg");
     let bad = bad.to_str().unwrap();

@@ -2,12 +2,10 @@
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
 use bdtree_core::{collide, stack_capacity, Pose, Scalar, TrianglePair, VertexEntry};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, dist, node_vertices, rough_basis, stored_model, Rng};
@@ -100,7 +98,7 @@ proptest! {
         far in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let (_, mesh) = meshes().swap_remove(mesh_index);
         let basis = if rough {
             rough_basis(mesh.vertices.len(), modes, amplitude, &mut rng)
@@ -200,7 +198,7 @@ proptest! {
         amplitude in prop_oneof![Just(0.02), Just(0.2)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (mesh_a, mesh_b) = (&all[ia].1, &all[ib].1);
         let basis_a = smooth_basis(&mesh_a.vertices, modes_a, amplitude);
@@ -217,7 +215,7 @@ proptest! {
 }
 
 fn lifted(mut mesh: Mesh, t: [f64; 3]) -> Mesh {
-    bdtree_std::procedural::translate(&mut mesh, t);
+    bdtree_std::shapes::procedural::translate(&mut mesh, t);
     mesh
 }
 
@@ -260,7 +258,7 @@ fn touching_and_nearly_touching_bodies() {
                 .iter()
                 .map(|v| v[2])
                 .fold(f64::INFINITY, f64::min);
-            bdtree_std::procedural::translate(&mut mesh, [0.0, 0.0, -lowest]);
+            bdtree_std::shapes::procedural::translate(&mut mesh, [0.0, 0.0, -lowest]);
         }
         for precision in ["f32", "f64"] {
             let a = (&floor, None, &[][..], id);

@@ -9,12 +9,10 @@ use bdtree_core::{
     collide_proxies, proxy_stack_capacity, Anchor, Body, Image, ImageError, NodeKind, Pose,
     ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{icosphere, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, dist, meshes, rough_basis, Rng};
@@ -215,7 +213,7 @@ proptest! {
         coherent in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (mesh_a, mesh_b) = (&all[ia], &all[ib]);
         let basis = |mesh: &Mesh, modes: usize, rng: &mut Rng| if rough {
@@ -284,7 +282,7 @@ fn check_nesting<S: Scalar>(buf: &ImageBuf, rng: &mut Rng) {
 
 #[test]
 fn nested_children_lie_inside_their_parents_for_any_q() {
-    let mut rng = Rng(0xBD7_0402);
+    let mut rng = Rng::new(0xBD7_0402);
     for mesh in meshes() {
         let basis = rough_basis(mesh.vertices.len(), 6, 0.1, &mut rng);
         check_nesting::<f32>(&nested_image::<f32>(&mesh, Some(&basis)), &mut rng);

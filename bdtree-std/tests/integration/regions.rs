@@ -3,13 +3,11 @@
 //! carried over — still contains its node's deformed vertices; queries equal brute force.
 
 use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar, TrianglePair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::local::{bspline_patch, cage_basis};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{blob, smooth_basis};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{blob, smooth_basis};
+use bdtree_std::shapes::{bspline_patch, cage_basis};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, dist, node_vertices, Rng};
@@ -107,7 +105,7 @@ proptest! {
 
     #[test]
     fn spheres_carried_over_or_recomputed_contain_their_vertices(index in 0usize..3, seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let (mesh, basis) = bodies().swap_remove(index);
         walk::<f32>(&mesh, &basis, &mut rng)?;
         walk::<f64>(&mesh, &basis, &mut rng)?;
@@ -199,7 +197,7 @@ fn queries_with_regions_equal_brute_force_step_after_step() {
         .body(&image)
         .and_then(|b| b.with_regions(&mut wb))
         .expect("b");
-    let mut rng = Rng(0xBD7_0C02);
+    let mut rng = Rng::new(0xBD7_0C02);
     let m = basis.modes;
     let (mut qa, mut qb) = (vec![0.0f64; m], vec![0.0f64; m]);
     let pose_b = oracle::Pose::from_axis_angle([1.0, 0.0, 0.0], 1.2, [0.1, 0.05, 0.0]);

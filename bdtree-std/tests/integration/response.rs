@@ -5,10 +5,9 @@
 
 use bdtree_core::response::{penalty, respond, Wrench};
 use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::oracle;
-use bdtree_std::procedural::{icosphere, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 
 use crate::support::Rng;
 
@@ -25,7 +24,7 @@ fn penalty_pushes_b_away_from_a_at_the_middle_of_the_overlap() {
 
 #[test]
 fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
-    let mut rng = Rng(0xBD7_0601);
+    let mut rng = Rng::new(0xBD7_0601);
     let (ma, mb) = (icosphere(0.5, 2), torus(0.5, 0.15, 18, 8));
     let (ba, bb) = (
         smooth_basis(&ma.vertices, 4, 0.1),

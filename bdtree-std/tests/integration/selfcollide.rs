@@ -2,12 +2,10 @@
 //! explicitly deformed mesh: nothing missed, extras only within the rounding inflation.
 
 use bdtree_core::{collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{config, rough_basis, Rng};
@@ -102,7 +100,7 @@ proptest! {
         amplitude in prop_oneof![Just(0.02), Just(0.2), Just(0.6)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mesh = meshes().swap_remove(index);
         let basis = if rough {
             rough_basis(mesh.vertices.len(), modes, amplitude * 0.2, &mut rng)
@@ -144,7 +142,7 @@ fn a_folded_sheet_collides_with_itself() {
 fn normal_culling_reports_a_subset_and_cones_nest() {
     use bdtree_core::selfcollide::{collide_self_normal_culled, normal_cones};
     use bdtree_core::NodeKind;
-    let mut rng = Rng(0xBD7_0702);
+    let mut rng = Rng::new(0xBD7_0702);
     for (mesh, expect_root) in [
         (sheet(1.5, 1.0, 12, 8), Some(true)),
         (icosphere(0.5, 2), Some(false)),
@@ -229,7 +227,7 @@ fn node_vertices(image: &bdtree_core::Image<'_, f32>, triangles: &[[u32; 3]]) ->
 #[test]
 fn vertex_signatures_never_hide_a_shared_vertex() {
     use bdtree_core::selfcollide::vertex_signatures;
-    let mut rng = Rng(0xBD7_0703);
+    let mut rng = Rng::new(0xBD7_0703);
     for mesh in meshes() {
         let buf = build(&mesh, None, BuildOptions::default(), &mut |_| {})
             .expect("build")
@@ -363,7 +361,7 @@ proptest! {
         amplitude in prop_oneof![Just(0.05), Just(0.3), Just(0.8)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mesh = meshes().swap_remove(index);
         let basis = smooth_basis(&mesh.vertices, modes, amplitude);
         let target: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();

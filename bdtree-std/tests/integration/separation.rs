@@ -4,12 +4,10 @@
 
 use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -136,7 +134,7 @@ proptest! {
         reach in prop_oneof![Just(0.3), Just(1.2), Just(2.5)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));

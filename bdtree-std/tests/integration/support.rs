@@ -1,9 +1,8 @@
 //! Shared test helpers: deterministic randomness, stored-model extraction, node vertex sets.
 
 use bdtree_core::{Image, NodeKind, Scalar};
-use bdtree_std::basis::Basis;
-use bdtree_std::mesh::Mesh;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, torus};
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, torus};
 use proptest::test_runner::{Config, RngSeed};
 
 /// A proptest configuration with a fixed seed and no persisted failures: every run tests the
@@ -28,35 +27,8 @@ pub fn meshes() -> Vec<Mesh> {
     ]
 }
 
-/// SplitMix64: a tiny deterministic generator for test data.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [lo, hi).
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    /// A random unit quaternion (w, x, y, z).
-    pub fn rotation(&mut self) -> [f64; 4] {
-        loop {
-            let q = [0, 1, 2, 3].map(|_| self.uniform(-1.0, 1.0));
-            let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if n > 0.1 && n <= 1.0 {
-                return q.map(|x| x / n);
-            }
-        }
-    }
-}
+/// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).
+pub use bdtree_std::rng::Rng;
 
 /// A basis of independent random entries in [-amplitude, amplitude]: as rough as a basis gets.
 pub fn rough_basis(vertices: usize, modes: usize, amplitude: f64, rng: &mut Rng) -> Basis {

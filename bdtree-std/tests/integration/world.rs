@@ -5,12 +5,10 @@ use bdtree_core::{
     collide_world, self_stack_capacity, stack_capacity, BitMatrix, Body, PairFilter, Pose,
     QueryStatus, SweepAndPrune, WorldPair,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
-use bdtree_std::BodyStorage;
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -30,7 +28,7 @@ proptest! {
 
     #[test]
     fn a_world_finds_every_allowed_contact(n in 2usize..9, seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let shapes = [
             icosphere(0.3, 2),
             torus(0.3, 0.1, 14, 6),

@@ -1,0 +1,99 @@
+//! `bdtree demo`: the chairs (or with `--scene` the bundled three-body scene against brute
+//! force).
+
+use std::path::{Path, PathBuf};
+
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::sim::chairs::{Chair, Trajectory};
+use bdtree_std::sim::demo;
+use bdtree_std::view::demo::picture;
+
+use crate::error::CliError;
+use crate::options::progress_bar;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Chairs.
+    #[arg(long, default_value_t = 100)]
+    chairs: usize,
+    /// Steps of 2 ms.
+    #[arg(long, default_value_t = 1000)]
+    steps: usize,
+    /// Where to write the picture of the busiest step (.png or .svg).
+    #[arg(short, long, default_value = "bdtree-demo.png")]
+    output: PathBuf,
+    /// Run `fixtures/scenes/demo.json` against the brute-force oracle instead.
+    #[arg(long)]
+    scene: bool,
+    /// Also log the simulation to this Rerun recording (.rrd; needs a build with
+    /// `--features rerun`).
+    #[arg(long)]
+    rerun: Option<PathBuf>,
+    /// Log every this many steps to the Rerun recording.
+    #[arg(long, default_value_t = 25)]
+    rerun_every: usize,
+}
+
+pub fn exec(args: Args) -> Result<(), CliError> {
+    if args.scene {
+        return scene();
+    }
+    let (count, steps) = (args.chairs, args.steps);
+    if count < 2 || steps == 0 {
+        return Err(demo::DemoError::TooSmall.into());
+    }
+    println!("{}", demo::banner(count));
+    let prepared = demo::prepare()?;
+    println!("{prepared}");
+    let bar = progress_bar(
+        steps,
+        "  simulating {bar:40} {pos}/{len} steps ({elapsed})",
+        "",
+    );
+    let run = demo::run(&prepared.chair, count, steps, &mut |_| bar.inc(1));
+    bar.finish_and_clear();
+    let run = run?;
+    println!("{run}");
+    if let Some(path) = &args.rerun {
+        log_rerun(&prepared.chair, &run.trajectory, args.rerun_every, path)?;
+        println!(
+            "  Rerun recording: {} (open with `rerun {}`)",
+            path.display(),
+            path.display()
+        );
+    }
+    println!("{}", run.resting()?);
+    picture(&prepared.chair, &run, &args.output)?;
+    println!("  picture: {}", args.output.display());
+    Ok(())
+}
+
+/// `--scene`: the bundled scene through `collide --check`, 20 runs.
+fn scene() -> Result<(), CliError> {
+    let scene = demo::scene_path();
+    println!("bdtree demo: {}", scene.display());
+    let options = BuildOptions {
+        precision: Precision::F32,
+        ..BuildOptions::default()
+    };
+    let frames = crate::collide::collide(&scene, false, options, 20, true, false)?;
+    println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
+    Ok(())
+}
+
+#[cfg(feature = "rerun")]
+fn log_rerun(
+    chair: &Chair,
+    trajectory: &Trajectory,
+    every: usize,
+    path: &Path,
+) -> Result<(), CliError> {
+    bdtree_std::view::rerun::log_chairs(chair, trajectory, every, path).map_err(CliError::Rerun)
+}
+
+#[cfg(not(feature = "rerun"))]
+fn log_rerun(_: &Chair, _: &Trajectory, _: usize, path: &Path) -> Result<(), CliError> {
+    Err(CliError::NoRerun {
+        path: path.to_path_buf(),
+    })
+}

@@ -1,0 +1,76 @@
+//! `bdtree inspect`: sizes and the per-level tightness table of an image; with `--reference`,
+//! the tightness cost of a compact image against the complete one.
+
+use std::path::PathBuf;
+
+use bdtree_std::io::ImageBuf;
+use bdtree_std::run::inspect::{compare, inspect};
+use bdtree_std::run::report;
+
+use crate::error::CliError;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The image.
+    image: PathBuf,
+    /// One JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// The complete f32 image a compact one was made from: report the tightness cost
+    /// (radius growth, overlap tests per proxy query) against it.
+    #[arg(long)]
+    reference: Option<PathBuf>,
+    /// Proxy queries run on each image for `--reference`.
+    #[arg(long, default_value_t = 200)]
+    queries: usize,
+}
+
+pub fn exec(args: Args) -> Result<(), CliError> {
+    let path = &args.image;
+    let buf = ImageBuf::read(path)?;
+    let header = buf.header().map_err(|error| CliError::Image {
+        path: path.clone(),
+        error,
+    })?;
+    let inspection = match header.scalar_bytes {
+        8 => inspect(&buf.parse_named::<f64>(path)?),
+        _ => inspect(&buf.parse_named::<f32>(path)?),
+    };
+    let comparison = match &args.reference {
+        Some(r) => {
+            let rbuf = ImageBuf::read(r)?;
+            let reference_image = rbuf.parse_named::<f32>(r)?;
+            let image = buf.parse_named::<f32>(path)?;
+            if !image.tree.is_nested() || !reference_image.tree.is_nested() {
+                return Err(CliError::NotBothNested {
+                    image: path.clone(),
+                    reference: r.clone(),
+                });
+            }
+            let c = compare(&image, &reference_image, args.queries).ok_or_else(|| {
+                CliError::NotSameTree {
+                    image: path.clone(),
+                    reference: r.clone(),
+                }
+            })?;
+            Some((c, r))
+        }
+        None => None,
+    };
+    if args.json {
+        match &comparison {
+            Some((c, _)) => println!(
+                "{{\"inspection\":{},\"comparison\":{}}}",
+                inspection.to_json(),
+                serde_json::to_string(c).unwrap_or_default()
+            ),
+            None => println!("{}", inspection.to_json()),
+        }
+    } else {
+        println!("{}", report::inspection_text(path, &inspection));
+        if let Some((c, r)) = &comparison {
+            println!("{}", report::comparison_text(r, c));
+        }
+    }
+    Ok(())
+}

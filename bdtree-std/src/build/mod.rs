@@ -1,0 +1,25 @@
+//! **Building tree images** in f64 from a mesh and a basis, and making compact ones from them.
+//! Imports [`crate::io`] only.
+//!
+//! | file | what |
+//! |---|---|
+//! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
+//! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
+//! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]) |
+//! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
+//! | `writer.rs` | the one image writer both use: section layout, magnitude bounds, header and checksum |
+//!
+//! Every bound is computed from the values as stored and rounded outward, so an image holds
+//! exactly for the model it stores (see [`tree`](mod@tree) and [`compact`](mod@compact)).
+
+pub mod boxes;
+pub mod compact;
+pub mod tree;
+pub mod welzl;
+mod writer;
+
+pub use boxes::box_table;
+pub use compact::{compact, CompactReport};
+pub use tree::{
+    build, BuildError, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit,
+};

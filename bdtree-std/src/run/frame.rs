@@ -1,0 +1,241 @@
+//! One scene frame, ready to draw or export: every body deformed (f64, [`crate::oracle::deform`]),
+//! its intersecting triangle pairs found with the kernel (f64 images), and optionally the
+//! overlapping contact proxies and every body's spheres at a tree level ([`level_cut`]).
+//!
+//! A contact point is a point of the intersection of the two triangles: the mean of the points
+//! where an edge of one crosses the other (the midpoint of the intersection segment for a
+//! transversal pair), or the midpoint of the two centroids when no edge crosses (coplanar or
+//! touching pairs).
+
+use bdtree_core::{NodeKind, Scalar, TreeView};
+
+use super::scene::{
+    parse_images, prepare, run_with, set_frame, Caches, Contact, ProxyContact, RunError,
+};
+use crate::build::{BuildOptions, Precision};
+use crate::io::Scene;
+use crate::vec3::{cross, dot, sub};
+
+/// The nodes of the cut at `level`: nodes of that depth, and leaves above it, in tree order.
+pub fn level_cut<S: Scalar>(tree: &TreeView<'_, S>, level: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut stack = vec![0u32];
+    while let Some(k) = stack.pop() {
+        let depth = tree.node_depth(k as usize).unwrap_or(0);
+        match tree.kind(k as usize) {
+            Some(NodeKind::Internal { left, right }) if depth < level => {
+                stack.push(right);
+                stack.push(left);
+            }
+            Some(_) => out.push(k),
+            None => {}
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// What [`frame_geometry`] computes besides the deformed meshes and the contacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GeometryOptions {
+    /// The overlapping contact proxies at this depth (the trees are then built nested).
+    pub proxies: Option<u32>,
+    /// Each body's self-contacts too.
+    pub self_pairs: bool,
+    /// Every body's deformed spheres at this tree level (the cut of [`level_cut`]).
+    pub spheres: Option<u32>,
+}
+
+/// One body of a frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyGeometry {
+    /// The body's name in the scene.
+    pub name: String,
+    /// Deformed world vertices (f64).
+    pub vertices: Vec<[f64; 3]>,
+    /// The mesh's triangles.
+    pub triangles: Vec<[u32; 3]>,
+    /// The triangles in at least one intersecting pair, sorted, each once.
+    pub contact_triangles: Vec<u32>,
+    /// Of those, the triangles in self-contacts only (no pair with another body), sorted.
+    pub self_contact_triangles: Vec<u32>,
+    /// With [`GeometryOptions::spheres`]: the world spheres `[x, y, z, r]` of the cut, each with
+    /// its growth `r(q) / r_rest`.
+    pub spheres: Vec<([f64; 4], f64)>,
+}
+
+/// One frame of a scene, ready to draw or export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameGeometry {
+    /// The bodies, in scene order.
+    pub bodies: Vec<BodyGeometry>,
+    /// The intersecting triangle pairs (kernel, f64), sorted.
+    pub pairs: Vec<Contact>,
+    /// With [`GeometryOptions::proxies`]: the overlapping proxy pairs.
+    pub proxies: Vec<ProxyContact>,
+    /// One point of each pair's intersection, in the order of `pairs`.
+    pub contact_points: Vec<[f64; 3]>,
+}
+
+/// Deforms every body of frame `frame` and finds its contacts (see the module documentation).
+pub fn frame_geometry(
+    scene: &Scene,
+    frame: usize,
+    options: &GeometryOptions,
+) -> Result<FrameGeometry, RunError> {
+    let path = &scene.path;
+    let Some(states) = scene.frames.get(frame) else {
+        return Err(RunError::UnknownFrame {
+            scene: path.clone(),
+            frame,
+            frames: scene.frames.len(),
+        });
+    };
+    let one = Scene {
+        path: scene.path.clone(),
+        bodies: scene.bodies.clone(),
+        frames: vec![states.clone()],
+    };
+    let build = BuildOptions {
+        precision: Precision::F64,
+        nested: options.proxies.is_some(),
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&one, build).map_err(|error| RunError::Build {
+        scene: path.clone(),
+        error,
+    })?;
+    let (results, _) = run_with::<f64>(&one, &prepared, 1, None, options.self_pairs)?;
+    let pairs = results.into_iter().next().unwrap_or_default().pairs;
+    let proxies = match options.proxies {
+        Some(l) => {
+            let (results, _) = run_with::<f64>(&one, &prepared, 1, Some(l), false)?;
+            results.into_iter().next().unwrap_or_default().proxies
+        }
+        None => Vec::new(),
+    };
+
+    let mut bodies = Vec::with_capacity(one.bodies.len());
+    for (b, body) in one.bodies.iter().enumerate() {
+        let vertices = one.world_vertices(0, b).unwrap_or_default();
+        let mut contact_triangles: Vec<u32> = pairs
+            .iter()
+            .flat_map(|&(i, j, ta, tb)| {
+                [(i == b).then_some(ta), (j == b).then_some(tb)]
+                    .into_iter()
+                    .flatten()
+            })
+            .collect();
+        contact_triangles.sort_unstable();
+        contact_triangles.dedup();
+        let other: std::collections::BTreeSet<u32> = pairs
+            .iter()
+            .filter(|p| p.0 != p.1)
+            .flat_map(|&(i, j, ta, tb)| {
+                [(i == b).then_some(ta), (j == b).then_some(tb)]
+                    .into_iter()
+                    .flatten()
+            })
+            .collect();
+        let self_contact_triangles = contact_triangles
+            .iter()
+            .copied()
+            .filter(|t| !other.contains(t))
+            .collect();
+        bodies.push(BodyGeometry {
+            name: body.name.clone(),
+            vertices,
+            triangles: body.mesh.triangles.clone(),
+            contact_triangles,
+            self_contact_triangles,
+            spheres: Vec::new(),
+        });
+    }
+
+    if let Some(level) = options.spheres {
+        let images = parse_images::<f64>(&one, &prepared)?;
+        let mut caches = Caches::new(&images);
+        let mut live = caches.bodies(&one, &images)?;
+        let mut q = Vec::new();
+        set_frame(&one, 0, &mut live, &mut q)?;
+        for (body, out) in live.iter_mut().zip(bodies.iter_mut()) {
+            let tree = *body.tree();
+            for k in level_cut(&tree, level) {
+                let (Some(rest), Some(s)) = (tree.rest_sphere(k as usize), body.sphere(k as usize))
+                else {
+                    continue;
+                };
+                let growth = if rest[3] > 0.0 { s[3] / rest[3] } else { 1.0 };
+                out.spheres.push((s, growth));
+            }
+        }
+    }
+
+    let triangle = |b: usize, t: u32| -> Option<[[f64; 3]; 3]> {
+        let body = bodies.get(b)?;
+        let tri = body.triangles.get(t as usize)?;
+        Some([
+            *body.vertices.get(tri[0] as usize)?,
+            *body.vertices.get(tri[1] as usize)?,
+            *body.vertices.get(tri[2] as usize)?,
+        ])
+    };
+    let contact_points = pairs
+        .iter()
+        .filter_map(|&(i, j, ta, tb)| Some(contact_point(&triangle(i, ta)?, &triangle(j, tb)?)))
+        .collect();
+    Ok(FrameGeometry {
+        bodies,
+        pairs,
+        proxies,
+        contact_points,
+    })
+}
+
+/// Where segment `p q` crosses triangle `t` (plain f64, a small tolerance at the edges).
+fn segment_triangle(p: [f64; 3], q: [f64; 3], t: &[[f64; 3]; 3]) -> Option<[f64; 3]> {
+    let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
+    let nn = dot(n, n);
+    if nn == 0.0 {
+        return None;
+    }
+    let (dp, dq) = (dot(n, sub(p, t[0])), dot(n, sub(q, t[0])));
+    if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp == dq {
+        return None;
+    }
+    let s = dp / (dp - dq);
+    let x = [
+        p[0] + s * (q[0] - p[0]),
+        p[1] + s * (q[1] - p[1]),
+        p[2] + s * (q[2] - p[2]),
+    ];
+    for i in 0..3 {
+        let c = cross(sub(t[(i + 1) % 3], t[i]), sub(x, t[i]));
+        if dot(c, n) < -1e-9 * nn {
+            return None;
+        }
+    }
+    Some(x)
+}
+
+/// A point of the intersection of two intersecting triangles (see the module documentation).
+pub fn contact_point(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [f64; 3] {
+    let mut sum = [0.0; 3];
+    let mut count = 0.0;
+    for (edges, other) in [(a, b), (b, a)] {
+        for i in 0..3 {
+            if let Some(x) = segment_triangle(edges[i], edges[(i + 1) % 3], other) {
+                for k in 0..3 {
+                    sum[k] += x[k];
+                }
+                count += 1.0;
+            }
+        }
+    }
+    if count > 0.0 {
+        return sum.map(|s| s / count);
+    }
+    let centroid = |t: &[[f64; 3]; 3]| [0, 1, 2].map(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
+    let (ca, cb) = (centroid(a), centroid(b));
+    [0, 1, 2].map(|k| 0.5 * (ca[k] + cb[k]))
+}

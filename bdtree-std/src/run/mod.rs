@@ -1,0 +1,33 @@
+//! **Running the kernel on scenes and images**: the scene runner, its checks against the oracle,
+//! interrupted-query tables, frame geometry, and image statistics. Imports [`crate::io`],
+//! [`crate::build`] and [`crate::oracle`].
+//!
+//! | file | what |
+//! |---|---|
+//! | `scene.rs` | the scene runner: [`prepare`], [`run`], [`run_with`] (proxies, self-contacts), [`distances`]; [`RunError`] |
+//! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover check ([`uncovered_contacts`]) |
+//! | `interrupt_table.rs` | interrupted queries per test budget (the interruptible-collision paper's Table 1) |
+//! | `frame.rs` | one frame's deformed meshes, contacts, proxies and spheres ([`frame_geometry`]), for pictures and exports |
+//! | `inspect.rs` | statistics of an image: sizes, per-level tightness, box bounds; compact vs complete ([`inspect::compare`]) |
+//! | `cost.rs` | the tightness of an image in overlap tests of proxy queries ([`cost::cost_of_queries`]) |
+//! | `report.rs` | the text and JSON lines `bdtree` prints for these |
+
+pub mod check;
+pub mod cost;
+pub mod frame;
+pub mod inspect;
+pub mod interrupt_table;
+pub mod report;
+pub mod scene;
+
+pub use check::{
+    brute_force_distance_frame, brute_force_frame, brute_force_frame_with, compare,
+    proxy_of_triangles, uncovered_contacts, Comparison,
+};
+pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, GeometryOptions};
+pub use inspect::{inspect, Inspection};
+pub use interrupt_table::{budget_table, BudgetRow};
+pub use scene::{
+    distances, prepare, run, run_with, Contact, FrameResult, PairDistance, PreparedScene,
+    ProxyContact, RunError,
+};

@@ -1,0 +1,432 @@
+//! Running a scene (the scene runner): build every body's tree, then per frame set every body's
+//! state and ask the kernel — every intersecting triangle pair between distinct bodies
+//! ([`run`]), overlapping contact proxies or self-contacts ([`run_with`]), the nearest points
+//! of every body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bdtree_core::{
+    collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
+    stack_capacity, Body, BodyError, Image, ImageError, Pose, PoseError, ProxyPair, QueryStats,
+    QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry,
+};
+
+use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::io::{ImageBuf, Scene};
+use crate::BodyStorage;
+
+/// One contact: body indices (a < b, or a == b for a self-contact, then ta < tb) and triangle
+/// indices (face order of each mesh).
+pub type Contact = (usize, usize, u32, u32);
+
+/// An overlapping pair of contact proxies (see [`bdtree_core::proxy`]), widened to f64.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProxyContact {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// The proxy node of each body.
+    pub nodes: (u32, u32),
+    /// The two world spheres `[x, y, z, r]`, in the mesh's units.
+    pub spheres: [[f64; 4]; 2],
+    /// Penetration depth `r_a + r_b − ‖c_b − c_a‖` (positive when overlapping).
+    pub depth: f64,
+}
+
+/// The answer for one frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameResult {
+    /// Intersecting pairs, sorted (empty for a proxy run).
+    pub pairs: Vec<Contact>,
+    /// Overlapping proxy pairs, sorted by bodies and nodes (empty unless a proxy run).
+    pub proxies: Vec<ProxyContact>,
+    /// Counters summed over the frame's body pairs.
+    pub stats: QueryStats,
+    /// Whether every query completed (always, with the host's unbounded sink).
+    pub complete: bool,
+}
+
+/// A scene with a tree image per body.
+pub struct PreparedScene {
+    /// One image per body, in scene order.
+    pub images: Vec<ImageBuf>,
+    /// One build report per body.
+    pub reports: Vec<BuildReport>,
+}
+
+/// Builds every body's tree. (The error is the builder's; [`RunError::Build`] names the scene
+/// file with it.)
+pub fn prepare(scene: &Scene, options: BuildOptions) -> Result<PreparedScene, BuildError> {
+    let mut images = Vec::new();
+    let mut reports = Vec::new();
+    for body in &scene.bodies {
+        let (image, report) = build(&body.mesh, body.basis.as_ref(), options, &mut |_| {})?;
+        images.push(image);
+        reports.push(report);
+    }
+    Ok(PreparedScene { images, reports })
+}
+
+/// Why running a scene failed: the scene file, frame or body concerned, and the problem.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// A body's tree could not be built.
+    Build {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: BuildError,
+    },
+    /// A tree image of the scene does not parse.
+    Image {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: ImageError,
+    },
+    /// A tree image does not parse (no scene file involved).
+    Tree(ImageError),
+    /// The kernel refused a body over its image.
+    Body {
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// The frame does not exist (the runner's own index).
+    NoFrame {
+        /// The frame asked for.
+        frame: usize,
+    },
+    /// The frame asked for is not in the scene file.
+    UnknownFrame {
+        /// The scene file.
+        scene: PathBuf,
+        /// The frame asked for.
+        frame: usize,
+        /// Frames in the scene.
+        frames: usize,
+    },
+    /// A frame's pose of a body is refused by the kernel.
+    Pose {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: PoseError,
+    },
+    /// A frame's state (`q`) of a body is refused by the kernel.
+    State {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// A nearest-points query ended without an answer.
+    Distance {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: QueryStatus,
+    },
+    /// An interrupted query found its state inconsistent.
+    Interrupted {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: RunStatus,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Build { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Image { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Tree(error) => error.fmt(f),
+            Self::Body { body, error } => write!(f, "body {body}: {error}"),
+            Self::NoFrame { frame } => write!(f, "frame {frame} does not exist"),
+            Self::UnknownFrame {
+                scene,
+                frame,
+                frames,
+            } => write!(
+                f,
+                "{}: frame {frame} does not exist (the scene has {frames} frame{})",
+                scene.display(),
+                if *frames == 1 { "" } else { "s" }
+            ),
+            Self::Pose { frame, body, error } => write!(f, "frame {frame}, body {body}: {error}"),
+            Self::State { frame, body, error } => {
+                write!(f, "frame {frame}, body {body}: {error}")
+            }
+            Self::Distance { frame, status } => {
+                write!(f, "frame {frame}: distance query ended {status:?}")
+            }
+            Self::Interrupted { frame, status } => {
+                write!(f, "frame {frame}: query ended {status:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+fn to_scalars<S: Scalar, const N: usize>(v: [f64; N]) -> [S; N] {
+    v.map(S::from_f64)
+}
+
+/// Every image of a prepared scene, parsed in scalar `S`.
+pub(crate) fn parse_images<'b, S: Scalar>(
+    scene: &Scene,
+    prepared: &'b PreparedScene,
+) -> Result<Vec<Image<'b, S>>, RunError> {
+    prepared
+        .images
+        .iter()
+        .map(|buf| buf.parse::<S>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| RunError::Image {
+            scene: scene.path.clone(),
+            error,
+        })
+}
+
+/// Sphere and vertex caches for every body of a scene.
+pub(crate) struct Caches<S: Scalar> {
+    spheres: Vec<BodyStorage<S>>,
+    vertices: Vec<Vec<VertexEntry<S>>>,
+}
+
+impl<S: Scalar> Caches<S> {
+    pub(crate) fn new(images: &[Image<'_, S>]) -> Self {
+        Self {
+            spheres: images
+                .iter()
+                .map(|im| BodyStorage::new(im.tree.node_count()))
+                .collect(),
+            vertices: images
+                .iter()
+                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
+                .collect(),
+        }
+    }
+
+    /// A body per image, with a vertex cache.
+    pub(crate) fn bodies<'t, 'c>(
+        &'c mut self,
+        scene: &Scene,
+        images: &[Image<'t, S>],
+    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
+        let mut bodies = Vec::new();
+        for (((image, cache), vertices), spec) in images
+            .iter()
+            .zip(self.spheres.iter_mut())
+            .zip(self.vertices.iter_mut())
+            .zip(&scene.bodies)
+        {
+            let body = cache
+                .body(image)
+                .and_then(|b| b.with_vertex_cache(vertices))
+                .map_err(|error| RunError::Body {
+                    body: spec.name.clone(),
+                    error,
+                })?;
+            bodies.push(body);
+        }
+        Ok(bodies)
+    }
+}
+
+/// Sets every body's pose and `q` from frame `f` (`q` is scratch space).
+pub(crate) fn set_frame<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    bodies: &mut [Body<'_, '_, S>],
+    q: &mut Vec<S>,
+) -> Result<(), RunError> {
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
+    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
+        let name = || scene.bodies[b].name.clone();
+        let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
+            .map_err(|error| RunError::Pose {
+            frame: f,
+            body: name(),
+            error,
+        })?;
+        q.clear();
+        q.extend(qf.iter().map(|&x| S::from_f64(x)));
+        body.set_state(pose, q).map_err(|error| RunError::State {
+            frame: f,
+            body: name(),
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// Runs every frame `repeat` times (at least once) in scalar `S`. Returns the answers of the
+/// last run and the mean wall time per frame in milliseconds (setting states and querying;
+/// building excluded).
+pub fn run<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_with::<S>(scene, prepared, repeat, None, false)
+}
+
+/// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
+/// ([`collide_proxies`], the trees must be built nested) whose answers go to
+/// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
+/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
+pub fn run_with<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
+    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![
+        [0u32; 2];
+        stack_capacity(depth, depth)
+            .max(proxy_stack_capacity(depth, depth, depth, depth))
+            .max(self_stack_capacity(depth))
+    ];
+    let mut q = Vec::new();
+    let mut results = Vec::new();
+    let start = Instant::now();
+    let runs = repeat.max(1);
+    for run in 0..runs {
+        results.clear();
+        for f in 0..scene.frames.len() {
+            set_frame(scene, f, &mut bodies, &mut q)?;
+            let mut result = FrameResult {
+                complete: true,
+                ..FrameResult::default()
+            };
+            for i in 0..bodies.len() {
+                let (head, tail) = bodies.split_at_mut(i + 1);
+                let a = &mut head[i];
+                if self_pairs {
+                    let mut sink = |p: TrianglePair| {
+                        result.pairs.push((i, i, p.a, p.b));
+                        true
+                    };
+                    let outcome = collide_self(a, &mut stack, &mut sink);
+                    let s = &mut result.stats;
+                    s.nodes_visited += outcome.stats.nodes_visited;
+                    s.sphere_updates += outcome.stats.sphere_updates;
+                    s.overlap_tests += outcome.stats.overlap_tests;
+                    s.triangle_tests += outcome.stats.triangle_tests;
+                    s.pairs += outcome.stats.pairs;
+                    result.complete &= outcome.status.is_complete();
+                }
+                for (k, b) in tail.iter_mut().enumerate() {
+                    let j = i + 1 + k;
+                    let outcome = if let Some(l) = proxy_depth {
+                        let mut sink = |p: ProxyPair<S>| {
+                            let wide = |s: [S; 4]| s.map(|x| x.to_f64());
+                            result.proxies.push(ProxyContact {
+                                bodies: (i, j),
+                                nodes: (p.a, p.b),
+                                spheres: [wide(p.sphere_a), wide(p.sphere_b)],
+                                depth: p.depth.to_f64(),
+                            });
+                            true
+                        };
+                        collide_proxies(a, l, b, l, &mut stack, &mut sink)
+                    } else {
+                        let mut sink = |p: TrianglePair| {
+                            result.pairs.push((i, j, p.a, p.b));
+                            true
+                        };
+                        collide(a, b, &mut stack, &mut sink)
+                    };
+                    let s = &mut result.stats;
+                    s.nodes_visited += outcome.stats.nodes_visited;
+                    s.sphere_updates += outcome.stats.sphere_updates;
+                    s.overlap_tests += outcome.stats.overlap_tests;
+                    s.triangle_tests += outcome.stats.triangle_tests;
+                    s.pairs += outcome.stats.pairs;
+                    result.complete &= outcome.status.is_complete();
+                }
+            }
+            if run + 1 == runs {
+                result.pairs.sort_unstable();
+                result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
+            }
+            results.push(result);
+        }
+    }
+    let per_frame_ms =
+        start.elapsed().as_secs_f64() * 1e3 / (runs * scene.frames.len().max(1)) as f64;
+    Ok((results, per_frame_ms))
+}
+
+/// The nearest points of one body pair in one frame, widened to f64 (see
+/// [`bdtree_core::separation::nearest`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairDistance {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// Distance (0 when intersecting).
+    pub distance: f64,
+    /// Witness points on body a and body b (world).
+    pub points: [[f64; 3]; 2],
+    /// Unit normal from body a to body b (zero when intersecting).
+    pub normal: [f64; 3],
+    /// The two triangles.
+    pub triangles: (u32, u32),
+    /// Whether the two triangles intersect.
+    pub intersecting: bool,
+}
+
+/// Per frame, the nearest points of every body pair, in scalar `S`.
+pub fn distances<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<Vec<Vec<PairDistance>>, RunError> {
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
+    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut out = Vec::new();
+    let mut q = Vec::new();
+    for f in 0..scene.frames.len() {
+        set_frame(scene, f, &mut bodies, &mut q)?;
+        let mut row = Vec::new();
+        for i in 0..bodies.len() {
+            let (head, tail) = bodies.split_at_mut(i + 1);
+            let a = &mut head[i];
+            for (k, b) in tail.iter_mut().enumerate() {
+                let j = i + 1 + k;
+                let outcome = bdtree_core::separation::nearest(a, b, &mut stack);
+                let n = outcome.nearest.ok_or(RunError::Distance {
+                    frame: f,
+                    status: outcome.status,
+                })?;
+                let wide = |v: [S; 3]| v.map(|x| x.to_f64());
+                row.push(PairDistance {
+                    bodies: (i, j),
+                    distance: n.distance.to_f64(),
+                    points: [wide(n.point_a), wide(n.point_b)],
+                    normal: wide(n.normal),
+                    triangles: (n.triangle_a, n.triangle_b),
+                    intersecting: n.intersecting,
+                });
+            }
+        }
+        out.push(row);
+    }
+    Ok(out)
+}

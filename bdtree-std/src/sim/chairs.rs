@@ -1,0 +1,572 @@
+//! The BD-Tree paper's falling chairs, small: many flexing chairs dropped on the ground, with
+//! the world machinery of `bdtree-core` (sweep-and-prune over root spheres, bounded-depth proxy
+//! queries, penalty response).
+//!
+//! A chair mesh (seat, four legs and a back made of welded, subdivided boxes; 3,648 triangles;
+//! origin at its center of mass) gets its [`MODES`] lowest vibration modes from
+//! [`crate::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
+//! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
+//! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
+//! penalty forces ([`bdtree_core::response`]), proxy spheres against the ground plane `z = 0`,
+//! then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
+//! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate clamped to ±1 cm:
+//! a strain limit).
+//!
+//! [`replay`] runs the collision part of a recorded trajectory again, with the chairs' `q` or
+//! rigid (`q = 0`): the cost of deformation for identical configurations (the paper measured 2
+//! for whole simulations). Units: SI (metres, seconds, kilograms, newtons).
+
+// Index loops spell out the vector and matrix formulas of the dynamics.
+#![allow(clippy::needless_range_loop)]
+
+use std::time::Instant;
+
+use bdtree_core::response::{apply_at_node, respond, Wrench};
+use bdtree_core::{
+    collide_proxies, proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Pose,
+    ProxyPair, SweepAndPrune,
+};
+
+use crate::build::{build, BuildError, BuildOptions, Precision};
+use crate::io::{Basis, ImageBuf, Mesh};
+use crate::modal::{compute_modes, ModalOptions, ModesError};
+use crate::rng::Rng;
+use crate::shapes::chair::{mass_properties, DENSITY};
+use crate::BodyStorage;
+
+/// The chair mesh (now in [`crate::shapes::chair`]), under its old path.
+pub use crate::shapes::chair::chair_mesh;
+
+/// Modes per chair.
+pub const MODES: usize = 10;
+const GRAVITY: f64 = 9.81;
+
+/// Why a chair could not be prepared or simulated.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The modal analysis of the chair failed.
+    Modes(ModesError),
+    /// Its tree could not be built.
+    Build(BuildError),
+    /// Its image did not parse (a builder bug: built images always parse).
+    Image(ImageError),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Modes(e) => e.fmt(f),
+            Self::Build(e) => e.fmt(f),
+            Self::Image(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A chair ready to simulate: mesh, modes, tree image and mass properties.
+pub struct Chair {
+    /// The rest mesh (origin at the center of mass).
+    pub mesh: Mesh,
+    /// Its modal basis (3N × [`MODES`], largest vertex displacement 1 m per unit of `q`).
+    pub basis: Basis,
+    /// The nested f32 tree image.
+    pub image: ImageBuf,
+    /// Tree depth.
+    pub depth: u32,
+    /// Mass, kg.
+    pub mass: f64,
+    /// Inertia tensor about the center of mass, body axes, kg·m².
+    pub inertia: [[f64; 3]; 3],
+    /// Modal angular frequencies ω_j, rad/s.
+    pub omega: Vec<f64>,
+    /// Modal masses `m_j` (lumped: mass per vertex times `Σ_i |U_ij|²`), kg.
+    pub modal_mass: Vec<f64>,
+    /// Modal frequencies, Hz.
+    pub frequencies_hz: Vec<f64>,
+}
+
+/// Computes a chair's modes (modal analysis on the automatic lattice) and builds its tree.
+pub fn prepare_chair(mesh: Mesh) -> Result<Chair, SimError> {
+    let options = ModalOptions {
+        modes: MODES,
+        young: 5e7,
+        poisson: 0.35,
+        density: DENSITY,
+        ..ModalOptions::default()
+    };
+    let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(SimError::Modes)?;
+    let (mass, _, inertia) = mass_properties();
+    let n = analysis.basis.vertices as f64;
+    let modal_mass = (0..MODES)
+        .map(|j| {
+            mass / n
+                * (0..analysis.basis.vertices)
+                    .map(|i| {
+                        (0..3)
+                            .map(|k| analysis.basis.get(i, k, j).powi(2))
+                            .sum::<f64>()
+                    })
+                    .sum::<f64>()
+        })
+        .collect();
+    let build_options = BuildOptions {
+        precision: Precision::F32,
+        nested: true,
+        ..BuildOptions::default()
+    };
+    let image = build(&mesh, Some(&analysis.basis), build_options, &mut |_| {})
+        .map_err(SimError::Build)?
+        .0;
+    let depth = image.parse::<f32>().map_err(SimError::Image)?.tree.depth();
+    Ok(Chair {
+        mesh,
+        basis: analysis.basis,
+        image,
+        depth,
+        mass,
+        inertia,
+        omega: analysis.eigenvalues.iter().map(|l| l.sqrt()).collect(),
+        modal_mass,
+        frequencies_hz: analysis.frequencies_hz,
+    })
+}
+
+/// What to simulate.
+#[derive(Debug, Clone, Copy)]
+pub struct ChairOptions {
+    /// Chairs.
+    pub count: usize,
+    /// Steps.
+    pub steps: usize,
+    /// Step, seconds.
+    pub dt: f64,
+    /// Proxy depth of the contact queries.
+    pub proxy_depth: u32,
+    /// Penalty stiffness, N/m.
+    pub stiffness: f64,
+    /// Seed of the initial orientations.
+    pub seed: u64,
+}
+
+impl Default for ChairOptions {
+    fn default() -> Self {
+        Self {
+            count: 100,
+            steps: 1000,
+            dt: 0.002,
+            proxy_depth: 7,
+            stiffness: 2e4,
+            seed: 0xC4A1_5EED,
+        }
+    }
+}
+
+/// One chair's configuration: position of its center of mass, orientation (unit quaternion
+/// `(w, x, y, z)`) and modal coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// Center of mass, m.
+    pub x: [f64; 3],
+    /// Orientation.
+    pub rotation: [f64; 4],
+    /// Modal coordinates.
+    pub q: [f64; MODES],
+}
+
+/// The collision part of one step.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StepReport {
+    /// Wall-clock seconds of the collision part (root spheres, sweep, proxy queries, ground).
+    pub seconds: f64,
+    /// Candidate chair pairs from the sweep.
+    pub candidates: usize,
+    /// Chair pairs with at least one proxy contact (collision events).
+    pub colliding_pairs: usize,
+    /// Chair–chair proxy contacts.
+    pub contacts: usize,
+    /// Proxy contacts with the ground.
+    pub ground_contacts: usize,
+}
+
+/// The contacts of one step: chair–chair penalty points and ground points, world, m.
+#[derive(Debug, Clone, Default)]
+pub struct StepContacts {
+    /// Chair–chair contact points.
+    pub chairs: Vec<[f32; 3]>,
+    /// Ground contact points.
+    pub ground: Vec<[f32; 3]>,
+}
+
+/// Storage and scratch for the collision part of a step.
+struct World<'i> {
+    image: Image<'i, f32>,
+    caches: Vec<BodyStorage<f32>>,
+    order: Vec<u32>,
+    roots: Vec<[f32; 4]>,
+    stack: Vec<[u32; 2]>,
+    proxy_depth: u32,
+    stiffness: f32,
+}
+
+impl<'i> World<'i> {
+    fn new(chair: &'i Chair, options: &ChairOptions) -> Result<Self, SimError> {
+        let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
+        let (depth, proxy) = (image.tree.depth(), options.proxy_depth);
+        let nodes = image.tree.node_count();
+        Ok(Self {
+            image,
+            caches: (0..options.count)
+                .map(|_| BodyStorage::new(nodes))
+                .collect(),
+            order: vec![0u32; options.count],
+            roots: vec![[0.0; 4]; options.count],
+            stack: vec![[0u32; 2]; proxy_stack_capacity(depth, proxy, depth, proxy)],
+            proxy_depth: proxy,
+            stiffness: options.stiffness as f32,
+        })
+    }
+
+    /// Sets every chair's state and computes the contact wrenches.
+    fn step(
+        &mut self,
+        placements: &[Placement],
+        points: &mut StepContacts,
+    ) -> (Vec<Wrench<f32, MODES>>, StepReport) {
+        let image = &self.image;
+        let mut bodies: Vec<Body<'_, '_, f32>> = self
+            .caches
+            .iter_mut()
+            .filter_map(|c| c.body(image).ok())
+            .collect();
+        for (body, p) in bodies.iter_mut().zip(placements) {
+            let pose = Pose::from_quaternion(p.rotation.map(|v| v as f32), p.x.map(|v| v as f32))
+                .unwrap_or_else(|_| Pose::identity());
+            // Modal coordinates are finite and clamped: the state is always accepted.
+            let _ = body.set_state(pose, &p.q.map(|v| v as f32));
+        }
+        let started = Instant::now();
+        let mut report = StepReport::default();
+        let mut wrenches = vec![Wrench::<f32, MODES>::ZERO; bodies.len()];
+        for (root, body) in self.roots.iter_mut().zip(bodies.iter_mut()) {
+            *root = body.sphere(0).unwrap_or([0.0; 4]);
+        }
+        let mut candidates = Vec::new();
+        let mut sweep = SweepAndPrune::new(&mut self.order);
+        sweep.pairs(&self.roots, &AllPairs, &mut |i, j| {
+            candidates.push((i as usize, j as usize));
+            true
+        });
+        report.candidates = candidates.len();
+        let depth = self.proxy_depth;
+        let mut proxies: Vec<ProxyPair<f32>> = Vec::new();
+        for &(i, j) in &candidates {
+            let (head, tail) = bodies.split_at_mut(j);
+            let (Some(a), Some(b)) = (head.get_mut(i), tail.first_mut()) else {
+                continue;
+            };
+            proxies.clear();
+            collide_proxies(a, depth, b, depth, &mut self.stack, &mut |p| {
+                proxies.push(p);
+                true
+            });
+            let (wh, wt) = wrenches.split_at_mut(j);
+            let mut touching = false;
+            for p in &proxies {
+                if let Some(contact) = respond(p, self.stiffness, a, b, &mut wh[i], &mut wt[0]) {
+                    report.contacts += 1;
+                    points.chairs.push(contact.point);
+                    touching = true;
+                }
+            }
+            report.colliding_pairs += usize::from(touching);
+        }
+        for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
+            report.ground_contacts += ground(body, depth, self.stiffness, w, &mut points.ground);
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        (wrenches, report)
+    }
+}
+
+/// Proxy spheres of a body (nodes at `depth` or shallower leaves) below the ground plane:
+/// penalty force straight up at the sphere's lowest point. Returns the contacts.
+fn ground(
+    body: &mut Body<'_, '_, f32>,
+    depth: u32,
+    stiffness: f32,
+    wrench: &mut Wrench<f32, MODES>,
+    points: &mut Vec<[f32; 3]>,
+) -> usize {
+    let (mut stack, mut contacts) = (vec![0usize], 0);
+    while let Some(k) = stack.pop() {
+        let Some(s) = body.sphere(k) else { continue };
+        if s[2] - s[3] >= 0.0 {
+            continue;
+        }
+        match body.tree().kind(k) {
+            Some(NodeKind::Internal { left, right })
+                if body.tree().node_depth(k).unwrap_or(0) < depth =>
+            {
+                stack.push(left as usize);
+                stack.push(right as usize);
+            }
+            _ => {
+                let f = [0.0, 0.0, stiffness * (s[3] - s[2])];
+                if apply_at_node(body, k, [s[0], s[1], 0.0], f, wrench).is_some() {
+                    contacts += 1;
+                    points.push([s[0], s[1], 0.0]);
+                }
+            }
+        }
+    }
+    contacts
+}
+
+/// A simulated run: every step's placements (before the step's forces) and collision report.
+pub struct Trajectory {
+    /// Placements per step.
+    pub steps: Vec<Vec<Placement>>,
+    /// Collision reports per step.
+    pub reports: Vec<StepReport>,
+    /// Contact points per step.
+    pub contacts: Vec<StepContacts>,
+}
+
+fn mat_vec(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|i| (0..3).map(|j| m[i][j] * v[j]).sum())
+}
+
+fn rotation_matrix(q: [f64; 4]) -> [[f64; 3]; 3] {
+    let [w, x, y, z] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+        ],
+        [
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+        ],
+        [
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+}
+
+/// Solves the symmetric positive definite 3×3 system `a x = b` (Cramer's rule).
+fn solve3(a: &[[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
+    let det = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(a);
+    [0, 1, 2].map(|c| {
+        let mut m = *a;
+        for r in 0..3 {
+            m[r][c] = b[r];
+        }
+        det(&m) / d
+    })
+}
+
+/// Grid spacing of the initial layers, m: more than the chair's bounding diameter (1.12 m), so
+/// no two chairs start in contact whatever their orientation.
+const SPACING: f64 = 1.2;
+
+/// Where the chairs start: two staggered layers 1.2 m apart, the upper one offset by half a
+/// cell so that its chairs land across four of the lower ones; each chair turned by a random
+/// yaw and tilted by up to ±0.4 rad.
+pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
+    let per_layer = options.count.div_ceil(2).max(1);
+    let side = (per_layer as f64).sqrt().ceil() as usize;
+    let mut rng = Rng::new(options.seed);
+    (0..options.count)
+        .map(|k| {
+            let (layer, cell) = (k / per_layer, k % per_layer);
+            let offset = 0.5 * SPACING * layer as f64;
+            let x = [
+                (cell % side) as f64 * SPACING + offset,
+                (cell / side) as f64 * SPACING + offset,
+                0.6 + 1.2 * layer as f64 + 0.2 * rng.unit(),
+            ];
+            let yaw = std::f64::consts::TAU * rng.unit();
+            let (ax, ay) = (0.8 * rng.unit() - 0.4, 0.8 * rng.unit() - 0.4);
+            // Tilt about (ax, ay, 0) by its length, then yaw about z.
+            let tilt = (ax * ax + ay * ay).sqrt().max(1e-12);
+            let (s, c) = (0.5 * tilt).sin_cos();
+            let t = [c, s * ax / tilt, s * ay / tilt, 0.0];
+            let (sy, cy) = (0.5 * yaw).sin_cos();
+            let r = [
+                cy * t[0] - sy * t[3],
+                cy * t[1] - sy * t[2],
+                cy * t[2] + sy * t[1],
+                cy * t[3] + sy * t[0],
+            ];
+            Placement {
+                x,
+                rotation: r,
+                q: [0.0; MODES],
+            }
+        })
+        .collect()
+}
+
+/// Runs the deformable simulation; `progress(step)` is called after every step.
+pub fn simulate(
+    chair: &Chair,
+    options: &ChairOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Trajectory, SimError> {
+    let mut world = World::new(chair, options)?;
+    let mut placements = initial_placements(options);
+    let mut v = vec![[0.0f64; 3]; options.count];
+    let mut w = vec![[0.0f64; 3]; options.count];
+    let mut qd = vec![[0.0f64; MODES]; options.count];
+    let dt = options.dt;
+    let mut trajectory = Trajectory {
+        steps: Vec::with_capacity(options.steps),
+        reports: Vec::with_capacity(options.steps),
+        contacts: Vec::with_capacity(options.steps),
+    };
+    for step in 0..options.steps {
+        let mut points = StepContacts::default();
+        let (wrenches, report) = world.step(&placements, &mut points);
+        trajectory.steps.push(placements.clone());
+        trajectory.reports.push(report);
+        trajectory.contacts.push(points);
+        for (k, p) in placements.iter_mut().enumerate() {
+            let wrench = &wrenches[k];
+            // Translation, with a little air drag.
+            for i in 0..3 {
+                let g = if i == 2 { -GRAVITY } else { 0.0 };
+                let a = f64::from(wrench.force[i]) / chair.mass + g - 2.0 * v[k][i];
+                v[k][i] += dt * a;
+                p.x[i] += dt * v[k][i];
+            }
+            // Rotation: I_w ω̇ = τ − ω × I_w ω, I_w = R I Rᵀ; some angular damping.
+            let r = rotation_matrix(p.rotation);
+            let mut iw = [[0.0; 3]; 3];
+            for i in 0..3 {
+                for j in 0..3 {
+                    iw[i][j] = (0..3)
+                        .map(|a| {
+                            (0..3)
+                                .map(|b| r[i][a] * chair.inertia[a][b] * r[j][b])
+                                .sum::<f64>()
+                        })
+                        .sum();
+                }
+            }
+            let om = w[k];
+            let l = mat_vec(&iw, om);
+            let gyro = [
+                om[1] * l[2] - om[2] * l[1],
+                om[2] * l[0] - om[0] * l[2],
+                om[0] * l[1] - om[1] * l[0],
+            ];
+            let tau = [0, 1, 2].map(|i| f64::from(wrench.torque[i]) - gyro[i]);
+            let alpha = solve3(&iw, tau);
+            for i in 0..3 {
+                w[k][i] += dt * (alpha[i] - 2.0 * w[k][i]);
+            }
+            let [qw, qx, qy, qz] = p.rotation;
+            let [wx, wy, wz] = w[k];
+            let dq = [
+                -wx * qx - wy * qy - wz * qz,
+                wx * qw + wy * qz - wz * qy,
+                wy * qw + wz * qx - wx * qz,
+                wz * qw + wx * qy - wy * qx,
+            ];
+            let mut rot = [0, 1, 2, 3].map(|i| p.rotation[i] + 0.5 * dt * dq[i]);
+            let norm = rot.iter().map(|x| x * x).sum::<f64>().sqrt();
+            rot = rot.map(|x| x / norm);
+            p.rotation = rot;
+            // Modal dynamics, strain-limited.
+            for j in 0..MODES {
+                let om = chair.omega[j];
+                let acc = f64::from(wrench.q[j]) / chair.modal_mass[j]
+                    - om * om * p.q[j]
+                    - 0.1 * om * qd[k][j];
+                qd[k][j] += dt * acc;
+                p.q[j] = (p.q[j] + dt * qd[k][j]).clamp(-0.01, 0.01);
+            }
+        }
+        progress(step);
+    }
+    Ok(trajectory)
+}
+
+/// The collision part of a trajectory run again, with its `q` or rigid (`q = 0`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Replay {
+    /// Mean collision seconds per step.
+    pub mean_seconds: f64,
+    /// Median collision seconds per step.
+    pub median_seconds: f64,
+    /// Mean chair pairs in contact per step (collision events).
+    pub colliding_pairs: f64,
+    /// Mean chair–chair proxy contacts per step.
+    pub contacts: f64,
+    /// Mean ground proxy contacts per step.
+    pub ground_contacts: f64,
+}
+
+/// Replays the collision part of `trajectory`, with its `q` or with `q = 0`.
+pub fn replay(
+    chair: &Chair,
+    options: &ChairOptions,
+    trajectory: &Trajectory,
+    rigid: bool,
+) -> Result<Replay, SimError> {
+    let mut world = World::new(chair, options)?;
+    let mut times = Vec::with_capacity(trajectory.steps.len());
+    let mut sums = [0usize; 3];
+    for step in &trajectory.steps {
+        let placements: Vec<Placement> = step
+            .iter()
+            .map(|p| Placement {
+                q: if rigid { [0.0; MODES] } else { p.q },
+                ..*p
+            })
+            .collect();
+        let (_, report) = world.step(&placements, &mut StepContacts::default());
+        times.push(report.seconds);
+        sums[0] += report.colliding_pairs;
+        sums[1] += report.contacts;
+        sums[2] += report.ground_contacts;
+    }
+    let n = times.len().max(1) as f64;
+    let mean = times.iter().sum::<f64>() / n;
+    times.sort_by(f64::total_cmp);
+    Ok(Replay {
+        mean_seconds: mean,
+        median_seconds: times.get(times.len() / 2).copied().unwrap_or(0.0),
+        colliding_pairs: sums[0] as f64 / n,
+        contacts: sums[1] as f64 / n,
+        ground_contacts: sums[2] as f64 / n,
+    })
+}
+
+/// World vertices of chair `placement` (deformed by its `q`, then posed), in f64.
+pub fn world_vertices(chair: &Chair, placement: &Placement) -> Vec<[f64; 3]> {
+    let r = rotation_matrix(placement.rotation);
+    (0..chair.mesh.vertices.len())
+        .map(|i| {
+            let p = chair.mesh.vertices[i];
+            let local = [0, 1, 2].map(|k| {
+                p[k] + (0..MODES)
+                    .map(|j| chair.basis.get(i, k, j) * placement.q[j])
+                    .sum::<f64>()
+            });
+            let y = mat_vec(&r, local);
+            [0, 1, 2].map(|k| y[k] + placement.x[k])
+        })
+        .collect()
+}
