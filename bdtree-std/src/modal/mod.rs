@@ -83,15 +83,16 @@ mod options;
 mod ordering;
 pub mod report;
 mod sparse;
+mod spec;
 #[cfg(test)]
 mod tests;
 mod thickness;
 
-pub use fixed::Fixed;
 pub use options::{
     Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, CELLS_ACROSS, DEFAULT_MAX_CELLS,
     MIN_RESOLUTION,
 };
+pub use spec::Fixed;
 pub use thickness::Wall;
 
 use crate::io::Mesh;

@@ -1,6 +1,6 @@
 //! The analysis' options, progress reports, results and errors.
 
-use super::fixed::Fixed;
+use super::spec::Fixed;
 use super::thickness::Wall;
 use crate::io::Basis;
 
