@@ -25,7 +25,7 @@ fn main() {
     let mesh = torus(0.5, 0.18, 96, 56);
     let options = ModalOptions {
         modes: 16,
-        resolution: 20,
+        resolution: Some(20),
         ..ModalOptions::default()
     };
     let modes = compute_modes(&mesh, &options, &mut |_| {}).expect("modes of the torus");

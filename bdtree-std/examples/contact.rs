@@ -55,7 +55,8 @@ fn main() -> Result<(), String> {
         young: 5e5,
         poisson: 0.45,
         density: 1000.0,
-        resolution: 10,
+        resolution: Some(10),
+        ..ModalOptions::default()
     };
     let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(|e| e.to_string())?;
     let basis = &analysis.basis;

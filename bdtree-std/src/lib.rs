@@ -8,9 +8,9 @@
 //! | [`shapes`] | procedural meshes and smooth bases, the chair, B-spline and cage bases | `io` |
 //! | [`build`] | the tree builder, Welzl spheres, box tables, compaction, the one image writer | `io` |
 //! | [`oracle`] | explicit deformation, exact triangle tests, distances, brute force | `io` |
-//! | [`modes`] | vibration modes of closed meshes (becoming `modal/`) | `io` |
+//! | [`modal`] | vibration modes of closed meshes (`modes` is its former name) | `io` |
 //! | [`run`] | the scene runner, checks against the oracle, interrupt tables, inspection, printed reports | `io`, `build`, `oracle` |
-//! | [`sim`] | the falling chairs and the demo | `io`, `shapes`, `build`, `oracle`, `modes`, `run` |
+//! | [`sim`] | the falling chairs and the demo | `io`, `shapes`, `build`, `oracle`, `modal`, `run` |
 //! | [`view`] | pictures (feature `pictures`), exports, Rerun recordings (feature `rerun`) | all of the above |
 //!
 //! Beside the rooms, at the crate root and importable by all: [`error`] ([`LoadError`]),
@@ -34,7 +34,9 @@
 pub mod build;
 pub mod error;
 pub mod io;
-pub mod modes;
+pub mod modal;
+/// The modal analysis under its former name.
+pub use modal as modes;
 pub mod oracle;
 pub mod rng;
 pub mod run;

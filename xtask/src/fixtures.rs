@@ -1,7 +1,7 @@
 //! `cargo xtask fixtures [--check]`: the committed fixture data, generated from code.
 //!
 //! Procedural meshes (OBJ); displacement bases (.npy): vibration modes from
-//! [`bdtree_std::modes`] for the closed bodies and smooth analytic fields for the open sheets;
+//! [`bdtree_std::modal`] for the closed bodies and smooth analytic fields for the open sheets;
 //! scenes whose bodies move through contact (JSON); and the expected answer of every scene frame
 //! from the f64 brute-force oracle (JSON lines, the `pairs` of `bdtree collide --json`).
 //!
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use bdtree_std::io::{
     parse_npy, write_npy, write_obj, Basis, BodyFrame, BodySpec, FrameSpec, Mesh, Scene, SceneFile,
 };
-use bdtree_std::modes::{compute_modes, ModalOptions};
+use bdtree_std::modal::{compute_modes, ModalOptions};
 use bdtree_std::run::brute_force_frame_with;
 use bdtree_std::shapes::bspline_patch;
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, translate};
@@ -58,18 +58,16 @@ fn body(name: &'static str, mesh: Mesh, modes: usize, amplitude: f64) -> BodyDef
 }
 
 /// A body moved by its `modes` lowest vibration modes (a soft rubber-like solid, the
-/// [`ModalOptions`] defaults, on a lattice of `resolution` cells along its longest side), each
-/// scaled to a largest vertex displacement of `amplitude`.
+/// [`ModalOptions`] defaults, on the lattice the analysis chooses from the body's thickness),
+/// each scaled to a largest vertex displacement of `amplitude`.
 fn modal_body(
     name: &'static str,
     mesh: Mesh,
     modes: usize,
-    resolution: usize,
     amplitude: f64,
 ) -> Result<BodyDef, String> {
     let options = ModalOptions {
         modes: modes + 1,
-        resolution,
         ..ModalOptions::default()
     };
     let analysis =
@@ -201,8 +199,8 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
     {
         let bodies = vec![
             body("cloth", sheet(2.0, 2.0, 24, 24), 8, 0.12),
-            modal_body("ball", icosphere(0.35, 3), 5, 10, 0.05)?,
-            modal_body("ring", torus(0.45, 0.12, 32, 12), 4, 16, 0.04)?,
+            modal_body("ball", icosphere(0.35, 3), 5, 0.05)?,
+            modal_body("ring", torus(0.45, 0.12, 32, 12), 4, 0.04)?,
         ];
         let frames = (0..24)
             .map(|f| {
@@ -238,7 +236,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
     {
         let bodies = vec![
             body("sheet", sheet(1.6, 1.2, 12, 9), 5, 0.08),
-            modal_body("bar", bar(2.0, 0.05, 24), 4, 80, 0.04)?,
+            modal_body("bar", bar(2.0, 0.05, 24), 4, 0.04)?,
         ];
         let frames = (0..10)
             .map(|f| {
@@ -305,7 +303,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
     {
         let bodies = vec![
             body("blob", blob(0.4, 3, 6, 7), 0, 0.0),
-            modal_body("torus", torus(0.5, 0.15, 24, 10), 5, 16, 0.06)?,
+            modal_body("torus", torus(0.5, 0.15, 24, 10), 5, 0.06)?,
         ];
         let frames = (0..8)
             .map(|f| {
@@ -364,7 +362,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
         let bodies = vec![
             curtain,
             cloth,
-            modal_body("bar", bar(1.6, 0.05, 20), 4, 64, 0.05)?,
+            modal_body("bar", bar(1.6, 0.05, 20), 4, 0.05)?,
         ];
         let m_cloth = modes_of(&bodies[1]);
         let frames = (0..8)

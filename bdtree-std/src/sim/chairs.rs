@@ -4,7 +4,7 @@
 //!
 //! A chair mesh (seat, four legs and a back made of welded, subdivided boxes; 3,648 triangles;
 //! origin at its center of mass) gets its [`MODES`] lowest vibration modes from
-//! [`crate::modes`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
+//! [`crate::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
 //! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
 //! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
 //! penalty forces ([`bdtree_core::response`]), proxy spheres against the ground plane `z = 0`,
@@ -29,7 +29,7 @@ use bdtree_core::{
 
 use crate::build::{build, BuildError, BuildOptions, Precision};
 use crate::io::{Basis, ImageBuf, Mesh};
-use crate::modes::{compute_modes, ModalOptions, ModesError};
+use crate::modal::{compute_modes, ModalOptions, ModesError};
 use crate::rng::Rng;
 use crate::shapes::chair::{mass_properties, DENSITY};
 use crate::BodyStorage;
@@ -87,14 +87,14 @@ pub struct Chair {
     pub frequencies_hz: Vec<f64>,
 }
 
-/// Computes a chair's modes (modal analysis on a 42-cell lattice) and builds its tree.
+/// Computes a chair's modes (modal analysis on the automatic lattice) and builds its tree.
 pub fn prepare_chair(mesh: Mesh) -> Result<Chair, SimError> {
     let options = ModalOptions {
         modes: MODES,
         young: 5e7,
         poisson: 0.35,
         density: DENSITY,
-        resolution: 42,
+        ..ModalOptions::default()
     };
     let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(SimError::Modes)?;
     let (mass, _, inertia) = mass_properties();

@@ -14,6 +14,8 @@ mod fixtures;
 mod image;
 mod interrupt;
 mod layout;
+mod modal_physics;
+mod modal_references;
 #[cfg(feature = "cli")]
 mod modes;
 mod obb;

@@ -144,3 +144,188 @@ fn modes_bad_input_fails_with_a_clear_message() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes `mesh` as OBJ into `dir`.
+fn write_mesh(dir: &Path, name: &str, mesh: &bdtree_std::mesh::Mesh) -> PathBuf {
+    let path = dir.join(name);
+    let mut file = std::fs::File::create(&path).expect("create mesh");
+    bdtree_std::mesh::write_obj(mesh, &mut file).expect("write mesh");
+    path
+}
+
+/// Runs `bdtree modes … --json` and returns the JSON object.
+fn modes_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["modes"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let out = bdtree(&all);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+fn numbers(value: &serde_json::Value) -> Vec<f64> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|f| f.as_f64().expect("number"))
+        .collect()
+}
+
+#[test]
+fn modes_chooses_the_lattice_and_says_so() {
+    let dir = scratch("auto");
+    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    let out_path = dir.join("m.npy");
+    let (beam, out_path) = (
+        beam.to_str().expect("utf-8"),
+        out_path.to_str().expect("utf-8"),
+    );
+    let v = modes_json(&[beam, "-k", "4", "--poisson", "0.3", "-o", out_path]);
+    // 4 cells across the 5 cm section: 80 along the 1 m beam.
+    assert_eq!(v["resolution"], 80);
+    assert_eq!(v["resolution_chosen_by"], "thickness");
+    assert!((v["thinnest_wall"]["thickness"].as_f64().unwrap_or(0.0) - 0.05).abs() < 1e-9);
+    assert_eq!(v["cells"], serde_json::json!([80, 4, 4]));
+    assert_eq!(v["solid_cells"], 1280);
+    assert_eq!(v["dofs"], 3 * 81 * 25);
+    let (lattice, mesh) = (
+        v["lattice_volume"].as_f64().unwrap_or(0.0),
+        v["mesh_volume"].as_f64().unwrap_or(1.0),
+    );
+    assert!((lattice / mesh - 1.0).abs() < 1e-9, "{lattice} vs {mesh}");
+    assert!(v["seconds"].as_f64().is_some_and(|s| s > 0.0));
+    assert_eq!(numbers(&v["rigid_eigenvalues"]).len(), 6);
+    // The table says the same in words.
+    let out = bdtree(&["modes", beam, "-k", "4", "--poisson", "0.3", "-o", out_path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "resolution 80",
+        "chosen to put 4.0 cells across the thinnest wall (5.00 cm thick)",
+        "1280 solid cells",
+        "6075 degrees of freedom",
+        "ratio 1.0000",
+        "the 6 rigid-body modes are removed",
+    ] {
+        assert!(text.contains(needle), "{needle:?} not in {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
+    let dir = scratch("fixed");
+    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    // The bar's vertices 0–3 are its −x end.
+    let list = dir.join("end.txt");
+    std::fs::write(&list, "# the -x end\n0\n1\n2\n3\n").expect("write list");
+    let out_path = dir.join("m.npy");
+    let (beam, out_path, list) = (
+        beam.to_str().expect("utf-8"),
+        out_path.to_str().expect("utf-8"),
+        list.to_str().expect("utf-8"),
+    );
+    let free = modes_json(&[beam, "-k", "2", "--poisson", "0.3", "-o", out_path]);
+    let by_spec = modes_json(&[
+        beam,
+        "-k",
+        "2",
+        "--poisson",
+        "0.3",
+        "-o",
+        out_path,
+        "--fixed",
+        "x<-0.499",
+    ]);
+    let by_list = modes_json(&[
+        beam,
+        "-k",
+        "2",
+        "--poisson",
+        "0.3",
+        "-o",
+        out_path,
+        "--fixed-vertices",
+        list,
+    ]);
+    for v in [&by_spec, &by_list] {
+        assert_eq!(v["held_vertices"], 4);
+        assert_eq!(v["held_nodes"], 25);
+        assert!(numbers(&v["rigid_eigenvalues"]).is_empty());
+    }
+    let (spec, listed) = (
+        numbers(&by_spec["frequencies_hz"]),
+        numbers(&by_list["frequencies_hz"]),
+    );
+    assert_eq!(spec, listed);
+    // A cantilever's first bending is (1.875 / 4.730)² ≈ 0.157 of the free beam's.
+    let ratio = spec[0] / numbers(&free["frequencies_hz"])[0];
+    assert!((ratio - 0.157).abs() < 0.005, "{ratio}");
+    let basis = load_npy(Path::new(out_path)).expect("basis");
+    assert_eq!(basis.get(0, 1, 0), 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencies() {
+    let dir = scratch("thin");
+    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    let out_path = dir.join("m.npy");
+    let (beam_s, out_s) = (
+        beam.to_str().expect("utf-8"),
+        out_path.to_str().expect("utf-8"),
+    );
+    let bad = bdtree(&["modes", beam_s, "-o", out_s, "--fixed", "q<1"]);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && stderr.contains("--fixed") && stderr.contains("x, y or z"));
+    fails_with(
+        &["modes", beam_s, "-o", out_s, "--fixed", "x<-2"],
+        &[
+            "beam.obj",
+            "--fixed 'x<-2' holds no mesh vertex",
+            "from -0.5 to 0.5",
+        ],
+    );
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "0\nfour\n").expect("write list");
+    let list_s = list.to_str().expect("utf-8");
+    fails_with(
+        &["modes", beam_s, "-o", out_s, "--fixed-vertices", list_s],
+        &["list.txt: line 2", "'four'"],
+    );
+    std::fs::write(&list, "0\n20\n").expect("write list");
+    fails_with(
+        &["modes", beam_s, "-o", out_s, "--fixed-vertices", list_s],
+        &["list.txt: line 2: vertex 20 is out of range (the mesh has 20 vertices)"],
+    );
+    // A 2 mm wall on a 1 m plate: refused, with its thickness and what resolving it costs.
+    let mut plate = bdtree_std::procedural::bar(1.0, 1.0, 1);
+    for v in &mut plate.vertices {
+        v[2] *= 0.002;
+    }
+    let plate = write_mesh(&dir, "plate.obj", &plate);
+    let out = bdtree(&["modes", plate.to_str().expect("utf-8"), "-o", out_s]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for needle in [
+        "plate.obj",
+        "wall too thin",
+        "2.00 mm thick",
+        "cells of 0.50 mm",
+        "--max-cells",
+        "no frequencies",
+    ] {
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!out_path.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,9 +56,15 @@ enum Command {
     /// the same placements rigid, contacts, an exact check against brute force) and writes a
     /// picture. `--scene` runs the bundled three-body scene against brute force instead.
     Demo(demo::Args),
-    /// Compute the lowest non-rigid vibration modes of a closed mesh (linear elasticity on an
-    /// embedded hexahedral lattice, SI units) and write them as a basis (.npy, 3N × k), each
-    /// mode scaled to a largest vertex displacement of 1.
+    /// Compute the lowest elastic vibration modes of a closed mesh (linear elasticity on an
+    /// embedded hexahedral lattice with cut cells, SI units), free or held fixed where it is
+    /// clamped, and write them as a basis (.npy, 3N × k), each mode scaled to a largest vertex
+    /// displacement of 1.
+    ///
+    /// The lattice is chosen from the body: a ray from every triangle into the body measures
+    /// its thickness, and the cells are sized to put 4 across the thinnest part (at least 20
+    /// along the longest side). A wall too thin for --max-cells is an error that names it and
+    /// the cost, not a wrong answer. --resolution overrides the choice.
     Modes(modes::Args),
     /// Draw a picture, PNG or SVG by the output's extension: a tree's spheres at a level, its
     /// tightness curve, or a scene frame's contacts.

@@ -1,10 +1,11 @@
-//! `bdtree modes`: the lowest vibration modes of a closed mesh, written as a basis.
+//! `bdtree modes`: the lowest vibration modes of a closed mesh, written as a basis, with the
+//! lattice the analysis chose (the report's text and JSON come from `bdtree_std::modal::report`).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::io::{load_mesh, write_npy};
-use bdtree_std::modes::{compute_modes, ModalOptions, Progress};
+use bdtree_std::modal::{compute_modes, report, Fixed, ModalOptions, ModesError, Progress};
 
 use crate::error::CliError;
 use crate::options::progress_bar;
@@ -13,7 +14,7 @@ use crate::options::progress_bar;
 pub struct Args {
     /// The closed rest mesh (OBJ, PLY, STL), in metres.
     mesh: PathBuf,
-    /// How many non-rigid modes (the 6 rigid-body modes are removed).
+    /// How many elastic modes (the 6 rigid-body modes of a free body are removed).
     #[arg(short = 'k', long = "count", default_value_t = 10)]
     k: usize,
     /// Where to write the basis.
@@ -28,32 +29,59 @@ pub struct Args {
     /// Density in kg/m³.
     #[arg(long, default_value_t = 1000.0)]
     density: f64,
-    /// Lattice cells along the longest side of the bounding box.
-    #[arg(long, default_value_t = 16)]
-    resolution: usize,
-    /// Print `{"frequencies_hz": [...], ...}` on stdout instead of a table.
+    /// Lattice cells along the longest side of the bounding box, instead of the automatic
+    /// choice (the cell budget then does not apply).
+    #[arg(long)]
+    resolution: Option<usize>,
+    /// Most lattice cells the automatic choice may use.
+    #[arg(long, default_value_t = bdtree_std::modal::DEFAULT_MAX_CELLS)]
+    max_cells: usize,
+    /// Hold every mesh vertex in a half-space fixed: an axis x|y|z, < or >, a value in mesh
+    /// units, e.g. 'x<-0.499'. Repeatable. The lattice is shifted so a node plane passes
+    /// through the innermost held vertex; the held surface holds the lattice nodes it moves
+    /// with.
+    #[arg(long, value_parser = Fixed::parse, allow_hyphen_values = true)]
+    fixed: Vec<Fixed>,
+    /// Hold these mesh vertices fixed: a file of 0-based vertex indices, one a line.
+    #[arg(long)]
+    fixed_vertices: Vec<PathBuf>,
+    /// Print one JSON object on stdout (frequencies, the lattice chosen, cells, dofs, volumes,
+    /// time) instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
-    let options = &ModalOptions {
+    let mut options = ModalOptions {
         modes: args.k,
         young: args.young,
         poisson: args.poisson,
         density: args.density,
         resolution: args.resolution,
+        max_cells: args.max_cells,
+        fixed: args.fixed,
     };
-    let (mesh_path, output, json) = (&args.mesh, &args.output, args.json);
+    for path in &args.fixed_vertices {
+        let held = Fixed::read_vertices(path)
+            .map_err(|e| CliError::ModalOptions(ModesError::InvalidOptions(e)))?;
+        options.fixed.push(held);
+    }
+    let (mesh_path, output) = (&args.mesh, &args.output);
     options.validate().map_err(CliError::ModalOptions)?;
     let mesh = load_mesh(mesh_path)?;
     let started = std::time::Instant::now();
     let bar = progress_bar(
         options.modes + 6,
         "{msg} {bar:40} {pos}/{len} converged ({elapsed})",
-        "modes: voxelising",
+        "modes: measuring the thickness",
     );
-    let result = compute_modes(&mesh, options, &mut |p| match p {
+    let result = compute_modes(&mesh, &options, &mut |p| match p {
+        Progress::Measuring => bar.set_message("modes: measuring the thickness"),
+        Progress::Voxelising { resolution } => {
+            bar.set_message(format!(
+                "modes: filling the lattice (resolution {resolution})"
+            ));
+        }
         Progress::Lattice { cells, dofs } => {
             bar.set_message(format!("modes: factoring ({cells} cells, {dofs} dofs)"));
         }
@@ -61,8 +89,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         Progress::Iteration {
             iteration,
             converged,
-            ..
+            wanted,
         } => {
+            bar.set_length(wanted as u64);
             bar.set_position(converged as u64);
             bar.set_message(format!("modes: iteration {iteration}"));
         }
@@ -82,55 +111,13 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         .and_then(|()| writer.flush())
         .map_err(cannot_write)?;
     let seconds = started.elapsed().as_secs_f64();
-    let l = &modes.lattice;
-    if (modes.volume_ratio - 1.0).abs() > 0.2 {
-        eprintln!(
-            "warning: {}: the lattice holds {:.0} % of the mesh volume; thin parts are not \
-             resolved, so the frequencies are unreliable: raise --resolution",
-            mesh_path.display(),
-            100.0 * modes.volume_ratio
-        );
+    for w in report::warnings(&modes) {
+        eprintln!("warning: {}: {w}", mesh_path.display());
     }
-    if json {
-        let value = serde_json::json!({
-            "frequencies_hz": modes.frequencies_hz,
-            "eigenvalues": modes.eigenvalues,
-            "rigid_eigenvalues": modes.rigid_eigenvalues,
-            "vertices": modes.basis.vertices,
-            "cells": l.cells,
-            "spacing": l.spacing,
-            "solid_cells": l.solid_cells,
-            "dofs": l.dofs,
-            "iterations": modes.iterations,
-            "max_residual": modes.max_residual,
-            "max_embedding_gap": modes.max_embedding_gap,
-            "volume_ratio": modes.volume_ratio,
-            "seconds": seconds,
-        });
-        println!("{value}");
-        return Ok(());
-    }
-    println!(
-        "wrote {} ({} × {})",
-        output.display(),
-        3 * modes.basis.vertices,
-        modes.basis.modes
-    );
-    println!(
-        "  lattice {}×{}×{} cells of {:.4} m: {} solid ({} dropped, {} settled by winding number), {} dofs",
-        l.cells[0], l.cells[1], l.cells[2], l.spacing, l.solid_cells, l.dropped_cells, l.undecided_cells, l.dofs
-    );
-    println!(
-        "  lattice/mesh volume {:.3}, largest embedding gap {:.2e} m",
-        modes.volume_ratio, modes.max_embedding_gap
-    );
-    println!(
-        "  {} iterations, largest residual {:.1e}, {:.2} s",
-        modes.iterations, modes.max_residual, seconds
-    );
-    println!("  {:>4} {:>14}", "mode", "frequency (Hz)");
-    for (j, f) in modes.frequencies_hz.iter().enumerate() {
-        println!("  {j:>4} {f:>14.6}");
+    if args.json {
+        println!("{}", report::json(&modes, seconds));
+    } else {
+        print!("{}", report::table(&modes, output, seconds));
     }
     Ok(())
 }

@@ -1,0 +1,376 @@
+//! Vibration modes of a closed surface mesh: a linear-elastic modal analysis on an embedded
+//! hexahedral lattice, giving a displacement [`Basis`](crate::io::Basis) for reduced deformable bodies — free
+//! (six rigid-body modes removed) or held fixed where it is clamped ([`Fixed`]).
+//!
+//! # Pipeline
+//!
+//! 1. **Choose the lattice** (unless [`ModalOptions::resolution`] fixes it): the body's
+//!    thickness is measured by casting a ray from every triangle into the body along its
+//!    inward normal to where it leaves the solid; the thinnest part that matters (faces
+//!    spanning at least 10 squared thicknesses) sets the cell side `h` so that
+//!    [`CELLS_ACROSS`] cells span it, and the lattice has at least [`MIN_RESOLUTION`] cells
+//!    along the longest side of the bounding box. If that needs more cells than
+//!    [`ModalOptions::max_cells`], the analysis stops with [`ModesError::TooManyCells`], which
+//!    names the wall, its thickness and what resolving it would cost — it computes no
+//!    frequencies it knows to be wrong.
+//! 2. **Voxelise with cut cells.** A regular grid of cubic cells of side `h` covers the
+//!    bounding box. Cells the surface does not cross are full or empty by their centre; cells
+//!    it may cross are measured by 377 rays each (exact inside intervals along the rays), and
+//!    carry the stiffness and mass of the part of them inside the mesh (volume fraction and
+//!    moment-fitted integration), so a tilted or curved face is not a staircase. Only the largest face-connected group of cells
+//!    is kept: cells joined to it only by an edge or a corner would hinge freely.
+//! 3. **Finite elements.** Every cell is an 8-node hexahedron with 3 displacement dofs per
+//!    node, trilinear plus Wilson's incompatible bending modes (condensed out, so they cost
+//!    nothing in the global problem): a single cell bends without the spurious shear stiffness
+//!    ("shear locking") of a plain trilinear cell. Isotropic linear elasticity (Young's
+//!    modulus `E`, Poisson's ratio `ν`), consistent mass (density `ρ`).
+//! 4. **Held parts.** [`Fixed`] parts of the surface reach the lattice through the nodes they
+//!    move with: every node with a non-zero trilinear weight at a held vertex, and, for every
+//!    triangle whose three vertices are held, every node whose weight is not zero over that
+//!    triangle's bounding box within a cell it crosses. Those nodes do not move. A half-space
+//!    spec (`x<c`) also shifts the lattice along its axis so that a node plane passes through
+//!    the innermost held vertex: a flat clamped end perpendicular to that axis then holds
+//!    exactly that node plane, and the free length is exact. A held surface not on a node
+//!    plane holds the nodes of the cells it crosses, so the clamp reaches up to one cell side
+//!    `h` further into the body and shortens the free length by at most `h`.
+//! 5. **Eigenproblem.** `K u = λ M u` by shift-invert subspace iteration (see `eigen`): the
+//!    `k` lowest elastic modes, after the six rigid-body modes of a free body (which must be
+//!    numerically zero — anything else is an error: a mechanism or a disconnected lattice —
+//!    and are removed, the rigid motions also projected out of the elastic modes
+//!    `M`-orthogonally). A held body must have no zero mode: otherwise the held vertices do
+//!    not hold it (they lie on a line, say) and that is an error.
+//! 6. **Surface.** Each mesh vertex is embedded in its lattice cell, or, if that cell is
+//!    empty, in the nearest solid cell, with trilinear weights from its local coordinates
+//!    *clamped to the cell*. A mode's surface displacement is the weighted sum of the cell's 8
+//!    node displacements.
+//!
+//! # Accuracy
+//!
+//! Measured against theory nobody here wrote (the tests, and the convergence table in the
+//! README): with the default lattice, a free–free 20:1 square beam's first four bending
+//! frequencies are within 1 % of Timoshenko beam theory (Euler–Bernoulli is 1–7 % higher for
+//! that beam: it neglects shear and rotary inertia), a 30° tilted rectangular bar's first
+//! weak-axis bending within 1 %, a clamped beam within 1–2 %, the free cube within 1 % of a
+//! converged polynomial Ritz solution, and a sphere's lowest torsional modes within 1 % of
+//! Lamb's solution. Higher modes need finer lattices: give `resolution` to check them.
+//!
+//! # Units and conventions
+//!
+//! SI throughout: lengths in the mesh's unit, taken as metres; `E` in pascals, `ρ` in kg/m³;
+//! eigenvalues `λ = ω²` in s⁻², frequencies `f = √λ / 2π` in hertz. Each column of the
+//! returned [`Basis`](crate::io::Basis) is scaled so that the largest vertex displacement (Euclidean norm over x,
+//! y, z) is exactly 1, with the sign chosen so that the entry of largest magnitude is positive;
+//! scale it by an amplitude to use it. Columns are sorted by increasing frequency.
+//!
+//! # Cost
+//!
+//! Voxelisation is `O(columns × triangles)` ray tests, plus 377 rays per row of cut cells;
+//! the thickness rays cost about a bin walk each. The lattice dofs are ordered by geometric
+//! nested dissection (see `ordering`), factored once, and each subspace iteration costs `p`
+//! forward and back substitutions (typically 5–20 iterations). Slender and flat bodies are
+//! cheap (their separators are small); compact ones cost `O(n²)` flops in the `n` dofs.
+
+// Small fixed-size matrix blocks and lattice indices read best as index loops.
+#![allow(clippy::needless_range_loop)]
+
+mod eigen;
+mod element;
+mod embed;
+mod fixed;
+mod frame;
+mod lattice;
+mod options;
+mod ordering;
+pub mod report;
+mod sparse;
+mod spec;
+#[cfg(test)]
+mod tests;
+mod thickness;
+
+pub use options::{
+    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, CELLS_ACROSS, DEFAULT_MAX_CELLS,
+    MIN_RESOLUTION,
+};
+pub use spec::Fixed;
+pub use thickness::Wall;
+
+use crate::io::Mesh;
+use eigen::{Factor, RIGID_FRACTION};
+use faer::Mat;
+
+/// Computes the `options.modes` lowest elastic vibration modes of the closed `mesh` (see the
+/// [module documentation](self)). `progress` is told about each stage and iteration.
+pub fn compute_modes(
+    mesh: &Mesh,
+    options: &ModalOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Modes, ModesError> {
+    Ok(analyse(mesh, options, progress)?.0)
+}
+
+/// Edges used by an odd number of triangles (0 for a closed mesh).
+fn open_edges(mesh: &Mesh) -> usize {
+    let mut edges: Vec<(u32, u32)> = mesh
+        .triangles
+        .iter()
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    edges.sort_unstable();
+    let mut open = 0;
+    let mut i = 0;
+    while i < edges.len() {
+        let mut j = i;
+        while j < edges.len() && edges[j] == edges[i] {
+            j += 1;
+        }
+        open += (j - i) % 2;
+        i = j;
+    }
+    open
+}
+
+/// The resolution to use, how it was chosen and the thinnest wall; errors when the
+/// automatic choice would exceed the budget (by estimate).
+fn choose_resolution(
+    mesh: &Mesh,
+    o: &ModalOptions,
+    longest: f64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(usize, Chosen, Option<Wall>), ModesError> {
+    progress(Progress::Measuring);
+    let wall = thickness::thinnest(mesh, &thickness::measure(mesh));
+    if let Some(r) = o.resolution {
+        return Ok((r, Chosen::Given, wall));
+    }
+    // A hair above an integer counts as that integer (thicknesses come from ray casting).
+    let by_thickness = wall.map_or(0.0, |w| {
+        (CELLS_ACROSS * longest / w.thickness * (1.0 - 1e-9)).ceil()
+    });
+    let (resolution, chosen) = if by_thickness > MIN_RESOLUTION as f64 {
+        (by_thickness, Chosen::Thickness)
+    } else {
+        (MIN_RESOLUTION as f64, Chosen::Minimum)
+    };
+    let h = longest / resolution;
+    let estimate = lattice::mesh_volume(mesh).abs() / h.powi(3)
+        + 0.75 * thickness::surface_area(mesh) / (h * h);
+    if estimate > o.max_cells as f64 || resolution > 4096.0 {
+        return Err(ModesError::TooManyCells {
+            wall: (chosen == Chosen::Thickness)
+                .then_some(wall)
+                .flatten()
+                .map(Box::new),
+            resolution: resolution.min(u32::MAX as f64) as usize,
+            spacing: h,
+            cells: estimate.min(u32::MAX as f64) as usize,
+            estimated: true,
+            max_cells: o.max_cells,
+        });
+    }
+    Ok((resolution as usize, chosen, wall))
+}
+
+/// Internals kept for the tests: the lattice modes and matrices.
+#[cfg_attr(not(test), allow(dead_code))]
+struct Solution {
+    sys: sparse::System,
+    /// Elastic lattice modes, `M`-orthonormal, one per column.
+    vectors: Mat<f64>,
+}
+
+fn analyse(
+    mesh: &Mesh,
+    o: &ModalOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(Modes, Solution), ModesError> {
+    o.validate()?;
+    let open = open_edges(mesh);
+    if mesh.triangles.is_empty() || open > 0 {
+        return Err(ModesError::NotClosed { open_edges: open });
+    }
+    let held_vertex = fixed::held_vertices(mesh, &o.fixed)?;
+    let held_vertices = held_vertex.iter().filter(|&&h| h).count();
+    // The body in lattice coordinates.
+    let (rotation, misalignment) = frame::choose(mesh);
+    let turned = Mesh {
+        vertices: mesh
+            .vertices
+            .iter()
+            .map(|&p| frame::apply(&rotation, p))
+            .collect(),
+        triangles: mesh.triangles.clone(),
+    };
+    let align = fixed::alignment(mesh, &o.fixed, &rotation);
+    let (lo, hi) = lattice::bounds(&turned);
+    let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
+    // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
+    let (resolution, chosen, thinnest) = choose_resolution(mesh, o, longest, progress)?;
+    let mesh = &turned;
+
+    progress(Progress::Voxelising { resolution });
+    let mut grid = lattice::voxelise(mesh, resolution, align);
+    let dropped = lattice::keep_largest_component(&mut grid);
+    let solid = grid.solid_cells();
+    if solid == 0 {
+        return Err(ModesError::NoSolidCells { resolution });
+    }
+    if chosen != Chosen::Given && solid > o.max_cells {
+        return Err(ModesError::TooManyCells {
+            wall: (chosen == Chosen::Thickness)
+                .then_some(thinnest)
+                .flatten()
+                .map(Box::new),
+            resolution,
+            spacing: grid.h,
+            cells: solid,
+            estimated: false,
+            max_cells: o.max_cells,
+        });
+    }
+    let held = embed::held_nodes(mesh, &grid, &held_vertex);
+    let sys = sparse::assemble(&grid, o.young, o.poisson, o.density, &held);
+    let held_nodes = sys.node_dof.iter().filter(|&&d| d == sparse::HELD).count();
+    if held_vertices > 0 && held_nodes == 0 {
+        return Err(ModesError::NotHeld {
+            found: 6,
+            held_nodes,
+        });
+    }
+    let n = sys.k.n;
+    let rigid = if held_nodes > 0 { 0 } else { 6 };
+    let wanted = o.modes + rigid;
+    if n < wanted {
+        return Err(ModesError::TooFewDofs {
+            dofs: n,
+            needed: wanted,
+        });
+    }
+    progress(Progress::Lattice {
+        cells: solid,
+        dofs: n,
+    });
+
+    let sigma = -1e-3 * o.young / (o.density * longest * longest);
+    let factor = Factor::new(
+        &sys.k.lower_combination(-sigma, &sys.m)?,
+        &ordering::nested_dissection(&grid, &sys.node_dof),
+    )?;
+    progress(Progress::Factored);
+
+    let rigid_motions = if rigid > 0 {
+        Some(eigen::rigid_modes(&sys)?)
+    } else {
+        None
+    };
+    let pairs = eigen::lowest(&sys, &factor, wanted, rigid_motions.as_ref(), progress)?;
+    let theta = &pairs.values;
+    let largest = if rigid > 0 {
+        theta[wanted - 1]
+    } else {
+        // A held body should have none: count them in the whole block, so a body left
+        // free to turn is told how many ways.
+        pairs.block.last().copied().unwrap_or(0.0)
+    };
+    let zeros = pairs
+        .block
+        .iter()
+        .take_while(|&&t| t < RIGID_FRACTION * largest)
+        .count();
+    if zeros != rigid {
+        return Err(if rigid == 6 {
+            ModesError::RigidModes { found: zeros }
+        } else {
+            ModesError::NotHeld {
+                found: zeros,
+                held_nodes,
+            }
+        });
+    }
+    let elastic = pairs.vectors.subcols(rigid, o.modes).to_owned();
+    let mut vectors = match &rigid_motions {
+        // The elastic modes, with the rigid motions projected out M-orthogonally.
+        Some(r) => {
+            let coefficients = sys.m.mul(r).transpose() * &elastic;
+            &elastic - r * &coefficients
+        }
+        None => elastic,
+    };
+    for j in 0..o.modes {
+        let mv = sys.m.mul(&vectors.subcols(j, 1).to_owned());
+        let norm = (0..n)
+            .map(|i| vectors[(i, j)] * mv[(i, 0)])
+            .sum::<f64>()
+            .sqrt();
+        vectors
+            .col_as_slice_mut(j)
+            .iter_mut()
+            .for_each(|v| *v /= norm);
+    }
+    let eigenvalues: Vec<f64> = theta[rigid..wanted].to_vec();
+    let kv = sys.k.mul(&vectors);
+    let mv = sys.m.mul(&vectors);
+    let mut max_residual: f64 = 0.0;
+    for (j, &lambda) in eigenvalues.iter().enumerate() {
+        let (mut r2, mut k2) = (0.0, 0.0);
+        for i in 0..n {
+            r2 += (kv[(i, j)] - lambda * mv[(i, j)]).powi(2);
+            k2 += kv[(i, j)].powi(2);
+        }
+        max_residual = max_residual.max((r2 / k2).sqrt());
+    }
+
+    let (mut basis, max_embedding_gap) = embed::surface_basis(mesh, &grid, &sys, &vectors);
+    if rotation != frame::IDENTITY {
+        // Displacements back to mesh coordinates.
+        let k = basis.modes;
+        for v in 0..basis.vertices {
+            for j in 0..k {
+                let u = core::array::from_fn(|a| basis.data[(3 * v + a) * k + j]);
+                let back = frame::apply_inverse(&rotation, u);
+                for a in 0..3 {
+                    basis.data[(3 * v + a) * k + j] = back[a];
+                }
+            }
+        }
+    }
+    let mesh_volume = lattice::mesh_volume(mesh).abs();
+    let volume = grid.volume();
+    let lattice = Lattice {
+        resolution,
+        chosen,
+        thinnest,
+        cells_across: thinnest.map(|w| w.thickness / grid.h),
+        cells: grid.n,
+        spacing: grid.h,
+        origin: grid.origin,
+        frame: rotation,
+        misalignment,
+        solid_cells: solid,
+        cut_cells: grid.cut_cells(),
+        dropped_cells: dropped,
+        undecided_cells: grid.undecided,
+        held_nodes,
+        dofs: n,
+        factor_entries: factor.len(),
+        volume,
+    };
+    let modes = Modes {
+        frequencies_hz: eigenvalues
+            .iter()
+            .map(|&l| l.max(0.0).sqrt() / (2.0 * std::f64::consts::PI))
+            .collect(),
+        eigenvalues,
+        rigid_eigenvalues: theta[..rigid].to_vec(),
+        basis,
+        lattice,
+        held_vertices,
+        iterations: pairs.iterations,
+        max_residual,
+        max_embedding_gap,
+        mesh_volume,
+        volume_ratio: volume / mesh_volume,
+    };
+    Ok((modes, Solution { sys, vectors }))
+}

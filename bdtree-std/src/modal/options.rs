@@ -1,0 +1,352 @@
+//! The analysis' options, progress reports, results and errors.
+
+use super::spec::Fixed;
+use super::thickness::Wall;
+use crate::io::Basis;
+
+/// Cells the automatic lattice puts across the thinnest part of the body.
+pub const CELLS_ACROSS: f64 = 4.0;
+
+/// Cells the automatic lattice puts along the longest side of the bounding box, at least.
+pub const MIN_RESOLUTION: usize = 20;
+
+/// Default cell budget of the automatic lattice ([`ModalOptions::max_cells`]).
+pub const DEFAULT_MAX_CELLS: usize = 200_000;
+
+/// Material, lattice and support of a modal analysis (SI units).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModalOptions {
+    /// How many elastic (non-rigid) modes to compute (at least 1).
+    pub modes: usize,
+    /// Young's modulus `E` in pascals.
+    pub young: f64,
+    /// Poisson's ratio `ν`, in `(−1, ½)`.
+    pub poisson: f64,
+    /// Density `ρ` in kg/m³.
+    pub density: f64,
+    /// Lattice cells along the longest side of the bounding box; `None` chooses it from the
+    /// body's thickness (see the [module documentation](super)).
+    pub resolution: Option<usize>,
+    /// Most solid cells the automatic lattice may use; more is an error
+    /// ([`ModesError::TooManyCells`]). Not applied to a given `resolution`.
+    pub max_cells: usize,
+    /// Held parts of the surface; empty for a free body.
+    pub fixed: Vec<Fixed>,
+}
+
+impl Default for ModalOptions {
+    /// 10 modes of a free soft rubber-like solid (`E` = 1 MPa, `ν` = 0.45, `ρ` = 1000
+    /// kg/m³) on the automatic lattice.
+    fn default() -> Self {
+        Self {
+            modes: 10,
+            young: 1e6,
+            poisson: 0.45,
+            density: 1000.0,
+            resolution: None,
+            max_cells: DEFAULT_MAX_CELLS,
+            fixed: Vec::new(),
+        }
+    }
+}
+
+/// What the analysis is doing, for progress reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Measuring the body's thickness.
+    Measuring,
+    /// Filling a lattice of this many cells along the longest side.
+    Voxelising {
+        /// Cells along the longest side.
+        resolution: usize,
+    },
+    /// The lattice is built: this many solid cells and degrees of freedom.
+    Lattice {
+        /// Solid cells kept.
+        cells: usize,
+        /// Degrees of freedom (3 per free lattice node).
+        dofs: usize,
+    },
+    /// `K − σM` is factored.
+    Factored,
+    /// One subspace iteration is done.
+    Iteration {
+        /// Iterations so far.
+        iteration: usize,
+        /// Leading Ritz values that have converged.
+        converged: usize,
+        /// Ritz values wanted (`k`, plus 6 for a free body).
+        wanted: usize,
+    },
+}
+
+/// How the lattice's resolution was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chosen {
+    /// Given ([`ModalOptions::resolution`]).
+    Given,
+    /// [`CELLS_ACROSS`] cells across the thinnest part.
+    Thickness,
+    /// [`MIN_RESOLUTION`] along the longest side (the body is thick everywhere).
+    Minimum,
+}
+
+/// The lattice a [`Modes`] was computed on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lattice {
+    /// Cells along the longest side of the bounding box.
+    pub resolution: usize,
+    /// How that was chosen.
+    pub chosen: Chosen,
+    /// The body's thinnest part that matters (see the [module documentation](super)); `None`
+    /// if no triangle gave a thickness.
+    pub thinnest: Option<Wall>,
+    /// Cells across that part (`thickness / spacing`).
+    pub cells_across: Option<f64>,
+    /// Grid cells along x, y and z.
+    pub cells: [usize; 3],
+    /// Cell side `h` in metres.
+    pub spacing: f64,
+    /// Lower corner of the grid, in lattice coordinates (`frame · p` for a mesh point `p`).
+    pub origin: [f64; 3],
+    /// The lattice's axes in mesh coordinates (rows): the identity unless the body's faces
+    /// line up better with a turned lattice (see the [module documentation](super)).
+    pub frame: [[f64; 3]; 3],
+    /// Area-weighted misalignment of the face normals with the lattice axes, 0 (every face
+    /// perpendicular to an axis) to 1/3.
+    pub misalignment: f64,
+    /// Solid cells kept (the largest face-connected group), full or cut.
+    pub solid_cells: usize,
+    /// Of those, cells the surface cuts (weighted by the share inside the mesh).
+    pub cut_cells: usize,
+    /// Solid cells dropped because they are not face-connected to the kept group.
+    pub dropped_cells: usize,
+    /// Cells whose three centre votes disagreed and were settled by the winding number.
+    pub undecided_cells: usize,
+    /// Lattice nodes held fixed.
+    pub held_nodes: usize,
+    /// Degrees of freedom, 3 per free node of a kept cell.
+    pub dofs: usize,
+    /// Entries of the Cholesky factor of `K − σM` (its memory is 8 bytes each).
+    pub factor_entries: usize,
+    /// Volume of material the lattice holds (full cells and the inside share of cut cells).
+    pub volume: f64,
+}
+
+/// The result of [`compute_modes`](super::compute_modes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modes {
+    /// The `k` lowest elastic frequencies in hertz, increasing.
+    pub frequencies_hz: Vec<f64>,
+    /// Their eigenvalues `λ = (2π f)²` in s⁻².
+    pub eigenvalues: Vec<f64>,
+    /// The six removed rigid-body eigenvalues of a free body (numerically zero), in s⁻²;
+    /// empty when something is held.
+    pub rigid_eigenvalues: Vec<f64>,
+    /// Surface displacements, 3N × k (see the [module documentation](super) for the scaling).
+    pub basis: Basis,
+    /// The lattice.
+    pub lattice: Lattice,
+    /// Mesh vertices held fixed.
+    pub held_vertices: usize,
+    /// Subspace iterations until convergence.
+    pub iterations: usize,
+    /// Largest relative residual `‖K u − λ M u‖ / ‖K u‖` of the returned modes.
+    pub max_residual: f64,
+    /// Largest distance from a mesh vertex to the solid cell it is embedded in, in metres
+    /// (0 when every vertex lies in a solid cell).
+    pub max_embedding_gap: f64,
+    /// Volume the mesh encloses.
+    pub mesh_volume: f64,
+    /// The lattice's volume over the mesh's: 1 up to the sub-sampling of cut cells (a few
+    /// 10⁻³); far from 1 when parts were dropped or the lattice is too coarse for them.
+    pub volume_ratio: f64,
+}
+
+/// Why a modal analysis failed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ModesError {
+    /// An option is out of range; the text says which.
+    InvalidOptions(String),
+    /// The mesh has no triangles, or edges used by only one triangle (so it has no inside).
+    NotClosed {
+        /// Edges used an odd number of times.
+        open_edges: usize,
+    },
+    /// The automatic lattice would need more cells than the budget.
+    TooManyCells {
+        /// The thinnest part, which sets the cell size (if it does); boxed to keep the
+        /// error small.
+        wall: Option<Box<Wall>>,
+        /// Cells along the longest side needed.
+        resolution: usize,
+        /// Cell side needed.
+        spacing: f64,
+        /// Solid cells needed (counted, or estimated as `V/h³ + 0.75 A/h²`).
+        cells: usize,
+        /// Whether `cells` is an estimate.
+        estimated: bool,
+        /// The budget, [`ModalOptions::max_cells`].
+        max_cells: usize,
+    },
+    /// No cell of the lattice holds material at this resolution.
+    NoSolidCells {
+        /// The resolution used.
+        resolution: usize,
+    },
+    /// The lattice has fewer degrees of freedom than the modes asked for.
+    TooFewDofs {
+        /// Degrees of freedom of the lattice.
+        dofs: usize,
+        /// `k`, plus 6 for a free body.
+        needed: usize,
+    },
+    /// A numerical step failed (not expected with valid options).
+    Numerical(String),
+    /// The iteration did not converge.
+    NotConverged {
+        /// Iterations run.
+        iterations: usize,
+    },
+    /// A free body without exactly six near-zero eigenvalues.
+    RigidModes {
+        /// Near-zero eigenvalues found.
+        found: usize,
+    },
+    /// A held body that can still move rigidly: the held vertices do not hold it.
+    NotHeld {
+        /// Near-zero eigenvalues found (rigid motions left).
+        found: usize,
+        /// Lattice nodes held.
+        held_nodes: usize,
+    },
+}
+
+/// A count with thousands separators.
+fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl std::fmt::Display for ModesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModesError::InvalidOptions(what) => write!(f, "{what}"),
+            ModesError::NotClosed { open_edges: 0 } => write!(f, "the mesh has no triangles"),
+            ModesError::NotClosed { open_edges } => write!(
+                f,
+                "the mesh is not closed ({open_edges} edges belong to an odd number of \
+                 triangles), so it has no inside to vibrate"
+            ),
+            ModesError::TooManyCells {
+                wall,
+                resolution,
+                spacing,
+                cells,
+                estimated,
+                max_cells,
+            } => {
+                let about = if *estimated { "about " } else { "" };
+                match wall {
+                    Some(w) => write!(
+                        f,
+                        "the body has a wall too thin for the cell budget: {w}. Putting \
+                         {CELLS_ACROSS} cells across it needs cells of {}",
+                        super::thickness::length(*spacing)
+                    )?,
+                    None => write!(
+                        f,
+                        "the lattice needs cells of {}",
+                        super::thickness::length(*spacing)
+                    )?,
+                }
+                write!(
+                    f,
+                    " (resolution {resolution}): {about}{} cells and about {} degrees of \
+                     freedom, {:.0} times the budget of {} cells (--max-cells). Raise \
+                     --max-cells (time and memory grow faster than the cell count), or give \
+                     --resolution to compute on a coarser lattice, on which that wall comes out \
+                     too stiff; no frequencies were computed",
+                    count(*cells),
+                    count(4 * *cells),
+                    *cells as f64 / *max_cells as f64,
+                    count(*max_cells),
+                )
+            }
+            ModesError::NoSolidCells { resolution } => write!(
+                f,
+                "no lattice cell holds material at resolution {resolution}: the body is \
+                 thinner than a cell; raise --resolution"
+            ),
+            ModesError::TooFewDofs { dofs, needed } => write!(
+                f,
+                "the lattice has {dofs} degrees of freedom but {needed} modes are needed; \
+                 raise --resolution or lower -k"
+            ),
+            ModesError::Numerical(what) => write!(f, "numerical failure: {what}"),
+            ModesError::NotConverged { iterations } => write!(
+                f,
+                "the eigen-iteration did not converge in {iterations} iterations"
+            ),
+            ModesError::RigidModes { found } => write!(
+                f,
+                "found {found} near-zero eigenvalues where a free body has exactly 6: \
+                 the lattice has a mechanism or is disconnected"
+            ),
+            ModesError::NotHeld { found, held_nodes } => write!(
+                f,
+                "the fixed vertices do not hold the body: it can still move rigidly in \
+                 {found} way(s) ({held_nodes} lattice nodes held); fix vertices that are not \
+                 all on one line, or more of the surface"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ModesError {}
+
+impl ModalOptions {
+    /// Checks that every option is in range; the message names the offending command-line
+    /// flag (`-k`, `--young`, `--poisson`, `--density`, `--resolution`, `--max-cells`).
+    pub fn validate(&self) -> Result<(), ModesError> {
+        let bad = |s: String| Err(ModesError::InvalidOptions(s));
+        if self.modes == 0 {
+            return bad("-k (the number of modes) must be at least 1".into());
+        }
+        if !(self.young.is_finite() && self.young > 0.0) {
+            return bad(format!(
+                "--young must be a positive number of pascals, not {}",
+                self.young
+            ));
+        }
+        if !(self.poisson.is_finite() && self.poisson > -1.0 && self.poisson < 0.5) {
+            return bad(format!(
+                "--poisson must lie strictly between -1 and 0.5, not {}",
+                self.poisson
+            ));
+        }
+        if !(self.density.is_finite() && self.density > 0.0) {
+            return bad(format!(
+                "--density must be a positive number of kg/m³, not {}",
+                self.density
+            ));
+        }
+        if let Some(r) = self.resolution {
+            if r == 0 || r > 4096 {
+                return bad(format!("--resolution must be between 1 and 4096, not {r}"));
+            }
+        }
+        if self.max_cells == 0 {
+            return bad("--max-cells must be at least 1".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,150 @@
+//! What `bdtree modes` reports: what was computed, on what lattice, as a table or as JSON, and
+//! the warnings a result that may mislead needs.
+
+use super::options::{Chosen, Modes, CELLS_ACROSS, MIN_RESOLUTION};
+use std::path::Path;
+
+/// What the user should know about a result that may mislead.
+pub fn warnings(modes: &Modes) -> Vec<String> {
+    let l = &modes.lattice;
+    let mut out = Vec::new();
+    if let (Chosen::Given, Some(w), Some(across)) = (l.chosen, l.thinnest, l.cells_across) {
+        if across < CELLS_ACROSS - 1e-9 {
+            out.push(format!(
+                "at resolution {} the thinnest wall ({}) has {across:.1} cells across it: it \
+                 comes out too stiff in bending, so its frequencies are high; without \
+                 --resolution the lattice puts {CELLS_ACROSS} across it",
+                l.resolution,
+                super::thickness::length(w.thickness)
+            ));
+        }
+    }
+    if l.dropped_cells > 0 {
+        out.push(format!(
+            "{} cells not face-connected to the main body were dropped (separate parts, or \
+             parts joined only along an edge or at a corner); their vertices follow the \
+             nearest kept cell, up to {:.3e} m away",
+            l.dropped_cells, modes.max_embedding_gap
+        ));
+    }
+    if (modes.volume_ratio - 1.0).abs() > 0.05 {
+        out.push(format!(
+            "the lattice holds {:.1} % of the mesh volume, so the frequencies are unreliable",
+            100.0 * modes.volume_ratio
+        ));
+    }
+    out
+}
+
+/// How the resolution was chosen, in words.
+fn chosen_text(modes: &Modes) -> String {
+    let l = &modes.lattice;
+    let wall = l
+        .thinnest
+        .map(|w| super::thickness::length(w.thickness))
+        .unwrap_or_else(|| "unmeasured".into());
+    let across = l.cells_across.map_or(String::new(), |a| format!("{a:.1}"));
+    match l.chosen {
+        Chosen::Given => format!("given; {across} cells across the thinnest wall ({wall})"),
+        Chosen::Thickness => {
+            format!("chosen to put {across} cells across the thinnest wall ({wall} thick)")
+        }
+        Chosen::Minimum => format!(
+            "the minimum of {}, which puts {across} cells across the thinnest wall ({wall})",
+            MIN_RESOLUTION
+        ),
+    }
+}
+
+/// The report as a JSON object.
+pub fn json(modes: &Modes, seconds: f64) -> serde_json::Value {
+    let l = &modes.lattice;
+    let chosen = match l.chosen {
+        Chosen::Given => "given",
+        Chosen::Thickness => "thickness",
+        Chosen::Minimum => "minimum",
+    };
+    let wall = l.thinnest.map(|w| {
+        serde_json::json!({
+            "thickness": w.thickness,
+            "lo": w.lo,
+            "hi": w.hi,
+            "area": w.area,
+        })
+    });
+    serde_json::json!({
+        "frequencies_hz": modes.frequencies_hz,
+        "eigenvalues": modes.eigenvalues,
+        "rigid_eigenvalues": modes.rigid_eigenvalues,
+        "vertices": modes.basis.vertices,
+        "held_vertices": modes.held_vertices,
+        "resolution": l.resolution,
+        "resolution_chosen_by": chosen,
+        "thinnest_wall": wall,
+        "cells_across": l.cells_across,
+        "cells": l.cells,
+        "spacing": l.spacing,
+        "solid_cells": l.solid_cells,
+        "cut_cells": l.cut_cells,
+        "dropped_cells": l.dropped_cells,
+        "held_nodes": l.held_nodes,
+        "dofs": l.dofs,
+        "factor_entries": l.factor_entries,
+        "lattice_volume": l.volume,
+        "mesh_volume": modes.mesh_volume,
+        "volume_ratio": modes.volume_ratio,
+        "iterations": modes.iterations,
+        "max_residual": modes.max_residual,
+        "max_embedding_gap": modes.max_embedding_gap,
+        "seconds": seconds,
+    })
+}
+
+/// The report as text: the output, the lattice and how it was chosen, volumes, supports, the
+/// solve, and the frequency table.
+pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
+    let l = &modes.lattice;
+    let mut s = String::new();
+    s += &format!(
+        "wrote {} ({} × {})\n",
+        output.display(),
+        3 * modes.basis.vertices,
+        modes.basis.modes
+    );
+    s += &format!(
+        "  lattice: resolution {} along the longest side ({}): cells of {}, grid {}×{}×{}\n",
+        l.resolution,
+        chosen_text(modes),
+        super::thickness::length(l.spacing),
+        l.cells[0],
+        l.cells[1],
+        l.cells[2]
+    );
+    s += &format!(
+        "  {} solid cells ({} cut by the surface, {} dropped, {} settled by winding number), \
+         {} degrees of freedom\n",
+        l.solid_cells, l.cut_cells, l.dropped_cells, l.undecided_cells, l.dofs
+    );
+    s += &format!(
+        "  volume: lattice {:.6e} m³, mesh {:.6e} m³ (ratio {:.4}); largest embedding gap \
+         {:.2e} m\n",
+        l.volume, modes.mesh_volume, modes.volume_ratio, modes.max_embedding_gap
+    );
+    if modes.held_vertices > 0 {
+        s += &format!(
+            "  held: {} mesh vertices, {} lattice nodes (no rigid-body modes)\n",
+            modes.held_vertices, l.held_nodes
+        );
+    } else {
+        s += "  free: the 6 rigid-body modes are removed\n";
+    }
+    s += &format!(
+        "  {} iterations, largest residual {:.1e}, {:.2} s\n",
+        modes.iterations, modes.max_residual, seconds
+    );
+    s += &format!("  {:>4} {:>14}\n", "mode", "frequency (Hz)");
+    for (j, f) in modes.frequencies_hz.iter().enumerate() {
+        s += &format!("  {j:>4} {f:>14.6}\n");
+    }
+    s
+}

@@ -1,0 +1,373 @@
+//! Unit tests of the modal analysis on small lattices; the physics checks against theory are
+//! in the integration tests (`tests/integration/modal_physics.rs`).
+
+use super::*;
+use crate::shapes::procedural::{bar, icosphere};
+use std::f64::consts::PI;
+
+/// Free–free beam of length 1 m and a 0.05 m square section, `across` cells through the
+/// thickness.
+fn beam(across: usize, poisson: f64, modes: usize) -> (Modes, Solution) {
+    let options = ModalOptions {
+        modes,
+        young: 1e6,
+        poisson,
+        density: 1000.0,
+        resolution: Some(20 * across),
+        ..ModalOptions::default()
+    };
+    analyse(&bar(1.0, 0.05, 4), &options, &mut |_| {}).expect("beam modes")
+}
+
+/// Euler–Bernoulli free–free first bending frequency of that beam.
+fn euler_bernoulli_f1() -> f64 {
+    let (l, a, e, rho) = (1.0f64, 0.05f64, 1e6, 1000.0);
+    let i = a.powi(4) / 12.0;
+    4.730_040_745f64.powi(2) / (2.0 * PI * l * l) * (e * i / (rho * a * a)).sqrt()
+}
+
+/// Fraction of a lattice mode's kinetic energy (`uᵀ M u`) in axis `axis`.
+fn axis_fraction(s: &Solution, j: usize, axis: usize) -> f64 {
+    let u = s.vectors.subcols(j, 1).to_owned();
+    let mu = s.sys.m.mul(&u);
+    let (mut part, mut all) = (0.0, 0.0);
+    for i in 0..u.nrows() {
+        all += u[(i, 0)] * mu[(i, 0)];
+        if i % 3 == axis {
+            part += u[(i, 0)] * mu[(i, 0)];
+        }
+    }
+    part / all
+}
+
+#[test]
+fn beam_bending_is_free_of_shear_locking() {
+    // With the incompatible modes, two cells across the beam bend as well as three: the
+    // first bending frequency agrees to 0.2 % and lies ≈ 0.8 % below Euler–Bernoulli (the
+    // 3-D beam's shear and rotary inertia, as Timoshenko's theory says for this ν = 0 beam).
+    let exact = euler_bernoulli_f1();
+    let mut f = Vec::new();
+    for across in [2, 3] {
+        let (modes, _) = beam(across, 0.0, 2);
+        // Square section: the two first bending modes are degenerate.
+        let pair =
+            (modes.frequencies_hz[1] - modes.frequencies_hz[0]).abs() / modes.frequencies_hz[0];
+        assert!(pair < 1e-6, "bending pair split by {pair}");
+        f.push(modes.frequencies_hz[0]);
+    }
+    assert!((f[0] / f[1] - 1.0).abs() < 2e-3, "{f:?}");
+    for x in &f {
+        let error = x / exact - 1.0;
+        assert!(error > -0.012 && error < -0.004, "{error:+.4} ({f:?})");
+    }
+}
+
+#[test]
+fn bar_axial_mode_matches_the_exact_rod_frequency() {
+    // With ν = 0 the rod mode u = cos(πx/L) is an exact 3-D mode: f = √(E/ρ) / 2L.
+    let exact = (1e6f64 / 1000.0).sqrt() / 2.0;
+    let (modes, s) = beam(2, 0.0, 10);
+    let j = (0..10)
+        .max_by(|&a, &b| axis_fraction(&s, a, 0).total_cmp(&axis_fraction(&s, b, 0)))
+        .unwrap_or(0);
+    assert!(axis_fraction(&s, j, 0) > 0.99);
+    let error = (modes.frequencies_hz[j] - exact) / exact;
+    assert!(
+        error.abs() < 2e-3,
+        "axial {} Hz vs {exact} Hz",
+        modes.frequencies_hz[j]
+    );
+}
+
+#[test]
+fn free_body_has_six_rigid_modes_and_m_orthonormal_modes() {
+    let options = ModalOptions {
+        modes: 8,
+        resolution: Some(8),
+        ..ModalOptions::default()
+    };
+    let mesh = icosphere(0.1, 2);
+    let (modes, s) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
+    assert_eq!(modes.rigid_eigenvalues.len(), 6);
+    let first = modes.eigenvalues[0];
+    for r in &modes.rigid_eigenvalues {
+        assert!(r.abs() < 1e-8 * first, "rigid {r} vs {first}");
+    }
+    assert!(modes.eigenvalues.windows(2).all(|w| w[0] <= w[1]));
+    assert!(modes.max_residual < 1e-4, "residual {}", modes.max_residual);
+    let gram = s.vectors.transpose() * s.sys.m.mul(&s.vectors);
+    for i in 0..8 {
+        for j in 0..8 {
+            let want = if i == j { 1.0 } else { 0.0 };
+            assert!(
+                (gram[(i, j)] - want).abs() < 1e-8,
+                "({i},{j}) {}",
+                gram[(i, j)]
+            );
+        }
+    }
+    assert_eq!(modes.basis.vertices, mesh.vertices.len());
+    assert_eq!(modes.basis.modes, 8);
+    assert_eq!(modes.basis.data.len(), 3 * mesh.vertices.len() * 8);
+}
+
+#[test]
+fn cells_are_full_empty_or_cut_as_the_winding_number_says() {
+    use crate::shapes::procedural::{blob, torus};
+    use lattice::{voxelise, winding_number, Fill};
+    for (name, mesh) in [
+        ("torus", torus(0.3, 0.1, 24, 12)),
+        ("blob", blob(0.2, 2, 5, 7)),
+        ("bar", bar(1.0, 0.05, 4)),
+    ] {
+        let grid = voxelise(&mesh, 12, [None; 3]);
+        let mut full = 0;
+        for c in 0..grid.fill.len() {
+            let ijk = grid.cell_ijk(c);
+            let centre = winding_number(&mesh, grid.centre(ijk));
+            assert!(
+                (centre - 1.0).abs() < 1e-6 || centre.abs() < 1e-6,
+                "{name}: w = {centre}"
+            );
+            match grid.fill[c] {
+                Fill::Full => {
+                    full += 1;
+                    assert!(centre > 0.5, "{name} {ijk:?}: full but outside");
+                }
+                // An empty cell's centre may be inside when its samples all fell outside
+                // (a sliver of the body through the centre only); the volume check covers it.
+                Fill::Empty => {}
+                Fill::Cut(i) => {
+                    let f = grid.cuts[i as usize].fraction;
+                    assert!(f > 0.0 && f < 1.0, "{name} {ijk:?}: {f}");
+                }
+            }
+        }
+        assert!(full > 0 || name == "bar", "{name}");
+        // The lattice holds the mesh's volume up to the sub-sampling.
+        let ratio = grid.volume() / lattice::mesh_volume(&mesh);
+        assert!((ratio - 1.0).abs() < 0.01, "{name}: volume ratio {ratio}");
+    }
+}
+
+#[test]
+fn cells_touching_only_along_an_edge_are_dropped() {
+    // Two unit cubes that share one edge: kept together they would hinge freely.
+    let mut mesh = bar(1.0, 1.0, 1);
+    let mut other = bar(1.0, 1.0, 1);
+    crate::shapes::procedural::translate(&mut other, [1.0, 1.0, 0.0]);
+    let offset = mesh.vertices.len() as u32;
+    mesh.vertices.extend(other.vertices);
+    mesh.triangles
+        .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
+    let options = ModalOptions {
+        modes: 3,
+        resolution: Some(4),
+        poisson: 0.3,
+        ..ModalOptions::default()
+    };
+    let (modes, _) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
+    assert_eq!(modes.lattice.solid_cells, 8);
+    assert_eq!(modes.lattice.dropped_cells, 8);
+    assert_eq!(modes.rigid_eigenvalues.len(), 6);
+    assert!(modes.max_embedding_gap > 0.0);
+}
+
+#[test]
+fn frequencies_scale_with_size_and_wave_speed() {
+    // f ∝ √(E/ρ) / L, independent of where the body is.
+    let options = ModalOptions {
+        modes: 4,
+        resolution: Some(6),
+        ..ModalOptions::default()
+    };
+    let mesh = icosphere(0.1, 2);
+    let (base, _) = analyse(&mesh, &options, &mut |_| {}).expect("modes");
+    let mut moved = icosphere(0.2, 2);
+    crate::shapes::procedural::translate(&mut moved, [3.0, -1.0, 0.5]);
+    let stiffer = ModalOptions {
+        young: 4.0 * options.young,
+        ..options.clone()
+    };
+    let (other, _) = analyse(&moved, &stiffer, &mut |_| {}).expect("modes");
+    // Twice the size halves f, four times E doubles it.
+    for (a, b) in base.frequencies_hz.iter().zip(&other.frequencies_hz) {
+        assert!((a - b).abs() < 1e-8 * a, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn bad_options_and_open_meshes_are_refused() {
+    let mesh = icosphere(0.1, 1);
+    let o = ModalOptions::default();
+    for (bad, needle) in [
+        (
+            ModalOptions {
+                modes: 0,
+                ..o.clone()
+            },
+            "-k",
+        ),
+        (
+            ModalOptions {
+                young: -1.0,
+                ..o.clone()
+            },
+            "--young",
+        ),
+        (
+            ModalOptions {
+                poisson: 0.5,
+                ..o.clone()
+            },
+            "--poisson",
+        ),
+        (
+            ModalOptions {
+                density: f64::NAN,
+                ..o.clone()
+            },
+            "--density",
+        ),
+        (
+            ModalOptions {
+                resolution: Some(0),
+                ..o.clone()
+            },
+            "--resolution",
+        ),
+    ] {
+        let e = compute_modes(&mesh, &bad, &mut |_| {})
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.as_deref().is_some_and(|e| e.contains(needle)), "{e:?}");
+    }
+    let mut open = mesh.clone();
+    open.triangles.pop();
+    let e = compute_modes(&open, &o, &mut |_| {}).err();
+    assert_eq!(e, Some(ModesError::NotClosed { open_edges: 3 }));
+    let few = ModalOptions {
+        modes: 100,
+        resolution: Some(1),
+        ..o.clone()
+    };
+    let e = compute_modes(&mesh, &few, &mut |_| {}).err();
+    assert_eq!(
+        e,
+        Some(ModesError::TooFewDofs {
+            dofs: 24,
+            needed: 106
+        })
+    );
+}
+
+#[test]
+fn a_clamped_end_holds_exactly_its_node_plane() {
+    let options = ModalOptions {
+        modes: 4,
+        poisson: 0.3,
+        fixed: vec![Fixed::parse("x<-0.499").expect("spec")],
+        ..ModalOptions::default()
+    };
+    let (modes, s) = analyse(&bar(1.0, 0.05, 4), &options, &mut |_| {}).expect("cantilever");
+    // 4 cells across: the end face's 5 × 5 nodes, and no rigid-body modes.
+    assert_eq!(modes.lattice.resolution, 80);
+    assert_eq!(modes.lattice.held_nodes, 25);
+    assert_eq!(modes.held_vertices, 4);
+    assert!(modes.rigid_eigenvalues.is_empty());
+    let lowest = modes.eigenvalues[0];
+    assert!(lowest > 0.0);
+    // No held node has a dof; the free ones are all at x > −0.5.
+    assert!(s.sys.positions.iter().all(|p| p[0] > -0.5 + 1e-9));
+    // The held end does not move.
+    for v in 0..4 {
+        for a in 0..3 {
+            assert_eq!(modes.basis.get(v, a, 0), 0.0);
+        }
+    }
+}
+
+#[test]
+fn a_body_held_at_one_node_can_still_turn_and_is_refused() {
+    // Vertex 0 of the bar is a corner, on a lattice node: holding it holds that node only.
+    let options = ModalOptions {
+        modes: 2,
+        poisson: 0.3,
+        fixed: vec![Fixed::parse_vertices("0\n", "one.txt").expect("list")],
+        ..ModalOptions::default()
+    };
+    let e = compute_modes(&bar(1.0, 0.05, 4), &options, &mut |_| {}).err();
+    assert_eq!(
+        e,
+        Some(ModesError::NotHeld {
+            found: 3,
+            held_nodes: 1
+        })
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(text.contains("do not hold") && text.contains('3'), "{text}");
+}
+
+#[test]
+fn fixed_specs_that_hold_nothing_or_name_missing_vertices_are_refused() {
+    let mesh = bar(1.0, 0.05, 4);
+    for (fixed, needle) in [
+        (Fixed::parse("x<-0.6"), "holds no mesh vertex"),
+        (
+            Fixed::parse_vertices("3\n25\n", "list.txt"),
+            "list.txt: line 2: vertex 25",
+        ),
+    ] {
+        let options = ModalOptions {
+            fixed: vec![fixed.expect("spec")],
+            ..ModalOptions::default()
+        };
+        let e = compute_modes(&mesh, &options, &mut |_| {})
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains(needle), "{e}");
+    }
+}
+
+#[test]
+fn a_wall_too_thin_for_the_budget_is_refused_with_its_thickness_and_cost() {
+    // A 1 m square plate 2 mm thick: 4 cells across need 0.5 mm cells, millions of them.
+    let mut plate = bar(1.0, 1.0, 1);
+    for v in &mut plate.vertices {
+        v[2] *= 0.002;
+    }
+    let e = compute_modes(&plate, &ModalOptions::default(), &mut |_| {}).err();
+    let Some(ModesError::TooManyCells {
+        wall: Some(wall),
+        cells,
+        max_cells,
+        estimated: true,
+        ..
+    }) = &e
+    else {
+        panic!("{e:?}");
+    };
+    assert!((wall.thickness - 0.002).abs() < 1e-9, "{wall:?}");
+    assert!(
+        *cells > 10_000_000 && *max_cells == DEFAULT_MAX_CELLS,
+        "{cells}"
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    for needle in [
+        "2.00 mm thick",
+        "--max-cells",
+        "no frequencies",
+        "cells of 0.50 mm",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    // With a resolution given, the user takes the coarse lattice and gets frequencies.
+    let given = ModalOptions {
+        modes: 2,
+        resolution: Some(10),
+        ..ModalOptions::default()
+    };
+    let modes = compute_modes(&plate, &given, &mut |_| {}).expect("coarse modes");
+    assert!(modes.lattice.cells_across.is_some_and(|a| a < 1.0));
+}

@@ -1,0 +1,467 @@
+//! The modal analysis with its default lattice against theory nobody here wrote
+//! (`modal_references`): beams, a plate, the cube, a sphere. None is ignored: each takes
+//! 2–45 s in a debug build (the dev profile optimises dependencies), so `cargo test` runs
+//! them all. Their measured figures print with
+//! `cargo test -p bdtree-std --release --test integration modal_physics -- --nocapture --test-threads=1`.
+
+use std::f64::consts::PI;
+use std::time::Instant;
+
+use bdtree_std::mesh::Mesh;
+use bdtree_std::modal::{compute_modes, Chosen, Fixed, ModalOptions, Modes};
+
+use crate::modal_references::{
+    cube_ritz, issue_beam, kirchhoff_free_square, sphere_torsion_root, Beam, Ends,
+};
+
+/// A closed box `size` centred at the origin, each face a grid of `segments` cells along its
+/// two edges' axes (welded, outward winding).
+pub fn cuboid(size: [f64; 3], segments: [usize; 3]) -> Mesh {
+    let mut mesh = Mesh {
+        vertices: Vec::new(),
+        triangles: Vec::new(),
+    };
+    let mut index = std::collections::HashMap::new();
+    let mut vertex = |p: [f64; 3], mesh: &mut Mesh| -> u32 {
+        let key = p.map(|c| (c * 1e12).round() as i64);
+        *index.entry(key).or_insert_with(|| {
+            mesh.vertices.push(p);
+            (mesh.vertices.len() - 1) as u32
+        })
+    };
+    for axis in 0..3 {
+        let (b, c) = ((axis + 1) % 3, (axis + 2) % 3);
+        for high in [false, true] {
+            let point = |i: usize, j: usize| {
+                let mut p = [0.0; 3];
+                p[axis] = if high { 0.5 } else { -0.5 } * size[axis];
+                p[b] = size[b] * (i as f64 / segments[b] as f64 - 0.5);
+                p[c] = size[c] * (j as f64 / segments[c] as f64 - 0.5);
+                p
+            };
+            for i in 0..segments[b] {
+                for j in 0..segments[c] {
+                    let q = [
+                        point(i, j),
+                        point(i + 1, j),
+                        point(i + 1, j + 1),
+                        point(i, j + 1),
+                    ]
+                    .map(|p| vertex(p, &mut mesh));
+                    // (b, c, axis) is right-handed: counter-clockwise seen from +axis.
+                    if high {
+                        mesh.triangles.push([q[0], q[1], q[2]]);
+                        mesh.triangles.push([q[0], q[2], q[3]]);
+                    } else {
+                        mesh.triangles.push([q[0], q[2], q[1]]);
+                        mesh.triangles.push([q[0], q[3], q[2]]);
+                    }
+                }
+            }
+        }
+    }
+    mesh
+}
+
+/// The rotation by `degrees` about the unit `axis` (Rodrigues), as rows.
+pub fn rotation(axis: [f64; 3], degrees: f64) -> [[f64; 3]; 3] {
+    let (s, c) = degrees.to_radians().sin_cos();
+    let [x, y, z] = axis;
+    [
+        [
+            c + x * x * (1.0 - c),
+            x * y * (1.0 - c) - z * s,
+            x * z * (1.0 - c) + y * s,
+        ],
+        [
+            y * x * (1.0 - c) + z * s,
+            c + y * y * (1.0 - c),
+            y * z * (1.0 - c) - x * s,
+        ],
+        [
+            z * x * (1.0 - c) - y * s,
+            z * y * (1.0 - c) + x * s,
+            c + z * z * (1.0 - c),
+        ],
+    ]
+}
+
+fn apply(r: &[[f64; 3]; 3], p: [f64; 3]) -> [f64; 3] {
+    core::array::from_fn(|a| r[a][0] * p[0] + r[a][1] * p[1] + r[a][2] * p[2])
+}
+
+fn rotated(mesh: &Mesh, r: &[[f64; 3]; 3]) -> Mesh {
+    Mesh {
+        vertices: mesh.vertices.iter().map(|&p| apply(r, p)).collect(),
+        triangles: mesh.triangles.clone(),
+    }
+}
+
+fn material(beam: &Beam, modes: usize) -> ModalOptions {
+    ModalOptions {
+        modes,
+        young: beam.young,
+        poisson: beam.poisson,
+        density: beam.density,
+        ..ModalOptions::default()
+    }
+}
+
+/// Runs the analysis and prints what it chose and how long it took.
+fn analyse(name: &str, mesh: &Mesh, options: &ModalOptions) -> Modes {
+    let started = Instant::now();
+    let modes = compute_modes(mesh, options, &mut |_| {}).expect("modes");
+    let l = &modes.lattice;
+    println!(
+        "{name}: resolution {} ({:?}, {:.1} across), {} cells ({} cut), {} dofs, volume ratio \
+         {:.4}, {:.2} s",
+        l.resolution,
+        l.chosen,
+        l.cells_across.unwrap_or(f64::NAN),
+        l.solid_cells,
+        l.cut_cells,
+        l.dofs,
+        modes.volume_ratio,
+        started.elapsed().as_secs_f64()
+    );
+    modes
+}
+
+/// Displacement of vertex `v` in mode `j`.
+fn displacement(modes: &Modes, v: usize, j: usize) -> [f64; 3] {
+    core::array::from_fn(|a| modes.basis.get(v, a, j))
+}
+
+/// The bending modes of a beam along `axis` (mesh frame), as `(frequency, direction)`: modes
+/// whose section-averaged displacement (vertices grouped by their station along the axis)
+/// holds at least 90 % of the motion and is transverse; `direction` is the share of that
+/// motion along `across`.
+fn bending_modes(mesh: &Mesh, modes: &Modes, axis: [f64; 3], across: [f64; 3]) -> Vec<(f64, f64)> {
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let station = |p: [f64; 3]| (dot(p, axis) * 1e6).round() as i64;
+    let mut stations: Vec<i64> = mesh.vertices.iter().map(|&p| station(p)).collect();
+    stations.sort_unstable();
+    stations.dedup();
+    let mut out = Vec::new();
+    for (j, &f) in modes.frequencies_hz.iter().enumerate() {
+        let mut mean = vec![([0.0; 3], 0usize); stations.len()];
+        for (v, &p) in mesh.vertices.iter().enumerate() {
+            let s = stations.binary_search(&station(p)).unwrap_or(0);
+            let u = displacement(modes, v, j);
+            for (m, c) in mean[s].0.iter_mut().zip(u) {
+                *m += c;
+            }
+            mean[s].1 += 1;
+        }
+        let (mut averaged, mut all, mut along, mut transverse_across) = (0.0, 0.0, 0.0, 0.0);
+        for (v, &p) in mesh.vertices.iter().enumerate() {
+            let s = stations.binary_search(&station(p)).unwrap_or(0);
+            let m = mean[s].0.map(|c| c / mean[s].1 as f64);
+            averaged += dot(m, m);
+            along += dot(m, axis).powi(2);
+            transverse_across += dot(m, across).powi(2);
+            let u = displacement(modes, v, j);
+            all += dot(u, u);
+        }
+        if averaged > 0.9 * all && along < 0.1 * averaged {
+            out.push((f, transverse_across / (averaged - along)));
+        }
+    }
+    out
+}
+
+fn percent(x: f64) -> String {
+    format!("{:+.2} %", 100.0 * x)
+}
+
+#[test]
+fn free_square_beam_matches_timoshenko_on_the_default_lattice() {
+    let beam = issue_beam();
+    let mesh = cuboid([1.0, 0.05, 0.05], [20, 2, 2]);
+    let modes = analyse("free square beam", &mesh, &material(&beam, 12));
+    assert_eq!(modes.lattice.chosen, Chosen::Thickness);
+    assert!(
+        (modes.volume_ratio - 1.0).abs() < 1e-3,
+        "{}",
+        modes.volume_ratio
+    );
+    let bending = bending_modes(&mesh, &modes, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    assert!(bending.len() >= 8, "{bending:?}");
+    let (t, e) = (
+        beam.timoshenko(Ends::FreeFree),
+        beam.euler_bernoulli(Ends::FreeFree),
+    );
+    // The square section bends alike both ways: modes come in pairs, n = 1…4.
+    for n in 0..4 {
+        for f in [bending[2 * n].0, bending[2 * n + 1].0] {
+            println!(
+                "  n = {}: {f:.5} Hz; Timoshenko {:.5} ({}), Euler–Bernoulli {:.5} ({})",
+                n + 1,
+                t[n],
+                percent(f / t[n] - 1.0),
+                e[n],
+                percent(f / e[n] - 1.0)
+            );
+            assert!(
+                (f / t[n] - 1.0).abs() < 0.01,
+                "n = {}: {f} vs {}",
+                n + 1,
+                t[n]
+            );
+        }
+    }
+    // Euler–Bernoulli ignores shear and rotary inertia: right for the first mode of a 20:1
+    // beam, 2.5–7.3 % high for modes 2–4 (Timoshenko).
+    assert!((bending[0].0 / e[0] - 1.0).abs() < 0.02);
+}
+
+#[test]
+fn free_slender_beam_matches_euler_bernoulli_on_the_default_lattice() {
+    // 50:1, where shear and rotary inertia move the first four modes by under 1.3 %
+    // (Timoshenko): Euler–Bernoulli's own error is within the 2 % asked of the lattice.
+    let beam = Beam {
+        depth: 0.02,
+        width: 0.02,
+        ..issue_beam()
+    };
+    let mesh = cuboid([1.0, 0.02, 0.02], [25, 1, 1]);
+    let modes = analyse("free slender beam", &mesh, &material(&beam, 8));
+    assert_eq!(modes.lattice.chosen, Chosen::Thickness);
+    assert_eq!(modes.lattice.resolution, 200);
+    let bending = bending_modes(&mesh, &modes, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    assert!(bending.len() >= 8, "{bending:?}");
+    let (t, e) = (
+        beam.timoshenko(Ends::FreeFree),
+        beam.euler_bernoulli(Ends::FreeFree),
+    );
+    for n in 0..4 {
+        for f in [bending[2 * n].0, bending[2 * n + 1].0] {
+            println!(
+                "  n = {}: {f:.5} Hz; Euler–Bernoulli {:.5} ({}), Timoshenko {:.5} ({})",
+                n + 1,
+                e[n],
+                percent(f / e[n] - 1.0),
+                t[n],
+                percent(f / t[n] - 1.0)
+            );
+            assert!(
+                (f / e[n] - 1.0).abs() < 0.02,
+                "n = {}: {f} vs {}",
+                n + 1,
+                e[n]
+            );
+            assert!(
+                (f / t[n] - 1.0).abs() < 0.01,
+                "n = {}: {f} vs {}",
+                n + 1,
+                t[n]
+            );
+        }
+    }
+}
+
+#[test]
+fn clamped_square_beam_matches_timoshenko_cantilever() {
+    let beam = issue_beam();
+    let mesh = cuboid([1.0, 0.05, 0.05], [20, 2, 2]);
+    let options = ModalOptions {
+        fixed: vec![Fixed::parse("x<-0.499").expect("spec")],
+        ..material(&beam, 12)
+    };
+    let modes = analyse("cantilever", &mesh, &options);
+    assert!(modes.rigid_eigenvalues.is_empty());
+    // The end face (a 5 × 5 node plane at 4 cells across) and only it is held.
+    assert_eq!(modes.held_vertices, 9);
+    let bending = bending_modes(&mesh, &modes, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    let (t, e) = (
+        beam.timoshenko(Ends::ClampedFree),
+        beam.euler_bernoulli(Ends::ClampedFree),
+    );
+    for n in 0..4 {
+        for f in [bending[2 * n].0, bending[2 * n + 1].0] {
+            println!(
+                "  n = {}: {f:.5} Hz; Timoshenko {:.5} ({}), Euler–Bernoulli {:.5} ({})",
+                n + 1,
+                t[n],
+                percent(f / t[n] - 1.0),
+                e[n],
+                percent(f / e[n] - 1.0)
+            );
+            // The 3-D clamp holds the whole end face (no Poisson contraction there),
+            // slightly stiffer than Timoshenko's.
+            assert!(
+                (f / t[n] - 1.0).abs() < 0.02,
+                "n = {}: {f} vs {}",
+                n + 1,
+                t[n]
+            );
+        }
+    }
+    for n in 0..3 {
+        assert!(
+            (bending[2 * n].0 / e[n] - 1.0).abs() < 0.05,
+            "n = {}",
+            n + 1
+        );
+    }
+}
+
+/// The rectangular bar: 1 m long, 3 cm deep (the weak direction), 5 cm wide.
+fn rectangular_bar() -> (Beam, Beam, Mesh) {
+    let weak = Beam {
+        depth: 0.03,
+        width: 0.05,
+        ..issue_beam()
+    };
+    let strong = Beam {
+        depth: 0.05,
+        width: 0.03,
+        ..issue_beam()
+    };
+    (weak, strong, cuboid([1.0, 0.03, 0.05], [20, 2, 2]))
+}
+
+#[test]
+fn rectangular_bar_bends_both_ways_as_timoshenko_says() {
+    let (weak, strong, mesh) = rectangular_bar();
+    let modes = analyse("rectangular bar", &mesh, &material(&weak, 10));
+    let bending = bending_modes(&mesh, &modes, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    let ways: [Vec<f64>; 2] = [
+        bending.iter().filter(|b| b.1 > 0.9).map(|b| b.0).collect(),
+        bending.iter().filter(|b| b.1 < 0.1).map(|b| b.0).collect(),
+    ];
+    for (beam, found, name) in [(weak, &ways[0], "weak"), (strong, &ways[1], "strong")] {
+        let t = beam.timoshenko(Ends::FreeFree);
+        for n in 0..2 {
+            println!(
+                "  {name} n = {}: {:.5} Hz vs {:.5} ({})",
+                n + 1,
+                found[n],
+                t[n],
+                percent(found[n] / t[n] - 1.0)
+            );
+            assert!(
+                (found[n] / t[n] - 1.0).abs() < 0.01,
+                "{name} {n}: {found:?} vs {t:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tilted_rectangular_bars_bend_as_timoshenko_says() {
+    // Turned 30° about z (its faces tilted in the plane of its weak bending), and about a
+    // skew axis: the lattice turns with the bar.
+    let (weak, _, mesh) = rectangular_bar();
+    let t = weak.timoshenko(Ends::FreeFree)[0];
+    let e = weak.euler_bernoulli(Ends::FreeFree)[0];
+    let n = 1.0 / 3f64.sqrt();
+    for (name, r) in [
+        ("30° about z", rotation([0.0, 0.0, 1.0], 30.0)),
+        ("40° about (1, 1, 1)", rotation([n, n, n], 40.0)),
+    ] {
+        let turned = rotated(&mesh, &r);
+        let modes = analyse(name, &turned, &material(&weak, 4));
+        let (axis, across) = (apply(&r, [1.0, 0.0, 0.0]), apply(&r, [0.0, 1.0, 0.0]));
+        let bending = bending_modes(&turned, &modes, axis, across);
+        let f = bending.iter().find(|b| b.1 > 0.9).map_or(f64::NAN, |b| b.0);
+        println!(
+            "  {name}: weak n = 1: {f:.5} Hz; Timoshenko {t:.5} ({}), Euler–Bernoulli {e:.5} ({})",
+            percent(f / t - 1.0),
+            percent(f / e - 1.0)
+        );
+        assert!((f / t - 1.0).abs() < 0.01, "{name}: {f} vs {t}");
+        assert!(modes.lattice.misalignment < 1e-9, "{name}");
+    }
+}
+
+#[test]
+fn free_plate_matches_kirchhoff() {
+    // A 0.4 m square plate 2 cm thick (20:1): Kirchhoff's thin-plate theory neglects shear
+    // and rotary inertia, which lower these modes by about 1–2 % at this thickness.
+    let (a, h, young, poisson, density) = (0.4, 0.02, 1e6, 0.3, 1000.0);
+    let mesh = cuboid([a, a, h], [8, 8, 1]);
+    let options = ModalOptions {
+        modes: 5,
+        young,
+        poisson,
+        density,
+        ..ModalOptions::default()
+    };
+    let modes = analyse("free plate", &mesh, &options);
+    let d = young * h.powi(3) / (12.0 * (1.0 - poisson * poisson));
+    let lambda = kirchhoff_free_square(poisson, 14, 5);
+    for (f, l) in modes.frequencies_hz.iter().zip(&lambda) {
+        let k = l / (2.0 * PI * a * a) * (d / (density * h)).sqrt();
+        println!("  {f:.5} Hz vs Kirchhoff {k:.5} ({})", percent(f / k - 1.0));
+        assert!(f / k - 1.0 < 0.01 && f / k - 1.0 > -0.04, "{f} vs {k}");
+    }
+}
+
+#[test]
+fn free_cube_matches_the_ritz_reference() {
+    let (young, poisson, density): (f64, f64, f64) = (1e6, 0.3, 1000.0);
+    let shear_speed = (young / (2.0 * (1.0 + poisson)) / density).sqrt();
+    let reference = cube_ritz(10, poisson);
+    let options = ModalOptions {
+        modes: 10,
+        young,
+        poisson,
+        density,
+        ..ModalOptions::default()
+    };
+    let modes = analyse("cube", &cuboid([1.0; 3], [4; 3]), &options);
+    assert_eq!(modes.lattice.chosen, Chosen::Minimum);
+    for (f, r) in modes.frequencies_hz.iter().zip(&reference) {
+        let scaled = f / shear_speed;
+        println!(
+            "  f L / c_s = {scaled:.5} vs {r:.5} ({})",
+            percent(scaled / r - 1.0)
+        );
+        assert!((scaled / r - 1.0).abs() < 0.01, "{scaled} vs {r}");
+    }
+    // The exact Lamé mode, 1/√2, is among them.
+    let lame = 0.5f64.sqrt();
+    assert!(modes
+        .frequencies_hz
+        .iter()
+        .any(|f| (f / shear_speed / lame - 1.0).abs() < 0.01));
+}
+
+#[test]
+fn sphere_torsion_matches_lamb() {
+    let (radius, young, poisson, density): (f64, f64, f64, f64) = (0.1, 1e6, 0.3, 1000.0);
+    let mesh = bdtree_std::procedural::icosphere(radius, 4);
+    let options = ModalOptions {
+        modes: 10,
+        young,
+        poisson,
+        density,
+        ..ModalOptions::default()
+    };
+    let modes = analyse("sphere", &mesh, &options);
+    // Torsional modes move the surface tangentially.
+    let radial: Vec<(f64, f64)> = (0..10)
+        .map(|j| {
+            let (mut r, mut all) = (0.0, 0.0);
+            for (v, p) in mesh.vertices.iter().enumerate() {
+                let u = displacement(&modes, v, j);
+                let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                r += ((u[0] * p[0] + u[1] * p[1] + u[2] * p[2]) / len).powi(2);
+                all += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+            }
+            (r / all, modes.frequencies_hz[j])
+        })
+        .collect();
+    let torsional: Vec<f64> = radial.iter().filter(|r| r.0 < 0.05).map(|r| r.1).collect();
+    assert_eq!(torsional.len(), 5, "{radial:?}");
+    let shear_speed = (young / (2.0 * (1.0 + poisson)) / density).sqrt();
+    let exact = sphere_torsion_root() * shear_speed / (2.0 * PI * radius);
+    for f in &torsional {
+        println!(
+            "  l = 2 torsion {f:.5} Hz vs Lamb {exact:.5} ({})",
+            percent(f / exact - 1.0)
+        );
+        assert!((f / exact - 1.0).abs() < 0.015, "{f} vs {exact}");
+    }
+}
