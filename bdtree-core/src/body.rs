@@ -171,6 +171,9 @@ pub struct Body<'t, 'c, S: Scalar> {
     updates: u32,
     coherence: Option<Coherence<'c, S>>,
     regions: Option<Regions<'c>>,
+    /// No vertex cache, no coherence, no regions: a cache miss is the plain exact update (one
+    /// flag for the hot path instead of three checks).
+    plain: bool,
 }
 
 /// Deformation regions (see [`Body::with_regions`]).
@@ -285,6 +288,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             updates: 0,
             coherence: None,
             regions: None,
+            plain: true,
         };
         body.error = body.compute_error();
         body.inflation = S::from_u32(3) * body.error;
@@ -307,6 +311,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             entry.epoch = 0;
         }
         self.vertices = cache;
+        self.plain = self.vertices.is_empty() && self.plain;
         Ok(self)
     }
 
@@ -340,6 +345,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         for entry in refs.iter_mut() {
             entry.anchor = 0;
         }
+        self.plain = false;
         self.coherence = Some(Coherence {
             refs,
             policy,
@@ -395,6 +401,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             }
         }
         rest.fill(0);
+        self.plain = false;
         self.regions = Some(Regions {
             support,
             words,
@@ -642,10 +649,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// compare in the traversal loop.
     #[inline(never)]
     fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
-        if self.coherence.is_none() && self.regions.is_none() {
-            if let Some(sphere) = self.leaf_sphere(node) {
-                return sphere;
-            }
+        if self.plain {
             // The exact update, the common case: straight-line, no detours through tuples.
             #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
             if let Some(sphere) = self.refresh_vfp(node) {
@@ -700,9 +704,21 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         Some(sphere)
     }
 
-    /// The cache miss with temporal coherence or deformation regions on.
+    /// The cache miss with a vertex cache, temporal coherence or deformation regions on.
     #[inline(never)]
     fn refresh_special(&mut self, node: usize) -> Option<[S; 4]> {
+        if self.coherence.is_none() && self.regions.is_none() {
+            // A vertex cache alone: leaves from their triangles, other nodes as `refresh`.
+            if let Some(sphere) = self.leaf_sphere(node) {
+                return sphere;
+            }
+            #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+            if let Some(sphere) = self.refresh_vfp(node) {
+                return Some(sphere);
+            }
+            let local = self.tree.update(node, self.weights)?;
+            return self.store(node, local, self.error);
+        }
         if self.coherence.is_none() {
             if let Some(sphere) = self.renew(node) {
                 return Some(sphere);
