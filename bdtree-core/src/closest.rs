@@ -25,6 +25,9 @@
 //! test ([`crate::triangle`]): the direction from the segment's nearest point to the point,
 //! made perpendicular to the segment to rounding accuracy when that point is interior.
 
+// `!(x > 0)` is meant: NaN takes the degenerate branch, never the division.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::scalar::{cross, dot, sub, Scalar};
 
 type V<S> = [S; 3];
@@ -379,7 +382,8 @@ mod tests {
         let seg = |a: [f64; 3], b: [f64; 3]| [a, scale(add(a, b), 0.5), b];
         let pt = |p: [f64; 3]| [p, p, p];
         let t = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
-        let cases: [(&str, [[f64; 3]; 3], [[f64; 3]; 3], f64); 5] = [
+        type Case = (&'static str, [[f64; 3]; 3], [[f64; 3]; 3], f64);
+        let cases: [Case; 5] = [
             ("point–point", pt([0.0; 3]), pt([1.0, 2.0, 2.0]), 3.0),
             (
                 "point–segment",

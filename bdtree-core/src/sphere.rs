@@ -66,7 +66,7 @@ pub fn mode_weights<S: Scalar>(q: &[S], out: &mut [[S; 4]]) {
 /// same on every target and for every mode count:
 ///
 /// * with the `asm` feature on 32-bit ARM with a hardware FPU (Cortex-M4F/M7/M33, Cortex-R),
-///   f32 runs [`update_vfp`]: multi-register loads of two rows and two weights at a time;
+///   f32 runs `vfp::update`: multi-register loads of two rows and two weights at a time;
 /// * otherwise mode counts in [`FIXED_MODES`] run a kernel unrolled for that count (the mode
 ///   count is known only at run time; this dispatch gives the traversal the unrolled loop);
 /// * other counts run the general loop.

@@ -31,7 +31,7 @@ fn jittered(radius: f64, subdivisions: u32, center: [f64; 3], rng: &mut Rng) -> 
     let vertices: Vec<[f64; 3]> = mesh
         .vertices
         .iter()
-        .map(|v| core::array::from_fn(|k| v[k] + center[k] + rng.range(-0.01, 0.01) * radius))
+        .map(|v| core::array::from_fn(|k| v[k] + center[k] + rng.uniform(-0.01, 0.01) * radius))
         .collect();
     mesh.triangles
         .iter()
@@ -87,14 +87,17 @@ fn degenerate_pairs(pairs: &[(Tri, Tri)]) -> Vec<(Tri, Tri)> {
         .collect()
 }
 
-fn convert<S: Scalar>(pairs: &[(Tri, Tri)]) -> Vec<([[S; 3]; 3], [[S; 3]; 3])> {
+/// Two triangles in the kernel's scalar.
+type Pair<S> = ([[S; 3]; 3], [[S; 3]; 3]);
+
+fn convert<S: Scalar>(pairs: &[(Tri, Tri)]) -> Vec<Pair<S>> {
     pairs
         .iter()
         .map(|(a, b)| (a.map(|v| v.map(S::from_f64)), b.map(|v| v.map(S::from_f64))))
         .collect()
 }
 
-fn run<S: Scalar>(pairs: &[([[S; 3]; 3], [[S; 3]; 3])], error: S) -> usize {
+fn run<S: Scalar>(pairs: &[Pair<S>], error: S) -> usize {
     pairs
         .iter()
         .filter(|(a, b)| triangles_may_intersect(black_box(a), black_box(b), error))

@@ -553,6 +553,9 @@ fn check(
     }
 }
 
+/// One frame's work: true pairs, the f32 and f64 queries' counters, parry's candidates.
+type Work = (usize, QueryStats, QueryStats, usize);
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -629,8 +632,7 @@ fn main() {
          +extra -missed | parry GJK on the candidates: pairs +extra (max gap)"
     );
     let mut gjk_extra_total = 0;
-    // Work per intersecting pair, per frame: (true pairs, f32 stats, f64 stats, parry candidates).
-    let mut work: Vec<(usize, QueryStats, QueryStats, usize)> = Vec::new();
+    let mut work: Vec<Work> = Vec::new();
     let (mut extra32, mut gap32, mut true_total) = (0, 0.0f64, 0);
     for (k, f) in frames.iter().enumerate() {
         let world_big = deform(&big.vertices, Some(&big_basis), &f.q_big, &f.pose_big);
@@ -700,7 +702,7 @@ fn main() {
     }
 
     // Work per intersecting pair (every frame has contact; the scene asserts it above).
-    let per = |f: &dyn Fn(&(usize, QueryStats, QueryStats, usize)) -> f64| {
+    let per = |f: &dyn Fn(&Work) -> f64| {
         work.iter().map(|w| f(w) / w.0 as f64).sum::<f64>() / work.len() as f64
     };
     println!(

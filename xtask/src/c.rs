@@ -178,7 +178,7 @@ impl Pack {
         Ok(())
     }
     fn pad(&mut self, to: usize) {
-        while self.0.len() % to != 0 {
+        while !self.0.len().is_multiple_of(to) {
             self.0.push(0);
         }
     }
@@ -304,9 +304,12 @@ fn answers<S: Scalar>(
     Ok(out)
 }
 
+/// Per frame, the brute-force pairs, four indices each as `fixtures/expected` lists them.
+type FramePairs = Vec<Vec<[u32; 4]>>;
+
 /// The brute-force answers of `fixtures/expected/NAME.jsonl`, and whether they hold
 /// self-collisions.
-fn oracle(scene: &Scene, name: &str) -> Result<(Vec<Vec<[u32; 4]>>, bool), String> {
+fn oracle(scene: &Scene, name: &str) -> Result<(FramePairs, bool), String> {
     let path = root()
         .join("fixtures")
         .join("expected")

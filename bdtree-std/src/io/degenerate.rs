@@ -141,7 +141,8 @@ mod tests {
     #[test]
     fn classes() {
         let p = [0.3, 0.1, -0.2];
-        let cases: [(&str, [[f64; 3]; 3], Option<Class>); 5] = [
+        type Case = (&'static str, [[f64; 3]; 3], Option<Class>);
+        let cases: [Case; 5] = [
             ("point", [p, p, p], Some(Class::Point)),
             (
                 "duplicated vertex",
