@@ -769,7 +769,13 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let sub = |p: [S; 3], q: [S; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
         let norm2 = |d: [S; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         let half = S::ONE / S::from_u32(2);
-        let mid = |p: [S; 3], q: [S; 3]| [0, 1, 2].map(|k| (p[k] + q[k]) * half);
+        let mid = |p: [S; 3], q: [S; 3]| {
+            [
+                (p[0] + q[0]) * half,
+                (p[1] + q[1]) * half,
+                (p[2] + q[2]) * half,
+            ]
+        };
         // The longest edge and the vertex opposite it.
         let (ab, bc, ca) = (norm2(sub(b, a)), norm2(sub(c, b)), norm2(sub(a, c)));
         let (p, q, o) = if ab >= bc && ab >= ca {
@@ -782,7 +788,11 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let mut center = mid(p, q);
         if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
             let third = S::ONE / S::from_u32(3);
-            center = [0, 1, 2].map(|k| (a[k] + b[k] + c[k]) * third);
+            center = [
+                (a[0] + b[0] + c[0]) * third,
+                (a[1] + b[1] + c[1]) * third,
+                (a[2] + b[2] + c[2]) * third,
+            ];
         }
         // Whatever the centre's rounding, the radius is measured from it to every vertex.
         let r2 = norm2(sub(a, center))

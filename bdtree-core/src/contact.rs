@@ -221,21 +221,24 @@ pub(crate) fn closest_points<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S
     for &p in b {
         consider(closest_on_triangle(p, a), p);
     }
-    for i in 0..3 {
-        let (p, q) = (a[i], a[(i + 1) % 3]);
-        for j in 0..3 {
-            let (x, y) = closest_segments(p, q, b[j], b[(j + 1) % 3]);
+    for ((p, q), (r, s)) in edges(a).into_iter().zip(edges(b)) {
+        for (u, v) in edges(b) {
+            let (x, y) = closest_segments(p, q, u, v);
             consider(x, y);
         }
         if let Some(x) = plane_crossing(p, q, b) {
             consider(x, closest_on_triangle(x, b));
         }
-        let (r, s) = (b[i], b[(i + 1) % 3]);
         if let Some(y) = plane_crossing(r, s, a) {
             consider(closest_on_triangle(y, a), y);
         }
     }
     best
+}
+
+/// A triangle's three edges, in order (no index arithmetic, so no bounds check).
+fn edges<S: Scalar>(t: &[V<S>; 3]) -> [(V<S>, V<S>); 3] {
+    [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]
 }
 
 /// The tolerance `T` of [`triangle_contact`] for two triangles whose vertices are known to
@@ -297,8 +300,7 @@ fn crossing_mean<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], t: S) -> Option<V<S>> 
     let mut count = 0u32;
     let t2 = t * t;
     for (edges_of, other) in [(a, b), (b, a)] {
-        for i in 0..3 {
-            let (p, q) = (edges_of[i], edges_of[(i + 1) % 3]);
+        for (p, q) in edges(edges_of) {
             if let Some(x) = plane_crossing(p, q, other) {
                 if distance2(x, closest_on_triangle(x, other)) <= t2 {
                     sum = add(sum, x);

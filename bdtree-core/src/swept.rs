@@ -165,7 +165,7 @@ impl Motion {
         let r = |p: &Pose<S>| p.rotation.map(wide);
         let q0 = quaternion(&r(from));
         let mut q1 = quaternion(&r(to));
-        let mut d: f64 = (0..4).map(|k| q0[k] * q1[k]).sum();
+        let mut d: f64 = q0.iter().zip(q1.iter()).map(|(a, b)| a * b).sum();
         if d < 0.0 {
             q1 = q1.map(|c| -c);
             d = -d;
@@ -173,8 +173,9 @@ impl Motion {
         // The angle between the quaternions from its sine (the component of q1 orthogonal to
         // q0) and cosine: accurate near 0, where acos is not.
         let ortho = libm::sqrt(
-            (0..4)
-                .map(|k| (q1[k] - d * q0[k]) * (q1[k] - d * q0[k]))
+            q0.iter()
+                .zip(q1.iter())
+                .map(|(a, b)| (b - d * a) * (b - d * a))
                 .sum(),
         );
         let half = atan_quadrant(ortho, d);
@@ -205,9 +206,18 @@ impl Motion {
         } else {
             (1.0 - tau, tau)
         };
-        let q = [0, 1, 2, 3].map(|k| w0 * self.q0[k] + w1 * self.q1[k]);
+        // Written out: index closures keep bounds checks at opt-level `s`.
+        let (q0, q1) = (self.q0, self.q1);
+        let q = [
+            w0 * q0[0] + w1 * q1[0],
+            w0 * q0[1] + w1 * q1[1],
+            w0 * q0[2] + w1 * q1[2],
+            w0 * q0[3] + w1 * q1[3],
+        ];
         let n = libm::sqrt(q.iter().map(|c| c * c).sum());
-        let t = [0, 1, 2].map(|k| (1.0 - tau) * self.t0[k] + tau * self.t1[k]);
+        let lerp = |u: f64, v: f64| (1.0 - tau) * u + tau * v;
+        let (t0, t1) = (self.t0, self.t1);
+        let t = [lerp(t0[0], t1[0]), lerp(t0[1], t1[1]), lerp(t0[2], t1[2])];
         Pose::from_quaternion(q.map(|c| c / n), t).ok()
     }
 }
@@ -228,7 +238,11 @@ impl<S: Scalar> Ends<'_, '_, '_, '_, '_, S> {
         let s1 = self.to.sphere(node)?;
         let (c0, c1) = ([s0[0], s0[1], s0[2]], [s1[0], s1[1], s1[2]]);
         let half = S::from_f64(0.5);
-        let center = [0, 1, 2].map(|k| (c0[k] + c1[k]) * half);
+        let center = [
+            (c0[0] + c1[0]) * half,
+            (c0[1] + c1[1]) * half,
+            (c0[2] + c1[2]) * half,
+        ];
         let gap = sub(c1, c0);
         let arms = wide(sub(c0, self.from.pose().translation));
         let arms = norm(arms) + norm(wide(sub(c1, self.to.pose().translation)));
@@ -260,7 +274,8 @@ fn triangle_at(motion: &Motion, x0: &[V; 3], x1: &[V; 3], tau: f64) -> Option<([
     let mut arms = [0.0; 3];
     for k in 0..3 {
         let (a, b) = (x0.get(k)?, x1.get(k)?);
-        let x = [0, 1, 2].map(|c| (1.0 - tau) * a[c] + tau * b[c]);
+        let lerp = |u: f64, v: f64| (1.0 - tau) * u + tau * v;
+        let x = [lerp(a[0], b[0]), lerp(a[1], b[1]), lerp(a[2], b[2])];
         *world.get_mut(k)? = pose.apply(x);
         *arms.get_mut(k)? = norm(x);
     }
@@ -282,7 +297,11 @@ fn spread(
         .zip(a.0.iter().zip(b.0.iter()))
         .zip(a.1.iter().zip(b.1.iter()))
     {
-        *m = [0, 1, 2].map(|c| 0.5 * (va[c] + vb[c]));
+        *m = [
+            0.5 * (va[0] + vb[0]),
+            0.5 * (va[1] + vb[1]),
+            0.5 * (va[2] + vb[2]),
+        ];
         let e = 0.5 * norm(sub(*vb, *va)) + motion.theta * h * 0.25 * (ra + rb);
         eps = eps.max(e);
     }

@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use bdtree_core::separation::nearest;
 use bdtree_core::{
     collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, Pose, ProxyPair, Scalar, TrianglePair,
+    stack_capacity, Body, Pose, ProxyPair, Scalar, TrianglePair, VertexEntry,
 };
 use bdtree_std::builder::{BuildOptions, Precision};
 use bdtree_std::collide::prepare;
@@ -222,10 +222,35 @@ fn answers<S: Scalar>(
         .map(|i| i.parse::<S>().map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     let mut storage: Vec<BodyStorage<S>> = parsed.iter().map(BodyStorage::for_image).collect();
+    // Every other body with a vertex cache, as the C example makes them: a vertex cache bounds
+    // leaves from their triangles, which may change which of several equal answers a search
+    // meets first.
+    let mut vertices: Vec<Vec<VertexEntry<S>>> = parsed
+        .iter()
+        .enumerate()
+        .map(|(i, im)| {
+            vec![
+                VertexEntry::default();
+                if i % 2 == 1 {
+                    im.model.vertex_count()
+                } else {
+                    0
+                }
+            ]
+        })
+        .collect();
     let mut bodies: Vec<Body<'_, '_, S>> = storage
         .iter_mut()
         .zip(&parsed)
-        .map(|(s, im)| s.body(im).map_err(|e| e.to_string()))
+        .zip(vertices.iter_mut())
+        .map(|((s, im), v)| {
+            let body = s.body(im).map_err(|e| e.to_string())?;
+            if v.is_empty() {
+                Ok(body)
+            } else {
+                body.with_vertex_cache(v).map_err(|e| e.to_string())
+            }
+        })
         .collect::<Result<_, _>>()?;
     let depth = parsed.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![
