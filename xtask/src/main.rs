@@ -136,10 +136,22 @@ fn ci() -> Vec<String> {
         ],
         &["doc", "--workspace", "--no-deps"],
         // The optional heapless sinks and micromath keys (its root checked over every f32).
-        &["test", "-p", "bdtree-core", "--features", "heapless,micromath"],
+        &[
+            "test",
+            "-p",
+            "bdtree-core",
+            "--features",
+            "heapless,micromath",
+        ],
         // The kernel without its default features (no unrolled sphere update), as the minimal
         // firmware builds it: tested and lint-clean.
-        &["test", "-p", "bdtree-core", "--no-default-features", "--lib"],
+        &[
+            "test",
+            "-p",
+            "bdtree-core",
+            "--no-default-features",
+            "--lib",
+        ],
         &[
             "clippy",
             "-p",
