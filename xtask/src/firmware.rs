@@ -166,9 +166,9 @@ const BOARDS: &[Board] = &[
 const UPDATE_LIMIT: u64 = 100;
 /// Instructions per `Body::sphere` cache miss at M = 10 on the FPU Cortex-M cores.
 const SPHERE_LIMIT: u64 = 160;
-/// Flash for code the minimal firmware should use on the Cortex-M4F (opt-level `s`): a goal,
-/// printed when missed; the budget file holds the figure to 1 %.
-const MINIMAL_TEXT_GOAL: u64 = 20 * 1024;
+/// Flash for code the minimal firmware may use on the Cortex-M4F (opt-level `s`, no default
+/// features); the budget file also holds the figure to 1 %.
+const MINIMAL_TEXT_LIMIT: u64 = 20 * 1024;
 /// Targets whose minimal firmware is budgeted.
 const MINIMAL_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
 /// Targets and opt-levels of the panic proof: (target, cargo profile, opt-level, board).
@@ -911,13 +911,11 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
                 for k in ["text", "rodata", "bss"] {
                     figures.insert(format!("minimal.{target}.{k}"), sizes[k]);
                 }
-                // The 20 KB goal is reported, not enforced: since the exact leaf test for
-                // zero-area triangles (~2.4 KB) it is over it; the figure is held by the budget.
-                if target == "thumbv7em-none-eabihf" && sizes["text"] > MINIMAL_TEXT_GOAL {
-                    println!(
-                        "minimal firmware for {target}: {} bytes of code, above the {MINIMAL_TEXT_GOAL}-byte goal",
+                if target == "thumbv7em-none-eabihf" && sizes["text"] > MINIMAL_TEXT_LIMIT {
+                    failures.push(format!(
+                        "minimal firmware for {target}: {} bytes of code, above the {MINIMAL_TEXT_LIMIT}-byte limit",
                         sizes["text"]
-                    );
+                    ));
                 }
                 table.push((format!("minimal {target} (s)"), sizes));
             }
