@@ -205,6 +205,14 @@ struct Coherence<'c, S: Scalar> {
     error: S,
 }
 
+/// Copies `from` into `to` over their common length: no length check to fail, and a `memcpy`.
+fn copy_prefix<T: Copy>(to: &mut [T], from: &[T]) {
+    let n = to.len().min(from.len());
+    if let (Some(to), Some(from)) = (to.get_mut(..n), from.get(..n)) {
+        to.copy_from_slice(from);
+    }
+}
+
 /// Scalars of mode storage a body needs for `modes` modes (`5M`: the update weights
 /// `[q_j, q_j, q_j, |q_j|]` and `q` itself); see [`Body::new`].
 pub const fn mode_storage(modes: usize) -> usize {
@@ -425,13 +433,11 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let Some(c) = self.coherence.as_mut() else {
             return;
         };
-        // Equal lengths by construction; zipped copies keep the length check out of the code.
-        for (to, from) in c.weights.iter_mut().zip(self.weights.iter()) {
-            *to = *from;
-        }
-        for (to, from) in c.q_ref.iter_mut().zip(self.q.iter()) {
-            *to = *from;
-        }
+        // Equal lengths by construction; copies of the common prefix keep the length check out
+        // of the code and compile to `memcpy` (a zipped loop became a `memmove`, 1.5 KB more
+        // flash on the Cortex-M).
+        copy_prefix(c.weights, self.weights);
+        copy_prefix(c.q_ref, self.q);
         c.drift = S::ZERO;
         c.steps = 0;
         c.anchors = c.anchors.wrapping_add(1);

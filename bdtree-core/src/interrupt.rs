@@ -66,7 +66,10 @@ pub enum Order {
     /// First in, first out (the paper's breadth-first order).
     #[default]
     BreadthFirst,
-    /// Largest sphere penetration `r_a + r_b − ‖c_a − c_b‖` first.
+    /// Largest sphere penetration `r_a + r_b − ‖c_a − c_b‖` first. The norm is
+    /// [`Scalar::sqrt_key`]: libm's square root, or with the `micromath` feature (f32) a bit
+    /// approximation within 6.1 % — an order only, never a bound: every pair is still refined
+    /// before the traversal reports done.
     DeepestFirst,
     /// Largest `r_a + r_b` first.
     LargestFirst,
@@ -300,7 +303,8 @@ impl<S: Scalar> Rank<S> for Order {
             Order::LargestFirst => sa[3] + sb[3],
             Order::DeepestFirst => {
                 let d = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
-                sa[3] + sb[3] - (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+                // A key, not a bound: `sqrt_key` may approximate (the `micromath` feature).
+                sa[3] + sb[3] - (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt_key()
             }
         }
     }

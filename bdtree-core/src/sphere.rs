@@ -67,9 +67,10 @@ pub fn mode_weights<S: Scalar>(q: &[S], out: &mut [[S; 4]]) {
 ///
 /// * with the `asm` feature on 32-bit ARM with a hardware FPU (Cortex-M4F/M7/M33, Cortex-R),
 ///   f32 runs `vfp::update`: multi-register loads of two rows and two weights at a time;
-/// * otherwise mode counts in [`FIXED_MODES`] run a kernel unrolled for that count (the mode
-///   count is known only at run time; this dispatch gives the traversal the unrolled loop);
-/// * other counts run the general loop.
+/// * otherwise, with the `unrolled` feature (on by default), mode counts in [`FIXED_MODES`] run
+///   a kernel unrolled for that count (the mode count is known only at run time; this dispatch
+///   gives the traversal the unrolled loop);
+/// * other counts, and every count without `unrolled`, run the general loop.
 #[inline]
 pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
     #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
@@ -87,33 +88,39 @@ pub fn update<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
 }
 
 /// [`update`] in Rust on every target (what it runs without the `asm` feature): the unrolled
-/// kernel for mode counts in [`FIXED_MODES`], the loop for the others.
+/// kernel for mode counts in [`FIXED_MODES`] (with the `unrolled` feature), the loop for the
+/// others.
 #[inline]
 pub fn update_portable<S: Scalar>(record: &[[S; 4]], weights: &[[S; 4]]) -> [S; 4] {
-    let m = weights.len().min(record.len().saturating_sub(1));
-    macro_rules! dispatch {
-        ($($modes:literal)*) => {
-            match m {
-                $($modes => {
-                    if let (Some(r), Some(w)) = (
-                        record.first_chunk::<{ $modes + 1 }>(),
-                        weights.first_chunk::<$modes>(),
-                    ) {
-                        return update_fixed(r, w);
-                    }
-                })*
-                _ => {}
-            }
-        };
+    #[cfg(feature = "unrolled")]
+    {
+        let m = weights.len().min(record.len().saturating_sub(1));
+        macro_rules! dispatch {
+            ($($modes:literal)*) => {
+                match m {
+                    $($modes => {
+                        if let (Some(r), Some(w)) = (
+                            record.first_chunk::<{ $modes + 1 }>(),
+                            weights.first_chunk::<$modes>(),
+                        ) {
+                            return update_fixed(r, w);
+                        }
+                    })*
+                    _ => {}
+                }
+            };
+        }
+        dispatch!(4 6 8 10 12 16);
     }
-    dispatch!(4 6 8 10 12 16);
     update_loop(record, weights)
 }
 
-/// Mode counts with an unrolled kernel (see [`update`]); other counts run a loop.
+/// Mode counts with an unrolled kernel with the `unrolled` feature (see [`update`]); other
+/// counts run a loop.
 pub const FIXED_MODES: [usize; 6] = [4, 6, 8, 10, 12, 16];
 
 /// [`update`] unrolled for `M` modes (`R = M + 1` rows): every load at a fixed offset, no loop.
+#[cfg(feature = "unrolled")]
 #[inline(never)]
 fn update_fixed<S: Scalar, const R: usize, const M: usize>(
     record: &[[S; 4]; R],
@@ -642,12 +649,15 @@ mod tests {
                     assert_eq!(bits(update(&record[..], w)), want, "long record, m = {m}");
                 }
             }
-            let r11: &[[S; 4]; 11] = record.first_chunk().expect("21 rows");
-            let w10: &[[S; 4]; 10] = w.first_chunk().expect("20 weights");
-            assert_eq!(
-                bits(update_fixed(r11, w10)),
-                bits(update_loop(&record[..11], &w[..10]))
-            );
+            #[cfg(feature = "unrolled")]
+            {
+                let r11: &[[S; 4]; 11] = record.first_chunk().expect("21 rows");
+                let w10: &[[S; 4]; 10] = w.first_chunk().expect("20 weights");
+                assert_eq!(
+                    bits(update_fixed(r11, w10)),
+                    bits(update_loop(&record[..11], &w[..10]))
+                );
+            }
         }
         check::<f32>(1.0);
         check::<f64>(1.0);

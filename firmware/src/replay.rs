@@ -41,6 +41,8 @@ struct Work {
     pending: [Pending<f32>; PENDING_PAIRS],
     bench_cache: [CacheEntry<f32>; BENCH_NODES],
     bench_modes: [f32; 50],
+    bench_cache_b: [CacheEntry<f32>; BENCH_NODES],
+    bench_modes_b: [f32; 50],
 }
 
 static mut WORK: Work = Work {
@@ -52,6 +54,8 @@ static mut WORK: Work = Work {
     pending: [Pending::EMPTY; PENDING_PAIRS],
     bench_cache: [CacheEntry::EMPTY; BENCH_NODES],
     bench_modes: [0.0; 50],
+    bench_cache_b: [CacheEntry::EMPTY; BENCH_NODES],
+    bench_modes_b: [0.0; 50],
 };
 
 /// Runs everything; `true` when every scene matched the host.
@@ -108,7 +112,9 @@ fn broad_phase_is_checked() -> bool {
 /// `update_m10` through [`bdtree_core::TreeView::update`] with the mode count known only at run
 /// time, as [`Body::sphere`] calls it; `update_m10_portable`, the Rust kernel alone
 /// ([`bdtree_core::sphere::update_portable`]); `sphere_m10`, a cache miss of [`Body::sphere`]
-/// (update, world transform, inflation, cache write).
+/// (update, world transform, inflation, cache write); `sqrt_libm` and `sqrt_micromath`, the
+/// square root of a deepest-first ordering key without and with bdtree-core's `micromath`
+/// feature.
 #[inline(never)]
 fn bench(work: &mut Work, counter: &Counter) -> bool {
     let image = match Image::<f32>::parse(black_box(&crate::BENCH_F32.0)) {
@@ -182,12 +188,99 @@ fn bench(work: &mut Work, counter: &Counter) -> bool {
         }
         total += counter.now() - start;
     }
-    black_box(h);
     let sphere = total / calls;
+    black_box(h);
     report!("BDTREE update_m10 instructions={}", update);
     report!("BDTREE update_m10_portable instructions={}", portable);
     report!("BDTREE sphere_m10 instructions={}", sphere);
+
+    // A deepest-first traversal of two M = 10 bodies in contact, run to its end: one square
+    // root per key (`deepest_first`: instructions of the whole run, and the pairs it found).
+    let other = Body::new(&image, &mut work.bench_cache_b, &mut work.bench_modes_b);
+    let shifted = Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [0.3, 0.1, 0.0]);
+    let (Ok(mut other), Ok(shifted)) = (other, shifted) else {
+        report!("BDTREE error: the second M = 10 body");
+        return false;
+    };
+    if other.set_state(shifted, &q).is_err() || body.set_state(Pose::identity(), &q).is_err() {
+        return false;
+    }
+    let mut found = 0u32;
+    let mut sink = |_: TrianglePair| {
+        found += 1;
+        true
+    };
+    let start = counter.now();
+    let mut t = Traversal::new(&mut work.pending, Order::DeepestFirst);
+    let mut status = t.start(&mut body, &mut other);
+    if status == RunStatus::Interrupted {
+        let mut budget = bdtree_core::TestBudget::unlimited();
+        status = t.run(&mut body, &mut other, &mut budget, &mut sink).status;
+    }
+    let deepest = counter.now() - start;
+    if status != RunStatus::Done || found == 0 {
+        report!("BDTREE error: the deepest-first bench did not finish with pairs");
+        return false;
+    }
+    report!(
+        "BDTREE deepest_first instructions={} pairs={}",
+        deepest,
+        found
+    );
+    roots(counter);
+    sizes();
     true
+}
+
+/// Instructions per square root of an `Order::DeepestFirst` key (`sqrt_libm`, the default, and
+/// `sqrt_micromath`, bdtree-core's `micromath` feature); out of line so that [`bench`]'s loops
+/// compile as before.
+#[inline(never)]
+fn roots(counter: &Counter) {
+    // Squared distances from 10⁻⁶ to 0.19 (node centres of a unit-size body), computed before
+    // the clock starts: each loop costs a load, the root, an `eor` and the loop.
+    let mut roots = [0.0f32; 256];
+    for (i, x) in roots.iter_mut().enumerate() {
+        let r = (i as f32 + 1.0) * (1.0 / 1024.0) * (1.0 + (i % 7) as f32 / 8.0);
+        *x = black_box(r * r);
+    }
+    let roots = black_box(roots);
+    let mut acc = 0u32;
+    let start = counter.now();
+    for &x in &roots {
+        acc ^= bdtree_core::Scalar::sqrt(black_box(x)).to_bits();
+    }
+    let sqrt_libm = (counter.now() - start) / roots.len() as u64;
+    let start = counter.now();
+    for &x in &roots {
+        acc ^= micromath::F32(black_box(x)).sqrt().0.to_bits();
+    }
+    let sqrt_micromath = (counter.now() - start) / roots.len() as u64;
+    black_box(acc);
+    report!("BDTREE sqrt_libm instructions={}", sqrt_libm);
+    report!("BDTREE sqrt_micromath instructions={}", sqrt_micromath);
+}
+
+/// `size_of` of the public state types on this target.
+#[inline(never)]
+fn sizes() {
+    {
+        use core::mem::size_of;
+        report!(
+            "BDTREE size_of body_f32={} body_f64={} image_f32={} tree_view_f32={} pose_f32={} cache_entry_f32={} cache_entry_f64={} vertex_entry_f32={} traversal_f32={} pending_f32={} triangle_pair={}",
+            size_of::<Body<'static, 'static, f32>>(),
+            size_of::<Body<'static, 'static, f64>>(),
+            size_of::<Image<'static, f32>>(),
+            size_of::<bdtree_core::TreeView<'static, f32>>(),
+            size_of::<Pose<f32>>(),
+            size_of::<CacheEntry<f32>>(),
+            size_of::<CacheEntry<f64>>(),
+            size_of::<VertexEntry<f32>>(),
+            size_of::<Traversal<'static, f32>>(),
+            size_of::<Pending<f32>>(),
+            size_of::<TrianglePair>()
+        );
+    }
 }
 
 /// Per-frame work counters, as the pack stores them.

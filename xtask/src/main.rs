@@ -31,7 +31,7 @@ const CROSS_TARGETS: &[&str] = &[
     "aarch64-unknown-none",
 ];
 /// Feature combinations of `bdtree-core`.
-const FEATURE_SETS: &[&str] = &["", "defmt,heapless"];
+const FEATURE_SETS: &[&str] = &["", "defmt,heapless,micromath"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -135,8 +135,33 @@ fn ci() -> Vec<String> {
             "warnings",
         ],
         &["doc", "--workspace", "--no-deps"],
-        // The optional heapless sinks.
-        &["test", "-p", "bdtree-core", "--features", "heapless"],
+        // The optional heapless sinks and micromath keys (its root checked over every f32).
+        &[
+            "test",
+            "-p",
+            "bdtree-core",
+            "--features",
+            "heapless,micromath",
+        ],
+        // The kernel without its default features (no unrolled sphere update), as the minimal
+        // firmware builds it: tested and lint-clean.
+        &[
+            "test",
+            "-p",
+            "bdtree-core",
+            "--no-default-features",
+            "--lib",
+        ],
+        &[
+            "clippy",
+            "-p",
+            "bdtree-core",
+            "--no-default-features",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
         // The lean library (no CLI, pictures or Rerun) builds on its own.
         &["build", "-p", "bdtree-std", "--no-default-features"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400

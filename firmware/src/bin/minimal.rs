@@ -1,6 +1,7 @@
 //! The least a user links: two bodies at M = 10 (one f32 image, embedded), one triangle query,
 //! no harness and no formatting. Exits with status 0 when the query completed and found pairs.
-//! `cargo xtask size` builds it at opt-level `s` and budgets its flash and RAM
+//! `cargo xtask size` builds it at opt-level `s` without default features (bdtree-core without
+//! its unrolled sphere update) and budgets its flash and RAM
 //! (`minimal.<target>.text|rodata|bss`).
 #![no_std]
 #![no_main]
