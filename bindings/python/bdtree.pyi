@@ -120,6 +120,9 @@ def modes(
     young: float = 1e6,
     poisson: float = 0.45,
     density: float = 1000.0,
-    resolution: int = 16,
+    resolution: Optional[int] = None,
+    max_cells: int = 200000,
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The k lowest vibration modes of a closed mesh: (frequencies in Hz, U (3N, k))."""
+    """The k lowest vibration modes of a closed mesh (SI units): (frequencies in Hz (k,),
+    U (3N, k)). ``resolution``: lattice cells along the longest side (None: from the body's
+    thickness, at most ``max_cells`` solid cells)."""
