@@ -24,6 +24,9 @@ use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::modes::{compute_modes, ModalOptions, DEFAULT_MAX_CELLS};
+
+// `modes`' signature spells the default cell budget out (Python sees the literal).
+const _: () = assert!(DEFAULT_MAX_CELLS == 200000);
 use numpy::ndarray::{Array1, Array2, ArrayView2};
 use numpy::PyArrayLikeDyn;
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1};
@@ -736,7 +739,7 @@ fn collide_proxies<'py>(
 /// The `k` lowest non-rigid vibration modes of a closed mesh (linear elasticity on a voxel
 /// lattice; SI units): `(frequencies_hz (k,), U (3N, k))`. Releases the GIL.
 #[pyfunction]
-#[pyo3(signature = (vertices, faces, k = 10, young = 1e6, poisson = 0.45, density = 1000.0, resolution = None, max_cells = DEFAULT_MAX_CELLS))]
+#[pyo3(signature = (vertices, faces, k = 10, young = 1e6, poisson = 0.45, density = 1000.0, resolution = None, max_cells = 200000))]
 #[allow(clippy::too_many_arguments)]
 fn modes<'py>(
     py: Python<'py>,
