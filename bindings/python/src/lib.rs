@@ -6,7 +6,7 @@
 //! `ValueError`) carrying its message — file, place and problem for files, the kernel's
 //! sentence for bad states.
 //!
-//! The `unsafe` of this crate is in [`owned`]: a kernel body borrows its tree image and its
+//! The `unsafe` of this crate is in `owned`: a kernel body borrows its tree image and its
 //! caches, and a Python object must own both.
 
 mod owned;
