@@ -24,12 +24,9 @@ use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
 use bdtree_std::modes::{compute_modes, ModalOptions, DEFAULT_MAX_CELLS};
-
-// `modes`' signature spells the default cell budget out (Python sees the literal).
-const _: () = assert!(DEFAULT_MAX_CELLS == 200000);
 use numpy::ndarray::{Array1, Array2, ArrayView2};
 use numpy::PyArrayLikeDyn;
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -42,6 +39,9 @@ pyo3::create_exception!(
     PyValueError,
     "An error of the library: a bad file (its path, place and problem), a bad array or state."
 );
+
+// `modes`' signature spells the default cell budget out (Python sees the literal).
+const _: () = assert!(DEFAULT_MAX_CELLS == 200000);
 
 fn err(message: impl std::fmt::Display) -> PyErr {
     Error::new_err(message.to_string())
@@ -308,13 +308,25 @@ struct Body {
 }
 
 /// A float vector of a given length.
-fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]> {
-    let a: PyArrayLike1<'_, f64, AllowTypeChange> = x
+/// A one-dimensional array of numbers (any real dtype, or a sequence), widened to float64.
+fn floats1(what: &str, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x
         .extract()
-        .map_err(|e| err(format!("{what}: expected {N} numbers ({e})")))?;
+        .map_err(|e| err(format!("{what}: expected a vector of numbers ({e})")))?;
     let a = a.as_array();
-    let v: Vec<f64> = a.iter().copied().collect();
-    v.try_into()
+    if a.ndim() != 1 {
+        return Err(err(format!(
+            "{what}: expected a vector of numbers, got shape {:?}",
+            a.shape()
+        )));
+    }
+    Ok(a.iter().copied().collect())
+}
+
+/// A float vector of a given length.
+fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]> {
+    floats1(what, x)?
+        .try_into()
         .map_err(|v: Vec<f64>| err(format!("{what}: expected {N} numbers, got {}", v.len())))
 }
 
@@ -354,7 +366,7 @@ impl Body {
         &mut self,
         rotation: Option<&Bound<'_, PyAny>>,
         translation: Option<&Bound<'_, PyAny>>,
-        q: Option<PyArrayLike1<'_, f64, AllowTypeChange>>,
+        q: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let r = rotation
             .map(|r| vector::<4>("rotation", r))
@@ -364,7 +376,7 @@ impl Body {
             .map(|t| vector::<3>("translation", t))
             .transpose()?
             .unwrap_or([0.0; 3]);
-        let q: Vec<f64> = q.map(|q| q.as_array().to_vec()).unwrap_or_default();
+        let q = q.map(|q| floats1("q", q)).transpose()?.unwrap_or_default();
         let result = match &mut self.body {
             AnyBody::F32(b) => set(b.body(), r, t, &q),
             AnyBody::F64(b) => set(b.body(), r, t, &q),

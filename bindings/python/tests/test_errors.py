@@ -148,3 +148,14 @@ def test_sphere_of_a_missing_node():
     assert len(body.sphere()) == 4
     with pytest.raises(bdtree.Error, match="node 999 does not exist"):
         body.sphere(999)
+
+
+def test_state_vectors_of_the_wrong_shape():
+    body = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 2))))
+    with pytest.raises(bdtree.Error, match=r"q: expected a vector of numbers, got shape \[2, 1\]"):
+        body.set_state(q=np.zeros((2, 1)))
+    with pytest.raises(bdtree.Error, match="translation: expected 3 numbers, got 2"):
+        body.set_state(translation=(1.0, 2.0), q=[0, 0])
+    with pytest.raises(bdtree.Error, match="q: expected a vector of numbers"):
+        body.set_state(q="zero")
+    body.set_state(q=np.array([0.1, 0.2], dtype=np.float32))
