@@ -7,12 +7,27 @@ body is ``R (p + U q) + t``: ``p`` its rest position, ``U`` the displacement bas
 """
 
 from os import PathLike
-from typing import List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import List, Optional, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = [
+    "__version__",
+    "Body",
+    "Distance",
+    "Error",
+    "Tree",
+    "collide",
+    "collide_frames",
+    "collide_proxies",
+    "collide_self",
+    "distance",
+    "load_basis",
+    "load_mesh",
+    "modes",
+]
 
 _Path = Union[str, PathLike]
 _Floats = npt.ArrayLike
@@ -27,7 +42,7 @@ def load_mesh(path: _Path) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int6
 def load_basis(path: _Path, vertices: Optional[int] = None) -> npt.NDArray[np.float64]:
     """Reads a ``.npy`` displacement basis of shape (3N, M); checks N when ``vertices`` is given."""
 
-class TreeInfo(TypedDict):
+class _TreeInfo(TypedDict):
     nodes: int
     depth: int
     modes: int
@@ -37,6 +52,7 @@ class TreeInfo(TypedDict):
     precision: str
     nested: bool
 
+@final
 class Tree:
     """A BD-Tree image (the file ``bdtree build`` writes and the C API reads)."""
 
@@ -53,29 +69,35 @@ class Tree:
     def load(path: _Path) -> "Tree": ...
     def save(self, path: _Path) -> None: ...
     def to_bytes(self) -> bytes: ...
-    def info(self) -> TreeInfo: ...
+    def info(self) -> _TreeInfo: ...
     @property
     def modes(self) -> int: ...
     @property
     def precision(self) -> str: ...
 
+@final
 class Body:
     """A body over a tree: pose, reduced coordinates and cached world spheres."""
 
-    def __init__(self, tree: Tree) -> None: ...
+    def __new__(cls, tree: Tree) -> "Body": ...
     def set_state(
         self,
         rotation: Optional[_Vec] = None,
         translation: Optional[_Vec] = None,
         q: Optional[_Floats] = None,
     ) -> None:
-        """Pose (unit quaternion (w, x, y, z), translation (x, y, z)) and q (len = modes)."""
+        """Pose (unit quaternion (w, x, y, z), scalar first; translation (x, y, z)) and q
+        (length = the tree's modes). Omitted: identity, zero, q = 0."""
     def sphere(self, node: int = 0) -> Tuple[float, float, float, float]:
         """World sphere [x, y, z, r] of a node (0: the whole body) in the current state."""
     @property
     def tree(self) -> Tree: ...
 
+@final
 class Distance:
+    """The nearest points of two bodies (world coordinates); ``distance == 0.0`` and
+    ``intersecting`` when they meet (then ``normal`` is zero)."""
+
     distance: float
     point_a: Tuple[float, float, float]
     point_b: Tuple[float, float, float]
@@ -83,7 +105,7 @@ class Distance:
     normal: Tuple[float, float, float]
     intersecting: bool
 
-class Proxies(TypedDict):
+class _Proxies(TypedDict):
     nodes: npt.NDArray[np.int64]
     sphere_a: npt.NDArray[np.float64]
     sphere_b: npt.NDArray[np.float64]
@@ -105,12 +127,14 @@ def collide_frames(
     q_a: Optional[_Floats] = None,
     q_b: Optional[_Floats] = None,
 ) -> List[npt.NDArray[np.int64]]:
-    """``collide`` over F frames of stacked states, without the GIL."""
+    """``collide`` over F frames of stacked states (rotations (F, 4), translations (F, 3),
+    q (F, M) or None), computed without the GIL: a list of F (K, 2) int64 arrays. The bodies
+    are left in the last frame's state."""
 
 def distance(a: Body, b: Body) -> Distance:
     """Exact minimum distance (0 when intersecting) with witnesses and the normal a → b."""
 
-def collide_proxies(a: Body, depth_a: int, b: Body, depth_b: int) -> Proxies:
+def collide_proxies(a: Body, depth_a: int, b: Body, depth_b: int) -> _Proxies:
     """Overlapping contact proxies with spheres and penetration depths (nested trees)."""
 
 def modes(
@@ -120,6 +144,9 @@ def modes(
     young: float = 1e6,
     poisson: float = 0.45,
     density: float = 1000.0,
-    resolution: int = 16,
+    resolution: Optional[int] = None,
+    max_cells: int = 200000,
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The k lowest vibration modes of a closed mesh: (frequencies in Hz, U (3N, k))."""
+    """The k lowest vibration modes of a closed mesh (SI units): (frequencies in Hz (k,),
+    U (3N, k)). ``resolution``: lattice cells along the longest side (None: from the body's
+    thickness, at most ``max_cells`` solid cells)."""

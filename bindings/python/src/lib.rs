@@ -6,7 +6,7 @@
 //! `ValueError`) carrying its message — file, place and problem for files, the kernel's
 //! sentence for bad states.
 //!
-//! The `unsafe` of this crate is in [`owned`]: a kernel body borrows its tree image and its
+//! The `unsafe` of this crate is in `owned`: a kernel body borrows its tree image and its
 //! caches, and a Python object must own both.
 
 mod owned;
@@ -23,10 +23,10 @@ use bdtree_core::{
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
 use bdtree_std::mesh::Mesh;
-use bdtree_std::modes::{compute_modes, ModalOptions};
+use bdtree_std::modes::{compute_modes, ModalOptions, DEFAULT_MAX_CELLS};
 use numpy::ndarray::{Array1, Array2, ArrayView2};
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1};
-use numpy::{PyArrayLike2, PyArrayLikeDyn, PyUntypedArrayMethods};
+use numpy::PyArrayLikeDyn;
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -40,17 +40,38 @@ pyo3::create_exception!(
     "An error of the library: a bad file (its path, place and problem), a bad array or state."
 );
 
+// `modes`' signature spells the default cell budget out (Python sees the literal).
+const _: () = assert!(DEFAULT_MAX_CELLS == 200000);
+
 fn err(message: impl std::fmt::Display) -> PyErr {
     Error::new_err(message.to_string())
 }
 
-type F64Array<'py> = PyArrayLike2<'py, f64, AllowTypeChange>;
+type Floats<'py> = Bound<'py, PyAny>;
+
+/// A two-dimensional array of numbers (any real dtype, C or Fortran order, or nested
+/// sequences), widened to float64; `shape` names the expected shape in messages.
+fn floats2(what: &str, shape: &str, x: &Bound<'_, PyAny>) -> PyResult<Array2<f64>> {
+    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x.extract().map_err(|e| {
+        err(format!(
+            "{what}: expected an array of numbers of shape {shape} ({e})"
+        ))
+    })?;
+    let a = a.as_array();
+    let dims = a.shape().to_vec();
+    a.into_dimensionality::<numpy::ndarray::Ix2>()
+        .map(|a| a.to_owned())
+        .map_err(|_| err(format!("{what}: expected shape {shape}, got {dims:?}")))
+}
+
+/// A float64 array made for Python.
+type F64Out<'py> = Bound<'py, PyArray2<f64>>;
+
+/// `(V, F)`: float64 vertices and int64 triangles.
+type MeshArrays<'py> = (F64Out<'py>, Bound<'py, PyArray2<i64>>);
 
 /// `(N, 3)` float64 vertices and `(F, 3)` int64 triangles of a mesh.
-fn mesh_arrays<'py>(
-    py: Python<'py>,
-    mesh: &Mesh,
-) -> (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>) {
+fn mesh_arrays<'py>(py: Python<'py>, mesh: &Mesh) -> MeshArrays<'py> {
     let v = Array2::from_shape_fn((mesh.vertices.len(), 3), |(i, k)| mesh.vertices[i][k]);
     let f = Array2::from_shape_fn((mesh.triangles.len(), 3), |(i, k)| {
         i64::from(mesh.triangles[i][k])
@@ -61,10 +82,7 @@ fn mesh_arrays<'py>(
 /// Reads a mesh (`.obj`, `.ply`, `.stl`): `(V, F)`, `V` of shape `(N, 3)` float64 and `F` of
 /// shape `(F, 3)` int64, in the file's vertex and face order (polygons fan-triangulated).
 #[pyfunction]
-fn load_mesh<'py>(
-    py: Python<'py>,
-    path: std::path::PathBuf,
-) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>)> {
+fn load_mesh<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<MeshArrays<'py>> {
     let mesh = bdtree_std::mesh::load_mesh(&path).map_err(err)?;
     Ok(mesh_arrays(py, &mesh))
 }
@@ -95,12 +113,9 @@ fn mesh_from(vertices: ArrayView2<'_, f64>, faces: &Bound<'_, PyAny>) -> PyResul
             vertices.shape()
         )));
     }
-    let faces: PyArrayLike2<'_, i64, AllowTypeChange> = faces.extract().map_err(|e| {
-        err(format!(
-            "faces: expected an integer array of shape (F, 3) ({e})"
-        ))
-    })?;
-    let faces = faces.as_array();
+    // Read as float64 (exact for every index below 2^53) so that a float array of
+    // non-integral indices is refused rather than truncated.
+    let faces = floats2("faces", "(F, 3)", faces)?;
     if faces.ncols() != 3 {
         return Err(err(format!(
             "faces: expected shape (F, 3), got {:?}",
@@ -112,14 +127,13 @@ fn mesh_from(vertices: ArrayView2<'_, f64>, faces: &Bound<'_, PyAny>) -> PyResul
     for (t, row) in faces.rows().into_iter().enumerate() {
         let mut tri = [0u32; 3];
         for (k, (&i, slot)) in row.iter().zip(&mut tri).enumerate() {
-            *slot = u32::try_from(i)
-                .ok()
-                .filter(|&i| (i as usize) < n)
-                .ok_or_else(|| {
-                    err(format!(
-                        "faces[{t}, {k}] = {i} is not a vertex index (there are {n} vertices)"
-                    ))
-                })?;
+            if !(i >= 0.0 && i < n as f64 && i.fract() == 0.0) {
+                return Err(err(format!(
+                    "faces[{t}, {k}] = {i} is not a vertex index (there are {n} vertices)"
+                )));
+            }
+            // In range and integral: exact.
+            *slot = i as u32;
         }
         triangles.push(tri);
     }
@@ -194,13 +208,13 @@ impl Tree {
     #[pyo3(signature = (vertices, faces, modes = None, precision = "f64", nested = false))]
     fn build(
         py: Python<'_>,
-        vertices: F64Array<'_>,
+        vertices: &Bound<'_, PyAny>,
         faces: &Bound<'_, PyAny>,
         modes: Option<&Bound<'_, PyAny>>,
         precision: &str,
         nested: bool,
     ) -> PyResult<Tree> {
-        let mesh = mesh_from(vertices.as_array(), faces)?;
+        let mesh = mesh_from(floats2("vertices", "(N, 3)", vertices)?.view(), faces)?;
         let basis = modes
             .map(|m| basis_from(m, mesh.vertices.len()))
             .transpose()?;
@@ -294,13 +308,25 @@ struct Body {
 }
 
 /// A float vector of a given length.
-fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]> {
-    let a: PyArrayLike1<'_, f64, AllowTypeChange> = x
+/// A one-dimensional array of numbers (any real dtype, or a sequence), widened to float64.
+fn floats1(what: &str, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x
         .extract()
-        .map_err(|e| err(format!("{what}: expected {N} numbers ({e})")))?;
+        .map_err(|e| err(format!("{what}: expected a vector of numbers ({e})")))?;
     let a = a.as_array();
-    let v: Vec<f64> = a.iter().copied().collect();
-    v.try_into()
+    if a.ndim() != 1 {
+        return Err(err(format!(
+            "{what}: expected a vector of numbers, got shape {:?}",
+            a.shape()
+        )));
+    }
+    Ok(a.iter().copied().collect())
+}
+
+/// A float vector of a given length.
+fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]> {
+    floats1(what, x)?
+        .try_into()
         .map_err(|v: Vec<f64>| err(format!("{what}: expected {N} numbers, got {}", v.len())))
 }
 
@@ -340,7 +366,7 @@ impl Body {
         &mut self,
         rotation: Option<&Bound<'_, PyAny>>,
         translation: Option<&Bound<'_, PyAny>>,
-        q: Option<PyArrayLike1<'_, f64, AllowTypeChange>>,
+        q: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let r = rotation
             .map(|r| vector::<4>("rotation", r))
@@ -350,7 +376,7 @@ impl Body {
             .map(|t| vector::<3>("translation", t))
             .transpose()?
             .unwrap_or([0.0; 3]);
-        let q: Vec<f64> = q.map(|q| q.as_array().to_vec()).unwrap_or_default();
+        let q = q.map(|q| floats1("q", q)).transpose()?.unwrap_or_default();
         let result = match &mut self.body {
             AnyBody::F32(b) => set(b.body(), r, t, &q),
             AnyBody::F64(b) => set(b.body(), r, t, &q),
@@ -360,12 +386,13 @@ impl Body {
 
     /// World sphere `[x, y, z, r]` of a node for the current step (node 0: the whole body).
     #[pyo3(signature = (node = 0))]
-    fn sphere(&mut self, node: usize) -> PyResult<[f64; 4]> {
+    fn sphere(&mut self, node: usize) -> PyResult<(f64, f64, f64, f64)> {
         let s = match &mut self.body {
             AnyBody::F32(b) => b.body().sphere(node).map(|s| s.map(f64::from)),
             AnyBody::F64(b) => b.body().sphere(node),
         };
-        s.ok_or_else(|| err(format!("node {node} does not exist")))
+        let [x, y, z, r] = s.ok_or_else(|| err(format!("node {node} does not exist")))?;
+        Ok((x, y, z, r))
     }
 
     /// The body's tree.
@@ -417,7 +444,7 @@ fn self_pairs_of<S: Scalar>(a: &mut CoreBody<'_, '_, S>) -> Result<Vec<[u32; 2]>
     Ok(out)
 }
 
-fn pair_array(py: Python<'_>, pairs: &[[u32; 2]]) -> Bound<'_, PyArray2<i64>> {
+fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
     Array2::from_shape_fn((pairs.len(), 2), |(i, k)| i64::from(pairs[i][k])).into_pyarray(py)
 }
 
@@ -487,17 +514,27 @@ struct States {
     q: Array2<f64>,
 }
 
+impl States {
+    /// Sets `body` to frame `f`'s state.
+    fn apply<S: Scalar>(&self, body: &mut CoreBody<'_, '_, S>, f: usize) -> Result<(), String> {
+        let r = self.rotation.row(f);
+        let t = self.translation.row(f);
+        let q = self.q.row(f).to_vec();
+        set(body, [r[0], r[1], r[2], r[3]], [t[0], t[1], t[2]], &q)
+    }
+}
+
 fn states(
     what: &str,
-    rotation: F64Array<'_>,
-    translation: F64Array<'_>,
-    q: Option<F64Array<'_>>,
+    rotation: &Floats<'_>,
+    translation: &Floats<'_>,
+    q: Option<&Floats<'_>>,
 ) -> PyResult<States> {
-    let rotation = rotation.as_array().to_owned();
-    let translation = translation.as_array().to_owned();
+    let rotation = floats2(&format!("rotation_{what}"), "(F, 4)", rotation)?;
+    let translation = floats2(&format!("translation_{what}"), "(F, 3)", translation)?;
     let frames = rotation.nrows();
     let q = match q {
-        Some(q) => q.as_array().to_owned(),
+        Some(q) => floats2(&format!("q_{what}"), "(F, M)", q)?,
         None => Array2::zeros((frames, 0)),
     };
     if rotation.ncols() != 4 || translation.ncols() != 3 {
@@ -530,17 +567,10 @@ fn frames_of<S: Scalar>(
 ) -> Result<Vec<Vec<[u32; 2]>>, String> {
     let mut out = Vec::with_capacity(sa.rotation.nrows());
     for f in 0..sa.rotation.nrows() {
-        for (body, s, name) in [(&mut *a, sa, "a"), (&mut *b, sb, "b")] {
-            let r = s.rotation.row(f);
-            let t = s.translation.row(f);
-            set(
-                body,
-                [r[0], r[1], r[2], r[3]],
-                [t[0], t[1], t[2]],
-                s.q.row(f).as_slice().unwrap_or(&[]),
-            )
-            .map_err(|e| format!("frame {f}, body {name}: {e}"))?;
-        }
+        sa.apply(a, f)
+            .map_err(|e| format!("frame {f}, body a: {e}"))?;
+        sb.apply(b, f)
+            .map_err(|e| format!("frame {f}, body b: {e}"))?;
         out.push(pairs_of(a, b).map_err(|e| format!("frame {f}: {e}"))?);
     }
     Ok(out)
@@ -556,12 +586,12 @@ fn collide_frames<'py>(
     py: Python<'py>,
     a: &Bound<'py, Body>,
     b: &Bound<'py, Body>,
-    rotation_a: F64Array<'py>,
-    translation_a: F64Array<'py>,
-    rotation_b: F64Array<'py>,
-    translation_b: F64Array<'py>,
-    q_a: Option<F64Array<'py>>,
-    q_b: Option<F64Array<'py>>,
+    rotation_a: &Floats<'py>,
+    translation_a: &Floats<'py>,
+    rotation_b: &Floats<'py>,
+    translation_b: &Floats<'py>,
+    q_a: Option<&Floats<'py>>,
+    q_b: Option<&Floats<'py>>,
 ) -> PyResult<Vec<Bound<'py, PyArray2<i64>>>> {
     let sa = states("a", rotation_a, translation_a, q_a)?;
     let sb = states("b", rotation_b, translation_b, q_b)?;
@@ -592,13 +622,13 @@ struct Distance {
     /// The minimum distance (0 when the bodies intersect).
     distance: f64,
     /// Witness point on a (world).
-    point_a: [f64; 3],
+    point_a: (f64, f64, f64),
     /// Witness point on b (world).
-    point_b: [f64; 3],
+    point_b: (f64, f64, f64),
     /// The witnesses' triangles `(triangle of a, triangle of b)`.
     triangles: (u32, u32),
     /// Unit normal from a to b (zero when intersecting).
-    normal: [f64; 3],
+    normal: (f64, f64, f64),
     /// Whether the two triangles intersect.
     intersecting: bool,
 }
@@ -607,14 +637,16 @@ struct Distance {
 impl Distance {
     fn __repr__(&self) -> String {
         format!(
-            "bdtree.Distance(distance={}, triangles={:?}, intersecting={})",
-            self.distance, self.triangles, self.intersecting
+            "bdtree.Distance(distance={:?}, triangles={:?}, intersecting={})",
+            self.distance,
+            self.triangles,
+            if self.intersecting { "True" } else { "False" }
         )
     }
 }
 
 fn widen<S: Scalar>(n: Nearest<S>) -> Distance {
-    let w = |p: [S; 3]| p.map(|x| x.to_f64());
+    let w = |[x, y, z]: [S; 3]| (x.to_f64(), y.to_f64(), z.to_f64());
     Distance {
         distance: n.distance.to_f64(),
         point_a: w(n.point_a),
@@ -719,25 +751,28 @@ fn collide_proxies<'py>(
 /// The `k` lowest non-rigid vibration modes of a closed mesh (linear elasticity on a voxel
 /// lattice; SI units): `(frequencies_hz (k,), U (3N, k))`. Releases the GIL.
 #[pyfunction]
-#[pyo3(signature = (vertices, faces, k = 10, young = 1e6, poisson = 0.45, density = 1000.0, resolution = 16))]
+#[pyo3(signature = (vertices, faces, k = 10, young = 1e6, poisson = 0.45, density = 1000.0, resolution = None, max_cells = 200000))]
 #[allow(clippy::too_many_arguments)]
 fn modes<'py>(
     py: Python<'py>,
-    vertices: F64Array<'py>,
+    vertices: &Bound<'py, PyAny>,
     faces: &Bound<'py, PyAny>,
     k: usize,
     young: f64,
     poisson: f64,
     density: f64,
-    resolution: usize,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
-    let mesh = mesh_from(vertices.as_array(), faces)?;
+    resolution: Option<usize>,
+    max_cells: usize,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, F64Out<'py>)> {
+    let mesh = mesh_from(floats2("vertices", "(N, 3)", vertices)?.view(), faces)?;
     let options = ModalOptions {
         modes: k,
         young,
         poisson,
         density,
         resolution,
+        max_cells,
+        ..ModalOptions::default()
     };
     options.validate().map_err(err)?;
     let result = py.detach(|| compute_modes(&mesh, &options, &mut |_| {}));

@@ -97,3 +97,65 @@ def test_corrupt_image_is_refused(tmp_path):
     p.write_bytes(bytes(data))
     with pytest.raises(bdtree.Error, match="t.bdt.*checksum|checksum.*t.bdt"):
         bdtree.Tree.load(p)
+
+
+def test_missing_basis_and_tree_files_name_them(tmp_path):
+    with pytest.raises(bdtree.Error, match="absent.npy"):
+        bdtree.load_basis(tmp_path / "absent.npy")
+    with pytest.raises(bdtree.Error, match="absent.bdt"):
+        bdtree.Tree.load(tmp_path / "absent.bdt")
+
+
+def test_non_integral_or_negative_faces_and_non_arrays():
+    with pytest.raises(bdtree.Error, match=r"faces\[0, 1\] = 1.5"):
+        bdtree.Tree.build(TRI_V, np.array([[0.0, 1.5, 2.0]]))
+    with pytest.raises(bdtree.Error, match=r"faces\[0, 0\] = -1"):
+        bdtree.Tree.build(TRI_V, np.array([[-1, 1, 2]]))
+    with pytest.raises(bdtree.Error, match=r"vertices: expected shape \(N, 3\), got \[12\]"):
+        bdtree.Tree.build(TRI_V.ravel(), TRI_F)
+    with pytest.raises(bdtree.Error, match="vertices: expected an array of numbers"):
+        bdtree.Tree.build("not an array", TRI_F)
+
+
+def test_collide_frames_checks_its_arrays():
+    a = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 2))))
+    b = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F))
+    rot, tr = np.tile([1.0, 0, 0, 0], (3, 1)), np.zeros((3, 3))
+    q = np.zeros((3, 2))
+    with pytest.raises(bdtree.Error, match=r"rotation_a: expected shape \(F, 4\)"):
+        bdtree.collide_frames(a, b, rot[0], tr, rot, tr, q_a=q)
+    with pytest.raises(bdtree.Error, match="rotations must have shape"):
+        bdtree.collide_frames(a, b, rot[:, :3], tr, rot, tr, q_a=q)
+    with pytest.raises(bdtree.Error, match="one row per frame"):
+        bdtree.collide_frames(a, b, rot, tr[:2], rot, tr, q_a=q)
+    with pytest.raises(bdtree.Error, match="a has 3 frames and b 2"):
+        bdtree.collide_frames(a, b, rot, tr, rot[:2], tr[:2], q_a=q)
+    # q of the wrong length, NaN in a later frame: the kernel's message with the frame.
+    with pytest.raises(bdtree.Error, match="frame 0, body a: q"):
+        bdtree.collide_frames(a, b, rot, tr, rot, tr, q_a=np.zeros((3, 3)))
+    bad = q.copy()
+    bad[2, 1] = np.nan
+    with pytest.raises(bdtree.Error, match="frame 2, body a"):
+        bdtree.collide_frames(a, b, rot, tr, rot, tr, q_a=bad)
+    # Fortran-ordered and float32 states are read as they are.
+    got = bdtree.collide_frames(a, b, np.asfortranarray(rot), tr.astype(np.float32), rot, tr,
+                                q_a=np.asfortranarray(q + 0.01))
+    assert len(got) == 3 and all(p.shape[1] == 2 for p in got)
+
+
+def test_sphere_of_a_missing_node():
+    body = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F))
+    assert len(body.sphere()) == 4
+    with pytest.raises(bdtree.Error, match="node 999 does not exist"):
+        body.sphere(999)
+
+
+def test_state_vectors_of_the_wrong_shape():
+    body = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 2))))
+    with pytest.raises(bdtree.Error, match=r"q: expected a vector of numbers, got shape \[2, 1\]"):
+        body.set_state(q=np.zeros((2, 1)))
+    with pytest.raises(bdtree.Error, match="translation: expected 3 numbers, got 2"):
+        body.set_state(translation=(1.0, 2.0), q=[0, 0])
+    with pytest.raises(bdtree.Error, match="q: expected a vector of numbers"):
+        body.set_state(q="zero")
+    body.set_state(q=np.array([0.1, 0.2], dtype=np.float32))

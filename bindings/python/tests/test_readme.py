@@ -23,7 +23,13 @@ def test_readme_python_example_runs(tmp_path, capsys):
     finally:
         os.chdir(cwd)
     assert (tmp_path / "ring.bdt").exists()
-    assert "pairs;" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "pairs;" in out
+    # The output the README shows (its whole-line comments) is the output the example prints.
+    shown = [line[2:] for line in readme_python_example().splitlines() if line.startswith("# ")]
+    assert shown, "the README example shows no output"
+    for line in shown:
+        assert line in out.splitlines(), f"README shows {line!r}; the example printed {out!r}"
 
 
 def test_tour_example_runs(tmp_path, capsys):
