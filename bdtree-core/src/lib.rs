@@ -64,6 +64,7 @@ pub mod obb;
 pub mod output;
 pub mod pose;
 pub mod primitive;
+mod primitive_box;
 pub mod proxy;
 pub mod query;
 pub mod response;

@@ -1,5 +1,5 @@
-//! Rigid primitives against a BD-Tree body: half-spaces (a floor), spheres (a tool tip) and
-//! capsules (a robot link), exact against the deformed triangles and conservative against the
+//! Rigid primitives against a BD-Tree body: half-spaces (a floor), spheres (a tool tip),
+//! capsules (a robot link) and oriented boxes (a link, a table), exact against the deformed triangles and conservative against the
 //! node spheres.
 //!
 //! [`collide_primitive`] is a policy over the one walk ([`crate::walk`]) with the body as the
@@ -10,14 +10,16 @@
 //!
 //! * **point**: a point of the triangle inside the primitive (within [`primitive_tolerance`]):
 //!   the deepest vertex below a plane, the triangle's point nearest the sphere's center or the
-//!   capsule's axis;
+//!   capsule's axis; for a box, the mean of the triangle clipped to the box (grown by `T`);
 //! * **normal**: unit, from the triangle to the primitive: the plane's inward normal, or from
 //!   the triangle's nearest point towards the center (axis); when that point is on the center
 //!   (axis) within rounding, the triangle's normal (the `x` axis for a zero-area triangle);
+//!   for a box, the axis of least overlap (see `primitive_box.rs`);
 //! * **depth**: how far the primitive must move along the normal for the triangle to stop
 //!   touching it: `offset − min n·v` for a plane, `radius − distance` for a sphere or capsule
 //!   (when the capsule's axis passes through the triangle, moving it by the radius along the
-//!   normal leaves the triangle touching its surface, not separated: the depth is local).
+//!   normal leaves the triangle touching its surface, not separated: the depth is local); for
+//!   a box, the least overlap, which is the penetration depth of the pair.
 //!
 //! # Tolerance
 //!
@@ -37,6 +39,8 @@
 use crate::body::Body;
 use crate::contact::{closest_on_triangle, closest_points, ContactPoint, TriangleContact};
 use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::pose::Pose;
+use crate::primitive_box::{box_contact, box_signed_distance};
 use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
 use crate::tree::NONE;
 use crate::walk::{check_triangle_query, run_from_roots, stack_capacity, Flow, Node, Policy};
@@ -70,6 +74,16 @@ pub enum Primitive<S> {
         b: [S; 3],
         /// Radius (≥ 0).
         radius: S,
+    },
+    /// A solid oriented box: the points `c + Σₖ xₖ aₖ` with `|xₖ| ≤ hₖ` (see
+    /// [`Primitive::oriented_box`]).
+    Box {
+        /// Center `c`.
+        center: [S; 3],
+        /// The box's unit axes `aₖ` in world coordinates (orthonormal: a rotation's columns).
+        axes: [[S; 3]; 3],
+        /// Half extents `hₖ` (≥ 0).
+        half_extents: [S; 3],
     },
 }
 
@@ -144,12 +158,44 @@ impl<S: Scalar> Primitive<S> {
         Ok(Primitive::Capsule { a, b, radius })
     }
 
+    /// The box of half extents `half_extents` posed by `pose`: centered at the translation,
+    /// its axes the columns of the rotation (a unit quaternion's matrix, [`Pose`]).
+    pub fn oriented_box(pose: &Pose<S>, half_extents: [S; 3]) -> Result<Self, PrimitiveError> {
+        let r = &pose.rotation;
+        finite(&[half_extents[0], half_extents[1], half_extents[2]])?;
+        finite(&[
+            pose.translation[0],
+            pose.translation[1],
+            pose.translation[2],
+        ])?;
+        for row in r {
+            finite(row)?;
+        }
+        for h in half_extents {
+            radius_ok(h)?;
+        }
+        Ok(Primitive::Box {
+            center: pose.translation,
+            axes: [
+                [r[0][0], r[1][0], r[2][0]],
+                [r[0][1], r[1][1], r[2][1]],
+                [r[0][2], r[1][2], r[2][2]],
+            ],
+            half_extents,
+        })
+    }
+
     /// The primitive's magnitude `e` of the tolerance (module docs).
     fn magnitude(&self) -> S {
         match *self {
             Primitive::Plane { offset, .. } => offset.abs(),
             Primitive::Sphere { center, radius } => norm_inf(center) + radius,
             Primitive::Capsule { a, b, radius } => norm_inf(a).max(norm_inf(b)) + radius,
+            Primitive::Box {
+                center,
+                half_extents: h,
+                ..
+            } => norm_inf(center) + h[0] + h[1] + h[2],
         }
     }
 
@@ -169,6 +215,11 @@ impl<S: Scalar> Primitive<S> {
                 let d = sub(x, c);
                 dot(d, d).sqrt() - radius
             }
+            Primitive::Box {
+                center,
+                axes,
+                half_extents,
+            } => box_signed_distance(to_box(x, center, &axes), half_extents),
         }
     }
 }
@@ -222,6 +273,32 @@ pub fn primitive_contact<S: Scalar>(
             let dist = d2.sqrt();
             (p, dist - radius, unit(sub(on_axis, p)).unwrap_or_else(face))
         }
+        Primitive::Box {
+            center,
+            axes,
+            half_extents,
+        } => {
+            let [p, q, r] = *triangle;
+            let local = [
+                to_box(p, center, &axes),
+                to_box(q, center, &axes),
+                to_box(r, center, &axes),
+            ];
+            let (point, normal, depth) = box_contact(&local, half_extents, t)?;
+            let normal = from_box(normal, &axes);
+            let normal = unit(normal).unwrap_or_else(face);
+            let point = from_box(point, &axes);
+            let point = [
+                point[0] + center[0],
+                point[1] + center[1],
+                point[2] + center[2],
+            ];
+            return Some(TriangleContact {
+                point,
+                normal,
+                depth,
+            });
+        }
     };
     // NaN (a broken state) is not a contact.
     let touches = signed <= t;
@@ -230,7 +307,7 @@ pub fn primitive_contact<S: Scalar>(
     }
     // Within rounding of the axis the direction is noise: use the triangle's normal.
     let normal = match *primitive {
-        Primitive::Plane { .. } => normal,
+        Primitive::Plane { .. } | Primitive::Box { .. } => normal,
         _ if signed + primitive_radius(primitive) <= t => face(),
         _ => normal,
     };
@@ -243,9 +320,25 @@ pub fn primitive_contact<S: Scalar>(
 
 fn primitive_radius<S: Scalar>(primitive: &Primitive<S>) -> S {
     match *primitive {
-        Primitive::Plane { .. } => S::ZERO,
+        Primitive::Plane { .. } | Primitive::Box { .. } => S::ZERO,
         Primitive::Sphere { radius, .. } | Primitive::Capsule { radius, .. } => radius,
     }
+}
+
+/// `x` in the box's frame: `x'ₖ = aₖ · (x − c)`.
+fn to_box<S: Scalar>(x: V<S>, center: V<S>, axes: &[V<S>; 3]) -> V<S> {
+    let d = sub(x, center);
+    [dot(axes[0], d), dot(axes[1], d), dot(axes[2], d)]
+}
+
+/// A direction of the box's frame in world coordinates: `Σₖ xₖ aₖ`.
+fn from_box<S: Scalar>(x: V<S>, axes: &[V<S>; 3]) -> V<S> {
+    let [a, b, c] = *axes;
+    [
+        x[0] * a[0] + x[1] * b[0] + x[2] * c[0],
+        x[0] * a[1] + x[1] * b[1] + x[2] * c[1],
+        x[0] * a[2] + x[1] * b[2] + x[2] * c[2],
+    ]
 }
 
 /// The primitive query's policy: the body's world spheres against the primitive (a second tree
@@ -395,6 +488,30 @@ mod tests {
         assert!(c.depth > 0.0 && c.depth < 1.0);
         let far = Primitive::sphere([5.0, 5.0, 5.0], 1.0).expect("ball");
         assert!(primitive_contact(&T, &far, 0.0).is_none());
+    }
+
+    #[test]
+    fn a_triangle_through_a_box_has_its_penetration_depth() {
+        // A unit cube turned a quarter turn about z (axes still along the world's) and a
+        // large triangle in z = 0.3 slicing through it: no vertex inside, depth 0.7
+        // (moving the box down by 0.7 clears it: normal −z) and the point inside the box.
+        let h = core::f64::consts::FRAC_1_SQRT_2;
+        let pose = Pose::from_quaternion([h, 0.0, 0.0, h], [0.0, 0.0, 0.0]).expect("pose");
+        let cube = Primitive::oriented_box(&pose, [1.0, 1.0, 1.0]).expect("box");
+        let big = [[-5.0, -5.0, 0.3], [5.0, -5.0, 0.3], [0.0, 5.0, 0.3]];
+        let c = primitive_contact(&big, &cube, 0.0).expect("contact");
+        assert!((c.depth - 0.7).abs() < 1e-12, "{c:?}");
+        assert!((c.normal[2] + 1.0).abs() < 1e-12, "{c:?}");
+        assert!(c.point.iter().all(|x| x.abs() <= 1.0 + 1e-12), "{c:?}");
+        assert!((c.point[2] - 0.3).abs() < 1e-12);
+        // Lifted to z = 1.5 it misses the box.
+        let high = big.map(|v| [v[0], v[1], 1.5]);
+        assert!(primitive_contact(&high, &cube, 0.0).is_none());
+        // Negative half extents are refused.
+        assert_eq!(
+            Primitive::oriented_box(&pose, [1.0, -1.0, 1.0]),
+            Err(PrimitiveError::NegativeRadius)
+        );
     }
 
     #[test]

@@ -189,6 +189,9 @@ struct SceneDef {
     /// Whether the expected answers include each body's self-collisions (`bdtree collide
     /// --self`); their lines then carry `"self": true`.
     self_pairs: bool,
+    /// The folder of the scene file under `fixtures/`: `scenes` (the fixture scenes every
+    /// frame-by-frame check and the firmware pack run), or `swept` (scenes for swept queries).
+    folder: &'static str,
 }
 
 fn scenes() -> Result<Vec<SceneDef>, String> {
@@ -229,6 +232,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             bodies,
             frames,
             self_pairs: false,
+            folder: "scenes",
         });
     }
 
@@ -256,6 +260,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             bodies,
             frames,
             self_pairs: false,
+            folder: "scenes",
         });
     }
 
@@ -296,6 +301,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             bodies,
             frames,
             self_pairs: false,
+            folder: "scenes",
         });
     }
 
@@ -323,6 +329,7 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             bodies,
             frames,
             self_pairs: false,
+            folder: "scenes",
         });
     }
     // fold: a curtain folding onto itself (self-collisions), a cloth-like B-spline patch
@@ -395,6 +402,44 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             bodies,
             frames,
             self_pairs: true,
+            folder: "scenes",
+        });
+    }
+    // tunnel: tunnelling between ticks. A small ball drops through a waving sheet in one step
+    // (above it at frame 1, below it at frame 2) and a blade swings half a turn through it
+    // between frames 0 and 1; no frame has a contact, every motion but the last has some.
+    {
+        let bodies = vec![
+            body("sheet", sheet(1.2, 1.2, 12, 12), 4, 0.02),
+            body("ball", icosphere(0.08, 2), 3, 0.015),
+            body("blade", bar(0.9, 0.04, 12), 2, 0.01),
+        ];
+        let ball_z = [0.4, 0.15, -0.15, -0.4];
+        let blade_angle = [30.0f64, 150.0, 200.0, 230.0];
+        let frames = (0..4)
+            .map(|f| {
+                let t = f as f64 / 3.0;
+                vec![
+                    frame(id, [0.0; 3], wave(modes_of(&bodies[0]), 3.0 * t, 1.0)),
+                    frame(
+                        axis_angle([1.0, 0.5, 0.0], 2.0 * t),
+                        [0.3 - 0.1 * t, -0.2, ball_z[f]],
+                        wave(modes_of(&bodies[1]), 4.0 * t, 1.0),
+                    ),
+                    frame(
+                        axis_angle([0.0, 1.0, 0.0], blade_angle[f].to_radians()),
+                        [-0.3, 0.2, 0.4],
+                        wave(modes_of(&bodies[2]), 5.0 * t, 1.0),
+                    ),
+                ]
+            })
+            .collect();
+        out.push(SceneDef {
+            name: "tunnel",
+            bodies,
+            frames,
+            self_pairs: false,
+            folder: "swept",
         });
     }
     Ok(out)
@@ -450,7 +495,7 @@ pub fn generate(root: &Path) -> Result<Files, String> {
             bodies: specs,
             frames,
         };
-        let scene_rel = PathBuf::from(format!("scenes/{}.json", scene.name));
+        let scene_rel = PathBuf::from(format!("{}/{}.json", scene.folder, scene.name));
         let json = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())? + "\n";
         files.insert(scene_rel.clone(), json.into_bytes());
 

@@ -178,3 +178,139 @@ pub fn brute_force_distance_frame(scene: &Scene, frame: usize, a: usize, b: usiz
     )
     .map(|(d, _, _)| d)
 }
+
+/// Body `b`'s pose and `q` at time `tau` of the motion from frame `f − 1` to frame `f` (`q` and
+/// translation linear, rotation by slerp on the shorter arc), written independently of the
+/// kernel's motion.
+pub fn interpolated_state(
+    scene: &Scene,
+    f: usize,
+    b: usize,
+    tau: f64,
+) -> Option<(oracle::Pose, Vec<f64>)> {
+    let (p0, q0) = scene.frames.get(f.checked_sub(1)?)?.get(b)?;
+    let (p1, q1) = scene.frames.get(f)?.get(b)?;
+    let q = q0.iter().zip(q1).map(|(x, y)| x + tau * (y - x)).collect();
+    let translation =
+        [0, 1, 2].map(|k| p0.translation[k] + tau * (p1.translation[k] - p0.translation[k]));
+    let unit = |r: [f64; 4]| {
+        let n = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        r.map(|x| x / n)
+    };
+    let (a, mut c) = (unit(p0.rotation), unit(p1.rotation));
+    let mut cos: f64 = (0..4).map(|k| a[k] * c[k]).sum();
+    if cos < 0.0 {
+        c = c.map(|x| -x);
+        cos = -cos;
+    }
+    let omega = cos.min(1.0).acos();
+    let rotation = if omega < 1e-12 {
+        unit([0, 1, 2, 3].map(|k| a[k] + tau * (c[k] - a[k])))
+    } else {
+        let (wa, wc) = (((1.0 - tau) * omega).sin(), (tau * omega).sin());
+        unit([0, 1, 2, 3].map(|k| wa * a[k] + wc * c[k]))
+    };
+    Some((
+        oracle::Pose {
+            rotation,
+            translation,
+        },
+        q,
+    ))
+}
+
+/// Dense sampling of the motion from frame `f − 1` to frame `f` (`samples + 1` evenly spaced
+/// times, both ends included), f64 brute force at each: every pair some sample finds, with
+/// the first such time.
+pub fn sampled_swept_frame(
+    scene: &Scene,
+    f: usize,
+    samples: usize,
+) -> std::collections::BTreeMap<Contact, f64> {
+    let mut first = std::collections::BTreeMap::new();
+    let samples = samples.max(1);
+    for s in 0..=samples {
+        let tau = s as f64 / samples as f64;
+        let world: Vec<Vec<[f64; 3]>> = (0..scene.bodies.len())
+            .filter_map(|b| {
+                let (pose, q) = interpolated_state(scene, f, b, tau)?;
+                let body = &scene.bodies[b];
+                Some(oracle::deform(
+                    &body.mesh.vertices,
+                    body.basis.as_ref(),
+                    &q,
+                    &pose,
+                ))
+            })
+            .collect();
+        for i in 0..world.len() {
+            for j in i + 1..world.len() {
+                let found = oracle::brute_force_pairs(
+                    &world[i],
+                    &scene.bodies[i].mesh.triangles,
+                    &world[j],
+                    &scene.bodies[j].mesh.triangles,
+                );
+                for (ta, tb) in found {
+                    first.entry((i, j, ta, tb)).or_insert(tau);
+                }
+            }
+        }
+    }
+    first
+}
+
+/// Every triangle pair of distinct bodies at most `distance` apart in frame `f`, with its
+/// exact distance (f64 on the explicitly deformed meshes; boxes grown by `distance` skip the
+/// pairs that are clearly farther).
+pub fn brute_force_within_frame(scene: &Scene, f: usize, distance: f64) -> Vec<(Contact, f64)> {
+    let Some(frame) = scene.frames.get(f) else {
+        return Vec::new();
+    };
+    let triangles: Vec<Vec<[[f64; 3]; 3]>> = scene
+        .bodies
+        .iter()
+        .zip(frame)
+        .map(|(body, (pose, q))| {
+            let world = oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose);
+            body.mesh
+                .triangles
+                .iter()
+                .map(|t| t.map(|v| world[v as usize]))
+                .collect()
+        })
+        .collect();
+    let boxes = |ts: &[[[f64; 3]; 3]]| -> Vec<([f64; 3], [f64; 3])> {
+        ts.iter()
+            .map(|t| {
+                let lo = [0, 1, 2].map(|k| t[0][k].min(t[1][k]).min(t[2][k]));
+                let hi = [0, 1, 2].map(|k| t[0][k].max(t[1][k]).max(t[2][k]));
+                (lo, hi)
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    for i in 0..triangles.len() {
+        let bi = boxes(&triangles[i]);
+        for j in i + 1..triangles.len() {
+            let bj = boxes(&triangles[j]);
+            for (ta, (la, ha)) in bi.iter().enumerate() {
+                for (tb, (lb, hb)) in bj.iter().enumerate() {
+                    if (0..3).any(|k| la[k] > hb[k] + distance || lb[k] > ha[k] + distance) {
+                        continue;
+                    }
+                    let (d, _, _) = oracle::triangle_distance(&triangles[i][ta], &triangles[j][tb]);
+                    if d <= distance {
+                        out.push(((i, j, ta as u32, tb as u32), d));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The distance from `p` to triangle `t` (f64).
+pub fn point_triangle_distance(p: [f64; 3], t: &[[f64; 3]; 3]) -> f64 {
+    oracle::triangle_distance(&[p, p, p], t).0
+}

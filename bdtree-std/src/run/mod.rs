@@ -5,6 +5,7 @@
 //! | file | what |
 //! |---|---|
 //! | `scene.rs` | the scene runner: [`prepare`], [`run`], [`run_with`] (proxies, self-contacts), [`distances`]; [`RunError`] |
+//! | `contacts.rs` | what a controller acts on: swept pairs between frames ([`run_swept`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
 //! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover check ([`uncovered_contacts`]) |
 //! | `interrupt_table.rs` | interrupted queries per test budget (the interruptible-collision paper's Table 1) |
 //! | `frame.rs` | one frame's deformed meshes, contacts, proxies and spheres ([`frame_geometry`]), for pictures and exports |
@@ -13,6 +14,7 @@
 //! | `report.rs` | the text and JSON lines `bdtree` prints for these |
 
 pub mod check;
+pub mod contacts;
 pub mod cost;
 pub mod frame;
 pub mod inspect;
@@ -21,8 +23,12 @@ pub mod report;
 pub mod scene;
 
 pub use check::{
-    brute_force_distance_frame, brute_force_frame, brute_force_frame_with, compare,
-    proxy_of_triangles, uncovered_contacts, Comparison,
+    brute_force_distance_frame, brute_force_frame, brute_force_frame_with,
+    brute_force_within_frame, compare, interpolated_state, point_triangle_distance,
+    proxy_of_triangles, sampled_swept_frame, uncovered_contacts, Comparison,
+};
+pub use contacts::{
+    run_contacts, run_swept, run_within, ContactData, FrameAnswer, NearContact, SweptContact,
 };
 pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};

@@ -11,6 +11,7 @@ use std::path::Path;
 use bdtree_core::Order;
 
 use super::check::Comparison;
+use super::contacts::{ContactData, FrameAnswer, NearContact, SweptContact};
 use super::inspect::{self, Inspection};
 use super::interrupt_table::BudgetRow;
 use super::scene::{FrameResult, PairDistance};
@@ -112,6 +113,114 @@ pub fn collide_frame_json(
     ms: f64,
     check: Option<&Comparison>,
 ) -> String {
+    collide_frame_value(scene, f, frame, ms, check).to_string()
+}
+
+/// One frame of `bdtree collide --swept --json`: the object of [`collide_frame_json`] for the
+/// motion from frame `f − 1` to frame `f`, with `"swept": true` and `"times"`, each pair's
+/// conservative earliest time of impact in `[0, 1]` (in the order of `"pairs"`).
+pub fn swept_frame_json(
+    scene: &Scene,
+    answer: &FrameAnswer<SweptContact>,
+    ms: f64,
+    check: Option<&Comparison>,
+) -> String {
+    let mut value = collide_frame_value(scene, answer.frame, &answer.result, ms, check);
+    value["swept"] = serde_json::json!(true);
+    value["times"] = answer.items.iter().map(|c| c.time).collect();
+    value.to_string()
+}
+
+/// One frame of `bdtree collide --contacts --json`: the object of [`collide_frame_json`] with
+/// `"contacts"`, per pair (in the order of `"pairs"`) the pair, a point of the intersection,
+/// the unit normal from the first body's triangle to the second's and the penetration depth.
+pub fn contacts_frame_json(
+    scene: &Scene,
+    answer: &FrameAnswer<ContactData>,
+    ms: f64,
+    check: Option<&Comparison>,
+) -> String {
+    let name = |b: usize| scene.bodies[b].name.clone();
+    let mut value = collide_frame_value(scene, answer.frame, &answer.result, ms, check);
+    value["contacts"] = answer
+        .items
+        .iter()
+        .map(|c| {
+            let (a, b, ta, tb) = c.pair;
+            serde_json::json!({
+                "pair": [name(a), name(b), ta, tb],
+                "point": c.point,
+                "normal": c.normal,
+                "depth": c.depth,
+            })
+        })
+        .collect();
+    value.to_string()
+}
+
+/// One frame of `bdtree distance --within D` (text or JSON): every triangle pair closer than
+/// `D` with its distance and witness points; with `worst`, the largest difference of a
+/// reported distance from the brute force and the pairs the brute force finds but not the
+/// kernel.
+pub fn within_frame_line(
+    scene: &Scene,
+    answer: &FrameAnswer<NearContact>,
+    distance: f64,
+    check: Option<(f64, usize)>,
+    json: bool,
+) -> String {
+    let name = |b: usize| scene.bodies[b].name.clone();
+    if json {
+        let near: Vec<serde_json::Value> = answer
+            .items
+            .iter()
+            .map(|c| {
+                let (a, b, ta, tb) = c.pair;
+                serde_json::json!({
+                    "pair": [name(a), name(b), ta, tb],
+                    "distance": c.distance,
+                    "point_a": c.points[0],
+                    "point_b": c.points[1],
+                })
+            })
+            .collect();
+        let mut v = serde_json::json!({
+            "frame": answer.frame,
+            "within": distance,
+            "near": near,
+            "stats": { "pairs": answer.items.len(), "complete": answer.result.complete },
+        });
+        if let Some((worst, missed)) = check {
+            v["check"] = serde_json::json!({ "largest_difference": worst, "missed": missed });
+        }
+        return v.to_string();
+    }
+    let nearest = answer
+        .items
+        .iter()
+        .map(|c| c.distance)
+        .fold(f64::INFINITY, f64::min);
+    let mut line = format!(
+        "frame {:>3}: {:>5} triangle pairs within {distance} (nearest {nearest:.6})",
+        answer.frame,
+        answer.items.len()
+    );
+    if let Some((worst, missed)) = check {
+        let _ = write!(
+            line,
+            "  | brute force: {missed} missed, largest difference {worst:.2e}"
+        );
+    }
+    line
+}
+
+fn collide_frame_value(
+    scene: &Scene,
+    f: usize,
+    frame: &FrameResult,
+    ms: f64,
+    check: Option<&Comparison>,
+) -> serde_json::Value {
     let name = |b: usize| scene.bodies[b].name.clone();
     let pairs: Vec<serde_json::Value> = frame
         .pairs
@@ -135,7 +244,7 @@ pub fn collide_frame_json(
     if let Some(c) = check {
         value["check"] = serde_json::json!({ "missed": c.missed.len(), "extra": c.extra.len() });
     }
-    value.to_string()
+    value
 }
 
 /// One frame of `bdtree collide`: pairs per body pair and the counters.

@@ -37,14 +37,14 @@ fn cross(a: V, b: V) -> V {
 }
 
 /// The distance from `p` to triangle `t` (the oracle's triangle distance to a point triangle).
-fn point_distance(p: V, t: &Tri) -> f64 {
+pub(crate) fn point_distance(p: V, t: &Tri) -> f64 {
     oracle::triangle_distance(&[p, p, p], t).0
 }
 
 /// The penetration depth of two intersecting triangles by brute force: the least distance from
 /// the origin to a supporting plane of the Minkowski difference `b − a` (its nine points; every
 /// facet is spanned by three of them, so trying every triple finds every facet).
-fn penetration_depth(a: &Tri, b: &Tri) -> f64 {
+pub(crate) fn penetration_depth(a: &Tri, b: &Tri) -> f64 {
     let points: Vec<V> = b
         .iter()
         .flat_map(|&y| a.iter().map(move |&x| sub(y, x)))

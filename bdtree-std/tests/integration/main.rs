@@ -6,6 +6,8 @@ mod capacity;
 mod chairs;
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
+mod cli_contacts;
 mod coherence;
 mod compact;
 mod contact;

@@ -18,7 +18,7 @@ use crate::support::{config, stored_model, Rng};
 const SAMPLES: usize = 200;
 
 /// One body's two states: (q, pose) at τ = 0 and τ = 1.
-type Ends = [(Vec<f64>, oracle::Pose); 2];
+pub(crate) type Ends = [(Vec<f64>, oracle::Pose); 2];
 
 /// The slerp on the shorter arc, written independently of the kernel.
 fn slerp(a: [f64; 4], b: [f64; 4], tau: f64) -> [f64; 4] {
@@ -41,7 +41,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], tau: f64) -> [f64; 4] {
 }
 
 /// The state at τ.
-fn state_at(ends: &Ends, tau: f64) -> (Vec<f64>, oracle::Pose) {
+pub(crate) fn state_at(ends: &Ends, tau: f64) -> (Vec<f64>, oracle::Pose) {
     let ([q0, q1], [p0, p1]) = ([&ends[0].0, &ends[1].0], [&ends[0].1, &ends[1].1]);
     let q = q0.iter().zip(q1).map(|(a, b)| a + tau * (b - a)).collect();
     let translation =

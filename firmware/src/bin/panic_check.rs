@@ -588,6 +588,9 @@ fn primitive_query<S: Scalar>() {
             Primitive::plane([S::ZERO, S::ZERO, S::ONE], x),
             Primitive::sphere([x, S::ZERO, S::ZERO], r),
             Primitive::capsule([S::ZERO; 3], [S::ZERO, S::ZERO, x], r),
+            Pose::from_quaternion([black_box(S::ONE), S::ZERO, S::ZERO, S::ZERO], [x; 3])
+                .map_err(|_| bdtree_core::PrimitiveError::NonFinite)
+                .and_then(|pose| Primitive::oriented_box(&pose, [r, x, r])),
         ];
         for primitive in primitives.iter().flatten() {
             let mut sink = |c: ContactPoint<S>| black_box(c.a) != u32::MAX;

@@ -39,12 +39,31 @@ pub struct Args {
     /// as `["a", "a", ti, tj]` with ti < tj.
     #[arg(long = "self")]
     self_pairs: bool,
+    /// Swept query: for every frame i ≥ 1, the pairs that may touch at some time of the motion
+    /// from frame i − 1 to frame i (q and translation linear, rotation by slerp on the shorter
+    /// arc), each with a conservative earliest time of impact. `--check` compares with dense
+    /// sampling of the motion (f64 brute force at `--samples` + 1 times).
+    #[arg(long, conflicts_with_all = ["depth", "self_pairs", "contacts"])]
+    swept: bool,
+    /// Times `--swept --check` samples each motion at, besides its start.
+    #[arg(long, default_value_t = 100, requires = "swept")]
+    samples: usize,
+    /// Add each pair's contact: a point of the intersection, the unit normal from the first
+    /// body's triangle to the second's, and the penetration depth.
+    #[arg(long, conflicts_with_all = ["depth", "self_pairs"])]
+    contacts: bool,
     #[command(flatten)]
     bounds: BoundsArgs,
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = args.bounds.options(args.precision);
+    if args.swept {
+        return crate::contacts::swept(&args.scene, args.json, options, args.check, args.samples);
+    }
+    if args.contacts {
+        return crate::contacts::contacts(&args.scene, args.json, options, args.check);
+    }
     match args.depth {
         Some(depth) => proxies(
             &args.scene,

@@ -5,7 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::run::{brute_force_distance_frame, distances, report};
+use bdtree_std::io::Scene;
+use bdtree_std::run::{
+    brute_force_distance_frame, brute_force_within_frame, distances, report, run_within,
+    PreparedScene,
+};
 
 use crate::error::CliError;
 use crate::options::load_and_prepare;
@@ -27,6 +31,10 @@ pub struct Args {
     /// Also compute the distance by brute force (f64) and compare.
     #[arg(long)]
     check: bool,
+    /// Every triangle pair of distinct bodies at most D apart (intersecting pairs at 0), with
+    /// its distance and witness points, one line per frame, instead of the nearest points.
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
+    within: Option<f64>,
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
@@ -35,6 +43,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         ..BuildOptions::default()
     };
     let (scene, prepared) = load_and_prepare(&args.scene, options)?;
+    if let Some(d) = args.within {
+        return within(&scene, &prepared, args.precision, d, args.check, args.json);
+    }
     let frames = match args.precision {
         Precision::F32 => distances::<f32>(&scene, &prepared),
         Precision::F64 => distances::<f64>(&scene, &prepared),
@@ -65,6 +76,67 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         if worst > TOLERANCE {
             return Err(CliError::Distances { worst });
         }
+    }
+    Ok(())
+}
+
+/// `--within D`: every triangle pair at most `d` apart per frame; with `check`, against the
+/// brute force (every pair within `d` reported, each distance within [`TOLERANCE`]).
+fn within(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    precision: Precision,
+    d: f64,
+    check: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    if !(d >= 0.0 && d.is_finite()) {
+        return Err(CliError::BadWithin { value: d });
+    }
+    let (answers, _) = match precision {
+        Precision::F32 => run_within::<f32>(scene, prepared, d),
+        Precision::F64 => run_within::<f64>(scene, prepared, d),
+    }?;
+    let (mut worst, mut missed) = (0.0f64, 0usize);
+    let mut out = std::io::stdout().lock();
+    for answer in &answers {
+        let result = check.then(|| {
+            let truth: std::collections::BTreeMap<_, _> =
+                brute_force_within_frame(scene, answer.frame, d)
+                    .into_iter()
+                    .collect();
+            let reported: std::collections::BTreeSet<_> =
+                answer.items.iter().map(|c| c.pair).collect();
+            let gone = truth.keys().filter(|p| !reported.contains(p)).count();
+            let mut far = 0.0f64;
+            for c in &answer.items {
+                if let Some(t) = truth.get(&c.pair) {
+                    far = far.max((t - c.distance).abs());
+                }
+            }
+            (far, gone)
+        });
+        if let Some((far, gone)) = result {
+            worst = worst.max(far);
+            missed += gone;
+        }
+        let _ = writeln!(
+            out,
+            "{}",
+            report::within_frame_line(scene, answer, d, result, json)
+        );
+    }
+    if check && !json {
+        let _ = writeln!(
+            out,
+            "brute force (f64): {missed} pair(s) within {d} missed; largest difference of a distance {worst:.2e}"
+        );
+    }
+    if missed > 0 {
+        return Err(CliError::Missed { count: missed });
+    }
+    if worst > TOLERANCE {
+        return Err(CliError::Distances { worst });
     }
     Ok(())
 }

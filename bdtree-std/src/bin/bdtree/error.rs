@@ -59,6 +59,8 @@ pub enum CliError {
     OutsideCover { count: usize },
     /// Distances off the brute force by more than the tolerance (`distance --check`).
     Distances { worst: f64 },
+    /// `distance --within D` with a negative or non-finite D.
+    BadWithin { value: f64 },
 }
 
 impl fmt::Display for CliError {
@@ -124,6 +126,10 @@ impl fmt::Display for CliError {
             Self::Distances { worst } => write!(
                 f,
                 "distances differ from brute force by up to {worst:.2e}"
+            ),
+            Self::BadWithin { value } => write!(
+                f,
+                "--within {value}: the distance must be a finite number ≥ 0"
             ),
         }
     }

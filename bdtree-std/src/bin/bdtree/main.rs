@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod build;
 mod collide;
 mod compact;
+mod contacts;
 mod demo;
 mod distance;
 mod error;

@@ -1,0 +1,169 @@
+//! `bdtree collide --swept` (the pairs of the motion between consecutive frames) and
+//! `bdtree collide --contacts` (point, normal and depth of every pair); `--check` compares
+//! with the f64 brute force (dense sampling of the motion for `--swept`).
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::run::{
+    brute_force_frame, compare, point_triangle_distance, report, run_contacts, run_swept,
+    Comparison,
+};
+
+use crate::error::CliError;
+use crate::options::load_and_prepare;
+
+/// How far a contact point may lie from its triangles under `--check` (in the scene's units;
+/// the kernel's documented tolerance is a few δ, ~1e-4 of the coordinates in f32).
+const POINT_TOLERANCE: f64 = 1e-3;
+
+/// `--swept`: for every frame `f ≥ 1` the pairs of the motion from frame `f − 1`; with
+/// `check`, every pair `samples` evenly spaced times of the motion find must be reported.
+pub fn swept(
+    path: &Path,
+    json: bool,
+    options: BuildOptions,
+    check: bool,
+    samples: usize,
+) -> Result<(), CliError> {
+    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (answers, ms) = match options.precision {
+        Precision::F32 => run_swept::<f32>(&scene, &prepared),
+        Precision::F64 => run_swept::<f64>(&scene, &prepared),
+    }?;
+    let (mut missed, mut sampled, mut reported, mut early) = (0usize, 0usize, 0usize, 0usize);
+    let mut out = std::io::stdout().lock();
+    for answer in &answers {
+        reported += answer.items.len();
+        let comparison = check.then(|| {
+            let truth = bdtree_std::run::sampled_swept_frame(&scene, answer.frame, samples);
+            sampled += truth.len();
+            let reported: std::collections::BTreeMap<_, _> =
+                answer.items.iter().map(|c| (c.pair, c.time)).collect();
+            // A pair reported with an earliest time after a sample that finds it is wrong too.
+            early += truth
+                .iter()
+                .filter(|(p, &t)| reported.get(p).is_some_and(|&r| r > t))
+                .count();
+            let truth: Vec<_> = truth.into_keys().collect();
+            Comparison {
+                missed: truth
+                    .iter()
+                    .filter(|p| !reported.contains_key(p))
+                    .copied()
+                    .collect(),
+                extra: Vec::new(),
+            }
+        });
+        if let Some(c) = &comparison {
+            missed += c.missed.len();
+        }
+        let line = if json {
+            report::swept_frame_json(&scene, answer, ms, comparison.as_ref())
+        } else {
+            let first = answer.items.iter().map(|c| c.time).reduce(f64::min);
+            format!(
+                "{} (motion from frame {}{})",
+                report::collide_frame_text(&scene, answer.frame, &answer.result, None),
+                answer.frame - 1,
+                first.map_or(String::new(), |t| format!("; earliest time {t:.4}"))
+            ) + &comparison.map_or(String::new(), |c| {
+                format!("  | sampling: {} missed", c.missed.len())
+            })
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if !json {
+        let _ = writeln!(
+            out,
+            "{} motions, {reported} swept pairs in all; {ms:.4} ms per motion",
+            answers.len()
+        );
+        if check {
+            let _ = writeln!(
+                out,
+                "dense sampling (f64, {} times per motion): {sampled} pairs, {missed} missed, \
+                 {early} reported later than a sample finds them",
+                samples.max(1) + 1
+            );
+        }
+    }
+    if missed + early > 0 {
+        return Err(CliError::Missed {
+            count: missed + early,
+        });
+    }
+    Ok(())
+}
+
+/// `--contacts`: every intersecting pair with its contact; with `check`, the pairs against the
+/// brute force and each point's distance from its two triangles.
+pub fn contacts(
+    path: &Path,
+    json: bool,
+    options: BuildOptions,
+    check: bool,
+) -> Result<(), CliError> {
+    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (answers, ms) = match options.precision {
+        Precision::F32 => run_contacts::<f32>(&scene, &prepared),
+        Precision::F64 => run_contacts::<f64>(&scene, &prepared),
+    }?;
+    let (mut missed, mut farthest) = (0usize, 0.0f64);
+    let mut out = std::io::stdout().lock();
+    for answer in &answers {
+        let comparison = check.then(|| {
+            let truth = brute_force_frame(&scene, answer.frame);
+            let c = compare(&scene, answer.frame, &answer.result.pairs, &truth);
+            missed += c.missed.len();
+            let truth: BTreeSet<_> = truth.into_iter().collect();
+            let world: Vec<Vec<[f64; 3]>> = (0..scene.bodies.len())
+                .map(|b| scene.world_vertices(answer.frame, b).unwrap_or_default())
+                .collect();
+            for item in answer.items.iter().filter(|i| truth.contains(&i.pair)) {
+                let (a, b, ta, tb) = item.pair;
+                for (body, t) in [(a, ta), (b, tb)] {
+                    let tri = scene.bodies[body].mesh.triangles[t as usize]
+                        .map(|v| world[body][v as usize]);
+                    farthest = farthest.max(point_triangle_distance(item.point, &tri));
+                }
+            }
+            c
+        });
+        let line = if json {
+            report::contacts_frame_json(&scene, answer, ms, comparison.as_ref())
+        } else {
+            let deepest = answer
+                .items
+                .iter()
+                .map(|c| c.depth)
+                .fold(f64::NAN, f64::max);
+            format!(
+                "{} (deepest {deepest:.6})",
+                report::collide_frame_text(
+                    &scene,
+                    answer.frame,
+                    &answer.result,
+                    comparison.as_ref()
+                )
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if check && !json {
+        let _ = writeln!(
+            out,
+            "brute force (f64): {missed} missed; contact points at most {farthest:.2e} from \
+             their triangles"
+        );
+    }
+    if missed > 0 {
+        return Err(CliError::Missed { count: missed });
+    }
+    if farthest > POINT_TOLERANCE {
+        return Err(CliError::Distances { worst: farthest });
+    }
+    Ok(())
+}
