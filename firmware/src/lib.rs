@@ -6,7 +6,8 @@
 //! firmwares. The binaries (`src/bin/`):
 //!
 //! * `replay` — replays every frame with the same kernel on the target and requires the host's
-//!   answers bit for bit ([`replay`]), and measures instructions and stack;
+//!   answers bit for bit ([`replay`]), and measures instructions and stack; then the
+//!   tunnelling scene's swept queries against the host's ([`swept`]);
 //! * `minimal` — two bodies and one triangle query: the size a user pays;
 //! * `panic-check` — links every public entry point of `bdtree-core` without a panic handler;
 //! * `defmt-log` — a query's outcome logged through defmt.
@@ -19,6 +20,7 @@ pub mod out;
 pub mod pack;
 pub mod replay;
 pub mod rt;
+pub mod swept;
 
 /// An M = 10 f32 tree image (an icosphere with a smooth 10-mode basis, nested), for the
 /// benchmarks and the small firmwares.

@@ -85,7 +85,7 @@ pub fn run() -> bool {
             }
         }
     }
-    ok
+    ok & crate::swept::run(&counter)
 }
 
 /// The broad phase's allowed-collision matrix on this core's `usize` (32 bits on every

@@ -42,8 +42,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bdtree_core::{
-    collide, collide_proxies, stack_capacity, Body, CacheEntry, Encoding, Image, Pose, ProxyPair,
-    TrianglePair, VertexEntry,
+    collide, collide_proxies, collide_swept, stack_capacity, Body, CacheEntry, Encoding, Image,
+    Pose, ProxyPair, SweptPair, TrianglePair, VertexEntry,
 };
 use bdtree_std::builder::{build, BuildOptions, Precision};
 use bdtree_std::collide::{prepare, run_with, PreparedScene};
@@ -331,6 +331,128 @@ fn host_sums(
     Ok(out)
 }
 
+/// Magic and version of `pack/swept.bin`.
+const SWEPT_MAGIC: &[u8; 4] = b"BDSW";
+const SWEPT_VERSION: u32 = 1;
+
+/// Buffer sizes of the swept replay.
+#[derive(Default)]
+struct SweptLimits {
+    bodies: usize,
+    nodes: usize,
+    modes: usize,
+    pairs: usize,
+    depth: u32,
+}
+
+/// `pack/swept.bin`: the tunnelling scene (`fixtures/swept/tunnel.json`, bodies passing
+/// through each other between frames) as f32 images and frames, and the host's swept pairs
+/// for every motion from frame f − 1 to frame f (every body pair, `bdtree-core` in f32 as the
+/// firmware runs it: the same bodies, without vertex caches): body indices, triangles and the
+/// earliest time's bits.
+fn swept_pack() -> Result<(Vec<u8>, SweptLimits), String> {
+    let path = root().join("fixtures").join("swept").join("tunnel.json");
+    let scene = Scene::load(&path).map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        precision: Precision::F32,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&scene, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let images: Vec<Image<'_, f32>> = prepared
+        .images
+        .iter()
+        .map(|i| i.parse::<f32>().map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let mut limits = SweptLimits {
+        bodies: images.len(),
+        modes: 1,
+        ..SweptLimits::default()
+    };
+    let mut out = Word(Vec::new());
+    out.0.extend_from_slice(SWEPT_MAGIC);
+    out.u32(SWEPT_VERSION);
+    out.usize(images.len())?;
+    out.usize(scene.frames.len())?;
+    for (image, bytes) in images.iter().zip(&prepared.images) {
+        limits.nodes = limits.nodes.max(image.tree.node_count());
+        limits.modes = limits.modes.max(image.tree.modes());
+        limits.depth = limits.depth.max(image.tree.depth());
+        out.usize(image.tree.modes())?;
+        out.usize(bytes.as_bytes().len())?;
+        out.align(16);
+        out.0.extend_from_slice(bytes.as_bytes());
+        out.align(4);
+    }
+    // Two bodies per scene body: the motion's start (`from`) and end (`to`).
+    let mut caches: Vec<Vec<CacheEntry<f32>>> = images
+        .iter()
+        .flat_map(|i| [0, 1].map(|_| vec![CacheEntry::EMPTY; i.tree.node_count()]))
+        .collect();
+    let mut slots: Vec<Vec<f32>> = images
+        .iter()
+        .flat_map(|i| [0, 1].map(|_| vec![0.0; bdtree_core::mode_storage(i.tree.modes())]))
+        .collect();
+    let mut bodies = Vec::new();
+    for (k, (cache, modes)) in caches.iter_mut().zip(slots.iter_mut()).enumerate() {
+        bodies.push(Body::new(&images[k / 2], cache, modes).map_err(|e| e.to_string())?);
+    }
+    let mut stack = vec![[0u32; 2]; stack_capacity(limits.depth, limits.depth)];
+    for (f, frame) in scene.frames.iter().enumerate() {
+        for (b, (pose, q)) in frame.iter().enumerate() {
+            let r = pose.rotation.map(|x| x as f32);
+            let t = pose.translation.map(|x| x as f32);
+            let q: Vec<f32> = q.iter().map(|&x| x as f32).collect();
+            r.iter()
+                .chain(&t)
+                .chain(&q)
+                .for_each(|&x| out.u32(x.to_bits()));
+            let pose = Pose::from_quaternion(r, t).map_err(|e| e.to_string())?;
+            bodies[2 * b + 1]
+                .set_state(pose, &q)
+                .map_err(|e| e.to_string())?;
+        }
+        if f > 0 {
+            let mut found: Vec<[u32; 5]> = Vec::new();
+            for i in 0..images.len() {
+                for j in i + 1..images.len() {
+                    let (head, tail) = bodies.split_at_mut(2 * j);
+                    let (a_from, a_to) = head[2 * i..2 * i + 2].split_at_mut(1);
+                    let (b_from, b_to) = tail[..2].split_at_mut(1);
+                    let mut keep = |p: SweptPair<f32>| {
+                        found.push([i as u32, j as u32, p.a, p.b, p.time.to_bits()]);
+                        true
+                    };
+                    let outcome = collide_swept(
+                        &mut a_from[0],
+                        &mut a_to[0],
+                        &mut b_from[0],
+                        &mut b_to[0],
+                        &mut stack,
+                        &mut keep,
+                    );
+                    if !outcome.status.is_complete() {
+                        return Err(format!("swept query frame {f}: {:?}", outcome.status));
+                    }
+                }
+            }
+            limits.pairs = limits.pairs.max(found.len());
+            out.usize(found.len())?;
+            found.iter().flatten().for_each(|&x| out.u32(x));
+        }
+        // The end of this motion starts the next one.
+        for (b, (pose, q)) in frame.iter().enumerate() {
+            let r = pose.rotation.map(|x| x as f32);
+            let t = pose.translation.map(|x| x as f32);
+            let q: Vec<f32> = q.iter().map(|&x| x as f32).collect();
+            let pose = Pose::from_quaternion(r, t).map_err(|e| e.to_string())?;
+            bodies[2 * b]
+                .set_state(pose, &q)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok((out.0, limits))
+}
+
 /// Writes `firmware/pack/`: the fixture pack, its limits, the M = 10 benchmark images.
 pub fn pack() -> Result<(), String> {
     let scenes_dir = root().join("fixtures").join("scenes");
@@ -470,7 +592,17 @@ pub fn pack() -> Result<(), String> {
         "// Generated by `cargo xtask firmware-pack` from fixtures/scenes; do not edit.\n",
     );
     let stack = stack_capacity(limits.depth, limits.depth);
+    let (swept, swept_limits) = swept_pack()?;
     for (name, value) in [
+        ("SWEPT_BODIES", swept_limits.bodies),
+        ("SWEPT_NODES", swept_limits.nodes),
+        ("SWEPT_MODES", swept_limits.modes),
+        // Headroom: a target that finds extra pairs must report them, not overflow.
+        ("SWEPT_PAIRS", 2 * swept_limits.pairs + 16),
+        (
+            "SWEPT_STACK",
+            stack_capacity(swept_limits.depth, swept_limits.depth),
+        ),
         ("MAX_BODIES", limits.bodies),
         ("MAX_NODES", limits.nodes),
         ("MAX_VERTICES", limits.vertices),
@@ -480,11 +612,12 @@ pub fn pack() -> Result<(), String> {
         ("STACK_PAIRS", stack),
         ("BENCH_NODES", bench_nodes),
     ] {
-        let _ = writeln!(rs, "const {name}: usize = {value};");
+        let _ = writeln!(rs, "pub const {name}: usize = {value};");
     }
     let dir = firmware_dir().join("pack");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     write_if_changed(&dir.join("fixtures.bin"), &out.0)?;
+    write_if_changed(&dir.join("swept.bin"), &swept)?;
     write_if_changed(&dir.join("limits.rs"), rs.as_bytes())?;
     write_if_changed(&dir.join("bench-f32.bin"), &bench32)?;
     write_if_changed(&dir.join("bench-f64.bin"), &bench64)?;
@@ -722,6 +855,7 @@ fn golden_figures(board: &Board, run: &RunFigures) -> BTreeMap<String, u64> {
             || key == "deepest_first.instructions"
             || key.ends_with(".frame_instructions_mean")
             || key.ends_with(".frame_instructions_max")
+            || key.ends_with(".motion_instructions_max")
             || key.ends_with(".stack_bytes");
         if keep {
             out.insert(format!("{}.{}.{key}", board.machine, board.target), value);
