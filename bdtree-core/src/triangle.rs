@@ -153,33 +153,10 @@ fn kept<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
     if first == Found::Meets {
         return true;
     }
-    let coplanar = first == Found::Coplanar;
-    if coplanar && in_plane_separated(a, b, per_unit_axis) {
+    if first == Found::Coplanar && separated_beyond(a, b, per_unit_axis, true) {
         return false;
     }
-    if pierces(b, a, per_unit_axis) == Found::Meets {
-        return true;
-    }
-    if !coplanar && in_plane_separated(a, b, per_unit_axis) {
-        return false;
-    }
-    closest_features(a, b, per_unit_axis)
-}
-
-/// The rest of stage 1: whether one of the six in-plane edge normals `n × e` separates the
-/// pair (they only separate coplanar or nearly coplanar pairs).
-#[inline(never)]
-fn in_plane_separated<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
-    for t in [a, b] {
-        let e = [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])];
-        let n = cross(e[0], e[1]);
-        for f in e {
-            if separates(a, b, cross(n, f), per_unit_axis) {
-                return true;
-            }
-        }
-    }
-    false
+    pierces(b, a, per_unit_axis) == Found::Meets || !separated_beyond(a, b, per_unit_axis, false)
 }
 
 /// Whether `axis` separates the projections of `a` and `b` by more than the tolerance.
@@ -193,20 +170,38 @@ fn separates<S: Scalar>(a: &Tri<S>, b: &Tri<S>, axis: V<S>, per_unit_axis: S) ->
     min_b - max_a > tol || min_a - max_b > tol
 }
 
-/// Stage 3 (module docs): the closest-feature axes, for a pair the filter and the in-plane
-/// edge normals kept without a certificate.
+/// Whether an axis after the certificate separates the pair: the six in-plane edge normals
+/// `n × e` (the rest of stage 1, which only separate coplanar or nearly coplanar pairs), then
+/// unless `in_plane_only` the closest-feature axes (stage 3). One function for both, so that
+/// the code holds one copy of the axis test; a coplanar pair without a certificate (rare)
+/// tries the in-plane normals twice.
 #[inline(never)]
-fn closest_features<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
+fn separated_beyond<S: Scalar>(
+    a: &Tri<S>,
+    b: &Tri<S>,
+    per_unit_axis: S,
+    in_plane_only: bool,
+) -> bool {
     let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
     let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
     let na = cross(ea[0], ea[1]);
     let nb = cross(eb[0], eb[1]);
     let separated = |axis: [S; 3]| separates(a, b, axis, per_unit_axis);
+    for (n, e) in [(na, &ea), (nb, &eb)] {
+        for &f in e {
+            if separated(cross(n, f)) {
+                return true;
+            }
+        }
+    }
+    if in_plane_only {
+        return false;
+    }
     for (p, q) in [(a, b), (b, a)] {
         for &v in p {
             for (x, y) in [(q[0], q[1]), (q[1], q[2]), (q[2], q[0])] {
                 if separated(perpendicular(v, x, y)) {
-                    return false;
+                    return true;
                 }
             }
         }
@@ -214,11 +209,11 @@ fn closest_features<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool
     for e in ea {
         for f in eb {
             if separated(accurate_cross(e, f)) {
-                return false;
+                return true;
             }
         }
     }
-    !(separated(corrected_normal(na, &ea)) || separated(corrected_normal(nb, &eb)))
+    separated(corrected_normal(na, &ea)) || separated(corrected_normal(nb, &eb))
 }
 
 /// The longest of three edges, and its squared length.
@@ -347,26 +342,32 @@ fn pierces<S: Scalar>(t: &Tri<S>, p: &Tri<S>, per_unit_axis: S) -> Found {
     };
     let flat = n1 * per_unit_axis;
     let mut coplanar = true;
-    for (v, hv) in t.iter().zip(&h) {
-        let height = hv.abs();
-        if height <= reach && height + outside(*v) <= reach {
-            return Found::Meets;
-        }
-        coplanar &= height <= flat;
-    }
-    for (x, hx, y, hy) in [
+    let edges = [
         (t[0], h[0], t[1], h[1]),
         (t[1], h[1], t[2], h[2]),
         (t[2], h[2], t[0], h[0]),
-    ] {
-        if (hx < S::ZERO && hy > S::ZERO) || (hx > S::ZERO && hy < S::ZERO) {
-            let s = hx / (hx - hy);
-            let c = [
-                x[0] + (y[0] - x[0]) * s,
-                x[1] + (y[1] - x[1]) * s,
-                x[2] + (y[2] - x[2]) * s,
-            ];
-            if outside(c) <= reach {
+    ];
+    // The three vertices, then the points where edges cross the plane (`height` zero up to
+    // rounding); one call site for `outside`, which keeps the code small.
+    for crossing in [false, true] {
+        for &(x, hx, y, hy) in &edges {
+            let (x, height) = if crossing {
+                if !((hx < S::ZERO && hy > S::ZERO) || (hx > S::ZERO && hy < S::ZERO)) {
+                    continue;
+                }
+                let s = hx / (hx - hy);
+                let c = [
+                    x[0] + (y[0] - x[0]) * s,
+                    x[1] + (y[1] - x[1]) * s,
+                    x[2] + (y[2] - x[2]) * s,
+                ];
+                (c, S::ZERO)
+            } else {
+                let height = hx.abs();
+                coplanar &= height <= flat;
+                (x, height)
+            };
+            if height <= reach && height + outside(x) <= reach {
                 return Found::Meets;
             }
         }
