@@ -23,7 +23,7 @@
 //!
 //! Cost per pair: 6 vertex deformations in f64 (`3M + 9` multiply-adds each; a triangle shared
 //! with the pair before is not deformed again) and the f64 leaf test. On hosts that is a small
-//! part of the query; on a Cortex-M f64 is soft-float (a few thousand instructions per pair), so
+//! part of the query; on a Cortex-M f64 is soft-float (its cost there is not measured yet), so
 //! the firmware leaves it to the caller. For an f64 body the query is already exact within its
 //! own rounding, and this returns every pair unchanged.
 
