@@ -21,8 +21,9 @@
 //! refine(a, b, &mut pairs)              f64 test per pair           → the pairs kept, in order
 //! ```
 //!
-//! Cost per pair: 6 vertex deformations in f64 (`3M + 9` multiply-adds each; a triangle shared
-//! with the pair before is not deformed again) and the f64 leaf test. On hosts that is a small
+//! Cost per pair: up to 6 vertex deformations in f64 (`3M + 9` multiply-adds each; a vertex
+//! already deformed in this call usually comes from a small memo) and the f64 leaf test, its
+//! certificate tried first (most reported pairs do intersect). On hosts that is a small
 //! part of the query; on a Cortex-M f64 is soft-float (its cost there is not measured yet), so
 //! the firmware leaves it to the caller. For an f64 body the query is already exact within its
 //! own rounding, and this returns every pair unchanged.
