@@ -485,7 +485,9 @@ fn borrow_two<'py>(
 /// Every intersecting triangle pair of two bodies in their current states: an int64 array of
 /// shape (K, 2), `[triangle of a, triangle of b]`, rows sorted. Conservative: every
 /// intersecting pair (touching counts) is reported; a pair that misses by less than the
-/// rounding inflation may be too.
+/// rounding inflation may be too. In f32 the pairs are re-tested in f64 on the stored model
+/// (the exact second stage, as the CLI runs it), so an extra pair is closer than the model's
+/// f32 storage rounding (~10⁻⁶ on unit-size bodies).
 #[pyfunction]
 fn collide<'py>(
     py: Python<'py>,
