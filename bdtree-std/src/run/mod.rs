@@ -34,6 +34,6 @@ pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, Geometr
 pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{
-    distances, prepare, run, run_with, Contact, FrameResult, PairDistance, PreparedScene,
-    ProxyContact, RunError,
+    distances, prepare, run, run_unrefined, run_with, Contact, FrameResult, PairDistance,
+    PreparedScene, ProxyContact, RunError,
 };

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, BodyError, Image, ImageError, Pose, PoseError, ProxyPair, QueryStats,
-    QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry,
+    collide, collide_proxies, collide_self, proxy_stack_capacity, refine, refine_self,
+    self_stack_capacity, stack_capacity, Body, BodyError, Image, ImageError, Pose, PoseError,
+    ProxyPair, QueryStats, QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
@@ -283,13 +283,37 @@ pub fn run<S: Scalar>(
 /// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
 /// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
-/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
+/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`. In f32 the triangle pairs are
+/// re-tested in f64 ([`refine`], the exact second stage), so the f32 answer's extras are only
+/// pairs closer than the model's f32 storage rounding; the counters are the walk's.
 pub fn run_with<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
     repeat: usize,
     proxy_depth: Option<u32>,
     self_pairs: bool,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_inner::<S>(scene, prepared, repeat, proxy_depth, self_pairs, true)
+}
+
+/// [`run_with`] without the exact second stage: the kernel's own answer, as a device computes
+/// it (the firmware replay's reference). In f32 it holds the widened test's extras.
+pub fn run_unrefined<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<Vec<FrameResult>, RunError> {
+    run_inner::<S>(scene, prepared, 1, proxy_depth, self_pairs, false).map(|(r, _)| r)
+}
+
+fn run_inner<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+    refined: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
     let images = parse_images::<S>(scene, prepared)?;
     let mut caches = Caches::new(&images);
@@ -302,6 +326,7 @@ pub fn run_with<S: Scalar>(
             .max(self_stack_capacity(depth))
     ];
     let mut q = Vec::new();
+    let mut found = Vec::new();
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
@@ -317,11 +342,19 @@ pub fn run_with<S: Scalar>(
                 let (head, tail) = bodies.split_at_mut(i + 1);
                 let a = &mut head[i];
                 if self_pairs {
+                    found.clear();
                     let mut sink = |p: TrianglePair| {
-                        result.pairs.push((i, i, p.a, p.b));
+                        found.push(p);
                         true
                     };
                     let outcome = collide_self(a, &mut stack, &mut sink);
+                    let kept = if refined {
+                        refine_self(a, &mut found)
+                    } else {
+                        found.len()
+                    };
+                    let found = found.get(..kept).unwrap_or(&[]);
+                    result.pairs.extend(found.iter().map(|p| (i, i, p.a, p.b)));
                     let s = &mut result.stats;
                     s.nodes_visited += outcome.stats.nodes_visited;
                     s.sphere_updates += outcome.stats.sphere_updates;
@@ -345,11 +378,20 @@ pub fn run_with<S: Scalar>(
                         };
                         collide_proxies(a, l, b, l, &mut stack, &mut sink)
                     } else {
+                        found.clear();
                         let mut sink = |p: TrianglePair| {
-                            result.pairs.push((i, j, p.a, p.b));
+                            found.push(p);
                             true
                         };
-                        collide(a, b, &mut stack, &mut sink)
+                        let outcome = collide(a, b, &mut stack, &mut sink);
+                        let kept = if refined {
+                            refine(a, b, &mut found)
+                        } else {
+                            found.len()
+                        };
+                        let found = found.get(..kept).unwrap_or(&[]);
+                        result.pairs.extend(found.iter().map(|p| (i, j, p.a, p.b)));
+                        outcome
                     };
                     let s = &mut result.stats;
                     s.nodes_visited += outcome.stats.nodes_visited;

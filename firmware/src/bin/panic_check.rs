@@ -33,8 +33,8 @@ use bdtree_core::{
     TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
-    collide_contacts, collide_primitive, collide_swept, within, ContactPoint, NearPair, Primitive,
-    SweptPair,
+    collide_contacts, collide_primitive, collide_swept, refine, refine_error, refine_self, within,
+    ContactPoint, NearPair, Primitive, SweptPair,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -96,6 +96,7 @@ entries!(
         within_query,
         primitive_query,
         swept_query,
+        refine_pairs,
     ],
     // Known panic paths at opt-level `s` only: none at present (the bounds checks of
     // `obb::boxes_overlap`, `response::penalty` and `apply_at_node` are gone).
@@ -413,6 +414,20 @@ fn triangle_query_buffer<S: Scalar>() {
         black_box(collide(a, b, &mut stack, &mut buffer));
         black_box((buffer.len(), buffer.as_slice().first().copied()));
         buffer.clear();
+    });
+}
+
+fn refine_pairs<S: Scalar>() {
+    two::<S>(|a, b| {
+        let mut pairs = [TrianglePair {
+            a: black_box(3),
+            b: black_box(u32::MAX),
+        }; 4];
+        let n = black_box(pairs.len());
+        let pairs = pairs.get_mut(..n).unwrap_or(&mut []);
+        black_box(refine(a, b, pairs));
+        black_box(refine_self(a, pairs));
+        black_box(refine_error(b));
     });
 }
 
