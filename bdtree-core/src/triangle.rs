@@ -97,8 +97,8 @@ pub fn triangles_may_intersect_likely<S: Scalar>(
     error: S,
 ) -> bool {
     let per_unit_axis = tolerance(a, b, error);
-    pierces(a, b, per_unit_axis)
-        || pierces(b, a, per_unit_axis)
+    pierces(a, b, per_unit_axis) == Found::Meets
+        || pierces(b, a, per_unit_axis) == Found::Meets
         || triangles_may_intersect(a, b, error)
 }
 
