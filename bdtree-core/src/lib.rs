@@ -105,4 +105,4 @@ pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, Self
 pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
-pub use world::{collide_world, WorldOutcome, WorldPair};
+pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};

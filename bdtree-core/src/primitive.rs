@@ -341,6 +341,25 @@ fn from_box<S: Scalar>(x: V<S>, axes: &[V<S>; 3]) -> V<S> {
     ]
 }
 
+/// Whether a body's world sphere `[x, y, z, r]` (vertices known to within `error`) may hold a
+/// triangle [`primitive_contact`] reports: its center's signed distance to the primitive is at
+/// most its radius, plus the leaf tolerance over its extent and the rounding of this test.
+/// The walk's test of every node, and the world query's broad phase on root spheres.
+#[inline(always)]
+pub(crate) fn sphere_may_touch<S: Scalar>(
+    sphere: &[S; 4],
+    primitive: &Primitive<S>,
+    error: S,
+) -> bool {
+    let [x, y, z, r] = *sphere;
+    let c = [x, y, z];
+    let w = norm_inf(c) + r;
+    let t = primitive_tolerance(w, error, primitive);
+    let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + primitive.magnitude() + r);
+    // NaN fails the test of a correct sphere: only possible with a broken state.
+    primitive.signed_distance(c) <= r + t + rounding
+}
+
 /// The primitive query's policy: the body's world spheres against the primitive (a second tree
 /// of one terminal node), the triangle's contact at leaves.
 struct Against<'q, 't, 'c, S: Scalar, X: ?Sized> {
@@ -385,17 +404,9 @@ impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Policy for Against<'_, '_, '_
         bound[3]
     }
 
-    /// The body's sphere `a` may touch the primitive: its center's signed distance is at most
-    /// its radius, plus the leaf tolerance over its extent and the rounding of this test.
     #[inline(always)]
     fn test(&self, a: &[S; 4], _: &[S; 4]) -> Option<()> {
-        let [x, y, z, r] = *a;
-        let c = [x, y, z];
-        let w = norm_inf(c) + r;
-        let t = primitive_tolerance(w, self.error, &self.primitive);
-        let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + self.primitive.magnitude() + r);
-        // NaN fails the test of a correct sphere: only possible with a broken state.
-        (self.primitive.signed_distance(c) <= r + t + rounding).then_some(())
+        sphere_may_touch(a, &self.primitive, self.error).then_some(())
     }
 
     fn leaf(

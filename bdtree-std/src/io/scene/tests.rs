@@ -82,16 +82,8 @@ fn good_scene() -> SceneFile {
     let half = core::f64::consts::FRAC_1_SQRT_2;
     SceneFile {
         bodies: vec![
-            BodySpec {
-                name: "a".into(),
-                mesh: "a.obj".into(),
-                modes: Some("a.modes.npy".into()),
-            },
-            BodySpec {
-                name: "b".into(),
-                mesh: "b.obj".into(),
-                modes: None,
-            },
+            BodySpec::mesh("a", "a.obj", Some("a.modes.npy".into())),
+            BodySpec::mesh("b", "b.obj", None),
         ],
         frames: vec![
             FrameSpec {
@@ -383,7 +375,7 @@ fn q_length_must_match_the_mode_count() {
 fn missing_mesh_and_basis_files_are_named() {
     let dir = fixture("missingfiles");
     let mut scene = good_scene();
-    scene.bodies[1].mesh = "nowhere.obj".into();
+    scene.bodies[1] = BodySpec::mesh("b", "nowhere.obj", None);
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -395,7 +387,7 @@ fn missing_mesh_and_basis_files_are_named() {
         ],
     );
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("nowhere.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("nowhere.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -414,7 +406,7 @@ fn malformed_mesh_and_basis_files_are_named() {
     dir.write("bad.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n");
     dir.write("bad.npy", b"not a numpy file at all");
     let mut scene = good_scene();
-    scene.bodies[1].mesh = "bad.obj".into();
+    scene.bodies[1] = BodySpec::mesh("b", "bad.obj", None);
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -426,7 +418,7 @@ fn malformed_mesh_and_basis_files_are_named() {
         ],
     );
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("bad.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("bad.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -444,7 +436,7 @@ fn basis_vertex_count_must_match_the_mesh() {
     let dir = fixture("vertexcount");
     dir.write("short.npy", &npy_bytes(&two_mode_basis(3)));
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("short.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("short.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
