@@ -131,6 +131,25 @@ impl Solid {
         outside.max(0.0)
     }
 
+    /// How deep triangle `t` reaches into a half-space, ball or capsule (negative: how far it
+    /// is outside): the offset less the lowest vertex height, or the radius less the distance
+    /// to the center or axis. `None` for a box (its penetration depth is not computed here).
+    pub fn depth(&self, t: &Tri) -> Option<f64> {
+        match *self {
+            Solid::HalfSpace { normal, offset } => Some(
+                offset
+                    - t.iter()
+                        .map(|&v| dot(normal, v))
+                        .fold(f64::INFINITY, f64::min),
+            ),
+            Solid::Ball { center, radius } => {
+                Some(radius - triangle_distance(&[center, center, center], t).0)
+            }
+            Solid::Capsule { a, b, radius } => Some(radius - triangle_distance(&[a, b, b], t).0),
+            Solid::Box { .. } => None,
+        }
+    }
+
     /// Whether triangle `t` touches the solid.
     pub fn touches(&self, t: &Tri) -> bool {
         self.gap(t) <= 0.0
@@ -241,13 +260,14 @@ mod tests {
         // A unit cube whose top face the triangle's low corner pierces.
         let cube = Solid::Box {
             center: [1.0, 0.0, -1.0],
-            axes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            axes: cube_axes(),
             half: [0.5, 0.5, 0.9],
         };
         assert!(cube.touches(&T));
         let high = Solid::Box {
             center: [1.0, 0.0, -1.5],
-            ..cube
+            axes: cube_axes(),
+            half: [0.5, 0.5, 0.9],
         };
         assert!((high.gap(&T) - 0.4).abs() < 1e-12);
         // A triangle slicing through a box with no vertex inside touches it.

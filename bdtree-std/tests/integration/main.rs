@@ -28,6 +28,7 @@ mod properties;
 mod proxies;
 mod regions;
 mod response;
+mod scene_primitives;
 mod selfcollide;
 mod separation;
 mod support;
