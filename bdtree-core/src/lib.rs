@@ -95,8 +95,8 @@ pub use output::{
 };
 pub use pose::{Pose, PoseError};
 pub use primitive::{
-    collide_primitive, primitive_contact, primitive_stack_capacity, primitive_tolerance, Primitive,
-    PrimitiveError,
+    collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
+    primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,
 };
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use query::collide;

@@ -291,6 +291,43 @@ pub(crate) fn set_frame<S: Scalar>(
     Ok(())
 }
 
+/// A scene primitive (local frame: [`crate::io::scene::primitive`]) placed by the kernel's
+/// `pose`, as the kernel's [`Primitive`] in scalar `S`: a plane's unit normal turned by the
+/// rotation and its offset moved by the translation, a sphere at the translation, a capsule's
+/// ends `pose(0, 0, ∓h)`, a box with the rotation's columns as axes.
+pub fn kernel_primitive<S: Scalar>(
+    shape: &PrimitiveShape,
+    pose: &Pose<S>,
+) -> Result<Primitive<S>, PrimitiveError> {
+    let s = S::from_f64;
+    match *shape {
+        PrimitiveShape::Plane { normal, offset } => {
+            let len =
+                (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
+            let unit = normal.map(|x| S::from_f64(x / len));
+            let r = pose.rotation;
+            let n = r.map(|row| row[0] * unit[0] + row[1] * unit[1] + row[2] * unit[2]);
+            let t = pose.translation;
+            Primitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
+        }
+        PrimitiveShape::Sphere(radius) => Primitive::sphere(pose.translation, s(radius)),
+        PrimitiveShape::Capsule {
+            radius,
+            half_length,
+        } => {
+            let h = s(half_length);
+            Primitive::capsule(
+                pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
+                pose.apply([S::ZERO, S::ZERO, h]),
+                s(radius),
+            )
+        }
+        PrimitiveShape::Box { half_extents } => {
+            Primitive::oriented_box(pose, to_scalars(half_extents))
+        }
+    }
+}
+
 /// The kernel's primitives of frame `f`, in scalar `S`, into `out` (cleared): each scene
 /// primitive in its local frame (see [`crate::io::scene::primitive`]) placed by the kernel's
 /// [`Pose`] of the frame's rotation and translation.
@@ -308,33 +345,7 @@ pub(crate) fn set_primitives<S: Scalar>(
                 body: p.name.clone(),
                 error,
             })?;
-        let s = S::from_f64;
-        let primitive = match p.shape {
-            PrimitiveShape::Plane { normal, offset } => {
-                let len =
-                    (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
-                let unit = normal.map(|x| S::from_f64(x / len));
-                let r = pose.rotation;
-                let n = r.map(|row| row[0] * unit[0] + row[1] * unit[1] + row[2] * unit[2]);
-                let t = pose.translation;
-                Primitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
-            }
-            PrimitiveShape::Sphere(radius) => Primitive::sphere(pose.translation, s(radius)),
-            PrimitiveShape::Capsule {
-                radius,
-                half_length,
-            } => {
-                let h = s(half_length);
-                Primitive::capsule(
-                    pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
-                    pose.apply([S::ZERO, S::ZERO, h]),
-                    s(radius),
-                )
-            }
-            PrimitiveShape::Box { half_extents } => {
-                Primitive::oriented_box(&pose, to_scalars(half_extents))
-            }
-        };
+        let primitive = kernel_primitive(&p.shape, &pose);
         out.push(primitive.map_err(|error| RunError::Primitive {
             frame: f,
             body: p.name.clone(),

@@ -396,3 +396,134 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
     );
     assert!(matches!(outcome.status, QueryStatus::OutputFull { .. }));
 }
+
+/// `collide_primitive_proxies` in `S` on a random body against a random posed primitive:
+/// every triangle the brute force finds touching lies under a reported proxy, proxies are
+/// reported once, each at the proxy depth (or a shallower leaf), and each depth is its
+/// sphere's radius less its center's signed distance (computed here in f64).
+fn check_primitive_proxies<S: Scalar>(
+    mesh: &bdtree_std::io::Mesh,
+    q: &[f64],
+    pose: &oracle::Pose,
+    shape: &PrimitiveShape,
+    place: &oracle::Pose,
+    proxy_depth: u32,
+) -> Result<usize, TestCaseError> {
+    let precision = if S::BYTES == 4 {
+        Precision::F32
+    } else {
+        Precision::F64
+    };
+    let basis = smooth_basis(&mesh.vertices, q.len(), 0.1);
+    let options = BuildOptions {
+        precision,
+        ..BuildOptions::default()
+    };
+    let built = bdtree_std::build::build(mesh, Some(&basis), options, &mut |_| {})
+        .expect("build")
+        .0;
+    let image = built.parse::<S>().expect("image");
+    let mut storage = BodyStorage::new(image.tree.node_count());
+    let mut body = storage.body(&image).expect("body");
+    let kernel_pose = Pose::from_quaternion(
+        pose.rotation.map(S::from_f64),
+        pose.translation.map(S::from_f64),
+    )
+    .expect("pose");
+    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(kernel_pose, &qs).expect("state");
+    let primitive_pose = Pose::from_quaternion(
+        place.rotation.map(S::from_f64),
+        place.translation.map(S::from_f64),
+    )
+    .expect("pose");
+    let primitive = bdtree_std::run::kernel_primitive(shape, &primitive_pose).expect("primitive");
+    let mut stack = vec![[0u32; 2]; primitive_stack_capacity(image.tree.depth())];
+    let mut found = Vec::new();
+    let outcome = bdtree_core::collide_primitive_proxies(
+        &mut body,
+        proxy_depth,
+        &primitive,
+        &mut stack,
+        &mut |p: bdtree_core::PrimitiveProxy<S>| {
+            found.push(p);
+            true
+        },
+    );
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    let nodes: std::collections::BTreeSet<u32> = found.iter().map(|p| p.node).collect();
+    prop_assert_eq!(nodes.len(), found.len(), "a proxy reported twice");
+    let owners = bdtree_std::run::proxy_of_triangles(&built, proxy_depth).expect("owners");
+    let world = oracle::deform(&mesh.vertices, Some(&basis), q, pose);
+    let solid = oracle::Solid::posed(shape, place);
+    let touching = oracle::brute_force_primitive(&world, &mesh.triangles, &solid);
+    for &t in &touching {
+        prop_assert!(
+            nodes.contains(&owners[t as usize]),
+            "{}: triangle {t} touches {solid:?} but its proxy {} is not reported",
+            S::NAME,
+            owners[t as usize]
+        );
+    }
+    for p in &found {
+        let depth = image.tree.node_depth(p.node as usize).expect("node");
+        let leaf = matches!(
+            image.tree.kind(p.node as usize),
+            Some(bdtree_core::NodeKind::Leaf { .. })
+        );
+        prop_assert!(depth == proxy_depth || (leaf && depth < proxy_depth));
+        let [x, y, z, r] = p.sphere.map(|v| v.to_f64());
+        // The sphere's penetration: r − signed distance of its center, by the oracle.
+        let c = [x, y, z];
+        let signed = match solid {
+            oracle::Solid::HalfSpace { normal, offset } => {
+                normal[0] * x + normal[1] * y + normal[2] * z - offset
+            }
+            oracle::Solid::Box { .. } => continue,
+            _ => -solid.depth(&[c, c, c]).expect("round"),
+        };
+        let scale = 1.0 + r + c.iter().fold(0f64, |m, v| m.max(v.abs()));
+        let slack = 64.0 * S::UNIT_ROUNDOFF.to_f64() * scale;
+        prop_assert!(
+            (p.depth.to_f64() - (r - signed)).abs() <= slack,
+            "{}: depth {} against {}",
+            S::NAME,
+            p.depth.to_f64(),
+            r - signed
+        );
+    }
+    Ok(touching.len())
+}
+
+proptest! {
+    #![proptest_config(config(24, 0xBD7_9E0C))]
+
+    #[test]
+    fn primitive_proxies_cover_every_touching_triangle(
+        mesh in 0usize..5,
+        modes in 0usize..=3,
+        proxy_depth in 0u32..9,
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let meshes = [
+            icosphere(0.4, 1),
+            torus(0.4, 0.12, 12, 6),
+            sheet(1.0, 0.8, 6, 5),
+            bar(1.2, 0.08, 8),
+            blob(0.4, 1, 4, 7),
+        ];
+        let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let pose = oracle::Pose {
+            rotation: rng.rotation(),
+            translation: [0, 1, 2].map(|_| rng.uniform(-0.1, 0.1)),
+        };
+        let shape = random_shape(&mut rng);
+        let place = oracle::Pose {
+            rotation: rng.rotation(),
+            translation: [0, 1, 2].map(|_| rng.uniform(-0.3, 0.3)),
+        };
+        check_primitive_proxies::<f32>(&meshes[mesh], &q, &pose, &shape, &place, proxy_depth)?;
+        check_primitive_proxies::<f64>(&meshes[mesh], &q, &pose, &shape, &place, proxy_depth)?;
+    }
+}

@@ -33,8 +33,9 @@ use bdtree_core::{
     TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
-    collide_contacts, collide_primitive, collide_swept, collide_world_primitives, within,
-    ContactPoint, NearPair, Primitive, SweptPair, WorldContact,
+    collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
+    collide_world_primitives, within, ContactPoint, NearPair, Primitive, PrimitiveProxy,
+    SweptPair, WorldContact,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -596,6 +597,15 @@ fn primitive_query<S: Scalar>() {
         for primitive in primitives.iter().flatten() {
             let mut sink = |c: ContactPoint<S>| black_box(c.a) != u32::MAX;
             black_box(collide_primitive(body, primitive, &mut stack, &mut sink));
+            let mut proxies = |p: PrimitiveProxy<S>| black_box(p.node) != u32::MAX;
+            let depth = black_box(3);
+            black_box(collide_primitive_proxies(
+                body,
+                depth,
+                primitive,
+                &mut stack,
+                &mut proxies,
+            ));
         }
     });
 }
