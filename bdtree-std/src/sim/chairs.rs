@@ -387,10 +387,8 @@ impl Ground {
                 found.push(p);
                 true
             });
-            for p in found.iter() {
-                if !(p.depth > 0.0) {
-                    continue;
-                }
+            // NaN depths (a broken state) push nothing.
+            for p in found.iter().filter(|p| p.depth > 0.0) {
                 let [x, y, _, _] = p.sphere;
                 let force = [0.0, 0.0, self.stiffness * p.depth];
                 if apply_at_node(body, p.node as usize, [x, y, 0.0], force, w).is_some() {

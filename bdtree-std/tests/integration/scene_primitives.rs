@@ -353,7 +353,7 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
     assert_eq!(outcome.candidate_pairs, 3);
     found.sort_unstable();
     let mut truth = Vec::new();
-    let poses = places.map(|t| oracle::Pose::from_translation(t));
+    let poses = places.map(oracle::Pose::from_translation);
     let solids = [
         oracle::Solid::HalfSpace {
             normal: [0.0, 0.0, 1.0],
