@@ -67,6 +67,7 @@ pub mod primitive;
 mod primitive_box;
 pub mod proxy;
 pub mod query;
+pub mod refine;
 pub mod response;
 pub mod scalar;
 pub mod selfcollide;
@@ -100,6 +101,7 @@ pub use primitive::{
 };
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use query::collide;
+pub use refine::{refine, refine_error, refine_self};
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
 pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};

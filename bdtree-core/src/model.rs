@@ -249,6 +249,51 @@ impl<'a, S: Scalar> Model<'a, S> {
         self.triangles
     }
 
+    /// The deformed body-frame position `p_i + U_i q` of vertex i computed in f64 from the stored
+    /// values (each exact in f64; a quantized entry `k · s` too, as a product of a 16-bit and a
+    /// 24-bit significand): what [`crate::refine`] re-tests f32 answers on. `3M` multiply-adds.
+    /// `None` if `i` is out of range or `q` has the wrong length.
+    pub fn deformed_f64(&self, i: usize, q: &[S]) -> Option<[f64; 3]> {
+        if q.len() != self.modes {
+            return None;
+        }
+        let m = self.modes;
+        let start = i.checked_mul(3 * m)?;
+        match self.storage {
+            Storage::Float { positions, basis } => {
+                let mut out = positions.get(i)?.map(S::to_f64);
+                let rows = basis.get(start..start.checked_add(3 * m)?)?;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let row = rows.get(k * m..(k + 1) * m)?;
+                    for (&u, &qj) in row.iter().zip(q) {
+                        *o += u.to_f64() * qj.to_f64();
+                    }
+                }
+                Some(out)
+            }
+            Storage::Q16 {
+                positions,
+                basis,
+                frame,
+                mode_scales,
+                ..
+            } => {
+                let [kx, ky, kz] = *positions.get(i)?;
+                let [fx, fy, fz, scale] = frame.map(f64::from);
+                let at = |k: i16, f: f64| f64::from(k) * scale + f;
+                let mut out = [at(kx, fx), at(ky, fy), at(kz, fz)];
+                let rows = basis.get(start..start.checked_add(3 * m)?)?;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let row = rows.get(k * m..(k + 1) * m)?;
+                    for ((&u, &qj), &s) in row.iter().zip(q).zip(mode_scales) {
+                        *o += f64::from(u) * f64::from(s) * qj.to_f64();
+                    }
+                }
+                Some(out)
+            }
+        }
+    }
+
     /// The deformed body-frame position `p_i + U_i q` of vertex i: `3M` multiply-adds.
     /// `None` if `i` is out of range or `q` has the wrong length.
     #[inline]

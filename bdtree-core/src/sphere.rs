@@ -567,11 +567,16 @@ pub fn error_bound<S: Scalar>(
         x = x + a * qj.abs();
         m = m.saturating_add(1);
     }
+    rounding_bound(x, m, translation)
+}
+
+/// [`error_bound`] from its parts: `x = X₀ + Σ A_j |q_j|` and `M`.
+pub(crate) fn rounding_bound<S: Scalar>(x: S, modes: u32, translation: [S; 3]) -> S {
     let t = translation[0]
         .abs()
         .max(translation[1].abs())
         .max(translation[2].abs());
-    let m = S::from_u32(m.min(1 << 20));
+    let m = S::from_u32(modes.min(1 << 20));
     let factor = (m + m + S::from_u32(96)) * S::UNIT_ROUNDOFF;
     // The final products are rounded too; one more relative u is covered by the margin.
     factor * (x + t)

@@ -78,16 +78,38 @@ pub fn triangles_may_intersect<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], erro
     }
 }
 
-/// Stage 1 (module docs) up to the edge crosses: `None` when an axis separates the pair,
-/// otherwise the tolerance per unit axis length for the later stages.
-fn filter<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<S> {
+/// [`triangles_may_intersect`] for a pair expected to intersect (one a widened test has already
+/// accepted): the certificate first, which settles most intersecting pairs in a few dozen
+/// multiply-adds, and the whole test only for pairs it does not settle. The same answer's
+/// guarantee (module docs): a certificate holds only for triangles within the rounding bound.
+#[inline]
+pub fn triangles_may_intersect_likely<S: Scalar>(
+    a: &[[S; 3]; 3],
+    b: &[[S; 3]; 3],
+    error: S,
+) -> bool {
+    let per_unit_axis = tolerance(a, b, error);
+    pierces(a, b, per_unit_axis)
+        || pierces(b, a, per_unit_axis)
+        || triangles_may_intersect(a, b, error)
+}
+
+/// The tolerance per unit axis length `τ` (module docs) for a pair and a vertex error bound.
+#[inline(always)]
+fn tolerance<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> S {
     let mut w = S::ZERO;
     for v in a.iter().chain(b.iter()) {
         w = w.max(norm_inf(*v));
     }
     let u = S::UNIT_ROUNDOFF;
     let eight = S::from_u32(8);
-    let per_unit_axis = (error + error + eight * u * (w + error)) * (S::ONE + eight * u);
+    (error + error + eight * u * (w + error)) * (S::ONE + eight * u)
+}
+
+/// Stage 1 (module docs) up to the edge crosses: `None` when an axis separates the pair,
+/// otherwise the tolerance per unit axis length for the later stages.
+fn filter<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<S> {
+    let per_unit_axis = tolerance(a, b, error);
 
     let separated = |axis: [S; 3]| -> bool {
         let pa = [dot(axis, a[0]), dot(axis, a[1]), dot(axis, a[2])];

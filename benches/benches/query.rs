@@ -32,8 +32,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bdtree_core::{
-    collide, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, QueryStats, Scalar,
-    TrianglePair, VertexEntry,
+    collide, refine, stack_capacity, Body, Image, Pose as CorePose, QueryOutcome, QueryStats,
+    Scalar, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -258,6 +258,27 @@ impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
                 true
             },
         )
+    }
+
+    /// [`CoreScene::frame`], then the pairs re-tested exactly ([`refine`], the f32 answer's
+    /// second stage; nothing to do for f64): the pairs kept.
+    #[inline]
+    fn frame_refined(&mut self, k: usize) -> (QueryOutcome, usize) {
+        let outcome = self.frame(k);
+        let kept = refine(&self.big, &self.small, &mut self.pairs);
+        self.pairs.truncate(kept);
+        (outcome, kept)
+    }
+
+    fn sorted_refined(&mut self, k: usize) -> Vec<(u32, u32)> {
+        let (outcome, _) = self.frame_refined(k);
+        assert!(
+            outcome.status.is_complete(),
+            "query incomplete: {outcome:?}"
+        );
+        let mut pairs: Vec<(u32, u32)> = self.pairs.iter().map(|p| (p.a, p.b)).collect();
+        pairs.sort_unstable();
+        pairs
     }
 
     fn sorted_pairs(&mut self, k: usize) -> (Vec<(u32, u32)>, QueryOutcome) {
@@ -634,6 +655,7 @@ fn main() {
     let mut gjk_extra_total = 0;
     let mut work: Vec<Work> = Vec::new();
     let (mut extra32, mut gap32, mut true_total) = (0, 0.0f64, 0);
+    let (mut extra_refined, mut gap_refined) = (0, 0.0f64);
     for (k, f) in frames.iter().enumerate() {
         let world_big = deform(&big.vertices, Some(&big_basis), &f.q_big, &f.pose_big);
         let world_small = deform(
@@ -654,6 +676,19 @@ fn main() {
         let (p64, out64) = core64.sorted_pairs(k);
         let (pp, candidates) = parry.sorted_pairs(k);
         let a32 = check("bdtree_f32", k, &p32, &truth, worlds, tris, 0.0, 1e-3);
+        let r32 = core32.sorted_refined(k);
+        let ar = check(
+            "bdtree_f32 refined",
+            k,
+            &r32,
+            &truth,
+            worlds,
+            tris,
+            0.0,
+            1e-3,
+        );
+        extra_refined += ar.extra;
+        gap_refined = gap_refined.max(ar.extra_gap);
         let a64 = check("bdtree_f64", k, &p64, &truth, worlds, tris, 0.0, 1e-9);
         // The baseline runs in f32: pairs within its rounding may go either way.
         let ap = check("parry_refit", k, &pp, &truth, worlds, tris, 1e-5, 1e-5);
@@ -733,6 +768,12 @@ fn main() {
         100.0 * extra32 as f64 / true_total as f64
     );
 
+    println!(
+        "bdtree_f32 refined (f64 second stage) extras: {extra_refined} of {true_total} true pairs \
+         ({:.2} %), farthest {gap_refined:.1e} apart",
+        100.0 * extra_refined as f64 / true_total as f64
+    );
+
     // Criterion: one frame per iteration, cycling through the frames.
     let mut group = criterion.benchmark_group("query");
     let mut k = 0;
@@ -740,6 +781,12 @@ fn main() {
         b.iter(|| {
             k = (k + 1) % FRAMES;
             black_box(core32.frame(k))
+        })
+    });
+    group.bench_function("bdtree_f32_refined", |b| {
+        b.iter(|| {
+            k = (k + 1) % FRAMES;
+            black_box(core32.frame_refined(k))
         })
     });
     group.bench_function("bdtree_f64", |b| {

@@ -112,7 +112,9 @@ class _Proxies(TypedDict):
     depth: npt.NDArray[np.float64]
 
 def collide(a: Body, b: Body) -> npt.NDArray[np.int64]:
-    """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted."""
+    """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted.
+    Conservative; in f32 the pairs are re-tested in f64 on the stored model, so an extra pair
+    is closer than the model's f32 storage rounding (~1e-6 on unit-size bodies)."""
 
 def collide_self(body: Body) -> npt.NDArray[np.int64]:
     """Intersecting pairs of non-adjacent triangles of one body (K, 2), a < b, rows sorted."""

@@ -9,16 +9,19 @@
 //! them by [`collide_world_primitives`] (its broad phase on root spheres, then
 //! [`bdtree_core::collide_primitive`]). A pair is `(b, n + p, triangle, 0)` — the mesh body
 //! first, the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
-//! primitives are not queried. The other runs ignore primitives (the CLI refuses them there).
+//! primitives are not queried, and f32 primitive pairs get no f64 second stage ([`refine`] is
+//! for triangle pairs): their extras are within the primitive query's `2T`. The other runs
+//! ignore primitives (the CLI refuses them there).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
     collide, collide_proxies, collide_self, collide_world_primitives, primitive_stack_capacity,
-    proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs, Body, BodyError, Image,
-    ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair, QueryStats, QueryStatus,
-    RunStatus, Scalar, TrianglePair, VertexEntry, WorldContact, WorldOutcome,
+    proxy_stack_capacity, refine, refine_self, self_stack_capacity, stack_capacity, AllPairs, Body,
+    BodyError, Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair,
+    QueryStats, QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry, WorldContact,
+    WorldOutcome,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
@@ -393,7 +396,9 @@ pub fn run<S: Scalar>(
 /// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
 /// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
-/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
+/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`. In f32 the triangle pairs are
+/// re-tested in f64 ([`refine`], the exact second stage), so the f32 answer's extras are only
+/// pairs closer than the model's f32 storage rounding; the counters are the walk's.
 pub fn run_with<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
@@ -408,6 +413,7 @@ pub fn run_with<S: Scalar>(
     let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
     let mut q = Vec::new();
     let mut primitives = Vec::new();
+    let mut found = Vec::new();
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
@@ -423,11 +429,15 @@ pub fn run_with<S: Scalar>(
                 let (head, tail) = bodies.split_at_mut(i + 1);
                 let a = &mut head[i];
                 if self_pairs {
+                    found.clear();
                     let mut sink = |p: TrianglePair| {
-                        result.pairs.push((i, i, p.a, p.b));
+                        found.push(p);
                         true
                     };
                     let outcome = collide_self(a, &mut stack, &mut sink);
+                    let kept = refine_self(a, &mut found);
+                    let found = found.get(..kept).unwrap_or(&[]);
+                    result.pairs.extend(found.iter().map(|p| (i, i, p.a, p.b)));
                     let s = &mut result.stats;
                     s.nodes_visited += outcome.stats.nodes_visited;
                     s.sphere_updates += outcome.stats.sphere_updates;
@@ -451,11 +461,16 @@ pub fn run_with<S: Scalar>(
                         };
                         collide_proxies(a, l, b, l, &mut stack, &mut sink)
                     } else {
+                        found.clear();
                         let mut sink = |p: TrianglePair| {
-                            result.pairs.push((i, j, p.a, p.b));
+                            found.push(p);
                             true
                         };
-                        collide(a, b, &mut stack, &mut sink)
+                        let outcome = collide(a, b, &mut stack, &mut sink);
+                        let kept = refine(a, b, &mut found);
+                        let found = found.get(..kept).unwrap_or(&[]);
+                        result.pairs.extend(found.iter().map(|p| (i, j, p.a, p.b)));
+                        outcome
                     };
                     let s = &mut result.stats;
                     s.nodes_visited += outcome.stats.nodes_visited;

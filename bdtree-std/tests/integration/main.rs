@@ -26,6 +26,7 @@ mod pictures;
 mod primitive;
 mod properties;
 mod proxies;
+mod refine;
 mod regions;
 mod response;
 mod scene_primitives;

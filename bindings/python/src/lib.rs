@@ -16,7 +16,8 @@ use std::sync::Arc;
 
 use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
-    collide_proxies as core_proxies, collide_self as core_self, proxy_stack_capacity,
+    collide_proxies as core_proxies, collide_self as core_self, proxy_stack_capacity, refine,
+    refine_self,
     self_stack_capacity, stack_capacity, Body as CoreBody, Pose, ProxyPair, QueryStatus, Scalar,
     TrianglePair,
 };
@@ -416,32 +417,40 @@ fn pairs_of<S: Scalar>(
     b: &mut CoreBody<'_, '_, S>,
 ) -> Result<Vec<[u32; 2]>, PyErr> {
     let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     let mut sink = |p: TrianglePair| {
-        out.push([p.a, p.b]);
+        found.push(p);
         true
     };
     let o = bdtree_core::collide(a, b, &mut stack, &mut sink);
     if !o.status.is_complete() {
         return Err(status_error("collide", o.status));
     }
-    out.sort_unstable();
-    Ok(out)
+    // f32: the exact second stage, as the CLI runs it.
+    let kept = refine(a, b, &mut found);
+    Ok(sorted(found.get(..kept).unwrap_or(&[])))
 }
 
 fn self_pairs_of<S: Scalar>(a: &mut CoreBody<'_, '_, S>) -> Result<Vec<[u32; 2]>, PyErr> {
     let mut stack = vec![[0u32; 2]; self_stack_capacity(depth(a))];
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     let mut sink = |p: TrianglePair| {
-        out.push([p.a, p.b]);
+        found.push(p);
         true
     };
     let o = core_self(a, &mut stack, &mut sink);
     if !o.status.is_complete() {
         return Err(status_error("collide_self", o.status));
     }
+    let kept = refine_self(a, &mut found);
+    Ok(sorted(found.get(..kept).unwrap_or(&[])))
+}
+
+/// Pairs as sorted `[a, b]` rows.
+fn sorted(pairs: &[TrianglePair]) -> Vec<[u32; 2]> {
+    let mut out: Vec<[u32; 2]> = pairs.iter().map(|p| [p.a, p.b]).collect();
     out.sort_unstable();
-    Ok(out)
+    out
 }
 
 fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
@@ -476,7 +485,9 @@ fn borrow_two<'py>(
 /// Every intersecting triangle pair of two bodies in their current states: an int64 array of
 /// shape (K, 2), `[triangle of a, triangle of b]`, rows sorted. Conservative: every
 /// intersecting pair (touching counts) is reported; a pair that misses by less than the
-/// rounding inflation may be too.
+/// rounding inflation may be too. In f32 the pairs are re-tested in f64 on the stored model
+/// (the exact second stage, as the CLI runs it), so an extra pair is closer than the model's
+/// f32 storage rounding (~10⁻⁶ on unit-size bodies).
 #[pyfunction]
 fn collide<'py>(
     py: Python<'py>,

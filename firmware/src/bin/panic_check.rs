@@ -34,8 +34,8 @@ use bdtree_core::{
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
-    collide_world_primitives, within, ContactPoint, NearPair, Primitive, PrimitiveProxy,
-    SweptPair, WorldContact,
+    collide_world_primitives, refine, refine_error, refine_self, within, ContactPoint, NearPair,
+    Primitive, PrimitiveProxy, SweptPair, WorldContact,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -98,6 +98,7 @@ entries!(
         primitive_query,
         world_primitives,
         swept_query,
+        refine_pairs,
     ],
     // Known panic paths at opt-level `s` only: none at present (the bounds checks of
     // `obb::boxes_overlap`, `response::penalty` and `apply_at_node` are gone).
@@ -415,6 +416,20 @@ fn triangle_query_buffer<S: Scalar>() {
         black_box(collide(a, b, &mut stack, &mut buffer));
         black_box((buffer.len(), buffer.as_slice().first().copied()));
         buffer.clear();
+    });
+}
+
+fn refine_pairs<S: Scalar>() {
+    two::<S>(|a, b| {
+        let mut pairs = [TrianglePair {
+            a: black_box(3),
+            b: black_box(u32::MAX),
+        }; 4];
+        let n = black_box(pairs.len());
+        let pairs = pairs.get_mut(..n).unwrap_or(&mut []);
+        black_box(refine(a, b, pairs));
+        black_box(refine_self(a, pairs));
+        black_box(refine_error(b));
     });
 }
 
