@@ -9,7 +9,7 @@
 //! them by [`collide_world_primitives`] (its broad phase on root spheres, then
 //! [`bdtree_core::collide_primitive`]). A pair is `(b, n + p, triangle, 0)` — the mesh body
 //! first, the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
-//! primitives are not queried, and f32 primitive pairs get no f64 second stage ([`refine`] is
+//! primitives are not queried, and f32 primitive pairs get no f64 second stage ([`refine()`] is
 //! for triangle pairs): their extras are within the primitive query's `2T`. The other runs
 //! ignore primitives (the CLI refuses them there).
 
@@ -397,7 +397,7 @@ pub fn run<S: Scalar>(
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
 /// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
 /// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`. In f32 the triangle pairs are
-/// re-tested in f64 ([`refine`], the exact second stage), so the f32 answer's extras are only
+/// re-tested in f64 ([`refine()`], the exact second stage), so the f32 answer's extras are only
 /// pairs closer than the model's f32 storage rounding; the counters are the walk's.
 pub fn run_with<S: Scalar>(
     scene: &Scene,
