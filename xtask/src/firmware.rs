@@ -24,7 +24,7 @@
 //! proxy queries), so every image format runs on the target. The scene length lets the firmware
 //! go on with the next scene after an error in one.
 //!
-//! The per-frame answers are the host's f32 kernel's (`bdtree_std::collide::run_with::<f32>`),
+//! The per-frame answers are the host's f32 kernel's (`bdtree_std::collide::run_unrefined::<f32>`),
 //! which `cargo test` in turn checks against the f64 brute-force oracle; the two checksums
 //! (`firmware/src/checksum.rs`, shared) cover the floats the queries computed — every node
 //! sphere computed that step, and the deformed world vertices of every triangle in a found
@@ -46,7 +46,7 @@ use bdtree_core::{
     Pose, ProxyPair, SweptPair, TrianglePair, VertexEntry,
 };
 use bdtree_std::builder::{build, BuildOptions, Precision};
-use bdtree_std::collide::{prepare, run_with, PreparedScene};
+use bdtree_std::collide::{prepare, run_unrefined, PreparedScene};
 use bdtree_std::compact::compact;
 use bdtree_std::procedural::{icosphere, smooth_basis};
 use bdtree_std::scene::Scene;
@@ -514,7 +514,7 @@ pub fn pack() -> Result<(), String> {
     jobs.sort_by_key(|j| j.0.contains('-'));
     out.usize(jobs.len())?;
     for (name, scene, prepared, proxy_depth) in &jobs {
-        let (results, _) = run_with::<f32>(scene, prepared, 1, *proxy_depth, false)
+        let results = run_unrefined::<f32>(scene, prepared, *proxy_depth, false)
             .map_err(|e| format!("{name}: {e}"))?;
         let sums = host_sums(scene, prepared, *proxy_depth).map_err(|e| format!("{name}: {e}"))?;
         let length_at = out.0.len();

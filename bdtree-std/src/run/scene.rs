@@ -406,6 +406,28 @@ pub fn run_with<S: Scalar>(
     proxy_depth: Option<u32>,
     self_pairs: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_inner::<S>(scene, prepared, repeat, proxy_depth, self_pairs, true)
+}
+
+/// [`run_with`] without the exact second stage: the kernel's own answer, as a device computes
+/// it (the firmware replay's reference). In f32 it holds the widened test's extras.
+pub fn run_unrefined<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<Vec<FrameResult>, RunError> {
+    run_inner::<S>(scene, prepared, 1, proxy_depth, self_pairs, false).map(|(r, _)| r)
+}
+
+fn run_inner<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+    refined: bool,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
     let images = parse_images::<S>(scene, prepared)?;
     let mut caches = Caches::new(&images);
     let mut bodies = caches.bodies(scene, &images)?;
@@ -435,7 +457,11 @@ pub fn run_with<S: Scalar>(
                         true
                     };
                     let outcome = collide_self(a, &mut stack, &mut sink);
-                    let kept = refine_self(a, &mut found);
+                    let kept = if refined {
+                        refine_self(a, &mut found)
+                    } else {
+                        found.len()
+                    };
                     let found = found.get(..kept).unwrap_or(&[]);
                     result.pairs.extend(found.iter().map(|p| (i, i, p.a, p.b)));
                     let s = &mut result.stats;
@@ -467,7 +493,11 @@ pub fn run_with<S: Scalar>(
                             true
                         };
                         let outcome = collide(a, b, &mut stack, &mut sink);
-                        let kept = refine(a, b, &mut found);
+                        let kept = if refined {
+                            refine(a, b, &mut found)
+                        } else {
+                            found.len()
+                        };
                         let found = found.get(..kept).unwrap_or(&[]);
                         result.pairs.extend(found.iter().map(|p| (i, j, p.a, p.b)));
                         outcome
