@@ -96,8 +96,8 @@ pub use output::{
 };
 pub use pose::{Pose, PoseError};
 pub use primitive::{
-    collide_primitive, primitive_contact, primitive_stack_capacity, primitive_tolerance, Primitive,
-    PrimitiveError,
+    collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
+    primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,
 };
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use query::collide;
@@ -107,4 +107,4 @@ pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, Self
 pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
-pub use world::{collide_world, WorldOutcome, WorldPair};
+pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};

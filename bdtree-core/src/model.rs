@@ -251,7 +251,7 @@ impl<'a, S: Scalar> Model<'a, S> {
 
     /// The deformed body-frame position `p_i + U_i q` of vertex i computed in f64 from the stored
     /// values (each exact in f64; a quantized entry `k · s` too, as a product of a 16-bit and a
-    /// 24-bit significand): what [`crate::refine`] re-tests f32 answers on. `3M` multiply-adds.
+    /// 24-bit significand): what [`crate::refine()`] re-tests f32 answers on. `3M` multiply-adds.
     /// `None` if `i` is out of range or `q` has the wrong length.
     pub fn deformed_f64(&self, i: usize, q: &[S]) -> Option<[f64; 3]> {
         if q.len() != self.modes {

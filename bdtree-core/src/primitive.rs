@@ -2,6 +2,12 @@
 //! capsules (a robot link) and oriented boxes (a link, a table), exact against the deformed triangles and conservative against the
 //! node spheres.
 //!
+//! [`collide_primitive_proxies`] is its bounded-depth form for contact response: it stops at
+//! the contact proxies of depth `L` (as [`crate::collide_proxies`] does for body pairs) and
+//! reports each proxy whose world sphere may touch the primitive, with the sphere's
+//! penetration — every touching triangle lies under a reported proxy, at the cost of a tree
+//! of depth `L`.
+//!
 //! [`collide_primitive`] is a policy over the one walk ([`crate::walk`]) with the body as the
 //! first tree and the primitive as a second tree of one terminal node (index 0): the body's
 //! world spheres are tested against the primitive, and at each leaf the deformed triangle is
@@ -341,6 +347,25 @@ fn from_box<S: Scalar>(x: V<S>, axes: &[V<S>; 3]) -> V<S> {
     ]
 }
 
+/// Whether a body's world sphere `[x, y, z, r]` (vertices known to within `error`) may hold a
+/// triangle [`primitive_contact`] reports: its center's signed distance to the primitive is at
+/// most its radius, plus the leaf tolerance over its extent and the rounding of this test.
+/// The walk's test of every node, and the world query's broad phase on root spheres.
+#[inline(always)]
+pub(crate) fn sphere_may_touch<S: Scalar>(
+    sphere: &[S; 4],
+    primitive: &Primitive<S>,
+    error: S,
+) -> bool {
+    let [x, y, z, r] = *sphere;
+    let c = [x, y, z];
+    let w = norm_inf(c) + r;
+    let t = primitive_tolerance(w, error, primitive);
+    let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + primitive.magnitude() + r);
+    // NaN fails the test of a correct sphere: only possible with a broken state.
+    primitive.signed_distance(c) <= r + t + rounding
+}
+
 /// The primitive query's policy: the body's world spheres against the primitive (a second tree
 /// of one terminal node), the triangle's contact at leaves.
 struct Against<'q, 't, 'c, S: Scalar, X: ?Sized> {
@@ -385,17 +410,9 @@ impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Policy for Against<'_, '_, '_
         bound[3]
     }
 
-    /// The body's sphere `a` may touch the primitive: its center's signed distance is at most
-    /// its radius, plus the leaf tolerance over its extent and the rounding of this test.
     #[inline(always)]
     fn test(&self, a: &[S; 4], _: &[S; 4]) -> Option<()> {
-        let [x, y, z, r] = *a;
-        let c = [x, y, z];
-        let w = norm_inf(c) + r;
-        let t = primitive_tolerance(w, self.error, &self.primitive);
-        let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + self.primitive.magnitude() + r);
-        // NaN fails the test of a correct sphere: only possible with a broken state.
-        (self.primitive.signed_distance(c) <= r + t + rounding).then_some(())
+        sphere_may_touch(a, &self.primitive, self.error).then_some(())
     }
 
     fn leaf(
@@ -423,6 +440,137 @@ impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Policy for Against<'_, '_, '_
         }
         Ok(Flow::Continue)
     }
+}
+
+/// A contact proxy of a body against a primitive ([`collide_primitive_proxies`]): a node at
+/// the proxy depth (or a shallower leaf, or a cut node) whose world sphere may touch the
+/// primitive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PrimitiveProxy<S> {
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]` (as [`Body::sphere`] returns it).
+    pub sphere: [S; 4],
+    /// How deep the sphere reaches into the primitive: its radius less its center's signed
+    /// distance to the primitive's surface (for a plane `r − (n · c − offset)`, the contact
+    /// normal `−n`; for a sphere or capsule, towards the center or axis). Positive when it
+    /// reaches in; within the tolerance of 0, possibly negative, when it only may.
+    pub depth: S,
+}
+
+/// The bounded-depth primitive query's policy: proxies are terminal.
+struct ProxiesAgainst<'q, 't, 'c, S: Scalar, X: ?Sized> {
+    body: &'q mut Body<'t, 'c, S>,
+    primitive: Primitive<S>,
+    sink: &'q mut X,
+    error: S,
+    proxy_depth: u32,
+}
+
+impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Policy for ProxiesAgainst<'_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        if first {
+            let [left, right, triangle, depth] = self.body.tree().links(node as usize)?;
+            Some(Node {
+                children: [left, right],
+                terminal: triangle != NONE || left == NONE || depth >= self.proxy_depth,
+                triangle,
+            })
+        } else {
+            (node == 0).then_some(Node {
+                children: [NONE, NONE],
+                terminal: true,
+                triangle: 0,
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        if first {
+            self.body.sphere(node as usize)
+        } else {
+            (node == 0).then_some([S::ZERO; 4])
+        }
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], _: &[S; 4]) -> Option<()> {
+        sphere_may_touch(a, &self.primitive, self.error).then_some(())
+    }
+
+    fn leaf(
+        &mut self,
+        [node, _]: [u32; 2],
+        _: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let Some(sphere) = self.body.sphere(node as usize) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let [x, y, z, r] = sphere;
+        let item = PrimitiveProxy {
+            node,
+            sphere,
+            depth: r - self.primitive.signed_distance([x, y, z]),
+        };
+        if let Err(p) = self.sink.push(item) {
+            return Err(QueryStatus::ProxyOutputFull { a: p.node, b: 0 });
+        }
+        stats.pairs += 1;
+        Ok(Flow::Continue)
+    }
+}
+
+/// The contact proxies of `body` at depth `proxy_depth` (nodes at that depth, shallower
+/// leaves, or cut nodes of a bounded-depth image) whose world spheres may touch `primitive`,
+/// to `sink` in traversal order, each with its sphere and penetration depth. Every node on the
+/// way is tested as [`collide_primitive`] tests it, so **every triangle touching the primitive
+/// lies under a reported proxy** (each node's sphere holds its triangles; no nesting needed),
+/// and a proxy is reported only when its own sphere may touch (within the tolerance of the
+/// module docs). Works on complete and bounded-depth images; `stack` needs
+/// [`primitive_stack_capacity`] of the tree's depth. Cost: what [`collide_primitive`] costs on
+/// a tree cut at `proxy_depth` — no triangle is deformed.
+pub fn collide_primitive_proxies<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    proxy_depth: u32,
+    primitive: &Primitive<S>,
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl Sink<PrimitiveProxy<S>> + ?Sized),
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    let needed = primitive_stack_capacity(body.tree().depth());
+    if stack.len() < needed {
+        let status = QueryStatus::StackTooSmall {
+            needed,
+            given: stack.len(),
+        };
+        return QueryOutcome { status, stats };
+    }
+    let error = body.error();
+    let before = body.update_count();
+    let mut policy = ProxiesAgainst {
+        body,
+        primitive: *primitive,
+        sink,
+        error,
+        proxy_depth,
+    };
+    let status = run_from_roots(&mut policy, stack, &mut stats);
+    stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
+    QueryOutcome { status, stats }
 }
 
 /// Stack entries [`collide_primitive`] needs for a tree of this depth.

@@ -8,11 +8,18 @@
 //!   sweep-and-prune over roots, filtered     → candidate body pairs
 //!   collide(bodies[i], bodies[j]) per pair   → WorldPair { i, j, triangle pair } to the sink
 //!   collide_self(bodies[i]) if filter allows (i, i)
+//!
+//! collide_world_primitives(&mut bodies, &primitives, &filter, &mut stack, &mut sink)
+//!   per body i and primitive p the filter allows as (i, n + p):
+//!     broad test of bodies[i].sphere(0) against the primitive → candidate pair
+//!     collide_primitive(bodies[i], primitives[p])  → WorldContact { i, p, contact } to the sink
 //! ```
 
 use crate::body::Body;
 use crate::broad::{PairFilter, SweepAndPrune, SweepStatus};
+use crate::contact::ContactPoint;
 use crate::output::{QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::primitive::{collide_primitive, sphere_may_touch, Primitive};
 use crate::query::collide;
 use crate::scalar::Scalar;
 use crate::selfcollide::collide_self;
@@ -136,6 +143,113 @@ pub fn collide_world<S: Scalar>(
             add(&mut outcome.stats, &mut first_failure, q.stats, q.status);
             if first_failure.is_some() {
                 break;
+            }
+        }
+    }
+    if let Some(status) = first_failure {
+        outcome.status = status;
+    }
+    outcome
+}
+
+/// A triangle of a world body touching a rigid primitive: the body (index into the world's
+/// bodies), the primitive (index into the world's primitives) and the contact of
+/// [`collide_primitive`] — `contact.a` the body's triangle, `contact.b` always 0 (the
+/// primitive's side), the normal from the triangle to the primitive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct WorldContact<S> {
+    /// The body.
+    pub body: u32,
+    /// The primitive.
+    pub primitive: u32,
+    /// Triangle, point, normal and depth.
+    pub contact: ContactPoint<S>,
+}
+
+/// Every triangle of every body touching one of `primitives` (half-spaces, spheres, capsules,
+/// boxes in world coordinates), to `sink` as [`WorldContact`]s, body by body, primitive by
+/// primitive.
+///
+/// **Filter.** The primitives follow the bodies in the filter's numbering: body `i` against
+/// primitive `p` is asked as `filter.allows(i, n + p)` with `n = bodies.len()`, so one
+/// [`crate::BitMatrix`] of `n + m` entries covers body pairs ([`collide_world`]) and
+/// body–primitive pairs. Primitive–primitive pairs are not queried.
+///
+/// **Broad phase.** Each allowed pair is first tested on the body's root sphere
+/// ([`Body::sphere`]`(0)`, one update per body) against the primitive itself — a half-space
+/// by the root center's height over its plane, a sphere, capsule or box by the center's signed
+/// distance — with the conservative test the narrow query applies to every node (radius plus
+/// the leaf tolerance and the test's rounding): a pair it rejects has no triangle the narrow
+/// query would report. Only candidate pairs run [`collide_primitive`]. An unbounded
+/// half-space is thus a candidate exactly for the bodies whose root sphere reaches below its
+/// plane. Cost: `n · m` root tests (primitives are few: floors, tools, links), then the narrow
+/// queries.
+///
+/// `stack` needs [`crate::primitive_stack_capacity`] of the deepest tree. A refused contact
+/// ends the query with `OutputFull`; more bodies or primitives than `u32` indices hold end it
+/// with [`QueryStatus::TooManyBodies`].
+pub fn collide_world_primitives<S: Scalar>(
+    bodies: &mut [Body<'_, '_, S>],
+    primitives: &[Primitive<S>],
+    filter: &impl PairFilter,
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl Sink<WorldContact<S>> + ?Sized),
+) -> WorldOutcome {
+    let mut outcome = WorldOutcome {
+        status: QueryStatus::Complete,
+        stats: QueryStats::default(),
+        broad_tests: 0,
+        candidate_pairs: 0,
+    };
+    let n = bodies.len();
+    let too_many = QueryStatus::TooManyBodies {
+        bodies: n.saturating_add(primitives.len()),
+    };
+    if u32::try_from(n).is_err() || u32::try_from(primitives.len()).is_err() {
+        outcome.status = too_many;
+        return outcome;
+    }
+    let mut first_failure: Option<QueryStatus> = None;
+    'bodies: for (i, body) in bodies.iter_mut().enumerate() {
+        let mut root: Option<[S; 4]> = None;
+        for (p, primitive) in primitives.iter().enumerate() {
+            let Some(index) = n.checked_add(p) else {
+                first_failure = Some(too_many);
+                break 'bodies;
+            };
+            if !filter.allows(i, index) {
+                continue;
+            }
+            let sphere = match root {
+                Some(s) => s,
+                None => match body.sphere(0) {
+                    Some(s) => *root.insert(s),
+                    None => {
+                        first_failure = Some(QueryStatus::Inconsistent);
+                        break 'bodies;
+                    }
+                },
+            };
+            outcome.broad_tests = outcome.broad_tests.saturating_add(1);
+            if !sphere_may_touch(&sphere, primitive, body.error()) {
+                continue;
+            }
+            outcome.candidate_pairs = outcome.candidate_pairs.saturating_add(1);
+            // Both fit a u32 (checked above).
+            let (body_index, primitive_index) = (i as u32, p as u32);
+            let mut contact_sink = |contact: ContactPoint<S>| {
+                let item = WorldContact {
+                    body: body_index,
+                    primitive: primitive_index,
+                    contact,
+                };
+                sink.push(item).is_ok()
+            };
+            let q = collide_primitive(body, primitive, stack, &mut contact_sink);
+            add(&mut outcome.stats, &mut first_failure, q.stats, q.status);
+            if first_failure.is_some() {
+                break 'bodies;
             }
         }
     }

@@ -480,11 +480,11 @@ pub fn generate(root: &Path) -> Result<Files, String> {
                 files.insert(rel.clone(), npy);
                 rel
             });
-            specs.push(BodySpec {
-                name: b.name.to_string(),
-                mesh: Path::new("..").join(mesh_rel),
-                modes: modes_rel.map(|r| Path::new("..").join(r)),
-            });
+            specs.push(BodySpec::mesh(
+                b.name,
+                Path::new("..").join(mesh_rel),
+                modes_rel.map(|r| Path::new("..").join(r)),
+            ));
         }
         let frames = scene
             .frames

@@ -22,6 +22,18 @@
 //! `R (p + U q) + t`, with `R` the rotation of the unit quaternion `rotation = (w, x, y, z)`
 //! and `t = translation`. A body without `modes` is rigid: its `q` is empty or absent.
 //!
+//! A body may instead be a rigid **primitive** — `"plane"`, `"sphere"`, `"capsule"` or `"box"`
+//! in place of `"mesh"` (see [`primitive`] for the fields and the local frames), posed by the
+//! same `rotation` and `translation`, without `q`:
+//!
+//! ```json
+//! {"name": "floor", "plane": {"normal": [0, 0, 1], "offset": 0}}
+//! ```
+//!
+//! A loaded [`Scene`] keeps the mesh bodies in [`Scene::bodies`] (and their states in
+//! [`Scene::frames`]) and the primitives apart in [`Scene::primitives`]; in answers a
+//! primitive has the index `bodies.len() + p` ([`Scene::name`]).
+//!
 //! [`SceneFile::parse`] checks everything the text alone can tell (syntax, field names and
 //! types, counts, unit quaternions, finiteness); [`Scene::load`] also reads every mesh and basis
 //! and checks them against each other and against every frame. Each error names the scene file
@@ -35,6 +47,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+pub mod primitive;
+
+pub use primitive::{PrimitiveShape, ScenePrimitive, PRIMITIVE_KINDS};
 
 use super::basis::Basis;
 use super::load::load_mesh;
@@ -59,16 +75,55 @@ pub struct SceneFile {
 
 /// One body of a scene file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct BodySpec {
     /// A unique, non-empty name (used in messages and reports).
     pub name: String,
-    /// The mesh file (`.obj`, `.ply` or `.stl`), relative to the scene file's folder.
-    pub mesh: PathBuf,
-    /// The displacement basis (`.npy`, shape `(3N, M)`), relative to the scene file's folder;
-    /// `None` for a rigid body.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub modes: Option<PathBuf>,
+    /// A mesh with an optional basis, or a rigid primitive.
+    #[serde(flatten)]
+    pub shape: BodyShape,
+}
+
+/// What a body of a scene file is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BodyShape {
+    /// A triangle mesh, deformable when it has a basis.
+    Mesh {
+        /// The mesh file (`.obj`, `.ply` or `.stl`), relative to the scene file's folder.
+        mesh: PathBuf,
+        /// The displacement basis (`.npy`, shape `(3N, M)`), relative to the scene file's
+        /// folder; `None` for a rigid body.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modes: Option<PathBuf>,
+    },
+    /// A rigid primitive (see [`primitive`]).
+    Primitive(PrimitiveShape),
+}
+
+impl BodySpec {
+    /// A mesh body.
+    pub fn mesh(name: impl Into<String>, mesh: impl Into<PathBuf>, modes: Option<PathBuf>) -> Self {
+        Self {
+            name: name.into(),
+            shape: BodyShape::Mesh {
+                mesh: mesh.into(),
+                modes,
+            },
+        }
+    }
+
+    /// A primitive body.
+    pub fn primitive(name: impl Into<String>, shape: PrimitiveShape) -> Self {
+        Self {
+            name: name.into(),
+            shape: BodyShape::Primitive(shape),
+        }
+    }
+
+    /// Whether the body has a basis (its frames carry `q`).
+    pub fn has_modes(&self) -> bool {
+        matches!(self.shape, BodyShape::Mesh { modes: Some(_), .. })
+    }
 }
 
 /// One frame of a scene file.
@@ -94,14 +149,20 @@ pub struct BodyFrame {
 
 /// A loaded scene: meshes and bases read and checked against each other and against every
 /// frame, so that `frames[f][b].1.len()` is the mode count of body `b` (0 when rigid).
+///
+/// Mesh bodies and primitives are kept apart: `bodies` and `frames` hold the mesh bodies (in
+/// file order, primitives skipped), `primitives` the rigid primitives with their poses. Answers
+/// number a primitive `p` as body `bodies.len() + p` ([`Scene::name`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
     /// The scene file this was read from.
     pub path: PathBuf,
-    /// The bodies, in file order.
+    /// The mesh bodies, in file order.
     pub bodies: Vec<SceneBody>,
-    /// `frames[f][b] = (pose, q)` of body `b` in frame `f`.
+    /// `frames[f][b] = (pose, q)` of mesh body `b` in frame `f`.
     pub frames: Vec<Vec<(Pose, Vec<f64>)>>,
+    /// The rigid primitive bodies, in file order, each with its pose per frame.
+    pub primitives: Vec<ScenePrimitive>,
 }
 
 /// One body of a loaded scene.
@@ -130,7 +191,29 @@ impl Scene {
         let folder = path.parent().unwrap_or_else(|| Path::new(""));
 
         let mut bodies = Vec::with_capacity(file.bodies.len());
+        // File indices of the mesh bodies.
+        let mut meshes = Vec::with_capacity(file.bodies.len());
+        let mut primitives = Vec::new();
         for (i, spec) in file.bodies.iter().enumerate() {
+            let (mesh, modes) = match &spec.shape {
+                BodyShape::Mesh { mesh, modes } => (mesh, modes),
+                BodyShape::Primitive(shape) => {
+                    primitives.push(ScenePrimitive {
+                        name: spec.name.clone(),
+                        place: i,
+                        shape: *shape,
+                        poses: file
+                            .frames
+                            .iter()
+                            .map(|frame| Pose {
+                                rotation: frame.bodies[i].rotation,
+                                translation: frame.bodies[i].translation,
+                            })
+                            .collect(),
+                    });
+                    continue;
+                }
+            };
             let wrap = |field: &str, e: LoadError| {
                 LoadError::at(
                     path,
@@ -138,9 +221,9 @@ impl Scene {
                     format!("body \"{}\": {e}", spec.name),
                 )
             };
-            let mesh_path = folder.join(&spec.mesh);
+            let mesh_path = folder.join(mesh);
             let mesh = load_mesh(&mesh_path).map_err(|e| wrap("mesh", e))?;
-            let basis = match &spec.modes {
+            let basis = match modes {
                 None => None,
                 Some(modes) => {
                     let modes_path = folder.join(modes);
@@ -157,12 +240,14 @@ impl Scene {
                 mesh,
                 basis,
             });
+            meshes.push(i);
         }
 
         let mut frames = Vec::with_capacity(file.frames.len());
         for (f, frame) in file.frames.iter().enumerate() {
-            let mut states = Vec::with_capacity(frame.bodies.len());
-            for (b, (state, body)) in frame.bodies.iter().zip(&bodies).enumerate() {
+            let mut states = Vec::with_capacity(bodies.len());
+            for (&b, body) in meshes.iter().zip(&bodies) {
+                let state = &frame.bodies[b];
                 let modes = body.basis.as_ref().map_or(0, |basis| basis.modes);
                 if state.q.len() != modes {
                     return Err(LoadError::at(
@@ -189,7 +274,35 @@ impl Scene {
             path: path.to_path_buf(),
             bodies,
             frames,
+            primitives,
         })
+    }
+
+    /// The name of body `index` of an answer: a mesh body below `bodies.len()`, then the
+    /// primitives (`"?"` beyond them).
+    pub fn name(&self, index: usize) -> &str {
+        match index.checked_sub(self.bodies.len()) {
+            None => &self.bodies[index].name,
+            Some(p) => self.primitives.get(p).map_or("?", |p| p.name.as_str()),
+        }
+    }
+
+    /// Refuses a scene with primitive bodies for a command that does not take them: the error
+    /// names the scene file, the first primitive's place and `what` cannot use it.
+    pub fn without_primitives(&self, what: &str) -> Result<(), LoadError> {
+        match self.primitives.first() {
+            None => Ok(()),
+            Some(p) => Err(LoadError::at(
+                &self.path,
+                format!("bodies[{}]", p.place),
+                format!(
+                    "body \"{}\" is a {} primitive; {what} takes mesh bodies only (primitives \
+                     take part in `bdtree collide` and `collide --contacts`)",
+                    p.name,
+                    p.shape.kind()
+                ),
+            )),
+        }
     }
 }
 
@@ -242,23 +355,37 @@ impl SceneFile {
                     ),
                 ));
             }
-            if body.mesh.as_os_str().is_empty() {
-                return Err(LoadError::at(
-                    path,
-                    format!("bodies[{i}].mesh"),
-                    "the mesh path is empty",
-                ));
-            }
-            if body
-                .modes
-                .as_ref()
-                .is_some_and(|m| m.as_os_str().is_empty())
-            {
-                return Err(LoadError::at(
-                    path,
-                    format!("bodies[{i}].modes"),
-                    "the modes path is empty",
-                ));
+            match &body.shape {
+                BodyShape::Mesh { mesh, modes } => {
+                    if mesh.as_os_str().is_empty() {
+                        return Err(LoadError::at(
+                            path,
+                            format!("bodies[{i}].mesh"),
+                            "the mesh path is empty",
+                        ));
+                    }
+                    if modes.as_ref().is_some_and(|m| m.as_os_str().is_empty()) {
+                        return Err(LoadError::at(
+                            path,
+                            format!("bodies[{i}].modes"),
+                            "the modes path is empty",
+                        ));
+                    }
+                }
+                BodyShape::Primitive(shape) => {
+                    if let Some((field, problem)) = shape.problem() {
+                        let at = if field.is_empty() {
+                            format!("bodies[{i}].{}", shape.kind())
+                        } else {
+                            format!("bodies[{i}].{}.{field}", shape.kind())
+                        };
+                        return Err(LoadError::at(
+                            path,
+                            at,
+                            format!("body \"{}\": {problem}", body.name),
+                        ));
+                    }
+                }
             }
         }
         for (f, frame) in self.frames.iter().enumerate() {
@@ -292,12 +419,16 @@ impl SceneFile {
                         ),
                     ));
                 }
-                if body.modes.is_none() && !state.q.is_empty() {
+                if !body.has_modes() && !state.q.is_empty() {
+                    let why = match &body.shape {
+                        BodyShape::Primitive(shape) => format!("a {} primitive", shape.kind()),
+                        BodyShape::Mesh { .. } => "it has no modes file".to_string(),
+                    };
                     return Err(LoadError::at(
                         path,
                         at("q"),
                         format!(
-                            "body \"{}\" is rigid (it has no modes file) but q has {} entr{}",
+                            "body \"{}\" is rigid ({why}) but q has {} entr{}",
                             body.name,
                             state.q.len(),
                             if state.q.len() == 1 { "y" } else { "ies" }
@@ -376,18 +507,104 @@ impl Reader<'_> {
     }
 
     fn body(&self, v: &Value, at: &str) -> Result<BodySpec, LoadError> {
-        let m = self.object(v, at, &["name", "mesh", "modes"])?;
+        let mut fields = vec!["name", "mesh", "modes"];
+        fields.extend(PRIMITIVE_KINDS);
+        let m = self.object(v, at, &fields)?;
         let name = self.string(self.required(m, "name", at)?, &format!("{at}.name"))?;
-        let mesh = self.string(self.required(m, "mesh", at)?, &format!("{at}.mesh"))?;
+        let kinds: Vec<&str> = ["mesh"]
+            .into_iter()
+            .chain(PRIMITIVE_KINDS)
+            .filter(|k| m.contains_key(*k))
+            .collect();
+        match kinds.as_slice() {
+            [] => {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "missing field \"mesh\" (or a primitive: {})",
+                        PRIMITIVE_KINDS.join(", ")
+                    ),
+                ))
+            }
+            ["mesh"] => {}
+            [kind] => {
+                if m.contains_key("modes") {
+                    return Err(self.error(
+                        &format!("{at}.modes"),
+                        format!("body \"{name}\" is a {kind} primitive: it has no modes"),
+                    ));
+                }
+                let shape = self.primitive(kind, &m[*kind], &format!("{at}.{kind}"))?;
+                return Ok(BodySpec::primitive(name, shape));
+            }
+            several => {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "body \"{name}\" has both {}: a body is one mesh or one primitive",
+                        several.join(" and ")
+                    ),
+                ))
+            }
+        }
+        let mesh = self.string(&m["mesh"], &format!("{at}.mesh"))?;
         let modes = match m.get("modes") {
             None | Some(Value::Null) => None,
             Some(p) => Some(PathBuf::from(self.string(p, &format!("{at}.modes"))?)),
         };
-        Ok(BodySpec {
-            name,
-            mesh: PathBuf::from(mesh),
-            modes,
+        Ok(BodySpec::mesh(name, mesh, modes))
+    }
+
+    fn primitive(&self, kind: &str, v: &Value, at: &str) -> Result<PrimitiveShape, LoadError> {
+        let vector = |m: &Map<String, Value>, field: &str| -> Result<[f64; 3], LoadError> {
+            let place = format!("{at}.{field}");
+            let values = self.numbers(self.required(m, field, at)?, &place)?;
+            values.try_into().map_err(|v: Vec<f64>| {
+                self.error(
+                    &place,
+                    format!("expected 3 numbers (x, y, z), found {}", v.len()),
+                )
+            })
+        };
+        let number = |m: &Map<String, Value>, field: &str| -> Result<f64, LoadError> {
+            self.number(self.required(m, field, at)?, &format!("{at}.{field}"))
+        };
+        Ok(match kind {
+            "plane" => {
+                let m = self.object(v, at, &["normal", "offset"])?;
+                PrimitiveShape::Plane {
+                    normal: vector(m, "normal")?,
+                    offset: number(m, "offset")?,
+                }
+            }
+            "sphere" => PrimitiveShape::Sphere(self.number(v, at).map_err(|_| {
+                self.error(
+                    at,
+                    format!(
+                        "expected the sphere's radius (a number), found {}",
+                        kind_of(v)
+                    ),
+                )
+            })?),
+            "capsule" => {
+                let m = self.object(v, at, &["radius", "half_length"])?;
+                PrimitiveShape::Capsule {
+                    radius: number(m, "radius")?,
+                    half_length: number(m, "half_length")?,
+                }
+            }
+            _ => {
+                let m = self.object(v, at, &["half_extents"])?;
+                PrimitiveShape::Box {
+                    half_extents: vector(m, "half_extents")?,
+                }
+            }
         })
+    }
+
+    fn number(&self, v: &Value, at: &str) -> Result<f64, LoadError> {
+        v.as_f64()
+            .ok_or_else(|| self.error(at, format!("expected a number, found {}", kind_of(v))))
     }
 
     fn frame(&self, v: &Value, at: &str) -> Result<FrameSpec, LoadError> {
@@ -438,7 +655,7 @@ impl Reader<'_> {
         fields: &[&str],
     ) -> Result<&'v Map<String, Value>, LoadError> {
         let Value::Object(m) = v else {
-            return Err(self.error(at, format!("expected an object, found {}", kind(v))));
+            return Err(self.error(at, format!("expected an object, found {}", kind_of(v))));
         };
         if let Some(unknown) = m.keys().find(|k| !fields.contains(&k.as_str())) {
             return Err(self.error(
@@ -465,14 +682,14 @@ impl Reader<'_> {
     fn array<'v>(&self, v: &'v Value, at: &str) -> Result<&'v Vec<Value>, LoadError> {
         match v {
             Value::Array(a) => Ok(a),
-            other => Err(self.error(at, format!("expected an array, found {}", kind(other)))),
+            other => Err(self.error(at, format!("expected an array, found {}", kind_of(other)))),
         }
     }
 
     fn string(&self, v: &Value, at: &str) -> Result<String, LoadError> {
         match v {
             Value::String(s) => Ok(s.clone()),
-            other => Err(self.error(at, format!("expected a string, found {}", kind(other)))),
+            other => Err(self.error(at, format!("expected a string, found {}", kind_of(other)))),
         }
     }
 
@@ -484,7 +701,7 @@ impl Reader<'_> {
                 x.as_f64().ok_or_else(|| {
                     self.error(
                         &format!("{at}[{i}]"),
-                        format!("expected a number, found {}", kind(x)),
+                        format!("expected a number, found {}", kind_of(x)),
                     )
                 })
             })
@@ -492,7 +709,7 @@ impl Reader<'_> {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

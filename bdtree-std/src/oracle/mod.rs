@@ -24,12 +24,14 @@
 //! | `triangles.rs` | [`triangles_intersect`] (exact) and [`separation_gap`] (a diagnostic) |
 //! | `predicates.rs` | filtered and exact `orient2d` / `orient3d` (floating-point expansions) |
 //! | `distance.rs` | [`triangle_distance`] |
+//! | `primitive.rs` | rigid primitives ([`Solid`]: half-space, ball, capsule, box) against triangles: [`brute_force_primitive`] |
 //! | `brute.rs` | every pair: [`brute_force_pairs`], [`brute_force_self_pairs`], [`brute_force_distance`] |
 
 mod brute;
 mod deform;
 mod distance;
 mod predicates;
+mod primitive;
 mod triangles;
 
 /// The pose of scene files, which the oracle applies (its old path).
@@ -37,4 +39,5 @@ pub use crate::io::pose::Pose;
 pub use brute::{brute_force_distance, brute_force_pairs, brute_force_self_pairs};
 pub use deform::deform;
 pub use distance::triangle_distance;
+pub use primitive::{brute_force_primitive, Solid};
 pub use triangles::{separation_gap, triangles_intersect};

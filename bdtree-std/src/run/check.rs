@@ -74,6 +74,8 @@ pub fn uncovered_contacts(
     Ok(truth
         .iter()
         .copied()
+        // Proxy runs do not query primitives: their pairs (b ≥ bodies) are not theirs to cover.
+        .filter(|&(_, b, _, _)| b < owners.len())
         .filter(|&(a, b, ta, tb)| {
             let nodes = (owners[a][ta as usize], owners[b][tb as usize]);
             !reported.contains(&((a, b), nodes))
@@ -82,7 +84,8 @@ pub fn uncovered_contacts(
 }
 
 /// The brute-force answer for one frame, in f64 on explicitly deformed meshes: every triangle
-/// pair of every pair of distinct bodies.
+/// pair of every pair of distinct bodies, and every triangle touching a primitive body
+/// (`(b, n + p, t, 0)`, [`brute_force_primitive_frame`]).
 pub fn brute_force_frame(scene: &Scene, frame: usize) -> Vec<Contact> {
     brute_force_frame_with(scene, frame, false)
 }
@@ -112,7 +115,44 @@ pub fn brute_force_frame_with(scene: &Scene, frame: usize, self_pairs: bool) -> 
             pairs.extend(found.into_iter().map(|(ta, tb)| (i, j, ta, tb)));
         }
     }
+    pairs.extend(primitive_pairs(scene, frame, &world));
     pairs.sort_unstable();
+    pairs
+}
+
+/// Primitive `p` of the scene in frame `f` as the oracle's [`oracle::Solid`] (posed in f64 by
+/// the scene's own pose).
+pub fn primitive_solid(scene: &Scene, p: usize, f: usize) -> Option<oracle::Solid> {
+    let primitive = scene.primitives.get(p)?;
+    Some(oracle::Solid::posed(
+        &primitive.shape,
+        primitive.poses.get(f)?,
+    ))
+}
+
+/// Every triangle of every mesh body touching a primitive body in frame `f`, as
+/// `(b, n + p, t, 0)` (f64 brute force, [`oracle::brute_force_primitive`]).
+pub fn brute_force_primitive_frame(scene: &Scene, f: usize) -> Vec<Contact> {
+    let world: Vec<Vec<[f64; 3]>> = (0..scene.bodies.len())
+        .map(|b| scene.world_vertices(f, b).unwrap_or_default())
+        .collect();
+    let mut pairs = primitive_pairs(scene, f, &world);
+    pairs.sort_unstable();
+    pairs
+}
+
+fn primitive_pairs(scene: &Scene, f: usize, world: &[Vec<[f64; 3]>]) -> Vec<Contact> {
+    let n = scene.bodies.len();
+    let mut pairs = Vec::new();
+    for p in 0..scene.primitives.len() {
+        let Some(solid) = primitive_solid(scene, p, f) else {
+            continue;
+        };
+        for (b, body) in scene.bodies.iter().enumerate() {
+            let found = oracle::brute_force_primitive(&world[b], &body.mesh.triangles, &solid);
+            pairs.extend(found.into_iter().map(|t| (b, n + p, t, 0)));
+        }
+    }
     pairs
 }
 
@@ -156,7 +196,13 @@ pub fn compare(
                     pose.apply(x)
                 })
             };
-            (c, oracle::separation_gap(&tri(i, ta), &tri(j, tb)))
+            let gap = match j.checked_sub(scene.bodies.len()) {
+                Some(p) => {
+                    primitive_solid(scene, p, frame).map_or(f64::NAN, |s| s.gap(&tri(i, ta)))
+                }
+                None => oracle::separation_gap(&tri(i, ta), &tri(j, tb)),
+            };
+            (c, gap)
         })
         .collect();
     Comparison { missed, extra }

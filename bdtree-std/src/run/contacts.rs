@@ -3,17 +3,20 @@
 //! intersecting pair ([`run_contacts`], [`bdtree_core::collide_contacts`]) and every triangle
 //! pair closer than a distance ([`run_within`], [`bdtree_core::within`]). Each answer is
 //! widened to f64 and sorted by pair; [`FrameAnswer::result`] holds the pairs in the form of
-//! [`super::run`] so the same reports and checks apply.
+//! [`super::run`] so the same reports and checks apply. [`run_contacts`] also answers the
+//! scene's primitive bodies (pairs `(b, n + p, triangle, 0)`, see [`super::scene`]); the
+//! swept and within runs ignore them.
 
 use std::time::Instant;
 
 use bdtree_core::{
     collide_contacts, collide_swept, stack_capacity, within, Body, ContactPoint, NearPair,
-    QueryOutcome, Scalar, SweptPair,
+    QueryOutcome, Scalar, SweptPair, WorldContact,
 };
 
 use super::scene::{
-    parse_images, set_frame, Caches, Contact, FrameResult, PreparedScene, RunError,
+    against_primitives, parse_images, run_stack_capacity, set_frame, set_primitives, Caches,
+    Contact, FrameResult, PreparedScene, RunError,
 };
 use crate::io::Scene;
 
@@ -140,7 +143,11 @@ pub fn run_swept<S: Scalar>(
     Ok((out, ms))
 }
 
-/// Runs `query` on every pair of distinct bodies of every frame, in scalar `S`.
+/// The item of a body–primitive contact: `(body, primitive index n + p, contact)`.
+type PrimitiveItem<S, T> = fn(usize, usize, &WorldContact<S>) -> T;
+
+/// Runs `query` on every pair of distinct bodies of every frame, in scalar `S`; with
+/// `primitive`, every mesh body against the frame's primitives too.
 fn per_pair<S: Scalar, T: Copy>(
     scene: &Scene,
     prepared: &PreparedScene,
@@ -152,13 +159,15 @@ fn per_pair<S: Scalar, T: Copy>(
         &mut [[u32; 2]],
         &mut Vec<T>,
     ) -> QueryOutcome,
+    primitive: Option<PrimitiveItem<S, T>>,
 ) -> Result<(Vec<FrameAnswer<T>>, f64), RunError> {
     let images = parse_images::<S>(scene, prepared)?;
     let mut caches = Caches::new(&images);
     let mut bodies = caches.bodies(scene, &images)?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
     let mut q = Vec::new();
+    let mut primitives = Vec::new();
     let mut out = Vec::new();
     let start = Instant::now();
     for f in 0..scene.frames.len() {
@@ -175,6 +184,14 @@ fn per_pair<S: Scalar, T: Copy>(
                 let outcome = query((i, i + 1 + k), a, b, &mut stack, &mut items);
                 add(&mut result, &outcome);
             }
+        }
+        if let Some(item) = primitive.filter(|_| !scene.primitives.is_empty()) {
+            set_primitives(scene, f, &mut primitives)?;
+            let outcome = against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
+                items.push(item(b, p, c));
+            });
+            result.stats.add(&outcome.stats);
+            result.complete &= outcome.status.is_complete();
         }
         out.push(finish(f, result, items, pair));
     }
@@ -204,6 +221,12 @@ pub fn run_contacts<S: Scalar>(
             };
             collide_contacts(a, b, stack, &mut sink)
         },
+        Some(|b, p, c| ContactData {
+            pair: (b, p, c.contact.a, c.contact.b),
+            point: wide(c.contact.contact.point),
+            normal: wide(c.contact.contact.normal),
+            depth: c.contact.contact.depth.to_f64(),
+        }),
     )
 }
 
@@ -232,5 +255,6 @@ pub fn run_within<S: Scalar>(
             };
             within(a, b, d, stack, &mut sink)
         },
+        None,
     )
 }

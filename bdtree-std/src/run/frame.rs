@@ -95,6 +95,7 @@ pub fn frame_geometry(
         path: scene.path.clone(),
         bodies: scene.bodies.clone(),
         frames: vec![states.clone()],
+        primitives: Vec::new(),
     };
     let build = BuildOptions {
         precision: Precision::F64,

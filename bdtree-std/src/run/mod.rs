@@ -24,8 +24,9 @@ pub mod scene;
 
 pub use check::{
     brute_force_distance_frame, brute_force_frame, brute_force_frame_with,
-    brute_force_within_frame, compare, interpolated_state, point_triangle_distance,
-    proxy_of_triangles, sampled_swept_frame, uncovered_contacts, Comparison,
+    brute_force_primitive_frame, brute_force_within_frame, compare, interpolated_state,
+    point_triangle_distance, primitive_solid, proxy_of_triangles, sampled_swept_frame,
+    uncovered_contacts, Comparison,
 };
 pub use contacts::{
     run_contacts, run_swept, run_within, ContactData, FrameAnswer, NearContact, SweptContact,
@@ -34,6 +35,6 @@ pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, Geometr
 pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{
-    distances, prepare, run, run_unrefined, run_with, Contact, FrameResult, PairDistance,
-    PreparedScene, ProxyContact, RunError,
+    distances, kernel_primitive, prepare, run, run_unrefined, run_with, Contact, FrameResult,
+    PairDistance, PreparedScene, ProxyContact, RunError,
 };

@@ -140,7 +140,7 @@ pub fn contacts_frame_json(
     ms: f64,
     check: Option<&Comparison>,
 ) -> String {
-    let name = |b: usize| scene.bodies[b].name.clone();
+    let name = |b: usize| scene.name(b).to_string();
     let mut value = collide_frame_value(scene, answer.frame, &answer.result, ms, check);
     value["contacts"] = answer
         .items
@@ -169,7 +169,7 @@ pub fn within_frame_line(
     check: Option<(f64, usize)>,
     json: bool,
 ) -> String {
-    let name = |b: usize| scene.bodies[b].name.clone();
+    let name = |b: usize| scene.name(b).to_string();
     if json {
         let near: Vec<serde_json::Value> = answer
             .items
@@ -221,7 +221,7 @@ fn collide_frame_value(
     ms: f64,
     check: Option<&Comparison>,
 ) -> serde_json::Value {
-    let name = |b: usize| scene.bodies[b].name.clone();
+    let name = |b: usize| scene.name(b).to_string();
     let pairs: Vec<serde_json::Value> = frame
         .pairs
         .iter()
@@ -261,7 +261,7 @@ pub fn collide_frame_text(
     }
     let summary: Vec<String> = by_bodies
         .iter()
-        .map(|(&(a, b), n)| format!("{}–{}: {n}", scene.bodies[a].name, scene.bodies[b].name))
+        .map(|(&(a, b), n)| format!("{}–{}: {n}", scene.name(a), scene.name(b)))
         .collect();
     let mut line = format!(
         "frame {f:>3}: {:>5} pairs [{}]  visited {} node pairs, {} sphere updates, {} triangle tests",
@@ -291,7 +291,7 @@ pub fn proxy_frame_json(
     ms: f64,
     uncovered: Option<usize>,
 ) -> String {
-    let name = |b: usize| scene.bodies[b].name.clone();
+    let name = |b: usize| scene.name(b).to_string();
     let s = frame.stats;
     let proxies: Vec<serde_json::Value> = frame
         .proxies

@@ -2,17 +2,30 @@
 //! state and ask the kernel — every intersecting triangle pair between distinct bodies
 //! ([`run`]), overlapping contact proxies or self-contacts ([`run_with`]), the nearest points
 //! of every body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+//!
+//! **Primitive bodies** (planes, spheres, capsules, boxes of the scene file) take part in
+//! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: per frame they are posed
+//! with the kernel's [`Pose`] in the query's scalar and every mesh body is queried against
+//! them by [`collide_world_primitives`] (its broad phase on root spheres, then
+//! [`bdtree_core::collide_primitive`]). A pair is `(b, n + p, triangle, 0)` — the mesh body
+//! first, the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
+//! primitives are not queried, and f32 primitive pairs get no f64 second stage ([`refine()`] is
+//! for triangle pairs): their extras are within the primitive query's `2T`. The other runs
+//! ignore primitives (the CLI refuses them there).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, collide_proxies, collide_self, proxy_stack_capacity, refine, refine_self,
-    self_stack_capacity, stack_capacity, Body, BodyError, Image, ImageError, Pose, PoseError,
-    ProxyPair, QueryStats, QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry,
+    collide, collide_proxies, collide_self, collide_world_primitives, primitive_stack_capacity,
+    proxy_stack_capacity, refine, refine_self, self_stack_capacity, stack_capacity, AllPairs, Body,
+    BodyError, Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair,
+    QueryStats, QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry, WorldContact,
+    WorldOutcome,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::io::scene::PrimitiveShape;
 use crate::io::{ImageBuf, Scene};
 use crate::BodyStorage;
 
@@ -126,6 +139,15 @@ pub enum RunError {
         /// The problem.
         error: BodyError,
     },
+    /// A frame's primitive is refused by the kernel (e.g. its size overflows `S`).
+    Primitive {
+        /// The frame.
+        frame: usize,
+        /// The primitive's name.
+        body: String,
+        /// The problem.
+        error: PrimitiveError,
+    },
     /// A nearest-points query ended without an answer.
     Distance {
         /// The frame.
@@ -162,6 +184,9 @@ impl std::fmt::Display for RunError {
             ),
             Self::Pose { frame, body, error } => write!(f, "frame {frame}, body {body}: {error}"),
             Self::State { frame, body, error } => {
+                write!(f, "frame {frame}, body {body}: {error}")
+            }
+            Self::Primitive { frame, body, error } => {
                 write!(f, "frame {frame}, body {body}: {error}")
             }
             Self::Distance { frame, status } => {
@@ -269,6 +294,94 @@ pub(crate) fn set_frame<S: Scalar>(
     Ok(())
 }
 
+/// A scene primitive (local frame: [`crate::io::scene::primitive`]) placed by the kernel's
+/// `pose`, as the kernel's [`Primitive`] in scalar `S`: a plane's unit normal turned by the
+/// rotation and its offset moved by the translation, a sphere at the translation, a capsule's
+/// ends `pose(0, 0, ∓h)`, a box with the rotation's columns as axes.
+pub fn kernel_primitive<S: Scalar>(
+    shape: &PrimitiveShape,
+    pose: &Pose<S>,
+) -> Result<Primitive<S>, PrimitiveError> {
+    let s = S::from_f64;
+    match *shape {
+        PrimitiveShape::Plane { normal, offset } => {
+            let len =
+                (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
+            let unit = normal.map(|x| S::from_f64(x / len));
+            let r = pose.rotation;
+            let n = r.map(|row| row[0] * unit[0] + row[1] * unit[1] + row[2] * unit[2]);
+            let t = pose.translation;
+            Primitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
+        }
+        PrimitiveShape::Sphere(radius) => Primitive::sphere(pose.translation, s(radius)),
+        PrimitiveShape::Capsule {
+            radius,
+            half_length,
+        } => {
+            let h = s(half_length);
+            Primitive::capsule(
+                pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
+                pose.apply([S::ZERO, S::ZERO, h]),
+                s(radius),
+            )
+        }
+        PrimitiveShape::Box { half_extents } => {
+            Primitive::oriented_box(pose, to_scalars(half_extents))
+        }
+    }
+}
+
+/// The kernel's primitives of frame `f`, in scalar `S`, into `out` (cleared): each scene
+/// primitive in its local frame (see [`crate::io::scene::primitive`]) placed by the kernel's
+/// [`Pose`] of the frame's rotation and translation.
+pub(crate) fn set_primitives<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    out: &mut Vec<Primitive<S>>,
+) -> Result<(), RunError> {
+    out.clear();
+    for p in &scene.primitives {
+        let place = p.poses.get(f).ok_or(RunError::NoFrame { frame: f })?;
+        let pose = Pose::from_quaternion(to_scalars(place.rotation), to_scalars(place.translation))
+            .map_err(|error| RunError::Pose {
+                frame: f,
+                body: p.name.clone(),
+                error,
+            })?;
+        let primitive = kernel_primitive(&p.shape, &pose);
+        out.push(primitive.map_err(|error| RunError::Primitive {
+            frame: f,
+            body: p.name.clone(),
+            error,
+        })?);
+    }
+    Ok(())
+}
+
+/// Every mesh body against every primitive of the frame ([`collide_world_primitives`]); each
+/// contact goes to `item(body, primitive index n + p, contact)`.
+pub(crate) fn against_primitives<S: Scalar>(
+    bodies: &mut [Body<'_, '_, S>],
+    primitives: &[Primitive<S>],
+    stack: &mut [[u32; 2]],
+    mut item: impl FnMut(usize, usize, &WorldContact<S>),
+) -> WorldOutcome {
+    let n = bodies.len();
+    let mut sink = |c: WorldContact<S>| {
+        item(c.body as usize, n + c.primitive as usize, &c);
+        true
+    };
+    collide_world_primitives(bodies, primitives, &AllPairs, stack, &mut sink)
+}
+
+/// Stack entries for every query of a run on trees of this depth.
+pub(crate) fn run_stack_capacity(depth: u32) -> usize {
+    stack_capacity(depth, depth)
+        .max(proxy_stack_capacity(depth, depth, depth, depth))
+        .max(self_stack_capacity(depth))
+        .max(primitive_stack_capacity(depth))
+}
+
 /// Runs every frame `repeat` times (at least once) in scalar `S`. Returns the answers of the
 /// last run and the mean wall time per frame in milliseconds (setting states and querying;
 /// building excluded).
@@ -284,7 +397,7 @@ pub fn run<S: Scalar>(
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
 /// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
 /// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`. In f32 the triangle pairs are
-/// re-tested in f64 ([`refine`], the exact second stage), so the f32 answer's extras are only
+/// re-tested in f64 ([`refine()`], the exact second stage), so the f32 answer's extras are only
 /// pairs closer than the model's f32 storage rounding; the counters are the walk's.
 pub fn run_with<S: Scalar>(
     scene: &Scene,
@@ -319,13 +432,9 @@ fn run_inner<S: Scalar>(
     let mut caches = Caches::new(&images);
     let mut bodies = caches.bodies(scene, &images)?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![
-        [0u32; 2];
-        stack_capacity(depth, depth)
-            .max(proxy_stack_capacity(depth, depth, depth, depth))
-            .max(self_stack_capacity(depth))
-    ];
+    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
     let mut q = Vec::new();
+    let mut primitives = Vec::new();
     let mut found = Vec::new();
     let mut results = Vec::new();
     let start = Instant::now();
@@ -401,6 +510,16 @@ fn run_inner<S: Scalar>(
                     s.pairs += outcome.stats.pairs;
                     result.complete &= outcome.status.is_complete();
                 }
+            }
+            if proxy_depth.is_none() && !scene.primitives.is_empty() {
+                set_primitives(scene, f, &mut primitives)?;
+                let pairs = &mut result.pairs;
+                let outcome =
+                    against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
+                        pairs.push((b, p, c.contact.a, c.contact.b));
+                    });
+                result.stats.add(&outcome.stats);
+                result.complete &= outcome.status.is_complete();
             }
             if run + 1 == runs {
                 result.pairs.sort_unstable();

@@ -7,8 +7,10 @@
 //! [`crate::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
 //! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
 //! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
-//! penalty forces ([`bdtree_core::response`]), proxy spheres against the ground plane `z = 0`,
-//! then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
+//! penalty forces ([`bdtree_core::response`]), the ground as a plane primitive (the half-space
+//! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
+//! same depth ([`bdtree_core::collide_primitive_proxies`]), or every exact triangle contact
+//! ([`bdtree_core::collide_world_primitives`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
 //! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate clamped to ±1 cm:
 //! a strain limit).
 //!
@@ -23,8 +25,9 @@ use std::time::Instant;
 
 use bdtree_core::response::{apply_at_node, respond, Wrench};
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Pose,
-    ProxyPair, SweepAndPrune,
+    collide_primitive_proxies, collide_proxies, collide_world_primitives, primitive_stack_capacity,
+    proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Pose, Primitive,
+    PrimitiveProxy, ProxyPair, SweepAndPrune, WorldContact,
 };
 
 use crate::build::{build, BuildError, BuildOptions, Precision};
@@ -51,6 +54,8 @@ pub enum SimError {
     Build(BuildError),
     /// Its image did not parse (a builder bug: built images always parse).
     Image(ImageError),
+    /// The ground plane was refused (a bug: its numbers are constants).
+    Ground,
 }
 
 impl std::fmt::Display for SimError {
@@ -59,6 +64,7 @@ impl std::fmt::Display for SimError {
             Self::Modes(e) => e.fmt(f),
             Self::Build(e) => e.fmt(f),
             Self::Image(e) => e.fmt(f),
+            Self::Ground => write!(f, "the ground plane was refused"),
         }
     }
 }
@@ -144,8 +150,17 @@ pub struct ChairOptions {
     pub dt: f64,
     /// Proxy depth of the contact queries.
     pub proxy_depth: u32,
-    /// Penalty stiffness, N/m.
+    /// Penalty stiffness of a chair–chair proxy contact, N/m.
     pub stiffness: f64,
+    /// How the ground plane's contacts are found.
+    pub ground_contacts: GroundContacts,
+    /// With [`GroundContacts::Triangles`]: penalty stiffness of the ground per unit of contact
+    /// area, N/m³: a triangle touching the
+    /// ground plane at depth `d` is pushed up by `k d A`, `A` its area projected on the ground
+    /// (so a face resting flat gets the same force however finely it is cut, and a wall
+    /// standing on the ground none). The default makes a chair standing on its four feet
+    /// (4 × 16 cm²) about as stiff as a few proxy contacts at [`ChairOptions::stiffness`].
+    pub ground_stiffness: f64,
     /// Seed of the initial orientations.
     pub seed: u64,
 }
@@ -158,9 +173,25 @@ impl Default for ChairOptions {
             dt: 0.002,
             proxy_depth: 7,
             stiffness: 2e4,
+            ground_contacts: GroundContacts::Proxies,
+            ground_stiffness: 2e7,
             seed: 0xC4A1_5EED,
         }
     }
+}
+
+/// How the chairs' contacts with the ground plane (the primitive half-space `z ≤ 0`) are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroundContacts {
+    /// The contact proxies at [`ChairOptions::proxy_depth`] whose spheres reach below the
+    /// plane ([`collide_primitive_proxies`]), each pushing up with [`ChairOptions::stiffness`]
+    /// times its sphere's depth — the same cost and response as the chair–chair contacts.
+    #[default]
+    Proxies,
+    /// Every triangle touching the plane ([`collide_world_primitives`], exact), each pushing up
+    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area: about 25
+    /// contacts per resting chair and several times the collision time of the proxies.
+    Triangles,
 }
 
 /// One chair's configuration: position of its center of mass, orientation (unit quaternion
@@ -186,7 +217,7 @@ pub struct StepReport {
     pub colliding_pairs: usize,
     /// Chair–chair proxy contacts.
     pub contacts: usize,
-    /// Proxy contacts with the ground.
+    /// Triangle contacts with the ground plane.
     pub ground_contacts: usize,
 }
 
@@ -208,6 +239,24 @@ struct World<'i> {
     stack: Vec<[u32; 2]>,
     proxy_depth: u32,
     stiffness: f32,
+    ground: Ground,
+}
+
+/// The ground plane and how its contacts push.
+struct Ground {
+    /// The half-space `z ≤ 0`.
+    plane: [Primitive<f32>; 1],
+    contacts: GroundContacts,
+    proxy_depth: u32,
+    /// Per proxy contact, N/m.
+    stiffness: f32,
+    /// Per triangle contact and unit of projected area, N/m³.
+    pressure: f32,
+    /// The leaf node of every triangle (where a triangle's force is applied).
+    leaves: Vec<u32>,
+    /// Scratch: a step's proxy or triangle contacts.
+    proxies: Vec<PrimitiveProxy<f32>>,
+    touching: Vec<WorldContact<f32>>,
 }
 
 impl<'i> World<'i> {
@@ -215,6 +264,15 @@ impl<'i> World<'i> {
         let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
         let (depth, proxy) = (image.tree.depth(), options.proxy_depth);
         let nodes = image.tree.node_count();
+        let mut leaves = vec![0u32; image.tree.triangle_count()];
+        for k in 0..nodes {
+            if let Some(NodeKind::Leaf { triangle }) = image.tree.kind(k) {
+                if let Some(slot) = leaves.get_mut(triangle as usize) {
+                    *slot = k as u32;
+                }
+            }
+        }
+        let ground = Primitive::plane([0.0, 0.0, 1.0], 0.0).map_err(|_| SimError::Ground)?;
         Ok(Self {
             image,
             caches: (0..options.count)
@@ -222,9 +280,23 @@ impl<'i> World<'i> {
                 .collect(),
             order: vec![0u32; options.count],
             roots: vec![[0.0; 4]; options.count],
-            stack: vec![[0u32; 2]; proxy_stack_capacity(depth, proxy, depth, proxy)],
+            stack: vec![
+                [0u32; 2];
+                proxy_stack_capacity(depth, proxy, depth, proxy)
+                    .max(primitive_stack_capacity(depth))
+            ],
             proxy_depth: proxy,
             stiffness: options.stiffness as f32,
+            ground: Ground {
+                plane: [ground],
+                contacts: options.ground_contacts,
+                proxy_depth: proxy,
+                stiffness: options.stiffness as f32,
+                pressure: options.ground_stiffness as f32,
+                leaves,
+                proxies: Vec::new(),
+                touching: Vec::new(),
+            },
         })
     }
 
@@ -282,46 +354,114 @@ impl<'i> World<'i> {
             }
             report.colliding_pairs += usize::from(touching);
         }
-        for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
-            report.ground_contacts += ground(body, depth, self.stiffness, w, &mut points.ground);
-        }
+        let ground = &mut self.ground;
+        report.ground_contacts += match ground.contacts {
+            GroundContacts::Proxies => {
+                ground.proxies(&mut bodies, &mut wrenches, &mut self.stack, points)
+            }
+            GroundContacts::Triangles => {
+                ground.triangles(&mut bodies, &mut wrenches, &mut self.stack, points)
+            }
+        };
         report.seconds = started.elapsed().as_secs_f64();
         (wrenches, report)
     }
 }
 
-/// Proxy spheres of a body (nodes at `depth` or shallower leaves) below the ground plane:
-/// penalty force straight up at the sphere's lowest point. Returns the contacts.
-fn ground(
-    body: &mut Body<'_, '_, f32>,
-    depth: u32,
-    stiffness: f32,
-    wrench: &mut Wrench<f32, MODES>,
-    points: &mut Vec<[f32; 3]>,
-) -> usize {
-    let (mut stack, mut contacts) = (vec![0usize], 0);
-    while let Some(k) = stack.pop() {
-        let Some(s) = body.sphere(k) else { continue };
-        if s[2] - s[3] >= 0.0 {
-            continue;
-        }
-        match body.tree().kind(k) {
-            Some(NodeKind::Internal { left, right })
-                if body.tree().node_depth(k).unwrap_or(0) < depth =>
-            {
-                stack.push(left as usize);
-                stack.push(right as usize);
-            }
-            _ => {
-                let f = [0.0, 0.0, stiffness * (s[3] - s[2])];
-                if apply_at_node(body, k, [s[0], s[1], 0.0], f, wrench).is_some() {
+impl Ground {
+    /// The ground's proxy contacts ([`collide_primitive_proxies`] at the proxy depth, per
+    /// chair): each pushes `k d` straight up at the sphere's center dropped on the ground.
+    fn proxies(
+        &mut self,
+        bodies: &mut [Body<'_, '_, f32>],
+        wrenches: &mut [Wrench<f32, MODES>],
+        stack: &mut [[u32; 2]],
+        points: &mut StepContacts,
+    ) -> usize {
+        let [plane] = self.plane;
+        let mut contacts = 0;
+        for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
+            let found = &mut self.proxies;
+            found.clear();
+            collide_primitive_proxies(body, self.proxy_depth, &plane, stack, &mut |p| {
+                found.push(p);
+                true
+            });
+            // NaN depths (a broken state) push nothing.
+            for p in found.iter().filter(|p| p.depth > 0.0) {
+                let [x, y, _, _] = p.sphere;
+                let force = [0.0, 0.0, self.stiffness * p.depth];
+                if apply_at_node(body, p.node as usize, [x, y, 0.0], force, w).is_some() {
                     contacts += 1;
-                    points.push([s[0], s[1], 0.0]);
+                    points.ground.push([x, y, 0.0]);
                 }
             }
         }
+        contacts
     }
-    contacts
+
+    /// The ground's exact triangle contacts ([`collide_world_primitives`]), each pushing with
+    /// [`ChairOptions::ground_stiffness`] times its depth and projected area.
+    fn triangles(
+        &mut self,
+        bodies: &mut [Body<'_, '_, f32>],
+        wrenches: &mut [Wrench<f32, MODES>],
+        stack: &mut [[u32; 2]],
+        points: &mut StepContacts,
+    ) -> usize {
+        self.touching.clear();
+        let touching = &mut self.touching;
+        collide_world_primitives(
+            bodies,
+            &self.plane,
+            &AllPairs,
+            stack,
+            &mut |c: WorldContact<f32>| {
+                touching.push(c);
+                true
+            },
+        );
+        let mut contacts = 0;
+        for c in &self.touching {
+            let k = c.body as usize;
+            let (Some(body), Some(w)) = (bodies.get_mut(k), wrenches.get_mut(k)) else {
+                continue;
+            };
+            let leaf = self.leaves.get(c.contact.a as usize).copied();
+            if let Some(point) = ground_force(body, leaf, c, self.pressure, w) {
+                contacts += 1;
+                points.ground.push(point);
+            }
+        }
+        contacts
+    }
+}
+
+/// The ground's push on one triangle contact (normal from the triangle down into the ground,
+/// depth `d` of its deepest vertex): `k d A` straight up at the contact point, `A` the
+/// triangle's area projected on the ground, applied at the triangle's leaf node (its mode
+/// displacement for the generalized force). Returns the contact point, or `None` when the
+/// contact gives no force.
+fn ground_force(
+    body: &mut Body<'_, '_, f32>,
+    leaf: Option<u32>,
+    c: &WorldContact<f32>,
+    stiffness: f32,
+    wrench: &mut Wrench<f32, MODES>,
+) -> Option<[f32; 3]> {
+    let [p, q, r] = body.world_triangle(c.contact.a as usize)?;
+    let (u, v) = ([q[0] - p[0], q[1] - p[1]], [r[0] - p[0], r[1] - p[1]]);
+    let area = 0.5 * (u[0] * v[1] - u[1] * v[0]).abs();
+    let depth = c.contact.contact.depth;
+    if !(depth > 0.0 && area > 0.0) {
+        return None;
+    }
+    let n = c.contact.contact.normal;
+    let push = stiffness * depth * area;
+    let force = n.map(|x| -push * x);
+    let point = c.contact.contact.point;
+    apply_at_node(body, leaf? as usize, point, force, wrench)?;
+    Some(point)
 }
 
 /// A simulated run: every step's placements (before the step's forces) and collision report.
@@ -514,7 +654,7 @@ pub struct Replay {
     pub colliding_pairs: f64,
     /// Mean chair–chair proxy contacts per step.
     pub contacts: f64,
-    /// Mean ground proxy contacts per step.
+    /// Mean ground triangle contacts per step.
     pub ground_contacts: f64,
 }
 

@@ -16,8 +16,8 @@ use bdtree_core::{
 };
 
 use super::chairs::{
-    prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions, Placement, Replay,
-    SimError, Trajectory,
+    prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions, GroundContacts,
+    Placement, Replay, SimError, Trajectory,
 };
 use crate::error::LoadError;
 use crate::io::load_mesh;
@@ -276,12 +276,24 @@ pub fn run(
     steps: usize,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Demo, DemoError> {
+    run_with_ground(chair, count, steps, GroundContacts::default(), progress)
+}
+
+/// [`run`], with the ground plane's contacts found as `ground` says.
+pub fn run_with_ground(
+    chair: &Chair,
+    count: usize,
+    steps: usize,
+    ground: GroundContacts,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Demo, DemoError> {
     if count < 2 || steps == 0 {
         return Err(DemoError::TooSmall);
     }
     let options = ChairOptions {
         count,
         steps,
+        ground_contacts: ground,
         ..ChairOptions::default()
     };
     let started = Instant::now();
@@ -327,7 +339,7 @@ impl fmt::Display for Demo {
         let simulated = options.steps as f64 * options.dt;
         writeln!(
             f,
-            "  {} bodies, {} steps of {} ms: {simulated:.2} s simulated in {:.2} s (sweep-and-prune, proxy queries at depth {}, penalty contacts, rigid and modal dynamics)",
+            "  {} bodies, {} steps of {} ms: {simulated:.2} s simulated in {:.2} s (sweep-and-prune, proxy queries at depth {}, the ground a plane primitive, penalty contacts, rigid and modal dynamics)",
             options.count,
             options.steps,
             options.dt * 1e3,
@@ -344,11 +356,15 @@ impl fmt::Display for Demo {
         )?;
         writeln!(
             f,
-            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair and {:.1} ground proxy contacts",
+            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair proxy contacts and {:.1} ground {} contacts",
             d.colliding_pairs,
             d.colliding_pairs / options.dt,
             d.contacts,
-            d.ground_contacts
+            d.ground_contacts,
+            match options.ground_contacts {
+                GroundContacts::Proxies => "proxy",
+                GroundContacts::Triangles => "triangle",
+            }
         )?;
         let check = &self.check;
         write!(

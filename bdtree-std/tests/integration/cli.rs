@@ -586,11 +586,7 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
     assert_eq!(v["modes"], 200, "{v}");
 
     // Two overlapping balls, deformed differently in every frame.
-    let body = |name: &str| BodySpec {
-        name: name.into(),
-        mesh: "ball.obj".into(),
-        modes: Some("ball.npy".into()),
-    };
+    let body = |name: &str| BodySpec::mesh(name, "ball.obj", Some("ball.npy".into()));
     let frames = (0..4)
         .map(|f| FrameSpec {
             bodies: [0.0, 0.75 + 0.05 * f as f64]

@@ -29,6 +29,7 @@ mod proxies;
 mod refine;
 mod regions;
 mod response;
+mod scene_primitives;
 mod selfcollide;
 mod separation;
 mod support;

@@ -33,8 +33,9 @@ use bdtree_core::{
     TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
-    collide_contacts, collide_primitive, collide_swept, refine, refine_error, refine_self, within,
-    ContactPoint, NearPair, Primitive, SweptPair,
+    collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
+    collide_world_primitives, refine, refine_error, refine_self, within, ContactPoint, NearPair,
+    Primitive, PrimitiveProxy, SweptPair, WorldContact,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -95,6 +96,7 @@ entries!(
         contact_query,
         within_query,
         primitive_query,
+        world_primitives,
         swept_query,
         refine_pairs,
     ],
@@ -610,8 +612,46 @@ fn primitive_query<S: Scalar>() {
         for primitive in primitives.iter().flatten() {
             let mut sink = |c: ContactPoint<S>| black_box(c.a) != u32::MAX;
             black_box(collide_primitive(body, primitive, &mut stack, &mut sink));
+            let mut proxies = |p: PrimitiveProxy<S>| black_box(p.node) != u32::MAX;
+            let depth = black_box(3);
+            black_box(collide_primitive_proxies(
+                body,
+                depth,
+                primitive,
+                &mut stack,
+                &mut proxies,
+            ));
         }
     });
+}
+
+fn world_primitives<S: Scalar>() {
+    let Some(image) = image::<S>() else { return };
+    let (mut sa, mut sb) = (Storage::new(), Storage::new());
+    let (Some(a), Some(mut b)) = (sa.body(&image), sb.body(&image)) else {
+        return;
+    };
+    set(&mut b, 0.3);
+    let mut bodies = [a, b];
+    let (x, r) = (scalar::<S>(0.1), scalar::<S>(0.05));
+    let (Ok(floor), Ok(link)) = (
+        Primitive::plane([S::ZERO, S::ZERO, S::ONE], x),
+        Primitive::capsule([S::ZERO; 3], [S::ZERO, S::ZERO, x], r),
+    ) else {
+        return;
+    };
+    let primitives = [floor, link];
+    let mut stack = [[0u32; 2]; STACK];
+    let mut sink = |c: WorldContact<S>| black_box(c.body + c.contact.a) != u32::MAX;
+    let filter = |i: usize, j: usize| black_box(i ^ j) != 3;
+    let (n, m) = (black_box(2), black_box(2));
+    black_box(collide_world_primitives(
+        bodies.get_mut(..n).unwrap_or(&mut []),
+        primitives.get(..m).unwrap_or(&[]),
+        &filter,
+        &mut stack,
+        &mut sink,
+    ));
 }
 
 fn swept_query<S: Scalar>() {

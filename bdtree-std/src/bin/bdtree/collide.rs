@@ -94,7 +94,7 @@ pub fn collide(
     check: bool,
     self_pairs: bool,
 ) -> Result<usize, CliError> {
-    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (scene, prepared) = load_and_prepare(path, options, None)?;
     let precision = options.precision;
     let (frames, ms) = match precision {
         Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, None, self_pairs),
@@ -127,7 +127,7 @@ pub fn collide(
             out,
             "{} frames, {} bodies, {} contacts in all; {:.4} ms per frame ({} precision, mean of {} run(s))",
             frames.len(),
-            scene.bodies.len(),
+            scene.bodies.len() + scene.primitives.len(),
             total,
             ms,
             match precision {
@@ -163,7 +163,7 @@ fn proxies(
         nested: true,
         ..options
     };
-    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (scene, prepared) = load_and_prepare(path, options, Some("`bdtree collide --depth`"))?;
     let (frames, ms) = match options.precision {
         Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, Some(depth), false),
         Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, Some(depth), false),

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::run::{
-    brute_force_frame, compare, point_triangle_distance, report, run_contacts, run_swept,
-    Comparison,
+    brute_force_frame, compare, point_triangle_distance, primitive_solid, report, run_contacts,
+    run_swept, Comparison,
 };
 
 use crate::error::CliError;
@@ -28,7 +28,7 @@ pub fn swept(
     check: bool,
     samples: usize,
 ) -> Result<(), CliError> {
-    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (scene, prepared) = load_and_prepare(path, options, Some("`bdtree collide --swept`"))?;
     let (answers, ms) = match options.precision {
         Precision::F32 => run_swept::<f32>(&scene, &prepared),
         Precision::F64 => run_swept::<f64>(&scene, &prepared),
@@ -106,7 +106,7 @@ pub fn contacts(
     options: BuildOptions,
     check: bool,
 ) -> Result<(), CliError> {
-    let (scene, prepared) = load_and_prepare(path, options)?;
+    let (scene, prepared) = load_and_prepare(path, options, None)?;
     let (answers, ms) = match options.precision {
         Precision::F32 => run_contacts::<f32>(&scene, &prepared),
         Precision::F64 => run_contacts::<f64>(&scene, &prepared),
@@ -124,11 +124,21 @@ pub fn contacts(
                 .collect();
             for item in answer.items.iter().filter(|i| truth.contains(&i.pair)) {
                 let (a, b, ta, tb) = item.pair;
-                for (body, t) in [(a, ta), (b, tb)] {
-                    let tri = scene.bodies[body].mesh.triangles[t as usize]
-                        .map(|v| world[body][v as usize]);
-                    farthest = farthest.max(point_triangle_distance(item.point, &tri));
-                }
+                let tri = |body: usize, t: u32| {
+                    scene.bodies[body].mesh.triangles[t as usize].map(|v| world[body][v as usize])
+                };
+                let on_b = match b.checked_sub(scene.bodies.len()) {
+                    // A primitive's side: the point's distance from the solid.
+                    Some(p) => {
+                        primitive_solid(&scene, p, answer.frame).map_or(f64::INFINITY, |s| {
+                            let point = item.point;
+                            s.gap(&[point, point, point])
+                        })
+                    }
+                    None => point_triangle_distance(item.point, &tri(b, tb)),
+                };
+                let on_a = point_triangle_distance(item.point, &tri(a, ta));
+                farthest = farthest.max(on_a).max(on_b);
             }
             c
         });

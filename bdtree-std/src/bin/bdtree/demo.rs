@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::sim::chairs::{Chair, Trajectory};
+use bdtree_std::sim::chairs::{Chair, GroundContacts, Trajectory};
 use bdtree_std::sim::demo;
 use bdtree_std::view::demo::picture;
 
@@ -32,6 +32,16 @@ pub struct Args {
     /// Log every this many steps to the Rerun recording.
     #[arg(long, default_value_t = 25)]
     rerun_every: usize,
+    /// The ground plane's contacts: its contact proxies at the chair–chair proxy depth, or
+    /// every exact triangle contact (several times slower).
+    #[arg(long, value_enum, default_value_t = Ground::Proxies)]
+    ground: Ground,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Ground {
+    Proxies,
+    Triangles,
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
@@ -50,7 +60,11 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         "  simulating {bar:40} {pos}/{len} steps ({elapsed})",
         "",
     );
-    let run = demo::run(&prepared.chair, count, steps, &mut |_| bar.inc(1));
+    let ground = match args.ground {
+        Ground::Proxies => GroundContacts::Proxies,
+        Ground::Triangles => GroundContacts::Triangles,
+    };
+    let run = demo::run_with_ground(&prepared.chair, count, steps, ground, &mut |_| bar.inc(1));
     bar.finish_and_clear();
     let run = run?;
     println!("{run}");

@@ -42,7 +42,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         precision: args.precision,
         ..BuildOptions::default()
     };
-    let (scene, prepared) = load_and_prepare(&args.scene, options)?;
+    let (scene, prepared) = load_and_prepare(&args.scene, options, Some("`bdtree distance`"))?;
     if let Some(d) = args.within {
         return within(&scene, &prepared, args.precision, d, args.check, args.json);
     }

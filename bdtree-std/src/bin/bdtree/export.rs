@@ -34,6 +34,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     let (spheres, contacts, self_pairs) = (args.spheres, args.contacts, args.self_pairs);
     export::MeshFormat::of(output)?;
     let scene = Scene::load(path)?;
+    scene.without_primitives("`bdtree export`")?;
     let options = GeometryOptions {
         proxies: None,
         self_pairs,

@@ -40,7 +40,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         precision: args.precision,
         ..BuildOptions::default()
     };
-    let (scene, prepared) = load_and_prepare(&args.scene, options)?;
+    let (scene, prepared) = load_and_prepare(&args.scene, options, Some("`bdtree interrupt`"))?;
     let orders = match args.order {
         Some(o) => vec![o],
         None => vec![OrderArg::Breadth, OrderArg::Deepest, OrderArg::Largest],

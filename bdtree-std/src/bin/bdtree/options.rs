@@ -137,12 +137,17 @@ pub fn progress_bar(len: usize, template: &str, message: &str) -> indicatif::Pro
     bar
 }
 
-/// Loads a scene and builds its trees.
+/// Loads a scene and builds its trees. `meshes_only` names a command that takes no primitive
+/// bodies: a scene with one is refused before anything is built.
 pub fn load_and_prepare(
     path: &Path,
     options: BuildOptions,
+    meshes_only: Option<&str>,
 ) -> Result<(Scene, PreparedScene), CliError> {
     let scene = Scene::load(path)?;
+    if let Some(command) = meshes_only {
+        scene.without_primitives(command)?;
+    }
     let prepared = prepare(&scene, options).map_err(|error| RunError::Build {
         scene: path.to_path_buf(),
         error,

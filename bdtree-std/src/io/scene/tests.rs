@@ -82,16 +82,8 @@ fn good_scene() -> SceneFile {
     let half = core::f64::consts::FRAC_1_SQRT_2;
     SceneFile {
         bodies: vec![
-            BodySpec {
-                name: "a".into(),
-                mesh: "a.obj".into(),
-                modes: Some("a.modes.npy".into()),
-            },
-            BodySpec {
-                name: "b".into(),
-                mesh: "b.obj".into(),
-                modes: None,
-            },
+            BodySpec::mesh("a", "a.obj", Some("a.modes.npy".into())),
+            BodySpec::mesh("b", "b.obj", None),
         ],
         frames: vec![
             FrameSpec {
@@ -383,7 +375,7 @@ fn q_length_must_match_the_mode_count() {
 fn missing_mesh_and_basis_files_are_named() {
     let dir = fixture("missingfiles");
     let mut scene = good_scene();
-    scene.bodies[1].mesh = "nowhere.obj".into();
+    scene.bodies[1] = BodySpec::mesh("b", "nowhere.obj", None);
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -395,7 +387,7 @@ fn missing_mesh_and_basis_files_are_named() {
         ],
     );
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("nowhere.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("nowhere.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -414,7 +406,7 @@ fn malformed_mesh_and_basis_files_are_named() {
     dir.write("bad.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n");
     dir.write("bad.npy", b"not a numpy file at all");
     let mut scene = good_scene();
-    scene.bodies[1].mesh = "bad.obj".into();
+    scene.bodies[1] = BodySpec::mesh("b", "bad.obj", None);
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -426,7 +418,7 @@ fn malformed_mesh_and_basis_files_are_named() {
         ],
     );
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("bad.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("bad.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -444,7 +436,7 @@ fn basis_vertex_count_must_match_the_mesh() {
     let dir = fixture("vertexcount");
     dir.write("short.npy", &npy_bytes(&two_mode_basis(3)));
     let mut scene = good_scene();
-    scene.bodies[0].modes = Some("short.npy".into());
+    scene.bodies[0] = BodySpec::mesh("a", "a.obj", Some("short.npy".into()));
     assert_contains(
         &load_error(&dir, &scene_json(&scene)),
         &[
@@ -465,4 +457,223 @@ fn missing_scene_file_is_named() {
         .expect_err("no file")
         .to_string();
     assert_contains(&message, &["absent.json", "cannot read"]);
+}
+
+/// `good_scene` with four primitive bodies after the meshes: a floor, a tool, a link, a table.
+fn primitive_scene() -> SceneFile {
+    let mut file = good_scene();
+    file.bodies.extend([
+        BodySpec::primitive(
+            "floor",
+            PrimitiveShape::Plane {
+                normal: [0.0, 0.0, 1.0],
+                offset: 0.0,
+            },
+        ),
+        BodySpec::primitive("tool", PrimitiveShape::Sphere(0.02)),
+        BodySpec::primitive(
+            "link",
+            PrimitiveShape::Capsule {
+                radius: 0.05,
+                half_length: 0.2,
+            },
+        ),
+        BodySpec::primitive(
+            "table",
+            PrimitiveShape::Box {
+                half_extents: [0.5, 0.3, 0.02],
+            },
+        ),
+    ]);
+    for (f, frame) in file.frames.iter_mut().enumerate() {
+        for k in 0..4 {
+            frame.bodies.push(BodyFrame {
+                rotation: [1.0, 0.0, 0.0, 0.0],
+                translation: [f as f64, k as f64, 0.5],
+                q: vec![],
+            });
+        }
+    }
+    file
+}
+
+#[test]
+fn primitive_bodies_are_read_as_written() {
+    let dir = fixture("primitives");
+    let file = primitive_scene();
+    let path = dir.join("scene.json");
+    file.write(&path).expect("write scene");
+    let text = std::fs::read_to_string(&path).expect("read back");
+    // Written exactly in the documented form.
+    assert!(text.contains("\"sphere\": 0.02"), "{text}");
+    assert!(text.contains("\"half_length\": 0.2"), "{text}");
+    assert_eq!(SceneFile::parse(&text, &path).expect("parse"), file);
+    assert_eq!(
+        serde_json::from_str::<SceneFile>(&text).expect("serde"),
+        file
+    );
+    let scene = Scene::load(&path).expect("load");
+    assert_eq!(scene.bodies.len(), 2);
+    assert_eq!(scene.frames[1].len(), 2, "frames hold the mesh bodies");
+    assert_eq!(scene.primitives.len(), 4);
+    let names: Vec<&str> = (0..6).map(|i| scene.name(i)).collect();
+    assert_eq!(names, ["a", "b", "floor", "tool", "link", "table"]);
+    let tool = &scene.primitives[1];
+    assert_eq!(tool.place, 3);
+    assert_eq!(tool.shape, PrimitiveShape::Sphere(0.02));
+    assert_eq!(tool.poses[1].translation, [1.0, 1.0, 0.5]);
+    assert_contains(
+        &scene
+            .without_primitives("`bdtree distance`")
+            .expect_err("refused")
+            .to_string(),
+        &[
+            "scene.json",
+            "bodies[2]",
+            "\"floor\" is a plane primitive",
+            "`bdtree distance`",
+        ],
+    );
+    // Primitives may come first: the mesh bodies' frames still line up.
+    let mut first = file.clone();
+    first.bodies.rotate_right(4);
+    for frame in &mut first.frames {
+        frame.bodies.rotate_right(4);
+    }
+    first.write(&path).expect("write scene");
+    let scene = Scene::load(&path).expect("load");
+    assert_eq!(scene.bodies[0].name, "a");
+    assert_eq!(scene.frames[0][0].1, vec![0.0, 0.0]);
+    assert_eq!(scene.primitives[0].place, 0);
+}
+
+/// Replaces body `b`'s entry of the primitive scene's text with `body`.
+fn with_body(b: usize, body: &str) -> String {
+    let mut value: Value = serde_json::to_value(primitive_scene()).expect("json");
+    value["bodies"][b] = serde_json::from_str(body).expect("body json");
+    value.to_string()
+}
+
+#[test]
+fn bad_primitives_are_refused_with_their_place() {
+    let dir = fixture("bad-primitives");
+    let cases: &[(usize, &str, &[&str])] = &[
+        (
+            3,
+            r#"{"name": "tool", "sphere": -0.5}"#,
+            &["bodies[3].sphere", "\"tool\"", "radius -0.5 is negative"],
+        ),
+        (
+            3,
+            r#"{"name": "tool", "sphere": [0.5]}"#,
+            &["bodies[3].sphere", "expected the sphere's radius"],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "plane": {"normal": [0, 0, 0], "offset": 1}}"#,
+            &["bodies[2].plane.normal", "\"floor\"", "normal is zero"],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "plane": {"normal": [0, 1], "offset": 1}}"#,
+            &["bodies[2].plane.normal", "expected 3 numbers"],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "plane": {"normal": [0, 0, 1]}}"#,
+            &["bodies[2].plane", "missing field \"offset\""],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "mesh": "b.obj", "plane": {"normal": [0, 0, 1], "offset": 0}}"#,
+            &["bodies[2]", "\"floor\" has both mesh and plane"],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "sphere": 1, "box": {"half_extents": [1, 1, 1]}}"#,
+            &["bodies[2]", "both sphere and box"],
+        ),
+        (
+            2,
+            r#"{"name": "floor"}"#,
+            &[
+                "bodies[2]",
+                "missing field \"mesh\" (or a primitive: plane, sphere, capsule, box)",
+            ],
+        ),
+        (
+            2,
+            r#"{"name": "floor", "cylinder": 1}"#,
+            &["bodies[2]", "unknown field \"cylinder\""],
+        ),
+        (
+            4,
+            r#"{"name": "link", "capsule": {"radius": 0.1, "length": 0.2}}"#,
+            &["bodies[4].capsule", "unknown field \"length\""],
+        ),
+        (
+            4,
+            r#"{"name": "link", "capsule": {"radius": 0.1, "half_length": -0.2}}"#,
+            &[
+                "bodies[4].capsule.half_length",
+                "half length -0.2 is negative",
+            ],
+        ),
+        (
+            4,
+            r#"{"name": "link", "capsule": {"radius": 0.1, "half_length": 0.2}, "modes": "a.modes.npy"}"#,
+            &[
+                "bodies[4].modes",
+                "\"link\" is a capsule primitive: it has no modes",
+            ],
+        ),
+        (
+            5,
+            r#"{"name": "table", "box": {"half_extents": [1, -2, 1]}}"#,
+            &[
+                "bodies[5].box.half_extents[1]",
+                "half extent -2 is negative",
+            ],
+        ),
+        (
+            5,
+            r#"{"name": "table", "box": 0.5}"#,
+            &["bodies[5].box", "expected an object, found a number"],
+        ),
+    ];
+    for (b, body, parts) in cases {
+        let message = load_error(&dir, &with_body(*b, body));
+        assert_contains(&message, &[&["scene.json"][..], parts].concat());
+    }
+    // A primitive is rigid: q in a frame is refused.
+    let mut file = primitive_scene();
+    file.frames[1].bodies[4].q = vec![0.1];
+    assert_contains(
+        &load_error(&dir, &scene_json(&file)),
+        &[
+            "scene.json",
+            "frames[1].bodies[4].q",
+            "\"link\" is rigid (a capsule primitive)",
+        ],
+    );
+    // Non-finite sizes cannot be written in JSON, but a program can build them.
+    let mut file = primitive_scene();
+    file.bodies[5] = BodySpec::primitive(
+        "table",
+        PrimitiveShape::Box {
+            half_extents: [1.0, f64::NAN, 1.0],
+        },
+    );
+    let message = file
+        .validate(Path::new("made.json"))
+        .expect_err("refused")
+        .to_string();
+    assert_contains(
+        &message,
+        &[
+            "made.json",
+            "bodies[5].box.half_extents[1]",
+            "not a finite number",
+        ],
+    );
 }
