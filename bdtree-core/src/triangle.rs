@@ -7,22 +7,27 @@
 //! coordinate. So a `false` is always right, whatever the axis; the work is in trying axes
 //! that separate every pair that is farther apart than the rounding bound.
 //!
-//! 1. **Filter** (every pair): the three coordinate axes (a box test), then the 17 axes of the
-//!    separating-axis theorem for two triangles — both normals, the nine edge × edge crosses,
-//!    the six in-plane edge normals `n × e`. Most disjoint pairs stop here, at the box or a
-//!    normal.
-//! 2. **Certificate** (pairs the filter kept): an edge of one triangle — any triangle, even a
-//!    point — that pierces a *well-shaped* other one (height at least 1/28 of its longest
-//!    edge, so that its normal is accurate) inside its three edges, or a vertex lying in its
-//!    plane inside them: the triangles then meet up to rounding, `true`. This settles nearly
-//!    every intersecting pair in a few dozen operations.
-//! 3. **Closest features** (the rest: touching and coplanar pairs, pairs with a zero-area or
-//!    sliver triangle, near misses the filter could not split): the direction between the
-//!    nearest features is itself a separating axis, and it is always one of — a normal made
-//!    exactly perpendicular to its triangle's longest edge; an edge × edge cross computed from
-//!    the edge components perpendicular to each other (accurate for nearly parallel edges); or
-//!    the perpendicular from a vertex to an edge (or the difference of two vertices). All 29
-//!    are tried. Zero-area triangles need nothing else: a point triangle is its vertex, a
+//! 1. **Filter** (every pair): the three coordinate axes (a box test), then 11 of the 17 axes
+//!    of the separating-axis theorem for two triangles — both normals, the nine edge × edge
+//!    crosses (the six in-plane edge normals `n × e` come after the certificate). Most disjoint
+//!    pairs stop here, at the box or a normal.
+//! 2. **Certificate** (pairs the filter kept): a point of one triangle — any triangle, even a
+//!    point — within `τ` of a *well-shaped* other one (height at least 1/28 of its longest
+//!    edge, so that its normal is accurate): a vertex near its plane, or the point where an edge
+//!    crosses the plane, whose image in the plane lies inside the triangle or outside it by a
+//!    margin the bound allows (see `pierces`). The triangles then meet up to the tolerance,
+//!    `true`. This settles nearly every intersecting pair in a few dozen operations, and with
+//!    the margin also touching pairs whose contact rounding or compaction moved by their error
+//!    (a vertex on a vertex or an edge, an edge along an edge). A coplanar pair without a
+//!    certificate from the first side tries the six in-plane edge normals next (they are what
+//!    separates coplanar neighbours).
+//! 3. **Closest features** (the rest, after the in-plane edge normals: pairs with a zero-area
+//!    or sliver triangle, near misses the filter could not split, the rare touching pair without
+//!    a certificate): the direction between the nearest features is itself a separating axis,
+//!    and it is always one of — a normal made exactly perpendicular to its triangle's longest
+//!    edge; an edge × edge cross computed from the edge components perpendicular to each other
+//!    (accurate for nearly parallel edges); or the perpendicular from a vertex to an edge (or
+//!    the difference of two vertices). All 29 are tried. Zero-area triangles need nothing else: a point triangle is its vertex, a
 //!    segment triangle its longest edge, and both have those features.
 //!
 //! The filter alone (the earlier leaf test) is complete for triangles with area, but its
@@ -42,10 +47,12 @@
 //!   the spread of a rounded axis, measured below `64`), for every class of triangle. That is
 //!   `√3 · 2δ` plus a few dozen ulps of the coordinates: in f64 about `10⁻¹⁴ w`, in f32 about
 //!   `5·10⁻⁶ w` (with `δ = 0`). Triangles with area are settled the same way; the stage that
-//!   answers only changes the constant.
+//!   answers only changes the constant: a separating axis `a` is tried with gap `|a|₁ τ ≤ √3
+//!   |a|₂ τ`, and a certificate proves a distance of at most `τ` (plus rounding).
 //!
-//! Cost: the filter is unchanged (a box test, then at most 17 axes × 7 dot products); kept
-//! pairs pay two shape checks and the certificate (a few dozen multiply-adds); only pairs
+//! Cost: the filter is unchanged (a box test, then at most 11 axes × 7 dot products); kept
+//! pairs pay one or two shape checks and the certificate (a few dozen multiply-adds), coplanar
+//! ones the six in-plane edge normals (as the filter did before stage 2 existed); only pairs
 //! without a certificate pay the closest-feature stage (29 axes).
 
 // `!(x > 0)` is meant: NaN takes the degenerate branch, never the division.
@@ -67,9 +74,10 @@ const SHAPE_RATIO: u32 = 16;
 /// counts); `true` for disjoint ones only when they are within the rounding bound of the
 /// module docs — for zero-area triangles (points, segments) as for any other.
 ///
-/// Cost: a box test, then at most 17 axes × 7 dot products; a disjoint pair usually stops at
+/// Cost: a box test, then at most 11 axes × 7 dot products; a disjoint pair usually stops at
 /// the box or at one of the two normals. Pairs that pass pay a certificate of a few dozen
-/// multiply-adds, and only touching, coplanar or zero-area ones the closest-feature axes.
+/// multiply-adds (coplanar ones the in-plane edge normals), and only zero-area ones, near
+/// misses and touching pairs without a certificate the closest-feature axes.
 #[inline]
 pub fn triangles_may_intersect<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
     match filter(a, b, error) {
@@ -89,8 +97,8 @@ pub fn triangles_may_intersect_likely<S: Scalar>(
     error: S,
 ) -> bool {
     let per_unit_axis = tolerance(a, b, error);
-    pierces(a, b, per_unit_axis)
-        || pierces(b, a, per_unit_axis)
+    pierces(a, b, per_unit_axis) == Found::Meets
+        || pierces(b, a, per_unit_axis) == Found::Meets
         || triangles_may_intersect(a, b, error)
 }
 
@@ -152,35 +160,25 @@ fn filter<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<S> {
     Some(per_unit_axis)
 }
 
-/// Stages 2 and 3 (module docs) for a pair the filter kept: the certificate, then the rest of
-/// the filter (the in-plane edge normals) and the closest features. Apart from the filter so
-/// that the filter's loop keeps its registers; each part recomputes the edges and normals it
-/// needs (a few multiply-adds) rather than keeping them live.
+/// Stages 2 and 3 (module docs) for a pair the filter kept: the certificates, the rest of the
+/// filter (the in-plane edge normals) and the closest features. Apart from the filter so that
+/// the filter's loop keeps its registers; each part recomputes the edges and normals it needs
+/// (a few multiply-adds) rather than keeping them live.
+///
+/// A coplanar pair (every vertex of one triangle within the tolerance of the other's plane)
+/// without a certificate from the first side tries the in-plane edge normals at once, before
+/// the other side's certificate: they are the axes that separate coplanar pairs, and most
+/// coplanar pairs past the filter (neighbours on a resting face) are disjoint.
 #[inline(never)]
 fn kept<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
-    pierces(a, b, per_unit_axis) || pierces(b, a, per_unit_axis) || undecided(a, b, per_unit_axis)
-}
-
-/// The rest of stage 1 (the in-plane edge normals, which only separate coplanar pairs), then
-/// stage 3, for a pair without a certificate.
-#[inline(never)]
-fn undecided<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
-    let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
-    let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
-    let na = cross(ea[0], ea[1]);
-    let nb = cross(eb[0], eb[1]);
-    let separated = |axis: [S; 3]| separates(a, b, axis, per_unit_axis);
-    for e in ea {
-        if separated(cross(na, e)) {
-            return false;
-        }
+    let first = pierces(a, b, per_unit_axis);
+    if first == Found::Meets {
+        return true;
     }
-    for f in eb {
-        if separated(cross(nb, f)) {
-            return false;
-        }
+    if first == Found::Coplanar && separated_beyond(a, b, per_unit_axis, true) {
+        return false;
     }
-    closest_features(a, b, &ea, &eb, na, nb, per_unit_axis)
+    pierces(b, a, per_unit_axis) == Found::Meets || !separated_beyond(a, b, per_unit_axis, false)
 }
 
 /// Whether `axis` separates the projections of `a` and `b` by more than the tolerance.
@@ -194,35 +192,50 @@ fn separates<S: Scalar>(a: &Tri<S>, b: &Tri<S>, axis: V<S>, per_unit_axis: S) ->
     min_b - max_a > tol || min_a - max_b > tol
 }
 
-/// Stage 3 (module docs): the closest-feature axes, for a pair the filter kept without a
-/// certificate.
-fn closest_features<S: Scalar>(
+/// Whether an axis after the certificate separates the pair: the six in-plane edge normals
+/// `n × e` (the rest of stage 1, which only separate coplanar or nearly coplanar pairs), then
+/// unless `in_plane_only` the closest-feature axes (stage 3). One function for both, so that
+/// the code holds one copy of the axis test; a coplanar pair without a certificate (rare)
+/// tries the in-plane normals twice.
+#[inline(never)]
+fn separated_beyond<S: Scalar>(
     a: &Tri<S>,
     b: &Tri<S>,
-    ea: &[V<S>; 3],
-    eb: &[V<S>; 3],
-    na: V<S>,
-    nb: V<S>,
     per_unit_axis: S,
+    in_plane_only: bool,
 ) -> bool {
+    let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
+    let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
+    let na = cross(ea[0], ea[1]);
+    let nb = cross(eb[0], eb[1]);
     let separated = |axis: [S; 3]| separates(a, b, axis, per_unit_axis);
+    for (n, e) in [(na, &ea), (nb, &eb)] {
+        for &f in e {
+            if separated(cross(n, f)) {
+                return true;
+            }
+        }
+    }
+    if in_plane_only {
+        return false;
+    }
     for (p, q) in [(a, b), (b, a)] {
         for &v in p {
             for (x, y) in [(q[0], q[1]), (q[1], q[2]), (q[2], q[0])] {
                 if separated(perpendicular(v, x, y)) {
-                    return false;
+                    return true;
                 }
             }
         }
     }
-    for &e in ea {
-        for &f in eb {
+    for e in ea {
+        for f in eb {
             if separated(accurate_cross(e, f)) {
-                return false;
+                return true;
             }
         }
     }
-    !(separated(corrected_normal(na, ea)) || separated(corrected_normal(nb, eb)))
+    separated(corrected_normal(na, &ea)) || separated(corrected_normal(nb, &eb))
 }
 
 /// The longest of three edges, and its squared length.
@@ -263,32 +276,64 @@ fn accurate_cross<S: Scalar>(e: V<S>, f: V<S>) -> V<S> {
     cross(e, [f[0] - l * e[0], f[1] - l * e[1], f[2] - l * e[2]])
 }
 
-/// The certificate (module docs, stage 2): whether an edge of `t` (any triangle, even a
-/// point) crosses the plane of the well-shaped triangle `p` at a point
-/// inside `p`'s three edges, or a vertex of `t` lies in that plane (within the projection
-/// tolerance) inside them. Either way a
-/// point of `t` is within rounding of `p`: the computed crossing is a convex combination of the
-/// edge's ends whose height over the plane is at most the heights' rounding bound, and the
-/// inside tests (2D orientations in the coordinate plane `p` projects onto one-to-one) are off
-/// by at most a rounding error of the point's distance from `p`'s vertices.
+/// What [`pierces`] found for a triangle `t` against a triangle `p`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// A point of `t` within `τ` of `p` (up to rounding): the triangles meet within the bound.
+    Meets,
+    /// No certificate, and every vertex of `t` within the tolerance of `p`'s plane.
+    Coplanar,
+    /// No certificate (or `p` not well-shaped).
+    Nothing,
+}
+
+/// The certificate (module docs, stage 2): whether a point of `t` (a vertex, or the point
+/// where an edge crosses the plane) is within `τ` (`per_unit_axis`) of the well-shaped
+/// triangle `p`, by a bound that needs no square root.
 ///
-/// `false` for a `p` that is not well-shaped: its normal would be too inaccurate to certify.
-/// Cost: ~25 multiply-adds for the shape check and the heights, then ~12 per crossing edge or
-/// vertex tried.
-fn pierces<S: Scalar>(t: &Tri<S>, p: &Tri<S>, per_unit_axis: S) -> bool {
+/// Let `n` be `p`'s normal, `k` its largest component and `y` the point of `p`'s plane below
+/// a point `x` along the coordinate axis `k`. The three 2-D cross products `s_l = (e_l × (x −
+/// p_l))_k` of the coordinate plane `p` projects onto one-to-one sum to `n_k`, and `β_l = s_l /
+/// n_k` are `y`'s barycentric coordinates in `p`. With `β⁻` the sum of the negative ones, the
+/// point `z` of `p` with the positive ones rescaled is within `β⁻ L` of `y` (`L` the longest
+/// edge: `y − z = Σ_{β_l<0} |β_l| (z − p_l)`), and `|x − y| = |h| / |n_k|` for `h = n · (x −
+/// p₀)`. So
+///
+/// ```text
+/// dist(x, p) ≤ (|h| + L Σ_{s_l<0} |s_l|) / |n_k|,
+/// ```
+///
+/// and the certificate is that bound `≤ τ`, with `|s|₁` of the longest edge for `L`. For a
+/// crossing point `h` is zero up to rounding (the computed point is a convex combination of
+/// the edge's ends, `s ∈ [0, 1]`, with height at most the heights' rounding error). A point
+/// strictly inside has no negative `s_l`: then only its height counts, `|h| ≤ |n_k| τ`. The
+/// margin for points just outside `p` certifies touching pairs whose computed vertices moved by
+/// their error: a vertex on a vertex or an edge of `p`, an edge along `p`'s edge.
+///
+/// Rounding: `h`, the `s_l` and `n_k` are a few operations each on coordinates below `w`; for
+/// a well-shaped `p` (`|n|₁ ≥ L² / 16`, so `|n_k| ≥ L² / 48`), their errors divided by `|n_k|`
+/// are `O(u w)` per unit distance, which is the `c u w` of the guarantee. The certified
+/// distance is `τ`, below the `√3 τ` the guarantee allows.
+///
+/// Besides [`Found::Meets`], [`Found::Coplanar`] when every vertex of `t` is within `|n|₁ τ` of
+/// the plane (the caller then tries the in-plane edge normals first), else [`Found::Nothing`]
+/// — always for a `p` that is not well-shaped: its normal would be too inaccurate to certify.
+/// Cost: ~25 multiply-adds for the shape check and the heights, then ~12 per vertex near the
+/// plane or crossing edge.
+fn pierces<S: Scalar>(t: &Tri<S>, p: &Tri<S>, per_unit_axis: S) -> Found {
     let e = [sub(p[1], p[0]), sub(p[2], p[1]), sub(p[0], p[2])];
     let n = cross(e[0], e[1]);
     let n1 = norm1(n);
-    let (_, l2) = spine(&e);
+    let (spine, l2) = spine(&e);
     if !(l2 > S::ZERO && S::from_u32(SHAPE_RATIO) * n1 >= l2) {
-        return false;
+        return Found::Nothing;
     }
     let o = dot(n, p[0]);
     let h = [dot(n, t[0]) - o, dot(n, t[1]) - o, dot(n, t[2]) - o];
     // Project along the normal's largest component: (x, y) with x × y · n > 0.
     let (ax, ay) = (n[0].abs(), n[1].abs());
     let az = n[2].abs();
-    let (i, j, sign) = if az >= ax && az >= ay {
+    let (i, j, nk) = if az >= ax && az >= ay {
         (0usize, 1usize, n[2])
     } else if ax >= ay {
         (1, 2, n[0])
@@ -300,42 +345,60 @@ fn pierces<S: Scalar>(t: &Tri<S>, p: &Tri<S>, per_unit_axis: S) -> bool {
         1 => v[1],
         _ => v[2],
     };
-    let inside = |x: V<S>| -> bool {
+    let positive = nk > S::ZERO;
+    // `|n_k| τ`: the certificate's distance `τ` in the units of `h` and `L s_l`.
+    let reach = nk.abs() * per_unit_axis;
+    let length = norm1(spine);
+    // `L Σ_{s_l<0} |s_l|` (NaN for NaN input, which then certifies nothing).
+    let outside = |x: V<S>| -> S {
         let (xi, xj) = (pick(x, i), pick(x, j));
-        let mut sides = [S::ZERO; 3];
-        for ((side, pk), ek) in sides.iter_mut().zip(p).zip(&e) {
-            *side = pick(*ek, i) * (xj - pick(*pk, j)) - pick(*ek, j) * (xi - pick(*pk, i));
+        let mut out = S::ZERO;
+        for (pk, ek) in p.iter().zip(&e) {
+            let side = pick(*ek, i) * (xj - pick(*pk, j)) - pick(*ek, j) * (xi - pick(*pk, i));
+            let side = if positive { side } else { -side };
+            if !(side >= S::ZERO) {
+                out = out - side;
+            }
         }
-        if sign > S::ZERO {
-            sides.iter().all(|&s| s >= S::ZERO)
-        } else {
-            sides.iter().all(|&s| s <= S::ZERO)
-        }
+        out * length
     };
     let flat = n1 * per_unit_axis;
-    for (v, hv) in t.iter().zip(&h) {
-        if hv.abs() <= flat && inside(*v) {
-            return true;
-        }
-    }
-    for (x, hx, y, hy) in [
+    let mut coplanar = true;
+    let edges = [
         (t[0], h[0], t[1], h[1]),
         (t[1], h[1], t[2], h[2]),
         (t[2], h[2], t[0], h[0]),
-    ] {
-        if (hx < S::ZERO && hy > S::ZERO) || (hx > S::ZERO && hy < S::ZERO) {
-            let s = hx / (hx - hy);
-            let c = [
-                x[0] + (y[0] - x[0]) * s,
-                x[1] + (y[1] - x[1]) * s,
-                x[2] + (y[2] - x[2]) * s,
-            ];
-            if inside(c) {
-                return true;
+    ];
+    // The three vertices, then the points where edges cross the plane (`height` zero up to
+    // rounding); one call site for `outside`, which keeps the code small.
+    for crossing in [false, true] {
+        for &(x, hx, y, hy) in &edges {
+            let (x, height) = if crossing {
+                if !((hx < S::ZERO && hy > S::ZERO) || (hx > S::ZERO && hy < S::ZERO)) {
+                    continue;
+                }
+                let s = hx / (hx - hy);
+                let c = [
+                    x[0] + (y[0] - x[0]) * s,
+                    x[1] + (y[1] - x[1]) * s,
+                    x[2] + (y[2] - x[2]) * s,
+                ];
+                (c, S::ZERO)
+            } else {
+                let height = hx.abs();
+                coplanar &= height <= flat;
+                (x, height)
+            };
+            if height <= reach && height + outside(x) <= reach {
+                return Found::Meets;
             }
         }
     }
-    false
+    if coplanar {
+        Found::Coplanar
+    } else {
+        Found::Nothing
+    }
 }
 
 #[cfg(test)]
@@ -508,6 +571,92 @@ mod tests {
         let s = segment([0.0, 0.0, 0.0], [1.0, 1.0, 0.0]);
         assert!(!triangles_may_intersect(&p, &s, 1e-4));
         assert!(triangles_may_intersect(&p, &s, 1e-3));
+    }
+
+    /// Touching pairs whose contact moved by their error (as compaction moves it): a vertex
+    /// near a corner or an edge, just outside, a tilted triangle's vertex on its plane. The
+    /// certificate settles them (no closest-feature stage), and the answer is `true`.
+    #[test]
+    fn touching_within_the_error_is_certified() {
+        let error = 1e-3;
+        let tilted = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.5], [0.2, 1.0, -0.3]];
+        let lift = |t: [[f64; 3]; 3], d: [f64; 3]| shifted(t, d);
+        type Case = (&'static str, [[f64; 3]; 3], [[f64; 3]; 3]);
+        let cases: [Case; 6] = [
+            ("vertex beside a corner", point([-3e-4, -3e-4, 0.0]), T),
+            ("vertex beside an edge", point([0.5, -6e-4, 2e-4]), T),
+            (
+                "a vertex of a triangle on the corner, moved",
+                [[-2e-4, -2e-4, 1e-4], [-1.0, 0.0, 1.0], [0.0, -1.0, 1.0]],
+                T,
+            ),
+            (
+                "an edge along an edge, moved outside",
+                [[0.2, -5e-4, 0.0], [0.8, -5e-4, 0.0], [0.5, -0.5, 0.5]],
+                T,
+            ),
+            (
+                "coplanar, sharing an edge, moved apart",
+                lift(
+                    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]],
+                    [4e-4, 4e-4, 0.0],
+                ),
+                T,
+            ),
+            (
+                "vertex near a tilted plane",
+                point([0.4, 0.3, 0.0805]),
+                tilted,
+            ),
+        ];
+        for (name, t, p) in cases {
+            let tau = (2.0 * error + 8.0 * f64::EPSILON * 2.0) * 1.01;
+            assert!(
+                super::pierces(&t, &p, tau) == super::Found::Meets
+                    || super::pierces(&p, &t, tau) == super::Found::Meets,
+                "{name}: no certificate"
+            );
+            assert!(triangles_may_intersect(&t, &p, error), "{name}");
+            assert!(triangles_may_intersect(&p, &t, error), "{name} (swapped)");
+        }
+    }
+
+    /// The certificate proves a distance of at most `τ`: on random points and short segments
+    /// around a triangle (in its plane, near its corners and edges), every certified one is
+    /// within `τ` (plus rounding) of it, by the closest point on the triangle.
+    #[test]
+    fn certified_points_are_within_tau() {
+        use crate::closest::closest_on_triangle;
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let p = [[0.1, 0.2, 0.3], [0.9, 0.25, 0.5], [0.3, 0.8, 0.1]];
+        let tau = 1e-2;
+        let mut certified = 0;
+        for _ in 0..20_000 {
+            // A point near the triangle: a random point of its plane's neighbourhood.
+            let (b0, b1) = (next() * 1.2 - 0.1, next() * 1.2 - 0.1);
+            let mut x = [0.0; 3];
+            for (k, xk) in x.iter_mut().enumerate() {
+                *xk = p[0][k]
+                    + b0 * (p[1][k] - p[0][k])
+                    + b1 * (p[2][k] - p[0][k])
+                    + (next() - 0.5) * 0.03;
+            }
+            let t = point(x);
+            if super::pierces(&t, &p, tau) == super::Found::Meets {
+                certified += 1;
+                let c = closest_on_triangle(x, &p);
+                let d =
+                    ((x[0] - c[0]).powi(2) + (x[1] - c[1]).powi(2) + (x[2] - c[2]).powi(2)).sqrt();
+                assert!(d <= tau * (1.0 + 1e-9), "{x:?} certified at {d}, tau {tau}");
+            }
+        }
+        assert!(certified > 1000, "only {certified} certified");
     }
 
     #[test]
