@@ -366,82 +366,6 @@ pub(crate) fn sphere_may_touch<S: Scalar>(
     primitive.signed_distance(c) <= r + t + rounding
 }
 
-/// The primitive query's policy: the body's world spheres against the primitive (a second tree
-/// of one terminal node), the triangle's contact at leaves.
-struct Against<'q, 't, 'c, S: Scalar, X: ?Sized> {
-    body: &'q mut Body<'t, 'c, S>,
-    primitive: Primitive<S>,
-    sink: &'q mut X,
-    error: S,
-}
-
-impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Policy for Against<'_, '_, '_, S, X> {
-    type S = S;
-    type Bound = [S; 4];
-    type Key = ();
-
-    #[inline(always)]
-    fn node(&self, first: bool, node: u32) -> Option<Node> {
-        if first {
-            self.body
-                .tree()
-                .links(node as usize)
-                .map(Node::leaf_terminal)
-        } else {
-            (node == 0).then_some(Node {
-                children: [NONE, NONE],
-                terminal: true,
-                triangle: 0,
-            })
-        }
-    }
-
-    #[inline(always)]
-    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        if first {
-            self.body.sphere(node as usize)
-        } else {
-            (node == 0).then_some([S::ZERO; 4])
-        }
-    }
-
-    #[inline(always)]
-    fn size(bound: &[S; 4]) -> S {
-        bound[3]
-    }
-
-    #[inline(always)]
-    fn test(&self, a: &[S; 4], _: &[S; 4]) -> Option<()> {
-        sphere_may_touch(a, &self.primitive, self.error).then_some(())
-    }
-
-    fn leaf(
-        &mut self,
-        _: [u32; 2],
-        a: &Node,
-        _: &Node,
-        stats: &mut QueryStats,
-    ) -> Result<Flow, QueryStatus> {
-        let Some(triangle) = self.body.world_triangle(a.triangle as usize) else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        stats.triangle_tests += 1;
-        if let Some(contact) = primitive_contact(&triangle, &self.primitive, self.error) {
-            let item = ContactPoint {
-                a: a.triangle,
-                b: 0,
-                contact,
-            };
-            if let Err(c) = self.sink.push(item) {
-                let pair = TrianglePair { a: c.a, b: c.b };
-                return Err(QueryStatus::OutputFull { pair });
-            }
-            stats.pairs += 1;
-        }
-        Ok(Flow::Continue)
-    }
-}
-
 /// A contact proxy of a body against a primitive ([`collide_primitive_proxies`]): a node at
 /// the proxy depth (or a shallower leaf, or a cut node) whose world sphere may touch the
 /// primitive.
@@ -459,16 +383,114 @@ pub struct PrimitiveProxy<S> {
     pub depth: S,
 }
 
-/// The bounded-depth primitive query's policy: proxies are terminal.
-struct ProxiesAgainst<'q, 't, 'c, S: Scalar, X: ?Sized> {
+/// The primitive queries' policy: the body's world spheres against the primitive (a second tree
+/// of one terminal node), and at the body's terminal nodes what `L` does there — a triangle's
+/// contact ([`Contacts`]) or the node as a proxy ([`Proxies`]).
+struct Against<'q, 't, 'c, S: Scalar, L> {
     body: &'q mut Body<'t, 'c, S>,
     primitive: Primitive<S>,
-    sink: &'q mut X,
     error: S,
-    proxy_depth: u32,
+    at: L,
 }
 
-impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Policy for ProxiesAgainst<'_, '_, '_, S, X> {
+/// What a primitive query does at a terminal node of the body.
+trait Terminal<S: Scalar> {
+    /// Whether nodes at [`Terminal::depth`] end the walk too (proxies), not only leaves.
+    const CUT: bool;
+    /// The depth that ends the walk when [`Terminal::CUT`].
+    fn depth(&self) -> u32;
+    /// Reports what the terminal node `node` (its links `at`) holds.
+    fn report(
+        &mut self,
+        body: &mut Body<'_, '_, S>,
+        primitive: &Primitive<S>,
+        error: S,
+        node: u32,
+        at: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<(), QueryStatus>;
+}
+
+/// [`collide_primitive`]'s terminal nodes: leaves, each triangle's contact to the sink.
+struct Contacts<'q, X: ?Sized>(&'q mut X);
+
+impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Terminal<S> for Contacts<'_, X> {
+    const CUT: bool = false;
+
+    fn depth(&self) -> u32 {
+        u32::MAX
+    }
+
+    fn report(
+        &mut self,
+        body: &mut Body<'_, '_, S>,
+        primitive: &Primitive<S>,
+        error: S,
+        _: u32,
+        at: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<(), QueryStatus> {
+        let Some(triangle) = body.world_triangle(at.triangle as usize) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        stats.triangle_tests += 1;
+        if let Some(contact) = primitive_contact(&triangle, primitive, error) {
+            let item = ContactPoint {
+                a: at.triangle,
+                b: 0,
+                contact,
+            };
+            if let Err(c) = self.0.push(item) {
+                let pair = TrianglePair { a: c.a, b: c.b };
+                return Err(QueryStatus::OutputFull { pair });
+            }
+            stats.pairs += 1;
+        }
+        Ok(())
+    }
+}
+
+/// [`collide_primitive_proxies`]' terminal nodes: nodes at the proxy depth (or shallower
+/// leaves, or cut nodes), each a proxy to the sink.
+struct Proxies<'q, X: ?Sized> {
+    sink: &'q mut X,
+    depth: u32,
+}
+
+impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Terminal<S> for Proxies<'_, X> {
+    const CUT: bool = true;
+
+    fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn report(
+        &mut self,
+        body: &mut Body<'_, '_, S>,
+        primitive: &Primitive<S>,
+        _: S,
+        node: u32,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<(), QueryStatus> {
+        let Some(sphere) = body.sphere(node as usize) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let [x, y, z, r] = sphere;
+        let item = PrimitiveProxy {
+            node,
+            sphere,
+            depth: r - primitive.signed_distance([x, y, z]),
+        };
+        if let Err(p) = self.sink.push(item) {
+            return Err(QueryStatus::ProxyOutputFull { a: p.node, b: 0 });
+        }
+        stats.pairs += 1;
+        Ok(())
+    }
+}
+
+impl<S: Scalar, L: Terminal<S>> Policy for Against<'_, '_, '_, S, L> {
     type S = S;
     type Bound = [S; 4];
     type Key = ();
@@ -476,10 +498,14 @@ impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Policy for ProxiesAgainst<'
     #[inline(always)]
     fn node(&self, first: bool, node: u32) -> Option<Node> {
         if first {
-            let [left, right, triangle, depth] = self.body.tree().links(node as usize)?;
+            let links = self.body.tree().links(node as usize)?;
+            if !L::CUT {
+                return Some(Node::leaf_terminal(links));
+            }
+            let [left, right, triangle, depth] = links;
             Some(Node {
                 children: [left, right],
-                terminal: triangle != NONE || left == NONE || depth >= self.proxy_depth,
+                terminal: triangle != NONE || left == NONE || depth >= self.at.depth(),
                 triangle,
             })
         } else {
@@ -513,23 +539,12 @@ impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Policy for ProxiesAgainst<'
     fn leaf(
         &mut self,
         [node, _]: [u32; 2],
-        _: &Node,
+        a: &Node,
         _: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        let Some(sphere) = self.body.sphere(node as usize) else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        let [x, y, z, r] = sphere;
-        let item = PrimitiveProxy {
-            node,
-            sphere,
-            depth: r - self.primitive.signed_distance([x, y, z]),
-        };
-        if let Err(p) = self.sink.push(item) {
-            return Err(QueryStatus::ProxyOutputFull { a: p.node, b: 0 });
-        }
-        stats.pairs += 1;
+        self.at
+            .report(self.body, &self.primitive, self.error, node, a, stats)?;
         Ok(Flow::Continue)
     }
 }
@@ -561,12 +576,14 @@ pub fn collide_primitive_proxies<S: Scalar>(
     }
     let error = body.error();
     let before = body.update_count();
-    let mut policy = ProxiesAgainst {
+    let mut policy = Against {
         body,
         primitive: *primitive,
-        sink,
         error,
-        proxy_depth,
+        at: Proxies {
+            sink,
+            depth: proxy_depth,
+        },
     };
     let status = run_from_roots(&mut policy, stack, &mut stats);
     stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
@@ -599,8 +616,8 @@ pub fn collide_primitive<S: Scalar>(
     let mut policy = Against {
         body,
         primitive: *primitive,
-        sink,
         error,
+        at: Contacts(sink),
     };
     let status = run_from_roots(&mut policy, stack, &mut stats);
     stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
