@@ -1,6 +1,8 @@
 //! The `bdtree` command line: outputs, and clear errors (never a panic) on bad input.
 
 use std::path::{Path, PathBuf};
+
+use crate::support::Scratch;
 use std::process::{Command, Output};
 
 pub(crate) fn bdtree(args: &[&str]) -> Output {
@@ -14,11 +16,8 @@ pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bdtree-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("cli-{name}"))
 }
 
 /// Runs a command that must fail cleanly: exit code 1 (not a panic's 101), and a message on

@@ -361,8 +361,7 @@ fn the_new_options_refuse_bad_input() {
     let out = bdtree(&["collide", p, "--swept", "--depth", "3"]);
     assert!(!out.status.success());
     // One frame: no motion, nothing printed, no error.
-    let dir = std::env::temp_dir().join(format!("bdtree-swept-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = crate::support::Scratch::new("swept");
     let text = std::fs::read_to_string(&path).expect("scene");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
     v["frames"].as_array_mut().unwrap().truncate(1);

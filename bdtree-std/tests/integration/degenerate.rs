@@ -983,9 +983,7 @@ fn exact_distance_agrees_with_the_f64_oracle() {
 #[test]
 fn build_and_inspect_count_zero_area_triangles() {
     use crate::cli::bdtree;
-    let dir = std::env::temp_dir().join(format!("bdtree-degenerate-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
+    let dir = crate::support::Scratch::new("degenerate");
     let obj = dir.join("poles.obj");
     let mut mesh = pole_sphere(1.0, 6, 8);
     // Two collapsed faces more: a point triangle (`f 1 1 1`) and a duplicated vertex.

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::Scratch;
+
 use bdtree_std::io::{load_mesh, load_npy};
 
 use crate::cli::{bdtree, fails_with};
@@ -12,11 +14,8 @@ fn mesh(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bdtree-modes-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("modes-{name}"))
 }
 
 #[test]

@@ -4,6 +4,8 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::support::Scratch;
+
 use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io::{load_mesh, load_npy, ImageBuf, Scene};
 use bdtree_std::run::inspect::inspect;
@@ -14,11 +16,8 @@ use bdtree_std::view::render::{
 
 use crate::cli::{bdtree, fails_with, fixtures};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bdtree-pictures-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("pictures-{name}"))
 }
 
 /// The demo ball's tree image (f32, as `bdtree build` makes it) in `dir`.

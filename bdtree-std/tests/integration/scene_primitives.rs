@@ -6,7 +6,6 @@
 //! runner, the contact runner, and the kernel's world query with a filter.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bdtree_core::{
     collide_world_primitives, primitive_stack_capacity, BitMatrix, Pose, Primitive, QueryStatus,
@@ -181,29 +180,6 @@ fn the_primitive_fixture_equals_brute_force() {
     );
 }
 
-/// A fresh folder under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "bdtree-primitive-scenes-{}-{n}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn random_shape(rng: &mut Rng) -> PrimitiveShape {
     match rng.below(4) {
         0 => PrimitiveShape::Plane {
@@ -287,8 +263,8 @@ proptest! {
     /// Random scenes on disk: both precisions against the brute force.
     #[test]
     fn random_primitive_scenes_equal_brute_force(seed in any::<u64>()) {
-        let dir = TempDir::new();
-        let scene = random_scene(&dir.0, &mut Rng::new(seed));
+        let dir = crate::support::Scratch::new("primitive-scenes");
+        let scene = random_scene(&dir, &mut Rng::new(seed));
         let wide = check::<f64>(&scene, 2.0);
         prop_assert_eq!(wide.extra, 0);
         // (With this seed every case has contacts: 3 to 443 over its two frames, no f32 extra.)

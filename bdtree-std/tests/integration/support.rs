@@ -4,6 +4,44 @@ use bdtree_core::{Image, NodeKind, Scalar};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, torus};
 use proptest::test_runner::{Config, RngSeed};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh folder under the system temp dir (`bdtree-<name>-<process>-<n>`), removed when
+/// dropped — kept when the test panics, for a look at what it wrote.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("bdtree-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
 
 /// A proptest configuration with a fixed seed and no persisted failures: every run tests the
 /// same cases.
