@@ -219,6 +219,10 @@ pub struct StepReport {
     pub contacts: usize,
     /// Triangle contacts with the ground plane.
     pub ground_contacts: usize,
+    /// Queries of the step that did not end `Complete` (a full stack or a refused state): their
+    /// contacts may be missing. The stack is sized by the capacity functions, so this stays 0;
+    /// the demo prints it when it does not.
+    pub incomplete: usize,
 }
 
 /// The contacts of one step: chair–chair penalty points and ground points, world, m.
@@ -339,10 +343,11 @@ impl<'i> World<'i> {
                 continue;
             };
             proxies.clear();
-            collide_proxies(a, depth, b, depth, &mut self.stack, &mut |p| {
+            let outcome = collide_proxies(a, depth, b, depth, &mut self.stack, &mut |p| {
                 proxies.push(p);
                 true
             });
+            report.incomplete += usize::from(!outcome.status.is_complete());
             let (wh, wt) = wrenches.split_at_mut(j);
             let mut touching = false;
             for p in &proxies {
@@ -355,7 +360,7 @@ impl<'i> World<'i> {
             report.colliding_pairs += usize::from(touching);
         }
         let ground = &mut self.ground;
-        report.ground_contacts += match ground.contacts {
+        let (contacts, incomplete) = match ground.contacts {
             GroundContacts::Proxies => {
                 ground.proxies(&mut bodies, &mut wrenches, &mut self.stack, points)
             }
@@ -363,6 +368,8 @@ impl<'i> World<'i> {
                 ground.triangles(&mut bodies, &mut wrenches, &mut self.stack, points)
             }
         };
+        report.ground_contacts += contacts;
+        report.incomplete += incomplete;
         report.seconds = started.elapsed().as_secs_f64();
         (wrenches, report)
     }
@@ -371,22 +378,25 @@ impl<'i> World<'i> {
 impl Ground {
     /// The ground's proxy contacts ([`collide_primitive_proxies`] at the proxy depth, per
     /// chair): each pushes `k d` straight up at the sphere's center dropped on the ground.
+    /// Returns the contacts and the queries that did not complete.
     fn proxies(
         &mut self,
         bodies: &mut [Body<'_, '_, f32>],
         wrenches: &mut [Wrench<f32, MODES>],
         stack: &mut [[u32; 2]],
         points: &mut StepContacts,
-    ) -> usize {
+    ) -> (usize, usize) {
         let [plane] = self.plane;
-        let mut contacts = 0;
+        let (mut contacts, mut incomplete) = (0, 0);
         for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
             let found = &mut self.proxies;
             found.clear();
-            collide_primitive_proxies(body, self.proxy_depth, &plane, stack, &mut |p| {
-                found.push(p);
-                true
-            });
+            let outcome =
+                collide_primitive_proxies(body, self.proxy_depth, &plane, stack, &mut |p| {
+                    found.push(p);
+                    true
+                });
+            incomplete += usize::from(!outcome.status.is_complete());
             // NaN depths (a broken state) push nothing.
             for p in found.iter().filter(|p| p.depth > 0.0) {
                 let [x, y, _, _] = p.sphere;
@@ -397,21 +407,22 @@ impl Ground {
                 }
             }
         }
-        contacts
+        (contacts, incomplete)
     }
 
     /// The ground's exact triangle contacts ([`collide_world_primitives`]), each pushing with
-    /// [`ChairOptions::ground_stiffness`] times its depth and projected area.
+    /// [`ChairOptions::ground_stiffness`] times its depth and projected area. Returns the
+    /// contacts and whether the world query did not complete (0 or 1).
     fn triangles(
         &mut self,
         bodies: &mut [Body<'_, '_, f32>],
         wrenches: &mut [Wrench<f32, MODES>],
         stack: &mut [[u32; 2]],
         points: &mut StepContacts,
-    ) -> usize {
+    ) -> (usize, usize) {
         self.touching.clear();
         let touching = &mut self.touching;
-        collide_world_primitives(
+        let outcome = collide_world_primitives(
             bodies,
             &self.plane,
             &AllPairs,
@@ -433,7 +444,7 @@ impl Ground {
                 points.ground.push(point);
             }
         }
-        contacts
+        (contacts, usize::from(!outcome.status.is_complete()))
     }
 }
 

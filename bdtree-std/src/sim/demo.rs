@@ -337,6 +337,7 @@ impl fmt::Display for Demo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (options, d, r) = (&self.options, &self.deformable, &self.rigid);
         let simulated = options.steps as f64 * options.dt;
+        let incomplete: usize = self.trajectory.reports.iter().map(|r| r.incomplete).sum();
         writeln!(
             f,
             "  {} bodies, {} steps of {} ms: {simulated:.2} s simulated in {:.2} s (sweep-and-prune, proxy queries at depth {}, the ground a plane primitive, penalty contacts, rigid and modal dynamics)",
@@ -356,7 +357,7 @@ impl fmt::Display for Demo {
         )?;
         writeln!(
             f,
-            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair proxy contacts and {:.1} ground {} contacts",
+            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair proxy contacts and {:.1} ground {} contacts; {}",
             d.colliding_pairs,
             d.colliding_pairs / options.dt,
             d.contacts,
@@ -364,6 +365,10 @@ impl fmt::Display for Demo {
             match options.ground_contacts {
                 GroundContacts::Proxies => "proxy",
                 GroundContacts::Triangles => "triangle",
+            },
+            match incomplete {
+                0 => "every query complete".to_string(),
+                n => format!("{n} queries incomplete (their contacts may be missing)"),
             }
         )?;
         let check = &self.check;

@@ -85,6 +85,8 @@ fn a_short_fall_lands_every_chair() {
     assert_eq!(trajectory.reports[0].contacts, 0, "chairs start apart");
     let ground: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
     let pairs: usize = trajectory.reports.iter().map(|r| r.colliding_pairs).sum();
+    let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
+    assert_eq!(incomplete, 0, "every query completes");
     assert!(
         ground > 0 && pairs > 0,
         "ground {ground}, chair pairs {pairs}"
@@ -124,6 +126,8 @@ fn fall(ground: GroundContacts) -> (f64, f64) {
     let trajectory = simulate(&chair, &options, &mut |_| {}).expect("simulate");
     let contacts: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
     assert!(contacts > 0, "no ground contact");
+    let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
+    assert_eq!(incomplete, 0, "{ground:?}: every query completes");
     let start = &trajectory.steps[0];
     let end = trajectory.steps.last().expect("steps");
     for (a, b) in start.iter().zip(end) {
