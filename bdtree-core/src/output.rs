@@ -10,7 +10,9 @@
 //! * with the `heapless` feature, `heapless::Vec<T, N>` and the unsized `heapless::VecView<T>`
 //!   (so callers need not be generic over `N`).
 
-/// A pair of triangles, one of each body (indices into each model's triangles).
+/// A pair of triangles, one of each body (indices into each model's triangles). `repr(C)`:
+/// the C API hands the caller's pair buffers to [`crate::refine`] in place.
+#[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TrianglePair {

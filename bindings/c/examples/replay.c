@@ -244,7 +244,8 @@ static int same_text(const char *x, const char *y)
 /* ---- totals ------------------------------------------------------------------------------ */
 
 typedef struct {
-    unsigned long frames, matched, pairs, oracle, extra, proxies, runs, checks, failed_checks;
+    unsigned long frames, matched, pairs, oracle, extra, refined, proxies, runs, checks,
+        failed_checks;
     replay_print print;
 } totals;
 
@@ -364,7 +365,9 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
     put_u(&l, t.oracle);
     put_str(&l, " brute-force pairs, all found; ");
     put_u(&l, t.extra);
-    put_str(&l, " near misses within rounding), ");
+    put_str(&l, " near misses within rounding; ");
+    put_u(&l, t.refined);
+    put_str(&l, " after refine), ");
     put_u(&l, t.proxies);
     put_str(&l, " proxy pairs, ");
     put_u(&l, t.runs);

@@ -13,7 +13,7 @@ use bdtree_core::interrupt::{Clock, Deadline, Order, Pending, TestBudget};
 use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
     mode_storage, proxy_stack_capacity, self_stack_capacity, stack_capacity, Body, Image, Pose,
-    ProxyPair, QueryOutcome, Scalar, Sink, Traversal,
+    ProxyPair, QueryOutcome, Scalar, Sink, Traversal, TrianglePair,
 };
 
 use crate::raw::{self, mark, Slot};
@@ -497,6 +497,32 @@ pub unsafe fn collide_self<S: Precision>(
         let mut sink = CBuffer::new(raw::slice_mut(pairs, capacity)?);
         let outcome = bdtree_core::collide_self(body, stack, &mut sink);
         finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// The exact second stage of an f32 query (see `bdtree_refine_f32`): keeps, in order at the
+/// front of `pairs`, those the f64 re-test on the stored model cannot rule out.
+///
+/// # Safety
+///
+/// `a`, `b` NULL or body objects (the same one for a self-collision's pairs); `pairs` readable
+/// and writable for `count` entries; `kept` writable.
+pub unsafe fn refine<S: Precision>(
+    a: *const BodySlot<S>,
+    b: *const BodySlot<S>,
+    pairs: *mut bdtree_triangle_pair,
+    count: usize,
+    kept: *mut usize,
+) -> bdtree_status {
+    // SAFETY: forwarded; `bdtree_triangle_pair` has the layout of `TrianglePair` (checked in
+    // `types`).
+    let run = || unsafe {
+        raw::out(kept)?.write(0);
+        let (a, b) = (raw::object(a, S::BODY)?, raw::object(b, S::BODY)?);
+        let pairs = raw::slice_mut(pairs.cast::<TrianglePair>(), count)?;
+        raw::out(kept)?.write(bdtree_core::refine(a, b, pairs));
+        Ok(())
     };
     status(run())
 }

@@ -378,6 +378,9 @@ pub const BDTREE_ORDER_LARGEST_FIRST: u32 = 2;
 // The sizes the header states are the kernel's, on every target this library builds for.
 const _: () = {
     use core::mem::{align_of, size_of};
+    // `bdtree_refine_*` hands the caller's pairs to the kernel in place.
+    assert!(size_of::<bdtree_triangle_pair>() == size_of::<bdtree_core::TrianglePair>());
+    assert!(align_of::<bdtree_triangle_pair>() == align_of::<bdtree_core::TrianglePair>());
     assert!(size_of::<CacheEntry<f32>>() == BDTREE_CACHE_ENTRY_BYTES_F32);
     assert!(size_of::<CacheEntry<f64>>() == BDTREE_CACHE_ENTRY_BYTES_F64);
     assert!(size_of::<VertexEntry<f32>>() == BDTREE_VERTEX_ENTRY_BYTES_F32);
