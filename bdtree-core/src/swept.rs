@@ -54,7 +54,7 @@ use crate::body::Body;
 use crate::contact::closest_points;
 use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
 use crate::pose::Pose;
-use crate::scalar::{dot, norm_inf, sub, Scalar};
+use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
 use crate::sphere::spheres_overlap;
 use crate::walk::{check_triangle_query, run_from_roots, stack_capacity, Flow, Node, Policy};
 
@@ -309,6 +309,37 @@ fn spread(
     (eps * (1.0 + 1e-12), mid)
 }
 
+/// Whether two triangles are proved farther apart than `reach` along one of three axes — the
+/// line between their centroids and each triangle's normal: for any axis `n`, the gap between
+/// the two projection ranges bounds their distance from below, times `|n|`. A cheap test before
+/// the exact distance (the centroid axis alone is at least as strong as their bounding balls);
+/// the rounding of the products (a few `2⁻⁵³` of `|n| w`, `w` the largest coordinate) is
+/// covered by a margin of `10⁻¹²` of the terms, compared squared (no square root). A zero axis
+/// proves nothing; NaN is never apart.
+fn axes_apart(a: &[V; 3], b: &[V; 3], reach: f64, w: f64) -> bool {
+    let [a0, a1, a2] = *a;
+    let [b0, b1, b2] = *b;
+    let centroid = |p: V, q: V, r: V| [p[0] + q[0] + r[0], p[1] + q[1] + r[1], p[2] + q[2] + r[2]];
+    let axes = [
+        sub(centroid(b0, b1, b2), centroid(a0, a1, a2)),
+        cross(sub(a1, a0), sub(a2, a0)),
+        cross(sub(b1, b0), sub(b2, b0)),
+    ];
+    axes.iter().any(|&n| {
+        let (x, y) = (
+            [dot(n, a0), dot(n, a1), dot(n, a2)],
+            [dot(n, b0), dot(n, b1), dot(n, b2)],
+        );
+        let low = |v: [f64; 3]| v[0].min(v[1]).min(v[2]);
+        let high = |v: [f64; 3]| v[0].max(v[1]).max(v[2]);
+        let gap = (low(y) - high(x)).max(low(x) - high(y));
+        // gap − 10⁻¹² gap > |n| (reach + 10⁻¹² (reach + w)), squared: no square root (soft
+        // float on most targets).
+        let need = reach * (1.0 + 1e-12) + 1e-12 * w;
+        gap > 0.0 && gap * gap * (1.0 - 2e-12) > dot(n, n) * need * need
+    })
+}
+
 /// The swept leaf test (module docs): the earliest interval start the pair is not excluded
 /// from, or `None` when it is apart throughout the motion.
 fn swept_triangles(
@@ -321,19 +352,25 @@ fn swept_triangles(
     // Intervals [k / 2^level, (k + 1) / 2^level], earliest on top.
     let mut stack = [(0u32, 0u32); SWEPT_LEVELS as usize + 2];
     let mut len = 1usize;
+    // Intervals are taken in time order, each starting where the last one taken ended (an
+    // excluded interval) or began (a halved one): the triangles at its start are at hand.
+    let mut start = (triangle_at(ma, a0, a1, 0.0)?, triangle_at(mb, b0, b1, 0.0)?);
     while len > 0 {
         len -= 1;
         let (k, level) = *stack.get(len)?;
         let scale = 1.0 / f64::from(1u32.wrapping_shl(level));
         let (ta, tb) = (f64::from(k) * scale, f64::from(k.wrapping_add(1)) * scale);
-        let (pa, pb) = (triangle_at(ma, a0, a1, ta)?, triangle_at(mb, b0, b1, ta)?);
+        let (pa, pb) = start;
         let w =
             pa.0.iter()
                 .chain(pb.0.iter())
                 .flatten()
                 .fold(0.0f64, |m, x| m.max(x.abs()));
         let t = tolerance(w);
-        if closest_points(&pa.0, &pb.0).0 <= t * t {
+        // An earlier half starts where its parent did, whose start was tested already (the
+        // same τ, bit for bit: the interval ends are dyadic).
+        let tested = level > 0 && k % 2 == 0;
+        if !tested && !axes_apart(&pa.0, &pb.0, t, w) && closest_points(&pa.0, &pb.0).0 <= t * t {
             return Some(Some(ta));
         }
         let (qa, qb) = (triangle_at(ma, a0, a1, tb)?, triangle_at(mb, b0, b1, tb)?);
@@ -346,10 +383,13 @@ fn swept_triangles(
                 .fold(0.0f64, |m, x| m.max(x.abs())),
         );
         let reach = ea + eb + tolerance(w);
-        let (d2, _, _) = closest_points(&mid_a, &mid_b);
         // NaN (a broken state) is never excluded.
-        let apart = d2 > reach * reach;
+        let apart = axes_apart(&mid_a, &mid_b, reach, w) || {
+            let (d2, _, _) = closest_points(&mid_a, &mid_b);
+            d2 > reach * reach
+        };
         if apart {
+            start = (qa, qb);
             continue;
         }
         if level >= SWEPT_LEVELS {

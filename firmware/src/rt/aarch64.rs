@@ -94,6 +94,11 @@ impl Counter {
     pub fn now(&self) -> u64 {
         cycles().wrapping_sub(self.start)
     }
+
+    /// As [`Counter::now`] (the 64-bit counter does not wrap).
+    pub fn now_wide(&self) -> u64 {
+        self.now()
+    }
 }
 
 impl Default for Counter {

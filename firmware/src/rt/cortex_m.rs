@@ -2,7 +2,9 @@
 //! in instructions with a loop of known length. On the Cortex-M0 image (ARMv6-M code run on the
 //! an385's M3) unaligned accesses are made to trap, as they do on a real M0.
 
-use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use cortex_m::peripheral::{syst::SystClkSource, SCB, SYST};
 
 /// The core this image is built for (the board may be a superset: see `cargo xtask qemu`).
 pub const CORE: &str = if cfg!(armv6m) {
@@ -44,8 +46,35 @@ pub fn semihost(op: usize, arg: usize) -> usize {
 const MASK: u32 = 0x00FF_FFFF;
 const CALIBRATION_LOOPS: u32 = 500_000;
 
-/// Instructions executed, as a 64-bit count (read at least once per 2²⁴ SysTick ticks — about
-/// 670 M instructions — which every caller does).
+/// SysTick wraps, counted by the SysTick exception, for [`Counter::now_wide`].
+static WRAPS: AtomicU32 = AtomicU32::new(0);
+
+#[cortex_m_rt::exception]
+fn SysTick() {
+    // A load and a store (ARMv6-M has no atomic read-modify-write): only this handler writes,
+    // and an exception does not preempt itself.
+    WRAPS.store(WRAPS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+}
+
+/// SysTick ticks counted down since it started, wraps included.
+fn wide_ticks() -> u64 {
+    loop {
+        let before = WRAPS.load(Ordering::Relaxed);
+        let current = SYST::get_current() & MASK;
+        // The counter may have reloaded with its exception not yet taken.
+        let pending = SCB::is_pendst_pending();
+        if WRAPS.load(Ordering::Relaxed) != before {
+            continue;
+        }
+        let wraps = u64::from(before) + u64::from(pending && current > MASK / 2);
+        return wraps * (u64::from(MASK) + 1) + u64::from(MASK - current);
+    }
+}
+
+/// Instructions executed, as a 64-bit count. [`Counter::now`] must be read at least once per
+/// 2²⁴ SysTick ticks — about 670 M instructions — which every caller of it does; a longer span
+/// (a busy swept motion) is measured with [`Counter::now_wide`], whose wraps the SysTick
+/// exception counts.
 pub struct Counter {
     last: core::cell::Cell<u32>,
     total: core::cell::Cell<u64>,
@@ -61,7 +90,15 @@ impl Counter {
         syst.set_clock_source(SystClkSource::Core);
         syst.set_reload(MASK);
         syst.clear_current();
+        syst.enable_interrupt();
         syst.enable_counter();
+        // Cleared, the counter reads 0 until its first tick loads the reload value (no wrap, no
+        // exception): `now_wide` counts from there.
+        for _ in 0..1000 {
+            if SYST::get_current() != 0 {
+                break;
+            }
+        }
         let start = SYST::get_current();
         // SAFETY: a register-only countdown loop (ARMv6-M encodings); touches no memory.
         unsafe {
@@ -88,6 +125,12 @@ impl Counter {
         self.last.set(current);
         self.total.set(self.total.get() + u64::from(ticks));
         self.total.get() * 2 * u64::from(CALIBRATION_LOOPS) / self.calibration
+    }
+
+    /// Instructions since SysTick started, for spans of any length (two reads of it give a
+    /// span; see [`Counter`]).
+    pub fn now_wide(&self) -> u64 {
+        wide_ticks() * 2 * u64::from(CALIBRATION_LOOPS) / self.calibration
     }
 }
 
