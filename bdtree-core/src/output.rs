@@ -11,7 +11,7 @@
 //!   (so callers need not be generic over `N`).
 
 /// A pair of triangles, one of each body (indices into each model's triangles). `repr(C)`:
-/// the C API hands the caller's pair buffers to [`crate::refine`] in place.
+/// the C API hands the caller's pair buffers to [`crate::refine()`] in place.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -53,7 +53,10 @@ static WRAPS: AtomicU32 = AtomicU32::new(0);
 fn SysTick() {
     // A load and a store (ARMv6-M has no atomic read-modify-write): only this handler writes,
     // and an exception does not preempt itself.
-    WRAPS.store(WRAPS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    WRAPS.store(
+        WRAPS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
 }
 
 /// SysTick ticks counted down since it started, wraps included.
