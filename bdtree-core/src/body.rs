@@ -8,6 +8,11 @@ use crate::scalar::Scalar;
 use crate::sphere::error_bound;
 use crate::tree::{TreeView, NONE};
 
+mod error;
+mod state;
+
+pub use error::BodyError;
+
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
 /// for the step whose epoch it carries. Storage is the caller's (`[CacheEntry<S>; NODES]` in a
 /// `static`, a stack array, or a `Vec` on the host).
@@ -44,108 +49,6 @@ impl<S: Scalar> VertexEntry<S> {
     };
 }
 
-/// Why a body could not be set up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum BodyError {
-    /// The vertex cache has fewer entries than the model has vertices.
-    VertexCacheTooSmall {
-        /// Entries needed (the vertex count).
-        needed: usize,
-        /// Entries given.
-        given: usize,
-    },
-    /// The cache has fewer entries than the tree has nodes.
-    CacheTooSmall {
-        /// Entries needed (the node count).
-        needed: usize,
-        /// Entries given.
-        given: usize,
-    },
-    /// The mode storage given to [`Body::new`] (or the reference storage given to
-    /// [`Body::with_coherence`]) has fewer slots than the tree has modes.
-    ModeStorageTooSmall {
-        /// Slots needed (the mode count `M`).
-        needed: usize,
-        /// Slots given.
-        given: usize,
-    },
-    /// The tree and the model disagree (triangle count or modes).
-    ModelMismatch,
-    /// `q` has the wrong length.
-    WrongModeCount {
-        /// Modes of the body.
-        expected: usize,
-        /// Length of `q`.
-        actual: usize,
-    },
-    /// `q` holds a NaN or an infinity.
-    NonFiniteCoordinates,
-    /// The storage given to [`Body::with_regions`] is smaller than [`Body::region_words`].
-    RegionStorageTooSmall {
-        /// Words needed (`nodes × ⌈M / 64⌉ + M`, see [`Body::region_words`]).
-        needed: usize,
-        /// Words given.
-        given: usize,
-    },
-    /// The reference cache of [`Body::with_coherence`] has fewer entries than the tree has
-    /// nodes.
-    ReferenceCacheTooSmall {
-        /// Entries needed (the node count).
-        needed: usize,
-        /// Entries given.
-        given: usize,
-    },
-}
-
-impl core::fmt::Display for BodyError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match *self {
-            Self::CacheTooSmall { needed, given } => {
-                write!(
-                    f,
-                    "sphere cache has {given} entries but the tree has {needed} nodes"
-                )
-            }
-            Self::VertexCacheTooSmall { needed, given } => {
-                write!(
-                    f,
-                    "vertex cache has {given} entries but the model has {needed} vertices"
-                )
-            }
-            Self::ModeStorageTooSmall { needed, given } => {
-                write!(
-                    f,
-                    "mode storage has {given} slots but the tree has {needed} modes"
-                )
-            }
-            Self::ModelMismatch => write!(f, "tree and model disagree"),
-            Self::WrongModeCount { expected, actual } => {
-                write!(
-                    f,
-                    "q has {actual} entries but the body has {expected} modes"
-                )
-            }
-            Self::NonFiniteCoordinates => write!(f, "q has a non-finite entry"),
-            Self::RegionStorageTooSmall { needed, given } => {
-                write!(
-                    f,
-                    "region storage has {given} words but the tree needs {needed}"
-                )
-            }
-            Self::ReferenceCacheTooSmall { needed, given } => {
-                write!(
-                    f,
-                    "reference cache has {given} entries but the tree has {needed} nodes"
-                )
-            }
-        }
-    }
-}
-
-impl core::error::Error for BodyError {}
-
 /// A reduced deformable body in a scene: its tree and model, its current pose and `q`, and a
 /// cache of world-space spheres updated lazily — each node at most once per step, in whatever
 /// order queries reach it, and only the nodes some query reaches.
@@ -165,6 +68,9 @@ pub struct Body<'t, 'c, S: Scalar> {
     q: &'c mut [S],
     epoch: u32,
     pose: Pose<S>,
+    /// A bound on how far the stored state (pose and `q` in `S`) moves any vertex from the
+    /// caller's state (see [`Body::set_state_f64`]); 0 when the caller gave `S` values.
+    state_error: S,
     error: S,
     /// `3 · error`: the inflation of exact spheres this step (kept for the VFP kernel).
     inflation: S,
@@ -203,6 +109,24 @@ struct Coherence<'c, S: Scalar> {
     drift: S,
     /// `max(δ(q), δ(q_r))`: the inflation base of coherent spheres.
     error: S,
+}
+
+/// Whether a state keeps the body's coordinates within [`Scalar::STATE_LIMIT`]:
+/// `X₀ + Σ_j A_j |q_j| + ‖t‖∞` (with a margin for this sum's rounding).
+fn within_limit<S: Scalar>(
+    magnitude: S,
+    modes: &[S],
+    q: impl Iterator<Item = S>,
+    pose: &Pose<S>,
+) -> bool {
+    let mut x = magnitude;
+    for (&a, qj) in modes.iter().zip(q) {
+        x = x + a * qj.abs();
+    }
+    let [t0, t1, t2] = pose.translation.map(S::abs);
+    x = x + t0.max(t1).max(t2);
+    // `!(x <= limit)` also refuses a NaN.
+    x.is_finite() && x <= S::STATE_LIMIT
 }
 
 /// Copies `from` into `to` over their common length: no length check to fail, and a `memcpy`.
@@ -291,6 +215,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             q,
             epoch: 1,
             pose: Pose::identity(),
+            state_error: S::ZERO,
             error: S::ZERO,
             inflation: S::ZERO,
             updates: 0,
@@ -510,19 +435,24 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
     }
 
-    /// The rounding bound `δ` for coordinates `q` at the current pose.
+    /// The rounding bound `δ` for coordinates `q` at the current pose and state error.
     fn error_at(&self, q: &[S]) -> S {
-        let q = q.iter().copied();
+        self.bound(q.iter().copied(), self.pose.translation, self.state_error)
+    }
+
+    /// The bound `δ` for coordinates `q`, a translation and a state error: the rounding of the
+    /// f32 pipeline ([`error_bound`]), a 16-bit model's distance from the model it was made
+    /// from (per coordinate, twice over for the rotation to world axes and this sum's own
+    /// rounding; see `crate::image`), and the state's own rounding.
+    fn bound(&self, q: impl Iterator<Item = S> + Clone, translation: [S; 3], state: S) -> S {
         let rounding = error_bound(
             self.tree.magnitude(),
             self.tree.mode_magnitudes(),
             q.clone(),
-            self.pose.translation,
+            translation,
         );
-        // A 16-bit model: its distance from the model it was made from (per coordinate, twice
-        // over for the rotation to world axes and this sum's own rounding; see `crate::image`).
         let storage = self.model.storage_error(q);
-        rounding + (storage + storage)
+        rounding + (storage + storage) + state
     }
 
     fn compute_error(&self) -> S {
@@ -532,7 +462,25 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// Starts a new step: sets the pose and `q`, and invalidates every cached sphere in O(1)
     /// (by advancing the epoch; the cache is cleared once every 2³² − 1 steps when it wraps).
     /// Cost: `O(M)`.
+    ///
+    /// The state is taken as exact: answers are conservative against this pose and `q`. A
+    /// caller holding its state in f64 for an f32 body should use [`Body::set_state_f64`],
+    /// which subtracts a floating origin before rounding and widens every test by the
+    /// rounding. A refused state (wrong length, a non-finite value, or coordinates beyond
+    /// [`Scalar::STATE_LIMIT`]: [`BodyError::OutOfRange`]) changes nothing: the body keeps its
+    /// previous state and cached spheres.
     pub fn set_state(&mut self, pose: Pose<S>, q: &[S]) -> Result<(), BodyError> {
+        self.commit(pose, q.iter().copied(), S::ZERO)
+    }
+
+    /// [`Body::set_state`] with the bound `state_error` on how far the given state is from the
+    /// caller's own (0 when they are the same).
+    pub(crate) fn commit(
+        &mut self,
+        pose: Pose<S>,
+        q: impl ExactSizeIterator<Item = S> + Clone,
+        state_error: S,
+    ) -> Result<(), BodyError> {
         let m = self.tree.modes();
         if q.len() != m {
             return Err(BodyError::WrongModeCount {
@@ -540,15 +488,28 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
                 actual: q.len(),
             });
         }
-        if q.iter().any(|x| !x.is_finite()) {
+        if q.clone().any(|x| !x.is_finite()) {
             return Err(BodyError::NonFiniteCoordinates);
+        }
+        if pose.rotation.iter().flatten().any(|x| !x.is_finite())
+            || pose.translation.iter().any(|x| !x.is_finite())
+        {
+            return Err(BodyError::Pose(crate::pose::PoseError::NonFinite));
+        }
+        if !within_limit(
+            self.tree.magnitude(),
+            self.tree.mode_magnitudes(),
+            q.clone(),
+            &pose,
+        ) {
+            return Err(BodyError::OutOfRange);
         }
         let pose_changed = pose != self.pose;
         let step = self.epoch.wrapping_add(1);
         // Region bookkeeping: the step at which each coordinate last changed (marks are kept
         // as the next epoch; a coherent body ignores them).
         let mut marks = self.regions.as_mut().map(|r| r.mode_step.iter_mut());
-        for ((w, dst), &qj) in self.weights.iter_mut().zip(self.q.iter_mut()).zip(q) {
+        for ((w, dst), qj) in self.weights.iter_mut().zip(self.q.iter_mut()).zip(q) {
             let mark = marks.as_mut().and_then(|it| it.next());
             if *dst != qj {
                 if let Some(mark) = mark {
@@ -559,6 +520,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             *w = [qj, qj, qj, qj.abs()];
         }
         self.pose = pose;
+        self.state_error = state_error;
         self.error = self.compute_error();
         self.inflation = S::from_u32(3) * self.error;
         if let Some(c) = self.coherence.as_mut() {
@@ -585,6 +547,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             }
         }
         Ok(())
+    }
+
+    /// The bound on how far the stored state moves any vertex from the caller's state: 0 after
+    /// [`Body::set_state`], the rounding of the f64 state (and its floating origin) after
+    /// [`Body::set_state_f64`]. It is part of [`Body::error`], so every query and
+    /// [`crate::refine()`] cover it.
+    pub fn state_error(&self) -> S {
+        self.state_error
     }
 
     /// The tree.

@@ -89,7 +89,10 @@ pub fn refine_error<S: Scalar>(body: &Body<'_, '_, S>) -> f64 {
     let rounding = rounding_bound(x, modes, body.pose().translation.map(S::to_f64));
     let stored =
         S::UNIT_ROUNDOFF.to_f64() * x + body.model().storage_error(q.iter().copied()).to_f64();
-    rounding + 2.0 * stored * (1.0 + 8.0 * f64::EPSILON)
+    // The state's own rounding (0 unless the state was given in f64, see
+    // `Body::set_state_f64`): the pairs the caller's state makes touch are kept.
+    let state = body.state_error().to_f64();
+    rounding + 2.0 * stored * (1.0 + 8.0 * f64::EPSILON) + state
 }
 
 /// [`refine`] for the pairs of a self-collision query of `body` (both triangles its own).

@@ -39,6 +39,11 @@ pub trait Scalar:
     /// The unit roundoff `u` (half the machine epsilon): `2⁻²⁴` for f32, `2⁻⁵³` for f64. Every
     /// basic operation is exact up to a factor `(1 + θ)`, `|θ| ≤ u`.
     const UNIT_ROUNDOFF: Self;
+    /// The largest magnitude a body's state may give its coordinates (`X₀ + Σ_j A_j |q_j| +
+    /// ‖t‖∞`, see [`crate::Body::set_state`]): 2³⁰ for f32, 2²⁵⁰ for f64. Below it every product
+    /// the queries form (up to fourth powers of a coordinate difference, with small factors)
+    /// stays finite, so no infinity or NaN can reach a comparison that decides a contact.
+    const STATE_LIMIT: Self;
     /// Size in bytes; the scalar tag of a tree image.
     const BYTES: u32;
     /// Name for messages: `"f32"` or `"f64"`.
@@ -92,6 +97,7 @@ impl Scalar for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const UNIT_ROUNDOFF: Self = f32::EPSILON * 0.5;
+    const STATE_LIMIT: Self = 1_073_741_824.0;
     const BYTES: u32 = 4;
     const NAME: &'static str = "f32";
 
@@ -150,6 +156,7 @@ impl Scalar for f64 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const UNIT_ROUNDOFF: Self = f64::EPSILON * 0.5;
+    const STATE_LIMIT: Self = f64::from_bits((1023 + 250) << 52);
     const BYTES: u32 = 8;
     const NAME: &'static str = "f64";
 

@@ -15,8 +15,8 @@ use bdtree_core::{
 };
 
 use super::scene::{
-    against_primitives, parse_images, run_stack_capacity, set_frame, set_primitives, Caches,
-    Contact, FrameResult, PreparedScene, RunError,
+    against_primitives, frame_origin, parse_images, run_stack_capacity, set_frame, set_primitives,
+    to_world, Caches, Contact, FrameResult, PreparedScene, RunError,
 };
 use crate::io::Scene;
 
@@ -113,8 +113,10 @@ pub fn run_swept<S: Scalar>(
     let mut out = Vec::new();
     let start = Instant::now();
     for f in 1..scene.frames.len() {
-        set_frame(scene, f - 1, &mut from, &mut q)?;
-        set_frame(scene, f, &mut to, &mut q)?;
+        // One floating origin for both ends of the motion.
+        let origin = Some(frame_origin(scene, [f - 1, f]));
+        set_frame(scene, f - 1, origin, &mut from, &mut q)?;
+        set_frame(scene, f, origin, &mut to, &mut q)?;
         let mut result = FrameResult {
             complete: true,
             ..FrameResult::default()
@@ -143,17 +145,20 @@ pub fn run_swept<S: Scalar>(
     Ok((out, ms))
 }
 
-/// The item of a body–primitive contact: `(body, primitive index n + p, contact)`.
-type PrimitiveItem<S, T> = fn(usize, usize, &WorldContact<S>) -> T;
+/// The item of a body–primitive contact: `(body, primitive index n + p, contact, the frame's
+/// floating origin)`.
+type PrimitiveItem<S, T> = fn(usize, usize, &WorldContact<S>, [f64; 3]) -> T;
 
 /// Runs `query` on every pair of distinct bodies of every frame, in scalar `S`; with
-/// `primitive`, every mesh body against the frame's primitives too.
+/// `primitive`, every mesh body against the frame's primitives too. Both get the frame's
+/// floating origin, to move the points they report back to the world.
 fn per_pair<S: Scalar, T: Copy>(
     scene: &Scene,
     prepared: &PreparedScene,
     pair: fn(&T) -> Contact,
     mut query: impl FnMut(
         (usize, usize),
+        [f64; 3],
         &mut Body<'_, '_, S>,
         &mut Body<'_, '_, S>,
         &mut [[u32; 2]],
@@ -171,7 +176,8 @@ fn per_pair<S: Scalar, T: Copy>(
     let mut out = Vec::new();
     let start = Instant::now();
     for f in 0..scene.frames.len() {
-        set_frame(scene, f, &mut bodies, &mut q)?;
+        let origin = frame_origin(scene, [f]);
+        set_frame(scene, f, Some(origin), &mut bodies, &mut q)?;
         let mut result = FrameResult {
             complete: true,
             ..FrameResult::default()
@@ -181,14 +187,14 @@ fn per_pair<S: Scalar, T: Copy>(
             let (head, tail) = bodies.split_at_mut(i + 1);
             let a = &mut head[i];
             for (k, b) in tail.iter_mut().enumerate() {
-                let outcome = query((i, i + 1 + k), a, b, &mut stack, &mut items);
+                let outcome = query((i, i + 1 + k), origin, a, b, &mut stack, &mut items);
                 add(&mut result, &outcome);
             }
         }
         if let Some(item) = primitive.filter(|_| !scene.primitives.is_empty()) {
-            set_primitives(scene, f, &mut primitives)?;
+            set_primitives(scene, f, origin, &mut primitives)?;
             let outcome = against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
-                items.push(item(b, p, c));
+                items.push(item(b, p, c, origin));
             });
             result.stats.add(&outcome.stats);
             result.complete &= outcome.status.is_complete();
@@ -209,11 +215,11 @@ pub fn run_contacts<S: Scalar>(
         scene,
         prepared,
         |c| c.pair,
-        |(i, j), a, b, stack, items| {
+        |(i, j), origin, a, b, stack, items| {
             let mut sink = |p: ContactPoint<S>| {
                 items.push(ContactData {
                     pair: (i, j, p.a, p.b),
-                    point: wide(p.contact.point),
+                    point: to_world(p.contact.point, origin),
                     normal: wide(p.contact.normal),
                     depth: p.contact.depth.to_f64(),
                 });
@@ -221,9 +227,9 @@ pub fn run_contacts<S: Scalar>(
             };
             collide_contacts(a, b, stack, &mut sink)
         },
-        Some(|b, p, c| ContactData {
+        Some(|b, p, c, origin| ContactData {
             pair: (b, p, c.contact.a, c.contact.b),
-            point: wide(c.contact.contact.point),
+            point: to_world(c.contact.contact.point, origin),
             normal: wide(c.contact.contact.normal),
             depth: c.contact.contact.depth.to_f64(),
         }),
@@ -244,12 +250,12 @@ pub fn run_within<S: Scalar>(
         scene,
         prepared,
         |c| c.pair,
-        |(i, j), a, b, stack, items| {
+        |(i, j), origin, a, b, stack, items| {
             let mut sink = |p: NearPair<S>| {
                 items.push(NearContact {
                     pair: (i, j, p.a, p.b),
                     distance: p.distance.to_f64(),
-                    points: [wide(p.point_a), wide(p.point_b)],
+                    points: [to_world(p.point_a, origin), to_world(p.point_b, origin)],
                 });
                 true
             };

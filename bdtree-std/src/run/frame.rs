@@ -158,7 +158,8 @@ pub fn frame_geometry(
         let mut caches = Caches::new(&images);
         let mut live = caches.bodies(&one, &images)?;
         let mut q = Vec::new();
-        set_frame(&one, 0, &mut live, &mut q)?;
+        // f64 at the world origin: the spheres are drawn in world coordinates.
+        set_frame(&one, 0, Some([0.0; 3]), &mut live, &mut q)?;
         for (body, out) in live.iter_mut().zip(bodies.iter_mut()) {
             let tree = *body.tree();
             for k in level_cut(&tree, level) {

@@ -14,7 +14,7 @@ use bdtree_core::{
 };
 
 use super::check::brute_force_frame;
-use super::scene::{parse_images, set_frame, Caches, PreparedScene, RunError};
+use super::scene::{frame_origin, parse_images, set_frame, Caches, PreparedScene, RunError};
 use crate::io::Scene;
 
 /// One budget's figures, summed or averaged over every frame and body pair.
@@ -123,7 +123,13 @@ pub fn budget_table<S: Scalar>(
         .collect();
     let mut q = Vec::new();
     for f in 0..scene.frames.len() {
-        set_frame(scene, f, &mut bodies, &mut q)?;
+        set_frame(
+            scene,
+            f,
+            Some(frame_origin(scene, [f])),
+            &mut bodies,
+            &mut q,
+        )?;
         let truth = brute_force_frame(scene, f);
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);

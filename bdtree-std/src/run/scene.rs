@@ -267,16 +267,69 @@ impl<S: Scalar> Caches<S> {
     }
 }
 
-/// Sets every body's pose and `q` from frame `f` (`q` is scratch space).
+/// The floating origin of a run over `frames`: the centre of the box around every mesh body's
+/// translation in those frames (the world origin for a scene without mesh bodies). Body
+/// states are given to the kernel relative to it ([`Body::set_state_f64`]), so an f32 body's
+/// precision depends on how far the bodies are from each other, not from the world origin;
+/// answers in world coordinates are moved back by it.
+pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [f64; 3] {
+    let mut low = [f64::INFINITY; 3];
+    let mut high = [f64::NEG_INFINITY; 3];
+    for f in frames {
+        for (pose, _) in scene.frames.get(f).into_iter().flatten() {
+            for k in 0..3 {
+                low[k] = low[k].min(pose.translation[k]);
+                high[k] = high[k].max(pose.translation[k]);
+            }
+        }
+    }
+    std::array::from_fn(|k| {
+        let mid = 0.5 * low[k] + 0.5 * high[k];
+        if mid.is_finite() {
+            mid
+        } else {
+            0.0
+        }
+    })
+}
+
+/// `p + origin`: a point of a run's answer (relative to its floating origin) in the world.
+pub(crate) fn to_world<S: Scalar>(p: [S; 3], origin: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|k| p[k].to_f64() + origin[k])
+}
+
+/// Sets every body's pose and `q` from frame `f`. With `Some(origin)` (what every runner
+/// does) the state goes to the kernel in f64 relative to that floating origin, and the answer
+/// is conservative against the scene's own state ([`Body::set_state_f64`]); with `None` it is
+/// rounded to `S` first and taken as exact at the world origin, as a device given `S` values
+/// computes it (the firmware replay's reference, [`run_unrefined`]). `q` is scratch space.
 pub(crate) fn set_frame<S: Scalar>(
     scene: &Scene,
     f: usize,
+    origin: Option<[f64; 3]>,
     bodies: &mut [Body<'_, '_, S>],
     q: &mut Vec<S>,
 ) -> Result<(), RunError> {
     let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
     for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
         let name = || scene.bodies[b].name.clone();
+        let state = |error| RunError::State {
+            frame: f,
+            body: name(),
+            error,
+        };
+        if let Some(origin) = origin {
+            body.set_state_f64(pose.rotation, pose.translation, qf, origin)
+                .map_err(|error| match error {
+                    BodyError::Pose(error) => RunError::Pose {
+                        frame: f,
+                        body: name(),
+                        error,
+                    },
+                    error => state(error),
+                })?;
+            continue;
+        }
         let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
             .map_err(|error| RunError::Pose {
             frame: f,
@@ -285,11 +338,7 @@ pub(crate) fn set_frame<S: Scalar>(
         })?;
         q.clear();
         q.extend(qf.iter().map(|&x| S::from_f64(x)));
-        body.set_state(pose, q).map_err(|error| RunError::State {
-            frame: f,
-            body: name(),
-            error,
-        })?;
+        body.set_state(pose, q).map_err(state)?;
     }
     Ok(())
 }
@@ -333,20 +382,25 @@ pub fn kernel_primitive<S: Scalar>(
 
 /// The kernel's primitives of frame `f`, in scalar `S`, into `out` (cleared): each scene
 /// primitive in its local frame (see [`crate::io::scene::primitive`]) placed by the kernel's
-/// [`Pose`] of the frame's rotation and translation.
+/// [`Pose`] of the frame's rotation and translation less `origin` (the run's floating origin,
+/// subtracted in f64).
 pub(crate) fn set_primitives<S: Scalar>(
     scene: &Scene,
     f: usize,
+    origin: [f64; 3],
     out: &mut Vec<Primitive<S>>,
 ) -> Result<(), RunError> {
     out.clear();
     for p in &scene.primitives {
         let place = p.poses.get(f).ok_or(RunError::NoFrame { frame: f })?;
-        let pose = Pose::from_quaternion(to_scalars(place.rotation), to_scalars(place.translation))
-            .map_err(|error| RunError::Pose {
-                frame: f,
-                body: p.name.clone(),
-                error,
+        let t: [f64; 3] = std::array::from_fn(|k| place.translation[k] - origin[k]);
+        let pose =
+            Pose::from_quaternion(to_scalars(place.rotation), to_scalars(t)).map_err(|error| {
+                RunError::Pose {
+                    frame: f,
+                    body: p.name.clone(),
+                    error,
+                }
             })?;
         let primitive = kernel_primitive(&p.shape, &pose);
         out.push(primitive.map_err(|error| RunError::Primitive {
@@ -442,7 +496,9 @@ fn run_inner<S: Scalar>(
     for run in 0..runs {
         results.clear();
         for f in 0..scene.frames.len() {
-            set_frame(scene, f, &mut bodies, &mut q)?;
+            let origin = frame_origin(scene, [f]);
+            set_frame(scene, f, refined.then_some(origin), &mut bodies, &mut q)?;
+            let origin = if refined { origin } else { [0.0; 3] };
             let mut result = FrameResult {
                 complete: true,
                 ..FrameResult::default()
@@ -476,7 +532,10 @@ fn run_inner<S: Scalar>(
                     let j = i + 1 + k;
                     let outcome = if let Some(l) = proxy_depth {
                         let mut sink = |p: ProxyPair<S>| {
-                            let wide = |s: [S; 4]| s.map(|x| x.to_f64());
+                            let wide = |s: [S; 4]| {
+                                let c = to_world([s[0], s[1], s[2]], origin);
+                                [c[0], c[1], c[2], s[3].to_f64()]
+                            };
                             result.proxies.push(ProxyContact {
                                 bodies: (i, j),
                                 nodes: (p.a, p.b),
@@ -512,7 +571,7 @@ fn run_inner<S: Scalar>(
                 }
             }
             if proxy_depth.is_none() && !scene.primitives.is_empty() {
-                set_primitives(scene, f, &mut primitives)?;
+                set_primitives(scene, f, origin, &mut primitives)?;
                 let pairs = &mut result.pairs;
                 let outcome =
                     against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
@@ -564,7 +623,8 @@ pub fn distances<S: Scalar>(
     let mut out = Vec::new();
     let mut q = Vec::new();
     for f in 0..scene.frames.len() {
-        set_frame(scene, f, &mut bodies, &mut q)?;
+        let origin = frame_origin(scene, [f]);
+        set_frame(scene, f, Some(origin), &mut bodies, &mut q)?;
         let mut row = Vec::new();
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);
@@ -576,12 +636,11 @@ pub fn distances<S: Scalar>(
                     frame: f,
                     status: outcome.status,
                 })?;
-                let wide = |v: [S; 3]| v.map(|x| x.to_f64());
                 row.push(PairDistance {
                     bodies: (i, j),
                     distance: n.distance.to_f64(),
-                    points: [wide(n.point_a), wide(n.point_b)],
-                    normal: wide(n.normal),
+                    points: [to_world(n.point_a, origin), to_world(n.point_b, origin)],
+                    normal: n.normal.map(|x| x.to_f64()),
                     triangles: (n.triangle_a, n.triangle_b),
                     intersecting: n.intersecting,
                 });

@@ -12,6 +12,7 @@ mod coherence;
 mod compact;
 mod contact;
 mod degenerate;
+mod far;
 mod fixtures;
 mod image;
 mod interrupt;

@@ -333,6 +333,41 @@ pub unsafe fn body_set_state<S: Precision>(
     status(run())
 }
 
+/// Sets a body's pose and `q` for a new step from doubles, relative to a floating origin
+/// (see [`Body::set_state_f64`]).
+///
+/// # Safety
+///
+/// `body` NULL or a body object; `rotation` NULL or 4 readable doubles; `translation` and
+/// `origin` NULL or 3; `q` readable for `q_len` doubles (NULL allowed when `q_len` is 0).
+pub unsafe fn body_set_state_from_f64<S: Precision>(
+    body: *mut BodySlot<S>,
+    rotation: *const f64,
+    translation: *const f64,
+    origin: *const f64,
+    q: *const f64,
+    q_len: usize,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        let body = raw::object_mut(body, S::BODY)?;
+        let rotation = raw::slice(rotation, 4)?;
+        let translation = raw::slice(translation, 3)?;
+        let origin = raw::slice(origin, 3)?;
+        let q = raw::slice(q, q_len)?;
+        let (Ok(r), Ok(t), Ok(o)) = (
+            rotation.try_into(),
+            translation.try_into(),
+            origin.try_into(),
+        ) else {
+            return Err(bdtree_status::BadArgument);
+        };
+        body.set_state_f64(r, t, q, o)?;
+        Ok(())
+    };
+    status(run())
+}
+
 /// A node's world sphere for the body's step.
 ///
 /// # Safety

@@ -112,7 +112,10 @@ pub unsafe extern "C" fn bdtree_body_init_f32(
 /// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
 /// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 /// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
-/// cached sphere becomes stale in `O(1)`.
+/// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
+/// conservative against them (a caller holding doubles should use
+/// `bdtree_body_set_state_from_f64_f32`). A refused state (any status but `Ok`) changes
+/// nothing: the body keeps its previous state.
 ///
 /// # Safety
 ///
@@ -128,6 +131,35 @@ pub unsafe extern "C" fn bdtree_body_set_state_f32(
 ) -> bdtree_status {
     // SAFETY: as above.
     unsafe { api::body_set_state::<f32>(body.cast(), rotation, translation, q, q_len) }
+}
+
+/// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f32`, with
+/// `translation − origin` computed in double before anything is rounded (a **floating origin**:
+/// give every body of a query the same `origin`, near the bodies, and the body's precision
+/// depends on how far the bodies are apart, not on where the robot cell sits; every world
+/// coordinate the queries then give for this body — spheres, contact points, witnesses — is
+/// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+/// every test of the step, so answers are conservative against the state as given. `O(M)` in
+/// double (soft float on most Cortex-M cores). A refused state changes nothing.
+///
+/// # Safety
+///
+/// `body` must be NULL or point to a `bdtree_body_f32`; `rotation` NULL or 4 readable
+/// doubles; `translation` and `origin` NULL or 3; `q` `q_len` readable doubles (NULL when
+/// `q_len` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_body_set_state_from_f64_f32(
+    body: *mut bdtree_body_f32,
+    rotation: *const f64,
+    translation: *const f64,
+    origin: *const f64,
+    q: *const f64,
+    q_len: usize,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::body_set_state_from_f64::<f32>(body.cast(), rotation, translation, origin, q, q_len)
+    }
 }
 
 /// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is

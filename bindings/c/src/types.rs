@@ -70,6 +70,10 @@ pub enum bdtree_status {
     /// An argument is out of range (an unknown order, a node index, a count above capacity,
     /// a length whose byte size overflows).
     BadArgument = 109,
+    /// The state puts the body's coordinates beyond what its scalar computes with
+    /// (`|t| + the deformed extent` above 2³⁰ in f32, 2²⁵⁰ in f64): refused, the body keeps
+    /// its previous state. Move the origin closer (`bdtree_body_set_state_from_f64_*`).
+    StateOutOfRange = 110,
     /// The image is shorter than its header or than its header says.
     ImageTooShort = 200,
     /// Not a bdtree image (bad magic).
@@ -183,6 +187,10 @@ const STATUS_NAMES: &[(bdtree_status, &CStr)] = &[
         c"the image's tree and model disagree",
     ),
     (bdtree_status::BadArgument, c"an argument is out of range"),
+    (
+        bdtree_status::StateOutOfRange,
+        c"the state puts the body's coordinates beyond its precision's range",
+    ),
     (bdtree_status::ImageTooShort, c"tree image truncated"),
     (
         bdtree_status::ImageBadMagic,
@@ -330,6 +338,8 @@ impl From<BodyError> for bdtree_status {
             BodyError::WrongModeCount { .. } => Self::WrongModeCount,
             BodyError::NonFiniteCoordinates => Self::NonFinite,
             BodyError::ModelMismatch => Self::ModelMismatch,
+            BodyError::Pose(error) => error.into(),
+            BodyError::OutOfRange => Self::StateOutOfRange,
             _ => Self::StorageTooSmall,
         }
     }

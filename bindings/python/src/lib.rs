@@ -18,8 +18,8 @@ use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
     collide_proxies as core_proxies, collide_self as core_self, proxy_stack_capacity, refine,
     refine_self,
-    self_stack_capacity, stack_capacity, Body as CoreBody, Pose, ProxyPair, QueryStatus, Scalar,
-    TrianglePair,
+    self_stack_capacity, stack_capacity, Body as CoreBody, BodyError, ProxyPair, QueryStatus,
+    Scalar, TrianglePair,
 };
 use bdtree_std::basis::Basis;
 use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
@@ -306,6 +306,19 @@ enum AnyBody {
 struct Body {
     body: AnyBody,
     tree: Py<Tree>,
+    /// The state as the caller gave it, in f64.
+    state: State,
+    /// The floating origin the kernel body's state is relative to: the queries re-place a
+    /// body's state (in f64, [`CoreBody::set_state_f64`]) when a query needs another origin.
+    origin: [f64; 3],
+}
+
+/// A body's state as the caller gave it.
+#[derive(Clone)]
+struct State {
+    rotation: [f64; 4],
+    translation: [f64; 3],
+    q: Vec<f64>,
 }
 
 /// A float vector of a given length.
@@ -331,16 +344,68 @@ fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResult<[f64; N]
         .map_err(|v: Vec<f64>| err(format!("{what}: expected {N} numbers, got {}", v.len())))
 }
 
+/// Sets a kernel body to the caller's f64 state relative to a floating origin (conservative
+/// against the state as given, whatever its distance from the world origin).
 fn set<S: Scalar>(
     body: &mut CoreBody<'_, '_, S>,
     rotation: [f64; 4],
     translation: [f64; 3],
     q: &[f64],
+    origin: [f64; 3],
 ) -> Result<(), String> {
-    let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
-        .map_err(|e| format!("rotation/translation: {e}"))?;
-    let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose, &q).map_err(|e| format!("q: {e}"))
+    body.set_state_f64(rotation, translation, q, origin)
+        .map_err(|e| match e {
+            BodyError::Pose(e) => format!("rotation/translation: {e}"),
+            BodyError::OutOfRange => {
+                let qmax = q.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                let tmax = translation.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                format!(
+                    "state out of range for a {} body (|q| up to {qmax:e}, |t| up to {tmax:e}): {e}",
+                    S::NAME
+                )
+            }
+            e => format!("q: {e}"),
+        })
+}
+
+/// The midpoint of two translations: the floating origin of a query between two bodies.
+fn midpoint(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|k| 0.5 * a[k] + 0.5 * b[k])
+}
+
+impl Body {
+    /// Re-places the kernel body's state relative to `origin` (nothing to do when it already
+    /// is).
+    fn place(&mut self, origin: [f64; 3]) -> PyResult<()> {
+        if self.origin == origin {
+            return Ok(());
+        }
+        let State {
+            rotation,
+            translation,
+            q,
+        } = &self.state;
+        let result = match &mut self.body {
+            AnyBody::F32(b) => set(b.body(), *rotation, *translation, q, origin),
+            AnyBody::F64(b) => set(b.body(), *rotation, *translation, q, origin),
+        };
+        result.map_err(err)?;
+        self.origin = origin;
+        Ok(())
+    }
+}
+
+/// Places two bodies at the floating origin of a query between them.
+fn place_two(a: &mut Body, b: &mut Body) -> PyResult<[f64; 3]> {
+    let origin = midpoint(a.state.translation, b.state.translation);
+    a.place(origin)?;
+    b.place(origin)?;
+    Ok(origin)
+}
+
+/// A point relative to a floating origin, in the world.
+fn world(p: (f64, f64, f64), origin: [f64; 3]) -> (f64, f64, f64) {
+    (p.0 + origin[0], p.1 + origin[1], p.2 + origin[2])
 }
 
 #[pymethods]
@@ -348,6 +413,7 @@ impl Body {
     #[new]
     fn new(tree: Bound<'_, Tree>) -> PyResult<Self> {
         let data = Arc::clone(&tree.get().data);
+        let modes = data.header.modes as usize;
         let body = if data.header.scalar_bytes == 4 {
             AnyBody::F32(Owned::new(data).map_err(err)?)
         } else {
@@ -356,12 +422,21 @@ impl Body {
         Ok(Body {
             body,
             tree: tree.unbind(),
+            state: State {
+                rotation: [1.0, 0.0, 0.0, 0.0],
+                translation: [0.0; 3],
+                q: vec![0.0; modes],
+            },
+            origin: [0.0; 3],
         })
     }
 
     /// Sets the pose and `q` for a new step: `rotation` a unit quaternion `(w, x, y, z)`
     /// (scalar first; refused unless `|‖q‖² − 1| ≤ 10⁻³`), `translation` `(x, y, z)`, `q` the
-    /// reduced coordinates (length = the tree's modes; None for a rigid body).
+    /// reduced coordinates (length = the tree's modes). Omitted values are the identity, the
+    /// origin and `q = 0`. The state is kept in float64 as given: every query is conservative
+    /// against it, for f32 trees too, at any distance from the origin. A refused state changes
+    /// nothing.
     #[pyo3(signature = (rotation = None, translation = None, q = None))]
     fn set_state(
         &mut self,
@@ -377,12 +452,24 @@ impl Body {
             .map(|t| vector::<3>("translation", t))
             .transpose()?
             .unwrap_or([0.0; 3]);
-        let q = q.map(|q| floats1("q", q)).transpose()?.unwrap_or_default();
+        let modes = self.state.q.len();
+        let q = q
+            .map(|q| floats1("q", q))
+            .transpose()?
+            .unwrap_or_else(|| vec![0.0; modes]);
+        // Placed at its own translation until a query between two bodies needs another origin.
         let result = match &mut self.body {
-            AnyBody::F32(b) => set(b.body(), r, t, &q),
-            AnyBody::F64(b) => set(b.body(), r, t, &q),
+            AnyBody::F32(b) => set(b.body(), r, t, &q, t),
+            AnyBody::F64(b) => set(b.body(), r, t, &q, t),
         };
-        result.map_err(err)
+        result.map_err(err)?;
+        self.state = State {
+            rotation: r,
+            translation: t,
+            q,
+        };
+        self.origin = t;
+        Ok(())
     }
 
     /// World sphere `[x, y, z, r]` of a node for the current step (node 0: the whole body).
@@ -393,6 +480,7 @@ impl Body {
             AnyBody::F64(b) => b.body().sphere(node),
         };
         let [x, y, z, r] = s.ok_or_else(|| err(format!("node {node} does not exist")))?;
+        let (x, y, z) = world((x, y, z), self.origin);
         Ok((x, y, z, r))
     }
 
@@ -495,6 +583,7 @@ fn collide<'py>(
     b: &Bound<'py, Body>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (mut a, mut b) = borrow_two(a, b)?;
+    place_two(&mut a, &mut b)?;
     let pairs = match two(&mut a, &mut b)? {
         (AnyBody::F32(a), AnyBody::F32(b)) => pairs_of(a.body(), b.body())?,
         (AnyBody::F64(a), AnyBody::F64(b)) => pairs_of(a.body(), b.body())?,
@@ -526,12 +615,15 @@ struct States {
 }
 
 impl States {
-    /// Sets `body` to frame `f`'s state.
-    fn apply<S: Scalar>(&self, body: &mut CoreBody<'_, '_, S>, f: usize) -> Result<(), String> {
+    /// Frame `f`'s state.
+    fn state(&self, f: usize) -> State {
         let r = self.rotation.row(f);
         let t = self.translation.row(f);
-        let q = self.q.row(f).to_vec();
-        set(body, [r[0], r[1], r[2], r[3]], [t[0], t[1], t[2]], &q)
+        State {
+            rotation: [r[0], r[1], r[2], r[3]],
+            translation: [t[0], t[1], t[2]],
+            q: self.q.row(f).to_vec(),
+        }
     }
 }
 
@@ -570,21 +662,26 @@ fn states(
     })
 }
 
+/// Every frame's pairs; returns them with the last frame's states and origin.
 fn frames_of<S: Scalar>(
     a: &mut CoreBody<'_, '_, S>,
     b: &mut CoreBody<'_, '_, S>,
     sa: &States,
     sb: &States,
-) -> Result<Vec<Vec<[u32; 2]>>, String> {
+) -> Result<(Vec<Vec<[u32; 2]>>, Option<(State, State, [f64; 3])>), String> {
     let mut out = Vec::with_capacity(sa.rotation.nrows());
+    let mut last = None;
     for f in 0..sa.rotation.nrows() {
-        sa.apply(a, f)
+        let (xa, xb) = (sa.state(f), sb.state(f));
+        let origin = midpoint(xa.translation, xb.translation);
+        set(a, xa.rotation, xa.translation, &xa.q, origin)
             .map_err(|e| format!("frame {f}, body a: {e}"))?;
-        sb.apply(b, f)
+        set(b, xb.rotation, xb.translation, &xb.q, origin)
             .map_err(|e| format!("frame {f}, body b: {e}"))?;
         out.push(pairs_of(a, b).map_err(|e| format!("frame {f}: {e}"))?);
+        last = Some((xa, xb, origin));
     }
-    Ok(out)
+    Ok((out, last))
 }
 
 /// `collide` over many frames without the GIL: the states of `a` and `b` stacked by frame
@@ -614,17 +711,18 @@ fn collide_frames<'py>(
         )));
     }
     let (mut a, mut b) = borrow_two(a, b)?;
-    let (a, b) = two(&mut a, &mut b)?;
-    let frames = py.detach(|| match (a, b) {
+    let (ka, kb) = two(&mut a, &mut b)?;
+    let frames = py.detach(|| match (ka, kb) {
         (AnyBody::F32(a), AnyBody::F32(b)) => frames_of(a.body(), b.body(), &sa, &sb),
         (AnyBody::F64(a), AnyBody::F64(b)) => frames_of(a.body(), b.body(), &sa, &sb),
         _ => Err("precisions differ".to_string()),
     });
-    Ok(frames
-        .map_err(err)?
-        .iter()
-        .map(|p| pair_array(py, p))
-        .collect())
+    let (frames, last) = frames.map_err(err)?;
+    if let Some((xa, xb, origin)) = last {
+        (a.state, a.origin) = (xa, origin);
+        (b.state, b.origin) = (xb, origin);
+    }
+    Ok(frames.iter().map(|p| pair_array(py, p)).collect())
 }
 
 /// The nearest points of two bodies (`bdtree.distance`).
@@ -685,11 +783,15 @@ fn distance_of<S: Scalar>(
 #[pyfunction]
 fn distance(a: &Bound<'_, Body>, b: &Bound<'_, Body>) -> PyResult<Distance> {
     let (mut a, mut b) = borrow_two(a, b)?;
-    match two(&mut a, &mut b)? {
-        (AnyBody::F32(a), AnyBody::F32(b)) => distance_of(a.body(), b.body()),
-        (AnyBody::F64(a), AnyBody::F64(b)) => distance_of(a.body(), b.body()),
+    let origin = place_two(&mut a, &mut b)?;
+    let mut d = match two(&mut a, &mut b)? {
+        (AnyBody::F32(a), AnyBody::F32(b)) => distance_of(a.body(), b.body())?,
+        (AnyBody::F64(a), AnyBody::F64(b)) => distance_of(a.body(), b.body())?,
         _ => unreachable!("checked by two()"),
-    }
+    };
+    d.point_a = world(d.point_a, origin);
+    d.point_b = world(d.point_b, origin);
+    Ok(d)
 }
 
 type ProxyRows = Vec<([u32; 2], [f64; 4], [f64; 4], f64)>;
@@ -733,11 +835,19 @@ fn collide_proxies<'py>(
     depth_b: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (mut a, mut b) = borrow_two(a, b)?;
-    let rows = match two(&mut a, &mut b)? {
+    let origin = place_two(&mut a, &mut b)?;
+    let mut rows = match two(&mut a, &mut b)? {
         (AnyBody::F32(a), AnyBody::F32(b)) => proxies_of(a.body(), depth_a, b.body(), depth_b)?,
         (AnyBody::F64(a), AnyBody::F64(b)) => proxies_of(a.body(), depth_a, b.body(), depth_b)?,
         _ => unreachable!("checked by two()"),
     };
+    for row in &mut rows {
+        for sphere in [&mut row.1, &mut row.2] {
+            for (c, o) in sphere.iter_mut().zip(origin) {
+                *c += o;
+            }
+        }
+    }
     let k = rows.len();
     let d = PyDict::new(py);
     d.set_item(

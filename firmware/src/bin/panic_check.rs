@@ -174,6 +174,19 @@ fn set<S: Scalar>(body: &mut Body<'_, '_, S>, seed: f32) {
     if let Ok(pose) = Pose::from_quaternion(r, t) {
         let _ = black_box(body.set_state(pose, q.get(..m).unwrap_or(&[])));
     }
+    // The state given in f64, relative to a floating origin (the caller's f64 path).
+    if black_box(seed) > 2.0 {
+        let wide = |x: f32| black_box(f64::from(x));
+        let mut q64 = [0.0f64; MODES];
+        for (j, x) in q64.iter_mut().enumerate() {
+            *x = wide(0.01 * j as f32 - seed);
+        }
+        let r = [wide(0.9), wide(seed), wide(-0.2), wide(0.1)];
+        let t = [wide(seed), wide(5000.5), wide(-0.25)];
+        let o = [wide(seed), wide(5000.0), wide(0.0)];
+        let _ = black_box(body.set_state_f64(r, t, q64.get(..m).unwrap_or(&[]), o));
+        black_box(body.state_error());
+    }
 }
 
 /// Storage of one body.
