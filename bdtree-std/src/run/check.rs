@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use bdtree_core::{NodeKind, Scalar, TreeView};
 
 use super::scene::{Contact, PreparedScene, ProxyContact, RunError};
-use crate::io::{ImageBuf, Scene};
+use crate::io::{ImageBuf, Pose, Scene};
 use crate::oracle;
 
 /// For every triangle of an image's tree, its proxy at `proxy_depth`: the ancestor at that
@@ -92,12 +92,23 @@ pub fn brute_force_frame(scene: &Scene, frame: usize) -> Vec<Contact> {
 
 /// [`brute_force_frame`], with `self_pairs` also every body's non-adjacent intersecting
 /// triangle pairs ([`oracle::brute_force_self_pairs`]) as `(b, b, ta, tb)`.
+///
+/// The meshes are deformed relative to the frame's floating origin
+/// ([`super::scene::frame_origin`], the runners' own): which triangles meet does not change
+/// under a translation of the whole frame, and f64 is then accurate to the bodies' size and
+/// their distance from each other instead of to their distance from the world origin (a
+/// millimetre part 10⁴ units away would otherwise be deformed with rounding errors a tenth of
+/// the kernel's f64 margin, and touching pairs would come and go with them).
 pub fn brute_force_frame_with(scene: &Scene, frame: usize, self_pairs: bool) -> Vec<Contact> {
+    let origin = super::scene::frame_origin(scene, [frame]);
     let world: Vec<Vec<[f64; 3]>> = scene
         .bodies
         .iter()
         .zip(&scene.frames[frame])
-        .map(|(body, (pose, q))| oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose))
+        .map(|(body, (pose, q))| {
+            let pose = shifted(pose, origin);
+            oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, &pose)
+        })
         .collect();
     let mut pairs = Vec::new();
     for i in 0..scene.bodies.len() {
@@ -115,9 +126,17 @@ pub fn brute_force_frame_with(scene: &Scene, frame: usize, self_pairs: bool) -> 
             pairs.extend(found.into_iter().map(|(ta, tb)| (i, j, ta, tb)));
         }
     }
-    pairs.extend(primitive_pairs(scene, frame, &world));
+    pairs.extend(primitive_pairs(scene, frame, &world, origin));
     pairs.sort_unstable();
     pairs
+}
+
+/// `pose` moved by `−origin`.
+fn shifted(pose: &Pose, origin: [f64; 3]) -> Pose {
+    Pose {
+        translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
+        ..*pose
+    }
 }
 
 /// Primitive `p` of the scene in frame `f` as the oracle's [`oracle::Solid`] (posed in f64 by
@@ -136,18 +155,26 @@ pub fn brute_force_primitive_frame(scene: &Scene, f: usize) -> Vec<Contact> {
     let world: Vec<Vec<[f64; 3]>> = (0..scene.bodies.len())
         .map(|b| scene.world_vertices(f, b).unwrap_or_default())
         .collect();
-    let mut pairs = primitive_pairs(scene, f, &world);
+    let mut pairs = primitive_pairs(scene, f, &world, [0.0; 3]);
     pairs.sort_unstable();
     pairs
 }
 
-fn primitive_pairs(scene: &Scene, f: usize, world: &[Vec<[f64; 3]>]) -> Vec<Contact> {
+/// Every mesh triangle touching a primitive, the world (and the primitives) moved by
+/// `−origin`.
+fn primitive_pairs(
+    scene: &Scene,
+    f: usize,
+    world: &[Vec<[f64; 3]>],
+    origin: [f64; 3],
+) -> Vec<Contact> {
     let n = scene.bodies.len();
     let mut pairs = Vec::new();
-    for p in 0..scene.primitives.len() {
-        let Some(solid) = primitive_solid(scene, p, f) else {
+    for (p, primitive) in scene.primitives.iter().enumerate() {
+        let Some(pose) = primitive.poses.get(f) else {
             continue;
         };
+        let solid = oracle::Solid::posed(&primitive.shape, &shifted(pose, origin));
         for (b, body) in scene.bodies.iter().enumerate() {
             let found = oracle::brute_force_primitive(&world[b], &body.mesh.triangles, &solid);
             pairs.extend(found.into_iter().map(|t| (b, n + p, t, 0)));

@@ -315,10 +315,16 @@ fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {
     prepare(scene, options).expect("build")
 }
 
+/// A triangle deformed in f64 relative to the frame's floating origin (as the oracle does).
 fn corners(scene: &Scene, f: usize, body: usize, t: u32) -> [[f64; 3]; 3] {
     let b = &scene.bodies[body];
     let (pose, q) = &scene.frames[f][body];
-    let world = oracle::deform(&b.mesh.vertices, b.basis.as_ref(), q, pose);
+    let origin = bdtree_std::collide::frame_origin(scene, [f]);
+    let pose = Pose {
+        translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
+        ..*pose
+    };
+    let world = oracle::deform(&b.mesh.vertices, b.basis.as_ref(), q, &pose);
     b.mesh.triangles[t as usize].map(|v| world[v as usize])
 }
 

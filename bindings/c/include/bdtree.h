@@ -174,6 +174,10 @@ enum bdtree_status
   // An argument is out of range (an unknown order, a node index, a count above capacity,
   // a length whose byte size overflows).
   BDTREE_STATUS_BAD_ARGUMENT = 109,
+  // The state puts the body's coordinates beyond what its scalar computes with
+  // (`|t| + the deformed extent` above 2³⁰ in f32, 2²⁵⁰ in f64): refused, the body keeps
+  // its previous state. Move the origin closer (`bdtree_body_set_state_from_f64_*`).
+  BDTREE_STATUS_STATE_OUT_OF_RANGE = 110,
   // The image is shorter than its header or than its header says.
   BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
   // Not a bdtree image (bad magic).
@@ -470,7 +474,10 @@ bdtree_status bdtree_body_init_f32(struct bdtree_body_f32 *body,
 // (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
-// cached sphere becomes stale in `O(1)`.
+// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
+// conservative against them (a caller holding doubles should use
+// `bdtree_body_set_state_from_f64_f32`). A refused state (any status but `Ok`) changes
+// nothing: the body keeps its previous state.
 //
 // # Safety
 //
@@ -481,6 +488,27 @@ bdtree_status bdtree_body_set_state_f32(struct bdtree_body_f32 *body,
                                         const float *translation,
                                         const float *q,
                                         size_t q_len);
+
+// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f32`, with
+// `translation − origin` computed in double before anything is rounded (a **floating origin**:
+// give every body of a query the same `origin`, near the bodies, and the body's precision
+// depends on how far the bodies are apart, not on where the robot cell sits; every world
+// coordinate the queries then give for this body — spheres, contact points, witnesses — is
+// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// every test of the step, so answers are conservative against the state as given. `O(M)` in
+// double (soft float on most Cortex-M cores). A refused state changes nothing.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f32`; `rotation` NULL or 4 readable
+// doubles; `translation` and `origin` NULL or 3; `q` `q_len` readable doubles (NULL when
+// `q_len` is 0).
+bdtree_status bdtree_body_set_state_from_f64_f32(struct bdtree_body_f32 *body,
+                                                 const double *rotation,
+                                                 const double *translation,
+                                                 const double *origin,
+                                                 const double *q,
+                                                 size_t q_len);
 
 // Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
 // the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
@@ -729,7 +757,10 @@ bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
 // (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
-// cached sphere becomes stale in `O(1)`.
+// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
+// conservative against them (a caller holding doubles should use
+// `bdtree_body_set_state_from_f64_f64`). A refused state (any status but `Ok`) changes
+// nothing: the body keeps its previous state.
 //
 // # Safety
 //
@@ -740,6 +771,27 @@ bdtree_status bdtree_body_set_state_f64(struct bdtree_body_f64 *body,
                                         const double *translation,
                                         const double *q,
                                         size_t q_len);
+
+// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f64`, with
+// `translation − origin` computed in double before anything is rounded (a **floating origin**:
+// give every body of a query the same `origin`, near the bodies, and the body's precision
+// depends on how far the bodies are apart, not on where the robot cell sits; every world
+// coordinate the queries then give for this body — spheres, contact points, witnesses — is
+// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// every test of the step, so answers are conservative against the state as given. `O(M)` in
+// double (soft float on most Cortex-M cores). A refused state changes nothing.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable
+// doubles; `translation` and `origin` NULL or 3; `q` `q_len` readable doubles (NULL when
+// `q_len` is 0).
+bdtree_status bdtree_body_set_state_from_f64_f64(struct bdtree_body_f64 *body,
+                                                 const double *rotation,
+                                                 const double *translation,
+                                                 const double *origin,
+                                                 const double *q,
+                                                 size_t q_len);
 
 // Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
 // the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
