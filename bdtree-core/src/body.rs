@@ -5,7 +5,7 @@ use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
-use crate::sphere::error_bound;
+use crate::sphere::rounding_bound;
 use crate::tree::{TreeView, NONE};
 
 mod error;
@@ -109,24 +109,6 @@ struct Coherence<'c, S: Scalar> {
     drift: S,
     /// `max(δ(q), δ(q_r))`: the inflation base of coherent spheres.
     error: S,
-}
-
-/// Whether a state keeps the body's coordinates within [`Scalar::STATE_LIMIT`]:
-/// `X₀ + Σ_j A_j |q_j| + ‖t‖∞` (with a margin for this sum's rounding).
-fn within_limit<S: Scalar>(
-    magnitude: S,
-    modes: &[S],
-    q: impl Iterator<Item = S>,
-    pose: &Pose<S>,
-) -> bool {
-    let mut x = magnitude;
-    for (&a, qj) in modes.iter().zip(q) {
-        x = x + a * qj.abs();
-    }
-    let [t0, t1, t2] = pose.translation.map(S::abs);
-    x = x + t0.max(t1).max(t2);
-    // `!(x <= limit)` also refuses a NaN.
-    x.is_finite() && x <= S::STATE_LIMIT
 }
 
 /// Copies `from` into `to` over their common length: no length check to fail, and a `memcpy`.
@@ -441,18 +423,34 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     }
 
     /// The bound `δ` for coordinates `q`, a translation and a state error: the rounding of the
-    /// f32 pipeline ([`error_bound`]), a 16-bit model's distance from the model it was made
+    /// f32 pipeline ([`crate::sphere::error_bound`]), a 16-bit model's distance from the model it was made
     /// from (per coordinate, twice over for the rotation to world axes and this sum's own
     /// rounding; see `crate::image`), and the state's own rounding.
     fn bound(&self, q: impl Iterator<Item = S> + Clone, translation: [S; 3], state: S) -> S {
-        let rounding = error_bound(
-            self.tree.magnitude(),
-            self.tree.mode_magnitudes(),
-            q.clone(),
-            translation,
-        );
+        self.bound_and_magnitude(q, translation, state).0
+    }
+
+    /// [`Body::bound`], and the state's magnitude `X₀ + Σ_j A_j |q_j| + ‖t‖∞` (one pass over
+    /// `q`; the same arithmetic as [`crate::sphere::error_bound`]).
+    fn bound_and_magnitude(
+        &self,
+        q: impl Iterator<Item = S> + Clone,
+        translation: [S; 3],
+        state: S,
+    ) -> (S, S) {
+        let mut x = self.tree.magnitude();
+        let mut modes = 0u32;
+        for (&a, qj) in self.tree.mode_magnitudes().iter().zip(q.clone()) {
+            x = x + a * qj.abs();
+            modes = modes.saturating_add(1);
+        }
+        let rounding = rounding_bound(x, modes, translation);
         let storage = self.model.storage_error(q);
-        rounding + (storage + storage) + state
+        let [t0, t1, t2] = translation.map(S::abs);
+        (
+            rounding + (storage + storage) + state,
+            x + t0.max(t1).max(t2),
+        )
     }
 
     fn compute_error(&self) -> S {
@@ -496,12 +494,9 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         {
             return Err(BodyError::Pose(crate::pose::PoseError::NonFinite));
         }
-        if !within_limit(
-            self.tree.magnitude(),
-            self.tree.mode_magnitudes(),
-            q.clone(),
-            &pose,
-        ) {
+        let (error, magnitude) = self.bound_and_magnitude(q.clone(), pose.translation, state_error);
+        // `!(x <= limit)` also refuses a NaN.
+        if !(magnitude.is_finite() && magnitude <= S::STATE_LIMIT) {
             return Err(BodyError::OutOfRange);
         }
         let pose_changed = pose != self.pose;
@@ -521,7 +516,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
         self.pose = pose;
         self.state_error = state_error;
-        self.error = self.compute_error();
+        self.error = error;
         self.inflation = S::from_u32(3) * self.error;
         if let Some(c) = self.coherence.as_mut() {
             c.steps = c.steps.saturating_add(1);

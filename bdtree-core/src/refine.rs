@@ -10,11 +10,15 @@
 //! * the f64 rounding of that deformation (the same bound with `u₆₄`), and
 //! * the model's storage rounding: every stored f32 position and basis entry is within a
 //!   relative `u₃₂` of the f64 source it was made from (and a quantized model within its
-//!   stored error), `u₃₂ (X₀ + Σ A_j |q_j|)` per coordinate, twice over for the rotation.
+//!   stored error), `u₃₂ (X₀ + Σ A_j |q_j|)` per coordinate, twice over for the rotation;
+//! * the state's own rounding ([`Body::state_error`]): 0 when the caller gave the state in
+//!   `S` ([`Body::set_state`]), the bound on how far rounding the caller's f64 state moved any
+//!   vertex when it came through [`Body::set_state_f64`].
 //!
-//! So the refined answer stays conservative against the f64 source model at the given state —
-//! a pair that touches there is kept — and its extras are only pairs closer than about
-//! `4 √3 u₃₂ (X₀ + Σ A_j |q_j|)` (~`4·10⁻⁷` on a unit body), against `~3·10⁻⁵` unrefined.
+//! So the refined answer stays conservative against the f64 source model at the caller's
+//! state — a pair that touches there is kept, however far from the origin — and its extras are
+//! only pairs closer than about `4 √3 u₃₂ (X₀ + Σ A_j |q_j|)` plus four times the state errors
+//! (~`10⁻⁶`–`10⁻⁵` on a unit body), against `~3·10⁻⁵` unrefined.
 //!
 //! ```text
 //! collide(a, b, stack, sink)            f32 walk, widened test      → pairs
