@@ -19,7 +19,13 @@
 //!
 //! Cost, in multiply-adds: point–segment ~15, segment–segment ~40, point–triangle ~40 (three
 //! point–segment fallbacks ~45 more for a zero-area triangle), triangle–triangle the least of
-//! 6 point–triangle and 9 segment–segment distances.
+//! 6 point–triangle and 9 segment–segment distances ([`triangle_distance`]; with the 6 edge
+//! crossings of [`closest_points`], ~0 for intersecting triangles).
+//!
+//! This is the kernel's one home of closest features: the distance query
+//! ([`crate::separation`]), contact data and `within` ([`crate::contact`]), the swept leaf test
+//! ([`crate::swept`]), primitives ([`crate::primitive`]) and the leaf test's axes
+//! ([`crate::triangle`]) all use these routines.
 //!
 //! [`perpendicular`] turns a point–segment pair into a separating-axis candidate for the leaf
 //! test ([`crate::triangle`]): the direction from the segment's nearest point to the point,
@@ -28,21 +34,12 @@
 // `!(x > 0)` is meant: NaN takes the degenerate branch, never the division.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use crate::scalar::{cross, dot, sub, Scalar};
+use crate::scalar::{add, cross, distance2, dot, scale, sub, Scalar};
 
 type V<S> = [S; 3];
 
-#[inline]
-fn add<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-#[inline]
-fn scale<S: Scalar>(a: V<S>, s: S) -> V<S> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// `x` clamped to `[0, 1]`; NaN becomes 0.
+/// `x` clamped to `[0, 1]`; NaN becomes 0 (a parameter from a degenerate division still names
+/// a point of the feature).
 #[inline]
 fn clamp01<S: Scalar>(x: S) -> S {
     if x > S::ZERO {
@@ -50,12 +47,6 @@ fn clamp01<S: Scalar>(x: S) -> S {
     } else {
         S::ZERO
     }
-}
-
-#[inline]
-fn distance2<S: Scalar>(a: V<S>, b: V<S>) -> S {
-    let d = sub(a, b);
-    dot(d, d)
 }
 
 /// The point of the closed segment `a b` nearest to `p`, and its parameter `t ∈ [0, 1]`
@@ -145,7 +136,9 @@ pub fn closest_on_triangle<S: Scalar>(p: V<S>, t: &[V<S>; 3]) -> V<S> {
         let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
         return add(b, scale(sub(c, b), clamp01(w)));
     }
-    let (v, w) = (vb / denom, vc / denom);
+    // Clamped so that the point is on the triangle even where rounding put it in no region.
+    let v = clamp01(vb / denom);
+    let w = clamp01(vc / denom).min(S::ONE - v);
     add(a, add(scale(ab, v), scale(ac, w)))
 }
 
@@ -230,36 +223,76 @@ pub fn triangle_distance<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S>, V
     best
 }
 
-/// A point where two intersecting triangles meet: where an edge of one crosses the other's
-/// plane inside it, or (coplanar triangles, zero-area triangles, touching within rounding) the
-/// midpoint of their nearest points.
-pub fn intersection_point<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> V<S> {
-    for (edges_of, other) in [(a, b), (b, a)] {
-        let n = cross(sub(other[1], other[0]), sub(other[2], other[0]));
-        let nn = dot(n, n);
-        // A zero-area triangle has no plane to cross.
-        if !(nn > S::ZERO) {
-            continue;
+/// Where segment `p q` crosses the plane of triangle `t`, when its ends are on opposite sides
+/// (or on the plane); the point is on the segment (parameter clamped). `None` for a triangle
+/// without a plane (zero area) or a segment in the plane.
+pub fn plane_crossing<S: Scalar>(p: V<S>, q: V<S>, t: &[V<S>; 3]) -> Option<V<S>> {
+    let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
+    let (dp, dq) = (dot(n, sub(p, t[0])), dot(n, sub(q, t[0])));
+    let straddles = (dp <= S::ZERO && dq >= S::ZERO) || (dp >= S::ZERO && dq <= S::ZERO);
+    if !straddles || dp == dq {
+        return None;
+    }
+    Some(add(p, scale(sub(q, p), clamp01(dp / (dp - dq)))))
+}
+
+/// A triangle's three edges, in order (no index arithmetic, so no bounds check).
+fn edges<S: Scalar>(t: &[V<S>; 3]) -> [(V<S>, V<S>); 3] {
+    [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]
+}
+
+/// [`triangle_distance`] with the 6 edge crossings too (an edge through the other's plane, and
+/// the nearest point of the other to that crossing): `(distance², on a, on b)`. Every
+/// candidate is a pair of points of the two triangles (up to rounding), so the result never
+/// under-estimates the distance by more than rounding, and the crossings make it 0 (up to
+/// rounding) for intersecting triangles, where the 15 feature pairs alone do not.
+pub fn closest_points<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S>, V<S>) {
+    let mut best = triangle_distance(a, b);
+    let mut consider = |x: V<S>, y: V<S>| {
+        let d2 = distance2(x, y);
+        if d2 < best.0 {
+            best = (d2, x, y);
         }
-        for (p, q) in [
-            (edges_of[0], edges_of[1]),
-            (edges_of[1], edges_of[2]),
-            (edges_of[2], edges_of[0]),
-        ] {
-            let (dp, dq) = (dot(n, sub(p, other[0])), dot(n, sub(q, other[0])));
-            if (dp <= S::ZERO && dq >= S::ZERO || dp >= S::ZERO && dq <= S::ZERO) && dp != dq {
-                let x = add(p, scale(sub(q, p), dp / (dp - dq)));
-                let c = closest_on_triangle(x, other);
-                // On the triangle up to rounding: within a few ulps of its size.
-                let size2 = nn.sqrt();
-                if distance2(c, x) <= S::from_u32(64) * S::UNIT_ROUNDOFF * size2 {
-                    return x;
+    };
+    for ((p, q), (r, s)) in edges(a).into_iter().zip(edges(b)) {
+        if let Some(x) = plane_crossing(p, q, b) {
+            consider(x, closest_on_triangle(x, b));
+        }
+        if let Some(y) = plane_crossing(r, s, a) {
+            consider(closest_on_triangle(y, a), y);
+        }
+    }
+    best
+}
+
+/// A point where two intersecting triangles meet: the mean of the points where an edge of one
+/// crosses the other's plane within `tolerance` of the other (each lies on the intersection,
+/// so their mean does too), or, when there is none (coplanar overlap, a vertex resting on a
+/// face, zero-area triangles), the midpoint of their nearest points ([`closest_points`]).
+pub fn intersection_point<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], tolerance: S) -> V<S> {
+    crossing_mean(a, b, tolerance).unwrap_or_else(|| {
+        let (_, x, y) = closest_points(a, b);
+        scale(add(x, y), S::from_f64(0.5))
+    })
+}
+
+/// The mean of the edge crossings of each triangle through the other that lie within
+/// `tolerance` of it, or `None` when there is none (see [`intersection_point`]).
+pub(crate) fn crossing_mean<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], tolerance: S) -> Option<V<S>> {
+    let mut sum = [S::ZERO; 3];
+    let mut count = 0u32;
+    let t2 = tolerance * tolerance;
+    for (edges_of, other) in [(a, b), (b, a)] {
+        for (p, q) in edges(edges_of) {
+            if let Some(x) = plane_crossing(p, q, other) {
+                if distance2(x, closest_on_triangle(x, other)) <= t2 {
+                    sum = add(sum, x);
+                    count += 1;
                 }
             }
         }
     }
-    let (_, x, y) = triangle_distance(a, b);
-    scale(add(x, y), S::from_f64(0.5))
+    (count > 0).then(|| scale(sum, S::ONE / S::from_u32(count)))
 }
 
 #[cfg(test)]
@@ -426,12 +459,12 @@ mod tests {
     fn intersection_point_lies_on_both() {
         let t = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
         let piercing = [[0.2, 0.2, -1.0], [0.2, 0.2, 1.0], [0.3, 0.25, 1.0]];
-        let x = intersection_point(&t, &piercing);
+        let x = intersection_point(&t, &piercing, 1e-12);
         assert!(close(closest_on_triangle(x, &t), x));
         assert!(close(closest_on_triangle(x, &piercing), x));
         // A point triangle on a segment triangle: the point itself.
         let p = [0.5, 0.0, 0.0];
         let s = [[0.0; 3], [0.25, 0.0, 0.0], [1.0, 0.0, 0.0]];
-        assert!(close(intersection_point(&[p, p, p], &s), p));
+        assert!(close(intersection_point(&[p, p, p], &s, 1e-12), p));
     }
 }

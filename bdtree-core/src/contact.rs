@@ -54,8 +54,9 @@
 //!   pairs up to `2T` farther may be too.
 
 use crate::body::Body;
+use crate::closest::{closest_points, crossing_mean};
 use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
-use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
+use crate::scalar::{add, cross, dot, norm_inf, scale, sub, Scalar};
 use crate::sphere::spheres_overlap;
 use crate::triangle::triangles_may_intersect;
 use crate::walk::{
@@ -65,181 +66,6 @@ use crate::walk::{
 type V<S> = [S; 3];
 /// A world triangle.
 type Tri<S> = [V<S>; 3];
-
-fn add<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale<S: Scalar>(a: V<S>, s: S) -> V<S> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-fn clamp01<S: Scalar>(x: S) -> S {
-    // NaN becomes 0: a parameter from a degenerate division still names a point of the feature.
-    if x >= S::ZERO {
-        x.min(S::ONE)
-    } else {
-        S::ZERO
-    }
-}
-
-fn distance2<S: Scalar>(a: V<S>, b: V<S>) -> S {
-    let d = sub(a, b);
-    dot(d, d)
-}
-
-/// The point of segment `p q` closest to `x` (parameter clamped to the segment).
-pub(crate) fn closest_on_segment<S: Scalar>(x: V<S>, p: V<S>, q: V<S>) -> V<S> {
-    let d = sub(q, p);
-    let dd = dot(d, d);
-    if dd > S::ZERO {
-        add(p, scale(d, clamp01(dot(sub(x, p), d) / dd)))
-    } else {
-        p
-    }
-}
-
-/// The point of triangle `t` closest to `x` (Ericson, Real-Time Collision Detection, 5.1.5),
-/// with the barycentric weights clamped so that the result is a point of the triangle even when
-/// rounding puts it in no Voronoi region; a zero-area triangle gets the nearest point of its
-/// edges.
-pub(crate) fn closest_on_triangle<S: Scalar>(x: V<S>, t: &[V<S>; 3]) -> V<S> {
-    let [a, b, c] = *t;
-    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(x, a));
-    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-    if d1 <= S::ZERO && d2 <= S::ZERO {
-        return a;
-    }
-    let bp = sub(x, b);
-    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-    if d3 >= S::ZERO && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= S::ZERO && d1 >= S::ZERO && d3 <= S::ZERO {
-        return closest_on_segment(x, a, b);
-    }
-    let cp = sub(x, c);
-    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-    if d6 >= S::ZERO && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= S::ZERO && d2 >= S::ZERO && d6 <= S::ZERO {
-        return closest_on_segment(x, a, c);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= S::ZERO && (d4 - d3) >= S::ZERO && (d5 - d6) >= S::ZERO {
-        return closest_on_segment(x, b, c);
-    }
-    let denom = va + vb + vc;
-    if denom.is_finite() && denom > S::ZERO {
-        let v = clamp01(vb / denom);
-        let w = clamp01(vc / denom).min(S::ONE - v);
-        return add(a, add(scale(ab, v), scale(ac, w)));
-    }
-    // Zero-area triangle: the nearest point of its edges.
-    let mut best = closest_on_segment(x, a, b);
-    for (p, q) in [(b, c), (c, a)] {
-        let y = closest_on_segment(x, p, q);
-        if distance2(x, y) < distance2(x, best) {
-            best = y;
-        }
-    }
-    best
-}
-
-/// The closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9), parameters clamped.
-pub(crate) fn closest_segments<S: Scalar>(p1: V<S>, q1: V<S>, p2: V<S>, q2: V<S>) -> (V<S>, V<S>) {
-    let (d1, d2, r) = (sub(q1, p1), sub(q2, p2), sub(p1, p2));
-    let (a, e, f) = (dot(d1, d1), dot(d2, d2), dot(d2, r));
-    let (long1, long2) = (a > S::ZERO, e > S::ZERO);
-    if !long1 && !long2 {
-        return (p1, p2);
-    }
-    let (s, t);
-    if !long1 {
-        s = S::ZERO;
-        t = clamp01(f / e);
-    } else {
-        let c = dot(d1, r);
-        if !long2 {
-            t = S::ZERO;
-            s = clamp01(-c / a);
-        } else {
-            let b = dot(d1, d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > S::ZERO {
-                clamp01((b * f - c * e) / denom)
-            } else {
-                S::ZERO
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < S::ZERO || !t0.is_finite() {
-                t0 = S::ZERO;
-                s0 = clamp01(-c / a);
-            } else if t0 > S::ONE {
-                t0 = S::ONE;
-                s0 = clamp01((b - c) / a);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    (add(p1, scale(d1, s)), add(p2, scale(d2, t)))
-}
-
-/// Where segment `p q` crosses the plane of triangle `t`, when its ends are on opposite sides
-/// (or on the plane); the point is on the segment (parameter clamped).
-fn plane_crossing<S: Scalar>(p: V<S>, q: V<S>, t: &[V<S>; 3]) -> Option<V<S>> {
-    let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
-    let (dp, dq) = (dot(n, sub(p, t[0])), dot(n, sub(q, t[0])));
-    let straddles = (dp <= S::ZERO && dq >= S::ZERO) || (dp >= S::ZERO && dq <= S::ZERO);
-    if !straddles || dp == dq {
-        return None;
-    }
-    Some(add(p, scale(sub(q, p), clamp01(dp / (dp - dq)))))
-}
-
-/// The closest points of two triangles, `(distance², on a, on b)`: the best of the 6
-/// vertex–triangle, 9 edge–edge and 6 edge-crossing (an edge through the other's plane, and
-/// the nearest point of the other to that crossing) feature pairs. Every candidate is a pair of
-/// points of the two triangles (up to rounding), so the result never under-estimates the
-/// distance by more than rounding; the crossings make it 0 (up to rounding) for intersecting
-/// triangles, where the first 15 pairs alone do not.
-pub(crate) fn closest_points<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> (S, V<S>, V<S>) {
-    let mut best = (distance2(a[0], b[0]), a[0], b[0]);
-    let mut consider = |x: V<S>, y: V<S>| {
-        let d2 = distance2(x, y);
-        if d2 < best.0 {
-            best = (d2, x, y);
-        }
-    };
-    for &p in a {
-        consider(p, closest_on_triangle(p, b));
-    }
-    for &p in b {
-        consider(closest_on_triangle(p, a), p);
-    }
-    for ((p, q), (r, s)) in edges(a).into_iter().zip(edges(b)) {
-        for (u, v) in edges(b) {
-            let (x, y) = closest_segments(p, q, u, v);
-            consider(x, y);
-        }
-        if let Some(x) = plane_crossing(p, q, b) {
-            consider(x, closest_on_triangle(x, b));
-        }
-        if let Some(y) = plane_crossing(r, s, a) {
-            consider(closest_on_triangle(y, a), y);
-        }
-    }
-    best
-}
-
-/// A triangle's three edges, in order (no index arithmetic, so no bounds check).
-fn edges<S: Scalar>(t: &[V<S>; 3]) -> [(V<S>, V<S>); 3] {
-    [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]
-}
 
 /// The tolerance `T` of [`triangle_contact`] for two triangles whose vertices are known to
 /// within `error` per coordinate (module docs): a reported point lies within `T` of both.
@@ -291,25 +117,6 @@ pub fn triangle_contact<S: Scalar>(
         normal,
         depth,
     })
-}
-
-/// The mean of the edge crossings of each triangle through the other that lie within `t` of
-/// it, or `None` when there is none.
-fn crossing_mean<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], t: S) -> Option<V<S>> {
-    let mut sum = [S::ZERO; 3];
-    let mut count = 0u32;
-    let t2 = t * t;
-    for (edges_of, other) in [(a, b), (b, a)] {
-        for (p, q) in edges(edges_of) {
-            if let Some(x) = plane_crossing(p, q, other) {
-                if distance2(x, closest_on_triangle(x, other)) <= t2 {
-                    sum = add(sum, x);
-                    count += 1;
-                }
-            }
-        }
-    }
-    (count > 0).then(|| scale(sum, S::ONE / S::from_u32(count)))
 }
 
 /// The unit axis of least overlap of the two triangles' projections over the 17 candidate axes,

@@ -43,7 +43,8 @@
 //! extent (every vertex below it is within it) plus the rounding of the test itself.
 
 use crate::body::Body;
-use crate::contact::{closest_on_triangle, closest_points, ContactPoint, TriangleContact};
+use crate::closest::{closest_on_segment, closest_on_triangle, closest_points};
+use crate::contact::{ContactPoint, TriangleContact};
 use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
 use crate::pose::Pose;
 use crate::primitive_box::{box_contact, box_signed_distance};
@@ -217,7 +218,7 @@ impl<S: Scalar> Primitive<S> {
                 dot(d, d).sqrt() - radius
             }
             Primitive::Capsule { a, b, radius } => {
-                let c = crate::contact::closest_on_segment(x, a, b);
+                let c = closest_on_segment(x, a, b).0;
                 let d = sub(x, c);
                 dot(d, d).sqrt() - radius
             }

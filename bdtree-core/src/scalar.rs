@@ -206,6 +206,25 @@ pub(crate) fn sub<S: Scalar>(a: [S; 3], b: [S; 3]) -> [S; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
+/// `a + b` for 3-vectors.
+#[inline]
+pub(crate) fn add<S: Scalar>(a: [S; 3], b: [S; 3]) -> [S; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+/// `s a` for a 3-vector.
+#[inline]
+pub(crate) fn scale<S: Scalar>(a: [S; 3], s: S) -> [S; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// `‖a − b‖²` for 3-vectors.
+#[inline]
+pub(crate) fn distance2<S: Scalar>(a: [S; 3], b: [S; 3]) -> S {
+    let d = sub(a, b);
+    dot(d, d)
+}
+
 /// `a × b` for 3-vectors.
 #[inline]
 pub(crate) fn cross<S: Scalar>(a: [S; 3], b: [S; 3]) -> [S; 3] {

@@ -28,24 +28,13 @@
 use crate::body::Body;
 use crate::budget::Unlimited;
 use crate::closest::{intersection_point, triangle_distance};
+use crate::contact::contact_tolerance;
 use crate::output::{QueryStats, QueryStatus};
-use crate::scalar::Scalar;
+use crate::scalar::{dot, scale, sub, Scalar};
 use crate::triangle::triangles_may_intersect;
 use crate::walk::{
     check_triangle_query, stack_capacity, walk, Bodies, Flow, Node, Pending, Policy, Stack, Visit,
 };
-
-type V<S> = [S; 3];
-
-fn sub<S: Scalar>(a: V<S>, b: V<S>) -> V<S> {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn scale<S: Scalar>(a: V<S>, s: S) -> V<S> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-fn dot<S: Scalar>(a: V<S>, b: V<S>) -> S {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
 
 /// The nearest points of two bodies.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -203,7 +192,7 @@ where
         };
         stats.triangle_tests += 1;
         let found = if triangles_may_intersect(&va, &vb, self.error) {
-            let p = intersection_point(&va, &vb);
+            let p = intersection_point(&va, &vb, contact_tolerance(&va, &vb, self.error));
             Nearest {
                 distance: S::ZERO,
                 point_a: p,

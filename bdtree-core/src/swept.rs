@@ -59,7 +59,7 @@
 //! bounds (about `2⁻¹¹` of the vertices' travel plus the rotation term) of it.
 
 use crate::body::Body;
-use crate::contact::closest_points;
+use crate::closest::closest_points;
 use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
 use crate::pose::Pose;
 use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
