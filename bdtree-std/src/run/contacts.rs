@@ -66,12 +66,7 @@ pub struct FrameAnswer<T> {
 
 /// Sums a query's counters into a frame's.
 fn add(result: &mut FrameResult, outcome: &QueryOutcome) {
-    let s = &mut result.stats;
-    s.nodes_visited += outcome.stats.nodes_visited;
-    s.sphere_updates += outcome.stats.sphere_updates;
-    s.overlap_tests += outcome.stats.overlap_tests;
-    s.triangle_tests += outcome.stats.triangle_tests;
-    s.pairs += outcome.stats.pairs;
+    result.stats.add(&outcome.stats);
     result.complete &= outcome.status.is_complete();
 }
 

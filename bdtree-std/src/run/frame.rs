@@ -2,10 +2,10 @@
 //! its intersecting triangle pairs found with the kernel (f64 images), and optionally the
 //! overlapping contact proxies and every body's spheres at a tree level ([`level_cut`]).
 //!
-//! A contact point is a point of the intersection of the two triangles: the mean of the points
-//! where an edge of one crosses the other (the midpoint of the intersection segment for a
-//! transversal pair), or the midpoint of the two centroids when no edge crosses (coplanar or
-//! touching pairs).
+//! A contact point is a point of the intersection of the two triangles, the kernel's
+//! [`bdtree_core::closest::intersection_point`] in f64: the mean of the points where an edge of
+//! one crosses the other (the midpoint of the intersection segment for a transversal pair), or
+//! the midpoint of the two nearest points when no edge crosses (coplanar or touching pairs).
 
 use bdtree_core::{NodeKind, Scalar, TreeView};
 
@@ -14,7 +14,6 @@ use super::scene::{
 };
 use crate::build::{BuildOptions, Precision};
 use crate::io::Scene;
-use crate::vec3::{cross, dot, sub};
 
 /// The nodes of the cut at `level`: nodes of that depth, and leaves above it, in tree order.
 pub fn level_cut<S: Scalar>(tree: &TreeView<'_, S>, level: u32) -> Vec<u32> {
@@ -194,50 +193,8 @@ pub fn frame_geometry(
     })
 }
 
-/// Where segment `p q` crosses triangle `t` (plain f64, a small tolerance at the edges).
-fn segment_triangle(p: [f64; 3], q: [f64; 3], t: &[[f64; 3]; 3]) -> Option<[f64; 3]> {
-    let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
-    let nn = dot(n, n);
-    if nn == 0.0 {
-        return None;
-    }
-    let (dp, dq) = (dot(n, sub(p, t[0])), dot(n, sub(q, t[0])));
-    if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp == dq {
-        return None;
-    }
-    let s = dp / (dp - dq);
-    let x = [
-        p[0] + s * (q[0] - p[0]),
-        p[1] + s * (q[1] - p[1]),
-        p[2] + s * (q[2] - p[2]),
-    ];
-    for i in 0..3 {
-        let c = cross(sub(t[(i + 1) % 3], t[i]), sub(x, t[i]));
-        if dot(c, n) < -1e-9 * nn {
-            return None;
-        }
-    }
-    Some(x)
-}
-
 /// A point of the intersection of two intersecting triangles (see the module documentation).
 pub fn contact_point(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [f64; 3] {
-    let mut sum = [0.0; 3];
-    let mut count = 0.0;
-    for (edges, other) in [(a, b), (b, a)] {
-        for i in 0..3 {
-            if let Some(x) = segment_triangle(edges[i], edges[(i + 1) % 3], other) {
-                for k in 0..3 {
-                    sum[k] += x[k];
-                }
-                count += 1.0;
-            }
-        }
-    }
-    if count > 0.0 {
-        return sum.map(|s| s / count);
-    }
-    let centroid = |t: &[[f64; 3]; 3]| [0, 1, 2].map(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
-    let (ca, cb) = (centroid(a), centroid(b));
-    [0, 1, 2].map(|k| 0.5 * (ca[k] + cb[k]))
+    let tolerance = bdtree_core::contact::contact_tolerance(a, b, 0.0);
+    bdtree_core::closest::intersection_point(a, b, tolerance)
 }

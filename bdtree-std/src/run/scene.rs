@@ -520,12 +520,7 @@ fn run_inner<S: Scalar>(
                     };
                     let found = found.get(..kept).unwrap_or(&[]);
                     result.pairs.extend(found.iter().map(|p| (i, i, p.a, p.b)));
-                    let s = &mut result.stats;
-                    s.nodes_visited += outcome.stats.nodes_visited;
-                    s.sphere_updates += outcome.stats.sphere_updates;
-                    s.overlap_tests += outcome.stats.overlap_tests;
-                    s.triangle_tests += outcome.stats.triangle_tests;
-                    s.pairs += outcome.stats.pairs;
+                    result.stats.add(&outcome.stats);
                     result.complete &= outcome.status.is_complete();
                 }
                 for (k, b) in tail.iter_mut().enumerate() {
@@ -561,12 +556,7 @@ fn run_inner<S: Scalar>(
                         result.pairs.extend(found.iter().map(|p| (i, j, p.a, p.b)));
                         outcome
                     };
-                    let s = &mut result.stats;
-                    s.nodes_visited += outcome.stats.nodes_visited;
-                    s.sphere_updates += outcome.stats.sphere_updates;
-                    s.overlap_tests += outcome.stats.overlap_tests;
-                    s.triangle_tests += outcome.stats.triangle_tests;
-                    s.pairs += outcome.stats.pairs;
+                    result.stats.add(&outcome.stats);
                     result.complete &= outcome.status.is_complete();
                 }
             }
