@@ -80,17 +80,18 @@ def test_touching_faces_under_rotation_far_away():
     rng = np.random.default_rng(11)
     a = bdtree.Body(bdtree.Tree.build(VA, FA, precision="f32"))
     b = bdtree.Body(bdtree.Tree.build(VB, FB, precision="f32"))
-    for _ in range(6):
+    # Coplanar and coincident: every pair whose rest triangles share a point touches.
+    # (The segment-based oracle of test_oracle does not see coplanar contact.)
+    overlap = [(i, j) for i in range(len(FA)) for j in range(len(FB))
+               if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))]
+    for _ in range(max(6, SCENES)):
         r = random_quaternion(rng)
-        t = rng.normal(size=3) * 3000.0
+        d = rng.normal(size=3)
+        t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 5)
         a.set_state(rotation=r, translation=t)
         b.set_state(rotation=r, translation=t)
         got = {tuple(p) for p in bdtree.collide(a, b).tolist()}
-        # Coplanar and coincident: every pair whose rest triangles share a point touches.
-        # (The segment-based oracle of test_oracle does not see coplanar contact.)
-        overlap = [(i, j) for i in range(len(FA)) for j in range(len(FB))
-                   if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))]
-        assert overlap and not set(overlap) - got
+        assert overlap and not set(overlap) - got, f"|t| = {np.linalg.norm(t):.3g}"
 
 
 def test_set_state_omitted_q_means_zero():
