@@ -21,8 +21,9 @@ pub enum BodyError {
         /// Entries given.
         given: usize,
     },
-    /// The mode storage given to [`Body::new`] (or the reference storage given to
-    /// [`Body::with_coherence`]) has fewer slots than the tree has modes.
+    /// The mode storage given to [`Body::new`](crate::Body::new) (or the reference storage given to
+    /// [`Body::with_coherence`](crate::Body::with_coherence)) has fewer slots than the tree has
+    /// modes.
     ModeStorageTooSmall {
         /// Slots needed (the mode count `M`).
         needed: usize,
@@ -46,14 +47,17 @@ pub enum BodyError {
     /// magnitude `X₀ + Σ_j A_j |q_j| + ‖t‖∞` exceeds [`crate::Scalar::STATE_LIMIT`] (2³⁰ in
     /// f32, 2²⁵⁰ in f64), where the products the leaf tests form could overflow.
     OutOfRange,
-    /// The storage given to [`Body::with_regions`] is smaller than [`Body::region_words`].
+    /// The storage given to [`Body::with_regions`](crate::Body::with_regions) is smaller than
+    /// [`Body::region_words`](crate::Body::region_words).
     RegionStorageTooSmall {
-        /// Words needed (`nodes × ⌈M / 64⌉ + M`, see [`Body::region_words`]).
+        /// Words needed (`nodes × ⌈M / 64⌉ + M`, see
+        /// [`Body::region_words`](crate::Body::region_words)).
         needed: usize,
         /// Words given.
         given: usize,
     },
-    /// The reference cache of [`Body::with_coherence`] has fewer entries than the tree has
+    /// The reference cache of [`Body::with_coherence`](crate::Body::with_coherence) has fewer
+    /// entries than the tree has
     /// nodes.
     ReferenceCacheTooSmall {
         /// Entries needed (the node count).
