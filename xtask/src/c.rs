@@ -138,6 +138,7 @@ pub fn run(overwrite: bool) -> Vec<String> {
 
 /// Generates the header and compares it with (or writes it over) the committed one.
 fn header(overwrite: bool) -> Result<(), String> {
+    exports_f64(overwrite)?;
     let dir = c_dir();
     let config = cbindgen::Config::from_file(dir.join("cbindgen.toml"))
         .map_err(|e| format!("cbindgen.toml: {e}"))?;
@@ -161,6 +162,44 @@ fn header(overwrite: bool) -> Result<(), String> {
     }
     Err(format!(
         "{} is stale: run `cargo xtask c --overwrite` and commit it",
+        path.display()
+    ))
+}
+
+/// `bindings/c/src/exports_f64.rs` from `exports_f32.rs`: the f32 exports in the other
+/// precision, word for word (the substitution the crate's test checks), under its own two
+/// head lines. Compares with (or, `overwrite`, writes over) the committed file.
+fn exports_f64(overwrite: bool) -> Result<(), String> {
+    let src = c_dir().join("src");
+    let read = |name: &str| {
+        std::fs::read_to_string(src.join(name)).map_err(|e| format!("{name}: {e}"))
+    };
+    let f32_text = read("exports_f32.rs")?;
+    let head = "//! The exported functions in f64, generated from `exports_f32.rs` (`cargo xtask c\n\
+                //! --overwrite`; a test and `cargo xtask c` check it is current; the documentation is there).";
+    let mut fresh = f32_text;
+    for (from, to) in [
+        ("f32", "f64"),
+        ("F32", "F64"),
+        ("floats", "doubles"),
+        ("aligned to 4", "aligned to 8"),
+    ] {
+        fresh = fresh.replace(from, to);
+    }
+    // The head lines last, so that they keep naming the f32 source.
+    let substituted_head: String = fresh.lines().take(2).collect::<Vec<_>>().join("\n");
+    let fresh = fresh.replacen(&substituted_head, head, 1);
+    let path = src.join("exports_f64.rs");
+    if read("exports_f64.rs")? == fresh {
+        return Ok(());
+    }
+    if overwrite {
+        std::fs::write(&path, fresh).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("c api: wrote {}", path.display());
+        return Ok(());
+    }
+    Err(format!(
+        "{} is stale: run `cargo xtask c --overwrite` (it is generated from exports_f32.rs)",
         path.display()
     ))
 }

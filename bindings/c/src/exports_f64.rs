@@ -1,5 +1,5 @@
-//! The exported functions in f64: `exports_f64.rs` with `f64` replaced by `f64` (a test
-//! checks it; the documentation is there).
+//! The exported functions in f64, generated from `exports_f32.rs` (`cargo xtask c
+//! --overwrite`; a test and `cargo xtask c` check it is current; the documentation is there).
 // C functions take their buffers as pointer and length pairs.
 #![allow(clippy::too_many_arguments)]
 

@@ -16,19 +16,19 @@ pub struct Slot<T> {
 
 /// Marks of initialised objects, one per kind and precision ("bdtr" and a code), so that an
 /// uninitialised (zeroed) object or an object of another kind is refused.
-pub mod mark {
+pub(crate) mod mark {
     /// `bdtree_image_f32`.
-    pub const IMAGE_F32: u64 = 0x6264_7472_0001_0004;
+    pub(crate) const IMAGE_F32: u64 = 0x6264_7472_0001_0004;
     /// `bdtree_image_f64`.
-    pub const IMAGE_F64: u64 = 0x6264_7472_0001_0008;
+    pub(crate) const IMAGE_F64: u64 = 0x6264_7472_0001_0008;
     /// `bdtree_body_f32`.
-    pub const BODY_F32: u64 = 0x6264_7472_0002_0004;
+    pub(crate) const BODY_F32: u64 = 0x6264_7472_0002_0004;
     /// `bdtree_body_f64`.
-    pub const BODY_F64: u64 = 0x6264_7472_0002_0008;
+    pub(crate) const BODY_F64: u64 = 0x6264_7472_0002_0008;
     /// `bdtree_traversal_f32`.
-    pub const TRAVERSAL_F32: u64 = 0x6264_7472_0003_0004;
+    pub(crate) const TRAVERSAL_F32: u64 = 0x6264_7472_0003_0004;
     /// `bdtree_traversal_f64`.
-    pub const TRAVERSAL_F64: u64 = 0x6264_7472_0003_0008;
+    pub(crate) const TRAVERSAL_F64: u64 = 0x6264_7472_0003_0008;
 }
 
 type Result<T> = core::result::Result<T, bdtree_status>;

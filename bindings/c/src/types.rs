@@ -354,6 +354,13 @@ impl From<PoseError> for bdtree_status {
     }
 }
 
+/// The library's version (this header's): major, minor, patch, as `bdtree-c`'s crate version.
+pub const BDTREE_VERSION_MAJOR: u32 = 0;
+/// Minor version (see `BDTREE_VERSION_MAJOR`).
+pub const BDTREE_VERSION_MINOR: u32 = 1;
+/// Patch version (see `BDTREE_VERSION_MAJOR`).
+pub const BDTREE_VERSION_PATCH: u32 = 0;
+
 /// Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
 /// `bdtree_traversal_init_*` (and enough for tree images of either scalar).
 pub const BDTREE_STORAGE_ALIGN: usize = 8;
