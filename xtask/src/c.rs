@@ -171,9 +171,8 @@ fn header(overwrite: bool) -> Result<(), String> {
 /// head lines. Compares with (or, `overwrite`, writes over) the committed file.
 fn exports_f64(overwrite: bool) -> Result<(), String> {
     let src = c_dir().join("src");
-    let read = |name: &str| {
-        std::fs::read_to_string(src.join(name)).map_err(|e| format!("{name}: {e}"))
-    };
+    let read =
+        |name: &str| std::fs::read_to_string(src.join(name)).map_err(|e| format!("{name}: {e}"));
     let f32_text = read("exports_f32.rs")?;
     let head = "//! The exported functions in f64, generated from `exports_f32.rs` (`cargo xtask c\n\
                 //! --overwrite`; a test and `cargo xtask c` check it is current; the documentation is there).";

@@ -48,16 +48,6 @@ impl<S: Scalar> Body<'_, '_, S> {
         if translation.iter().chain(&origin).any(|v| !v.is_finite()) {
             return Err(BodyError::Pose(PoseError::NonFinite));
         }
-        let m = self.tree.modes();
-        if q.len() != m {
-            return Err(BodyError::WrongModeCount {
-                expected: m,
-                actual: q.len(),
-            });
-        }
-        if q.iter().any(|x| !x.is_finite()) {
-            return Err(BodyError::NonFiniteCoordinates);
-        }
         let local = [
             translation[0] - origin[0],
             translation[1] - origin[1],
@@ -66,7 +56,11 @@ impl<S: Scalar> Body<'_, '_, S> {
         // The caller's rotation, exactly as f64 computes it, and the one the body will hold.
         let exact = Pose::<f64>::from_quaternion(rotation, local)?;
         let pose = Pose::<S>::from_quaternion(rotation.map(S::from_f64), local.map(S::from_f64))?;
-        if q.iter().any(|&x| !S::from_f64(x).is_finite()) {
+        // A finite value beyond `S`'s range is out of range, not non-finite (`commit` checks
+        // the length and the rest).
+        if q.iter()
+            .any(|&x| x.is_finite() && !S::from_f64(x).is_finite())
+        {
             return Err(BodyError::OutOfRange);
         }
         let error = self.state_rounding(&exact, &pose, q, origin == [0.0; 3]);

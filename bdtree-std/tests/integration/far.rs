@@ -181,27 +181,11 @@ fn field_basis(mesh: &Mesh, scale: f64) -> Basis {
 
 /// `v` turned by the unit quaternion `q = (w, x, y, z)`.
 fn rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
-    let [w, x, y, z] = q;
-    let n = (w * w + x * x + y * y + z * z).sqrt();
-    let [w, x, y, z] = [w / n, x / n, y / n, z / n];
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - w * z),
-            2.0 * (x * z + w * y),
-        ],
-        [
-            2.0 * (x * y + w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - w * x),
-        ],
-        [
-            2.0 * (x * z - w * y),
-            2.0 * (y * z + w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    r.map(|row| row[0] * v[0] + row[1] * v[1] + row[2] * v[2])
+    let pose = Pose {
+        rotation: q,
+        translation: [0.0; 3],
+    };
+    pose.apply(v)
 }
 
 /// Sheets whose faces touch exactly under rotation, up to 10⁵ sizes from the origin, all

@@ -42,23 +42,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// `bdtree_image_f32`.
-#define IMAGE_F32 7089919746363162628
+// The library's version (this header's): major, minor, patch, as `bdtree-c`'s crate version.
+#define BDTREE_VERSION_MAJOR 0
 
-// `bdtree_image_f64`.
-#define IMAGE_F64 7089919746363162632
+// Minor version (see `BDTREE_VERSION_MAJOR`).
+#define BDTREE_VERSION_MINOR 1
 
-// `bdtree_body_f32`.
-#define BODY_F32 7089919746363228164
-
-// `bdtree_body_f64`.
-#define BODY_F64 7089919746363228168
-
-// `bdtree_traversal_f32`.
-#define TRAVERSAL_F32 7089919746363293700
-
-// `bdtree_traversal_f64`.
-#define TRAVERSAL_F64 7089919746363293704
+// Patch version (see `BDTREE_VERSION_MAJOR`).
+#define BDTREE_VERSION_PATCH 0
 
 // Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
 // `bdtree_traversal_init_*` (and enough for tree images of either scalar).

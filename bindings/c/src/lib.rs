@@ -69,13 +69,12 @@ mod tests {
     /// The header's version macros are the crate's version.
     #[test]
     fn the_version_macros_are_the_crate_version() {
-        let version = [
+        let version = std::format!(
+            "{}.{}.{}",
             crate::types::BDTREE_VERSION_MAJOR,
             crate::types::BDTREE_VERSION_MINOR,
-            crate::types::BDTREE_VERSION_PATCH,
-        ]
-        .map(|v| v.to_string())
-        .join(".");
+            crate::types::BDTREE_VERSION_PATCH
+        );
         assert_eq!(version, env!("CARGO_PKG_VERSION"));
     }
 
@@ -86,7 +85,7 @@ mod tests {
         let f32_text = include_str!("exports_f32.rs");
         let f64_text = include_str!("exports_f64.rs");
         let head = |t: &str| t.lines().take(2).collect::<std::vec::Vec<_>>().join("\n");
-        let mut expected = f32_text.to_string();
+        let mut expected = std::string::String::from(f32_text);
         for (from, to) in [
             ("f32", "f64"),
             ("F32", "F64"),
