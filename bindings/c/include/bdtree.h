@@ -41,6 +41,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+/* 32-bit targets (Cortex-M, Cortex-R) get objects sized for their 4-byte pointers. */
+#if UINTPTR_MAX == 0xFFFFFFFFu
+#define BDTREE_PTR32 1
+#endif
+
 
 // The library's version (this header's): major, minor, patch, as `bdtree-c`'s crate version.
 #define BDTREE_VERSION_MAJOR 0
@@ -92,18 +97,46 @@
 // Traversal order: the pair with the largest `r_a + r_b` first (shrinks the cover fastest).
 #define BDTREE_ORDER_LARGEST_FIRST 2
 
-// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` (sized for 64-bit targets; a
-// 32-bit target uses part of it).
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
+// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
 #define BDTREE_IMAGE_WORDS 48
+#endif
 
-// 64-bit words of a `bdtree_body_f32`.
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
+#define BDTREE_IMAGE_WORDS 26
+#endif
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_body_f32` on a 64-bit target.
 #define BDTREE_BODY_WORDS_F32 80
+#endif
 
-// 64-bit words of a `bdtree_body_f64`.
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_body_f32` on a 32-bit target.
+#define BDTREE_BODY_WORDS_F32 42
+#endif
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_body_f64` on a 64-bit target.
 #define BDTREE_BODY_WORDS_F64 96
+#endif
 
-// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64`.
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_body_f64` on a 32-bit target.
+#define BDTREE_BODY_WORDS_F64 54
+#endif
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 64-bit target.
 #define BDTREE_TRAVERSAL_WORDS 12
+#endif
+
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 32-bit target.
+#define BDTREE_TRAVERSAL_WORDS 8
+#endif
 
 // How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 // normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's

@@ -606,15 +606,31 @@ macro_rules! proxy_from {
 proxy_from!(bdtree_proxy_pair_f32, f32);
 proxy_from!(bdtree_proxy_pair_f64, f64);
 
-/// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` (sized for 64-bit targets; a
-/// 32-bit target uses part of it).
+/// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
+/// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
+#[cfg(not(target_pointer_width = "32"))]
 pub const BDTREE_IMAGE_WORDS: usize = 48;
-/// 64-bit words of a `bdtree_body_f32`.
+/// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
+#[cfg(target_pointer_width = "32")]
+pub const BDTREE_IMAGE_WORDS: usize = 26;
+/// 64-bit words of a `bdtree_body_f32` on a 64-bit target.
+#[cfg(not(target_pointer_width = "32"))]
 pub const BDTREE_BODY_WORDS_F32: usize = 80;
-/// 64-bit words of a `bdtree_body_f64`.
+/// 64-bit words of a `bdtree_body_f32` on a 32-bit target.
+#[cfg(target_pointer_width = "32")]
+pub const BDTREE_BODY_WORDS_F32: usize = 42;
+/// 64-bit words of a `bdtree_body_f64` on a 64-bit target.
+#[cfg(not(target_pointer_width = "32"))]
 pub const BDTREE_BODY_WORDS_F64: usize = 96;
-/// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64`.
+/// 64-bit words of a `bdtree_body_f64` on a 32-bit target.
+#[cfg(target_pointer_width = "32")]
+pub const BDTREE_BODY_WORDS_F64: usize = 54;
+/// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 64-bit target.
+#[cfg(not(target_pointer_width = "32"))]
 pub const BDTREE_TRAVERSAL_WORDS: usize = 12;
+/// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 32-bit target.
+#[cfg(target_pointer_width = "32")]
+pub const BDTREE_TRAVERSAL_WORDS: usize = 8;
 
 /// A validated tree image of f32 scalars, viewed in place (`bdtree_image_parse_f32`). It
 /// borrows the image bytes: they must stay valid and unchanged while the view or any body made
