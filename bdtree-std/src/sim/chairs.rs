@@ -26,8 +26,8 @@ use std::time::Instant;
 use bdtree_core::response::{apply_at_node, respond, Wrench};
 use bdtree_core::{
     collide_primitive_proxies, collide_proxies, collide_world_primitives, primitive_stack_capacity,
-    proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Pose, Primitive,
-    PrimitiveProxy, ProxyPair, SweepAndPrune, WorldContact,
+    proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Primitive, PrimitiveProxy,
+    ProxyPair, SweepAndPrune, WorldContact,
 };
 
 use crate::build::{build, BuildError, BuildOptions, Precision};
@@ -317,10 +317,11 @@ impl<'i> World<'i> {
             .filter_map(|c| c.body(image).ok())
             .collect();
         for (body, p) in bodies.iter_mut().zip(placements) {
-            let pose = Pose::from_quaternion(p.rotation.map(|v| v as f32), p.x.map(|v| v as f32))
-                .unwrap_or_else(|_| Pose::identity());
-            // Modal coordinates are finite and clamped: the state is always accepted.
-            let _ = body.set_state(pose, &p.q.map(|v| v as f32));
+            // The simulation's f64 state as given (the rounding to f32 in the step's bound; the
+            // chairs sit near the world origin, which is the floating origin). Modal coordinates
+            // are finite and clamped: the state is always accepted (a refused one would leave
+            // the fresh body at the identity).
+            let _ = body.set_state_f64(p.rotation, p.x, &p.q, [0.0; 3]);
         }
         let started = Instant::now();
         let mut report = StepReport::default();

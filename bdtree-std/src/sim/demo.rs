@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, stack_capacity, BodyError, ImageError, Pose, PoseError, QueryStatus, TrianglePair,
+    collide, stack_capacity, BodyError, ImageError, PoseError, QueryStatus, TrianglePair,
 };
 
 use super::chairs::{
@@ -210,10 +210,12 @@ pub fn exact_check(
         );
         let mut a = ca.body(&image).map_err(DemoError::Body)?;
         let mut b = cb.body(&image).map_err(DemoError::Body)?;
-        for (body, p) in [(&mut a, &placements[i]), (&mut b, &placements[j])] {
-            let pose = Pose::from_quaternion(p.rotation.map(|v| v as f32), p.x.map(|v| v as f32))
-                .map_err(DemoError::Pose)?;
-            body.set_state(pose, &p.q.map(|v| v as f32))
+        // The simulation's f64 states, relative to the pair's midpoint (a floating origin): the
+        // f32 answer is conservative against the states the brute force deforms.
+        let (pa, pb) = (&placements[i], &placements[j]);
+        let origin: [f64; 3] = std::array::from_fn(|k| 0.5 * (pa.x[k] + pb.x[k]));
+        for (body, p) in [(&mut a, pa), (&mut b, pb)] {
+            body.set_state_f64(p.rotation, p.x, &p.q, origin)
                 .map_err(DemoError::Body)?;
         }
         let mut found = Vec::new();
