@@ -12,7 +12,9 @@
 //! * `defmt` — run the defmt example and decode its log with `defmt-print`;
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
-//! * `ci` — everything CI runs, in order, collecting every failure.
+//! * `ci [--after-tests]` — everything CI runs after its installs, in order, collecting every
+//!   failure: `cargo test`, `.ci/python`, then the checks (`--after-tests` skips the first
+//!   two, for `.ci/run`, which runs them itself first).
 
 mod c;
 mod firmware;
@@ -122,8 +124,36 @@ fn cross() -> Vec<String> {
     failures
 }
 
-fn ci() -> Vec<String> {
+/// `cargo xtask ci`: what `.ci/run` runs after its installs — the README's test command
+/// (`cargo test`), the Python package's suite (`.ci/python`), then every check below;
+/// `with_tests: false` (`--after-tests`, as `.ci/run` calls it after running the first two
+/// itself) skips the first two.
+fn ci(with_tests: bool) -> Vec<String> {
     let mut failures = Vec::new();
+    if with_tests {
+        let run = |program: &str, args: &[&str]| -> Result<(), String> {
+            println!("$ {program} {}", args.join(" "));
+            let status = Command::new(program)
+                .args(args)
+                .current_dir(root())
+                .status()
+                .map_err(|e| format!("{program}: {e}"))?;
+            if status.success() {
+                Ok(())
+            } else {
+                Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+            }
+        };
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        for (program, args) in [
+            (cargo.as_str(), &["test"][..]),
+            ("bash", &[".ci/python"][..]),
+        ] {
+            if let Err(e) = run(program, args) {
+                failures.push(e);
+            }
+        }
+    }
     let steps: &[&[&str]] = &[
         &["fmt", "--all", "--", "--check"],
         &[
@@ -262,11 +292,13 @@ fn main() -> ExitCode {
         ["defmt"] => firmware::defmt(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
-        ["ci"] => ci(),
+        ["ci"] => ci(true),
+        ["ci", "--after-tests"] => ci(false),
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | c [--overwrite] | ci>"
+                 size [--overwrite] | panic-check | defmt | c [--overwrite] | \
+                 ci [--after-tests]>"
             );
             return ExitCode::from(2);
         }
