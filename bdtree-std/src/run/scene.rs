@@ -496,9 +496,13 @@ fn run_inner<S: Scalar>(
     for run in 0..runs {
         results.clear();
         for f in 0..scene.frames.len() {
-            let origin = frame_origin(scene, [f]);
+            // The device path (unrefined) sits at the world origin, as the firmware does.
+            let origin = if refined {
+                frame_origin(scene, [f])
+            } else {
+                [0.0; 3]
+            };
             set_frame(scene, f, refined.then_some(origin), &mut bodies, &mut q)?;
-            let origin = if refined { origin } else { [0.0; 3] };
             let mut result = FrameResult {
                 complete: true,
                 ..FrameResult::default()
