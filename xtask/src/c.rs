@@ -14,7 +14,16 @@
 //!    exported function kept as a link root (`-Wl,--undefined=…`): the link succeeds only if no
 //!    panic path is reachable from any entry point. Runs it on QEMU's `mps2-an386`.
 //!
-//! Both programs print `c api <platform>: N frames match`.
+//! Both programs print `c api <platform>: N frames match`. The host step also compiles and
+//! runs the README's C example as written there, and installs the library into
+//! `target/c-api/install` (as `--install` does) and builds `host.c` with the flags its
+//! pkg-config file gives.
+//!
+//! `cargo xtask c --install PREFIX [--target TRIPLE]` installs the library for a target (the
+//! host without `--target`): `PREFIX/include/bdtree.h`, `PREFIX/lib/libbdtree.a`,
+//! `PREFIX/lib/pkgconfig/bdtree.pc` (`pkg-config --cflags --libs bdtree`) and
+//! `PREFIX/lib/cmake/bdtree/bdtreeConfig.cmake` (`find_package(bdtree)`, target
+//! `bdtree::bdtree`).
 //!
 //! # Pack format (version 1)
 //!
@@ -630,7 +639,181 @@ fn host() -> Result<(), String> {
     args.push(path_arg(&cpp));
     command("c++", &args)?;
     print!("{}", command(&path_arg(&cpp), &[])?);
+    readme_example(&lib)?;
+    installed()?;
     println!("c api host: {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Libraries the host's static library needs besides itself (Rust's `std` on Linux).
+const HOST_LIBS: &str = "-lpthread -ldl -lm";
+
+/// Installs the library for `target` (`None`: the host) under `prefix`: header, static
+/// library, pkg-config and CMake files. Returns the pkg-config directory.
+pub fn install(prefix: &Path, target: Option<&str>) -> Result<PathBuf, String> {
+    let lib = library(target, "")?;
+    let version = env!("CARGO_PKG_VERSION");
+    let libs = if target.is_none() { HOST_LIBS } else { "" };
+    let dirs = [
+        prefix.join("include"),
+        prefix.join("lib").join("pkgconfig"),
+        prefix.join("lib").join("cmake").join("bdtree"),
+    ];
+    for dir in &dirs {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let copy = |from: &Path, to: PathBuf| {
+        std::fs::copy(from, &to).map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))
+    };
+    copy(
+        &c_dir().join("include").join("bdtree.h"),
+        dirs[0].join("bdtree.h"),
+    )?;
+    copy(&lib, prefix.join("lib").join("libbdtree.a"))?;
+    let prefix_text = path_arg(&std::path::absolute(prefix).map_err(|e| e.to_string())?);
+    let pc = format!(
+        "prefix={prefix_text}\nincludedir=${{prefix}}/include\nlibdir=${{prefix}}/lib\n\n\
+         Name: bdtree\nDescription: collision detection for reduced deformable models (C API)\n\
+         Version: {version}\nCflags: -I${{includedir}}\nLibs: -L${{libdir}} -lbdtree {libs}\n"
+    );
+    let cmake =
+        format!(
+        "# bdtree {version}: the C API's static library and header (`cargo xtask c --install`).\n\
+         get_filename_component(_bdtree_prefix \"${{CMAKE_CURRENT_LIST_DIR}}/../../..\" ABSOLUTE)\n\
+         set(bdtree_VERSION {version})\n\
+         if(NOT TARGET bdtree::bdtree)\n\
+         \x20 add_library(bdtree::bdtree STATIC IMPORTED)\n\
+         \x20 set_target_properties(bdtree::bdtree PROPERTIES\n\
+         \x20   IMPORTED_LOCATION \"${{_bdtree_prefix}}/lib/libbdtree.a\"\n\
+         \x20   INTERFACE_INCLUDE_DIRECTORIES \"${{_bdtree_prefix}}/include\"\n\
+         \x20   INTERFACE_LINK_LIBRARIES \"{}\")\n\
+         endif()\n",
+        libs.replace("-l", "").split_whitespace().collect::<Vec<_>>().join(";")
+    );
+    let write = |path: PathBuf, text: &str| {
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write(dirs[1].join("bdtree.pc"), &pc)?;
+    write(dirs[2].join("bdtreeConfig.cmake"), &cmake)?;
+    println!("c api: installed {version} under {}", prefix.display());
+    Ok(dirs[1].clone())
+}
+
+/// The installed library as pkg-config gives it: `host.c` and `replay.c` built with its flags
+/// and nothing else, then run on the pack.
+fn installed() -> Result<(), String> {
+    let pkgconfig = install(&out_dir().join("install"), None)?;
+    let output = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "bdtree"])
+        .env("PKG_CONFIG_PATH", &pkgconfig)
+        .output()
+        .map_err(|e| format!("pkg-config: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "pkg-config bdtree: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let flags = String::from_utf8_lossy(&output.stdout).into_owned();
+    let examples = c_dir().join("examples");
+    let exe = out_dir().join("host-installed");
+    let mut args = strings(C_FLAGS);
+    args.push(path_arg(&examples.join("host.c")));
+    args.push(path_arg(&examples.join("replay.c")));
+    args.extend(flags.split_whitespace().map(String::from));
+    args.push("-o".into());
+    args.push(path_arg(&exe));
+    command("cc", &args)?;
+    let text = command(
+        &path_arg(&exe),
+        &[path_arg(&out_dir().join("fixtures.bin"))],
+    )?;
+    let installed = text.replace("c api host: ", "c api host (installed, pkg-config): ");
+    frames_line(&installed, "host (installed, pkg-config)")
+}
+
+/// The README's C example, as written there: compiled against the header with the image of the
+/// demo scene's ring (`arm_bdt.h` in the form the README's `xxd -i … | sed …` line makes), its
+/// `#define`s checked against that image, linked and run.
+fn readme_example(lib: &Path) -> Result<(), String> {
+    let readme = root().join("README.md");
+    let text =
+        std::fs::read_to_string(&readme).map_err(|e| format!("{}: {e}", readme.display()))?;
+    let start = "```c\n/* Two arms";
+    let Some(code) = text
+        .split(start)
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+    else {
+        return Err(format!(
+            "{}: no C block starting `{start}`",
+            readme.display()
+        ));
+    };
+    let code = format!("/* Two arms{code}");
+    let scene =
+        Scene::load(&root().join("fixtures/scenes/demo.json")).map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        precision: Precision::F32,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&scene, options).map_err(|e| format!("readme example: {e}"))?;
+    let ring = scene
+        .bodies
+        .iter()
+        .position(|b| b.name == "ring")
+        .unwrap_or(0);
+    let Some(image) = prepared.images.get(ring) else {
+        return Err("readme example: the demo scene has no ring".into());
+    };
+    let view = image
+        .parse::<f32>()
+        .map_err(|e| format!("readme example: {e}"))?;
+    let tree = view.tree;
+    let actual = [
+        ("ARM_NODES", tree.node_count()),
+        ("ARM_MODES", tree.modes()),
+        ("ARM_DEPTH", tree.depth() as usize),
+    ];
+    for (name, value) in actual {
+        let defined = code
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("#define {name} ")))
+            .and_then(|v| v.split_whitespace().next()?.parse::<usize>().ok());
+        if defined != Some(value) {
+            return Err(format!(
+                "README.md's C example: `#define {name}` is {defined:?}, the demo ring's image has {value}"
+            ));
+        }
+    }
+    let dir = out_dir().join("readme");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bytes = image.as_bytes();
+    let mut header = String::from("static _Alignas(8) const unsigned char arm_bdt[] = {\n");
+    for row in bytes.chunks(12) {
+        let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
+        header += &format!("  {},\n", row.join(", "));
+    }
+    header += &format!(
+        "}};\nstatic _Alignas(8) const unsigned int arm_bdt_len = {};\n",
+        bytes.len()
+    );
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
+    };
+    write("arm_bdt.h", &header)?;
+    write("arms.c", &code)?;
+    let exe = dir.join("arms");
+    let mut args = strings(C_FLAGS);
+    args.push(format!("-I{}", path_arg(&c_dir().join("include"))));
+    args.push(format!("-I{}", path_arg(&dir)));
+    args.push(path_arg(&dir.join("arms.c")));
+    args.push(path_arg(lib));
+    args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
+    args.push(path_arg(&exe));
+    command("cc", &args)?;
+    let out = command(&path_arg(&exe), &[])?;
+    println!("c api readme example: {}", out.trim());
     Ok(())
 }
 

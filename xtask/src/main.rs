@@ -292,12 +292,23 @@ fn main() -> ExitCode {
         ["defmt"] => firmware::defmt(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
+        ["c", "--install", prefix] => c::install(Path::new(prefix), None)
+            .err()
+            .into_iter()
+            .collect(),
+        ["c", "--install", prefix, "--target", target] => {
+            c::install(Path::new(prefix), Some(target))
+                .err()
+                .into_iter()
+                .collect()
+        }
         ["ci"] => ci(true),
         ["ci", "--after-tests"] => ci(false),
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | c [--overwrite] | \
+                 size [--overwrite] | panic-check | defmt | \
+                 c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );
             return ExitCode::from(2);

@@ -189,7 +189,8 @@ enum bdtree_status
   BDTREE_STATUS_SAME_BODY = 104,
   // `q` has a length other than the body's mode count.
   BDTREE_STATUS_WRONG_MODE_COUNT = 105,
-  // A NaN or infinity in `q`, the rotation or the translation.
+  // A NaN or infinity in `q` (the rotation, the translation and the origin each have their
+  // own status: `BDTREE_STATUS_NON_FINITE_ROTATION`, `…_TRANSLATION`, `…_ORIGIN`).
   BDTREE_STATUS_NON_FINITE = 106,
   // The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
   BDTREE_STATUS_NOT_UNIT_QUATERNION = 107,
@@ -202,6 +203,12 @@ enum bdtree_status
   // (`|t| + the deformed extent` above 2³⁰ in f32, 2²⁵⁰ in f64): refused, the body keeps
   // its previous state. Move the origin closer (`bdtree_body_set_state_from_f64_*`).
   BDTREE_STATUS_STATE_OUT_OF_RANGE = 110,
+  // A NaN or infinity in the rotation quaternion.
+  BDTREE_STATUS_NON_FINITE_ROTATION = 111,
+  // A NaN or infinity in the translation.
+  BDTREE_STATUS_NON_FINITE_TRANSLATION = 112,
+  // A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
+  BDTREE_STATUS_NON_FINITE_ORIGIN = 113,
   // The image is shorter than its header or than its header says.
   BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
   // Not a bdtree image (bad magic).

@@ -326,11 +326,24 @@ pub unsafe fn body_set_state<S: Precision>(
         let (Ok(r), Ok(t)) = (rotation.try_into(), translation.try_into()) else {
             return Err(bdtree_status::BadArgument);
         };
+        finite_pose(rotation, translation)?;
         let pose = Pose::from_quaternion(r, t)?;
         body.set_state(pose, q)?;
         Ok(())
     };
     status(run())
+}
+
+/// Which part of a pose is not finite, if any: the status that names it.
+fn finite_pose<T: Scalar>(rotation: &[T], translation: &[T]) -> Result<()> {
+    let finite = |v: &[T]| v.iter().all(|x| x.is_finite());
+    if !finite(rotation) {
+        Err(bdtree_status::NonFiniteRotation)
+    } else if !finite(translation) {
+        Err(bdtree_status::NonFiniteTranslation)
+    } else {
+        Ok(())
+    }
 }
 
 /// Sets a body's pose and `q` for a new step from doubles, relative to a floating origin
@@ -362,6 +375,10 @@ pub unsafe fn body_set_state_from_f64<S: Precision>(
         ) else {
             return Err(bdtree_status::BadArgument);
         };
+        finite_pose(rotation, translation)?;
+        if !origin.iter().all(|x| x.is_finite()) {
+            return Err(bdtree_status::NonFiniteOrigin);
+        }
         body.set_state_f64(r, t, q, o)?;
         Ok(())
     };
@@ -514,7 +531,7 @@ unsafe fn finish(
 ///
 /// # Safety
 ///
-/// As [`collide`], with one body.
+/// As [`collide()`], with one body.
 pub unsafe fn collide_self<S: Precision>(
     body: *mut BodySlot<S>,
     stack_ptr: *mut bdtree_node_pair,
@@ -566,7 +583,7 @@ pub unsafe fn refine<S: Precision>(
 ///
 /// # Safety
 ///
-/// As [`collide`].
+/// As [`collide()`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_proxies<S: Precision>(
     a: *mut BodySlot<S>,

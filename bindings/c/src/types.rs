@@ -61,7 +61,8 @@ pub enum bdtree_status {
     SameBody = 104,
     /// `q` has a length other than the body's mode count.
     WrongModeCount = 105,
-    /// A NaN or infinity in `q`, the rotation or the translation.
+    /// A NaN or infinity in `q` (the rotation, the translation and the origin each have their
+    /// own status: `BDTREE_STATUS_NON_FINITE_ROTATION`, `…_TRANSLATION`, `…_ORIGIN`).
     NonFinite = 106,
     /// The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
     NotUnitQuaternion = 107,
@@ -74,6 +75,12 @@ pub enum bdtree_status {
     /// (`|t| + the deformed extent` above 2³⁰ in f32, 2²⁵⁰ in f64): refused, the body keeps
     /// its previous state. Move the origin closer (`bdtree_body_set_state_from_f64_*`).
     StateOutOfRange = 110,
+    /// A NaN or infinity in the rotation quaternion.
+    NonFiniteRotation = 111,
+    /// A NaN or infinity in the translation.
+    NonFiniteTranslation = 112,
+    /// A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
+    NonFiniteOrigin = 113,
     /// The image is shorter than its header or than its header says.
     ImageTooShort = 200,
     /// Not a bdtree image (bad magic).
@@ -174,10 +181,7 @@ const STATUS_NAMES: &[(bdtree_status, &CStr)] = &[
         bdtree_status::WrongModeCount,
         c"q has the wrong length for the body's modes",
     ),
-    (
-        bdtree_status::NonFinite,
-        c"a NaN or infinity in q, the rotation or the translation",
-    ),
+    (bdtree_status::NonFinite, c"a NaN or infinity in q"),
     (
         bdtree_status::NotUnitQuaternion,
         c"the rotation quaternion is not of unit length",
@@ -190,6 +194,18 @@ const STATUS_NAMES: &[(bdtree_status, &CStr)] = &[
     (
         bdtree_status::StateOutOfRange,
         c"the state puts the body's coordinates beyond its precision's range",
+    ),
+    (
+        bdtree_status::NonFiniteRotation,
+        c"a NaN or infinity in the rotation",
+    ),
+    (
+        bdtree_status::NonFiniteTranslation,
+        c"a NaN or infinity in the translation",
+    ),
+    (
+        bdtree_status::NonFiniteOrigin,
+        c"a NaN or infinity in the origin",
     ),
     (bdtree_status::ImageTooShort, c"tree image truncated"),
     (
