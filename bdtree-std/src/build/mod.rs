@@ -7,6 +7,7 @@
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]) |
 //! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
+//! | `quality.rs` | zero-area triangles and slivers: counted in a mesh and in an image ([`quality::counts`]) |
 //! | `writer.rs` | the one image writer both use: section layout, magnitude bounds, header and checksum |
 //!
 //! Every bound is computed from the values as stored and rounded outward, so an image holds
@@ -14,6 +15,7 @@
 
 pub mod boxes;
 pub mod compact;
+pub mod quality;
 pub mod tree;
 pub mod welzl;
 mod writer;

@@ -19,7 +19,7 @@
 //! The generators (`shapes::degenerate`: `pole_sphere`, `collapsed_soup`) make test and
 //! fixture meshes with all three classes.
 
-use super::mesh::Mesh;
+use crate::io::mesh::Mesh;
 use crate::vec3::{cross, dot, sub};
 
 /// A triangle whose height over its longest edge is below this fraction of that edge (and

@@ -17,7 +17,6 @@
 //! place in it and the problem; none panics on any input.
 
 pub mod basis;
-pub mod degenerate;
 pub mod image;
 pub mod load;
 pub mod mesh;

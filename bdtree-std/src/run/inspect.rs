@@ -75,7 +75,7 @@ pub struct Inspection {
     /// The tightness table.
     pub levels: Vec<Level>,
     /// Zero-area (point, segment) and sliver triangles of the stored mesh.
-    pub degenerate: crate::io::degenerate::Counts,
+    pub degenerate: crate::build::quality::Counts,
 }
 
 impl Inspection {
@@ -193,7 +193,7 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         mean_growth: total_growth / tree.node_count().max(1) as f64,
         model_bytes,
         levels,
-        degenerate: crate::io::degenerate::image_counts(image),
+        degenerate: crate::build::quality::image_counts(image),
     }
 }
 

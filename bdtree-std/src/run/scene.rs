@@ -357,8 +357,7 @@ pub fn kernel_primitive<S: Scalar>(
             let len =
                 (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
             let unit = normal.map(|x| S::from_f64(x / len));
-            let r = pose.rotation;
-            let n = r.map(|row| row[0] * unit[0] + row[1] * unit[1] + row[2] * unit[2]);
+            let n = pose.rotate(unit);
             let t = pose.translation;
             Primitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
         }

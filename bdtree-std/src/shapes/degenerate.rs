@@ -1,5 +1,5 @@
 //! Meshes that carry zero-area triangles on purpose (issue 23): a UV sphere with pole rings of
-//! coincident vertices, and a soup of collapsed faces. [`crate::io::degenerate`] counts them.
+//! coincident vertices, and a soup of collapsed faces. [`crate::build::quality`] counts them.
 
 use std::f64::consts::PI;
 
@@ -90,7 +90,7 @@ pub fn collapsed_soup(count: usize, half: f64, size: f64, seed: u64) -> Mesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::degenerate::{counts, Counts};
+    use crate::build::quality::{counts, Counts};
 
     #[test]
     fn pole_sphere_has_segment_triangles_at_its_poles() {

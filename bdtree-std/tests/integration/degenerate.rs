@@ -19,8 +19,8 @@ use bdtree_core::{
     collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
     TrianglePair,
 };
+use bdtree_std::build::quality::counts;
 use bdtree_std::build::{build, BuildOptions, Precision};
-use bdtree_std::io::degenerate::counts;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus};

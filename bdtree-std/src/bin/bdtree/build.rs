@@ -43,7 +43,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         return Err(CliError::CompactF64 { path: path.clone() });
     }
     let mesh = load_mesh(path)?;
-    if let Some(line) = bdtree_std::io::degenerate::counts(&mesh).summary() {
+    if let Some(line) = bdtree_std::build::quality::counts(&mesh).summary() {
         println!("{}: {line}", path.display());
     }
     let basis = match &args.modes {

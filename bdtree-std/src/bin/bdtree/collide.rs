@@ -59,7 +59,7 @@ pub struct Args {
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = args.bounds.options(args.precision);
     if args.swept {
-        return crate::contacts::swept(&args.scene, args.json, options, args.check, args.samples);
+        return crate::swept::swept(&args.scene, args.json, options, args.check, args.samples);
     }
     if args.contacts {
         return crate::contacts::contacts(&args.scene, args.json, options, args.check);

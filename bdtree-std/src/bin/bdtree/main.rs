@@ -21,6 +21,7 @@ mod interrupt;
 mod modes;
 mod options;
 mod render;
+mod swept;
 
 use error::CliError;
 
