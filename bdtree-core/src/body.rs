@@ -1,6 +1,6 @@
 //! A body's per-step state: pose, reduced coordinates, and the lazy cache of updated spheres.
 
-use crate::coherence::{coherent_radius, drift_norm, Anchor, ReferenceEntry};
+use crate::coherence::{coherent_radius, drift_norm, ReferenceEntry};
 use crate::image::Image;
 use crate::model::Model;
 use crate::pose::Pose;
@@ -8,8 +8,13 @@ use crate::scalar::Scalar;
 use crate::sphere::rounding_bound;
 use crate::tree::{TreeView, NONE};
 
+mod coherence;
 mod error;
+mod regions;
 mod state;
+
+use coherence::Coherence;
+use regions::{support_of, Regions};
 
 pub use error::BodyError;
 
@@ -80,35 +85,6 @@ pub struct Body<'t, 'c, S: Scalar> {
     /// No vertex cache, no coherence, no regions: a cache miss is the plain exact update (one
     /// flag for the hot path instead of three checks).
     plain: bool,
-}
-
-/// Deformation regions (see [`Body::with_regions`]).
-struct Regions<'c> {
-    /// Per node, `words` words: bit j set when mode j moves the node.
-    support: &'c mut [u64],
-    words: usize,
-    /// Per mode, the step at which the coordinate last changed (exactly `M` entries).
-    mode_step: &'c mut [u64],
-    /// The step at which the pose last changed.
-    pose_step: u32,
-}
-
-/// The reference state of a coherent body (see [`crate::coherence`]).
-struct Coherence<'c, S: Scalar> {
-    refs: &'c mut [ReferenceEntry<S>],
-    policy: Anchor<S>,
-    /// The weights of `q_r` (exactly `M` entries).
-    weights: &'c mut [[S; 4]],
-    /// `q_r` (exactly `M` entries).
-    q_ref: &'c mut [S],
-    /// Anchor id the valid reference entries carry; 0 means "no reference yet".
-    anchor: u32,
-    /// Anchors taken since the body was made (wrapping).
-    anchors: u32,
-    steps: u32,
-    drift: S,
-    /// `max(δ(q), δ(q_r))`: the inflation base of coherent spheres.
-    error: S,
 }
 
 /// Copies `from` into `to` over their common length: no length check to fail, and a `memcpy`.
@@ -228,176 +204,6 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         self.vertices = cache;
         self.plain = self.vertices.is_empty() && self.plain;
         Ok(self)
-    }
-
-    /// Turns on temporal coherence (see [`crate::coherence`]) with the caller's reference cache
-    /// (at least one entry per node; 24 bytes per node in f32, 48 in f64), reference mode
-    /// storage (at least [`mode_storage`]`(M)` scalars: `q_r` and its weights) and an anchoring
-    /// policy. Spheres are then
-    /// `R'_r + D ‖q − q_r‖₂` around centers kept from the reference step: one multiply-add per
-    /// node per step instead of `4M`, looser as `q` drifts.
-    pub fn with_coherence(
-        mut self,
-        refs: &'c mut [ReferenceEntry<S>],
-        reference_modes: &'c mut [S],
-        policy: Anchor<S>,
-    ) -> Result<Self, BodyError> {
-        let needed = self.tree.node_count();
-        if refs.len() < needed {
-            return Err(BodyError::ReferenceCacheTooSmall {
-                needed,
-                given: refs.len(),
-            });
-        }
-        let m = self.tree.modes();
-        let given = reference_modes.len();
-        let Some((weights, q_ref)) = split_modes(reference_modes, m) else {
-            return Err(BodyError::ModeStorageTooSmall {
-                needed: mode_storage(m),
-                given,
-            });
-        };
-        for entry in refs.iter_mut() {
-            entry.anchor = 0;
-        }
-        self.plain = false;
-        self.coherence = Some(Coherence {
-            refs,
-            policy,
-            weights,
-            q_ref,
-            anchor: 0,
-            anchors: 0,
-            steps: 0,
-            drift: S::ZERO,
-            error: S::ZERO,
-        });
-        self.reanchor();
-        Ok(self)
-    }
-
-    /// Words of region storage a tree needs: `nodes × ⌈M / 64⌉` mode-support masks (at least
-    /// one word per node), then one step mark per mode.
-    pub fn region_words(tree: &TreeView<'_, S>) -> usize {
-        tree.node_count()
-            .saturating_mul(tree.modes().div_ceil(64).max(1))
-            .saturating_add(tree.modes())
-    }
-
-    /// Turns on **deformation regions** (Lau et al.): the caller's storage (at least
-    /// [`Body::region_words`] words) receives each node's mode support — the modes with a
-    /// non-zero `Ū_j` or `ΔR_j` — and each mode's last change. Then a node's update costs
-    /// `4·|support|` multiply-adds instead of `4M`, and after a [`Body::set_state`] that changes
-    /// only some coordinates (pose unchanged), a node whose support meets none of them keeps its
-    /// sphere from the step it was computed in — its exact sphere has not moved, and its
-    /// inflation bounds the rounding of the computation that produced it. Ignored while temporal
-    /// coherence is on.
-    pub fn with_regions(mut self, storage: &'c mut [u64]) -> Result<Self, BodyError> {
-        let needed = Self::region_words(&self.tree);
-        let m = self.tree.modes();
-        let words = m.div_ceil(64).max(1);
-        let given = storage.len();
-        let masks_len = needed - m;
-        let Some((support, rest)) = storage.get_mut(..needed).map(|s| s.split_at_mut(masks_len))
-        else {
-            return Err(BodyError::RegionStorageTooSmall { needed, given });
-        };
-        for (node, masks) in support.chunks_exact_mut(words).enumerate() {
-            masks.fill(0);
-            for j in 0..m {
-                let Some(row) = self.tree.row(node, j + 1) else {
-                    continue;
-                };
-                if row.iter().any(|&x| x != S::ZERO) {
-                    if let Some(w) = masks.get_mut(j / 64) {
-                        *w |= 1u64 << (j % 64);
-                    }
-                }
-            }
-        }
-        rest.fill(0);
-        self.plain = false;
-        self.regions = Some(Regions {
-            support,
-            words,
-            mode_step: rest,
-            pose_step: self.epoch,
-        });
-        self.next_epoch();
-        Ok(self)
-    }
-
-    /// The mode support of a node (with regions on), as words of 64 modes.
-    pub fn support(&self, node: usize) -> Option<&[u64]> {
-        let regions = self.regions.as_ref()?;
-        support_of(regions, node)
-    }
-
-    /// Makes the current `q` the reference of a coherent body: every node gets an exact update
-    /// the next time a query reaches it. Starts a new step (cached spheres are dropped). Does
-    /// nothing without coherence.
-    pub fn reanchor(&mut self) {
-        let Some(c) = self.coherence.as_mut() else {
-            return;
-        };
-        // Equal lengths by construction; copies of the common prefix keep the length check out
-        // of the code and compile to `memcpy` (a zipped loop became a `memmove`, 1.5 KB more
-        // flash on the Cortex-M).
-        copy_prefix(c.weights, self.weights);
-        copy_prefix(c.q_ref, self.q);
-        c.drift = S::ZERO;
-        c.steps = 0;
-        c.anchors = c.anchors.wrapping_add(1);
-        c.anchor = c.anchor.wrapping_add(1);
-        if c.anchor == 0 {
-            for entry in c.refs.iter_mut() {
-                entry.anchor = 0;
-            }
-            c.anchor = 1;
-        }
-        c.error = self.error;
-        self.next_epoch();
-    }
-
-    /// Whether the body uses temporal coherence.
-    pub fn is_coherent(&self) -> bool {
-        self.coherence.is_some()
-    }
-
-    /// Anchors taken since the body was made (wrapping; 0 without coherence).
-    pub fn anchor_count(&self) -> u32 {
-        self.coherence.as_ref().map_or(0, |c| c.anchors)
-    }
-
-    /// `‖q − q_r‖₂` (rounded up) of this step; 0 without coherence.
-    pub fn drift(&self) -> S {
-        self.coherence.as_ref().map_or(S::ZERO, |c| c.drift)
-    }
-
-    /// The reference coordinate `q_r[j]` (0 without coherence or for a bad index).
-    pub fn reference_q(&self, j: usize) -> S {
-        self.coherence
-            .as_ref()
-            .and_then(|c| c.q_ref.get(j).copied())
-            .unwrap_or(S::ZERO)
-    }
-
-    /// Whether the policy asks for a new anchor at this step's state.
-    fn anchor_due(&self) -> bool {
-        let Some(c) = self.coherence.as_ref() else {
-            return false;
-        };
-        match c.policy {
-            Anchor::OnRequest => false,
-            Anchor::Steps(n) => c.steps >= n,
-            Anchor::Drift(limit) => c.drift > limit,
-            Anchor::Growth(limit) => {
-                let Some(d) = self.tree.spread(0) else {
-                    return true;
-                };
-                d * c.drift > limit
-            }
-        }
     }
 
     fn next_epoch(&mut self) {
@@ -855,11 +661,4 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
         Some(out)
     }
-}
-
-/// The mode support of a node, as words of 64 modes.
-fn support_of<'r>(regions: &'r Regions<'_>, node: usize) -> Option<&'r [u64]> {
-    let w = regions.words;
-    let start = node.checked_mul(w)?;
-    regions.support.get(start..start.checked_add(w)?)
 }

@@ -2,16 +2,14 @@
 //!
 //! A policy over the walk ([`crate::walk`]): bounds are the bodies' world spheres
 //! ([`Body::sphere`]), the test is [`spheres_overlap`], leaves are terminal and the leaf step is
-//! the exact triangle test. [`collide`] runs it depth-first on the caller's stack;
+//! the exact triangle test. [`collide()`] runs it depth-first on the caller's stack;
 //! [`crate::Traversal`] runs the same policy on its resumable, ordered pending list.
 
 use crate::body::Body;
-use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
+use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
-use crate::walk::{
-    check_triangle_query, run_from_roots, triangle_step, Bodies, Flow, Node, Policy, Rank, Unranked,
-};
+use crate::walk::{run_query, sphere_walk, Bodies, Flow, Node, Policy, Rank, Unranked};
 
 pub use crate::walk::stack_capacity;
 
@@ -30,24 +28,8 @@ where
     X: ContactSink + ?Sized,
     R: Rank<S>,
 {
-    type S = S;
-    type Bound = [S; 4];
+    sphere_walk!();
     type Key = R::Key;
-
-    #[inline(always)]
-    fn node(&self, first: bool, node: u32) -> Option<Node> {
-        self.bodies.leaf_node(first, node)
-    }
-
-    #[inline(always)]
-    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        self.bodies.sphere(first, node)
-    }
-
-    #[inline(always)]
-    fn size(bound: &[S; 4]) -> S {
-        bound[3]
-    }
 
     #[inline(always)]
     fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<R::Key> {
@@ -62,18 +44,8 @@ where
         b: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        let (Some(va), Some(vb)) = (
-            self.bodies.a.world_triangle(a.triangle as usize),
-            self.bodies.b.world_triangle(b.triangle as usize),
-        ) else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        let pair = TrianglePair {
-            a: a.triangle,
-            b: b.triangle,
-        };
-        triangle_step(&va, &vb, self.error, pair, self.sink, stats)?;
-        Ok(Flow::Continue)
+        self.bodies
+            .triangle_leaf(a, b, self.error, self.sink, stats)
     }
 }
 
@@ -91,21 +63,14 @@ pub fn collide<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ContactSink + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
-    let bounded = a.tree().is_bounded() || b.tree().is_bounded();
-    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
-    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
-        return QueryOutcome { status, stats };
-    }
-    let error = a.error() + b.error();
+    let bodies = Bodies { a, b };
+    let check = bodies.check(stack.len());
+    let error = bodies.error();
     let mut policy = Triangles {
-        bodies: Bodies { a, b },
+        bodies,
         sink,
         error,
         rank: Unranked,
     };
-    let before = policy.bodies.updates();
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }

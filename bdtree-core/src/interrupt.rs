@@ -14,7 +14,7 @@
 //!
 //! Every pending pair overlaps (its spheres were tested when it was pushed). One step takes
 //! the next pair by the [`Order`]: two leaves get their exact triangle test (a confirmed pair
-//! goes to the sink); otherwise the pair is split as in [`crate::collide`] and its 2 or 4
+//! goes to the sink); otherwise the pair is split as in [`crate::collide()`] and its 2 or 4
 //! child pairs are tested, the overlapping ones pushed. The budget is charged before the step
 //! with its number of tests (1 triangle test, or 2 or 4 sphere tests), so a step never
 //! starts that the budget cannot pay. A pair leaves the list only once its step is done: a full
@@ -52,10 +52,10 @@
 //! never overruns the deadline by more than one step.
 
 use crate::body::Body;
+use crate::collide::Triangles;
 use crate::output::{ContactSink, QueryStats, QueryStatus, TrianglePair};
-use crate::query::Triangles;
 use crate::scalar::Scalar;
-use crate::walk::{walk, Bodies, End, Pending as Container, Rank};
+use crate::walk::{walk, Bodies, End, Pending as Container, Policy, Rank};
 
 pub use crate::budget::{Budget, Clock, Deadline, TestBudget};
 
@@ -279,7 +279,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
             error,
             rank: self.order,
         };
-        let before = policy.bodies.updates();
+        let before = policy.updates();
         let status = match walk(&mut policy, self, budget, &mut stats) {
             End::Complete => RunStatus::Done,
             End::Interrupted => RunStatus::Interrupted,
@@ -287,7 +287,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
             End::Failed(QueryStatus::OutputFull { pair }) => RunStatus::OutputFull { pair },
             End::Failed(_) => RunStatus::Inconsistent,
         };
-        stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
+        stats.sphere_updates = policy.updates().wrapping_sub(before);
         RunOutcome { status, stats }
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! * [`Image::parse`] validates an image (written by `bdtree-std`) and views it in place.
 //! * [`Body`] holds pose, `q` and the caller's sphere cache (one [`CacheEntry`] per node).
-//! * [`collide`] finds every intersecting triangle pair, with the caller's stack and sink.
+//! * [`collide()`] finds every intersecting triangle pair, with the caller's stack and sink.
 //!
 //! **Conventions.** Units are whatever the mesh uses (metres for SI users); `q` is unitless or
 //! whatever the basis makes it (`U q` is a displacement). Rotations are unit quaternions
@@ -33,7 +33,7 @@
 //! | bounds | [`sphere`], [`coherence`], [`pose`], [`triangle`] | the BD-Tree update and its rounding bound, the coherent update, rigid poses, the exact leaf test |
 //! | state | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
 //! | the walk | [`output`], [`budget`], [`walk`] | sinks and statuses, budgets, the one pair walk with its container and split rule |
-//! | queries | [`query`], [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`], [`primitive`], [`swept`] | each a policy over the walk: bound, test, leaf step, container |
+//! | queries | [`collide()`](mod@collide), [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`], [`primitive`], [`swept`] | each a policy over the walk: bound, test, leaf step, container |
 //! | many bodies | [`broad`], [`world`], [`response`] | sweep-and-prune, the world query, penalty forces |
 //!
 //! **Dependency rule**: a module uses only modules of its own or an earlier layer (queries may
@@ -55,6 +55,7 @@ pub mod broad;
 pub mod budget;
 pub mod closest;
 pub mod coherence;
+pub mod collide;
 pub mod contact;
 mod crc;
 pub mod image;
@@ -66,7 +67,6 @@ pub mod pose;
 pub mod primitive;
 mod primitive_box;
 pub mod proxy;
-pub mod query;
 pub mod refine;
 pub mod response;
 pub mod scalar;
@@ -83,6 +83,7 @@ pub use body::{mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};
+pub use collide::collide;
 pub use contact::{
     collide_contacts, contact_tolerance, triangle_contact, within, ContactPoint, NearPair,
     TriangleContact,
@@ -100,7 +101,6 @@ pub use primitive::{
     primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,
 };
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
-pub use query::collide;
 pub use refine::{refine, refine_error, refine_self};
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
@@ -108,3 +108,8 @@ pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
 pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};
+
+/// The README's Rust examples, compiled (and run where they have a `main`) by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;

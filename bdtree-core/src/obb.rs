@@ -34,12 +34,10 @@
 //!   reverse.
 
 use crate::body::Body;
-use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
+use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus};
 use crate::scalar::Scalar;
 use crate::tree::TreeView;
-use crate::walk::{
-    check_triangle_query, run_from_roots, stack_capacity, triangle_step, Bodies, Flow, Node, Policy,
-};
+use crate::walk::{run_query, Bodies, Flow, Node, Policy};
 
 /// Why a box table was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,6 +294,10 @@ impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S,
         boxes_overlap(&a.0, &b.0, self.test).then_some(())
     }
 
+    fn updates(&self) -> u32 {
+        self.bodies.updates()
+    }
+
     fn leaf(
         &mut self,
         _: [u32; 2],
@@ -303,22 +305,12 @@ impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S,
         b: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        let (Some(va), Some(vb)) = (
-            self.bodies.a.world_triangle(a.triangle as usize),
-            self.bodies.b.world_triangle(b.triangle as usize),
-        ) else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        let pair = TrianglePair {
-            a: a.triangle,
-            b: b.triangle,
-        };
-        triangle_step(&va, &vb, self.error, pair, self.sink, stats)?;
-        Ok(Flow::Continue)
+        self.bodies
+            .triangle_leaf(a, b, self.error, self.sink, stats)
     }
 }
 
-/// [`crate::collide`] with box bounds: every intersecting triangle pair of `a` and `b`, the
+/// [`crate::collide()`] with box bounds: every intersecting triangle pair of `a` and `b`, the
 /// node pairs pruned by the boxes of `boxes_a` and `boxes_b` under `test` (boxes computed on
 /// demand, their centers from the bodies' sphere caches).
 #[allow(clippy::too_many_arguments)]
@@ -331,22 +323,15 @@ pub fn collide_boxes<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ContactSink + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
-    let bounded = a.tree().is_bounded() || b.tree().is_bounded();
-    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
-    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
-        return QueryOutcome { status, stats };
-    }
-    let error = a.error() + b.error();
+    let bodies = Bodies { a, b };
+    let check = bodies.check(stack.len());
+    let error = bodies.error();
     let mut policy = Boxes {
-        bodies: Bodies { a, b },
+        bodies,
         tables: [boxes_a, boxes_b],
         test,
         sink,
         error,
     };
-    let before = policy.bodies.updates();
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }

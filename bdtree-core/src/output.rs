@@ -22,6 +22,13 @@ pub struct TrianglePair {
     pub b: u32,
 }
 
+impl TrianglePair {
+    /// The pair of triangle `a` of the first body and `b` of the second.
+    pub(crate) const fn new(a: u32, b: u32) -> Self {
+        TrianglePair { a, b }
+    }
+}
+
 /// Where a query puts what it finds. `push` hands the item back when the sink is full; the
 /// query then ends with an `OutputFull` status carrying it.
 pub trait Sink<T> {
@@ -207,6 +214,35 @@ impl QueryStats {
         self.overlap_tests = self.overlap_tests.wrapping_add(other.overlap_tests);
         self.triangle_tests = self.triangle_tests.wrapping_add(other.triangle_tests);
         self.pairs = self.pairs.wrapping_add(other.pairs);
+    }
+}
+
+/// An item a query delivers, and the status that ends the query when the sink refuses it.
+pub(crate) trait Reported: Copy {
+    /// The status naming this item as the first that did not fit.
+    fn refused(&self) -> QueryStatus;
+}
+
+impl Reported for TrianglePair {
+    fn refused(&self) -> QueryStatus {
+        QueryStatus::OutputFull { pair: *self }
+    }
+}
+
+/// Delivers `item` to `sink`, counted in `stats.pairs`; a refusal ends the query with the
+/// item's [`Reported::refused`] status.
+#[inline(always)]
+pub(crate) fn report<T: Reported>(
+    sink: &mut (impl Sink<T> + ?Sized),
+    item: T,
+    stats: &mut QueryStats,
+) -> Result<(), QueryStatus> {
+    match sink.push(item) {
+        Ok(()) => {
+            stats.pairs += 1;
+            Ok(())
+        }
+        Err(item) => Err(item.refused()),
     }
 }
 

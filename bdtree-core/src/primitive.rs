@@ -45,12 +45,12 @@
 use crate::body::Body;
 use crate::closest::{closest_on_segment, closest_on_triangle, closest_points};
 use crate::contact::{ContactPoint, TriangleContact};
-use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink};
 use crate::pose::Pose;
 use crate::primitive_box::{box_contact, box_signed_distance};
 use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
 use crate::tree::NONE;
-use crate::walk::{check_triangle_query, run_from_roots, stack_capacity, Flow, Node, Policy};
+use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy};
 
 type V<S> = [S; 3];
 
@@ -384,6 +384,12 @@ pub struct PrimitiveProxy<S> {
     pub depth: S,
 }
 
+impl<S: Copy> Reported for PrimitiveProxy<S> {
+    fn refused(&self) -> QueryStatus {
+        QueryStatus::ProxyOutputFull { a: self.node, b: 0 }
+    }
+}
+
 /// The primitive queries' policy: the body's world spheres against the primitive (a second tree
 /// of one terminal node), and at the body's terminal nodes what `L` does there — a triangle's
 /// contact ([`Contacts`]) or the node as a proxy ([`Proxies`]).
@@ -441,11 +447,7 @@ impl<S: Scalar, X: Sink<ContactPoint<S>> + ?Sized> Terminal<S> for Contacts<'_, 
                 b: 0,
                 contact,
             };
-            if let Err(c) = self.0.push(item) {
-                let pair = TrianglePair { a: c.a, b: c.b };
-                return Err(QueryStatus::OutputFull { pair });
-            }
-            stats.pairs += 1;
+            report(self.0, item, stats)?;
         }
         Ok(())
     }
@@ -483,11 +485,7 @@ impl<S: Scalar, X: Sink<PrimitiveProxy<S>> + ?Sized> Terminal<S> for Proxies<'_,
             sphere,
             depth: r - primitive.signed_distance([x, y, z]),
         };
-        if let Err(p) = self.sink.push(item) {
-            return Err(QueryStatus::ProxyOutputFull { a: p.node, b: 0 });
-        }
-        stats.pairs += 1;
-        Ok(())
+        report(self.sink, item, stats)
     }
 }
 
@@ -537,6 +535,10 @@ impl<S: Scalar, L: Terminal<S>> Policy for Against<'_, '_, '_, S, L> {
         sphere_may_touch(a, &self.primitive, self.error).then_some(())
     }
 
+    fn updates(&self) -> u32 {
+        self.body.update_count()
+    }
+
     fn leaf(
         &mut self,
         [node, _]: [u32; 2],
@@ -566,29 +568,20 @@ pub fn collide_primitive_proxies<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<PrimitiveProxy<S>> + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
     let needed = primitive_stack_capacity(body.tree().depth());
-    if stack.len() < needed {
-        let status = QueryStatus::StackTooSmall {
-            needed,
-            given: stack.len(),
-        };
-        return QueryOutcome { status, stats };
-    }
+    let check = check_triangle_query(false, needed, stack.len());
     let error = body.error();
-    let before = body.update_count();
+    let at = Proxies {
+        sink,
+        depth: proxy_depth,
+    };
     let mut policy = Against {
         body,
         primitive: *primitive,
         error,
-        at: Proxies {
-            sink,
-            depth: proxy_depth,
-        },
+        at,
     };
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }
 
 /// Stack entries [`collide_primitive`] needs for a tree of this depth.
@@ -607,22 +600,16 @@ pub fn collide_primitive<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<ContactPoint<S>> + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
     let needed = primitive_stack_capacity(body.tree().depth());
-    if let Err(status) = check_triangle_query(body.tree().is_bounded(), needed, stack.len()) {
-        return QueryOutcome { status, stats };
-    }
+    let check = check_triangle_query(body.tree().is_bounded(), needed, stack.len());
     let error = body.error();
-    let before = body.update_count();
     let mut policy = Against {
         body,
         primitive: *primitive,
         error,
         at: Contacts(sink),
     };
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    stats.sphere_updates = policy.body.update_count().wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }
 
 #[cfg(test)]

@@ -41,11 +41,11 @@
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
 
 use crate::body::Body;
-use crate::output::{Buffer, QueryOutcome, QueryStats, QueryStatus, Sink};
+use crate::output::{report, Buffer, QueryOutcome, QueryStats, QueryStatus, Reported, Sink};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
 use crate::tree::NONE;
-use crate::walk::{run_from_roots, stack_capacity, Bodies, Flow, Node, Policy};
+use crate::walk::{run_query, stack_capacity, Bodies, Flow, Node, Policy};
 
 /// An overlapping pair of proxies, one of each body, with their world spheres.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,6 +63,15 @@ pub struct ProxyPair<S> {
     /// positive when the spheres overlap; within rounding of 0 (possibly slightly negative)
     /// when they touch. The contact normal is along `c_b − c_a`.
     pub depth: S,
+}
+
+impl<S: Copy> Reported for ProxyPair<S> {
+    fn refused(&self) -> QueryStatus {
+        QueryStatus::ProxyOutputFull {
+            a: self.a,
+            b: self.b,
+        }
+    }
 }
 
 impl<S: Scalar> Default for ProxyPair<S> {
@@ -172,6 +181,10 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
         spheres_overlap(*a, *b).then_some(())
     }
 
+    fn updates(&self) -> u32 {
+        self.bodies.updates()
+    }
+
     fn leaf(
         &mut self,
         [i, j]: [u32; 2],
@@ -192,13 +205,7 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
             sphere_b: sb,
             depth: sa[3] + sb[3] - distance,
         };
-        if let Err(pair) = self.sink.push(pair) {
-            return Err(QueryStatus::ProxyOutputFull {
-                a: pair.a,
-                b: pair.b,
-            });
-        }
-        stats.pairs += 1;
+        report(self.sink, pair, stats)?;
         Ok(Flow::Continue)
     }
 }
@@ -220,35 +227,25 @@ pub fn collide_proxies<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ProxySink<S> + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
-    if !a.tree().is_nested() || !b.tree().is_nested() {
-        return QueryOutcome {
-            status: QueryStatus::NotNested,
-            stats,
-        };
-    }
     let needed = proxy_stack_capacity(
         a.tree().depth(),
         proxy_depth_a,
         b.tree().depth(),
         proxy_depth_b,
     );
-    if stack.len() < needed {
-        let status = QueryStatus::StackTooSmall {
-            needed,
-            given: stack.len(),
-        };
-        return QueryOutcome { status, stats };
-    }
-    let margins = [margin(a), margin(b)];
+    let check = if !a.tree().is_nested() || !b.tree().is_nested() {
+        Err(QueryStatus::NotNested)
+    } else if stack.len() < needed {
+        let given = stack.len();
+        Err(QueryStatus::StackTooSmall { needed, given })
+    } else {
+        Ok(())
+    };
     let mut policy = Proxies {
+        margins: [margin(a), margin(b)],
         bodies: Bodies { a, b },
         depths: [proxy_depth_a, proxy_depth_b],
-        margins,
         sink,
     };
-    let before = policy.bodies.updates();
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    stats.sphere_updates = policy.bodies.updates().wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }

@@ -11,7 +11,7 @@
 //!   collision (a fold that makes two adjacent triangles cross beyond their shared vertex is not
 //!   reported; their non-adjacent neighbours are).
 //! * **Type 3** — two nodes that share no vertex: an ordinary pair, pruned by sphere overlap as
-//!   in [`crate::collide`] (children tested at expansion, the larger sphere split, both when
+//!   in [`crate::collide()`] (children tested at expansion, the larger sphere split, both when
 //!   within a factor of two); every pair below it is Type 3 too, so the classification is made
 //!   once and the leaves skip the adjacency check.
 //!
@@ -101,7 +101,7 @@ pub struct UnitCounts {
 }
 
 /// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
-/// current state — conservatively, as [`crate::collide`]: pairs closer than the rounding bound
+/// current state — conservatively, as [`crate::collide()`]: pairs closer than the rounding bound
 /// may be reported, intersecting pairs never missed — delivered to `sink` in traversal order.
 pub fn collide_self<S: Scalar>(
     body: &mut Body<'_, '_, S>,
@@ -284,6 +284,10 @@ where
     #[inline(always)]
     fn size(bound: &[S; 4]) -> S {
         bound[3]
+    }
+
+    fn updates(&self) -> u32 {
+        self.body.update_count()
     }
 
     #[inline(always)]

@@ -32,9 +32,7 @@ use crate::contact::contact_tolerance;
 use crate::output::{QueryStats, QueryStatus};
 use crate::scalar::{dot, scale, sub, Scalar};
 use crate::triangle::triangles_may_intersect;
-use crate::walk::{
-    check_triangle_query, stack_capacity, walk, Bodies, Flow, Node, Pending, Policy, Stack, Visit,
-};
+use crate::walk::{walk, Bodies, Flow, NearestFirst, Node, Policy, Visit};
 
 /// The nearest points of two bodies.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,7 +81,7 @@ fn gap<S: Scalar>(x: [S; 4], y: [S; 4]) -> S {
 }
 
 /// The exact minimum distance between two deformed bodies, with witnesses (module docs).
-/// `stack` needs [`stack_capacity`] entries.
+/// `stack` needs [`crate::stack_capacity`] entries.
 pub fn nearest<S: Scalar>(
     a: &mut Body<'_, '_, S>,
     b: &mut Body<'_, '_, S>,
@@ -176,6 +174,10 @@ where
         }
     }
 
+    fn updates(&self) -> u32 {
+        self.bodies.updates()
+    }
+
     fn leaf(
         &mut self,
         _: [u32; 2],
@@ -184,12 +186,7 @@ where
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
         let (ta, tb) = (a.triangle, b.triangle);
-        let (Some(va), Some(vb)) = (
-            self.bodies.a.world_triangle(ta as usize),
-            self.bodies.b.world_triangle(tb as usize),
-        ) else {
-            return Err(QueryStatus::Inconsistent);
-        };
+        let [va, vb] = self.bodies.triangles(a, b)?;
         stats.triangle_tests += 1;
         let found = if triangles_may_intersect(&va, &vb, self.error) {
             let p = intersection_point(&va, &vb, contact_tolerance(&va, &vb, self.error));
@@ -228,56 +225,6 @@ where
     }
 }
 
-/// The caller's stack, nearest first: an expansion's kept children are pushed farthest first
-/// (so the nearest is expanded next).
-struct NearestFirst<'s, S> {
-    stack: Stack<'s>,
-    batch: [([u32; 2], S); 4],
-    len: usize,
-}
-
-impl<S: Scalar> Pending<S> for NearestFirst<'_, S> {
-    #[inline(always)]
-    fn peek(&self) -> Option<[u32; 2]> {
-        Pending::<S>::peek(&self.stack)
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) {
-        Pending::<S>::pop(&mut self.stack);
-    }
-
-    #[inline(always)]
-    fn room(&self, children: usize) -> bool {
-        Pending::<S>::room(&self.stack, children)
-    }
-
-    #[inline(always)]
-    fn offer(&mut self, entry: [u32; 2], key: Option<S>) {
-        if let (Some(key), Some(slot)) = (key, self.batch.get_mut(self.len)) {
-            *slot = (entry, key);
-            self.len += 1;
-        }
-    }
-
-    fn commit(&mut self) {
-        let batch = self.batch.get_mut(..self.len).unwrap_or(&mut []);
-        // Insertion sort, descending by gap (at most four entries).
-        for k in 1..batch.len() {
-            let mut m = k;
-            while m > 0 && batch.get(m - 1).map(|e| e.1) < batch.get(m).map(|e| e.1) {
-                batch.swap(m - 1, m);
-                m -= 1;
-            }
-        }
-        for &(entry, _) in batch.iter() {
-            // Room was checked before the expansion.
-            self.stack.push(entry);
-        }
-        self.len = 0;
-    }
-}
-
 /// The search shared by [`nearest`] and [`closer_than`], from the root pair with the pruning
 /// bound `bound` (see [`Search`]).
 fn branch_and_bound<S: Scalar>(
@@ -288,29 +235,24 @@ fn branch_and_bound<S: Scalar>(
     found: &mut impl FnMut(Nearest<S>) -> (S, bool),
 ) -> (QueryStatus, QueryStats) {
     let mut stats = QueryStats::default();
-    let bounded = a.tree().is_bounded() || b.tree().is_bounded();
-    let needed = stack_capacity(a.tree().depth(), b.tree().depth());
-    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
+    let bodies = Bodies { a, b };
+    if let Err(status) = bodies.check(stack.len()) {
         return (status, stats);
     }
-    let error = a.error() + b.error();
+    let error = bodies.error();
     let mut search = Search {
-        bodies: Bodies { a, b },
+        bodies,
         bound,
         error,
         found,
     };
-    let before = search.bodies.updates();
-    let mut pending = NearestFirst {
-        stack: Stack::new(stack),
-        batch: [([0; 2], S::ZERO); 4],
-        len: 0,
-    };
-    let status = if pending.stack.push([0, 0]) {
+    let before = search.updates();
+    let mut pending = NearestFirst::new(stack);
+    let status = if pending.push([0, 0]) {
         walk(&mut search, &mut pending, &mut Unlimited, &mut stats).status()
     } else {
         QueryStatus::Inconsistent
     };
-    stats.sphere_updates = search.bodies.updates().wrapping_sub(before);
+    stats.sphere_updates = search.updates().wrapping_sub(before);
     (status, stats)
 }

@@ -60,11 +60,11 @@
 
 use crate::body::Body;
 use crate::closest::closest_points;
-use crate::output::{QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair};
+use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink, TrianglePair};
 use crate::pose::Pose;
 use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
 use crate::sphere::spheres_overlap;
-use crate::walk::{check_triangle_query, run_from_roots, stack_capacity, Flow, Node, Policy};
+use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy};
 
 /// The leaf test halves sub-intervals down to `2^-SWEPT_LEVELS` of the motion.
 pub const SWEPT_LEVELS: u32 = 10;
@@ -239,7 +239,17 @@ struct Ends<'q, 't0, 'c0, 't1, 'c1, S: Scalar> {
     error: S,
 }
 
-impl<S: Scalar> Ends<'_, '_, '_, '_, '_, S> {
+impl<'q, 't0, 'c0, 't1, 'c1, S: Scalar> Ends<'q, 't0, 'c0, 't1, 'c1, S> {
+    /// The body at both ends, its motion and error bound.
+    fn new(from: &'q mut Body<'t0, 'c0, S>, to: &'q mut Body<'t1, 'c1, S>) -> Self {
+        Ends {
+            motion: Motion::new(from.pose(), to.pose()),
+            error: from.error().max(to.error()),
+            from,
+            to,
+        }
+    }
+
     /// The node's sphere over the whole motion (module docs).
     fn swept_sphere(&mut self, node: usize) -> Option<[S; 4]> {
         let s0 = self.from.sphere(node)?;
@@ -411,6 +421,12 @@ fn swept_triangles(
     Some(None)
 }
 
+impl<S: Copy> Reported for SweptPair<S> {
+    fn refused(&self) -> QueryStatus {
+        TrianglePair::new(self.a, self.b).refused()
+    }
+}
+
 /// The swept query's policy: swept spheres, the swept leaf test.
 struct Swept<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: ?Sized> {
     a: Ends<'q, 'a0, 'c0, 'a1, 'c1, S>,
@@ -454,6 +470,13 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         spheres_overlap(*a, *b).then_some(())
     }
 
+    fn updates(&self) -> u32 {
+        let ends = |e: &Ends<'_, '_, '_, '_, '_, S>| {
+            e.from.update_count().wrapping_add(e.to.update_count())
+        };
+        ends(&self.a).wrapping_add(ends(&self.b))
+    }
+
     fn leaf(
         &mut self,
         _: [u32; 2],
@@ -478,11 +501,7 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
                 b: b.triangle,
                 time: S::from_f64(time),
             };
-            if let Err(c) = self.sink.push(item) {
-                let pair = TrianglePair { a: c.a, b: c.b };
-                return Err(QueryStatus::OutputFull { pair });
-            }
-            stats.pairs += 1;
+            report(self.sink, item, stats)?;
         }
         Ok(Flow::Continue)
     }
@@ -502,55 +521,25 @@ pub fn collide_swept<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<SweptPair<S>> + ?Sized),
 ) -> QueryOutcome {
-    let mut stats = QueryStats::default();
     let same = |x: &Body<'_, '_, S>, y: &Body<'_, '_, S>| {
         x.tree().node_count() == y.tree().node_count()
             && x.tree().depth() == y.tree().depth()
             && x.model().triangles().len() == y.model().triangles().len()
             && x.q().len() == y.q().len()
     };
-    if !same(a_from, a_to) || !same(b_from, b_to) {
-        return QueryOutcome {
-            status: QueryStatus::Inconsistent,
-            stats,
-        };
-    }
-    let bounded = a_to.tree().is_bounded() || b_to.tree().is_bounded();
-    let needed = stack_capacity(a_to.tree().depth(), b_to.tree().depth());
-    if let Err(status) = check_triangle_query(bounded, needed, stack.len()) {
-        return QueryOutcome { status, stats };
-    }
-    let updates =
-        |x: &Body<'_, '_, S>, y: &Body<'_, '_, S>| x.update_count().wrapping_add(y.update_count());
-    let before = updates(a_from, a_to).wrapping_add(updates(b_from, b_to));
-    let (ma, mb) = (
-        Motion::new(a_from.pose(), a_to.pose()),
-        Motion::new(b_from.pose(), b_to.pose()),
-    );
-    let (ea, eb) = (
-        a_from.error().max(a_to.error()),
-        b_from.error().max(b_to.error()),
-    );
+    let check = if !same(a_from, a_to) || !same(b_from, b_to) {
+        Err(QueryStatus::Inconsistent)
+    } else {
+        let bounded = a_to.tree().is_bounded() || b_to.tree().is_bounded();
+        let needed = stack_capacity(a_to.tree().depth(), b_to.tree().depth());
+        check_triangle_query(bounded, needed, stack.len())
+    };
     let mut policy = Swept {
-        a: Ends {
-            from: a_from,
-            to: a_to,
-            motion: ma,
-            error: ea,
-        },
-        b: Ends {
-            from: b_from,
-            to: b_to,
-            motion: mb,
-            error: eb,
-        },
+        a: Ends::new(a_from, a_to),
+        b: Ends::new(b_from, b_to),
         sink,
     };
-    let status = run_from_roots(&mut policy, stack, &mut stats);
-    let after =
-        updates(policy.a.from, policy.a.to).wrapping_add(updates(policy.b.from, policy.b.to));
-    stats.sphere_updates = after.wrapping_sub(before);
-    QueryOutcome { status, stats }
+    run_query(&mut policy, stack, check)
 }
 
 #[cfg(test)]

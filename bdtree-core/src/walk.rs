@@ -28,7 +28,7 @@
 
 use crate::body::Body;
 use crate::budget::{Budget, Unlimited};
-use crate::output::{ContactSink, QueryStats, QueryStatus, TrianglePair};
+use crate::output::{report, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::scalar::Scalar;
 use crate::tree::NONE;
 use crate::triangle::triangles_may_intersect;
@@ -173,6 +173,9 @@ pub(crate) trait Policy {
     /// A child pair whose bounds are disjoint (self-collision's list records it).
     #[inline(always)]
     fn separated(&mut self, _pair: [u32; 2]) {}
+    /// The sphere updates the bodies walked have made so far (wrapping): what a query's
+    /// `sphere_updates` counts is the difference across its walk.
+    fn updates(&self) -> u32;
     /// The leaf step on two terminal nodes.
     fn leaf(
         &mut self,
@@ -270,6 +273,72 @@ impl<K: Copy> Pending<K> for Stack<'_> {
             kept += usize::from(key.is_some());
         }
         self.len += kept;
+    }
+}
+
+/// The caller's stack, nearest first: an expansion's kept children are pushed farthest first
+/// (so the nearest is expanded next).
+pub(crate) struct NearestFirst<'s, S> {
+    stack: Stack<'s>,
+    batch: [([u32; 2], S); 4],
+    len: usize,
+}
+
+impl<'s, S: Scalar> NearestFirst<'s, S> {
+    /// An empty container over the caller's slots.
+    pub fn new(slots: &'s mut [[u32; 2]]) -> Self {
+        NearestFirst {
+            stack: Stack::new(slots),
+            batch: [([0; 2], S::ZERO); 4],
+            len: 0,
+        }
+    }
+
+    /// Pushes an entry; `false` when full.
+    pub fn push(&mut self, entry: [u32; 2]) -> bool {
+        self.stack.push(entry)
+    }
+}
+
+impl<S: Scalar> Pending<S> for NearestFirst<'_, S> {
+    #[inline(always)]
+    fn peek(&self) -> Option<[u32; 2]> {
+        Pending::<S>::peek(&self.stack)
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        Pending::<S>::pop(&mut self.stack);
+    }
+
+    #[inline(always)]
+    fn room(&self, children: usize) -> bool {
+        Pending::<S>::room(&self.stack, children)
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, entry: [u32; 2], key: Option<S>) {
+        if let (Some(key), Some(slot)) = (key, self.batch.get_mut(self.len)) {
+            *slot = (entry, key);
+            self.len += 1;
+        }
+    }
+
+    fn commit(&mut self) {
+        let batch = self.batch.get_mut(..self.len).unwrap_or(&mut []);
+        // Insertion sort, descending by gap (at most four entries).
+        for k in 1..batch.len() {
+            let mut m = k;
+            while m > 0 && batch.get(m - 1).map(|e| e.1) < batch.get(m).map(|e| e.1) {
+                batch.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+        for &(entry, _) in batch.iter() {
+            // Room was checked before the expansion.
+            self.stack.push(entry);
+        }
+        self.len = 0;
     }
 }
 
@@ -452,10 +521,7 @@ pub(crate) fn triangle_step<S: Scalar>(
     }
     stats.triangle_tests += 1;
     if triangles_may_intersect(va, vb, error) {
-        if let Err(pair) = sink.push(pair) {
-            return Err(QueryStatus::OutputFull { pair });
-        }
-        stats.pairs += 1;
+        report(sink, pair, stats)?;
     }
     Ok(())
 }
@@ -497,6 +563,51 @@ pub(crate) struct Bodies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar> {
 }
 
 impl<S: Scalar> Bodies<'_, '_, '_, '_, '_, S> {
+    /// The checks of a triangle query on these bodies with a stack of `given` entries (see
+    /// [`check_triangle_query`]).
+    pub fn check(&self, given: usize) -> Result<(), QueryStatus> {
+        let bounded = self.a.tree().is_bounded() || self.b.tree().is_bounded();
+        let needed = stack_capacity(self.a.tree().depth(), self.b.tree().depth());
+        check_triangle_query(bounded, needed, given)
+    }
+
+    /// The bound on a vertex's error in the pair: both bodies' [`Body::error`] summed.
+    pub fn error(&self) -> S {
+        self.a.error() + self.b.error()
+    }
+
+    /// The triangle queries' leaf step on two leaves of these bodies: their world triangles
+    /// through [`triangle_step`].
+    #[inline(always)]
+    pub fn triangle_leaf(
+        &mut self,
+        a: &Node,
+        b: &Node,
+        error: S,
+        sink: &mut (impl ContactSink + ?Sized),
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let [va, vb] = self.triangles(a, b)?;
+        let pair = TrianglePair {
+            a: a.triangle,
+            b: b.triangle,
+        };
+        triangle_step(&va, &vb, error, pair, sink, stats)?;
+        Ok(Flow::Continue)
+    }
+
+    /// The world triangles of two leaves.
+    #[inline(always)]
+    pub fn triangles(&mut self, a: &Node, b: &Node) -> Result<[[[S; 3]; 3]; 2], QueryStatus> {
+        match (
+            self.a.world_triangle(a.triangle as usize),
+            self.b.world_triangle(b.triangle as usize),
+        ) {
+            (Some(va), Some(vb)) => Ok([va, vb]),
+            _ => Err(QueryStatus::Inconsistent),
+        }
+    }
+
     /// A node of the first (`true`) or second body's tree, terminal at leaves.
     #[inline(always)]
     pub fn leaf_node(&self, first: bool, node: u32) -> Option<Node> {
@@ -556,3 +667,51 @@ pub(crate) fn run_from_roots<P: Policy>(
     }
     walk(policy, &mut pending, &mut Unlimited, stats).status()
 }
+
+/// The frame of a pair query on the caller's stack: the query's entry checks (`check`), the
+/// walk from the root pair, and the sphere updates it made counted.
+pub(crate) fn run_query<P: Policy>(
+    policy: &mut P,
+    stack: &mut [[u32; 2]],
+    check: Result<(), QueryStatus>,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    if let Err(status) = check {
+        return QueryOutcome { status, stats };
+    }
+    let before = policy.updates();
+    let status = run_from_roots(policy, stack, &mut stats);
+    stats.sphere_updates = policy.updates().wrapping_sub(before);
+    QueryOutcome { status, stats }
+}
+
+/// The part of a policy over two bodies' world spheres that does not change between queries:
+/// nodes terminal at leaves, a node's bound its world sphere (its radius the size), the bodies'
+/// sphere updates. The policy has a `bodies: Bodies` field and writes its `Key`, `test` and
+/// `leaf`.
+macro_rules! sphere_walk {
+    () => {
+        type S = S;
+        type Bound = [S; 4];
+
+        #[inline(always)]
+        fn node(&self, first: bool, node: u32) -> Option<$crate::walk::Node> {
+            self.bodies.leaf_node(first, node)
+        }
+
+        #[inline(always)]
+        fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+            self.bodies.sphere(first, node)
+        }
+
+        #[inline(always)]
+        fn size(bound: &[S; 4]) -> S {
+            bound[3]
+        }
+
+        fn updates(&self) -> u32 {
+            self.bodies.updates()
+        }
+    };
+}
+pub(crate) use sphere_walk;

@@ -17,10 +17,10 @@
 
 use crate::body::Body;
 use crate::broad::{PairFilter, SweepAndPrune, SweepStatus};
+use crate::collide::collide;
 use crate::contact::ContactPoint;
 use crate::output::{QueryStats, QueryStatus, Sink, TrianglePair};
 use crate::primitive::{collide_primitive, sphere_may_touch, Primitive};
-use crate::query::collide;
 use crate::scalar::Scalar;
 use crate::selfcollide::collide_self;
 

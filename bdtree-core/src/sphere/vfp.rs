@@ -1,0 +1,283 @@
+//! The f32 update in ARM VFP assembly (feature `asm`; 32-bit ARM with a hardware FPU): per
+//! pair of modes two `vldmia` of eight registers (two rows, two weights `[q, q, q, |q|]`) and
+//! eight `vmla.f32` (a multiply rounded, then an add rounded: the same bits as the separate
+//! operations of the Rust kernels), in the order of [`super::update`].
+
+/// [`super::update`] in f32; reads all four lanes of each weight (which [`super::mode_weights`]
+/// makes `[q, q, q, |q|]`, as hosts read them). Inlined, so that the registers it uses are
+/// saved once by the caller (the traversal), not per node, and the result stays in
+/// registers.
+#[inline(always)]
+pub fn update(record: &[[f32; 4]], weights: &[[f32; 4]]) -> [f32; 4] {
+    let Some((head, _)) = record.split_first() else {
+        return [0.0; 4];
+    };
+    let m = weights.len().min(record.len().saturating_sub(1));
+    let pairs = m / 2;
+    let odd_mode = m % 2;
+    let (x, y, z, r): (usize, usize, usize, usize);
+    // `pairs` is 0 where the odd accumulator is zeroed from it (+0.0).
+    // SAFETY: reads `1 + 2·pairs + odd_mode = m + 1 ≤ record.len()` rows from `head` and
+    // `m ≤ weights.len()` weights (16 bytes each); every register it changes is declared.
+    // (The result leaves through core registers: rustc takes `s` registers only as
+    // clobbers on these targets.)
+    unsafe {
+        core::arch::asm!(
+            "vldmia {rec}!, {{s0-s3}}",
+            "cmp {pairs}, #0",
+            "bne 2f",
+            // No pair: the odd accumulator is +0.0, as in the Rust kernels.
+            "vmov s4, {pairs}",
+            "vmov s5, {pairs}",
+            "vmov s6, {pairs}",
+            "vmov s7, {pairs}",
+            "b 4f",
+            "2:",
+            "vldmia {rec}!, {{s8-s15}}",
+            "vldmia {w}!, {{s16-s23}}",
+            "vmla.f32 s0, s8, s16",
+            "vmla.f32 s1, s9, s17",
+            "vmla.f32 s2, s10, s18",
+            "vmla.f32 s3, s11, s19",
+            "vmul.f32 s4, s12, s20",
+            "vmul.f32 s5, s13, s21",
+            "vmul.f32 s6, s14, s22",
+            "vmul.f32 s7, s15, s23",
+            "subs {pairs}, {pairs}, #1",
+            "beq 4f",
+            "3:",
+            "vldmia {rec}!, {{s8-s15}}",
+            "vldmia {w}!, {{s16-s23}}",
+            "vmla.f32 s0, s8, s16",
+            "vmla.f32 s1, s9, s17",
+            "vmla.f32 s2, s10, s18",
+            "vmla.f32 s3, s11, s19",
+            "vmla.f32 s4, s12, s20",
+            "vmla.f32 s5, s13, s21",
+            "vmla.f32 s6, s14, s22",
+            "vmla.f32 s7, s15, s23",
+            "subs {pairs}, {pairs}, #1",
+            "bne 3b",
+            "4:",
+            "cmp {odd}, #0",
+            "beq 5f",
+            "vldmia {rec}, {{s8-s11}}",
+            "vldmia {w}, {{s16-s19}}",
+            "vmla.f32 s0, s8, s16",
+            "vmla.f32 s1, s9, s17",
+            "vmla.f32 s2, s10, s18",
+            "vmla.f32 s3, s11, s19",
+            "5:",
+            "vadd.f32 s0, s0, s4",
+            "vadd.f32 s1, s1, s5",
+            "vadd.f32 s2, s2, s6",
+            "vadd.f32 s3, s3, s7",
+            "vmov {rec}, {w}, s0, s1",
+            "vmov {pairs}, {odd}, s2, s3",
+            rec = inout(reg) head.as_ptr() as usize => x,
+            w = inout(reg) weights.as_ptr() as usize => y,
+            pairs = inout(reg) pairs => z,
+            odd = inout(reg) odd_mode => r,
+            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+            options(nostack, readonly),
+        );
+    }
+    [x, y, z, r].map(|bits| f32::from_bits(bits as u32))
+}
+
+/// The world sphere of a node in one pass, for [`crate::Body::sphere`]: the update as in
+/// [`update`], then `R c + t` (per row `((r₀ c₀ + r₁ c₁) + r₂ c₂) + t`, the order of
+/// [`crate::Pose::apply`]) and `r + inflation` (`inflation = 3δ`, computed by the caller),
+/// written to `out`. `None` (and `out` untouched) when `record` is empty. Mode counts 4,
+/// 6, 8, 10, 12 and 16 run a straight-line kernel (no loop control); others a loop.
+#[inline(always)]
+pub fn world_sphere(
+    record: &[[f32; 4]],
+    weights: &[[f32; 4]],
+    rotation: &[[f32; 3]; 3],
+    translation: &[f32; 3],
+    inflation: &f32,
+    out: &mut [f32; 4],
+) -> Option<()> {
+    let (head, _) = record.split_first()?;
+    let m = weights.len().min(record.len().saturating_sub(1));
+    let rec: *const [f32; 4] = head;
+    let w = weights.as_ptr();
+    let rot = rotation.as_ptr();
+    let t = translation.as_ptr();
+    let sc: *const f32 = inflation;
+    let out = out.as_mut_ptr();
+    // SAFETY (every arm): reads `m + 1 ≤ record.len()` rows, `m ≤ weights.len()` weights,
+    // the nine entries of `rotation`, the three of `translation` and `inflation`; writes
+    // the four words of `out`; every register it changes is declared.
+    unsafe {
+        match m {
+            4 => fixed!(rec, w, rot, t, sc, out; p),
+            6 => fixed!(rec, w, rot, t, sc, out; p p),
+            8 => fixed!(rec, w, rot, t, sc, out; p p p),
+            10 => fixed!(rec, w, rot, t, sc, out; p p p p),
+            12 => fixed!(rec, w, rot, t, sc, out; p p p p p),
+            16 => fixed!(rec, w, rot, t, sc, out; p p p p p p p),
+            _ => looped(rec, w, m / 2, m % 2, rot, t, sc, out),
+        }
+    }
+    Some(())
+}
+
+/// The update's first pair of modes (starts the odd accumulator).
+macro_rules! first_pair {
+    () => {
+        "vldmia {rec}!, {{s8-s15}}\n\
+         vldmia {w}!, {{s16-s23}}\n\
+         vmla.f32 s0, s8, s16\n\
+         vmla.f32 s1, s9, s17\n\
+         vmla.f32 s2, s10, s18\n\
+         vmla.f32 s3, s11, s19\n\
+         vmul.f32 s4, s12, s20\n\
+         vmul.f32 s5, s13, s21\n\
+         vmul.f32 s6, s14, s22\n\
+         vmul.f32 s7, s15, s23\n"
+    };
+}
+
+/// One more pair of modes.
+macro_rules! next_pair {
+    () => {
+        "vldmia {rec}!, {{s8-s15}}\n\
+         vldmia {w}!, {{s16-s23}}\n\
+         vmla.f32 s0, s8, s16\n\
+         vmla.f32 s1, s9, s17\n\
+         vmla.f32 s2, s10, s18\n\
+         vmla.f32 s3, s11, s19\n\
+         vmla.f32 s4, s12, s20\n\
+         vmla.f32 s5, s13, s21\n\
+         vmla.f32 s6, s14, s22\n\
+         vmla.f32 s7, s15, s23\n"
+    };
+}
+
+/// Even and odd accumulators added, then `R c + t`, `r + 3δ`, stored.
+macro_rules! finish {
+    () => {
+        "vadd.f32 s8, s0, s4\n\
+         vadd.f32 s9, s1, s5\n\
+         vadd.f32 s10, s2, s6\n\
+         vadd.f32 s11, s3, s7\n\
+         vldmia {rot}, {{s12-s20}}\n\
+         vldmia {t}, {{s21-s23}}\n\
+         vldmia {sc}, {{s0}}\n\
+         vmul.f32 s1, s12, s8\n\
+         vmul.f32 s2, s15, s8\n\
+         vmul.f32 s3, s18, s8\n\
+         vmla.f32 s1, s13, s9\n\
+         vmla.f32 s2, s16, s9\n\
+         vmla.f32 s3, s19, s9\n\
+         vmla.f32 s1, s14, s10\n\
+         vmla.f32 s2, s17, s10\n\
+         vmla.f32 s3, s20, s10\n\
+         vadd.f32 s4, s1, s21\n\
+         vadd.f32 s5, s2, s22\n\
+         vadd.f32 s6, s3, s23\n\
+         vadd.f32 s7, s11, s0\n\
+         vstmia {out}, {{s4-s7}}\n"
+    };
+}
+
+/// The straight-line kernel for `2 (1 + pairs after the first)` modes.
+macro_rules! fixed {
+    ($rec:ident, $w:ident, $rot:ident, $t:ident, $sc:ident, $out:ident; $($more:ident)*) => {
+        core::arch::asm!(
+            "vldmia {rec}!, {{s0-s3}}",
+            first_pair!(),
+            $(concat!("@ ", stringify!($more), "\n", next_pair!()),)*
+            finish!(),
+            rec = inout(reg) $rec => _,
+            w = inout(reg) $w => _,
+            rot = in(reg) $rot,
+            t = in(reg) $t,
+            sc = in(reg) $sc,
+            out = in(reg) $out,
+            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+            options(nostack),
+        )
+    };
+}
+use {finish, first_pair, fixed, next_pair};
+
+/// [`world_sphere`] for any mode count: the pairs as a loop.
+///
+/// # Safety
+///
+/// `rec` points to `2 pairs + odd + 1` rows, `w` to `2 pairs + odd` weights, `rot` to nine
+/// floats, `t` to three, `sc` to one, `out` to four writable ones.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn looped(
+    rec: *const [f32; 4],
+    w: *const [f32; 4],
+    pairs: usize,
+    odd: usize,
+    rot: *const [f32; 3],
+    t: *const f32,
+    sc: *const f32,
+    out: *mut f32,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        core::arch::asm!(
+            "vldmia {rec}!, {{s0-s3}}",
+            "cmp {pairs}, #0",
+            "bne 2f",
+            // No pair: the odd accumulator is +0.0 (`pairs` is 0), as in the Rust kernels.
+            "vmov s4, {pairs}",
+            "vmov s5, {pairs}",
+            "vmov s6, {pairs}",
+            "vmov s7, {pairs}",
+            "b 4f",
+            "2:",
+            first_pair!(),
+            "subs {pairs}, {pairs}, #1",
+            "beq 4f",
+            "3:",
+            next_pair!(),
+            "subs {pairs}, {pairs}, #1",
+            "bne 3b",
+            "4:",
+            "cmp {odd}, #0",
+            "beq 5f",
+            "vldmia {rec}, {{s8-s11}}",
+            "vldmia {w}, {{s16-s19}}",
+            "vmla.f32 s0, s8, s16",
+            "vmla.f32 s1, s9, s17",
+            "vmla.f32 s2, s10, s18",
+            "vmla.f32 s3, s11, s19",
+            "5:",
+            finish!(),
+            rec = inout(reg) rec => _,
+            w = inout(reg) w => _,
+            pairs = inout(reg) pairs => _,
+            odd = in(reg) odd,
+            rot = in(reg) rot,
+            t = in(reg) t,
+            sc = in(reg) sc,
+            out = in(reg) out,
+            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+            options(nostack),
+        );
+    }
+}
