@@ -14,7 +14,7 @@
 //! contains every deformed vertex: `|x_ik − c'_k| ≤ |p_ik − c_k| + Σ_j |U_ijk − Ū_jk| |q_j|`.
 //! In the world the box is oriented by the body's rotation. The table stores per node `M + 1`
 //! rows `[H_x, H_y, H_z, 0]`, `[ΔH_jx, ΔH_jy, ΔH_jz, 0]` (`16 (M + 1)` bytes in f32, beside the
-//! sphere record's `16 (M + 1) + 4`), built by `bdtree_std::obb::box_table` from an image.
+//! sphere record's `16 (M + 1) + 4`), built by `bdtree_std::build::box_table` from an image.
 //!
 //! # Rounding
 //!

@@ -13,7 +13,7 @@
 
 use bdtree_core::Encoding;
 use bdtree_std::build::{build, compact, BuildOptions, Precision};
-use bdtree_std::modes::{compute_modes, ModalOptions};
+use bdtree_std::modal::{compute_modes, ModalOptions};
 use bdtree_std::run::inspect::compare;
 use bdtree_std::shapes::procedural::torus;
 

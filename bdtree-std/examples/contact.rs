@@ -1,7 +1,7 @@
 //! Two soft balls collide and bounce apart under BD-Tree penalty forces.
 //!
 //! Each ball (radius 0.3 m, rubber-like: E = 0.5 MPa, ν = 0.45, ρ = 1000 kg/m³) moves by a
-//! rigid translation and its 6 lowest vibration modes from [`bdtree_std::modes`]. Every time
+//! rigid translation and its 6 lowest vibration modes from [`bdtree_std::modal`]. Every time
 //! step (0.1 ms) the bounded-depth proxy query (depth 10) finds the overlapping contact
 //! spheres; each gives a penalty force `k d n` ([`bdtree_core::response`]), summed into a force
 //! on each ball's center of mass and a generalized force on its modes. Dynamics, integrated by
@@ -28,7 +28,7 @@
 use bdtree_core::response::{respond, Wrench};
 use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
 use bdtree_std::build::{build, BuildOptions, Precision};
-use bdtree_std::modes::{compute_modes, ModalOptions};
+use bdtree_std::modal::{compute_modes, ModalOptions};
 use bdtree_std::shapes::procedural::icosphere;
 use bdtree_std::BodyStorage;
 

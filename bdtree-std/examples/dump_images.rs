@@ -1,8 +1,8 @@
 //! Writes images built and compacted from the fixture scenes, for a byte comparison.
 use bdtree_core::Encoding;
-use bdtree_std::builder::{build, BuildOptions, Grouping, ModeCenter, Precision, SphereFit};
-use bdtree_std::compact::compact;
-use bdtree_std::scene::Scene;
+use bdtree_std::build::compact;
+use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter, Precision, SphereFit};
+use bdtree_std::io::Scene;
 use std::path::Path;
 
 fn main() {

@@ -8,7 +8,7 @@
 //! | [`shapes`] | procedural meshes and smooth bases, the chair, B-spline and cage bases | `io` |
 //! | [`build`] | the tree builder, Welzl spheres, box tables, compaction, the one image writer | `io` |
 //! | [`oracle`] | explicit deformation, exact triangle tests, distances, brute force | `io` |
-//! | [`modal`] | vibration modes of closed meshes (`modes` is its former name) | `io` |
+//! | [`modal`] | vibration modes of closed meshes | `io` |
 //! | [`run`] | the scene runner, checks against the oracle, interrupt tables, inspection, printed reports | `io`, `build`, `oracle` |
 //! | [`sim`] | the falling chairs and the demo | `io`, `shapes`, `build`, `oracle`, `modal`, `run` |
 //! | [`view`] | pictures (feature `pictures`), exports, Rerun recordings (feature `rerun`) | all of the above |
@@ -35,8 +35,6 @@ pub mod build;
 pub mod error;
 pub mod io;
 pub mod modal;
-/// The modal analysis under its former name.
-pub use modal as modes;
 pub mod oracle;
 pub mod rng;
 pub mod run;
@@ -48,46 +46,3 @@ pub mod view;
 
 pub use error::LoadError;
 pub use storage::BodyStorage;
-
-// Old module paths, kept so that outside code keeps compiling.
-
-/// Old path of [`build::boxes`].
-pub use build::boxes as obb;
-/// Old path of [`build::tree`].
-pub use build::tree as builder;
-pub use build::{compact, welzl};
-/// Old path of [`run::interrupt_table`].
-pub use run::interrupt_table as budget;
-/// Old path of [`run::scene`] (the scene runner) and [`run::check`].
-pub mod collide {
-    pub use crate::run::check::*;
-    pub use crate::run::scene::*;
-}
-pub use io::scene;
-pub use run::inspect;
-/// Old path of [`io::mesh`] and the three mesh formats.
-pub mod mesh {
-    pub use crate::io::load::load_mesh;
-    pub use crate::io::mesh::*;
-    pub use crate::io::obj::{parse_obj, write_obj};
-    pub use crate::io::ply::parse_ply;
-    pub use crate::io::stl::parse_stl;
-}
-/// Old path of [`io::basis`] and [`io::npy`].
-pub mod basis {
-    pub use crate::io::basis::*;
-    pub use crate::io::npy::*;
-}
-pub use shapes::procedural;
-/// Old path of [`shapes::bspline`] and [`shapes::cage`] (the local bases).
-pub mod local {
-    pub use crate::shapes::bspline::*;
-    pub use crate::shapes::cage::*;
-}
-pub use sim::chairs;
-pub use view::export;
-#[cfg(feature = "pictures")]
-pub use view::render;
-/// Old path of [`view::rerun`].
-#[cfg(feature = "rerun")]
-pub use view::rerun as rerun_log;

@@ -56,9 +56,9 @@ use bdtree_core::{
     collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
     stack_capacity, Body, Pose, ProxyPair, Scalar, TrianglePair, VertexEntry,
 };
-use bdtree_std::builder::{BuildOptions, Precision};
-use bdtree_std::collide::prepare;
-use bdtree_std::scene::Scene;
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
+use bdtree_std::run::prepare;
 use bdtree_std::BodyStorage;
 
 use crate::{cargo_in, root};
@@ -261,7 +261,7 @@ fn to_u32(x: usize) -> u32 {
 /// Every frame's answers by `bdtree-core` in `S`.
 fn answers<S: Scalar>(
     scene: &Scene,
-    images: &[bdtree_std::builder::ImageBuf],
+    images: &[bdtree_std::io::ImageBuf],
     with_self: bool,
 ) -> Result<Vec<Answers<S>>, String> {
     let parsed = images
@@ -492,7 +492,7 @@ fn write_scene<S: Scalar>(
     out: &mut Pack,
     label: &str,
     scene: &Scene,
-    images: &[bdtree_std::builder::ImageBuf],
+    images: &[bdtree_std::io::ImageBuf],
     answers: &[Answers<S>],
     oracle: &[Vec<[u32; 4]>],
     with_self: bool,

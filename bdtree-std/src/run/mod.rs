@@ -35,6 +35,6 @@ pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, Geometr
 pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{
-    distances, kernel_primitive, prepare, run, run_unrefined, run_with, Contact, FrameResult,
-    PairDistance, PreparedScene, ProxyContact, RunError,
+    distances, frame_origin, kernel_primitive, prepare, run, run_unrefined, run_with, Contact,
+    FrameResult, PairDistance, PreparedScene, ProxyContact, RunError,
 };

@@ -1,6 +1,6 @@
 //! **Simulation**: the BD-Tree paper's falling chairs (rigid and modal dynamics, sweep-and-prune,
 //! proxy queries, penalty response) and the demo built on it. Imports [`crate::io`],
-//! [`crate::shapes`], [`crate::build`], [`crate::modes`], [`crate::oracle`] and [`crate::run`].
+//! [`crate::shapes`], [`crate::build`], [`crate::modal`], [`crate::oracle`] and [`crate::run`].
 //!
 //! | file | what |
 //! |---|---|

@@ -15,11 +15,11 @@
 //! `BDTREE_FAR_FIRST=k` starts at family k, to run it in shards).
 
 use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::collide::{brute_force_frame, prepare, run, Contact, PreparedScene};
 use bdtree_std::io::{Basis, Mesh, Pose, Scene, SceneBody};
 use bdtree_std::oracle;
-use bdtree_std::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
 use bdtree_std::rng::Rng;
+use bdtree_std::run::{brute_force_frame, prepare, run, Contact, PreparedScene};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
 
 /// f32's unit roundoff.
 const U32: f64 = f32::EPSILON as f64 * 0.5;
@@ -304,7 +304,7 @@ fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {
 fn corners(scene: &Scene, f: usize, body: usize, t: u32) -> [[f64; 3]; 3] {
     let b = &scene.bodies[body];
     let (pose, q) = &scene.frames[f][body];
-    let origin = bdtree_std::collide::frame_origin(scene, [f]);
+    let origin = bdtree_std::run::frame_origin(scene, [f]);
     let pose = Pose {
         translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
         ..*pose
@@ -322,7 +322,7 @@ fn check(scene: &Scene, tally: &mut Tally) {
         let truth = brute_force_frame(scene, f);
         tally.scenes += 1;
         tally.truth += truth.len();
-        let origin = bdtree_std::collide::frame_origin(scene, [f]);
+        let origin = bdtree_std::run::frame_origin(scene, [f]);
         let x = extents(scene, f);
         for (k, answer) in [&r32[f], &r64[f]].into_iter().enumerate() {
             tally.nodes[k] += u64::from(answer.stats.nodes_visited);

@@ -7,7 +7,7 @@
 use std::f64::consts::PI;
 use std::time::Instant;
 
-use bdtree_std::mesh::Mesh;
+use bdtree_std::io::Mesh;
 use bdtree_std::modal::{compute_modes, Chosen, Fixed, ModalOptions, Modes};
 
 use crate::modal_references::{
@@ -431,7 +431,7 @@ fn free_cube_matches_the_ritz_reference() {
 #[test]
 fn sphere_torsion_matches_lamb() {
     let (radius, young, poisson, density): (f64, f64, f64, f64) = (0.1, 1e6, 0.3, 1000.0);
-    let mesh = bdtree_std::procedural::icosphere(radius, 4);
+    let mesh = bdtree_std::shapes::procedural::icosphere(radius, 4);
     let options = ModalOptions {
         modes: 10,
         young,

@@ -145,10 +145,10 @@ fn modes_bad_input_fails_with_a_clear_message() {
 }
 
 /// Writes `mesh` as OBJ into `dir`.
-fn write_mesh(dir: &Path, name: &str, mesh: &bdtree_std::mesh::Mesh) -> PathBuf {
+fn write_mesh(dir: &Path, name: &str, mesh: &bdtree_std::io::Mesh) -> PathBuf {
     let path = dir.join(name);
     let mut file = std::fs::File::create(&path).expect("create mesh");
-    bdtree_std::mesh::write_obj(mesh, &mut file).expect("write mesh");
+    bdtree_std::io::write_obj(mesh, &mut file).expect("write mesh");
     path
 }
 
@@ -178,7 +178,11 @@ fn numbers(value: &serde_json::Value) -> Vec<f64> {
 #[test]
 fn modes_chooses_the_lattice_and_says_so() {
     let dir = scratch("auto");
-    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    let beam = write_mesh(
+        &dir,
+        "beam.obj",
+        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
+    );
     let out_path = dir.join("m.npy");
     let (beam, out_path) = (
         beam.to_str().expect("utf-8"),
@@ -218,7 +222,11 @@ fn modes_chooses_the_lattice_and_says_so() {
 #[test]
 fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
     let dir = scratch("fixed");
-    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    let beam = write_mesh(
+        &dir,
+        "beam.obj",
+        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
+    );
     // The bar's vertices 0–3 are its −x end.
     let list = dir.join("end.txt");
     std::fs::write(&list, "# the -x end\n0\n1\n2\n3\n").expect("write list");
@@ -272,7 +280,11 @@ fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
 #[test]
 fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencies() {
     let dir = scratch("thin");
-    let beam = write_mesh(&dir, "beam.obj", &bdtree_std::procedural::bar(1.0, 0.05, 4));
+    let beam = write_mesh(
+        &dir,
+        "beam.obj",
+        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
+    );
     let out_path = dir.join("m.npy");
     let (beam_s, out_s) = (
         beam.to_str().expect("utf-8"),
@@ -302,7 +314,7 @@ fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencie
         &["list.txt: line 2: vertex 20 is out of range (the mesh has 20 vertices)"],
     );
     // A 2 mm wall on a 1 m plate: refused, with its thickness and what resolving it costs.
-    let mut plate = bdtree_std::procedural::bar(1.0, 1.0, 1);
+    let mut plate = bdtree_std::shapes::procedural::bar(1.0, 1.0, 1);
     for v in &mut plate.vertices {
         v[2] *= 0.002;
     }

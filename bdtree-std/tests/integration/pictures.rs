@@ -1,4 +1,4 @@
-//! Pictures (`bdtree_std::render`, `bdtree render`) and exports (`bdtree_std::export`,
+//! Pictures (`bdtree_std::view::render`, `bdtree render`) and exports (`bdtree_std::view::export`,
 //! `bdtree export`): real files that decode, show what they claim, and clear errors.
 
 use std::collections::HashSet;

@@ -17,14 +17,14 @@ use std::sync::Arc;
 use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
     collide_proxies as core_proxies, collide_self as core_self, proxy_stack_capacity, refine,
-    refine_self,
-    self_stack_capacity, stack_capacity, Body as CoreBody, BodyError, ProxyPair, QueryStatus,
-    Scalar, TrianglePair,
+    refine_self, self_stack_capacity, stack_capacity, Body as CoreBody, BodyError, ProxyPair,
+    QueryStatus, Scalar, TrianglePair,
 };
-use bdtree_std::basis::Basis;
-use bdtree_std::builder::{build, BuildOptions, ImageBuf, Precision};
-use bdtree_std::mesh::Mesh;
-use bdtree_std::modes::{compute_modes, ModalOptions, DEFAULT_MAX_CELLS};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Basis;
+use bdtree_std::io::ImageBuf;
+use bdtree_std::io::Mesh;
+use bdtree_std::modal::{compute_modes, ModalOptions, DEFAULT_MAX_CELLS};
 use numpy::ndarray::{Array1, Array2, ArrayView2};
 use numpy::PyArrayLikeDyn;
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2};
@@ -84,7 +84,7 @@ fn mesh_arrays<'py>(py: Python<'py>, mesh: &Mesh) -> MeshArrays<'py> {
 /// shape `(F, 3)` int64, in the file's vertex and face order (polygons fan-triangulated).
 #[pyfunction]
 fn load_mesh<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<MeshArrays<'py>> {
-    let mesh = bdtree_std::mesh::load_mesh(&path).map_err(err)?;
+    let mesh = bdtree_std::io::load_mesh(&path).map_err(err)?;
     Ok(mesh_arrays(py, &mesh))
 }
 
@@ -97,7 +97,7 @@ fn load_basis<'py>(
     path: std::path::PathBuf,
     vertices: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let basis = bdtree_std::basis::load_npy(&path).map_err(err)?;
+    let basis = bdtree_std::io::load_npy(&path).map_err(err)?;
     if let Some(n) = vertices {
         basis.check_vertex_count(n, &path).map_err(err)?;
     }

@@ -7,7 +7,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use bdtree_core::{mode_storage, Body, CacheEntry, Header, Image, Scalar, VertexEntry};
-use bdtree_std::builder::ImageBuf;
+use bdtree_std::io::ImageBuf;
 
 /// A validated tree image, owned.
 pub struct TreeData {

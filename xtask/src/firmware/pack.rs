@@ -395,7 +395,7 @@ pub fn pack() -> Result<(), String> {
     }
     let bench32 = bench_image(Precision::F32)?;
     let bench64 = bench_image(Precision::F64)?;
-    let bench_nodes = bdtree_std::builder::ImageBuf::from_bytes(&bench32)
+    let bench_nodes = bdtree_std::io::ImageBuf::from_bytes(&bench32)
         .parse::<f32>()
         .map_err(|e| e.to_string())?
         .tree

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use bdtree_core::ImageError;
 use bdtree_std::build::BuildError;
-use bdtree_std::modes::ModesError;
+use bdtree_std::modal::ModesError;
 use bdtree_std::run::RunError;
 use bdtree_std::sim::demo::DemoError;
 use bdtree_std::view::RenderError;

@@ -67,7 +67,7 @@ impl From<FormatArg> for Encoding {
 #[derive(clap::Args, Clone, Copy)]
 pub struct CompactArgs {
     /// Row storage: quantization folds every error outward into the radius growth, so no
-    /// contact is missed (see `bdtree_std::compact`).
+    /// contact is missed (see `bdtree_std::build::compact`).
     #[arg(long, value_enum, default_value_t = FormatArg::F32)]
     pub format: FormatArg,
     /// Keep only the top L levels and no mesh (proxy queries only, at proxy depth ≤ L).
