@@ -65,7 +65,6 @@ pub mod obb;
 pub mod output;
 pub mod pose;
 pub mod primitive;
-mod primitive_box;
 pub mod proxy;
 pub mod refine;
 pub mod response;

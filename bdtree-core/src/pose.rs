@@ -88,15 +88,23 @@ impl<S: Scalar> Pose<S> {
     /// `R x + t`: 9 multiply-adds.
     #[inline]
     pub fn apply(&self, x: [S; 3]) -> [S; 3] {
-        let [a, b, c] = self.rotate(x);
+        let r = &self.rotation;
         let t = self.translation;
-        [a + t[0], b + t[1], c + t[2]]
+        [
+            r[0][0] * x[0] + r[0][1] * x[1] + r[0][2] * x[2] + t[0],
+            r[1][0] * x[0] + r[1][1] * x[1] + r[1][2] * x[2] + t[1],
+            r[2][0] * x[0] + r[2][1] * x[1] + r[2][2] * x[2] + t[2],
+        ]
     }
 
     /// `R x`: a direction (a normal, an axis) turned by the pose, without its translation.
     #[inline]
     pub fn rotate(&self, x: [S; 3]) -> [S; 3] {
-        self.rotation
-            .map(|row| row[0] * x[0] + row[1] * x[1] + row[2] * x[2])
+        let r = &self.rotation;
+        [
+            r[0][0] * x[0] + r[0][1] * x[1] + r[0][2] * x[2],
+            r[1][0] * x[0] + r[1][1] * x[1] + r[1][2] * x[2],
+            r[2][0] * x[0] + r[2][1] * x[1] + r[2][2] * x[2],
+        ]
     }
 }

@@ -20,7 +20,7 @@
 //! * **normal**: unit, from the triangle to the primitive: the plane's inward normal, or from
 //!   the triangle's nearest point towards the center (axis); when that point is on the center
 //!   (axis) within rounding, the triangle's normal (the `x` axis for a zero-area triangle);
-//!   for a box, the axis of least overlap (see `primitive_box.rs`);
+//!   for a box, the axis of least overlap (see `primitive/boxes.rs`);
 //! * **depth**: how far the primitive must move along the normal for the triangle to stop
 //!   touching it: `offset − min n·v` for a plane, `radius − distance` for a sphere or capsule
 //!   (when the capsule's axis passes through the triangle, moving it by the radius along the
@@ -42,330 +42,20 @@
 //! is at most `2T` away from it. Node spheres are tested with `T` computed for the sphere's
 //! extent (every vertex below it is within it) plus the rounding of the test itself.
 
+mod boxes;
+mod contact;
+mod shape;
+
+pub use contact::{primitive_contact, primitive_tolerance};
+pub use shape::{Primitive, PrimitiveError};
+
 use crate::body::Body;
-use crate::closest::{closest_on_segment, closest_on_triangle, closest_points};
-use crate::contact::{ContactPoint, TriangleContact};
+use crate::contact::ContactPoint;
 use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink};
-use crate::pose::Pose;
-use crate::primitive_box::{box_contact, box_signed_distance};
-use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
+use crate::scalar::Scalar;
 use crate::tree::NONE;
 use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy};
-
-type V<S> = [S; 3];
-
-/// A rigid primitive in world coordinates.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum Primitive<S> {
-    /// The solid half-space `normal · x ≤ offset` (`normal` unit; see [`Primitive::plane`]).
-    Plane {
-        /// Unit outward normal (pointing out of the solid).
-        normal: [S; 3],
-        /// The boundary plane is `normal · x = offset`.
-        offset: S,
-    },
-    /// A solid ball.
-    Sphere {
-        /// Center.
-        center: [S; 3],
-        /// Radius (≥ 0).
-        radius: S,
-    },
-    /// A solid capsule: the points within `radius` of the segment `a b`.
-    Capsule {
-        /// One end of the axis.
-        a: [S; 3],
-        /// The other end.
-        b: [S; 3],
-        /// Radius (≥ 0).
-        radius: S,
-    },
-    /// A solid oriented box: the points `c + Σₖ xₖ aₖ` with `|xₖ| ≤ hₖ` (see
-    /// [`Primitive::oriented_box`]).
-    Box {
-        /// Center `c`.
-        center: [S; 3],
-        /// The box's unit axes `aₖ` in world coordinates (orthonormal: a rotation's columns).
-        axes: [[S; 3]; 3],
-        /// Half extents `hₖ` (≥ 0).
-        half_extents: [S; 3],
-    },
-}
-
-/// Why a primitive was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum PrimitiveError {
-    /// A NaN or infinite component.
-    NonFinite,
-    /// A plane's normal has zero length.
-    ZeroNormal,
-    /// A negative radius.
-    NegativeRadius,
-}
-
-impl core::fmt::Display for PrimitiveError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::NonFinite => write!(f, "primitive has a non-finite component"),
-            Self::ZeroNormal => write!(f, "plane normal has zero length"),
-            Self::NegativeRadius => write!(f, "primitive radius is negative"),
-        }
-    }
-}
-
-impl core::error::Error for PrimitiveError {}
-
-fn finite<S: Scalar>(values: &[S]) -> Result<(), PrimitiveError> {
-    if values.iter().all(|v| v.is_finite()) {
-        Ok(())
-    } else {
-        Err(PrimitiveError::NonFinite)
-    }
-}
-
-fn radius_ok<S: Scalar>(radius: S) -> Result<(), PrimitiveError> {
-    if radius >= S::ZERO {
-        Ok(())
-    } else {
-        Err(PrimitiveError::NegativeRadius)
-    }
-}
-
-impl<S: Scalar> Primitive<S> {
-    /// The half-space `n · x ≤ offset · |n|` below the plane through `offset · n/|n|` (the
-    /// normal is normalised; it points out of the solid).
-    pub fn plane(normal: [S; 3], offset: S) -> Result<Self, PrimitiveError> {
-        finite(&[normal[0], normal[1], normal[2], offset])?;
-        let len = dot(normal, normal).sqrt();
-        let usable = len > S::ZERO && len.is_finite();
-        if !usable {
-            return Err(PrimitiveError::ZeroNormal);
-        }
-        Ok(Primitive::Plane {
-            normal: normal.map(|x| x / len),
-            offset,
-        })
-    }
-
-    /// A ball.
-    pub fn sphere(center: [S; 3], radius: S) -> Result<Self, PrimitiveError> {
-        finite(&[center[0], center[1], center[2], radius])?;
-        radius_ok(radius)?;
-        Ok(Primitive::Sphere { center, radius })
-    }
-
-    /// A capsule around the segment `a b`.
-    pub fn capsule(a: [S; 3], b: [S; 3], radius: S) -> Result<Self, PrimitiveError> {
-        finite(&[a[0], a[1], a[2], b[0], b[1], b[2], radius])?;
-        radius_ok(radius)?;
-        Ok(Primitive::Capsule { a, b, radius })
-    }
-
-    /// The box of half extents `half_extents` posed by `pose`: centered at the translation,
-    /// its axes the columns of the rotation (a unit quaternion's matrix, [`Pose`]).
-    pub fn oriented_box(pose: &Pose<S>, half_extents: [S; 3]) -> Result<Self, PrimitiveError> {
-        let r = &pose.rotation;
-        finite(&[half_extents[0], half_extents[1], half_extents[2]])?;
-        finite(&[
-            pose.translation[0],
-            pose.translation[1],
-            pose.translation[2],
-        ])?;
-        for row in r {
-            finite(row)?;
-        }
-        for h in half_extents {
-            radius_ok(h)?;
-        }
-        Ok(Primitive::Box {
-            center: pose.translation,
-            axes: [
-                [r[0][0], r[1][0], r[2][0]],
-                [r[0][1], r[1][1], r[2][1]],
-                [r[0][2], r[1][2], r[2][2]],
-            ],
-            half_extents,
-        })
-    }
-
-    /// The primitive's magnitude `e` of the tolerance (module docs).
-    fn magnitude(&self) -> S {
-        match *self {
-            Primitive::Plane { offset, .. } => offset.abs(),
-            Primitive::Sphere { center, radius } => norm_inf(center) + radius,
-            Primitive::Capsule { a, b, radius } => norm_inf(a).max(norm_inf(b)) + radius,
-            Primitive::Box {
-                center,
-                half_extents: h,
-                ..
-            } => norm_inf(center) + h[0] + h[1] + h[2],
-        }
-    }
-
-    /// The signed distance of `x` into the primitive's boundary surface, the surface's
-    /// nearest point's parameters aside: for a plane `n · x − offset`, for a sphere or capsule
-    /// `|x − nearest axis point| − radius`; negative inside. (Used for node spheres: a sphere
-    /// `[c, r]` may touch the primitive only if this at `c` is at most `r`.)
-    fn signed_distance(&self, x: V<S>) -> S {
-        match *self {
-            Primitive::Plane { normal, offset } => dot(normal, x) - offset,
-            Primitive::Sphere { center, radius } => {
-                let d = sub(x, center);
-                dot(d, d).sqrt() - radius
-            }
-            Primitive::Capsule { a, b, radius } => {
-                let c = closest_on_segment(x, a, b).0;
-                let d = sub(x, c);
-                dot(d, d).sqrt() - radius
-            }
-            Primitive::Box {
-                center,
-                axes,
-                half_extents,
-            } => box_signed_distance(to_box(x, center, &axes), half_extents),
-        }
-    }
-}
-
-/// The tolerance `T` of a triangle (or a sphere's extent) of largest coordinate `w` with
-/// vertices known to within `error`, against `primitive` (module docs).
-pub fn primitive_tolerance<S: Scalar>(w: S, error: S, primitive: &Primitive<S>) -> S {
-    (error + error) + S::from_u32(64) * S::UNIT_ROUNDOFF * (w + primitive.magnitude() + error)
-}
-
-fn unit<S: Scalar>(v: V<S>) -> Option<V<S>> {
-    let len = dot(v, v).sqrt();
-    (len > S::ZERO && len.is_finite()).then(|| v.map(|x| x / len))
-}
-
-/// The contact of a world triangle whose vertices are known to within `error` per coordinate
-/// with `primitive`: `None` when it is farther than [`primitive_tolerance`] from it.
-pub fn primitive_contact<S: Scalar>(
-    triangle: &[[S; 3]; 3],
-    primitive: &Primitive<S>,
-    error: S,
-) -> Option<TriangleContact<S>> {
-    let w = norm_inf(triangle[0])
-        .max(norm_inf(triangle[1]))
-        .max(norm_inf(triangle[2]));
-    let t = primitive_tolerance(w, error, primitive);
-    let face = || {
-        let [p, q, r] = *triangle;
-        unit(cross(sub(q, p), sub(r, p))).unwrap_or([S::ONE, S::ZERO, S::ZERO])
-    };
-    // (point on the triangle, its signed distance to the surface, normal triangle → primitive)
-    let (point, signed, normal) = match *primitive {
-        Primitive::Plane { normal, offset } => {
-            let mut best = (triangle[0], dot(normal, triangle[0]));
-            for &v in &triangle[1..] {
-                let h = dot(normal, v);
-                if h < best.1 {
-                    best = (v, h);
-                }
-            }
-            (best.0, best.1 - offset, normal.map(|x| -x))
-        }
-        Primitive::Sphere { center, radius } => {
-            let p = closest_on_triangle(center, triangle);
-            let d = sub(center, p);
-            let dist = dot(d, d).sqrt();
-            (p, dist - radius, unit(d).unwrap_or_else(face))
-        }
-        Primitive::Capsule { a, b, radius } => {
-            let (d2, p, on_axis) = closest_points(triangle, &[a, b, b]);
-            let dist = d2.sqrt();
-            (p, dist - radius, unit(sub(on_axis, p)).unwrap_or_else(face))
-        }
-        Primitive::Box {
-            center,
-            axes,
-            half_extents,
-        } => {
-            let [p, q, r] = *triangle;
-            let local = [
-                to_box(p, center, &axes),
-                to_box(q, center, &axes),
-                to_box(r, center, &axes),
-            ];
-            let (point, normal, depth) = box_contact(&local, half_extents, t)?;
-            let normal = from_box(normal, &axes);
-            let normal = unit(normal).unwrap_or_else(face);
-            let point = from_box(point, &axes);
-            let point = [
-                point[0] + center[0],
-                point[1] + center[1],
-                point[2] + center[2],
-            ];
-            return Some(TriangleContact {
-                point,
-                normal,
-                depth,
-            });
-        }
-    };
-    // NaN (a broken state) is not a contact.
-    let touches = signed <= t;
-    if !touches {
-        return None;
-    }
-    // Within rounding of the axis the direction is noise: use the triangle's normal.
-    let normal = match *primitive {
-        Primitive::Plane { .. } | Primitive::Box { .. } => normal,
-        _ if signed + primitive_radius(primitive) <= t => face(),
-        _ => normal,
-    };
-    Some(TriangleContact {
-        point,
-        normal,
-        depth: -signed,
-    })
-}
-
-fn primitive_radius<S: Scalar>(primitive: &Primitive<S>) -> S {
-    match *primitive {
-        Primitive::Plane { .. } | Primitive::Box { .. } => S::ZERO,
-        Primitive::Sphere { radius, .. } | Primitive::Capsule { radius, .. } => radius,
-    }
-}
-
-/// `x` in the box's frame: `x'ₖ = aₖ · (x − c)`.
-fn to_box<S: Scalar>(x: V<S>, center: V<S>, axes: &[V<S>; 3]) -> V<S> {
-    let d = sub(x, center);
-    [dot(axes[0], d), dot(axes[1], d), dot(axes[2], d)]
-}
-
-/// A direction of the box's frame in world coordinates: `Σₖ xₖ aₖ`.
-fn from_box<S: Scalar>(x: V<S>, axes: &[V<S>; 3]) -> V<S> {
-    let [a, b, c] = *axes;
-    [
-        x[0] * a[0] + x[1] * b[0] + x[2] * c[0],
-        x[0] * a[1] + x[1] * b[1] + x[2] * c[1],
-        x[0] * a[2] + x[1] * b[2] + x[2] * c[2],
-    ]
-}
-
-/// Whether a body's world sphere `[x, y, z, r]` (vertices known to within `error`) may hold a
-/// triangle [`primitive_contact`] reports: its center's signed distance to the primitive is at
-/// most its radius, plus the leaf tolerance over its extent and the rounding of this test.
-/// The walk's test of every node, and the world query's broad phase on root spheres.
-#[inline(always)]
-pub(crate) fn sphere_may_touch<S: Scalar>(
-    sphere: &[S; 4],
-    primitive: &Primitive<S>,
-    error: S,
-) -> bool {
-    let [x, y, z, r] = *sphere;
-    let c = [x, y, z];
-    let w = norm_inf(c) + r;
-    let t = primitive_tolerance(w, error, primitive);
-    let rounding = S::from_u32(16) * S::UNIT_ROUNDOFF * (w + primitive.magnitude() + r);
-    // NaN fails the test of a correct sphere: only possible with a broken state.
-    primitive.signed_distance(c) <= r + t + rounding
-}
+pub(crate) use contact::sphere_may_touch;
 
 /// A contact proxy of a body against a primitive ([`collide_primitive_proxies`]): a node at
 /// the proxy depth (or a shallower leaf, or a cut node) whose world sphere may touch the
@@ -615,6 +305,7 @@ pub fn collide_primitive<S: Scalar>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pose::Pose;
 
     const T: [[f64; 3]; 3] = [[0.0, 0.0, 0.1], [1.0, 0.0, -0.2], [0.0, 1.0, 0.3]];
 
