@@ -3,3 +3,5 @@
 /// The one seeded generator of the workspace (xorshift64*), so every run measures the same
 /// data.
 pub use bdtree_std::rng::Rng;
+
+pub mod query_scene;
