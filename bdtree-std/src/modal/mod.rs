@@ -82,6 +82,7 @@ mod lattice;
 mod options;
 mod ordering;
 pub mod report;
+mod spacing;
 mod sparse;
 mod spec;
 #[cfg(test)]
@@ -89,8 +90,8 @@ mod tests;
 mod thickness;
 
 pub use options::{
-    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, CELLS_ACROSS, DEFAULT_MAX_CELLS,
-    MIN_RESOLUTION,
+    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, ALONG_RESOLUTION, CELLS_ACROSS,
+    DEFAULT_MAX_CELLS, MAX_ASPECT, MAX_GRID_CELLS, MIN_RESOLUTION, SECTION_CELLS,
 };
 pub use spec::Fixed;
 pub use thickness::Wall;
@@ -131,45 +132,47 @@ fn open_edges(mesh: &Mesh) -> usize {
     open
 }
 
-/// The resolution to use, how it was chosen and the thinnest wall; errors when the
-/// automatic choice would exceed the budget (by estimate).
-fn choose_resolution(
+/// The lattice's cell sides, how they were chosen and the thinnest wall (`mesh` as given,
+/// `turned` in lattice coordinates by `frame`).
+fn choose_spacing(
     mesh: &Mesh,
+    turned: &Mesh,
+    frame: &frame::Rotation,
     o: &ModalOptions,
-    longest: f64,
     progress: &mut dyn FnMut(Progress),
-) -> Result<(usize, Chosen, Option<Wall>), ModesError> {
+) -> ([f64; 3], Chosen, Option<Wall>) {
     progress(Progress::Measuring);
-    let wall = thickness::thinnest(mesh, &thickness::measure(mesh));
+    let thickness = thickness::measure(mesh);
+    let wall = thickness::thinnest(mesh, &thickness);
     if let Some(r) = o.resolution {
-        return Ok((r, Chosen::Given, wall));
+        let (lo, hi) = lattice::bounds(turned);
+        let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
+        return ([longest / r as f64; 3], Chosen::Given, wall);
     }
-    // A hair above an integer counts as that integer (thicknesses come from ray casting).
-    let by_thickness = wall.map_or(0.0, |w| {
-        (CELLS_ACROSS * longest / w.thickness * (1.0 - 1e-9)).ceil()
-    });
-    let (resolution, chosen) = if by_thickness > MIN_RESOLUTION as f64 {
-        (by_thickness, Chosen::Thickness)
-    } else {
-        (MIN_RESOLUTION as f64, Chosen::Minimum)
-    };
-    let h = longest / resolution;
-    let estimate = lattice::mesh_volume(mesh).abs() / h.powi(3)
-        + 0.75 * thickness::surface_area(mesh) / (h * h);
-    if estimate > o.max_cells as f64 || resolution > 4096.0 {
-        return Err(ModesError::TooManyCells {
-            wall: (chosen == Chosen::Thickness)
-                .then_some(wall)
-                .flatten()
-                .map(Box::new),
-            resolution: resolution.min(u32::MAX as f64) as usize,
-            spacing: h,
-            cells: estimate.min(u32::MAX as f64) as usize,
-            estimated: true,
-            max_cells: o.max_cells,
-        });
+    let (h, chosen) = spacing::automatic(mesh, turned, &thickness, frame);
+    (h, chosen, wall)
+}
+
+/// The refusal of an automatic lattice of `cells` solid cells (a lower bound if `estimated`).
+fn too_many_cells(
+    o: &ModalOptions,
+    chosen: Chosen,
+    wall: Option<Wall>,
+    (resolution, spacing): (usize, [f64; 3]),
+    (cells, dofs, estimated): (f64, Option<usize>, bool),
+) -> ModesError {
+    ModesError::TooManyCells {
+        wall: (chosen == Chosen::Thickness)
+            .then_some(wall)
+            .flatten()
+            .map(Box::new),
+        resolution,
+        spacing,
+        cells: cells.min(usize::MAX as f64) as usize,
+        dofs,
+        estimated,
+        max_cells: o.max_cells,
     }
-    Ok((resolution as usize, chosen, wall))
 }
 
 /// Internals kept for the tests: the lattice modes and matrices.
@@ -206,28 +209,43 @@ fn analyse(
     let (lo, hi) = lattice::bounds(&turned);
     let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
     // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
-    let (resolution, chosen, thinnest) = choose_resolution(mesh, o, longest, progress)?;
+    let (h, chosen, thinnest) = choose_spacing(mesh, &turned, &rotation, o, progress);
     let mesh = &turned;
+    let resolution = spacing::resolution((lo, hi), h);
+    // Before filling: a lattice whose cells cannot hold the body's volume within the budget
+    // is refused at once, and a grid too large to fill is an error.
+    if chosen != Chosen::Given {
+        let at_least = lattice::mesh_volume(mesh).abs() / (h[0] * h[1] * h[2]);
+        if at_least > o.max_cells as f64 {
+            return Err(too_many_cells(
+                o,
+                chosen,
+                thinnest,
+                (resolution, h),
+                (at_least.floor(), None, true),
+            ));
+        }
+    }
+    let (n, _) = lattice::layout((lo, hi), h, align);
+    if n.iter().map(|&c| c as f64).product::<f64>() > MAX_GRID_CELLS as f64 {
+        return Err(ModesError::GridTooLarge { cells: n });
+    }
 
     progress(Progress::Voxelising { resolution });
-    let mut grid = lattice::voxelise(mesh, resolution, align);
+    let mut grid = lattice::voxelise(mesh, h, align);
     let dropped = lattice::keep_largest_component(&mut grid);
     let solid = grid.solid_cells();
     if solid == 0 {
         return Err(ModesError::NoSolidCells { resolution });
     }
     if chosen != Chosen::Given && solid > o.max_cells {
-        return Err(ModesError::TooManyCells {
-            wall: (chosen == Chosen::Thickness)
-                .then_some(thinnest)
-                .flatten()
-                .map(Box::new),
-            resolution,
-            spacing: grid.h,
-            cells: solid,
-            estimated: false,
-            max_cells: o.max_cells,
-        });
+        return Err(too_many_cells(
+            o,
+            chosen,
+            thinnest,
+            (resolution, h),
+            (solid as f64, Some(3 * grid.nodes()), false),
+        ));
     }
     let held = embed::held_nodes(mesh, &grid, &held_vertex);
     let sys = sparse::assemble(&grid, o.young, o.poisson, o.density, &held);
@@ -341,7 +359,8 @@ fn analyse(
         resolution,
         chosen,
         thinnest,
-        cells_across: thinnest.map(|w| w.thickness / grid.h),
+        cells_across: thinnest
+            .map(|w| w.thickness / grid.h.iter().copied().fold(f64::INFINITY, f64::min)),
         cells: grid.n,
         spacing: grid.h,
         origin: grid.origin,

@@ -315,22 +315,7 @@ fn areas(mesh: &Mesh) -> Vec<f64> {
 /// has an estimate.
 pub(super) fn thinnest(mesh: &Mesh, thickness: &[f64]) -> Option<Wall> {
     let area = areas(mesh);
-    let mut order: Vec<usize> = (0..thickness.len())
-        .filter(|&t| thickness[t].is_finite())
-        .collect();
-    order.sort_unstable_by(|&a, &b| thickness[a].total_cmp(&thickness[b]));
-    let mut covered = 0.0;
-    let mut chosen = None;
-    for &t in &order {
-        covered += area[t];
-        if covered >= AREA_FACTOR * thickness[t] * thickness[t] {
-            chosen = Some(t);
-            break;
-        }
-    }
-    // A body too small for the rule everywhere (a handful of huge triangles): the thickest
-    // measured triangle bounds it.
-    let t = chosen.or(order.last().copied())?;
+    let t = design(&area, thickness)?;
     let design = thickness[t];
     parts(mesh, thickness, &area, 1.1 * design)
         .into_iter()
@@ -339,6 +324,63 @@ pub(super) fn thinnest(mesh: &Mesh, thickness: &[f64]) -> Option<Wall> {
             wall.thickness = design;
             wall
         })
+}
+
+/// The triangle whose thickness is the design thickness of triangles of `area` and
+/// `thickness` (`NaN` or infinite: none): the smallest `t` such that the triangles at most `t`
+/// thick cover [`AREA_FACTOR`]` · t²`, or, when none does (a body of a handful of huge
+/// triangles), the thickest measured triangle, which bounds it.
+fn design(area: &[f64], thickness: &[f64]) -> Option<usize> {
+    let mut order: Vec<usize> = (0..thickness.len())
+        .filter(|&t| thickness[t].is_finite())
+        .collect();
+    order.sort_unstable_by(|&a, &b| thickness[a].total_cmp(&thickness[b]));
+    let mut covered = 0.0;
+    for &t in &order {
+        covered += area[t];
+        if covered >= AREA_FACTOR * thickness[t] * thickness[t] {
+            return Some(t);
+        }
+    }
+    order.last().copied()
+}
+
+/// The body's design thickness along each lattice axis (rows of `frame`, in mesh
+/// coordinates): the rule of [`thinnest`] applied to each triangle's thickness measured along
+/// that axis, `t / |n_a|` for its unit normal `n` (exact for a flat wall at any angle; walls
+/// nearly parallel to the axis, `|n_a|` below 10⁻³, do not count). `None` along an axis no
+/// measured triangle faces.
+pub(super) fn along_axes(
+    mesh: &Mesh,
+    thickness: &[f64],
+    frame: &[[f64; 3]; 3],
+) -> [Option<f64>; 3] {
+    let area = areas(mesh);
+    let normals: Vec<[f64; 3]> = mesh
+        .triangles
+        .iter()
+        .map(|t| {
+            let p = t.map(|v| mesh.vertices[v as usize]);
+            let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+            let length = dot(n, n).sqrt();
+            n.map(|c| c / length)
+        })
+        .collect();
+    core::array::from_fn(|a| {
+        let along: Vec<f64> = thickness
+            .iter()
+            .zip(&normals)
+            .map(|(&t, n)| {
+                let cosine = dot(frame[a], *n).abs();
+                if cosine >= 1e-3 {
+                    t / cosine
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect();
+        design(&area, &along).map(|t| along[t])
+    })
 }
 
 /// Connected groups (sharing a vertex) of triangles at most `limit` thick, each with its
@@ -400,11 +442,6 @@ fn parts(mesh: &Mesh, thickness: &[f64], area: &[f64], limit: f64) -> Vec<(Vec<u
             (members, wall)
         })
         .collect()
-}
-
-/// Total surface area.
-pub(super) fn surface_area(mesh: &Mesh) -> f64 {
-    areas(mesh).iter().sum()
 }
 
 #[cfg(test)]
