@@ -347,4 +347,33 @@ mod tests {
         // A plain trilinear cube of aspect 1 stores about 1.5–2× the bending energy.
         assert!(without > 1.3 * exact, "{without} vs {exact}");
     }
+
+    #[test]
+    fn pure_bending_of_a_long_flat_cell_is_exact() {
+        // A cell 8 long, 8 wide and 1 thick (a plate's cell) bent along either long side:
+        // energy ½ E κ² ∫ z² dV = E κ² · 64 / 24.
+        let (young, poisson, kappa) = (1.0, 0.3, 0.01);
+        let size = [8.0, 8.0, 1.0];
+        let exact = young * kappa * kappa * 64.0 / 24.0;
+        let e = element(&full_weights(), size, young, poisson, true);
+        for along in [0, 1] {
+            let across = 1 - along;
+            // The displacement at local coordinates ξ, about the centre in physical units.
+            let field = |xi: [f64; 3]| {
+                let p: [f64; 3] = core::array::from_fn(|a| (xi[a] - 0.5) * size[a]);
+                let mut u = [0.0; 3];
+                u[along] = kappa * p[along] * p[2];
+                u[across] = -poisson * kappa * p[across] * p[2];
+                u[2] = -0.5
+                    * kappa
+                    * (p[along].powi(2) + poisson * (p[2].powi(2) - p[across].powi(2)));
+                u
+            };
+            let got = energy(&e, field);
+            assert!(
+                (got - exact).abs() < 1e-10 * exact,
+                "{along}: {got} vs {exact}"
+            );
+        }
+    }
 }

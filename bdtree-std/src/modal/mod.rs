@@ -175,6 +175,76 @@ fn too_many_cells(
     }
 }
 
+/// A filled lattice and how it was chosen.
+struct Built {
+    grid: lattice::Grid,
+    /// Cells along the longest side.
+    resolution: usize,
+    chosen: Chosen,
+    thinnest: Option<Wall>,
+    /// Solid cells dropped as not face-connected to the largest group.
+    dropped: usize,
+}
+
+/// Chooses the lattice for `mesh` (as given; `turned` is it in lattice coordinates by
+/// `frame`), fills it and keeps its largest face-connected group of cells. An automatic
+/// lattice over the budget is refused: before filling when the body's volume alone needs
+/// more cells than the budget, else with the exact count of the cells that would be used.
+fn build_lattice(
+    mesh: &Mesh,
+    turned: &Mesh,
+    frame: &frame::Rotation,
+    o: &ModalOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Built, ModesError> {
+    let align = fixed::alignment(mesh, &o.fixed, frame);
+    let (lo, hi) = lattice::bounds(turned);
+    // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
+    let (h, chosen, thinnest) = choose_spacing(mesh, turned, frame, o, progress);
+    let resolution = spacing::resolution((lo, hi), h);
+    if chosen != Chosen::Given {
+        // Every solid cell holds at most its volume (a hair less, for rounding).
+        let at_least =
+            (lattice::mesh_volume(turned).abs() / (h[0] * h[1] * h[2]) * (1.0 - 1e-9)).ceil();
+        if at_least > o.max_cells as f64 {
+            return Err(too_many_cells(
+                o,
+                chosen,
+                thinnest,
+                (resolution, h),
+                (at_least, None, true),
+            ));
+        }
+    }
+    let (n, _) = lattice::layout((lo, hi), h, align);
+    if n.iter().map(|&c| c as f64).product::<f64>() > MAX_GRID_CELLS as f64 {
+        return Err(ModesError::GridTooLarge { cells: n });
+    }
+    progress(Progress::Voxelising { resolution });
+    let mut grid = lattice::voxelise(turned, h, align);
+    let dropped = lattice::keep_largest_component(&mut grid);
+    let solid = grid.solid_cells();
+    if solid == 0 {
+        return Err(ModesError::NoSolidCells { resolution });
+    }
+    if chosen != Chosen::Given && solid > o.max_cells {
+        return Err(too_many_cells(
+            o,
+            chosen,
+            thinnest,
+            (resolution, h),
+            (solid as f64, Some(3 * grid.nodes()), false),
+        ));
+    }
+    Ok(Built {
+        grid,
+        resolution,
+        chosen,
+        thinnest,
+        dropped,
+    })
+}
+
 /// Internals kept for the tests: the lattice modes and matrices.
 #[cfg_attr(not(test), allow(dead_code))]
 struct Solution {
@@ -205,48 +275,17 @@ fn analyse(
             .collect(),
         triangles: mesh.triangles.clone(),
     };
-    let align = fixed::alignment(mesh, &o.fixed, &rotation);
     let (lo, hi) = lattice::bounds(&turned);
     let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
-    // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
-    let (h, chosen, thinnest) = choose_spacing(mesh, &turned, &rotation, o, progress);
-    let mesh = &turned;
-    let resolution = spacing::resolution((lo, hi), h);
-    // Before filling: a lattice whose cells cannot hold the body's volume within the budget
-    // is refused at once, and a grid too large to fill is an error.
-    if chosen != Chosen::Given {
-        let at_least = lattice::mesh_volume(mesh).abs() / (h[0] * h[1] * h[2]);
-        if at_least > o.max_cells as f64 {
-            return Err(too_many_cells(
-                o,
-                chosen,
-                thinnest,
-                (resolution, h),
-                (at_least.floor(), None, true),
-            ));
-        }
-    }
-    let (n, _) = lattice::layout((lo, hi), h, align);
-    if n.iter().map(|&c| c as f64).product::<f64>() > MAX_GRID_CELLS as f64 {
-        return Err(ModesError::GridTooLarge { cells: n });
-    }
-
-    progress(Progress::Voxelising { resolution });
-    let mut grid = lattice::voxelise(mesh, h, align);
-    let dropped = lattice::keep_largest_component(&mut grid);
+    let Built {
+        grid,
+        resolution,
+        chosen,
+        thinnest,
+        dropped,
+    } = build_lattice(mesh, &turned, &rotation, o, progress)?;
     let solid = grid.solid_cells();
-    if solid == 0 {
-        return Err(ModesError::NoSolidCells { resolution });
-    }
-    if chosen != Chosen::Given && solid > o.max_cells {
-        return Err(too_many_cells(
-            o,
-            chosen,
-            thinnest,
-            (resolution, h),
-            (solid as f64, Some(3 * grid.nodes()), false),
-        ));
-    }
+    let mesh = &turned;
     let held = embed::held_nodes(mesh, &grid, &held_vertex);
     let sys = sparse::assemble(&grid, o.young, o.poisson, o.density, &held);
     let held_nodes = sys.node_dof.iter().filter(|&&d| d == sparse::HELD).count();
