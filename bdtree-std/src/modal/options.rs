@@ -40,8 +40,8 @@ pub struct ModalOptions {
     pub poisson: f64,
     /// Density `ρ` in kg/m³.
     pub density: f64,
-    /// Lattice cells along the longest side of the bounding box; `None` chooses it from the
-    /// body's thickness (see the [module documentation](super)).
+    /// Lattice cells along the longest side of the bounding box, cubic; `None` chooses each
+    /// cell side from the body's thickness along it (see the [module documentation](super)).
     pub resolution: Option<usize>,
     /// Most solid cells the automatic lattice may use; more is an error
     /// ([`ModesError::TooManyCells`]). Not applied to a given `resolution`.
@@ -101,7 +101,8 @@ pub enum Progress {
 pub enum Chosen {
     /// Given ([`ModalOptions::resolution`]).
     Given,
-    /// [`CELLS_ACROSS`] cells across the thinnest part.
+    /// The body's thickness: [`CELLS_ACROSS`] cells across its walls, [`SECTION_CELLS`]
+    /// across its section.
     Thickness,
     /// [`MIN_RESOLUTION`] along the longest side (the body is thick everywhere).
     Minimum,
