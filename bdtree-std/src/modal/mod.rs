@@ -140,25 +140,25 @@ fn open_edges(mesh: &Mesh) -> usize {
     open
 }
 
-/// The lattice's cell sides, how they were chosen and the thinnest wall (`mesh` as given,
-/// `turned` in lattice coordinates by `frame`).
+/// The lattice's cell sides, how they were chosen, the thinnest wall and whether closed parts
+/// of the mesh overlap (`mesh` as given, `turned` in lattice coordinates by `frame`).
 fn choose_spacing(
     mesh: &Mesh,
     turned: &Mesh,
     frame: &frame::Rotation,
     o: &ModalOptions,
     progress: &mut dyn FnMut(Progress),
-) -> ([f64; 3], Chosen, Option<Wall>) {
+) -> ([f64; 3], Chosen, Option<Wall>, bool) {
     progress(Progress::Measuring);
-    let thickness = thickness::measure(mesh);
+    let (thickness, overlapping) = thickness::measure_with_overlap(mesh);
     let wall = thickness::thinnest(mesh, &thickness);
     if let Some(r) = o.resolution {
         let (lo, hi) = lattice::bounds(turned);
         let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
-        return ([longest / r as f64; 3], Chosen::Given, wall);
+        return ([longest / r as f64; 3], Chosen::Given, wall, overlapping);
     }
     let (h, chosen) = spacing::automatic(mesh, turned, &thickness, frame);
-    (h, chosen, wall)
+    (h, chosen, wall, overlapping)
 }
 
 /// The refusal of an automatic lattice of `cells` solid cells (a lower bound if `estimated`).
@@ -197,7 +197,8 @@ struct Built {
 /// Chooses the lattice for `mesh` (as given; `turned` is it in lattice coordinates by
 /// `frame`), fills it and keeps its largest face-connected group of cells. An automatic
 /// lattice over the budget is refused: before filling when the body's volume alone needs
-/// more cells than the budget, else with the exact count of the cells that would be used.
+/// more cells than the budget (a lower bound when no closed parts overlap), else with the
+/// exact count of the cells that would be used. A grid over [`MAX_GRID_CELLS`] is an error.
 fn build_lattice(
     mesh: &Mesh,
     turned: &Mesh,
@@ -208,9 +209,10 @@ fn build_lattice(
     let align = fixed::alignment(mesh, &o.fixed, frame);
     let (lo, hi) = lattice::bounds(turned);
     // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
-    let (h, chosen, thinnest) = choose_spacing(mesh, turned, frame, o, progress);
+    let (h, chosen, thinnest, overlapping) = choose_spacing(mesh, turned, frame, o, progress);
     let resolution = spacing::resolution((lo, hi), h);
-    if chosen != Chosen::Given {
+    // The mesh's volume bounds the count below only when its closed parts do not overlap.
+    if chosen != Chosen::Given && !overlapping {
         // Every solid cell holds at most its volume (a hair less, for rounding).
         let at_least =
             (lattice::mesh_volume(turned).abs() / (h[0] * h[1] * h[2]) * (1.0 - 1e-9)).ceil();

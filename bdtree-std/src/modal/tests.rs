@@ -547,3 +547,42 @@ fn thin_walls_get_thin_cells_across_them_only() {
     let h = spacing(&ball);
     assert!(close(h, [longest_over(&ball, 20.0); 3]), "{h:?}");
 }
+
+#[test]
+fn a_grid_too_large_to_fill_is_an_error_not_an_allocation_failure() {
+    let options = ModalOptions {
+        resolution: Some(4096),
+        ..ModalOptions::default()
+    };
+    let e = compute_modes(&bar(1.0, 1.0, 1), &options, &mut |_| {}).err();
+    assert_eq!(
+        e,
+        Some(ModesError::GridTooLarge {
+            cells: [4096, 4096, 4096]
+        })
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains("4096×4096×4096") && text.contains("--resolution"),
+        "{text}"
+    );
+}
+
+#[test]
+fn overlapping_parts_are_counted_not_bounded_by_their_summed_volume() {
+    // Two plates overlapping over half their area: their summed volume would say 1.5 times
+    // the cells the union needs, so a budget the union fits must not be refused on it.
+    let mut mesh = cuboid([0.3, 0.3, 0.006]);
+    let mut other = cuboid([0.3, 0.3, 0.006]);
+    crate::shapes::procedural::translate(&mut other, [0.15, 0.0, 0.0]);
+    let offset = mesh.vertices.len() as u32;
+    mesh.vertices.extend(other.vertices);
+    mesh.triangles
+        .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
+    let union = lattice_of(&mesh, usize::MAX).expect("lattice");
+    let cells = union.grid.solid_cells();
+    let summed = lattice::mesh_volume(&mesh) / union.grid.cell_volume();
+    assert!(summed > 1.2 * cells as f64, "{summed} vs {cells}");
+    let fits = lattice_of(&mesh, cells).expect("the union fits its own count");
+    assert_eq!(fits.grid.solid_cells(), cells);
+}

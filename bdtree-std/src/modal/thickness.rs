@@ -239,6 +239,13 @@ fn hit(o: [f64; 3], d: [f64; 3], p: &Triangle) -> Option<(f64, f64)> {
 /// Each triangle's thickness (`NaN` where there is no estimate: a degenerate triangle, a
 /// triangle inside another closed part, or a ray whose crossings do not add up).
 pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
+    measure_with_overlap(mesh).0
+}
+
+/// [`measure`], and whether some triangle lies inside another closed part of the mesh (the
+/// parts overlap, so the mesh's signed volume counts their common volume twice).
+pub(super) fn measure_with_overlap(mesh: &Mesh) -> (Vec<f64>, bool) {
+    let mut overlapping = false;
     let triangles: Vec<Triangle> = mesh
         .triangles
         .iter()
@@ -250,7 +257,7 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
     let floor = 1e-9 * diagonal;
     let mut candidates = Vec::new();
     let mut hits: Vec<(f64, i32)> = Vec::new();
-    triangles
+    let thickness = triangles
         .iter()
         .enumerate()
         .map(|(t, p)| {
@@ -283,6 +290,7 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
             // Winding number just inside the start: exits minus entries out to infinity.
             let winding: i32 = hits.iter().map(|h| h.1).sum();
             if winding != 1 {
+                overlapping |= winding > 1;
                 return f64::NAN;
             }
             hits.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -295,7 +303,8 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
             }
             f64::NAN
         })
-        .collect()
+        .collect();
+    (thickness, overlapping)
 }
 
 /// Triangle areas.
