@@ -150,7 +150,7 @@ fn choose_spacing(
     progress: &mut dyn FnMut(Progress),
 ) -> ([f64; 3], Chosen, Option<Wall>, bool) {
     progress(Progress::Measuring);
-    let (thickness, overlapping) = thickness::measure_with_overlap(mesh);
+    let (thickness, overlapping) = thickness::measure(mesh);
     let wall = thickness::thinnest(mesh, &thickness);
     if let Some(r) = o.resolution {
         let (lo, hi) = lattice::bounds(turned);

@@ -238,13 +238,9 @@ fn hit(o: [f64; 3], d: [f64; 3], p: &Triangle) -> Option<(f64, f64)> {
 
 /// Each triangle's thickness (`NaN` where there is no estimate: a degenerate triangle, a
 /// triangle inside another closed part, or a ray whose crossings do not add up).
-pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
-    measure_with_overlap(mesh).0
-}
-
-/// [`measure`], and whether some triangle lies inside another closed part of the mesh (the
-/// parts overlap, so the mesh's signed volume counts their common volume twice).
-pub(super) fn measure_with_overlap(mesh: &Mesh) -> (Vec<f64>, bool) {
+/// Also says whether some triangle lies inside another closed part of the mesh (the parts
+/// overlap, so the mesh's signed volume counts their common volume twice).
+pub(super) fn measure(mesh: &Mesh) -> (Vec<f64>, bool) {
     let mut overlapping = false;
     let triangles: Vec<Triangle> = mesh
         .triangles
@@ -461,17 +457,17 @@ mod tests {
     #[test]
     fn a_bar_is_as_thick_as_its_section_and_a_ball_as_its_diameter() {
         let beam = bar(1.0, 0.05, 4);
-        let t = measure(&beam);
+        let t = measure(&beam).0;
         let wall = thinnest(&beam, &t).expect("a thickness");
         // The rays are tilted by about 10⁻⁷ rad off the normal.
         assert!((wall.thickness - 0.05).abs() < 1e-12, "{wall:?}");
         // The side faces: the whole length.
         assert!(wall.hi[0] - wall.lo[0] > 0.99, "{wall:?}");
         let ball = icosphere(0.2, 3);
-        let wall = thinnest(&ball, &measure(&ball)).expect("a thickness");
+        let wall = thinnest(&ball, &measure(&ball).0).expect("a thickness");
         assert!((wall.thickness - 0.4).abs() < 0.01, "{wall:?}");
         let ring = torus(0.3, 0.05, 48, 16);
-        let wall = thinnest(&ring, &measure(&ring)).expect("a thickness");
+        let wall = thinnest(&ring, &measure(&ring).0).expect("a thickness");
         assert!((wall.thickness - 0.1).abs() < 0.005, "{wall:?}");
     }
 
@@ -486,7 +482,7 @@ mod tests {
         mesh.vertices.extend(other.vertices);
         mesh.triangles
             .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
-        let t = measure(&mesh);
+        let t = measure(&mesh).0;
         // The caps: bar 0's +x cap (triangles 8 + 2, 3 of the first bar's list) is inside bar 1.
         let first_caps = [t[16], t[17], t[18], t[19]];
         assert!(
