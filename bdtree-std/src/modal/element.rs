@@ -79,8 +79,8 @@ fn shape_gradients(xi: [f64; 3]) -> [[f64; 3]; 8] {
 }
 
 /// Stiffness (24 × 24, dof `3l + a`) and mass (8 × 8 per unit density, the same for each
-/// axis) of one cell of unit side; a cell of side `h` and density `ρ` has `h` times this
-/// stiffness and `ρ h³` times this mass.
+/// axis) of one cell, a box of sides `size` (its local coordinates `ξ_a` run over `[0, 1]`
+/// along side `a`).
 #[derive(Debug, Clone)]
 pub(super) struct Element {
     pub stiffness: [[f64; 24]; 24],
@@ -94,10 +94,19 @@ fn lame(young: f64, poisson: f64) -> (f64, f64) {
     (lambda, mu)
 }
 
-/// The element of the region whose moment-fitted weights are `weights` (see the module
-/// documentation), with incompatible modes if `bubbles`.
-pub(super) fn element(weights: &[f64; 27], young: f64, poisson: f64, bubbles: bool) -> Element {
+/// The element of the region of a box cell of sides `size` whose moment-fitted weights (in
+/// the cell's local coordinates) are `weights` (see the module documentation), with
+/// incompatible modes if `bubbles`. The box need not be a cube: every gradient is taken along
+/// a side, so a long thin cell bends as exactly as a cube.
+pub(super) fn element(
+    weights: &[f64; 27],
+    size: [f64; 3],
+    young: f64,
+    poisson: f64,
+    bubbles: bool,
+) -> Element {
     let (lambda, mu) = lame(young, poisson);
+    let volume = size[0] * size[1] * size[2];
     let total: f64 = weights.iter().sum();
     // The region's centroid (first moments are integrated exactly by the rule).
     let mut centroid = [0.0; 3];
@@ -119,12 +128,15 @@ pub(super) fn element(weights: &[f64; 27], young: f64, poisson: f64, bubbles: bo
             continue;
         }
         let xi = [i % 3, (i / 3) % 3, i / 9].map(|q| GAUSS_POINTS[q]);
-        let trilinear = shape_gradients(xi);
+        let w = w * volume;
+        // Gradients in physical units: ∂/∂x_a = (1 / size_a) ∂/∂ξ_a.
         let mut g = [[0.0; 3]; F];
-        g[..8].copy_from_slice(&trilinear);
+        for (gl, tl) in g.iter_mut().zip(shape_gradients(xi)) {
+            *gl = core::array::from_fn(|a| tl[a] / size[a]);
+        }
         for a in 0..3 {
             // ∂_a (ξ_a (1 − ξ_a)) = 1 − 2ξ_a, minus its mean 1 − 2c_a over the region.
-            g[8 + a][a] = 2.0 * (centroid[a] - xi[a]);
+            g[8 + a][a] = 2.0 * (centroid[a] - xi[a]) / size[a];
         }
         for (p, gp) in g.iter().enumerate() {
             for (q, gq) in g.iter().enumerate().skip(p) {
@@ -260,7 +272,7 @@ mod tests {
     #[test]
     fn rigid_motions_cost_nothing_and_mass_is_the_volume() {
         for weights in [full_weights(), slab_weights(0.3)] {
-            let e = element(&weights, 1.0, 0.3, true);
+            let e = element(&weights, [1.0; 3], 1.0, 0.3, true);
             let volume: f64 = weights.iter().sum();
             let total: f64 = e.mass.iter().flatten().sum();
             assert!((total - volume).abs() < 1e-12, "{total} vs {volume}");
@@ -297,7 +309,7 @@ mod tests {
                 slab_weights(cut)
             };
             let volume: f64 = weights.iter().sum();
-            let e = element(&weights, young, poisson, true);
+            let e = element(&weights, [1.0; 3], young, poisson, true);
             let u = energy(&e, |p| {
                 core::array::from_fn(|a| (0..3).map(|b| grad[a][b] * p[b]).sum())
             });
@@ -323,10 +335,45 @@ mod tests {
                 -0.5 * kappa * (x * x + poisson * (z * z - y * y)),
             ]
         };
-        let with = energy(&element(&full_weights(), young, poisson, true), field);
-        let without = energy(&element(&full_weights(), young, poisson, false), field);
+        let with = energy(
+            &element(&full_weights(), [1.0; 3], young, poisson, true),
+            field,
+        );
+        let without = energy(
+            &element(&full_weights(), [1.0; 3], young, poisson, false),
+            field,
+        );
         assert!((with - exact).abs() < 1e-12 * exact, "{with} vs {exact}");
         // A plain trilinear cube of aspect 1 stores about 1.5–2× the bending energy.
         assert!(without > 1.3 * exact, "{without} vs {exact}");
+    }
+
+    #[test]
+    fn pure_bending_of_a_long_flat_cell_is_exact() {
+        // A cell 8 long, 8 wide and 1 thick (a plate's cell) bent along either long side:
+        // energy ½ E κ² ∫ z² dV = E κ² · 64 / 24.
+        let (young, poisson, kappa) = (1.0, 0.3, 0.01);
+        let size = [8.0, 8.0, 1.0];
+        let exact = young * kappa * kappa * 64.0 / 24.0;
+        let e = element(&full_weights(), size, young, poisson, true);
+        for along in [0, 1] {
+            let across = 1 - along;
+            // The displacement at local coordinates ξ, about the centre in physical units.
+            let field = |xi: [f64; 3]| {
+                let p: [f64; 3] = core::array::from_fn(|a| (xi[a] - 0.5) * size[a]);
+                let mut u = [0.0; 3];
+                u[along] = kappa * p[along] * p[2];
+                u[across] = -poisson * kappa * p[across] * p[2];
+                u[2] = -0.5
+                    * kappa
+                    * (p[along].powi(2) + poisson * (p[2].powi(2) - p[across].powi(2)));
+                u
+            };
+            let got = energy(&e, field);
+            assert!(
+                (got - exact).abs() < 1e-10 * exact,
+                "{along}: {got} vs {exact}"
+            );
+        }
     }
 }

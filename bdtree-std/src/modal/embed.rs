@@ -15,7 +15,7 @@ const WEIGHT_FLOOR: f64 = 1e-9;
 /// The cell a point is embedded in, its local coordinates clamped to that cell, and its
 /// distance to the cell: its own cell if solid, else the nearest solid cell.
 pub(super) fn embed(grid: &Grid, p: [f64; 3]) -> ([usize; 3], [f64; 3], f64) {
-    let u: [f64; 3] = core::array::from_fn(|a| (p[a] - grid.origin[a]) / grid.h);
+    let u: [f64; 3] = core::array::from_fn(|a| (p[a] - grid.origin[a]) / grid.h[a]);
     let home: [usize; 3] =
         core::array::from_fn(|a| (u[a].floor().max(0.0) as usize).min(grid.n[a] - 1));
     // Distance² from p to cell c's box.
@@ -24,26 +24,26 @@ pub(super) fn embed(grid: &Grid, p: [f64; 3]) -> ([usize; 3], [f64; 3], f64) {
             .map(|a| {
                 let d = (c[a] as f64 - u[a])
                     .max(u[a] - (c[a] as f64 + 1.0))
-                    .max(0.0);
+                    .max(0.0)
+                    * grid.h[a];
                 d * d
             })
             .sum::<f64>()
-            * grid.h
-            * grid.h
     };
+    let shortest = grid.h.iter().copied().fold(f64::INFINITY, f64::min);
     let is_solid = |c: [usize; 3]| grid.is_solid(grid.cell(c[0], c[1], c[2]));
     let mut best = if is_solid(home) {
         Some((gap2(home), home))
     } else {
         None
     };
-    // Rings of growing Chebyshev radius around the home cell; a cell on ring r + 1 is at
-    // least r·h away.
+    // Rings of growing Chebyshev radius (in cells) around the home cell; a cell on ring r + 1
+    // is at least r times the shortest cell side away.
     let max_ring = grid.n.iter().copied().max().unwrap_or(1);
     let mut r = 1usize;
     while r <= max_ring {
         if let Some((d2, _)) = best {
-            if d2 <= ((r - 1) as f64 * grid.h).powi(2) {
+            if d2 <= ((r - 1) as f64 * shortest).powi(2) {
                 break;
             }
         }
@@ -112,10 +112,10 @@ pub(super) fn held_nodes(mesh: &Mesh, grid: &Grid, held_vertex: &[bool]) -> Vec<
                     }
                     // The triangle's box in the cell's local coordinates, clamped to it.
                     let local_lo: [f64; 3] = core::array::from_fn(|a| {
-                        ((lo[a] - grid.origin[a]) / grid.h - c[a] as f64).clamp(0.0, 1.0)
+                        ((lo[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
                     });
                     let local_hi: [f64; 3] = core::array::from_fn(|a| {
-                        ((hi[a] - grid.origin[a]) / grid.h - c[a] as f64).clamp(0.0, 1.0)
+                        ((hi[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
                     });
                     for l in 0..8 {
                         let d = corner(l);

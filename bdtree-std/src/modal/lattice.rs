@@ -1,5 +1,6 @@
-//! The lattice: cubic cells over the mesh's bounding box, which of them the body fills, and
-//! how much of each cell the surface cuts.
+//! The lattice: box cells over the mesh's bounding box, which of them the body fills, and
+//! how much of each cell the surface cuts. Every cell has the same sides `h = [h_x, h_y,
+//! h_z]`: cubes, or cells thin across a thin wall and longer along it (see `spacing`).
 //!
 //! Inside means a nonzero winding number, so a region where two closed parts of the mesh
 //! overlap is inside (their union). A cell the surface does not pass through is full or empty
@@ -39,7 +40,8 @@ pub(super) struct CutCell {
 /// The voxel grid and which cells are solid.
 pub(super) struct Grid {
     pub n: [usize; 3],
-    pub h: f64,
+    /// Cell sides along x, y and z.
+    pub h: [f64; 3],
     pub origin: [f64; 3],
     pub fill: Vec<Fill>,
     pub cuts: Vec<CutCell>,
@@ -66,7 +68,7 @@ impl Grid {
     }
 
     pub fn centre(&self, c: [usize; 3]) -> [f64; 3] {
-        core::array::from_fn(|a| self.origin[a] + (c[a] as f64 + 0.5) * self.h)
+        core::array::from_fn(|a| self.origin[a] + (c[a] as f64 + 0.5) * self.h[a])
     }
 
     pub fn is_solid(&self, c: usize) -> bool {
@@ -87,6 +89,21 @@ impl Grid {
         self.fill.iter().filter(|f| **f != Fill::Empty).count()
     }
 
+    /// Lattice nodes of the solid cells.
+    pub fn nodes(&self) -> usize {
+        let n = self.n;
+        let mut used = vec![false; (n[0] + 1) * (n[1] + 1) * (n[2] + 1)];
+        for c in 0..self.fill.len() {
+            if self.is_solid(c) {
+                let [i, j, k] = self.cell_ijk(c);
+                for l in 0..8 {
+                    used[self.node(i + (l & 1), j + ((l >> 1) & 1), k + ((l >> 2) & 1))] = true;
+                }
+            }
+        }
+        used.iter().filter(|&&u| u).count()
+    }
+
     /// Cells the surface cuts.
     pub fn cut_cells(&self) -> usize {
         self.fill
@@ -95,9 +112,20 @@ impl Grid {
             .count()
     }
 
+    /// Volume of one cell.
+    pub fn cell_volume(&self) -> f64 {
+        self.h[0] * self.h[1] * self.h[2]
+    }
+
+    /// Position of node `(i, j, k)`.
+    pub fn node_position(&self, i: usize, j: usize, k: usize) -> [f64; 3] {
+        let index = [i, j, k];
+        core::array::from_fn(|a| self.origin[a] + index[a] as f64 * self.h[a])
+    }
+
     /// Volume of the material the lattice holds (full cells plus the cut cells' fractions).
     pub fn volume(&self) -> f64 {
-        (0..self.fill.len()).map(|c| self.fraction(c)).sum::<f64>() * self.h.powi(3)
+        (0..self.fill.len()).map(|c| self.fraction(c)).sum::<f64>() * self.cell_volume()
     }
 }
 
@@ -114,26 +142,34 @@ pub(super) fn bounds(mesh: &Mesh) -> ([f64; 3], [f64; 3]) {
     (lo, hi)
 }
 
-/// Builds the grid of cell side `longest side / resolution` and fills its cells. Along an
-/// axis with `align[a] = Some(p)` a node plane passes through `p` (the grid covers the box
-/// with one cell to spare at most); other axes are centred on the box.
-pub(super) fn voxelise(mesh: &Mesh, resolution: usize, align: [Option<f64>; 3]) -> Grid {
-    let (lo, hi) = bounds(mesh);
-    let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
-    let h = longest / resolution as f64;
+/// Cells along each axis and the grid's lower corner, for cells of sides `h` over the mesh's
+/// bounding box `(lo, hi)`. Along an axis with `align[a] = Some(p)` a node plane passes
+/// through `p` (the grid covers the box with one cell to spare at most); other axes are
+/// centred on the box.
+pub(super) fn layout(
+    (lo, hi): ([f64; 3], [f64; 3]),
+    h: [f64; 3],
+    align: [Option<f64>; 3],
+) -> ([usize; 3], [f64; 3]) {
     let mut n = [0; 3];
     let mut origin = [0.0; 3];
     for a in 0..3 {
         if let Some(p) = align[a] {
-            origin[a] = p - ((p - lo[a]) / h - 1e-9).ceil().max(0.0) * h;
-            n[a] = (((hi[a] - origin[a]) / h - 1e-9).ceil() as usize).max(1);
+            origin[a] = p - ((p - lo[a]) / h[a] - 1e-9).ceil().max(0.0) * h[a];
+            n[a] = (((hi[a] - origin[a]) / h[a] - 1e-9).ceil() as usize).max(1);
         } else {
             // Enough cells to cover the extent (a side that is an exact multiple of h gets
             // exactly that many, despite rounding), centred on the box.
-            n[a] = (((hi[a] - lo[a]) / h - 1e-9).ceil() as usize).max(1);
-            origin[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * n[a] as f64 * h;
+            n[a] = (((hi[a] - lo[a]) / h[a] - 1e-9).ceil() as usize).max(1);
+            origin[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * n[a] as f64 * h[a];
         }
     }
+    (n, origin)
+}
+
+/// Builds the grid of cells of sides `h` laid out by [`layout`] and fills its cells.
+pub(super) fn voxelise(mesh: &Mesh, h: [f64; 3], align: [Option<f64>; 3]) -> Grid {
+    let (n, origin) = layout(bounds(mesh), h, align);
     let cells = n[0] * n[1] * n[2];
     let mut grid = Grid {
         n,
@@ -174,9 +210,12 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
     let (nb, nc) = (grid.n[b], grid.n[c]);
     // Irrational fractions of a cell: rays through exact lattice-aligned coordinates would
     // graze the edges and vertices of axis-aligned meshes.
-    let jitter = [0.754_877_666_2e-6 * grid.h, 0.569_840_291_0e-6 * grid.h];
+    let jitter = [
+        0.754_877_666_2e-6 * grid.h[b],
+        0.569_840_291_0e-6 * grid.h[c],
+    ];
     let coord = |axis: usize, index: usize, jitter: f64| {
-        grid.origin[axis] + (index as f64 + 0.5) * grid.h + jitter
+        grid.origin[axis] + (index as f64 + 0.5) * grid.h[axis] + jitter
     };
     let mut hits: Vec<Vec<(f64, i32)>> = vec![Vec::new(); nb * nc];
     for t in &mesh.triangles {
@@ -190,10 +229,10 @@ fn ray_votes(mesh: &Mesh, grid: &Grid, axis: usize, votes: &mut [u8]) {
             cmax = cmax.max(q[c]);
         }
         let range = |min: f64, max: f64, axis: usize, j: f64, n: usize| {
-            let first = ((min - grid.origin[axis] - j) / grid.h - 0.5)
+            let first = ((min - grid.origin[axis] - j) / grid.h[axis] - 0.5)
                 .ceil()
                 .max(0.0) as usize;
-            let last = ((max - grid.origin[axis] - j) / grid.h - 0.5).floor();
+            let last = ((max - grid.origin[axis] - j) / grid.h[axis] - 0.5).floor();
             let last = if last < 0.0 {
                 None
             } else {
@@ -308,9 +347,9 @@ pub(super) fn winding_number(mesh: &Mesh, q: [f64; 3]) -> f64 {
 pub(super) fn cell_range(grid: &Grid, lo: [f64; 3], hi: [f64; 3]) -> Option<[[usize; 2]; 3]> {
     let mut range = [[0; 2]; 3];
     for a in 0..3 {
-        let slack = 1e-9 * grid.h;
-        let first = ((lo[a] - slack - grid.origin[a]) / grid.h).floor();
-        let last = ((hi[a] + slack - grid.origin[a]) / grid.h).floor();
+        let slack = 1e-9 * grid.h[a];
+        let first = ((lo[a] - slack - grid.origin[a]) / grid.h[a]).floor();
+        let last = ((hi[a] + slack - grid.origin[a]) / grid.h[a]).floor();
         if last < 0.0 || first >= grid.n[a] as f64 {
             return None;
         }
@@ -330,7 +369,7 @@ pub(super) fn cell_meets_plane(grid: &Grid, c: [usize; 3], p: &[[f64; 3]; 3]) ->
     ];
     let centre = grid.centre(c);
     let distance: f64 = (0..3).map(|a| n[a] * (centre[a] - p[0][a])).sum();
-    let reach: f64 = (0..3).map(|a| n[a].abs()).sum::<f64>() * 0.5 * grid.h * (1.0 + 1e-9);
+    let reach: f64 = (0..3).map(|a| n[a].abs() * grid.h[a]).sum::<f64>() * 0.5 * (1.0 + 1e-9);
     distance.abs() <= reach
 }
 
@@ -418,22 +457,25 @@ fn sample_cut_cells(mesh: &Mesh, grid: &mut Grid, near: &[bool]) {
             let mut weights = vec![[0.0f64; 27]; cells.len()];
             let mut volume = vec![0.0f64; cells.len()];
             for &[u, v] in &points {
-                let y = grid.origin[1] + (j as f64 + u) * grid.h;
-                let z = grid.origin[2] + (k as f64 + v) * grid.h;
+                let y = grid.origin[1] + (j as f64 + u) * grid.h[1];
+                let z = grid.origin[2] + (k as f64 + v) * grid.h[2];
                 inside_intervals(mesh, &row_triangles[j + ny * k], grid, y, z, &mut intervals);
                 let yz: [[f64; 3]; 3] = core::array::from_fn(|q2| {
                     core::array::from_fn(|q1| lagrange(q1, u) * lagrange(q2, v))
                 });
                 let mut first = 0;
                 for (slot, &i) in cells.iter().enumerate() {
-                    let x0 = grid.origin[0] + i as f64 * grid.h;
+                    let x0 = grid.origin[0] + i as f64 * grid.h[0];
                     let mut along = [0.0; 3];
                     let mut length = 0.0;
                     while first < intervals.len() && intervals[first].1 <= x0 {
                         first += 1;
                     }
                     for &(a, b) in &intervals[first..] {
-                        let (a, b) = (((a - x0) / grid.h).max(0.0), ((b - x0) / grid.h).min(1.0));
+                        let (a, b) = (
+                            ((a - x0) / grid.h[0]).max(0.0),
+                            ((b - x0) / grid.h[0]).min(1.0),
+                        );
                         if a >= 1.0 {
                             break;
                         }
@@ -508,8 +550,8 @@ fn inside_intervals(
     for attempt in 0..4 {
         let f = (attempt + 1) as f64;
         let (yj, zj) = (
-            y + 0.754_877_666_2e-6 * f * grid.h,
-            z + 0.569_840_291_0e-6 * f * f * grid.h,
+            y + 0.754_877_666_2e-6 * f * grid.h[1],
+            z + 0.569_840_291_0e-6 * f * f * grid.h[2],
         );
         hits.clear();
         for &t in candidates {

@@ -4,16 +4,21 @@
 //!
 //! # Pipeline
 //!
-//! 1. **Choose the lattice** (unless [`ModalOptions::resolution`] fixes it): the body's
-//!    thickness is measured by casting a ray from every triangle into the body along its
-//!    inward normal to where it leaves the solid; the thinnest part that matters (faces
-//!    spanning at least 10 squared thicknesses) sets the cell side `h` so that
-//!    [`CELLS_ACROSS`] cells span it, and the lattice has at least [`MIN_RESOLUTION`] cells
-//!    along the longest side of the bounding box. If that needs more cells than
-//!    [`ModalOptions::max_cells`], the analysis stops with [`ModesError::TooManyCells`], which
-//!    names the wall, its thickness and what resolving it would cost — it computes no
-//!    frequencies it knows to be wrong.
-//! 2. **Voxelise with cut cells.** A regular grid of cubic cells of side `h` covers the
+//! 1. **Choose the lattice** (unless [`ModalOptions::resolution`] fixes it, with cubic
+//!    cells): the body's thickness is measured by casting a ray from every triangle into the
+//!    body along its inward normal to where it leaves the solid. Each lattice axis gets its
+//!    own cell side (see `spacing`): [`CELLS_ACROSS`] cells across the thinnest part that
+//!    matters measured along that axis (faces spanning at least 10 squared thicknesses),
+//!    [`SECTION_CELLS`] across every side of the bounding box, at least [`MIN_RESOLUTION`]
+//!    along the longest side, and on the coarser axes at least [`ALONG_RESOLUTION`] with
+//!    cells at most [`MAX_ASPECT`] times longer than the finest side. A plate or a tube gets
+//!    cells thin across its wall only, so it costs what its surface needs; a body thick
+//!    every way gets cubes. If the lattice needs more solid cells than
+//!    [`ModalOptions::max_cells`] (counted on the filled lattice, or refused before filling
+//!    when the body's volume alone needs more), the analysis stops with
+//!    [`ModesError::TooManyCells`], which names the wall, its thickness and what resolving
+//!    it would cost — it computes no frequencies it knows to be wrong.
+//! 2. **Voxelise with cut cells.** A regular grid of box cells of sides `h` covers the
 //!    bounding box. Cells the surface does not cross are full or empty by their centre; cells
 //!    it may cross are measured by 377 rays each (exact inside intervals along the rays), and
 //!    carry the stiffness and mass of the part of them inside the mesh (volume fraction and
@@ -49,10 +54,13 @@
 //! Measured against theory nobody here wrote (the tests, and the convergence table in the
 //! README): with the default lattice, a free–free 20:1 square beam's first four bending
 //! frequencies are within 1 % of Timoshenko beam theory (Euler–Bernoulli is 1–7 % higher for
-//! that beam: it neglects shear and rotary inertia), a 30° tilted rectangular bar's first
-//! weak-axis bending within 1 %, a clamped beam within 1–2 %, the free cube within 1 % of a
-//! converged polynomial Ritz solution, and a sphere's lowest torsional modes within 1 % of
-//! Lamb's solution. Higher modes need finer lattices: give `resolution` to check them.
+//! that beam: it neglects shear and rotary inertia) and its torsion within 1.3 % of
+//! Saint-Venant's, a 30° tilted rectangular bar's first weak-axis bending within 1 %, a
+//! clamped beam within 1–2 %, a 50:1 plate's six lowest modes, free or clamped on one edge,
+//! within 1 % of Kirchhoff's plate, a thin tube's bending, torsion and first ovalling modes
+//! within 1.3 % of three-dimensional elasticity, the free cube within 1 % of a converged
+//! polynomial Ritz solution, and a sphere's lowest torsional modes within 1 % of Lamb's
+//! solution. Higher modes need finer lattices: give `resolution` to check them.
 //!
 //! # Units and conventions
 //!
@@ -82,6 +90,7 @@ mod lattice;
 mod options;
 mod ordering;
 pub mod report;
+mod spacing;
 mod sparse;
 mod spec;
 #[cfg(test)]
@@ -89,8 +98,8 @@ mod tests;
 mod thickness;
 
 pub use options::{
-    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, CELLS_ACROSS, DEFAULT_MAX_CELLS,
-    MIN_RESOLUTION,
+    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, ALONG_RESOLUTION, CELLS_ACROSS,
+    DEFAULT_MAX_CELLS, MAX_ASPECT, MAX_GRID_CELLS, MIN_RESOLUTION, SECTION_CELLS,
 };
 pub use spec::Fixed;
 pub use thickness::Wall;
@@ -131,45 +140,119 @@ fn open_edges(mesh: &Mesh) -> usize {
     open
 }
 
-/// The resolution to use, how it was chosen and the thinnest wall; errors when the
-/// automatic choice would exceed the budget (by estimate).
-fn choose_resolution(
+/// The lattice's cell sides, how they were chosen, the thinnest wall and whether closed parts
+/// of the mesh overlap (`mesh` as given, `turned` in lattice coordinates by `frame`).
+fn choose_spacing(
     mesh: &Mesh,
+    turned: &Mesh,
+    frame: &frame::Rotation,
     o: &ModalOptions,
-    longest: f64,
     progress: &mut dyn FnMut(Progress),
-) -> Result<(usize, Chosen, Option<Wall>), ModesError> {
+) -> ([f64; 3], Chosen, Option<Wall>, bool) {
     progress(Progress::Measuring);
-    let wall = thickness::thinnest(mesh, &thickness::measure(mesh));
+    let (thickness, overlapping) = thickness::measure(mesh);
+    let wall = thickness::thinnest(mesh, &thickness);
     if let Some(r) = o.resolution {
-        return Ok((r, Chosen::Given, wall));
+        let (lo, hi) = lattice::bounds(turned);
+        let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
+        return ([longest / r as f64; 3], Chosen::Given, wall, overlapping);
     }
-    // A hair above an integer counts as that integer (thicknesses come from ray casting).
-    let by_thickness = wall.map_or(0.0, |w| {
-        (CELLS_ACROSS * longest / w.thickness * (1.0 - 1e-9)).ceil()
-    });
-    let (resolution, chosen) = if by_thickness > MIN_RESOLUTION as f64 {
-        (by_thickness, Chosen::Thickness)
-    } else {
-        (MIN_RESOLUTION as f64, Chosen::Minimum)
-    };
-    let h = longest / resolution;
-    let estimate = lattice::mesh_volume(mesh).abs() / h.powi(3)
-        + 0.75 * thickness::surface_area(mesh) / (h * h);
-    if estimate > o.max_cells as f64 || resolution > 4096.0 {
-        return Err(ModesError::TooManyCells {
-            wall: (chosen == Chosen::Thickness)
-                .then_some(wall)
-                .flatten()
-                .map(Box::new),
-            resolution: resolution.min(u32::MAX as f64) as usize,
-            spacing: h,
-            cells: estimate.min(u32::MAX as f64) as usize,
-            estimated: true,
-            max_cells: o.max_cells,
-        });
+    let (h, chosen) = spacing::automatic(mesh, turned, &thickness, frame);
+    (h, chosen, wall, overlapping)
+}
+
+/// The refusal of an automatic lattice of `cells` solid cells (a lower bound if `estimated`).
+fn too_many_cells(
+    o: &ModalOptions,
+    chosen: Chosen,
+    wall: Option<Wall>,
+    (resolution, spacing): (usize, [f64; 3]),
+    (cells, dofs, estimated): (f64, Option<usize>, bool),
+) -> ModesError {
+    ModesError::TooManyCells {
+        wall: (chosen == Chosen::Thickness)
+            .then_some(wall)
+            .flatten()
+            .map(Box::new),
+        resolution,
+        spacing,
+        cells: cells.min(usize::MAX as f64) as usize,
+        dofs,
+        estimated,
+        max_cells: o.max_cells,
     }
-    Ok((resolution as usize, chosen, wall))
+}
+
+/// A filled lattice and how it was chosen.
+struct Built {
+    grid: lattice::Grid,
+    /// Cells along the longest side.
+    resolution: usize,
+    chosen: Chosen,
+    thinnest: Option<Wall>,
+    /// Solid cells dropped as not face-connected to the largest group.
+    dropped: usize,
+}
+
+/// Chooses the lattice for `mesh` (as given; `turned` is it in lattice coordinates by
+/// `frame`), fills it and keeps its largest face-connected group of cells. An automatic
+/// lattice over the budget is refused: before filling when the body's volume alone needs
+/// more cells than the budget (a lower bound when no closed parts overlap), else with the
+/// exact count of the cells that would be used. A grid over [`MAX_GRID_CELLS`] is an error.
+fn build_lattice(
+    mesh: &Mesh,
+    turned: &Mesh,
+    frame: &frame::Rotation,
+    o: &ModalOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Built, ModesError> {
+    let align = fixed::alignment(mesh, &o.fixed, frame);
+    let (lo, hi) = lattice::bounds(turned);
+    // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
+    let (h, chosen, thinnest, overlapping) = choose_spacing(mesh, turned, frame, o, progress);
+    let resolution = spacing::resolution((lo, hi), h);
+    // The mesh's volume bounds the count below only when its closed parts do not overlap.
+    if chosen != Chosen::Given && !overlapping {
+        // Every solid cell holds at most its volume (a hair less, for rounding).
+        let at_least =
+            (lattice::mesh_volume(turned).abs() / (h[0] * h[1] * h[2]) * (1.0 - 1e-9)).ceil();
+        if at_least > o.max_cells as f64 {
+            return Err(too_many_cells(
+                o,
+                chosen,
+                thinnest,
+                (resolution, h),
+                (at_least, None, true),
+            ));
+        }
+    }
+    let (n, _) = lattice::layout((lo, hi), h, align);
+    if n.iter().map(|&c| c as f64).product::<f64>() > MAX_GRID_CELLS as f64 {
+        return Err(ModesError::GridTooLarge { cells: n });
+    }
+    progress(Progress::Voxelising { resolution });
+    let mut grid = lattice::voxelise(turned, h, align);
+    let dropped = lattice::keep_largest_component(&mut grid);
+    let solid = grid.solid_cells();
+    if solid == 0 {
+        return Err(ModesError::NoSolidCells { resolution });
+    }
+    if chosen != Chosen::Given && solid > o.max_cells {
+        return Err(too_many_cells(
+            o,
+            chosen,
+            thinnest,
+            (resolution, h),
+            (solid as f64, Some(3 * grid.nodes()), false),
+        ));
+    }
+    Ok(Built {
+        grid,
+        resolution,
+        chosen,
+        thinnest,
+        dropped,
+    })
 }
 
 /// Internals kept for the tests: the lattice modes and matrices.
@@ -202,33 +285,17 @@ fn analyse(
             .collect(),
         triangles: mesh.triangles.clone(),
     };
-    let align = fixed::alignment(mesh, &o.fixed, &rotation);
     let (lo, hi) = lattice::bounds(&turned);
     let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
-    // Thickness on the mesh as given, so the thinnest wall's box is in mesh coordinates.
-    let (resolution, chosen, thinnest) = choose_resolution(mesh, o, longest, progress)?;
-    let mesh = &turned;
-
-    progress(Progress::Voxelising { resolution });
-    let mut grid = lattice::voxelise(mesh, resolution, align);
-    let dropped = lattice::keep_largest_component(&mut grid);
+    let Built {
+        grid,
+        resolution,
+        chosen,
+        thinnest,
+        dropped,
+    } = build_lattice(mesh, &turned, &rotation, o, progress)?;
     let solid = grid.solid_cells();
-    if solid == 0 {
-        return Err(ModesError::NoSolidCells { resolution });
-    }
-    if chosen != Chosen::Given && solid > o.max_cells {
-        return Err(ModesError::TooManyCells {
-            wall: (chosen == Chosen::Thickness)
-                .then_some(thinnest)
-                .flatten()
-                .map(Box::new),
-            resolution,
-            spacing: grid.h,
-            cells: solid,
-            estimated: false,
-            max_cells: o.max_cells,
-        });
-    }
+    let mesh = &turned;
     let held = embed::held_nodes(mesh, &grid, &held_vertex);
     let sys = sparse::assemble(&grid, o.young, o.poisson, o.density, &held);
     let held_nodes = sys.node_dof.iter().filter(|&&d| d == sparse::HELD).count();
@@ -341,7 +408,8 @@ fn analyse(
         resolution,
         chosen,
         thinnest,
-        cells_across: thinnest.map(|w| w.thickness / grid.h),
+        cells_across: thinnest
+            .map(|w| w.thickness / grid.h.iter().copied().fold(f64::INFINITY, f64::min)),
         cells: grid.n,
         spacing: grid.h,
         origin: grid.origin,

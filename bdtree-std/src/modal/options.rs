@@ -10,6 +10,22 @@ pub const CELLS_ACROSS: f64 = 4.0;
 /// Cells the automatic lattice puts along the longest side of the bounding box, at least.
 pub const MIN_RESOLUTION: usize = 20;
 
+/// Cells the automatic lattice puts across every side of the body's bounding box, at least:
+/// a compact section's torsion needs them (see the [module documentation](super)).
+pub const SECTION_CELLS: f64 = 6.0;
+
+/// Cells the automatic lattice puts along the longest side, at least, on an axis coarser than
+/// its finest (along a plate or a slender body).
+pub const ALONG_RESOLUTION: usize = 80;
+
+/// Longest side of an automatic lattice's cell over its shortest: a cell thin across a wall
+/// is at most this much longer along it (see the [module documentation](super)).
+pub const MAX_ASPECT: f64 = 8.0;
+
+/// Most cells of the grid over the bounding box (empty cells included) the lattice is built
+/// on: its bookkeeping takes about 30 bytes a cell.
+pub const MAX_GRID_CELLS: usize = 1 << 26;
+
 /// Default cell budget of the automatic lattice ([`ModalOptions::max_cells`]).
 pub const DEFAULT_MAX_CELLS: usize = 200_000;
 
@@ -24,8 +40,8 @@ pub struct ModalOptions {
     pub poisson: f64,
     /// Density `ρ` in kg/m³.
     pub density: f64,
-    /// Lattice cells along the longest side of the bounding box; `None` chooses it from the
-    /// body's thickness (see the [module documentation](super)).
+    /// Lattice cells along the longest side of the bounding box, cubic; `None` chooses each
+    /// cell side from the body's thickness along it (see the [module documentation](super)).
     pub resolution: Option<usize>,
     /// Most solid cells the automatic lattice may use; more is an error
     /// ([`ModesError::TooManyCells`]). Not applied to a given `resolution`.
@@ -85,7 +101,8 @@ pub enum Progress {
 pub enum Chosen {
     /// Given ([`ModalOptions::resolution`]).
     Given,
-    /// [`CELLS_ACROSS`] cells across the thinnest part.
+    /// The body's thickness: [`CELLS_ACROSS`] cells across its walls, [`SECTION_CELLS`]
+    /// across its section.
     Thickness,
     /// [`MIN_RESOLUTION`] along the longest side (the body is thick everywhere).
     Minimum,
@@ -101,12 +118,14 @@ pub struct Lattice {
     /// The body's thinnest part that matters (see the [module documentation](super)); `None`
     /// if no triangle gave a thickness.
     pub thinnest: Option<Wall>,
-    /// Cells across that part (`thickness / spacing`).
+    /// Cells across that part (its thickness over the shortest cell side).
     pub cells_across: Option<f64>,
     /// Grid cells along x, y and z.
     pub cells: [usize; 3],
-    /// Cell side `h` in metres.
-    pub spacing: f64,
+    /// Cell sides along the lattice's x, y and z in metres: equal (cubes) for a given
+    /// resolution and a body thick every way, thinner across thin walls (see the [module
+    /// documentation](super)).
+    pub spacing: [f64; 3],
     /// Lower corner of the grid, in lattice coordinates (`frame · p` for a mesh point `p`).
     pub origin: [f64; 3],
     /// The lattice's axes in mesh coordinates (rows): the identity unless the body's faces
@@ -181,14 +200,23 @@ pub enum ModesError {
         wall: Option<Box<Wall>>,
         /// Cells along the longest side needed.
         resolution: usize,
-        /// Cell side needed.
-        spacing: f64,
-        /// Solid cells needed (counted, or estimated as `V/h³ + 0.75 A/h²`).
+        /// Cell sides needed along x, y and z.
+        spacing: [f64; 3],
+        /// Solid cells needed: counted on the filled lattice, or, when `estimated`, a lower
+        /// bound (the body's volume over a cell's) that is already over the budget.
         cells: usize,
-        /// Whether `cells` is an estimate.
+        /// Degrees of freedom of those cells (3 per node), when counted.
+        dofs: Option<usize>,
+        /// Whether `cells` is the lower bound.
         estimated: bool,
         /// The budget, [`ModalOptions::max_cells`].
         max_cells: usize,
+    },
+    /// The grid over the body's bounding box would have more than [`MAX_GRID_CELLS`] cells
+    /// (a thin shell around a large empty inside, or a fine `resolution`).
+    GridTooLarge {
+        /// Grid cells along x, y and z.
+        cells: [usize; 3],
     },
     /// No cell of the lattice holds material at this resolution.
     NoSolidCells {
@@ -236,6 +264,33 @@ fn count(n: usize) -> String {
     out
 }
 
+/// Cell sides as text: one length for a cube, else the three.
+pub(super) fn sides(h: [f64; 3]) -> String {
+    let length = super::thickness::length;
+    if h.iter().all(|&s| (s - h[0]).abs() <= 1e-9 * h[0]) {
+        length(h[0])
+    } else {
+        format!("{} × {} × {}", length(h[0]), length(h[1]), length(h[2]))
+    }
+}
+
+/// `cells / budget` as "N times", with as many decimals as it takes (up to 6) not to round
+/// a count over the budget down to 1: "1.11 times", "2.4 times", "55 times".
+fn times(cells: usize, budget: usize) -> String {
+    let ratio = cells as f64 / budget.max(1) as f64;
+    let mut decimals = if ratio >= 100.0 {
+        0
+    } else if ratio >= 10.0 {
+        1
+    } else {
+        2
+    };
+    while decimals < 6 && cells > budget && format!("{ratio:.decimals$}").parse() == Ok(1.0) {
+        decimals += 1;
+    }
+    format!("{ratio:.decimals$} times")
+}
+
 impl std::fmt::Display for ModesError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -251,36 +306,53 @@ impl std::fmt::Display for ModesError {
                 resolution,
                 spacing,
                 cells,
+                dofs,
                 estimated,
                 max_cells,
             } => {
-                let about = if *estimated { "about " } else { "" };
+                let sides = sides(*spacing);
                 match wall {
                     Some(w) => write!(
                         f,
-                        "the body has a wall too thin for the cell budget: {w}. Putting \
-                         {CELLS_ACROSS} cells across it needs cells of {}",
-                        super::thickness::length(*spacing)
+                        "the body has a wall too thin for the cell budget: {w}. Putting {:.0} \
+                         cells across it needs cells of {sides}",
+                        w.thickness / spacing.iter().copied().fold(f64::INFINITY, f64::min)
                     )?,
-                    None => write!(
+                    None => write!(f, "the lattice needs cells of {sides}")?,
+                }
+                write!(f, " (resolution {resolution}): ")?;
+                if *estimated {
+                    write!(
                         f,
-                        "the lattice needs cells of {}",
-                        super::thickness::length(*spacing)
-                    )?,
+                        "at least {} cells (the body's volume over a cell's)",
+                        count(*cells)
+                    )?;
+                } else {
+                    write!(f, "{} cells", count(*cells))?;
+                }
+                if let Some(dofs) = dofs {
+                    write!(f, " and {} degrees of freedom", count(*dofs))?;
                 }
                 write!(
                     f,
-                    " (resolution {resolution}): {about}{} cells and about {} degrees of \
-                     freedom, {:.0} times the budget of {} cells (--max-cells). Raise \
-                     --max-cells (time and memory grow faster than the cell count), or give \
-                     --resolution to compute on a coarser lattice, on which that wall comes out \
-                     too stiff; no frequencies were computed",
-                    count(*cells),
-                    count(4 * *cells),
-                    *cells as f64 / *max_cells as f64,
+                    ", {} the budget of {} cells (--max-cells). Raise --max-cells to at least \
+                     {} (time and memory grow faster than the cell count), or give --resolution \
+                     to compute on a coarser lattice, on which that wall comes out too stiff; no \
+                     frequencies were computed",
+                    times(*cells, *max_cells),
                     count(*max_cells),
+                    count(*cells),
                 )
             }
+            ModesError::GridTooLarge { cells } => write!(
+                f,
+                "the lattice's grid over the bounding box would have {}×{}×{} cells, more than \
+                 the {} it can be built on; give a coarser --resolution",
+                cells[0],
+                cells[1],
+                cells[2],
+                count(MAX_GRID_CELLS)
+            ),
             ModesError::NoSolidCells { resolution } => write!(
                 f,
                 "no lattice cell holds material at resolution {resolution}: the body is \

@@ -115,7 +115,7 @@ pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
         "  lattice: resolution {} along the longest side ({}): cells of {}, grid {}×{}×{}\n",
         l.resolution,
         chosen_text(modes),
-        super::thickness::length(l.spacing),
+        super::options::sides(l.spacing),
         l.cells[0],
         l.cells[1],
         l.cells[2]

@@ -113,11 +113,7 @@ pub(super) fn assemble(
                 node_dof[node] = if held[node] {
                     HELD
                 } else {
-                    positions.push([
-                        grid.origin[0] + a as f64 * grid.h,
-                        grid.origin[1] + b as f64 * grid.h,
-                        grid.origin[2] + e as f64 * grid.h,
-                    ]);
+                    positions.push(grid.node_position(a, b, e));
                     positions.len() - 1
                 };
             }
@@ -128,15 +124,20 @@ pub(super) fn assemble(
     // neighbours (a node couples only to nodes of the cells it belongs to).
     let mut kb = vec![[[0.0f64; 9]; 27]; free];
     let mut mb = vec![[0.0f64; 27]; free];
-    let full = element(&full_weights(), young, poisson, true);
-    let (ks, ms) = (grid.h, density * grid.h.powi(3));
+    let full = element(&full_weights(), grid.h, young, poisson, true);
     for c in 0..grid.fill.len() {
         let own;
         let e: &Element = match grid.fill[c] {
             Fill::Empty => continue,
             Fill::Full => &full,
             Fill::Cut(index) => {
-                own = element(&grid.cuts[index as usize].weights, young, poisson, true);
+                own = element(
+                    &grid.cuts[index as usize].weights,
+                    grid.h,
+                    young,
+                    poisson,
+                    true,
+                );
                 &own
             }
         };
@@ -158,10 +159,10 @@ pub(super) fn assemble(
                 let s = slot(core::array::from_fn(|a| cm[a] as isize - cl[a] as isize));
                 for a in 0..3 {
                     for b in 0..3 {
-                        kb[row][s][3 * a + b] += ks * e.stiffness[3 * l + a][3 * m + b];
+                        kb[row][s][3 * a + b] += e.stiffness[3 * l + a][3 * m + b];
                     }
                 }
-                mb[row][s] += ms * e.mass[l][m];
+                mb[row][s] += density * e.mass[l][m];
             }
         }
     }

@@ -120,7 +120,9 @@ fn cells_are_full_empty_or_cut_as_the_winding_number_says() {
         ("blob", blob(0.2, 2, 5, 7)),
         ("bar", bar(1.0, 0.05, 4)),
     ] {
-        let grid = voxelise(&mesh, 12, [None; 3]);
+        let (lo, hi) = lattice::bounds(&mesh);
+        let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
+        let grid = voxelise(&mesh, [longest / 12.0; 3], [None; 3]);
         let mut full = 0;
         for c in 0..grid.fill.len() {
             let ijk = grid.cell_ijk(c);
@@ -270,9 +272,9 @@ fn a_clamped_end_holds_exactly_its_node_plane() {
         ..ModalOptions::default()
     };
     let (modes, s) = analyse(&bar(1.0, 0.05, 4), &options, &mut |_| {}).expect("cantilever");
-    // 4 cells across: the end face's 5 × 5 nodes, and no rigid-body modes.
+    // 6 cells across (the section): the end face's 7 × 7 nodes, and no rigid-body modes.
     assert_eq!(modes.lattice.resolution, 80);
-    assert_eq!(modes.lattice.held_nodes, 25);
+    assert_eq!(modes.lattice.held_nodes, 49);
     assert_eq!(modes.held_vertices, 4);
     assert!(modes.rigid_eigenvalues.is_empty());
     let lowest = modes.eigenvalues[0];
@@ -332,7 +334,8 @@ fn fixed_specs_that_hold_nothing_or_name_missing_vertices_are_refused() {
 
 #[test]
 fn a_wall_too_thin_for_the_budget_is_refused_with_its_thickness_and_cost() {
-    // A 1 m square plate 2 mm thick: 4 cells across need 0.5 mm cells, millions of them.
+    // A 1 m square plate 2 mm thick: 6 cells across it and 375 along its sides, 843,750
+    // cells by its volume alone (and exactly that many: its faces lie on node planes).
     let mut plate = bar(1.0, 1.0, 1);
     for v in &mut plate.vertices {
         v[2] *= 0.002;
@@ -343,22 +346,23 @@ fn a_wall_too_thin_for_the_budget_is_refused_with_its_thickness_and_cost() {
         cells,
         max_cells,
         estimated: true,
+        spacing,
         ..
     }) = &e
     else {
         panic!("{e:?}");
     };
     assert!((wall.thickness - 0.002).abs() < 1e-9, "{wall:?}");
-    assert!(
-        *cells > 10_000_000 && *max_cells == DEFAULT_MAX_CELLS,
-        "{cells}"
-    );
+    assert_eq!((*cells, *max_cells), (843_750, DEFAULT_MAX_CELLS));
+    assert!((spacing[2] - 0.002 / 6.0).abs() < 1e-12 && (spacing[0] - 1.0 / 375.0).abs() < 1e-12);
     let text = e.map(|e| e.to_string()).unwrap_or_default();
     for needle in [
         "2.00 mm thick",
-        "--max-cells",
+        "Putting 6 cells across it needs cells of 2.67 mm × 2.67 mm × 0.33 mm",
+        "at least 843,750 cells",
+        "4.22 times the budget of 200,000 cells",
+        "--max-cells to at least 843,750",
         "no frequencies",
-        "cells of 0.50 mm",
     ] {
         assert!(text.contains(needle), "{needle}: {text}");
     }
@@ -370,4 +374,215 @@ fn a_wall_too_thin_for_the_budget_is_refused_with_its_thickness_and_cost() {
     };
     let modes = compute_modes(&plate, &given, &mut |_| {}).expect("coarse modes");
     assert!(modes.lattice.cells_across.is_some_and(|a| a < 1.0));
+}
+
+#[test]
+fn refusals_print_the_ratio_with_the_decimals_it_needs() {
+    // Regression: 222,399 cells against 200,000 were "1 times the budget", 2.4× "2 times".
+    let refusal = |cells: usize| {
+        ModesError::TooManyCells {
+            wall: None,
+            resolution: 200,
+            spacing: [1e-3; 3],
+            cells,
+            dofs: Some(3 * cells),
+            estimated: false,
+            max_cells: 200_000,
+        }
+        .to_string()
+    };
+    for (cells, ratio) in [
+        (222_399, "1.11 times"),
+        (480_000, "2.40 times"),
+        (200_001, "1.00001 times"),
+        (11_000_000, "55.0 times"),
+        (30_000_000, "150 times"),
+    ] {
+        let text = refusal(cells);
+        assert!(text.contains(ratio), "{ratio}: {text}");
+        assert!(text.contains("cells of 1.00 mm"), "{text}");
+    }
+}
+
+/// A closed tube along x: `segments` flat sides around, outward winding (the inner wall
+/// facing the bore).
+fn tube(outer: f64, inner: f64, length: f64, segments: u32) -> Mesh {
+    let n = segments as usize;
+    let mut vertices = Vec::with_capacity(4 * n);
+    for r in [outer, inner] {
+        for x in [-0.5 * length, 0.5 * length] {
+            for j in 0..n {
+                let a = 2.0 * PI * j as f64 / n as f64;
+                vertices.push([x, r * a.cos(), r * a.sin()]);
+            }
+        }
+    }
+    // Vertex of ring (wall 0 outer / 1 inner, end 0 / 1), position j around.
+    let v = |wall: usize, end: usize, j: usize| ((2 * wall + end) * n + j % n) as u32;
+    let mut triangles = Vec::with_capacity(8 * n);
+    for j in 0..n {
+        let (o, i) = (
+            [v(0, 0, j), v(0, 1, j), v(0, 1, j + 1), v(0, 0, j + 1)],
+            [v(1, 0, j), v(1, 1, j), v(1, 1, j + 1), v(1, 0, j + 1)],
+        );
+        triangles.extend([[o[0], o[3], o[2]], [o[0], o[2], o[1]]]);
+        triangles.extend([[i[0], i[1], i[2]], [i[0], i[2], i[3]]]);
+        // The −x end faces −x, the +x end faces +x.
+        triangles.extend([[o[0], i[3], o[3]], [o[0], i[0], i[3]]]);
+        triangles.extend([[o[1], o[2], i[2]], [o[1], i[2], i[1]]]);
+    }
+    Mesh {
+        vertices,
+        triangles,
+    }
+}
+
+/// A box of `size` centred at the origin.
+fn cuboid(size: [f64; 3]) -> Mesh {
+    let mut mesh = bar(1.0, 1.0, 1);
+    for v in &mut mesh.vertices {
+        for a in 0..3 {
+            v[a] *= size[a];
+        }
+    }
+    mesh
+}
+
+/// The automatic lattice of `mesh` (as [`analyse`] builds it) with a cell budget.
+fn lattice_of(mesh: &Mesh, max_cells: usize) -> Result<Built, ModesError> {
+    let (rotation, _) = frame::choose(mesh);
+    let turned = Mesh {
+        vertices: mesh
+            .vertices
+            .iter()
+            .map(|&p| frame::apply(&rotation, p))
+            .collect(),
+        triangles: mesh.triangles.clone(),
+    };
+    let o = ModalOptions {
+        max_cells,
+        ..ModalOptions::default()
+    };
+    build_lattice(mesh, &turned, &rotation, &o, &mut |_| {})
+}
+
+#[test]
+fn the_cells_a_refusal_counts_are_the_cells_that_would_be_built() {
+    // A hollow box: a closed outer box and an inner one wound inward.
+    let mut hollow = cuboid([0.2, 0.12, 0.1]);
+    let inner = cuboid([0.18, 0.1, 0.08]);
+    let offset = hollow.vertices.len() as u32;
+    hollow.vertices.extend(inner.vertices);
+    hollow.triangles.extend(
+        inner
+            .triangles
+            .iter()
+            .map(|t| [t[0], t[2], t[1]].map(|v| v + offset)),
+    );
+    for (name, mesh, aligned) in [
+        ("plate", cuboid([0.3, 0.3, 0.006]), true),
+        ("box", cuboid([0.3, 0.15, 0.09]), true),
+        ("hollow box", hollow, true),
+        ("tube", tube(0.03, 0.026, 0.1, 48), false),
+    ] {
+        let built = lattice_of(&mesh, usize::MAX).expect("lattice");
+        let (grid, cells) = (&built.grid, built.grid.solid_cells());
+        // The pre-filling bound (the body's volume over a cell's) never exceeds the count,
+        // and is the count when the faces lie on node planes.
+        let at_least = lattice::mesh_volume(&mesh) / grid.cell_volume();
+        assert!(
+            at_least <= cells as f64 * (1.0 + 1e-9),
+            "{name}: {at_least} vs {cells}"
+        );
+        if aligned {
+            assert!(
+                (at_least - cells as f64).abs() < 1e-6 * at_least,
+                "{name}: {at_least} vs {cells}"
+            );
+        }
+        // One cell under the budget: refused with that count (by the bound before filling
+        // when it is exact, else counted with the degrees of freedom); at the budget: built.
+        match lattice_of(&mesh, cells - 1).err() {
+            Some(ModesError::TooManyCells {
+                cells: refused,
+                dofs,
+                estimated,
+                ..
+            }) => {
+                assert_eq!(refused, cells, "{name}");
+                assert_eq!(estimated, aligned, "{name}");
+                if !estimated {
+                    assert_eq!(dofs, Some(3 * grid.nodes()), "{name}");
+                }
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        let fits = lattice_of(&mesh, cells).expect("a lattice at the budget");
+        assert_eq!(fits.grid.solid_cells(), cells, "{name}");
+    }
+}
+
+#[test]
+fn thin_walls_get_thin_cells_across_them_only() {
+    let longest_over = |mesh: &Mesh, r: f64| {
+        let (lo, hi) = lattice::bounds(mesh);
+        (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max) / r
+    };
+    let spacing = |mesh: &Mesh| lattice_of(mesh, usize::MAX).expect("lattice").grid.h;
+    let close = |a: [f64; 3], b: [f64; 3]| (0..3).all(|i| (a[i] - b[i]).abs() < 1e-9 * b[i]);
+    // A plate: 6 cells through it (its section), 80 along its sides.
+    let plate = cuboid([0.3, 0.3, 0.006]);
+    let h = spacing(&plate);
+    assert!(close(h, [0.3 / 80.0, 0.3 / 80.0, 0.001]), "{h:?}");
+    // A tube along x: 4 cells across its 4 mm wall in y and z, 80 along it.
+    let t = tube(0.03, 0.026, 0.5, 64);
+    let h = spacing(&t);
+    assert!(close(h, [0.5 / 80.0, 0.001, 0.001]), "{h:?}");
+    // A 20:1 square beam: 6 across its section, 80 along.
+    let beam = bar(1.0, 0.05, 4);
+    let h = spacing(&beam);
+    assert!(close(h, [1.0 / 80.0, 0.05 / 6.0, 0.05 / 6.0]), "{h:?}");
+    // Thick every way: the cubes of the minimum resolution.
+    let ball = icosphere(0.3, 3);
+    let h = spacing(&ball);
+    assert!(close(h, [longest_over(&ball, 20.0); 3]), "{h:?}");
+}
+
+#[test]
+fn a_grid_too_large_to_fill_is_an_error_not_an_allocation_failure() {
+    let options = ModalOptions {
+        resolution: Some(4096),
+        ..ModalOptions::default()
+    };
+    let e = compute_modes(&bar(1.0, 1.0, 1), &options, &mut |_| {}).err();
+    assert_eq!(
+        e,
+        Some(ModesError::GridTooLarge {
+            cells: [4096, 4096, 4096]
+        })
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains("4096×4096×4096") && text.contains("--resolution"),
+        "{text}"
+    );
+}
+
+#[test]
+fn overlapping_parts_are_counted_not_bounded_by_their_summed_volume() {
+    // Two plates overlapping over half their area: their summed volume would say 1.5 times
+    // the cells the union needs, so a budget the union fits must not be refused on it.
+    let mut mesh = cuboid([0.3, 0.3, 0.006]);
+    let mut other = cuboid([0.3, 0.3, 0.006]);
+    crate::shapes::procedural::translate(&mut other, [0.15, 0.0, 0.0]);
+    let offset = mesh.vertices.len() as u32;
+    mesh.vertices.extend(other.vertices);
+    mesh.triangles
+        .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
+    let union = lattice_of(&mesh, usize::MAX).expect("lattice");
+    let cells = union.grid.solid_cells();
+    let summed = lattice::mesh_volume(&mesh) / union.grid.cell_volume();
+    assert!(summed > 1.2 * cells as f64, "{summed} vs {cells}");
+    let fits = lattice_of(&mesh, cells).expect("the union fits its own count");
+    assert_eq!(fits.grid.solid_cells(), cells);
 }

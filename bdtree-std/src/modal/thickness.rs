@@ -238,7 +238,10 @@ fn hit(o: [f64; 3], d: [f64; 3], p: &Triangle) -> Option<(f64, f64)> {
 
 /// Each triangle's thickness (`NaN` where there is no estimate: a degenerate triangle, a
 /// triangle inside another closed part, or a ray whose crossings do not add up).
-pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
+/// Also says whether some triangle lies inside another closed part of the mesh (the parts
+/// overlap, so the mesh's signed volume counts their common volume twice).
+pub(super) fn measure(mesh: &Mesh) -> (Vec<f64>, bool) {
+    let mut overlapping = false;
     let triangles: Vec<Triangle> = mesh
         .triangles
         .iter()
@@ -250,7 +253,7 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
     let floor = 1e-9 * diagonal;
     let mut candidates = Vec::new();
     let mut hits: Vec<(f64, i32)> = Vec::new();
-    triangles
+    let thickness = triangles
         .iter()
         .enumerate()
         .map(|(t, p)| {
@@ -283,6 +286,7 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
             // Winding number just inside the start: exits minus entries out to infinity.
             let winding: i32 = hits.iter().map(|h| h.1).sum();
             if winding != 1 {
+                overlapping |= winding > 1;
                 return f64::NAN;
             }
             hits.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -295,7 +299,8 @@ pub(super) fn measure(mesh: &Mesh) -> Vec<f64> {
             }
             f64::NAN
         })
-        .collect()
+        .collect();
+    (thickness, overlapping)
 }
 
 /// Triangle areas.
@@ -315,22 +320,7 @@ fn areas(mesh: &Mesh) -> Vec<f64> {
 /// has an estimate.
 pub(super) fn thinnest(mesh: &Mesh, thickness: &[f64]) -> Option<Wall> {
     let area = areas(mesh);
-    let mut order: Vec<usize> = (0..thickness.len())
-        .filter(|&t| thickness[t].is_finite())
-        .collect();
-    order.sort_unstable_by(|&a, &b| thickness[a].total_cmp(&thickness[b]));
-    let mut covered = 0.0;
-    let mut chosen = None;
-    for &t in &order {
-        covered += area[t];
-        if covered >= AREA_FACTOR * thickness[t] * thickness[t] {
-            chosen = Some(t);
-            break;
-        }
-    }
-    // A body too small for the rule everywhere (a handful of huge triangles): the thickest
-    // measured triangle bounds it.
-    let t = chosen.or(order.last().copied())?;
+    let t = design(&area, thickness)?;
     let design = thickness[t];
     parts(mesh, thickness, &area, 1.1 * design)
         .into_iter()
@@ -339,6 +329,63 @@ pub(super) fn thinnest(mesh: &Mesh, thickness: &[f64]) -> Option<Wall> {
             wall.thickness = design;
             wall
         })
+}
+
+/// The triangle whose thickness is the design thickness of triangles of `area` and
+/// `thickness` (`NaN` or infinite: none): the smallest `t` such that the triangles at most `t`
+/// thick cover [`AREA_FACTOR`]` · t²`, or, when none does (a body of a handful of huge
+/// triangles), the thickest measured triangle, which bounds it.
+fn design(area: &[f64], thickness: &[f64]) -> Option<usize> {
+    let mut order: Vec<usize> = (0..thickness.len())
+        .filter(|&t| thickness[t].is_finite())
+        .collect();
+    order.sort_unstable_by(|&a, &b| thickness[a].total_cmp(&thickness[b]));
+    let mut covered = 0.0;
+    for &t in &order {
+        covered += area[t];
+        if covered >= AREA_FACTOR * thickness[t] * thickness[t] {
+            return Some(t);
+        }
+    }
+    order.last().copied()
+}
+
+/// The body's design thickness along each lattice axis (rows of `frame`, in mesh
+/// coordinates): the rule of [`thinnest`] applied to each triangle's thickness measured along
+/// that axis, `t / |n_a|` for its unit normal `n` (exact for a flat wall at any angle; walls
+/// nearly parallel to the axis, `|n_a|` below 10⁻³, do not count). `None` along an axis no
+/// measured triangle faces.
+pub(super) fn along_axes(
+    mesh: &Mesh,
+    thickness: &[f64],
+    frame: &[[f64; 3]; 3],
+) -> [Option<f64>; 3] {
+    let area = areas(mesh);
+    let normals: Vec<[f64; 3]> = mesh
+        .triangles
+        .iter()
+        .map(|t| {
+            let p = t.map(|v| mesh.vertices[v as usize]);
+            let n = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+            let length = dot(n, n).sqrt();
+            n.map(|c| c / length)
+        })
+        .collect();
+    core::array::from_fn(|a| {
+        let along: Vec<f64> = thickness
+            .iter()
+            .zip(&normals)
+            .map(|(&t, n)| {
+                let cosine = dot(frame[a], *n).abs();
+                if cosine >= 1e-3 {
+                    t / cosine
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect();
+        design(&area, &along).map(|t| along[t])
+    })
 }
 
 /// Connected groups (sharing a vertex) of triangles at most `limit` thick, each with its
@@ -402,11 +449,6 @@ fn parts(mesh: &Mesh, thickness: &[f64], area: &[f64], limit: f64) -> Vec<(Vec<u
         .collect()
 }
 
-/// Total surface area.
-pub(super) fn surface_area(mesh: &Mesh) -> f64 {
-    areas(mesh).iter().sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,17 +457,17 @@ mod tests {
     #[test]
     fn a_bar_is_as_thick_as_its_section_and_a_ball_as_its_diameter() {
         let beam = bar(1.0, 0.05, 4);
-        let t = measure(&beam);
+        let t = measure(&beam).0;
         let wall = thinnest(&beam, &t).expect("a thickness");
         // The rays are tilted by about 10⁻⁷ rad off the normal.
         assert!((wall.thickness - 0.05).abs() < 1e-12, "{wall:?}");
         // The side faces: the whole length.
         assert!(wall.hi[0] - wall.lo[0] > 0.99, "{wall:?}");
         let ball = icosphere(0.2, 3);
-        let wall = thinnest(&ball, &measure(&ball)).expect("a thickness");
+        let wall = thinnest(&ball, &measure(&ball).0).expect("a thickness");
         assert!((wall.thickness - 0.4).abs() < 0.01, "{wall:?}");
         let ring = torus(0.3, 0.05, 48, 16);
-        let wall = thinnest(&ring, &measure(&ring)).expect("a thickness");
+        let wall = thinnest(&ring, &measure(&ring).0).expect("a thickness");
         assert!((wall.thickness - 0.1).abs() < 0.005, "{wall:?}");
     }
 
@@ -440,7 +482,7 @@ mod tests {
         mesh.vertices.extend(other.vertices);
         mesh.triangles
             .extend(other.triangles.iter().map(|t| t.map(|v| v + offset)));
-        let t = measure(&mesh);
+        let t = measure(&mesh).0;
         // The caps: bar 0's +x cap (triangles 8 + 2, 3 of the first bar's list) is inside bar 1.
         let first_caps = [t[16], t[17], t[18], t[19]];
         assert!(

@@ -189,13 +189,18 @@ fn modes_chooses_the_lattice_and_says_so() {
         out_path.to_str().expect("utf-8"),
     );
     let v = modes_json(&[beam, "-k", "4", "--poisson", "0.3", "-o", out_path]);
-    // 4 cells across the 5 cm section: 80 along the 1 m beam.
+    // 6 cells across the 5 cm section, 80 along the 1 m beam.
     assert_eq!(v["resolution"], 80);
     assert_eq!(v["resolution_chosen_by"], "thickness");
     assert!((v["thinnest_wall"]["thickness"].as_f64().unwrap_or(0.0) - 0.05).abs() < 1e-9);
-    assert_eq!(v["cells"], serde_json::json!([80, 4, 4]));
-    assert_eq!(v["solid_cells"], 1280);
-    assert_eq!(v["dofs"], 3 * 81 * 25);
+    assert_eq!(v["cells"], serde_json::json!([80, 6, 6]));
+    let spacing = numbers(&v["spacing"]);
+    assert!(
+        (spacing[0] - 0.0125).abs() < 1e-12 && (spacing[1] - 0.05 / 6.0).abs() < 1e-12,
+        "{spacing:?}"
+    );
+    assert_eq!(v["solid_cells"], 2880);
+    assert_eq!(v["dofs"], 3 * 81 * 49);
     let (lattice, mesh) = (
         v["lattice_volume"].as_f64().unwrap_or(0.0),
         v["mesh_volume"].as_f64().unwrap_or(1.0),
@@ -208,9 +213,10 @@ fn modes_chooses_the_lattice_and_says_so() {
     let text = String::from_utf8_lossy(&out.stdout);
     for needle in [
         "resolution 80",
-        "chosen to put 4.0 cells across the thinnest wall (5.00 cm thick)",
-        "1280 solid cells",
-        "6075 degrees of freedom",
+        "chosen to put 6.0 cells across the thinnest wall (5.00 cm thick)",
+        "cells of 1.25 cm × 8.33 mm × 8.33 mm, grid 80×6×6",
+        "2880 solid cells",
+        "11907 degrees of freedom",
         "ratio 1.0000",
         "the 6 rigid-body modes are removed",
     ] {
@@ -261,7 +267,7 @@ fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
     ]);
     for v in [&by_spec, &by_list] {
         assert_eq!(v["held_vertices"], 4);
-        assert_eq!(v["held_nodes"], 25);
+        assert_eq!(v["held_nodes"], 49);
         assert!(numbers(&v["rigid_eigenvalues"]).is_empty());
     }
     let (spec, listed) = (
@@ -326,8 +332,10 @@ fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencie
         "plate.obj",
         "wall too thin",
         "2.00 mm thick",
-        "cells of 0.50 mm",
-        "--max-cells",
+        "Putting 6 cells across it needs cells of 2.67 mm × 2.67 mm × 0.33 mm",
+        "at least 843,750 cells",
+        "4.22 times the budget of 200,000 cells",
+        "--max-cells to at least 843,750",
         "no frequencies",
     ] {
         assert!(stderr.contains(needle), "{needle:?} not in {stderr}");

@@ -64,9 +64,11 @@ enum Command {
     /// displacement of 1.
     ///
     /// The lattice is chosen from the body: a ray from every triangle into the body measures
-    /// its thickness, and the cells are sized to put 4 across the thinnest part (at least 20
-    /// along the longest side). A wall too thin for --max-cells is an error that names it and
-    /// the cost, not a wrong answer. --resolution overrides the choice.
+    /// its thickness, and each axis gets its own cell side: 4 cells across walls, 6 across
+    /// the body's section, at least 20 along the longest side (80 along a plate or a slender
+    /// body), so a thin wall gets cells thin across it only. A wall too thin for --max-cells
+    /// is an error that names it and the cost, not a wrong answer. --resolution overrides the
+    /// choice with cubic cells.
     Modes(modes::Args),
     /// Draw a picture, PNG or SVG by the output's extension: a tree's spheres at a level, its
     /// tightness curve, or a scene frame's contacts.

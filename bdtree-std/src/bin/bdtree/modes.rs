@@ -29,8 +29,8 @@ pub struct Args {
     /// Density in kg/m³.
     #[arg(long, default_value_t = 1000.0)]
     density: f64,
-    /// Lattice cells along the longest side of the bounding box, instead of the automatic
-    /// choice (the cell budget then does not apply).
+    /// Lattice cells along the longest side of the bounding box, cubic, instead of the
+    /// automatic choice (the cell budget then does not apply).
     #[arg(long)]
     resolution: Option<usize>,
     /// Most lattice cells the automatic choice may use.
