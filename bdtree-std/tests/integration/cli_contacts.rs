@@ -291,7 +291,11 @@ fn distance_within_reports_every_pair_closer_than_d() {
     for (name, d) in [("touching", 0.01), ("thin", 0.02)] {
         let path = fixtures().join(format!("scenes/{name}.json"));
         let scene = Scene::load(&path).expect("scene");
-        for (precision, tol) in [("f32", 1e-4), ("f64", 1e-9)] {
+        // `tol`: how far a reported distance and witness may be from the exact ones; `extra`:
+        // how much farther than `d` a reported pair may be — the documented `2T` of
+        // `bdtree_core::within` (`T = 4δ + 64u(w + δ)`, δ the two bodies' rounding bounds; in
+        // f32 the thin scene's pairs reach 1.4e-4 beyond `d`).
+        for (precision, tol, extra) in [("f32", 1e-4, 2.5e-4), ("f64", 1e-9, 1e-9)] {
             let ds = d.to_string();
             let lines = json_lines(&[
                 "distance",
@@ -321,8 +325,8 @@ fn distance_within_reports_every_pair_closer_than_d() {
                     let (ta, tb) = (&world[a][k.2 as usize], &world[b][k.3 as usize]);
                     let truth = oracle::triangle_distance(ta, tb).0;
                     assert!(
-                        truth <= d + tol,
-                        "{name} {precision}: {k:?} at {truth} > {d}"
+                        truth <= d + extra,
+                        "{name} {precision}: {k:?} at {truth} > {d} + {extra}"
                     );
                     assert!((dist - truth).abs() <= tol, "{k:?}: {dist} vs {truth}");
                     assert!(point_distance(pa, ta) <= tol && point_distance(pb, tb) <= tol);
