@@ -154,10 +154,14 @@ impl<'q, 't0, 'c0, 't1, 'c1, S: Scalar> Ends<'q, 't0, 'c0, 't1, 'c1, S> {
     }
 }
 
-/// `Rᵀ x`.
+/// `Rᵀ x` (written out: index closures keep bounds checks at opt-level `s`).
 fn unrotate<S: Scalar>(pose: &Pose<S>, x: [S; 3]) -> [S; 3] {
-    let r = &pose.rotation;
-    [0, 1, 2].map(|j| r[0][j] * x[0] + r[1][j] * x[1] + r[2][j] * x[2])
+    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = pose.rotation;
+    [
+        r00 * x[0] + r10 * x[1] + r20 * x[2],
+        r01 * x[0] + r11 * x[1] + r21 * x[2],
+        r02 * x[0] + r12 * x[1] + r22 * x[2],
+    ]
 }
 
 /// Whether two nodes' relative center comes within their radii of the origin at some τ (module
