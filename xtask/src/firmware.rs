@@ -535,6 +535,17 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
             Err(e) => failures.push(e),
         }
     }
+    // The f32 swept path links no double-precision soft float (Cortex-M4F: single-precision
+    // FPU only), read from the symbols of a firmware that runs the swept query alone.
+    match swept_soft_double() {
+        Ok(found) if found.is_empty() => summary
+            .push("swept-minimal thumbv7em-none-eabihf: no f64 soft-float routine linked".into()),
+        Ok(found) => failures.push(format!(
+            "the f32 swept query links double-precision soft float on thumbv7em-none-eabihf: {}",
+            found.join(", ")
+        )),
+        Err(e) => failures.push(e),
+    }
     println!("\nfirmware runs:");
     for line in &summary {
         println!("{line}");
@@ -593,4 +604,44 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
         ));
     }
     failures
+}
+
+/// The double-precision soft-float routines (`__aeabi_d…`, `__aeabi_f2d`, `__adddf3`,
+/// `__extendsfdf2`, …) defined in the `swept-minimal` firmware for the Cortex-M4F: with LTO,
+/// exactly those its one `collide_swept::<f32>` call reaches.
+fn swept_soft_double() -> Result<Vec<String>, String> {
+    let target = "thumbv7em-none-eabihf";
+    build_firmware_with(target, "release", &["swept-minimal"], "", false)?;
+    let elf = elf_path(target, "release", "swept-minimal");
+    let out = Command::new("arm-none-eabi-nm")
+        .arg("--defined-only")
+        .arg(&elf)
+        .output()
+        .map_err(|e| format!("arm-none-eabi-nm: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("arm-none-eabi-nm {} failed", elf.display()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let double = |name: &str| {
+        let plain = name.trim_start_matches('_');
+        name.starts_with("__aeabi_d")
+            || [
+                "__aeabi_f2d",
+                "__aeabi_i2d",
+                "__aeabi_ui2d",
+                "__aeabi_l2d",
+                "__aeabi_ul2d",
+            ]
+            .contains(&name)
+            || (name.starts_with("__") && (plain.contains("df") || plain.ends_with("2d")))
+    };
+    let mut found: Vec<String> = text
+        .lines()
+        .filter_map(|line| line.split_whitespace().nth(2))
+        .filter(|name| double(name))
+        .map(str::to_string)
+        .collect();
+    found.sort();
+    found.dedup();
+    Ok(found)
 }

@@ -442,6 +442,81 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             folder: "swept",
         });
     }
+    // plate: a ball (320 triangles) drops through a vibrating plate (288, a smooth basis: an
+    // open sheet has no inside for the modal analysis) in one tick, turning; it is above the
+    // plate at frame 1 and below it at frame 2.
+    {
+        let bodies = vec![
+            body("plate", sheet(1.0, 1.0, 12, 12), 4, 0.03),
+            body("ball", icosphere(0.12, 2), 3, 0.01),
+        ];
+        let ball_z = [0.5, 0.2, -0.2, -0.5, -0.8];
+        let frames = (0..5)
+            .map(|f| {
+                let t = f as f64 / 4.0;
+                vec![
+                    frame(id, [0.0; 3], wave(modes_of(&bodies[0]), 5.0 * t, 1.0)),
+                    frame(
+                        axis_angle([0.3, 1.0, 0.2], 1.6 * t),
+                        [0.1 - 0.1 * t, 0.05, ball_z[f]],
+                        wave(modes_of(&bodies[1]), 4.0 * t, 1.0),
+                    ),
+                ]
+            })
+            .collect();
+        out.push(SceneDef {
+            name: "plate",
+            bodies,
+            frames,
+            self_pairs: false,
+            folder: "swept",
+        });
+    }
+    // flap: a sheet (512 triangles) flaps through a ball and a bar between ticks: its first
+    // coordinate bends it (z = 0.8 ((x + 0.6) / 1.2)², clamped at x = −0.6) from below them to
+    // above them and back, its second waves it.
+    {
+        let sheet_mesh = sheet(1.2, 1.2, 16, 16);
+        let mut flap = Basis::zeros(sheet_mesh.vertices.len(), 2);
+        for (i, v) in sheet_mesh.vertices.iter().enumerate() {
+            let x = (v[0] + 0.6) / 1.2;
+            flap.data[(3 * i + 2) * 2] = 0.8 * x * x;
+            flap.data[(3 * i + 2) * 2 + 1] = 0.03 * (3.0 * v[1]).sin();
+        }
+        let bodies = vec![
+            BodyDef {
+                name: "sheet",
+                mesh: sheet_mesh,
+                basis: Some(flap),
+                modal: false,
+            },
+            body("ball", icosphere(0.1, 2), 2, 0.01),
+            body("bar", bar(0.9, 0.05, 12), 2, 0.01),
+        ];
+        let swing = [-1.0f64, 1.0, -1.0, 1.0];
+        let frames = (0..4)
+            .map(|f| {
+                let t = f as f64 / 3.0;
+                let q = vec![swing[f], (4.0 * t).sin()];
+                vec![
+                    frame(axis_angle([0.0, 0.0, 1.0], 0.2 * t), [0.0; 3], q),
+                    frame(id, [0.3, 0.1, 0.0], wave(2, 3.0 * t, 1.0)),
+                    frame(
+                        axis_angle([0.0, 0.0, 1.0], std::f64::consts::FRAC_PI_2),
+                        [-0.2, 0.0, 0.0],
+                        wave(2, 5.0 * t, 1.0),
+                    ),
+                ]
+            })
+            .collect();
+        out.push(SceneDef {
+            name: "flap",
+            bodies,
+            frames,
+            self_pairs: false,
+            folder: "swept",
+        });
+    }
     Ok(out)
 }
 

@@ -140,6 +140,35 @@ pub fn run_swept<S: Scalar>(
     Ok((out, ms))
 }
 
+/// The user's alternative to a swept query: the scene with each motion between consecutive
+/// frames replaced by `steps` evenly spaced instants of it (τ = `s / steps`, `s = 0 … steps − 1`,
+/// the interpolation [`run_swept`] and [`super::sampled_swept_frame`] use), to run the static
+/// query on ([`super::run`]) — sub-stepping: cheap, not conservative. Frame
+/// `(f − 1) · steps + s` is instant `s` of the motion into frame `f`. Primitives are dropped
+/// (swept queries ignore them).
+pub fn substeps(scene: &Scene, steps: usize) -> Scene {
+    let steps = steps.max(1);
+    let mut frames = Vec::new();
+    for f in 1..scene.frames.len() {
+        for s in 0..steps {
+            let tau = s as f64 / steps as f64;
+            frames.push(
+                (0..scene.bodies.len())
+                    .filter_map(|b| {
+                        let (pose, q) = super::check::interpolated_state(scene, f, b, tau)?;
+                        Some((pose, q))
+                    })
+                    .collect(),
+            );
+        }
+    }
+    Scene {
+        frames,
+        primitives: Vec::new(),
+        ..scene.clone()
+    }
+}
+
 /// The item of a body–primitive contact: `(body, primitive index n + p, contact, the frame's
 /// floating origin)`.
 type PrimitiveItem<S, T> = fn(usize, usize, &WorldContact<S>, [f64; 3]) -> T;

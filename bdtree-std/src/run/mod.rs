@@ -5,7 +5,7 @@
 //! | file | what |
 //! |---|---|
 //! | `scene.rs` | the scene runner: [`prepare`], [`run`], [`run_with`] (proxies, self-contacts), [`distances`]; [`RunError`] |
-//! | `contacts.rs` | what a controller acts on: swept pairs between frames ([`run_swept`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
+//! | `contacts.rs` | what a controller acts on: swept pairs between frames ([`run_swept`]) and the sub-stepped scene to compare them with ([`substeps`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
 //! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover check ([`uncovered_contacts`]) |
 //! | `interrupt_table.rs` | interrupted queries per test budget (the interruptible-collision paper's Table 1) |
 //! | `frame.rs` | one frame's deformed meshes, contacts, proxies and spheres ([`frame_geometry`]), for pictures and exports |
@@ -29,7 +29,8 @@ pub use check::{
     uncovered_contacts, Comparison,
 };
 pub use contacts::{
-    run_contacts, run_swept, run_within, ContactData, FrameAnswer, NearContact, SweptContact,
+    run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer, NearContact,
+    SweptContact,
 };
 pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};

@@ -276,3 +276,39 @@ fn most_generated_cases_cross() {
     }
     assert!(crossing >= 6, "{crossing} of 8 cases cross");
 }
+
+/// Millimetre parts far from the origin: a 2 mm ball crosses an 8 mm sheet 200 m out between
+/// two ticks. Every pair sampling finds is reported in f32 and f64 (`check`); in f64 not many
+/// more (in f32 the state itself is rounded to 15 µm there, so only coverage is asserted).
+#[test]
+fn millimetre_parts_far_from_the_origin_between_ticks() {
+    let sheet_mesh = sheet(0.008, 0.006, 8, 6);
+    let ball = icosphere(0.002, 1);
+    let (bs, bb) = (
+        smooth_basis(&sheet_mesh.vertices, 2, 0.0005),
+        smooth_basis(&ball.vertices, 2, 0.0005),
+    );
+    let far = [200.0, -120.0, 35.0];
+    let at = |x: f64, y: f64, z: f64| [far[0] + x, far[1] + y, far[2] + z];
+    let still = oracle::Pose::from_axis_angle([0.0, 0.0, 1.0], 0.0, at(0.0, 0.0, 0.0));
+    let sheet_ends: Ends = [(vec![0.3, -0.2], still), (vec![-0.3, 0.4], still)];
+    let ball_ends: Ends = [
+        (
+            vec![0.5, 0.5],
+            oracle::Pose::from_axis_angle([1.0, 0.0, 0.0], 0.3, at(0.0005, 0.0, 0.005)),
+        ),
+        (
+            vec![-0.5, 0.2],
+            oracle::Pose::from_axis_angle([0.0, 1.0, 0.0], 2.0, at(0.0, 0.0005, -0.005)),
+        ),
+    ];
+    let a = (&sheet_mesh, &bs, &sheet_ends);
+    let b = (&ball, &bb, &ball_ends);
+    let (s32, _) = check::<f32>(a, b).expect("f32");
+    let (s64, r64) = check::<f64>(a, b).expect("f64");
+    assert!(s64 > 0 && s32 > 0, "sampling finds the crossing");
+    assert!(
+        2 * r64 <= 3 * s64 + 8,
+        "{r64} pairs reported, sampling finds {s64}"
+    );
+}

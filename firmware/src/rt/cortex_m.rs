@@ -76,7 +76,7 @@ fn wide_ticks() -> u64 {
 
 /// Instructions executed, as a 64-bit count. [`Counter::now`] must be read at least once per
 /// 2²⁴ SysTick ticks — about 670 M instructions — which every caller of it does; a longer span
-/// (a busy swept motion) is measured with [`Counter::now_wide`], whose wraps the SysTick
+/// (a busy swept motion on a soft-float core) is measured with [`Counter::now_wide`], whose wraps the SysTick
 /// exception counts.
 pub struct Counter {
     last: core::cell::Cell<u32>,

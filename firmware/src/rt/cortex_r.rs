@@ -108,7 +108,7 @@ impl Counter {
     }
 
     /// As [`Counter::now`]: a span must stay below 2³² instructions (the Cortex-R5F runs the
-    /// swept motions in hardware double precision, far below that).
+    /// swept motions in 34 M instructions, far below that).
     pub fn now_wide(&self) -> u64 {
         self.now()
     }

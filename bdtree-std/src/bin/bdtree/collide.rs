@@ -48,6 +48,11 @@ pub struct Args {
     /// Times `--swept --check` samples each motion at, besides its start.
     #[arg(long, default_value_t = 100, requires = "swept")]
     samples: usize,
+    /// With `--swept`: also time the user's alternative, the static query at this many evenly
+    /// spaced instants of each motion (sub-stepping: not conservative), and print both costs
+    /// per motion (medians of `--repeat` runs).
+    #[arg(long, value_name = "N", requires = "swept")]
+    substeps: Option<usize>,
     /// Add each pair's contact: a point of the intersection, the unit normal from the first
     /// body's triangle to the second's, and the penetration depth.
     #[arg(long, conflicts_with_all = ["depth", "self_pairs"])]
@@ -59,7 +64,17 @@ pub struct Args {
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = args.bounds.options(args.precision);
     if args.swept {
-        return crate::swept::swept(&args.scene, args.json, options, args.check, args.samples);
+        let timing = crate::swept::Timing {
+            repeat: args.repeat,
+            substeps: args.substeps,
+        };
+        return crate::swept::swept(
+            &args.scene,
+            args.json,
+            options,
+            (args.check, args.samples),
+            timing,
+        );
     }
     if args.contacts {
         return crate::contacts::contacts(&args.scene, args.json, options, args.check);
