@@ -390,6 +390,55 @@ pub fn triangle_contact<S: Scalar>(
     })
 }
 
+/// Two triangles' separation as the distance queries report it (see [`triangle_separation`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TriangleSeparation<S> {
+    /// The distance (0 when they may intersect).
+    pub distance: S,
+    /// The nearest point of `a` (a point of the intersection when they may intersect).
+    pub point_a: V<S>,
+    /// The nearest point of `b` (equal to `point_a` when they may intersect).
+    pub point_b: V<S>,
+    /// Unit normal from `a` to `b` (zero when they may intersect or are at distance 0).
+    pub normal: V<S>,
+    /// Whether they may intersect within `error` ([`triangles_may_intersect`]).
+    pub intersecting: bool,
+}
+
+/// The separation of two triangles whose vertices are known to within `error` per
+/// coordinate: a point of their intersection when they may intersect, otherwise the exact
+/// distance ([`triangle_distance`]), its nearest points and the unit normal from `a` to `b`.
+pub(crate) fn triangle_separation<S: Scalar>(
+    a: &[V<S>; 3],
+    b: &[V<S>; 3],
+    error: S,
+) -> TriangleSeparation<S> {
+    if triangles_may_intersect(a, b, error) {
+        let p = intersection_point(a, b, contact_tolerance(a, b, error));
+        return TriangleSeparation {
+            distance: S::ZERO,
+            point_a: p,
+            point_b: p,
+            normal: [S::ZERO; 3],
+            intersecting: true,
+        };
+    }
+    let (d2, x, y) = triangle_distance(a, b);
+    let distance = d2.sqrt();
+    let normal = if distance > S::ZERO {
+        scale(sub(y, x), S::ONE / distance)
+    } else {
+        [S::ZERO; 3]
+    };
+    TriangleSeparation {
+        distance,
+        point_a: x,
+        point_b: y,
+        normal,
+        intersecting: false,
+    }
+}
+
 /// The unit axis of least overlap of the two triangles' projections over the 17 candidate axes,
 /// oriented from `a` to `b`, and that overlap; `None` when every axis is degenerate.
 fn least_penetration<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> Option<(V<S>, S)> {

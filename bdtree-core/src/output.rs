@@ -10,6 +10,8 @@
 //! * with the `heapless` feature, `heapless::Vec<T, N>` and the unsized `heapless::VecView<T>`
 //!   (so callers need not be generic over `N`).
 
+use crate::scalar::Scalar;
+
 /// A pair of triangles, one of each body (indices into each model's triangles). `repr(C)`:
 /// the C API hands the caller's pair buffers to [`crate::refine()`] in place.
 #[repr(C)]
@@ -254,6 +256,84 @@ pub struct QueryOutcome {
     pub status: QueryStatus,
     /// What it did.
     pub stats: QueryStats,
+}
+
+/// An overlapping pair of proxies, one of each body, with their world spheres.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ProxyPair<S> {
+    /// The proxy node of the first body.
+    pub a: u32,
+    /// The proxy node of the second body.
+    pub b: u32,
+    /// The first proxy's world sphere `[x, y, z, r]` (as [`crate::Body::sphere`] returns it).
+    pub sphere_a: [S; 4],
+    /// The second proxy's world sphere.
+    pub sphere_b: [S; 4],
+    /// Penetration depth `r_a + r_b − ‖c_b − c_a‖` (units of the mesh), computed in the scalar:
+    /// positive when the spheres overlap; within rounding of 0 (possibly slightly negative)
+    /// when they touch. The contact normal is along `c_b − c_a`.
+    pub depth: S,
+}
+
+impl<S: Copy> Reported for ProxyPair<S> {
+    fn refused(&self) -> QueryStatus {
+        QueryStatus::ProxyOutputFull {
+            a: self.a,
+            b: self.b,
+        }
+    }
+}
+
+impl<S: Scalar> Default for ProxyPair<S> {
+    fn default() -> Self {
+        ProxyPair {
+            a: 0,
+            b: 0,
+            sphere_a: [S::ZERO; 4],
+            sphere_b: [S::ZERO; 4],
+            depth: S::ZERO,
+        }
+    }
+}
+
+/// Where [`crate::collide_proxies`] puts the pairs it finds (every [`Sink<ProxyPair<S>>`] is one). A
+/// sink that refuses a pair ends the query with [`QueryStatus::ProxyOutputFull`]: nothing is
+/// dropped silently.
+pub trait ProxySink<S>: Sink<ProxyPair<S>> {}
+impl<S, X: Sink<ProxyPair<S>> + ?Sized> ProxySink<S> for X {}
+
+/// A fixed-capacity buffer of proxy pairs.
+pub type ProxyBuffer<S, const N: usize> = Buffer<ProxyPair<S>, N>;
+
+impl<S: Scalar, const N: usize> Buffer<ProxyPair<S>, N> {
+    /// An empty buffer of proxy pairs.
+    pub fn new() -> Self {
+        Self::filled(ProxyPair::default())
+    }
+}
+
+/// A contact proxy of a body against a primitive ([`crate::primitive::collide_primitive_proxies`]): a node at
+/// the proxy depth (or a shallower leaf, or a cut node) whose world sphere may touch the
+/// primitive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PrimitiveProxy<S> {
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]` (as [`crate::Body::sphere`] returns it).
+    pub sphere: [S; 4],
+    /// How deep the sphere reaches into the primitive: its radius less its center's signed
+    /// distance to the primitive's surface (for a plane `r − (n · c − offset)`, the contact
+    /// normal `−n`; for a sphere or capsule, towards the center or axis). Positive when it
+    /// reaches in; within the tolerance of 0, possibly negative, when it only may.
+    pub depth: S,
+}
+
+impl<S: Copy> Reported for PrimitiveProxy<S> {
+    fn refused(&self) -> QueryStatus {
+        QueryStatus::ProxyOutputFull { a: self.node, b: 0 }
+    }
 }
 
 #[cfg(test)]

@@ -51,34 +51,12 @@ pub use shape::{Primitive, PrimitiveError};
 
 use crate::body::Body;
 use crate::contact::ContactPoint;
-use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink};
+pub use crate::output::PrimitiveProxy;
+use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Sink};
 use crate::scalar::Scalar;
 use crate::tree::NONE;
 use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy};
 pub(crate) use contact::sphere_may_touch;
-
-/// A contact proxy of a body against a primitive ([`collide_primitive_proxies`]): a node at
-/// the proxy depth (or a shallower leaf, or a cut node) whose world sphere may touch the
-/// primitive.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PrimitiveProxy<S> {
-    /// The proxy node.
-    pub node: u32,
-    /// Its world sphere `[x, y, z, r]` (as [`Body::sphere`] returns it).
-    pub sphere: [S; 4],
-    /// How deep the sphere reaches into the primitive: its radius less its center's signed
-    /// distance to the primitive's surface (for a plane `r − (n · c − offset)`, the contact
-    /// normal `−n`; for a sphere or capsule, towards the center or axis). Positive when it
-    /// reaches in; within the tolerance of 0, possibly negative, when it only may.
-    pub depth: S,
-}
-
-impl<S: Copy> Reported for PrimitiveProxy<S> {
-    fn refused(&self) -> QueryStatus {
-        QueryStatus::ProxyOutputFull { a: self.node, b: 0 }
-    }
-}
 
 /// The primitive queries' policy: the body's world spheres against the primitive (a second tree
 /// of one terminal node), and at the body's terminal nodes what `L` does there — a triangle's

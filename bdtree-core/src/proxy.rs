@@ -41,66 +41,12 @@
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
 
 use crate::body::Body;
-use crate::output::{report, Buffer, QueryOutcome, QueryStats, QueryStatus, Reported, Sink};
+use crate::output::{report, QueryOutcome, QueryStats, QueryStatus};
+pub use crate::output::{ProxyBuffer, ProxyPair, ProxySink};
 use crate::scalar::Scalar;
 use crate::sphere::spheres_overlap;
 use crate::tree::NONE;
 use crate::walk::{run_query, stack_capacity, Bodies, Flow, Node, Policy};
-
-/// An overlapping pair of proxies, one of each body, with their world spheres.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct ProxyPair<S> {
-    /// The proxy node of the first body.
-    pub a: u32,
-    /// The proxy node of the second body.
-    pub b: u32,
-    /// The first proxy's world sphere `[x, y, z, r]` (as [`Body::sphere`] returns it).
-    pub sphere_a: [S; 4],
-    /// The second proxy's world sphere.
-    pub sphere_b: [S; 4],
-    /// Penetration depth `r_a + r_b − ‖c_b − c_a‖` (units of the mesh), computed in the scalar:
-    /// positive when the spheres overlap; within rounding of 0 (possibly slightly negative)
-    /// when they touch. The contact normal is along `c_b − c_a`.
-    pub depth: S,
-}
-
-impl<S: Copy> Reported for ProxyPair<S> {
-    fn refused(&self) -> QueryStatus {
-        QueryStatus::ProxyOutputFull {
-            a: self.a,
-            b: self.b,
-        }
-    }
-}
-
-impl<S: Scalar> Default for ProxyPair<S> {
-    fn default() -> Self {
-        ProxyPair {
-            a: 0,
-            b: 0,
-            sphere_a: [S::ZERO; 4],
-            sphere_b: [S::ZERO; 4],
-            depth: S::ZERO,
-        }
-    }
-}
-
-/// Where [`collide_proxies`] puts the pairs it finds (every [`Sink<ProxyPair<S>>`] is one). A
-/// sink that refuses a pair ends the query with [`QueryStatus::ProxyOutputFull`]: nothing is
-/// dropped silently.
-pub trait ProxySink<S>: Sink<ProxyPair<S>> {}
-impl<S, X: Sink<ProxyPair<S>> + ?Sized> ProxySink<S> for X {}
-
-/// A fixed-capacity buffer of proxy pairs.
-pub type ProxyBuffer<S, const N: usize> = Buffer<ProxyPair<S>, N>;
-
-impl<S: Scalar, const N: usize> Buffer<ProxyPair<S>, N> {
-    /// An empty buffer of proxy pairs.
-    pub fn new() -> Self {
-        Self::filled(ProxyPair::default())
-    }
-}
 
 /// Stack entries [`collide_proxies`] needs for these trees and proxy depths.
 pub fn proxy_stack_capacity(

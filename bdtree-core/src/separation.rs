@@ -7,8 +7,9 @@
 //!   by branch and bound over the trees: depth-first, the nearer child pair first, a node pair
 //!   pruned when its spheres' lower bound `‖c_a − c_b‖ − r_a − r_b` is not below the best
 //!   distance found. At two leaves the triangle distance is the least of the 6 vertex–triangle
-//!   and 9 edge–edge distances, or 0 when the triangles intersect ([`triangles_may_intersect`]);
-//!   touching only the triangles whose spheres come closer than the best distance so far.
+//!   and 9 edge–edge distances, or 0 when the triangles intersect
+//!   ([`crate::triangle::triangles_may_intersect`]); touching only the triangles whose spheres
+//!   come closer than the best distance so far.
 //! * [`closer_than`]: whether the bodies are closer than `d + margin`, stopping at the first
 //!   leaf pair that proves it — the form a safety monitor uses.
 //!
@@ -27,11 +28,9 @@
 
 use crate::body::Body;
 use crate::budget::Unlimited;
-use crate::closest::{intersection_point, triangle_distance};
-use crate::contact::contact_tolerance;
+use crate::closest::triangle_separation;
 use crate::output::{QueryStats, QueryStatus};
-use crate::scalar::{dot, scale, sub, Scalar};
-use crate::triangle::triangles_may_intersect;
+use crate::scalar::{dot, sub, Scalar};
 use crate::walk::{walk, Bodies, Flow, NearestFirst, Node, Policy, Visit};
 
 /// The nearest points of two bodies.
@@ -69,9 +68,7 @@ pub fn separation_lower_bound<S: Scalar>(
     a: &mut Body<'_, '_, S>,
     b: &mut Body<'_, '_, S>,
 ) -> Option<S> {
-    let (sa, sb) = (a.sphere(0)?, b.sphere(0)?);
-    let d = sub([sb[0], sb[1], sb[2]], [sa[0], sa[1], sa[2]]);
-    Some(dot(d, d).sqrt() - sa[3] - sb[3])
+    Some(gap(a.sphere(0)?, b.sphere(0)?))
 }
 
 /// Lower bound on the distance between two world spheres (may be negative).
@@ -188,35 +185,15 @@ where
         let (ta, tb) = (a.triangle, b.triangle);
         let [va, vb] = self.bodies.triangles(a, b)?;
         stats.triangle_tests += 1;
-        let found = if triangles_may_intersect(&va, &vb, self.error) {
-            let p = intersection_point(&va, &vb, contact_tolerance(&va, &vb, self.error));
-            Nearest {
-                distance: S::ZERO,
-                point_a: p,
-                point_b: p,
-                normal: [S::ZERO; 3],
-                triangle_a: ta,
-                triangle_b: tb,
-                intersecting: true,
-            }
-        } else {
-            let (d2, x, y) = triangle_distance(&va, &vb);
-            let distance = d2.sqrt();
-            let n = sub(y, x);
-            let normal = if distance > S::ZERO {
-                scale(n, S::ONE / distance)
-            } else {
-                [S::ZERO; 3]
-            };
-            Nearest {
-                distance,
-                point_a: x,
-                point_b: y,
-                normal,
-                triangle_a: ta,
-                triangle_b: tb,
-                intersecting: false,
-            }
+        let s = triangle_separation(&va, &vb, self.error);
+        let found = Nearest {
+            distance: s.distance,
+            point_a: s.point_a,
+            point_b: s.point_b,
+            normal: s.normal,
+            triangle_a: ta,
+            triangle_b: tb,
+            intersecting: s.intersecting,
         };
         let (bound, stop) = (self.found)(found);
         self.bound = bound;
