@@ -13,7 +13,9 @@
 //! Each phase function runs one scene (`SWEPT_SCENE=tunnel|plate|flap`, default all three in
 //! turn, so the inclusive figures sum them). It prints, per scene, the counters the swept walk
 //! keeps per motion: node pairs, leaf pairs (candidate triangle pairs the swept leaf test
-//! decides), reported pairs.
+//! decides), reported pairs. `SWEPT_WINDOWS=K` runs the swept phase over K windows of each
+//! motion instead (the swept query between consecutive instants of `substeps(scene, K)`: the
+//! same paths, cut into K motions; the last motion's last window is left out).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -59,7 +61,17 @@ fn main() {
         };
         let prepared = prepare(&scene, options).expect("build");
         let stepped = substeps(&scene, 8);
-        let (nodes, leaves, pairs, motions) = black_box(swept_phase(&scene, &prepared));
+        let windows: usize = std::env::var("SWEPT_WINDOWS")
+            .ok()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(1);
+        let windowed = if windows > 1 {
+            substeps(&scene, windows)
+        } else {
+            scene.clone()
+        };
+        let (nodes, leaves, pairs, _) = black_box(swept_phase(&windowed, &prepared));
+        let motions = scene.frames.len() - 1;
         let (step_nodes, step_leaves) = black_box(substep_phase(&stepped, &prepared));
         let m = motions.max(1) as f64;
         println!(
