@@ -23,6 +23,7 @@ __all__ = [
     "collide_frames",
     "collide_proxies",
     "collide_self",
+    "collide_swept",
     "distance",
     "load_basis",
     "load_mesh",
@@ -115,6 +116,14 @@ def collide(a: Body, b: Body) -> npt.NDArray[np.int64]:
     """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted.
     Conservative; in f32 the pairs are re-tested in f64 on the stored model, so an extra pair
     is closer than the model's f32 storage rounding (~1e-6 on unit-size bodies)."""
+
+def collide_swept(
+    a_before: Body, a_now: Body, b_before: Body, b_now: Body
+) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Triangle pairs (K, 2) of two moving bodies that may touch at some time between two
+    steps, rows sorted, and their conservative earliest times tau in [0, 1] (K,): each object
+    as two bodies over one tree (its state at the previous step and at this one); q and the
+    translation linear in tau, the rotation by slerp. Never misses a pair that touches."""
 
 def collide_self(body: Body) -> npt.NDArray[np.int64]:
     """Intersecting pairs of non-adjacent triangles of one body (K, 2), a < b, rows sorted."""

@@ -10,6 +10,7 @@
 //! caches, and a Python object must own both.
 
 mod owned;
+mod swept;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -919,6 +920,7 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide_self, m)?)?;
     m.add_function(wrap_pyfunction!(collide_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(swept::collide_swept, m)?)?;
     m.add_function(wrap_pyfunction!(distance, m)?)?;
     m.add_function(wrap_pyfunction!(collide_proxies, m)?)?;
     m.add_function(wrap_pyfunction!(modes, m)?)?;
