@@ -328,6 +328,16 @@ typedef struct bdtree_stats {
   uint32_t pairs;
 } bdtree_stats;
 
+// A triangle pair that may touch during a motion, in f32 (`bdtree_collide_swept_f32`).
+typedef struct bdtree_swept_pair_f32 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // A conservative earliest time of the motion, in [0, 1]: the pair cannot touch before it.
+  float time;
+} bdtree_swept_pair_f32;
+
 // An overlapping pair of contact proxies in f32 (`bdtree_collide_proxies_f32`).
 typedef struct bdtree_proxy_pair_f32 {
   // The first body's proxy node.
@@ -375,6 +385,16 @@ typedef struct bdtree_image_f64 {
 typedef struct bdtree_body_f64 {
   uint64_t _opaque[BDTREE_BODY_WORDS_F64];
 } bdtree_body_f64;
+
+// A triangle pair that may touch during a motion, in f64.
+typedef struct bdtree_swept_pair_f64 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // A conservative earliest time of the motion, in [0, 1].
+  double time;
+} bdtree_swept_pair_f64;
 
 // An overlapping pair of contact proxies in f64.
 typedef struct bdtree_proxy_pair_f64 {
@@ -572,6 +592,36 @@ bdtree_status bdtree_collide_f32(struct bdtree_body_f32 *a,
                                  size_t capacity,
                                  size_t *count,
                                  struct bdtree_stats *stats);
+
+// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
+// between two steps (a swept query: a fast body cannot pass through another between ticks
+// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
+// in traversal order). Each object is given as two bodies over one image: its state at the
+// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
+// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
+// relative to one origin (`bdtree_body_set_state_from_f64_f32`) for bodies far from the world
+// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// that touches at some time; a reported pair comes within the rounding bounds of touching at
+// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
+// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
+// "Swept queries").
+//
+// # Safety
+//
+// The four bodies must be distinct `bdtree_body_f32` objects; `stack` must point to
+// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
+// writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
+                                       struct bdtree_body_f32 *a_to,
+                                       struct bdtree_body_f32 *b_from,
+                                       struct bdtree_body_f32 *b_to,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_swept_pair_f32 *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
 
 // Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
 // `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
@@ -855,6 +905,36 @@ bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
                                  size_t capacity,
                                  size_t *count,
                                  struct bdtree_stats *stats);
+
+// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
+// between two steps (a swept query: a fast body cannot pass through another between ticks
+// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
+// in traversal order). Each object is given as two bodies over one image: its state at the
+// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
+// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
+// relative to one origin (`bdtree_body_set_state_from_f64_f64`) for bodies far from the world
+// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// that touches at some time; a reported pair comes within the rounding bounds of touching at
+// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
+// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
+// "Swept queries").
+//
+// # Safety
+//
+// The four bodies must be distinct `bdtree_body_f64` objects; `stack` must point to
+// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
+// writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_swept_f64(struct bdtree_body_f64 *a_from,
+                                       struct bdtree_body_f64 *a_to,
+                                       struct bdtree_body_f64 *b_from,
+                                       struct bdtree_body_f64 *b_to,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_swept_pair_f64 *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
 
 // Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
 // `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as

@@ -12,16 +12,18 @@ use bdtree_core::body::{CacheEntry, VertexEntry};
 use bdtree_core::interrupt::{Clock, Deadline, Order, Pending, TestBudget};
 use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
-    mode_storage, proxy_stack_capacity, self_stack_capacity, stack_capacity, Body, Image, Pose,
-    ProxyPair, QueryOutcome, Scalar, Sink, Traversal, TrianglePair,
+    collide_swept as core_swept, mode_storage, proxy_stack_capacity, self_stack_capacity,
+    stack_capacity, Body, Image, Pose, ProxyPair, QueryOutcome, Scalar, Sink, SweptPair, Traversal,
+    TrianglePair,
 };
 
 use crate::raw::{self, mark, Slot};
 use crate::types::{
     bdtree_image_info, bdtree_nearest_f32, bdtree_nearest_f64, bdtree_node_pair,
     bdtree_proxy_pair_f32, bdtree_proxy_pair_f64, bdtree_stats, bdtree_status,
-    bdtree_triangle_pair, BDTREE_BODY_VERTEX_CACHE, BDTREE_ORDER_BREADTH_FIRST,
-    BDTREE_ORDER_DEEPEST_FIRST, BDTREE_ORDER_LARGEST_FIRST, BDTREE_STORAGE_ALIGN,
+    bdtree_swept_pair_f32, bdtree_swept_pair_f64, bdtree_triangle_pair, BDTREE_BODY_VERTEX_CACHE,
+    BDTREE_ORDER_BREADTH_FIRST, BDTREE_ORDER_DEEPEST_FIRST, BDTREE_ORDER_LARGEST_FIRST,
+    BDTREE_STORAGE_ALIGN,
 };
 
 /// A scalar the C API is offered in, with its objects' marks and its C output types.
@@ -36,6 +38,8 @@ pub trait Precision: Scalar {
     type Proxy: From<ProxyPair<Self>>;
     /// The C nearest-points record.
     type Nearest: From<Nearest<Self>>;
+    /// The C swept pair.
+    type Swept: From<SweptPair<Self>>;
 }
 
 impl Precision for f32 {
@@ -44,6 +48,7 @@ impl Precision for f32 {
     const TRAVERSAL: u64 = mark::TRAVERSAL_F32;
     type Proxy = bdtree_proxy_pair_f32;
     type Nearest = bdtree_nearest_f32;
+    type Swept = bdtree_swept_pair_f32;
 }
 
 impl Precision for f64 {
@@ -52,6 +57,7 @@ impl Precision for f64 {
     const TRAVERSAL: u64 = mark::TRAVERSAL_F64;
     type Proxy = bdtree_proxy_pair_f64;
     type Nearest = bdtree_nearest_f64;
+    type Swept = bdtree_swept_pair_f64;
 }
 
 /// What a C image object holds.
@@ -604,6 +610,49 @@ pub unsafe fn collide_proxies<S: Precision>(
         let stack = stack(stack_ptr, stack_len)?;
         let mut sink = CBuffer::new(raw::slice_mut(pairs, capacity)?);
         let outcome = bdtree_core::collide_proxies(a, depth_a, b, depth_b, stack, &mut sink);
+        finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// Every triangle pair of two moving bodies that may touch during the motion between two
+/// steps (see `bdtree_collide_swept_f32`).
+///
+/// # Safety
+///
+/// Four distinct body objects; `stack` valid for `stack_len` entries, `pairs` for `capacity`;
+/// `count` writable; `stats` NULL or writable.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn collide_swept<S: Precision>(
+    a_from: *mut BodySlot<S>,
+    a_to: *mut BodySlot<S>,
+    b_from: *mut BodySlot<S>,
+    b_to: *mut BodySlot<S>,
+    stack_ptr: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut S::Swept,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        clear_outputs(count, stats)?;
+        let all = [a_from, a_to, b_from, b_to];
+        for (i, x) in all.iter().enumerate() {
+            if all
+                .iter()
+                .skip(i + 1)
+                .any(|y| !x.is_null() && core::ptr::eq(*x, *y))
+            {
+                return Err(bdtree_status::SameBody);
+            }
+        }
+        let (a_from, a_to) = two_bodies(a_from, a_to)?;
+        let (b_from, b_to) = two_bodies(b_from, b_to)?;
+        let stack = stack(stack_ptr, stack_len)?;
+        let mut sink = CBuffer::new(raw::slice_mut(pairs, capacity)?);
+        let outcome = core_swept(a_from, a_to, b_from, b_to, stack, &mut sink);
         finish(outcome, sink.len, count, stats)
     };
     status(run())

@@ -8,7 +8,8 @@ use core::ffi::{c_char, c_void};
 use crate::api::{self, CClock, RunBudget};
 use crate::types::{
     bdtree_body_f64, bdtree_image_f64, bdtree_image_info, bdtree_nearest_f64, bdtree_node_pair,
-    bdtree_proxy_pair_f64, bdtree_stats, bdtree_status, bdtree_traversal_f64, bdtree_triangle_pair,
+    bdtree_proxy_pair_f64, bdtree_stats, bdtree_status, bdtree_swept_pair_f64,
+    bdtree_traversal_f64, bdtree_triangle_pair,
 };
 
 /// Validates a tree image of f64 scalars and views it in place (zero-copy): header, length,
@@ -209,6 +210,55 @@ pub unsafe extern "C" fn bdtree_collide_f64(
         api::collide::<f64>(
             a.cast(),
             b.cast(),
+            stack,
+            stack_len,
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
+/// between two steps (a swept query: a fast body cannot pass through another between ticks
+/// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
+/// in traversal order). Each object is given as two bodies over one image: its state at the
+/// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
+/// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
+/// relative to one origin (`bdtree_body_set_state_from_f64_f64`) for bodies far from the world
+/// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+/// that touches at some time; a reported pair comes within the rounding bounds of touching at
+/// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+/// `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
+/// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
+/// "Swept queries").
+///
+/// # Safety
+///
+/// The four bodies must be distinct `bdtree_body_f64` objects; `stack` must point to
+/// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
+/// writable; `stats` NULL or writable. None of these may overlap.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_swept_f64(
+    a_from: *mut bdtree_body_f64,
+    a_to: *mut bdtree_body_f64,
+    b_from: *mut bdtree_body_f64,
+    b_to: *mut bdtree_body_f64,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut bdtree_swept_pair_f64,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_swept::<f64>(
+            a_from.cast(),
+            a_to.cast(),
+            b_from.cast(),
+            b_to.cast(),
             stack,
             stack_len,
             pairs,

@@ -40,6 +40,9 @@ pub mod exports_f64;
 pub mod raw;
 pub mod types;
 
+#[cfg(test)]
+mod swept_tests;
+
 pub use types::*;
 
 /// Bare-metal targets: a panic cannot happen (`cargo xtask c` links the Cortex-M4F example

@@ -7,7 +7,7 @@ use bdtree_core::interrupt::Pending;
 use bdtree_core::separation::Nearest;
 use bdtree_core::{
     Body, BodyError, Image, ImageError, PoseError, ProxyPair, QueryStats, QueryStatus, RunStatus,
-    Traversal, TrianglePair,
+    SweptPair, Traversal, TrianglePair,
 };
 
 use crate::raw::Slot;
@@ -544,6 +544,30 @@ pub struct bdtree_proxy_pair_f64 {
     pub depth: f64,
 }
 
+/// A triangle pair that may touch during a motion, in f32 (`bdtree_collide_swept_f32`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_swept_pair_f32 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body.
+    pub b: u32,
+    /// A conservative earliest time of the motion, in [0, 1]: the pair cannot touch before it.
+    pub time: f32,
+}
+
+/// A triangle pair that may touch during a motion, in f64.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_swept_pair_f64 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body.
+    pub b: u32,
+    /// A conservative earliest time of the motion, in [0, 1].
+    pub time: f64,
+}
+
 /// The nearest points of two bodies in f32 (`bdtree_distance_f32`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -621,6 +645,22 @@ macro_rules! proxy_from {
 }
 proxy_from!(bdtree_proxy_pair_f32, f32);
 proxy_from!(bdtree_proxy_pair_f64, f64);
+
+macro_rules! swept_from {
+    ($c:ident, $s:ty) => {
+        impl From<SweptPair<$s>> for $c {
+            fn from(p: SweptPair<$s>) -> Self {
+                Self {
+                    a: p.a,
+                    b: p.b,
+                    time: p.time,
+                }
+            }
+        }
+    };
+}
+swept_from!(bdtree_swept_pair_f32, f32);
+swept_from!(bdtree_swept_pair_f64, f64);
 
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 /// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
