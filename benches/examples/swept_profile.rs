@@ -25,7 +25,7 @@ use bdtree_std::io::Scene;
 use bdtree_std::run::{prepare, run, run_swept, substeps, PreparedScene};
 
 #[inline(never)]
-fn swept_phase(scene: &Scene, prepared: &PreparedScene) -> (u64, u64, usize, usize) {
+fn swept_phase(scene: &Scene, prepared: &PreparedScene) -> (u64, u64, usize) {
     let (answers, _) = run_swept::<f32>(scene, prepared).expect("swept");
     let nodes = answers
         .iter()
@@ -36,7 +36,7 @@ fn swept_phase(scene: &Scene, prepared: &PreparedScene) -> (u64, u64, usize, usi
         .map(|a| a.result.stats.triangle_tests as u64)
         .sum();
     let pairs = answers.iter().map(|a| a.items.len()).sum();
-    (nodes, leaves, pairs, answers.len())
+    (nodes, leaves, pairs)
 }
 
 #[inline(never)]
@@ -70,7 +70,7 @@ fn main() {
         } else {
             scene.clone()
         };
-        let (nodes, leaves, pairs, _) = black_box(swept_phase(&windowed, &prepared));
+        let (nodes, leaves, pairs) = black_box(swept_phase(&windowed, &prepared));
         let motions = scene.frames.len() - 1;
         let (step_nodes, step_leaves) = black_box(substep_phase(&stepped, &prepared));
         let m = motions.max(1) as f64;
