@@ -10,8 +10,9 @@
 //! Lines start with `BDTREE ` (`key=value` fields, read by `cargo xtask qemu`).
 
 use bdtree_core::{
-    collide, collide_proxies, AlignedImage, BitMatrix, Body, CacheEntry, Deadline, Image, Order,
-    Pending, Pose, ProxyPair, QueryOutcome, RunStatus, Traversal, TrianglePair, VertexEntry,
+    collide_proxies, collide_world, AlignedImage, BitMatrix, Body, CacheEntry, Deadline, Image,
+    Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SweepAndPrune, Traversal, TrianglePair,
+    VertexEntry, WorldPair,
 };
 use core::hint::black_box;
 
@@ -31,6 +32,12 @@ const PACK_VERSION: u32 = 3;
 pub const SLOT_INSTRUCTIONS: u64 = 20_000;
 const PENDING_PAIRS: usize = 32768;
 
+/// The world query's broad-phase storage: the sweep's order and the root spheres.
+struct World {
+    order: [u32; MAX_BODIES],
+    roots: [[f32; 4]; MAX_BODIES],
+}
+
 /// Every buffer of the replay, in `.bss`.
 struct Work {
     caches: [[CacheEntry<f32>; MAX_NODES]; MAX_BODIES],
@@ -39,6 +46,7 @@ struct Work {
     stack: [[u32; 2]; STACK_PAIRS],
     pairs: [[u32; 4]; MAX_PAIRS],
     pending: [Pending<f32>; PENDING_PAIRS],
+    world: World,
     bench_cache: [CacheEntry<f32>; BENCH_NODES],
     bench_modes: [f32; 50],
     bench_cache_b: [CacheEntry<f32>; BENCH_NODES],
@@ -52,6 +60,10 @@ static mut WORK: Work = Work {
     stack: [[0; 2]; STACK_PAIRS],
     pairs: [[0; 4]; MAX_PAIRS],
     pending: [Pending::EMPTY; PENDING_PAIRS],
+    world: World {
+        order: [0; MAX_BODIES],
+        roots: [[0.0; 4]; MAX_BODIES],
+    },
     bench_cache: [CacheEntry::EMPTY; BENCH_NODES],
     bench_modes: [0.0; 50],
     bench_cache_b: [CacheEntry::EMPTY; BENCH_NODES],
@@ -348,25 +360,29 @@ fn run_scene(
         stack,
         pairs,
         pending,
+        world,
         ..
     } = work;
-    let mut bodies: [Option<Body<'static, '_, f32>>; MAX_BODIES] = [const { None }; MAX_BODIES];
-    for (((slot, image), (cache, vertices)), slots) in bodies
-        .iter_mut()
-        .zip(&images)
+    // The scene's bodies side by side, as the world query takes them.
+    let mut bodies: heapless::Vec<Body<'static, '_, f32>, MAX_BODIES> = heapless::Vec::new();
+    for ((image, (cache, vertices)), slots) in images
+        .iter()
+        .take(body_count)
         .zip(caches.iter_mut().zip(vertices.iter_mut()))
         .zip(mode_slots.iter_mut())
     {
-        if let Some(image) = image {
-            match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
-                Ok(body) => *slot = Some(body),
-                Err(e) => {
-                    report!("BDTREE error scene={}: {}", name, e);
-                    return Ok(false);
-                }
+        let image = image.as_ref().ok_or(SHORT)?;
+        match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
+            Ok(body) => bodies
+                .push(body)
+                .map_err(|_| "more bodies than MAX_BODIES")?,
+            Err(e) => {
+                report!("BDTREE error scene={}: {}", name, e);
+                return Ok(false);
             }
         }
     }
+    let bodies = bodies.as_mut_slice();
 
     let mut mismatches = 0u32;
     let mut float_mismatches = 0u32;
@@ -404,15 +420,7 @@ fn run_scene(
         let expected_pairs = reader.sub(16 * expected_count).ok_or(SHORT)?;
 
         let start = counter.now();
-        let found = run_frame(
-            &state,
-            &mut bodies,
-            &modes,
-            body_count,
-            proxy_depth,
-            stack,
-            pairs,
-        );
+        let found = run_frame(&state, bodies, &modes, proxy_depth, world, stack, pairs);
         let instructions = counter.now() - start;
         sum += instructions;
         max = max.max(instructions);
@@ -426,14 +434,13 @@ fn run_scene(
             continue;
         };
         let found_pairs = pairs.get(..count).unwrap_or(&[]);
-        let sums = checksums(&mut bodies, body_count, found_pairs, proxy_depth.is_none());
+        let sums = checksums(bodies, found_pairs, proxy_depth.is_none());
 
         // The same step again, as a query spread over slots (outside the measured region): it
         // must end with the pairs the full query found. (Triangle queries only: proxy scenes
         // may use bounded trees, which have no triangles.)
         if proxy_depth.is_none() {
-            let (queries, slots, same) =
-                resume_frame(&mut bodies, body_count, found_pairs, pending, counter);
+            let (queries, slots, same) = resume_frame(bodies, found_pairs, pending, counter);
             resumed = resumed.wrapping_add(queries);
             slots_max = slots_max.max(slots);
             resume_mismatches += u32::from(!same);
@@ -491,14 +498,12 @@ fn run_scene(
 /// body), and the deformed world vertices of both triangles of every found pair.
 #[inline(never)]
 fn checksums(
-    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
-    body_count: usize,
+    bodies: &mut [Body<'static, '_, f32>],
     found: &[[u32; 4]],
     triangles: bool,
 ) -> (u32, u32) {
     let mut spheres = 0u32;
-    for (b, body) in bodies.iter_mut().enumerate().take(body_count) {
-        let Some(body) = body.as_mut() else { continue };
+    for (b, body) in bodies.iter_mut().enumerate() {
         for node in 0..body.tree().node_count() {
             if body.is_cached(node) {
                 if let Some(s) = body.sphere(node) {
@@ -512,7 +517,7 @@ fn checksums(
     if triangles {
         for &[i, j, ta, tb] in found {
             for (b, t) in [(i, ta), (j, tb)] {
-                let body = bodies.get_mut(b as usize).and_then(Option::as_mut);
+                let body = bodies.get_mut(b as usize);
                 if let Some(tri) = body.and_then(|body| body.world_triangle(t as usize)) {
                     let mut bits = [0u32; 9];
                     for (o, x) in bits.iter_mut().zip(tri.iter().flatten()) {
@@ -540,22 +545,20 @@ impl bdtree_core::Clock for Instructions<'_> {
 /// query confirmed exactly the pairs in `found`.
 #[inline(never)]
 fn resume_frame(
-    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
-    body_count: usize,
+    bodies: &mut [Body<'static, '_, f32>],
     found: &[[u32; 4]],
     pending: &mut [Pending<f32>],
     counter: &Counter,
 ) -> (u32, u32, bool) {
     let (mut queries, mut slots_max, mut same) = (0u32, 0u32, true);
-    for i in 0..body_count {
+    for i in 0..bodies.len() {
         let Some((head, tail)) = bodies.split_at_mut_checked(i + 1) else {
             return (queries, slots_max, false);
         };
-        let Some(a) = head.last_mut().and_then(Option::as_mut) else {
+        let Some(a) = head.last_mut() else {
             continue;
         };
-        for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
-            let Some(b) = b.as_mut() else { continue };
+        for (k, b) in tail.iter_mut().enumerate() {
             let j = (i + 1 + k) as u32;
             let mut t = Traversal::new(pending, Order::BreadthFirst);
             let mut status = t.start(a, b);
@@ -584,62 +587,90 @@ fn resume_frame(
     (queries, slots_max, same)
 }
 
-/// Sets every body's state and runs every pair of bodies (triangle queries, or proxy queries at
-/// `proxy_depth`); returns the counters summed over the pairs and the number of pairs found
-/// (in `pairs`), or `None` when a body refused its state.
+/// The world query over distinct body pairs (triangle pairs): whether it completed, and its
+/// counters. (Inlined: the triangle scenes' frames measure the world query itself.)
+#[inline(always)]
+fn world_pairs(
+    bodies: &mut [Body<'static, '_, f32>],
+    world: &mut World,
+    stack: &mut [[u32; 2]],
+    keep: &mut impl FnMut([u32; 4]) -> bool,
+) -> (bool, QueryStats) {
+    let mut sweep = SweepAndPrune::new(&mut world.order);
+    let distinct = |i: usize, j: usize| i != j;
+    let outcome = collide_world(
+        bodies,
+        &mut sweep,
+        &mut world.roots,
+        &distinct,
+        stack,
+        &mut |w: WorldPair| keep([w.a, w.b, w.triangles.a, w.triangles.b]),
+    );
+    (outcome.status.is_complete(), outcome.stats)
+}
+
+/// Every body pair's proxy query at depth `l` (the kernel has no world proxy query, so the
+/// host's runner does the same): whether every query completed, and their summed counters.
+#[inline(never)]
+fn proxy_pairs(
+    bodies: &mut [Body<'static, '_, f32>],
+    l: u32,
+    stack: &mut [[u32; 2]],
+    keep: &mut impl FnMut([u32; 4]) -> bool,
+) -> Option<(bool, QueryStats)> {
+    let (mut complete, mut stats) = (true, QueryStats::default());
+    for i in 0..bodies.len() {
+        let (head, tail) = bodies.split_at_mut_checked(i + 1)?;
+        let a = head.last_mut()?;
+        for (k, b) in tail.iter_mut().enumerate() {
+            let j = (i + 1 + k) as u32;
+            let mut sink = |p: ProxyPair<f32>| keep([i as u32, j, p.a, p.b]);
+            let outcome = collide_proxies(a, l, b, l, stack, &mut sink);
+            complete &= outcome.status.is_complete();
+            stats.add(&outcome.stats);
+        }
+    }
+    Some((complete, stats))
+}
+
+/// Sets every body's state and runs the world query (triangle pairs between distinct bodies,
+/// as the host's runner does), or every body pair's proxy query at `proxy_depth`; returns the
+/// counters summed over the queries and the number of pairs found (in `pairs`), or `None`
+/// when a body refused its state.
 #[inline(never)]
 fn run_frame(
     state: &FrameState,
-    bodies: &mut [Option<Body<'static, '_, f32>>; MAX_BODIES],
+    bodies: &mut [Body<'static, '_, f32>],
     modes: &[usize; MAX_BODIES],
-    body_count: usize,
     proxy_depth: Option<u32>,
+    world: &mut World,
     stack: &mut [[u32; 2]],
     pairs: &mut [[u32; 4]],
 ) -> Option<(Counters, usize)> {
-    for (((body, &m), pose), q) in bodies
-        .iter_mut()
-        .zip(modes)
-        .zip(&state.poses)
-        .zip(&state.q)
-        .take(body_count)
-    {
+    for (((body, &m), pose), q) in bodies.iter_mut().zip(modes).zip(&state.poses).zip(&state.q) {
         let pose = Pose::from_quaternion(pose.0, pose.1).ok()?;
-        body.as_mut()?.set_state(pose, q.get(..m)?).ok()?;
+        body.set_state(pose, q.get(..m)?).ok()?;
     }
-    let mut counters = Counters {
-        complete: 1,
-        ..Counters::default()
-    };
     let mut count = 0usize;
-    for i in 0..body_count {
-        let (head, tail) = bodies.split_at_mut_checked(i + 1)?;
-        let a = head.last_mut()?.as_mut()?;
-        for (k, b) in tail.iter_mut().take(body_count - i - 1).enumerate() {
-            let b = b.as_mut()?;
-            let j = (i + 1 + k) as u32;
-            let mut keep = |x: u32, y: u32| match pairs.get_mut(count) {
-                Some(slot) => {
-                    *slot = [i as u32, j, x, y];
-                    count += 1;
-                    true
-                }
-                None => false,
-            };
-            let outcome: QueryOutcome = match proxy_depth {
-                None => collide(a, b, stack, &mut |p: TrianglePair| keep(p.a, p.b)),
-                Some(l) => {
-                    collide_proxies(a, l, b, l, stack, &mut |p: ProxyPair<f32>| keep(p.a, p.b))
-                }
-            };
-            let s = outcome.stats;
-            counters.complete &= u32::from(outcome.status.is_complete());
-            counters.nodes_visited = counters.nodes_visited.wrapping_add(s.nodes_visited);
-            counters.sphere_updates = counters.sphere_updates.wrapping_add(s.sphere_updates);
-            counters.overlap_tests = counters.overlap_tests.wrapping_add(s.overlap_tests);
-            counters.triangle_tests = counters.triangle_tests.wrapping_add(s.triangle_tests);
-            counters.pairs = counters.pairs.wrapping_add(s.pairs);
+    let mut keep = |pair: [u32; 4]| match pairs.get_mut(count) {
+        Some(slot) => {
+            *slot = pair;
+            count += 1;
+            true
         }
-    }
+        None => false,
+    };
+    let (complete, stats) = match proxy_depth {
+        None => world_pairs(bodies, world, stack, &mut keep),
+        Some(l) => proxy_pairs(bodies, l, stack, &mut keep)?,
+    };
+    let counters = Counters {
+        complete: u32::from(complete),
+        nodes_visited: stats.nodes_visited,
+        sphere_updates: stats.sphere_updates,
+        overlap_tests: stats.overlap_tests,
+        triangle_tests: stats.triangle_tests,
+        pairs: stats.pairs,
+    };
     Some((counters, count))
 }

@@ -42,8 +42,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bdtree_core::{
-    collide, collide_proxies, collide_swept, stack_capacity, Body, CacheEntry, Encoding, Image,
-    Pose, ProxyPair, SweptPair, TrianglePair, VertexEntry,
+    collide_proxies, collide_swept, collide_world, stack_capacity, Body, CacheEntry, Encoding,
+    Image, Pose, ProxyPair, SweepAndPrune, SweptPair, VertexEntry, WorldPair,
 };
 use bdtree_std::build::compact;
 use bdtree_std::build::{build, BuildOptions, Precision};

@@ -17,11 +17,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide, collide_proxies, collide_self, collide_world_primitives, primitive_stack_capacity,
-    proxy_stack_capacity, refine, refine_self, self_stack_capacity, stack_capacity, AllPairs, Body,
-    BodyError, Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair,
-    QueryStats, QueryStatus, RunStatus, Scalar, TrianglePair, VertexEntry, WorldContact,
-    WorldOutcome,
+    collide_proxies, collide_world, collide_world_primitives, primitive_stack_capacity,
+    proxy_stack_capacity, refine, self_stack_capacity, stack_capacity, AllPairs, Body, BodyError,
+    Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair, QueryStats,
+    QueryStatus, RunStatus, Scalar, SweepAndPrune, VertexEntry, WorldContact, WorldOutcome,
+    WorldPair,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
@@ -427,6 +427,41 @@ pub(crate) fn against_primitives<S: Scalar>(
     collide_world_primitives(bodies, primitives, &AllPairs, stack, &mut sink)
 }
 
+/// Every body pair's overlapping proxies at depth `l` ([`collide_proxies`]; the kernel has no
+/// world proxy query), widened to f64 in world coordinates, into `result`.
+fn proxy_pairs<S: Scalar>(
+    bodies: &mut [Body<'_, '_, S>],
+    l: u32,
+    origin: [f64; 3],
+    stack: &mut [[u32; 2]],
+    result: &mut FrameResult,
+) {
+    for i in 0..bodies.len() {
+        let (head, tail) = bodies.split_at_mut(i + 1);
+        let a = &mut head[i];
+        for (k, b) in tail.iter_mut().enumerate() {
+            let j = i + 1 + k;
+            let proxies = &mut result.proxies;
+            let mut sink = |p: ProxyPair<S>| {
+                let wide = |s: [S; 4]| {
+                    let c = to_world([s[0], s[1], s[2]], origin);
+                    [c[0], c[1], c[2], s[3].to_f64()]
+                };
+                proxies.push(ProxyContact {
+                    bodies: (i, j),
+                    nodes: (p.a, p.b),
+                    spheres: [wide(p.sphere_a), wide(p.sphere_b)],
+                    depth: p.depth.to_f64(),
+                });
+                true
+            };
+            let outcome = collide_proxies(a, l, b, l, stack, &mut sink);
+            result.stats.add(&outcome.stats);
+            result.complete &= outcome.status.is_complete();
+        }
+    }
+}
+
 /// Stack entries for every query of a run on trees of this depth.
 pub(crate) fn run_stack_capacity(depth: u32) -> usize {
     stack_capacity(depth, depth)
@@ -448,8 +483,11 @@ pub fn run<S: Scalar>(
 
 /// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
 /// ([`collide_proxies`], the trees must be built nested) whose answers go to
-/// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions ([`collide_self`])
-/// are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`. In f32 the triangle pairs are
+/// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions
+/// ([`bdtree_core::collide_self`]) are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
+/// Triangle pairs come from the kernel's world query ([`collide_world`]: its broad phase on
+/// root spheres, then the pair and self queries), so the counters are the world query's
+/// (a body pair the broad phase rejects visits no node pair). In f32 the triangle pairs are
 /// re-tested in f64 ([`refine()`], the exact second stage), so the f32 answer's extras are only
 /// pairs closer than the model's f32 storage rounding; the counters are the walk's.
 pub fn run_with<S: Scalar>(
@@ -489,6 +527,9 @@ fn run_inner<S: Scalar>(
     let mut q = Vec::new();
     let mut primitives = Vec::new();
     let mut found = Vec::new();
+    let mut pairs = Vec::new();
+    let mut order = vec![0u32; bodies.len()];
+    let mut roots = vec![[S::ZERO; 4]; bodies.len()];
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
@@ -506,61 +547,39 @@ fn run_inner<S: Scalar>(
                 complete: true,
                 ..FrameResult::default()
             };
-            for i in 0..bodies.len() {
-                let (head, tail) = bodies.split_at_mut(i + 1);
-                let a = &mut head[i];
-                if self_pairs {
-                    found.clear();
-                    let mut sink = |p: TrianglePair| {
-                        found.push(p);
-                        true
-                    };
-                    let outcome = collide_self(a, &mut stack, &mut sink);
+            if let Some(l) = proxy_depth {
+                proxy_pairs(&mut bodies, l, origin, &mut stack, &mut result);
+            } else {
+                // Distinct body pairs always, each body against itself when asked.
+                let filter = |i: usize, j: usize| i != j || self_pairs;
+                let mut sweep = SweepAndPrune::new(&mut order);
+                found.clear();
+                let mut sink = |p: WorldPair| {
+                    found.push(p);
+                    true
+                };
+                let outcome = collide_world(
+                    &mut bodies,
+                    &mut sweep,
+                    &mut roots,
+                    &filter,
+                    &mut stack,
+                    &mut sink,
+                );
+                result.stats.add(&outcome.stats);
+                result.complete &= outcome.status.is_complete();
+                // A narrow query delivers its pairs together: refine each body pair's run.
+                for run in found.chunk_by(|x, y| (x.a, x.b) == (y.a, y.b)) {
+                    let (i, j) = (run[0].a as usize, run[0].b as usize);
+                    pairs.clear();
+                    pairs.extend(run.iter().map(|w| w.triangles));
                     let kept = if refined {
-                        refine_self(a, &mut found)
+                        refine(&bodies[i], &bodies[j], &mut pairs)
                     } else {
-                        found.len()
+                        pairs.len()
                     };
-                    let found = found.get(..kept).unwrap_or(&[]);
-                    result.pairs.extend(found.iter().map(|p| (i, i, p.a, p.b)));
-                    result.stats.add(&outcome.stats);
-                    result.complete &= outcome.status.is_complete();
-                }
-                for (k, b) in tail.iter_mut().enumerate() {
-                    let j = i + 1 + k;
-                    let outcome = if let Some(l) = proxy_depth {
-                        let mut sink = |p: ProxyPair<S>| {
-                            let wide = |s: [S; 4]| {
-                                let c = to_world([s[0], s[1], s[2]], origin);
-                                [c[0], c[1], c[2], s[3].to_f64()]
-                            };
-                            result.proxies.push(ProxyContact {
-                                bodies: (i, j),
-                                nodes: (p.a, p.b),
-                                spheres: [wide(p.sphere_a), wide(p.sphere_b)],
-                                depth: p.depth.to_f64(),
-                            });
-                            true
-                        };
-                        collide_proxies(a, l, b, l, &mut stack, &mut sink)
-                    } else {
-                        found.clear();
-                        let mut sink = |p: TrianglePair| {
-                            found.push(p);
-                            true
-                        };
-                        let outcome = collide(a, b, &mut stack, &mut sink);
-                        let kept = if refined {
-                            refine(a, b, &mut found)
-                        } else {
-                            found.len()
-                        };
-                        let found = found.get(..kept).unwrap_or(&[]);
-                        result.pairs.extend(found.iter().map(|p| (i, j, p.a, p.b)));
-                        outcome
-                    };
-                    result.stats.add(&outcome.stats);
-                    result.complete &= outcome.status.is_complete();
+                    let kept = pairs.get(..kept).unwrap_or(&[]);
+                    result.pairs.extend(kept.iter().map(|p| (i, j, p.a, p.b)));
                 }
             }
             if proxy_depth.is_none() && !scene.primitives.is_empty() {

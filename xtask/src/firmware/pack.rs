@@ -88,6 +88,8 @@ pub(super) fn host_sums(
     }
     let depth = images.iter().map(|i| i.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut order = vec![0u32; bodies.len()];
+    let mut roots = vec![[0f32; 4]; bodies.len()];
     let mut out = Vec::new();
     for frame in &scene.frames {
         for (body, (pose, q)) in bodies.iter_mut().zip(frame) {
@@ -97,22 +99,39 @@ pub(super) fn host_sums(
             let pose = Pose::from_quaternion(r, t).map_err(|e| e.to_string())?;
             body.set_state(pose, &q).map_err(|e| e.to_string())?;
         }
+        // The queries the replay runs (`firmware/src/replay.rs`, `run_frame`): the world query
+        // for triangle pairs, every body pair's proxy query otherwise.
         let mut found: Vec<[u32; 4]> = Vec::new();
-        for i in 0..bodies.len() {
-            let (head, tail) = bodies.split_at_mut(i + 1);
-            let a = &mut head[i];
-            for (k, b) in tail.iter_mut().enumerate() {
-                let j = (i + 1 + k) as u32;
-                let mut keep = |x: u32, y: u32| {
-                    found.push([i as u32, j, x, y]);
+        match proxy_depth {
+            None => {
+                let mut sweep = SweepAndPrune::new(&mut order);
+                let distinct = |i: usize, j: usize| i != j;
+                let mut sink = |w: WorldPair| {
+                    found.push([w.a, w.b, w.triangles.a, w.triangles.b]);
                     true
                 };
-                match proxy_depth {
-                    None => collide(a, b, &mut stack, &mut |p: TrianglePair| keep(p.a, p.b)),
-                    Some(l) => collide_proxies(a, l, b, l, &mut stack, &mut |p: ProxyPair<f32>| {
-                        keep(p.a, p.b)
-                    }),
-                };
+                collide_world(
+                    &mut bodies,
+                    &mut sweep,
+                    &mut roots,
+                    &distinct,
+                    &mut stack,
+                    &mut sink,
+                );
+            }
+            Some(l) => {
+                for i in 0..bodies.len() {
+                    let (head, tail) = bodies.split_at_mut(i + 1);
+                    let a = &mut head[i];
+                    for (k, b) in tail.iter_mut().enumerate() {
+                        let j = (i + 1 + k) as u32;
+                        let mut sink = |p: ProxyPair<f32>| {
+                            found.push([i as u32, j, p.a, p.b]);
+                            true
+                        };
+                        collide_proxies(a, l, b, l, &mut stack, &mut sink);
+                    }
+                }
             }
         }
         let mut spheres = 0u32;
