@@ -18,8 +18,12 @@
 
 use std::path::PathBuf;
 
-use bdtree_benches::query_scene::{big_subdivisions, bodies, build_image, core_frames, frames};
-use bdtree_core::{collide, stack_capacity, QueryStats, Scalar, TrianglePair, VertexEntry};
+use bdtree_benches::query_scene::{
+    big_subdivisions, bodies, build_image, core_frames, frames, CoreFrame,
+};
+use bdtree_core::{
+    collide, stack_capacity, Body, QueryOutcome, QueryStats, Scalar, TrianglePair, VertexEntry,
+};
 use bdtree_std::build::Precision;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::BodyStorage;
@@ -36,6 +40,26 @@ fn image(name: &str, mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageB
     std::fs::create_dir_all(&dir).expect("target/walk-profile is writable");
     std::fs::write(&path, image.as_bytes()).expect("the image is written");
     image
+}
+
+/// One frame: both states set, then the query (not inlined, so that
+/// `valgrind --tool=callgrind --toggle-collect='walk_profile::frame*'` counts the frames alone).
+#[inline(never)]
+fn frame<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    f: &CoreFrame<S>,
+    stack: &mut [[u32; 2]],
+    pairs: &mut usize,
+) -> QueryOutcome {
+    a.set_state(f.pose_big, &f.q_big).expect("a valid state");
+    b.set_state(f.pose_small, &f.q_small)
+        .expect("a valid state");
+    let mut sink = |_: TrianglePair| {
+        *pairs += 1;
+        true
+    };
+    collide(a, b, stack, &mut sink)
 }
 
 fn run<S: Scalar>(rounds: usize) {
@@ -70,14 +94,7 @@ fn run<S: Scalar>(rounds: usize) {
     let mut pairs = 0usize;
     for _ in 0..rounds {
         for f in &frames {
-            a.set_state(f.pose_big, &f.q_big).expect("a valid state");
-            b.set_state(f.pose_small, &f.q_small)
-                .expect("a valid state");
-            let mut sink = |_: TrianglePair| {
-                pairs += 1;
-                true
-            };
-            let outcome = collide(&mut a, &mut b, &mut stack, &mut sink);
+            let outcome = frame(&mut a, &mut b, f, &mut stack, &mut pairs);
             assert!(outcome.status.is_complete(), "{outcome:?}");
             total.add(&outcome.stats);
         }
