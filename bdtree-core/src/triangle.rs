@@ -80,10 +80,10 @@ const SHAPE_RATIO: u32 = 16;
 /// misses and touching pairs without a certificate the closest-feature axes.
 #[inline]
 pub fn triangles_may_intersect<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
-    match filter(a, b, error) {
-        None => false,
-        Some(per_unit_axis) => kept(a, b, per_unit_axis),
-    }
+    let per_unit_axis = tolerance(a, b, error);
+    !boxes_separated(a, b, per_unit_axis)
+        && !axes_separate(a, b, per_unit_axis)
+        && kept(a, b, per_unit_axis)
 }
 
 /// [`triangles_may_intersect`] for a pair expected to intersect (one a widened test has already
@@ -114,23 +114,11 @@ fn tolerance<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> S {
     (error + error + eight * u * (w + error)) * (S::ONE + eight * u)
 }
 
-/// Stage 1 (module docs) up to the edge crosses: `None` when an axis separates the pair,
-/// otherwise the tolerance per unit axis length for the later stages.
-fn filter<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<S> {
-    let per_unit_axis = tolerance(a, b, error);
-
-    let separated = |axis: [S; 3]| -> bool {
-        let pa = [dot(axis, a[0]), dot(axis, a[1]), dot(axis, a[2])];
-        let pb = [dot(axis, b[0]), dot(axis, b[1]), dot(axis, b[2])];
-        let (min_a, max_a) = (pa[0].min(pa[1]).min(pa[2]), pa[0].max(pa[1]).max(pa[2]));
-        let (min_b, max_b) = (pb[0].min(pb[1]).min(pb[2]), pb[0].max(pb[1]).max(pb[2]));
-        let tol = norm1(axis) * per_unit_axis;
-        min_b - max_a > tol || min_a - max_b > tol
-    };
-
-    // The coordinate axes first: a bounding-box test, no multiplications, and the cheapest
-    // rejection of the near-miss pairs that overlapping leaf spheres leave.
-    for k in 0..3 {
+/// Stage 1's coordinate axes (module docs): whether the bounding boxes are more than the
+/// tolerance apart on an axis — no multiplications, the cheapest rejection.
+#[inline(always)]
+fn boxes_separated<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
+    (0..3).any(|k| {
         let (min_a, max_a) = (
             a[0][k].min(a[1][k]).min(a[2][k]),
             a[0][k].max(a[1][k]).max(a[2][k]),
@@ -139,25 +127,40 @@ fn filter<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<S> {
             b[0][k].min(b[1][k]).min(b[2][k]),
             b[0][k].max(b[1][k]).max(b[2][k]),
         );
-        if min_b - max_a > per_unit_axis || min_a - max_b > per_unit_axis {
-            return None;
-        }
-    }
+        min_b - max_a > per_unit_axis || min_a - max_b > per_unit_axis
+    })
+}
+
+/// The rest of stage 1 after the box axes: whether one of the two normals or the nine edge
+/// crosses separates the pair (most disjoint pairs that get this far stop at the first
+/// normal). Out of line, one copy for both entries; it returns before [`kept`] runs, so the
+/// two frames are never on the stack together.
+#[inline(never)]
+fn axes_separate<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> bool {
     let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
     let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
-    let na = cross(ea[0], ea[1]);
-    let nb = cross(eb[0], eb[1]);
-    if separated(na) || separated(nb) {
-        return None;
-    }
-    for e in ea {
-        for f in eb {
-            if separated(cross(e, f)) {
-                return None;
-            }
-        }
-    }
-    Some(per_unit_axis)
+    // One loop over the eleven axes (one copy of the axis test), each made when reached.
+    (0..11).any(|k| {
+        let axis = match k {
+            0 => cross(ea[0], ea[1]),
+            1 => cross(eb[0], eb[1]),
+            _ => cross(ea[(k - 2) / 3 % 3], eb[(k - 2) % 3]),
+        };
+        separates(a, b, axis, per_unit_axis)
+    })
+}
+
+/// [`triangles_may_intersect`] for a pair whose coordinate boxes are known to be within
+/// `error (1 + 2u)` of each other on every axis (the walk's leaf step tested them): the box
+/// axes, whose tolerance is larger, could not separate it and are skipped.
+#[inline(always)]
+pub(crate) fn triangles_may_intersect_boxed<S: Scalar>(
+    a: &[[S; 3]; 3],
+    b: &[[S; 3]; 3],
+    error: S,
+) -> bool {
+    let per_unit_axis = tolerance(a, b, error);
+    !axes_separate(a, b, per_unit_axis) && kept(a, b, per_unit_axis)
 }
 
 /// Stages 2 and 3 (module docs) for a pair the filter kept: the certificates, the rest of the

@@ -31,7 +31,7 @@ use crate::budget::{Budget, Unlimited};
 use crate::output::{report, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::scalar::Scalar;
 use crate::tree::NONE;
-use crate::triangle::triangles_may_intersect;
+use crate::triangle::triangles_may_intersect_boxed;
 
 /// Stack entries a depth-first pair walk between trees of these depths needs:
 /// `depth_a + depth_b + min(depth_a, depth_b) + 3` node pairs. Each step pops one pair and
@@ -520,7 +520,7 @@ pub(crate) fn triangle_step<S: Scalar>(
         return Ok(());
     }
     stats.triangle_tests += 1;
-    if triangles_may_intersect(va, vb, error) {
+    if triangles_may_intersect_boxed(va, vb, error) {
         report(sink, pair, stats)?;
     }
     Ok(())
