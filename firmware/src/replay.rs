@@ -371,7 +371,7 @@ fn run_scene(
         .zip(caches.iter_mut().zip(vertices.iter_mut()))
         .zip(mode_slots.iter_mut())
     {
-        let image = image.as_ref().ok_or(SHORT)?;
+        let image = image.as_ref().ok_or("a body of the scene has no image")?;
         match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
             Ok(body) => bodies
                 .push(body)

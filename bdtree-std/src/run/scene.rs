@@ -569,10 +569,10 @@ fn run_inner<S: Scalar>(
                 result.stats.add(&outcome.stats);
                 result.complete &= outcome.status.is_complete();
                 // A narrow query delivers its pairs together: refine each body pair's run.
-                for run in found.chunk_by(|x, y| (x.a, x.b) == (y.a, y.b)) {
-                    let (i, j) = (run[0].a as usize, run[0].b as usize);
+                for group in found.chunk_by(|x, y| (x.a, x.b) == (y.a, y.b)) {
+                    let (i, j) = (group[0].a as usize, group[0].b as usize);
                     pairs.clear();
-                    pairs.extend(run.iter().map(|w| w.triangles));
+                    pairs.extend(group.iter().map(|w| w.triangles));
                     let kept = if refined {
                         refine(&bodies[i], &bodies[j], &mut pairs)
                     } else {
