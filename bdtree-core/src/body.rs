@@ -17,6 +17,7 @@ use coherence::Coherence;
 use regions::{support_of, Regions};
 
 pub use error::BodyError;
+pub use state::floating_origin;
 
 /// One slot of a body's sphere cache: the world-space sphere `[x, y, z, r]` of a node, valid
 /// for the step whose epoch it carries. Storage is the caller's (`[CacheEntry<S>; NODES]` in a

@@ -78,7 +78,7 @@ pub mod triangle;
 pub mod walk;
 pub mod world;
 
-pub use body::{mode_storage, Body, BodyError, CacheEntry, VertexEntry};
+pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};

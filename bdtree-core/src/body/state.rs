@@ -126,3 +126,30 @@ fn round_up<S: Scalar>(x: f64) -> S {
     // covers values in the subnormal range of `S`.
     S::from_f64(x * (1.0 + 4.0 * u) + f64::from(f32::MIN_POSITIVE))
 }
+
+/// The floating origin of a query over bodies at these world `translations`: the centre of
+/// their axis-aligned box, computed in f64 (the world origin when there is none, or when a
+/// translation is not finite). This is the one placing rule of every surface: a body pair is
+/// placed at the origin of its two bodies' translations, a swept pair at the origin of its two
+/// bodies' translations at both ends of the motion (four points), a body's self pairs at its
+/// own translation(s). A pair's f32 precision then depends on the two bodies' sizes and their
+/// distance from each other, not on where other bodies or the robot cell sit.
+///
+/// ```
+/// use bdtree_core::floating_origin;
+/// let o = floating_origin(&[[1000.0, 0.0, 2.0], [1002.0, 4.0, 2.0]]);
+/// assert_eq!(o, [1001.0, 2.0, 2.0]);
+/// ```
+pub fn floating_origin(translations: &[[f64; 3]]) -> [f64; 3] {
+    let mut origin = [0.0f64; 3];
+    for (k, o) in origin.iter_mut().enumerate() {
+        let (low, high) = translations
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), t| {
+                (lo.min(t[k]), hi.max(t[k]))
+            });
+        let mid = 0.5 * low + 0.5 * high;
+        *o = if mid.is_finite() { mid } else { 0.0 };
+    }
+    origin
+}
