@@ -4,4 +4,6 @@
 /// data.
 pub use bdtree_std::rng::Rng;
 
+pub mod fem_scene;
 pub mod query_scene;
+pub mod refit;

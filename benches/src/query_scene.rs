@@ -72,15 +72,45 @@ pub fn normalized(v: [f64; 3]) -> [f64; 3] {
 /// The frames: smooth `q` trajectories, a slowly turning big body, and the small body pressed
 /// [`DEPTH`] into the big one's deformed surface along a slowly moving direction.
 pub fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
+    let scale = if at_rest() { 0.0 } else { 1.0 };
+    pressed_frames(
+        big,
+        big_basis,
+        &Press {
+            q_big: scale,
+            q_small: scale,
+            small_radius: SMALL_SHAPE.0,
+            depth: depth(),
+        },
+    )
+}
+
+/// How a small body is pressed into a big one over [`FRAMES`] frames.
+pub struct Press {
+    /// Amplitude of the big body's `q_j`.
+    pub q_big: f64,
+    /// Amplitude of the small body's `q_j`.
+    pub q_small: f64,
+    /// The small body's radius (its centre is placed this far outside the surface, less
+    /// `depth`).
+    pub small_radius: f64,
+    /// How far the small body is pressed into the big one's deformed surface.
+    pub depth: f64,
+}
+
+/// The frames of [`frames`] for any pair of bodies: smooth `q` trajectories of amplitudes
+/// `press.q_big`, `press.q_small`, a slowly turning big body, and the small body's centre
+/// `press.small_radius − press.depth` outside the big one's deformed surface along a slowly
+/// moving direction.
+pub fn pressed_frames(big: &Mesh, big_basis: &Basis, press: &Press) -> Vec<Frame> {
     (0..FRAMES)
         .map(|k| {
             let t = k as f64;
-            let scale = if at_rest() { 0.0 } else { 1.0 };
-            let q_big: Vec<f64> = (0..MODES)
-                .map(|j| scale * (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
+            let q_big: Vec<f64> = (0..big_basis.modes)
+                .map(|j| press.q_big * (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
                 .collect();
             let q_small: Vec<f64> = (0..MODES)
-                .map(|j| scale * (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
+                .map(|j| press.q_small * (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
                 .collect();
             let pose_big = OraclePose::from_axis_angle(
                 [0.3, 1.0, 0.2],
@@ -101,7 +131,7 @@ pub fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
                 .max_by(|a, b| dot(a).total_cmp(&dot(b)))
                 .map(dot)
                 .expect("the big body has vertices");
-            let center = dir.map(|c| c * (surface + SMALL_SHAPE.0 - depth()));
+            let center = dir.map(|c| c * (surface + press.small_radius - press.depth));
             let turn = OraclePose::from_axis_angle([1.0, 2.0, 3.0], 0.2 + 0.05 * t, [0.0; 3]);
             let pose_small = OraclePose {
                 rotation: quat_mul(pose_big.rotation, turn.rotation),

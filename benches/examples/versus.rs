@@ -1,0 +1,357 @@
+//! bdtree's whole f32 frame against parry's query phase, on the same frames, in one binary:
+//! the measuring tool for "deformable at rigid cost".
+//!
+//! Each side runs in a function of its own that is never inlined: `bdtree_frame` (both
+//! `set_state` calls and `collide` on the two bodies with vertex caches, as the query bench's
+//! `bdtree_f32`) and `parry_frame` (parry3d's query phase on the frame's meshes deformed and
+//! refitted beforehand, as the query bench's `parry_query`: `Bvh::leaf_pairs` with the AABB
+//! test and the exact triangle test on every candidate).
+//!
+//! ```text
+//! cargo build --release -p bdtree-benches --example versus
+//! target/release/examples/versus count      # instructions per frame, both sides (callgrind)
+//! target/release/examples/versus time       # interleaved per-frame timing, medians
+//! target/release/examples/versus check      # answers against the f64 brute force
+//! ```
+//!
+//! * `count` runs this binary twice under `valgrind --tool=callgrind`, once per side, with
+//!   `--toggle-collect` on that side's frame function, over every frame once (the setup is not
+//!   counted), and prints instructions per frame and per node pair. The callgrind files stay in
+//!   `target/versus/` for `callgrind_annotate --inclusive=yes` (where the instructions go).
+//! * `time` alternates the two sides frame by frame, the order flipped every other frame and
+//!   round, over `VERSUS_ROUNDS` rounds (default 200) in each of `VERSUS_RUNS` runs (default
+//!   3); per run it prints each side's median frame time and the median over frames of the
+//!   per-frame ratio.
+//! * `check` compares both sides' pairs with `oracle::brute_force_pairs` on the f64 deformed
+//!   meshes (bdtree's after the exact second stage, `refine`).
+//!
+//! `VERSUS_SCENE=fem` runs the FEM scene (`fem_scene`: a 327,680-triangle bumpy body with
+//! modal modes grazed by a small modal sphere) instead of the query bench's (`query_scene`).
+//! Images and bases are cached in `target/walk-profile/`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use bdtree_benches::fem_scene::{fem_bodies, fem_frames};
+use bdtree_benches::query_scene::{bodies, build_image, core_frames, frames, CoreFrame, Frame};
+use bdtree_benches::refit::ParryScene;
+use bdtree_core::{
+    collide, refine, stack_capacity, Body, QueryOutcome, QueryStats, TrianglePair, VertexEntry,
+};
+use bdtree_std::build::Precision;
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::oracle::{brute_force_pairs, deform};
+use bdtree_std::BodyStorage;
+
+fn cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/walk-profile")
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The scene's bodies and frames, and a name for its cached images.
+fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
+    if std::env::var("VERSUS_SCENE").as_deref() == Ok("fem") {
+        let (big, big_basis, small, small_basis) = fem_bodies(&cache_dir());
+        let frames = fem_frames(&big, &big_basis);
+        ("fem".into(), big, big_basis, small, small_basis, frames)
+    } else {
+        let (big, big_basis, small, small_basis) = bodies();
+        let frames = frames(&big, &big_basis);
+        let sub = bdtree_benches::query_scene::big_subdivisions();
+        (
+            format!("big-s{sub}"),
+            big,
+            big_basis,
+            small,
+            small_basis,
+            frames,
+        )
+    }
+}
+
+/// The f32 image of `mesh`, read from the cache folder or built and written there.
+fn image(name: &str, mesh: &Mesh, basis: &Basis) -> ImageBuf {
+    let path = cache_dir().join(format!("{name}-F32.bdt"));
+    if let Ok(image) = ImageBuf::read(&path) {
+        if image.parse::<f32>().is_ok() {
+            return image;
+        }
+    }
+    let image = build_image(mesh, basis, Precision::F32);
+    std::fs::create_dir_all(cache_dir()).expect("the cache folder is writable");
+    std::fs::write(&path, image.as_bytes()).expect("the image is written");
+    image
+}
+
+/// bdtree's side: both bodies (vertex caches on), the stack and the pairs.
+struct Bdtree<'t, 'c> {
+    big: Body<'t, 'c, f32>,
+    small: Body<'t, 'c, f32>,
+    stack: Vec<[u32; 2]>,
+    pairs: Vec<TrianglePair>,
+    frames: Vec<CoreFrame<f32>>,
+}
+
+/// One bdtree frame: both states set, then the query.
+#[inline(never)]
+fn bdtree_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
+    let f = &side.frames[k];
+    side.big
+        .set_state(f.pose_big, &f.q_big)
+        .expect("a valid state");
+    side.small
+        .set_state(f.pose_small, &f.q_small)
+        .expect("a valid state");
+    side.pairs.clear();
+    let pairs = &mut side.pairs;
+    collide(
+        &mut side.big,
+        &mut side.small,
+        &mut side.stack,
+        &mut |p: TrianglePair| {
+            pairs.push(p);
+            true
+        },
+    )
+}
+
+/// One parry frame: the query phase on the frame's refitted meshes.
+#[inline(never)]
+fn parry_frame(parry: &mut ParryScene, k: usize) -> usize {
+    parry.query_only(k)
+}
+
+/// Runs `f` with bdtree's side set up on the scene.
+fn with_bdtree<R>(
+    scene_name: &str,
+    meshes: (&Mesh, &Basis, &Mesh, &Basis),
+    frames: &[Frame],
+    f: impl FnOnce(&mut Bdtree<'_, '_>) -> R,
+) -> R {
+    let (big, big_basis, small, small_basis) = meshes;
+    let big_image = image(scene_name, big, big_basis);
+    let small_image = image(&format!("{scene_name}-small"), small, small_basis);
+    let (big_view, small_view) = (
+        big_image.parse::<f32>().expect("parses"),
+        small_image.parse::<f32>().expect("parses"),
+    );
+    let mut big_cache = BodyStorage::new(big_view.tree.node_count());
+    let mut small_cache = BodyStorage::new(small_view.tree.node_count());
+    let mut big_vertices = vec![VertexEntry::<f32>::default(); big.vertices.len()];
+    let mut small_vertices = vec![VertexEntry::<f32>::default(); small.vertices.len()];
+    let mut side = Bdtree {
+        big: big_cache
+            .body(&big_view)
+            .and_then(|b| b.with_vertex_cache(&mut big_vertices))
+            .expect("caches fit"),
+        small: small_cache
+            .body(&small_view)
+            .and_then(|b| b.with_vertex_cache(&mut small_vertices))
+            .expect("caches fit"),
+        stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
+        pairs: Vec::with_capacity(4096),
+        frames: core_frames(frames),
+    };
+    f(&mut side)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// `count`: this binary under callgrind once per side; instructions per frame.
+fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let out = cache_dir().join("../versus");
+    std::fs::create_dir_all(&out).expect("target/versus is writable");
+    let exe = std::env::current_exe().expect("the example's path");
+    let mut totals = [0u64; 2];
+    for (t, side) in totals.iter_mut().zip(["bdtree", "parry"]) {
+        let file = out.join(format!("{scene_name}-{side}.callgrind"));
+        let status = Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", file.display()))
+            .arg(format!("--toggle-collect=versus::{side}_frame*"))
+            .arg(&exe)
+            .arg("run")
+            .arg(side)
+            .status()
+            .expect("valgrind runs (install it: apt-get install valgrind)");
+        assert!(status.success(), "the {side} run under callgrind failed");
+        *t = callgrind_total(&file);
+    }
+    // The work counters, outside callgrind.
+    let stats = with_bdtree(scene_name, meshes, frames, |side| {
+        let mut total = QueryStats::default();
+        for k in 0..frames.len() {
+            total.add(&bdtree_frame(side, k).stats);
+        }
+        total
+    });
+    let parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let parry_pairs: usize = (0..frames.len()).map(|k| parry.node_pairs(k)).sum();
+    let n = frames.len() as f64;
+    let (b, p) = (totals[0] as f64 / n, totals[1] as f64 / n);
+    println!("scene {scene_name}, {} frames, per frame:", frames.len());
+    println!(
+        "  bdtree  {:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair  \
+         ({:.1} sphere updates, {:.1} triangle tests)",
+        b,
+        stats.nodes_visited as f64 / n,
+        b * n / stats.nodes_visited as f64,
+        stats.sphere_updates as f64 / n,
+        stats.triangle_tests as f64 / n,
+    );
+    println!(
+        "  parry   {:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair",
+        p,
+        parry_pairs as f64 / n,
+        p * n / parry_pairs as f64,
+    );
+    println!("  ratio bdtree / parry = {:.3} (instructions)", b / p);
+    println!("  callgrind files: {}", out.display());
+}
+
+/// The `totals:` (or `summary:`) line of a callgrind file.
+fn callgrind_total(file: &Path) -> u64 {
+    let text = std::fs::read_to_string(file).expect("the callgrind file is readable");
+    text.lines()
+        .filter_map(|l| {
+            l.strip_prefix("totals:")
+                .or_else(|| l.strip_prefix("summary:"))
+        })
+        .filter_map(|v| v.split_whitespace().next()?.parse().ok())
+        .next_back()
+        .expect("a totals line")
+}
+
+/// `run SIDE`: one pass over the frames on one side (what `count` measures).
+fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    match side {
+        "bdtree" => with_bdtree(scene_name, meshes, frames, |side| {
+            for k in 0..frames.len() {
+                let outcome = bdtree_frame(side, k);
+                assert!(outcome.status.is_complete(), "{outcome:?}");
+            }
+        }),
+        _ => {
+            let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+            for k in 0..frames.len() {
+                black_box(parry_frame(&mut parry, k));
+            }
+        }
+    }
+}
+
+/// `time`: the two sides interleaved frame by frame.
+fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let rounds = env_usize("VERSUS_ROUNDS", 200);
+    let runs = env_usize("VERSUS_RUNS", 3);
+    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    with_bdtree(scene_name, meshes, frames, |side| {
+        let n = frames.len();
+        println!(
+            "scene {scene_name}: {n} frames, {rounds} rounds per run, sides alternated frame by \
+             frame (order flipped)"
+        );
+        for run in 0..runs {
+            let mut tb = vec![Vec::with_capacity(rounds); n];
+            let mut tp = vec![Vec::with_capacity(rounds); n];
+            for round in 0..rounds {
+                for k in 0..n {
+                    let mut one_bdtree = || {
+                        let start = Instant::now();
+                        black_box(bdtree_frame(side, k));
+                        start.elapsed().as_secs_f64()
+                    };
+                    let mut one_parry = || {
+                        let start = Instant::now();
+                        black_box(parry_frame(&mut parry, k));
+                        start.elapsed().as_secs_f64()
+                    };
+                    if (round + k) % 2 == 0 {
+                        tb[k].push(one_bdtree());
+                        tp[k].push(one_parry());
+                    } else {
+                        tp[k].push(one_parry());
+                        tb[k].push(one_bdtree());
+                    }
+                }
+            }
+            let mb: Vec<f64> = tb.iter_mut().map(|v| median(v)).collect();
+            let mp: Vec<f64> = tp.iter_mut().map(|v| median(v)).collect();
+            let mut ratios: Vec<f64> = mb.iter().zip(&mp).map(|(b, p)| b / p).collect();
+            let (mut all_b, mut all_p) = (mb.clone(), mp.clone());
+            println!(
+                "run {run}: per-frame medians bdtree {:.1} µs, parry {:.1} µs; ratio bdtree / \
+                 parry (median over frames) {:.3}",
+                median(&mut all_b) * 1e6,
+                median(&mut all_p) * 1e6,
+                median(&mut ratios)
+            );
+        }
+    });
+}
+
+/// `check`: both sides' pairs against the brute force.
+fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let (big, big_basis, small, small_basis) = meshes;
+    let mut parry = ParryScene::new(big, big_basis, small, small_basis, frames);
+    with_bdtree(scene_name, meshes, frames, |side| {
+        for (k, f) in frames.iter().enumerate() {
+            let wb = deform(&big.vertices, Some(big_basis), &f.q_big, &f.pose_big);
+            let ws = deform(
+                &small.vertices,
+                Some(small_basis),
+                &f.q_small,
+                &f.pose_small,
+            );
+            let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles);
+            let outcome = bdtree_frame(side, k);
+            assert!(outcome.status.is_complete(), "{outcome:?}");
+            let reported = side.pairs.len();
+            let kept = refine(&side.big, &side.small, &mut side.pairs);
+            let mut ours: Vec<(u32, u32)> = side.pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
+            ours.sort_unstable();
+            parry_frame(&mut parry, k);
+            let mut theirs = parry.pairs.clone();
+            theirs.sort_unstable();
+            let missed = truth
+                .iter()
+                .filter(|p| ours.binary_search(p).is_err())
+                .count();
+            println!(
+                "frame {k}: brute force {} pairs; bdtree {reported} reported, {kept} after \
+                 refine, {missed} missed; parry {} pairs",
+                truth.len(),
+                theirs.len()
+            );
+            assert_eq!(missed, 0, "bdtree missed a pair on frame {k}");
+        }
+    });
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (name, big, big_basis, small, small_basis, frames) = scene();
+    let meshes = (&big, &big_basis, &small, &small_basis);
+    match args.first().map(String::as_str) {
+        Some("run") => run(
+            args.get(1).map_or("bdtree", String::as_str),
+            &name,
+            meshes,
+            &frames,
+        ),
+        Some("time") => time(&name, meshes, &frames),
+        Some("check") => check(&name, meshes, &frames),
+        _ => count(&name, meshes, &frames),
+    }
+}
