@@ -25,8 +25,8 @@ pub use state::floating_origin;
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[repr(C)]
 pub struct CacheEntry<S: Scalar> {
-    sphere: [S; 4],
-    epoch: u32,
+    pub(crate) sphere: [S; 4],
+    pub(crate) epoch: u32,
 }
 
 impl<S: Scalar> CacheEntry<S> {
@@ -43,8 +43,8 @@ impl<S: Scalar> CacheEntry<S> {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[repr(C)]
 pub struct VertexEntry<S: Scalar> {
-    position: [S; 3],
-    epoch: u32,
+    pub(crate) position: [S; 3],
+    pub(crate) epoch: u32,
 }
 
 impl<S: Scalar> VertexEntry<S> {
@@ -423,10 +423,101 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         self.refresh(node)
     }
 
+    /// Lends the sphere cache to a walk (`walk::Side`), leaving an empty one behind until
+    /// [`Body::return_cache`].
+    #[inline(always)]
+    pub(crate) fn lend_cache(&mut self) -> &'c mut [CacheEntry<S>] {
+        core::mem::take(&mut self.cache)
+    }
+
+    /// Takes back the cache [`Body::lend_cache`] lent.
+    #[inline(always)]
+    pub(crate) fn return_cache(&mut self, cache: &'c mut [CacheEntry<S>]) {
+        self.cache = cache;
+    }
+
+    /// Lends the vertex cache (empty when the body has none) as [`Body::lend_cache`] the
+    /// sphere cache.
+    #[inline(always)]
+    pub(crate) fn lend_vertices(&mut self) -> &'c mut [VertexEntry<S>] {
+        core::mem::take(&mut self.vertices)
+    }
+
+    /// Takes back the vertex cache [`Body::lend_vertices`] lent.
+    #[inline(always)]
+    pub(crate) fn return_vertices(&mut self, vertices: &'c mut [VertexEntry<S>]) {
+        self.vertices = vertices;
+    }
+
     /// The cache miss of [`Body::sphere`], kept out of line so the hit stays a load and a
-    /// compare in the traversal loop.
+    /// compare in the traversal loop. A node other than the root is computed with its sibling
+    /// (the other node of its pair, `2k + 1` and `2k + 2`): an expansion tests both children, and
+    /// the pair's entries are then always of the same step, so a walk checks one for both
+    /// (`walk::Side::child_spheres`).
     #[inline(never)]
-    fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
+    pub(crate) fn refresh(&mut self, node: usize) -> Option<[S; 4]> {
+        if node == 0 {
+            return self.refresh_one(0);
+        }
+        let left = ((node - 1) & !1) + 1;
+        let right = left + 1;
+        #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+        if self.coherence.is_none() && self.regions.is_none() {
+            if let Some(()) = self.refresh_pair(left) {
+                return self.cache.get(node).map(|e| e.sphere);
+            }
+        }
+        let (first, second) = if node == left {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        let sphere = self.refresh_one(first)?;
+        // The sibling: absent only for a node the image's pairs do not cover (an index the
+        // caller made up).
+        if self
+            .cache
+            .get(second)
+            .is_some_and(|e| e.epoch != self.epoch)
+        {
+            self.refresh_one(second);
+        }
+        Some(sphere)
+    }
+
+    /// Both nodes of the sibling pair `left`, `left + 1` of a body without coherence or regions
+    /// and with scalar rows, the common case, in one frame: each node's exact update (or, with a
+    /// vertex cache, a leaf's sphere from its triangle), world transform, inflation and cache
+    /// write inline. `None` (nothing written) for quantized rows or a bad index: the general
+    /// path then runs.
+    #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+    #[inline(always)]
+    fn refresh_pair(&mut self, left: usize) -> Option<()> {
+        let right = left.checked_add(1)?;
+        let links = self.tree.links_all();
+        let (lk, rk) = (*links.get(left)?, *links.get(right)?);
+        let (lr, rr) = (self.tree.record(left)?, self.tree.record(right)?);
+        let has_vertices = !self.vertices.is_empty();
+        for (node, link, record) in [(left, lk, lr), (right, rk, rr)] {
+            let sphere = if has_vertices && link[2] != NONE {
+                self.triangle_sphere(link[2] as usize)?
+            } else {
+                let [x, y, z, r] = crate::sphere::update(record, self.weights);
+                let [cx, cy, cz] = self.pose.apply([x, y, z]);
+                [cx, cy, cz, r + self.inflation]
+            };
+            *self.cache.get_mut(node)? = CacheEntry {
+                sphere,
+                epoch: self.epoch,
+            };
+            self.updates = self.updates.wrapping_add(1);
+        }
+        Some(())
+    }
+
+    /// One node's sphere computed and cached.
+    #[inline(always)]
+    fn refresh_one(&mut self, node: usize) -> Option<[S; 4]> {
         if self.plain {
             // The exact update, the common case: straight-line, no detours through tuples.
             #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
@@ -642,8 +733,26 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// The deformed world positions of a triangle's vertices: `3 (3M + 9)` multiply-adds, or
     /// cache reads for vertices already deformed this step when the body has a vertex cache.
+    #[inline]
     pub fn world_triangle(&mut self, triangle: usize) -> Option<[[S; 3]; 3]> {
         let face = *self.model.triangles().get(triangle)?;
+        // The hit, the common case in a leaf step (the leaf's sphere deformed its vertices):
+        // three cache reads, no pose or `q` touched.
+        let cached = |v: u32| {
+            self.vertices
+                .get(v as usize)
+                .filter(|e| e.epoch == self.epoch)
+                .map(|e| e.position)
+        };
+        if let (Some(a), Some(b), Some(c)) = (cached(face[0]), cached(face[1]), cached(face[2])) {
+            return Some([a, b, c]);
+        }
+        self.deform_triangle(face)
+    }
+
+    /// [`Body::world_triangle`] when a vertex is not in the cache (or there is no cache).
+    #[inline(never)]
+    fn deform_triangle(&mut self, face: [u32; 3]) -> Option<[[S; 3]; 3]> {
         let q = &*self.q;
         let mut out = [[S::ZERO; 3]; 3];
         for (o, &v) in out.iter_mut().zip(face.iter()) {

@@ -63,7 +63,7 @@ pub fn collide<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ContactSink + ?Sized),
 ) -> QueryOutcome {
-    let bodies = Bodies { a, b };
+    let bodies = Bodies::new(a, b);
     let check = bodies.check(stack.len());
     let error = bodies.error();
     let mut policy = Triangles {

@@ -118,7 +118,7 @@ pub fn collide_contacts<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<ContactPoint<S>> + ?Sized),
 ) -> QueryOutcome {
-    let bodies = Bodies { a, b };
+    let bodies = Bodies::new(a, b);
     let check = bodies.check(stack.len());
     let error = bodies.error();
     let step = |va: &[[S; 3]; 3], vb: &[[S; 3]; 3], [a, b]: [u32; 2]| {
@@ -151,7 +151,7 @@ pub fn within<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<NearPair<S>> + ?Sized),
 ) -> QueryOutcome {
-    let mut bodies = Bodies { a, b };
+    let mut bodies = Bodies::new(a, b);
     let check = bodies.check(stack.len());
     let distance = if distance >= S::ZERO {
         distance

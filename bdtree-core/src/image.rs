@@ -1,17 +1,20 @@
 //! The tree image: the bytes a builder writes and the kernel reads in place.
 //!
-//! # Format, versions 2 and 3
+//! # Format, version 4
 //!
 //! Little-endian. A 64-byte header, then eight sections, each starting at a multiple of 16 bytes
 //! from the start of the image (gaps are zero). `S` is the scalar (f32 or f64), `M` the number
-//! of modes, `n` nodes, `t` triangles, `v` vertices, `L` the depth. Version 2 is the scalar,
-//! complete image (word 11 and the last section are zero / empty); version 3 adds the
-//! quantized encodings and bounded-depth images. Writers use version 2 for what it can say.
+//! of modes, `n` nodes, `t` triangles, `v` vertices, `L` the depth. Version 4 lays the nodes out
+//! in **sibling pairs**: the root is node 0 and the two children of every internal node are
+//! adjacent, the left one at an odd index (`right = left + 1`), so an expansion reads both
+//! children's rows, links and cached spheres as one block (see [`crate::walk`]). Versions 2 and
+//! 3 (the same sections, nodes in pre-order) are refused with
+//! [`ImageError::UnsupportedVersion`]: rebuild such an image (`bdtree build`).
 //!
 //! | offset | header field | |
 //! |---|---|---|
 //! | 0 | magic `b"BDTr"` | |
-//! | 4 | version `u32` = 2 or 3 (1 stored `D` relative to `Ū`) | |
+//! | 4 | version `u32` = 4 | |
 //! | 8 | scalar size in bytes `u32` (4 or 8; 4 for quantized images) | |
 //! | 12 | modes `M` | |
 //! | 16 | nodes `n` | |
@@ -20,9 +23,9 @@
 //! | 28 | depth `L` (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`] (version 3); other bits zero | |
-//! | 44 | encoding of the node rows (version 3): 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
-//! | 48 | encoding of the model (version 3): 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`]; other bits zero | |
+//! | 44 | encoding of the node rows: 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
+//! | 48 | encoding of the model: 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
 //! | 52..64 | reserved, zero | |
 //!
 //! | section | contents |
@@ -30,7 +33,7 @@
 //! | stats | `M + 1` scalars: `X₀ ≥ max_k(‖c_k‖∞ + R_k)`, then `A_j ≥ max_k(‖Ū_kj‖∞ + ΔR_kj)` — the magnitudes the run-time rounding-error bound is computed from |
 //! | records | scalars: per node `M + 1` rows of 4 scalars: `[c_x, c_y, c_z, R]`, then per mode j `[Ū_xj, Ū_yj, Ū_zj, ΔR_j]`. Quantized: per node `[c_x, c_y, c_z, R]` as f32, then per mode `[Ū_xj, Ū_yj, Ū_zj]` as signed and `ΔR_j` as unsigned codes (`i16`/`u16` or `i8`/`u8`) |
 //! | spread | per node `D ≥ max_i ‖U_i‖₂` (one scalar; the builder stores the Frobenius norm) |
-//! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX`; in a bounded image a **cut** node (at depth `L`, its subtree not stored) has all three `u32::MAX` |
+//! | links | per node `[left, right, triangle, depth]` as `u32`; a leaf has `left = right = u32::MAX` and its triangle; an internal node has `triangle = u32::MAX`, `left` odd and `right = left + 1`; in a bounded image a **cut** node (at depth `L`, its subtree not stored) has all three `u32::MAX` |
 //! | positions | per vertex the rest position `[x, y, z]` (scalars, or `i16` codes for a 16-bit model; empty in a bounded image) |
 //! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars (or `i16` codes; empty in a bounded image) |
 //! | faces | per triangle three vertex indices `u32` (empty in a bounded image) |
@@ -68,10 +71,9 @@ pub use section::Section;
 
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
-/// The newest format version: this kernel reads it and [`VERSION_SCALAR`].
-pub const VERSION: u32 = 3;
-/// The version of complete images with scalar rows (what version 2 kernels read too).
-pub const VERSION_SCALAR: u32 = 2;
+/// The format version this kernel reads and `bdtree-std` writes (earlier versions are refused:
+/// their nodes are not laid out in sibling pairs).
+pub const VERSION: u32 = 4;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 64;
 /// Alignment, in bytes, of every section relative to the start of the image. The image itself
@@ -84,13 +86,13 @@ pub use crate::tree::NONE;
 pub const CHECKSUM_OFFSET: usize = 36;
 /// Header flag: every node's bounds contain its children's for every `q` (see the format).
 pub const FLAG_NESTED: u32 = 1;
-/// Header flag (version 3): only the top levels of the tree, no mesh (see the format).
+/// Header flag: only the top levels of the tree, no mesh (see the format).
 pub const FLAG_BOUNDED: u32 = 2;
 /// The flags this kernel understands.
 pub const KNOWN_FLAGS: u32 = FLAG_NESTED | FLAG_BOUNDED;
 /// Number of sections.
 pub const SECTIONS: usize = 8;
-/// Model encoding word (version 3): positions and basis as 16-bit codes.
+/// Model encoding word: positions and basis as 16-bit codes.
 pub const MODEL_Q16: u32 = 1;
 
 /// The checksum of an image: CRC-32 of all its bytes, with the checksum field read as zero.
@@ -276,9 +278,9 @@ pub struct Header {
     pub checksum: u32,
     /// Flags ([`FLAG_NESTED`], [`FLAG_BOUNDED`]).
     pub flags: u32,
-    /// Row encoding code (version 3; 0 in version 2): see [`Encoding::from_code`].
+    /// Row encoding code: see [`Encoding::from_code`].
     pub encoding: u32,
-    /// Model encoding (version 3; 0 in version 2): 0 scalars, [`MODEL_Q16`].
+    /// Model encoding: 0 scalars, [`MODEL_Q16`].
     pub model_encoding: u32,
 }
 
@@ -464,7 +466,8 @@ impl fmt::Display for ImageError {
             Self::BadMagic => write!(f, "not a bdtree image (bad magic)"),
             Self::UnsupportedVersion { found } => write!(
                 f,
-                "tree image version {found} is not supported (this kernel reads {VERSION_SCALAR} and {VERSION})"
+                "tree image version {found} is not supported: this kernel reads version {VERSION} \
+                 (nodes in sibling pairs); rebuild the image with this bdtree (`bdtree build`)"
             ),
             Self::ScalarMismatch { found, expected } => write!(
                 f,
@@ -576,14 +579,12 @@ impl<'a, S: Scalar> Image<'a, S> {
             return Err(ImageError::BigEndianTarget);
         }
         let header = Header::read(bytes)?;
-        if header.version != VERSION && header.version != VERSION_SCALAR {
+        if header.version != VERSION {
             return Err(ImageError::UnsupportedVersion {
                 found: header.version,
             });
         }
-        let v3 = header.version == VERSION;
         let encoding = Encoding::from_code(header.encoding)
-            .filter(|e| v3 || *e == Encoding::Float)
             .filter(|e| *e == Encoding::Float || header.scalar_bytes == 4)
             .ok_or(ImageError::UnknownEncoding {
                 code: header.encoding,
@@ -594,17 +595,16 @@ impl<'a, S: Scalar> Image<'a, S> {
                 expected: S::BYTES,
             });
         }
-        let known = if v3 { KNOWN_FLAGS } else { FLAG_NESTED };
-        if header.flags & !known != 0 {
+        if header.flags & !KNOWN_FLAGS != 0 {
             return Err(ImageError::UnknownFlags {
                 flags: header.flags,
             });
         }
         let bounded = header.flags & FLAG_BOUNDED != 0;
-        // A 16-bit model: version 3, f32, and a mesh to store.
+        // A 16-bit model: f32, and a mesh to store.
         let model_q16 = header.model_encoding == MODEL_Q16;
         if header.model_encoding > MODEL_Q16
-            || (header.model_encoding != 0 && (!v3 || header.scalar_bytes != 4 || bounded))
+            || (header.model_encoding != 0 && (header.scalar_bytes != 4 || bounded))
         {
             return Err(ImageError::UnknownEncoding {
                 code: header.model_encoding,
@@ -627,9 +627,8 @@ impl<'a, S: Scalar> Image<'a, S> {
                 actual: bytes.len(),
             });
         }
-        let reserved_from = if v3 { 52 } else { 44 };
         if bytes
-            .get(reserved_from..HEADER_LEN)
+            .get(52..HEADER_LEN)
             .is_none_or(|r| r.iter().any(|&b| b != 0))
         {
             return Err(ImageError::ReservedNotZero);
@@ -723,9 +722,10 @@ impl<'a, S: Scalar> Image<'a, S> {
                     return Err(bad);
                 }
             } else {
+                // Sibling pairs: the left child at an odd index, the right one after it.
                 let child_ok =
                     |c: u32| c as usize > k && c != NONE && depth_of(c) == Some(depth + 1);
-                if !(child_ok(left) && child_ok(right)) || left == right {
+                if !(child_ok(left) && child_ok(right)) || left % 2 != 1 || right != left + 1 {
                     return Err(bad);
                 }
             }

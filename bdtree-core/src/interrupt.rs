@@ -274,7 +274,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
         }
         let error = a.error() + b.error();
         let mut policy = Triangles {
-            bodies: Bodies { a, b },
+            bodies: Bodies::new(a, b),
             sink,
             error,
             rank: self.order,
@@ -312,6 +312,9 @@ impl<S: Scalar> Rank<S> for Order {
 
 /// The pending list as the walk's container: FIFO (a ring) or a max-heap by key.
 impl<S: Scalar> Container<S> for Traversal<'_, S> {
+    /// Pairs may be pending from an earlier call ([`Traversal::run`] resumes them).
+    const FRESH: bool = false;
+
     fn peek(&self) -> Option<[u32; 2]> {
         if self.len == 0 {
             return None;

@@ -305,15 +305,17 @@ impl<'a, S: Scalar> Model<'a, S> {
         let start = i.checked_mul(3 * m)?;
         match self.storage {
             Storage::Float { positions, basis } => {
-                let mut out = *positions.get(i)?;
+                let [mut x, mut y, mut z] = *positions.get(i)?;
                 let rows = basis.get(start..start.checked_add(3 * m)?)?;
-                for (k, o) in out.iter_mut().enumerate() {
-                    let row = rows.get(k * m..(k + 1) * m)?;
-                    for (&u, &qj) in row.iter().zip(q) {
-                        *o = *o + u * qj;
-                    }
+                let (ux, rest) = rows.split_at_checked(m)?;
+                let (uy, uz) = rest.split_at_checked(m)?;
+                // The three coordinates in one pass, each summed in mode order.
+                for (((&a, &b), &c), &qj) in ux.iter().zip(uy).zip(uz).zip(q) {
+                    x = x + a * qj;
+                    y = y + b * qj;
+                    z = z + c * qj;
                 }
-                Some(out)
+                Some([x, y, z])
             }
             Storage::Q16 {
                 basis, mode_scales, ..

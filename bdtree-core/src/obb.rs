@@ -42,13 +42,14 @@
 mod overlap;
 mod table;
 
+use overlap::box_around;
 pub use overlap::{boxes_overlap, world_box, BoxTest, WorldBox};
 pub use table::{BoxTable, BoxTableError};
 
 use crate::body::Body;
 use crate::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus};
 use crate::scalar::Scalar;
-use crate::walk::{run_query, Bodies, Flow, Node, Policy};
+use crate::walk::{run_query, Bodies, Flow, Node, Policy, Side};
 
 /// The box query's policy: world boxes (with the sphere radius the split rule compares),
 /// leaves, the exact triangle test.
@@ -74,17 +75,20 @@ impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S,
     fn bound(&mut self, first: bool, node: u32) -> Option<(WorldBox<S>, S)> {
         /// A node's box and sphere radius.
         fn of<S: Scalar>(
-            body: &mut Body<'_, '_, S>,
+            side: &mut Side<'_, '_, '_, S>,
             table: &BoxTable<'_, S>,
             node: u32,
         ) -> Option<(WorldBox<S>, S)> {
-            let radius = body.sphere(node as usize)?[3];
-            Some((world_box(body, table, node as usize)?, radius))
+            let sphere = side.sphere(node)?;
+            Some((
+                box_around(side.body, table, node as usize, sphere)?,
+                sphere[3],
+            ))
         }
         if first {
-            of(self.bodies.a, self.tables[0], node)
+            of(&mut self.bodies.a, self.tables[0], node)
         } else {
-            of(self.bodies.b, self.tables[1], node)
+            of(&mut self.bodies.b, self.tables[1], node)
         }
     }
 
@@ -127,7 +131,7 @@ pub fn collide_boxes<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ContactSink + ?Sized),
 ) -> QueryOutcome {
-    let bodies = Bodies { a, b };
+    let bodies = Bodies::new(a, b);
     let check = bodies.check(stack.len());
     let error = bodies.error();
     let mut policy = Boxes {

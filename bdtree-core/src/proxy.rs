@@ -87,9 +87,9 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
     #[inline(always)]
     fn node(&self, first: bool, node: u32) -> Option<Node> {
         let tree = if first {
-            self.bodies.a.tree()
+            self.bodies.a.body.tree()
         } else {
-            self.bodies.b.tree()
+            self.bodies.b.body.tree()
         };
         let [left, right, triangle, depth] = tree.links(node as usize)?;
         let proxy_depth = if first {
@@ -189,7 +189,7 @@ pub fn collide_proxies<S: Scalar>(
     };
     let mut policy = Proxies {
         margins: [margin(a), margin(b)],
-        bodies: Bodies { a, b },
+        bodies: Bodies::new(a, b),
         depths: [proxy_depth_a, proxy_depth_b],
         sink,
     };

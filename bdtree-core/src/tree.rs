@@ -396,6 +396,12 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         self.links.get(node).copied()
     }
 
+    /// Every node's links, indexed by node.
+    #[inline]
+    pub(crate) fn links_all(&self) -> &'a [[u32; 4]] {
+        self.links
+    }
+
     /// Depth of a node (the root has depth 0).
     #[inline]
     pub fn node_depth(&self, node: usize) -> Option<u32> {

@@ -27,11 +27,16 @@
 //! every container and budget that runs it.
 
 use crate::body::Body;
-use crate::budget::{Budget, Unlimited};
+use crate::budget::Budget;
 use crate::output::{report, ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::scalar::Scalar;
 use crate::tree::NONE;
 use crate::triangle::triangles_may_intersect_boxed;
+
+mod pending;
+mod side;
+pub(crate) use pending::{NearestFirst, Pending, Stack};
+pub(crate) use side::Side;
 
 /// Stack entries a depth-first pair walk between trees of these depths needs:
 /// `depth_a + depth_b + min(depth_a, depth_b) + 3` node pairs. Each step pops one pair and
@@ -155,6 +160,19 @@ pub(crate) trait Policy {
     fn node(&self, first: bool, node: u32) -> Option<Node>;
     /// The bound of a node (computed on first use in a step, then cached by the body).
     fn bound(&mut self, first: bool, node: u32) -> Option<Self::Bound>;
+    /// The bound of a node of a pair this walk pushed: computed when the pair was tested, so a
+    /// policy whose bounds the bodies cache may read it without asking whether it is of this
+    /// step.
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<Self::Bound> {
+        self.bound(first, node)
+    }
+    /// The bounds of the two children `[left, right]` of an internal node (in sibling pairs,
+    /// `right = left + 1`: a policy whose bounds the bodies cache reads both at once).
+    #[inline(always)]
+    fn children(&mut self, first: bool, [left, right]: [u32; 2]) -> Option<[Self::Bound; 2]> {
+        Some([self.bound(first, left)?, self.bound(first, right)?])
+    }
     /// The size the split rule compares (a sphere's radius).
     fn size(bound: &Self::Bound) -> Self::S;
     /// Whether two bounds may overlap (never `None` when the contents may touch), with the
@@ -184,162 +202,6 @@ pub(crate) trait Policy {
         b: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus>;
-}
-
-/// The container of pending pairs. A pair stays pending until its step is done, so that an
-/// interrupted walk's pending pairs always cover what it has not confirmed.
-pub(crate) trait Pending<K: Copy> {
-    /// The next pair to visit (it stays pending until [`Pending::pop`]).
-    fn peek(&self) -> Option<[u32; 2]>;
-    /// Removes the pair [`Pending::peek`] returned.
-    fn pop(&mut self);
-    /// Whether `children` more pairs fit once the current one is popped.
-    fn room(&self, children: usize) -> bool;
-    /// A child pair: kept when its bounds overlap (`key` is `Some`), dropped otherwise.
-    fn offer(&mut self, entry: [u32; 2], key: Option<K>);
-    /// The child pairs of one expansion, in order (by default offered one by one).
-    #[inline(always)]
-    fn offer_all(&mut self, children: &[([u32; 2], Option<K>)]) {
-        for &(entry, key) in children {
-            self.offer(entry, key);
-        }
-    }
-    /// After the offers of one expansion.
-    #[inline(always)]
-    fn commit(&mut self) {}
-}
-
-/// The caller's stack as a depth-first container.
-pub(crate) struct Stack<'s> {
-    slots: &'s mut [[u32; 2]],
-    len: usize,
-}
-
-impl<'s> Stack<'s> {
-    /// An empty stack over the caller's slots.
-    pub fn new(slots: &'s mut [[u32; 2]]) -> Self {
-        Stack { slots, len: 0 }
-    }
-
-    /// Pushes an entry; `false` when full.
-    pub fn push(&mut self, entry: [u32; 2]) -> bool {
-        let Some(slot) = self.slots.get_mut(self.len) else {
-            return false;
-        };
-        *slot = entry;
-        self.len += 1;
-        true
-    }
-}
-
-impl<K: Copy> Pending<K> for Stack<'_> {
-    #[inline(always)]
-    fn peek(&self) -> Option<[u32; 2]> {
-        self.slots.get(self.len.checked_sub(1)?).copied()
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) {
-        self.len = self.len.saturating_sub(1);
-    }
-
-    #[inline(always)]
-    fn room(&self, children: usize) -> bool {
-        self.len.saturating_sub(1) + children <= self.slots.len()
-    }
-
-    /// Children are written whether or not they overlap and kept only if they do: the overlap
-    /// test is a coin toss the branch predictor cannot learn. (The slot exists: [`Stack::room`]
-    /// was asked first.)
-    #[inline(always)]
-    fn offer(&mut self, entry: [u32; 2], key: Option<K>) {
-        if let Some(slot) = self.slots.get_mut(self.len) {
-            *slot = entry;
-            self.len += usize::from(key.is_some());
-        }
-    }
-
-    #[inline(always)]
-    fn offer_all(&mut self, children: &[([u32; 2], Option<K>)]) {
-        let end = self.len + children.len();
-        let Some(window) = self.slots.get_mut(self.len..end) else {
-            return;
-        };
-        let mut kept = 0;
-        for &(entry, key) in children {
-            if let Some(slot) = window.get_mut(kept) {
-                *slot = entry;
-            }
-            kept += usize::from(key.is_some());
-        }
-        self.len += kept;
-    }
-}
-
-/// The caller's stack, nearest first: an expansion's kept children are pushed farthest first
-/// (so the nearest is expanded next).
-pub(crate) struct NearestFirst<'s, S> {
-    stack: Stack<'s>,
-    batch: [([u32; 2], S); 4],
-    len: usize,
-}
-
-impl<'s, S: Scalar> NearestFirst<'s, S> {
-    /// An empty container over the caller's slots.
-    pub fn new(slots: &'s mut [[u32; 2]]) -> Self {
-        NearestFirst {
-            stack: Stack::new(slots),
-            batch: [([0; 2], S::ZERO); 4],
-            len: 0,
-        }
-    }
-
-    /// Pushes an entry; `false` when full.
-    pub fn push(&mut self, entry: [u32; 2]) -> bool {
-        self.stack.push(entry)
-    }
-}
-
-impl<S: Scalar> Pending<S> for NearestFirst<'_, S> {
-    #[inline(always)]
-    fn peek(&self) -> Option<[u32; 2]> {
-        Pending::<S>::peek(&self.stack)
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) {
-        Pending::<S>::pop(&mut self.stack);
-    }
-
-    #[inline(always)]
-    fn room(&self, children: usize) -> bool {
-        Pending::<S>::room(&self.stack, children)
-    }
-
-    #[inline(always)]
-    fn offer(&mut self, entry: [u32; 2], key: Option<S>) {
-        if let (Some(key), Some(slot)) = (key, self.batch.get_mut(self.len)) {
-            *slot = (entry, key);
-            self.len += 1;
-        }
-    }
-
-    fn commit(&mut self) {
-        let batch = self.batch.get_mut(..self.len).unwrap_or(&mut []);
-        // Insertion sort, descending by gap (at most four entries).
-        for k in 1..batch.len() {
-            let mut m = k;
-            while m > 0 && batch.get(m - 1).map(|e| e.1) < batch.get(m).map(|e| e.1) {
-                batch.swap(m - 1, m);
-                m -= 1;
-            }
-        }
-        for &(entry, _) in batch.iter() {
-            // Room was checked before the expansion.
-            self.stack.push(entry);
-        }
-        self.len = 0;
-    }
 }
 
 /// Runs `policy` over the pairs `pending` holds until none is left, the budget refuses a step,
@@ -382,7 +244,7 @@ where
                 return End::Interrupted;
             }
             let [l, r] = a.children;
-            let (Some(bl), Some(br)) = (policy.bound(true, l), policy.bound(true, r)) else {
+            let Some([bl, br]) = policy.children(true, a.children) else {
                 return FAILED;
             };
             stats.nodes_visited += 1;
@@ -406,8 +268,16 @@ where
             }
             continue;
         }
-        // Cache hits: both bounds were computed when this pair was tested.
-        let (Some(bi), Some(bj)) = (policy.bound(true, i), policy.bound(false, j)) else {
+        // Both bounds were computed when this pair was tested.
+        let (bi, bj) = if C::FRESH {
+            (
+                policy.pending_bound(true, i),
+                policy.pending_bound(false, j),
+            )
+        } else {
+            (policy.bound(true, i), policy.bound(false, j))
+        };
+        let (Some(bi), Some(bj)) = (bi, bj) else {
             return FAILED;
         };
         let how = split(P::size(&bi), P::size(&bj), a.terminal, b.terminal);
@@ -423,11 +293,9 @@ where
         let ([li, ri], [lj, rj]) = (a.children, b.children);
         match how {
             Split::Both => {
-                let (Some(il), Some(ir), Some(jl), Some(jr)) = (
-                    policy.bound(true, li),
-                    policy.bound(true, ri),
-                    policy.bound(false, lj),
-                    policy.bound(false, rj),
+                let (Some([il, ir]), Some([jl, jr])) = (
+                    policy.children(true, a.children),
+                    policy.children(false, b.children),
                 ) else {
                     return FAILED;
                 };
@@ -441,7 +309,7 @@ where
                 pending.offer_all(&children);
             }
             Split::First => {
-                let (Some(il), Some(ir)) = (policy.bound(true, li), policy.bound(true, ri)) else {
+                let Some([il, ir]) = policy.children(true, a.children) else {
                     return FAILED;
                 };
                 pending.pop();
@@ -452,8 +320,7 @@ where
                 pending.offer_all(&children);
             }
             Split::Second => {
-                let (Some(jl), Some(jr)) = (policy.bound(false, lj), policy.bound(false, rj))
-                else {
+                let Some([jl, jr]) = policy.children(false, b.children) else {
                     return FAILED;
                 };
                 pending.pop();
@@ -513,14 +380,30 @@ pub(crate) fn triangle_step<S: Scalar>(
     sink: &mut (impl ContactSink + ?Sized),
     stats: &mut QueryStats,
 ) -> Result<(), QueryStatus> {
+    let (ra, rb) = ([&va[0], &va[1], &va[2]], [&vb[0], &vb[1], &vb[2]]);
+    triangle_step_refs(ra, rb, error, pair, sink, stats)
+}
+
+/// [`triangle_step`] on vertices read in place (the vertex cache's): the box filter reads them
+/// where they are, and only a pair that passes it copies its two triangles for the exact test.
+#[inline(always)]
+fn triangle_step_refs<S: Scalar>(
+    va: [&[S; 3]; 3],
+    vb: [&[S; 3]; 3],
+    error: S,
+    pair: TrianglePair,
+    sink: &mut (impl ContactSink + ?Sized),
+    stats: &mut QueryStats,
+) -> Result<(), QueryStatus> {
     // One test per leaf step, as the budgets count them: a box rejection is an overlap test,
     // a pair past the boxes a triangle test.
-    if boxes_apart(va, vb, error) {
+    if boxes_apart(&va, &vb, error) {
         stats.overlap_tests += 1;
         return Ok(());
     }
     stats.triangle_tests += 1;
-    if triangles_may_intersect_boxed(va, vb, error) {
+    let (va, vb) = (va.map(|v| *v), vb.map(|v| *v));
+    if triangles_may_intersect_boxed(&va, &vb, error) {
         report(sink, pair, stats)?;
     }
     Ok(())
@@ -531,11 +414,11 @@ pub(crate) fn triangle_step<S: Scalar>(
 /// bodies' bounds summed) can meet. The difference `lo - hi` is rounded by at most a relative
 /// `u`; requiring it above `error (1 + 2u)` keeps the true gap above `error`.
 #[inline(always)]
-fn boxes_apart<S: Scalar>(a: &[[S; 3]; 3], b: &[[S; 3]; 3], error: S) -> bool {
+fn boxes_apart<S: Scalar>(a: &[&[S; 3]; 3], b: &[&[S; 3]; 3], error: S) -> bool {
     let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
     (0..3).any(|k| {
-        let lo = |t: &[[S; 3]; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
-        let hi = |t: &[[S; 3]; 3]| t[0][k].max(t[1][k]).max(t[2][k]);
+        let lo = |t: &[&[S; 3]; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
+        let hi = |t: &[&[S; 3]; 3]| t[0][k].max(t[1][k]).max(t[2][k]);
         lo(a) - hi(b) > limit || lo(b) - hi(a) > limit
     })
 }
@@ -556,24 +439,34 @@ pub(crate) fn check_triangle_query(
     Ok(())
 }
 
-/// The two bodies of a pair query.
+/// The two bodies of a pair query, each with its cache lent to the walk ([`Side`]).
 pub(crate) struct Bodies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar> {
-    pub a: &'q mut Body<'ta, 'ca, S>,
-    pub b: &'q mut Body<'tb, 'cb, S>,
+    pub a: Side<'q, 'ta, 'ca, S>,
+    pub b: Side<'q, 'tb, 'cb, S>,
 }
 
-impl<S: Scalar> Bodies<'_, '_, '_, '_, '_, S> {
+impl<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar> Bodies<'q, 'ta, 'ca, 'tb, 'cb, S> {
+    /// The two bodies of a query.
+    #[inline(always)]
+    pub fn new(a: &'q mut Body<'ta, 'ca, S>, b: &'q mut Body<'tb, 'cb, S>) -> Self {
+        Bodies {
+            a: Side::new(a),
+            b: Side::new(b),
+        }
+    }
+
     /// The checks of a triangle query on these bodies with a stack of `given` entries (see
     /// [`check_triangle_query`]).
     pub fn check(&self, given: usize) -> Result<(), QueryStatus> {
-        let bounded = self.a.tree().is_bounded() || self.b.tree().is_bounded();
-        let needed = stack_capacity(self.a.tree().depth(), self.b.tree().depth());
+        let (a, b) = (self.a.body.tree(), self.b.body.tree());
+        let bounded = a.is_bounded() || b.is_bounded();
+        let needed = stack_capacity(a.depth(), b.depth());
         check_triangle_query(bounded, needed, given)
     }
 
     /// The bound on a vertex's error in the pair: both bodies' [`Body::error`] summed.
     pub fn error(&self) -> S {
-        self.a.error() + self.b.error()
+        self.a.body.error() + self.b.body.error()
     }
 
     /// The triangle queries' leaf step on two leaves of these bodies: their world triangles
@@ -587,17 +480,24 @@ impl<S: Scalar> Bodies<'_, '_, '_, '_, '_, S> {
         sink: &mut (impl ContactSink + ?Sized),
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        // The two lookups in one `let … else`, not through [`Bodies::triangles`]: the array
-        // that returns costs the Cortex-M4F 3 % more instructions per frame (measured).
-        let (Some(va), Some(vb)) = (
-            self.a.world_triangle(a.triangle as usize),
-            self.b.world_triangle(b.triangle as usize),
-        ) else {
-            return Err(QueryStatus::Inconsistent);
-        };
         let pair = TrianglePair {
             a: a.triangle,
             b: b.triangle,
+        };
+        // The common case: both triangles' vertices in the vertex caches (their leaves' spheres
+        // deformed them), read in place.
+        if let (Some(va), Some(vb)) = (
+            self.a.cached_triangle(a.triangle),
+            self.b.cached_triangle(b.triangle),
+        ) {
+            triangle_step_refs(va, vb, error, pair, sink, stats)?;
+            return Ok(Flow::Continue);
+        }
+        let (Some(va), Some(vb)) = (
+            self.a.world_triangle(a.triangle),
+            self.b.world_triangle(b.triangle),
+        ) else {
+            return Err(QueryStatus::Inconsistent);
         };
         triangle_step(&va, &vb, error, pair, sink, stats)?;
         Ok(Flow::Continue)
@@ -607,8 +507,8 @@ impl<S: Scalar> Bodies<'_, '_, '_, '_, '_, S> {
     #[inline(always)]
     pub fn triangles(&mut self, a: &Node, b: &Node) -> Result<[[[S; 3]; 3]; 2], QueryStatus> {
         match (
-            self.a.world_triangle(a.triangle as usize),
-            self.b.world_triangle(b.triangle as usize),
+            self.a.world_triangle(a.triangle),
+            self.b.world_triangle(b.triangle),
         ) {
             (Some(va), Some(vb)) => Ok([va, vb]),
             _ => Err(QueryStatus::Inconsistent),
@@ -618,23 +518,52 @@ impl<S: Scalar> Bodies<'_, '_, '_, '_, '_, S> {
     /// A node of the first (`true`) or second body's tree, terminal at leaves.
     #[inline(always)]
     pub fn leaf_node(&self, first: bool, node: u32) -> Option<Node> {
-        let tree = if first { self.a.tree() } else { self.b.tree() };
-        tree.links(node as usize).map(Node::leaf_terminal)
+        let links = if first {
+            self.a.links(node)
+        } else {
+            self.b.links(node)
+        };
+        links.map(Node::leaf_terminal)
     }
 
     /// A node's world sphere.
     #[inline(always)]
     pub fn sphere(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
         if first {
-            self.a.sphere(node as usize)
+            self.a.sphere(node)
         } else {
-            self.b.sphere(node as usize)
+            self.b.sphere(node)
+        }
+    }
+
+    /// The world spheres of the two children of a node whose left child is `left` (see
+    /// [`Side::child_spheres`]).
+    #[inline(always)]
+    pub fn child_spheres(&mut self, first: bool, left: u32) -> Option<[[S; 4]; 2]> {
+        if first {
+            self.a.child_spheres(left)
+        } else {
+            self.b.child_spheres(left)
+        }
+    }
+
+    /// A node's world sphere as the cache holds it, without asking whether it is of this step
+    /// (see [`Policy::pending_bound`]).
+    #[inline(always)]
+    pub fn cached_sphere(&self, first: bool, node: u32) -> Option<[S; 4]> {
+        if first {
+            self.a.cached_sphere(node)
+        } else {
+            self.b.cached_sphere(node)
         }
     }
 
     /// The sphere updates both bodies have made (wrapping), to count a query's updates.
     pub fn updates(&self) -> u32 {
-        self.a.update_count().wrapping_add(self.b.update_count())
+        self.a
+            .body
+            .update_count()
+            .wrapping_add(self.b.body.update_count())
     }
 }
 
@@ -665,14 +594,112 @@ pub(crate) fn run_from_roots<P: Policy>(
         return QueryStatus::Inconsistent;
     };
     stats.overlap_tests += 1;
-    let mut pending = Stack::new(stack);
-    if policy.test(&ra, &rb).is_some() && !pending.push([0, 0]) {
-        return QueryStatus::StackTooSmall {
-            needed: 1,
-            given: 0,
+    let mut len = 0;
+    if policy.test(&ra, &rb).is_some() {
+        let Some(slot) = stack.first_mut() else {
+            return QueryStatus::StackTooSmall {
+                needed: 1,
+                given: 0,
+            };
         };
+        *slot = [0, 0];
+        len = 1;
     }
-    walk(policy, &mut pending, &mut Unlimited, stats).status()
+    depth_first(policy, stack, len, stats).status()
+}
+
+/// [`walk`] on the caller's stack with no budget, as every query from the root pair runs it:
+/// the same steps, pairs and order, in a loop with less to carry — an entry is popped before
+/// its step (nothing interrupts the walk, so nothing needs it pending), and an expansion's
+/// children are written straight to the stack, each kept when its bounds overlap.
+#[inline(always)]
+fn depth_first<P: Policy>(
+    policy: &mut P,
+    stack: &mut [[u32; 2]],
+    mut len: usize,
+    stats: &mut QueryStats,
+) -> End {
+    const FAILED: End = End::Failed(QueryStatus::Inconsistent);
+    debug_assert!(!P::SELF);
+    while len > 0 {
+        len -= 1;
+        let Some(&entry) = stack.get(len) else {
+            return FAILED;
+        };
+        let [i, j] = match policy.visit(entry) {
+            Visit::Pair(pair) => pair,
+            Visit::Skip => continue,
+        };
+        let (Some(a), Some(b)) = (policy.node(true, i), policy.node(false, j)) else {
+            return FAILED;
+        };
+        stats.nodes_visited += 1;
+        if a.terminal & b.terminal {
+            match policy.leaf([i, j], &a, &b, stats) {
+                Ok(Flow::Continue) => continue,
+                Ok(Flow::Stop) => return End::Complete,
+                Err(status) => return End::Failed(status),
+            }
+        }
+        let (Some(bi), Some(bj)) = (
+            policy.pending_bound(true, i),
+            policy.pending_bound(false, j),
+        ) else {
+            return FAILED;
+        };
+        let how = split(P::size(&bi), P::size(&bj), a.terminal, b.terminal);
+        let children = if how == Split::Both { 4 } else { 2 };
+        let Some(slots) = stack.get_mut(len..len + children) else {
+            return End::Full;
+        };
+        let mut kept = 0;
+        let mut keep = |policy: &mut P, pair: [u32; 2], x: &P::Bound, y: &P::Bound| {
+            let overlap = policy.test(x, y).is_some();
+            if !overlap {
+                policy.separated(pair);
+            }
+            if let Some(slot) = slots.get_mut(kept) {
+                *slot = policy.tag(pair);
+            }
+            kept += usize::from(overlap);
+        };
+        match how {
+            Split::Both => {
+                let (Some([il, ir]), Some([jl, jr])) = (
+                    policy.children(true, a.children),
+                    policy.children(false, b.children),
+                ) else {
+                    return FAILED;
+                };
+                let ([li, ri], [lj, rj]) = (a.children, b.children);
+                stats.overlap_tests += 4;
+                keep(policy, [li, lj], &il, &jl);
+                keep(policy, [li, rj], &il, &jr);
+                keep(policy, [ri, lj], &ir, &jl);
+                keep(policy, [ri, rj], &ir, &jr);
+            }
+            Split::First => {
+                let Some([il, ir]) = policy.children(true, a.children) else {
+                    return FAILED;
+                };
+                let [li, ri] = a.children;
+                stats.overlap_tests += 2;
+                keep(policy, [li, j], &il, &bj);
+                keep(policy, [ri, j], &ir, &bj);
+            }
+            Split::Second => {
+                let Some([jl, jr]) = policy.children(false, b.children) else {
+                    return FAILED;
+                };
+                let [lj, rj] = b.children;
+                stats.overlap_tests += 2;
+                keep(policy, [i, lj], &bi, &jl);
+                keep(policy, [i, rj], &bi, &jr);
+            }
+        }
+        len += kept;
+    }
+    End::Complete
 }
 
 /// The frame of a pair query on the caller's stack: the query's entry checks (`check`), the
@@ -709,6 +736,16 @@ macro_rules! sphere_walk {
         #[inline(always)]
         fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
             self.bodies.sphere(first, node)
+        }
+
+        #[inline(always)]
+        fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+            self.bodies.cached_sphere(first, node)
+        }
+
+        #[inline(always)]
+        fn children(&mut self, first: bool, children: [u32; 2]) -> Option<[[S; 4]; 2]> {
+            self.bodies.child_spheres(first, children[0])
         }
 
         #[inline(always)]

@@ -75,6 +75,7 @@ pub fn fem_frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
             q_small: FEM_Q_SMALL,
             small_radius: FEM_SMALL.0,
             depth: FEM_DEPTH,
+            at_vertex: true,
         },
     )
 }

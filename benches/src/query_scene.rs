@@ -81,6 +81,7 @@ pub fn frames(big: &Mesh, big_basis: &Basis) -> Vec<Frame> {
             q_small: scale,
             small_radius: SMALL_SHAPE.0,
             depth: depth(),
+            at_vertex: false,
         },
     )
 }
@@ -96,6 +97,9 @@ pub struct Press {
     pub small_radius: f64,
     /// How far the small body is pressed into the big one's deformed surface.
     pub depth: f64,
+    /// Place the small body against the big body's extreme vertex along the direction (for a
+    /// body that is not round), not on the line from the big body's origin.
+    pub at_vertex: bool,
 }
 
 /// The frames of [`frames`] for any pair of bodies: smooth `q` trajectories of amplitudes
@@ -126,12 +130,16 @@ pub fn pressed_frames(big: &Mesh, big_basis: &Basis, press: &Press) -> Vec<Frame
                 &OraclePose::IDENTITY,
             );
             let dot = |v: &[f64; 3]| v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2];
-            let surface = local
+            let extreme = *local
                 .iter()
                 .max_by(|a, b| dot(a).total_cmp(&dot(b)))
-                .map(dot)
                 .expect("the big body has vertices");
-            let center = dir.map(|c| c * (surface + press.small_radius - press.depth));
+            let center = if press.at_vertex {
+                let lift = press.small_radius - press.depth;
+                [0, 1, 2].map(|k| extreme[k] + dir[k] * lift)
+            } else {
+                dir.map(|c| c * (dot(&extreme) + press.small_radius - press.depth))
+            };
             let turn = OraclePose::from_axis_angle([1.0, 2.0, 3.0], 0.2 + 0.05 * t, [0.0; 3]);
             let pose_small = OraclePose {
                 rotation: quat_mul(pose_big.rotation, turn.rotation),

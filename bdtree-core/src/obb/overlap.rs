@@ -34,6 +34,17 @@ pub fn world_box<S: Scalar>(
     node: usize,
 ) -> Option<WorldBox<S>> {
     let sphere = body.sphere(node)?;
+    box_around(body, table, node, sphere)
+}
+
+/// [`world_box`] around the node's world sphere `sphere`, already computed.
+#[inline]
+pub(crate) fn box_around<S: Scalar>(
+    body: &Body<'_, '_, S>,
+    table: &BoxTable<'_, S>,
+    node: usize,
+    sphere: [S; 4],
+) -> Option<WorldBox<S>> {
     let h = half_extents(table.record(node)?, body.weights());
     let inflate = S::from_u32(3) * body.sphere_error();
     Some(WorldBox {

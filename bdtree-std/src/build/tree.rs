@@ -3,7 +3,9 @@
 //! Top-down: a node's triangles are split at the median of their centroids along the longest
 //! axis of the node's vertex bounding box (in rest space, or with [`Grouping::Motion`] in rest
 //! space plus scaled displacements), down to one triangle per leaf. Nodes are stored in
-//! pre-order (a node's left child follows it). Per node, over the set `L` of vertices of its
+//! sibling pairs (the image format's version 4): the root first, then the two children of each
+//! internal node side by side, the left one at an odd index, pairs in depth-first order (a
+//! node's pair before its descendants'). Per node, over the set `L` of vertices of its
 //! triangles:
 //!
 //! * the rest sphere wraps `L` (Welzl's minimal enclosing sphere by default, or the sphere
@@ -201,6 +203,41 @@ fn round_up(precision: Precision, x: f64) -> f64 {
 
 fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// The nodes renumbered in sibling pairs (see the module docs): the root at 0, then each
+/// internal node's children as the pair `(2k + 1, 2k + 2)`, pairs depth first. Children keep
+/// larger indices than their parent. `nodes[0]` is the root.
+fn sibling_order(nodes: Vec<Node>) -> Vec<Node> {
+    let children = |node: &Node| {
+        let [left, right, triangle, _] = node.links;
+        (triangle == NONE && left != NONE).then_some([left, right])
+    };
+    // New position to old index, depth first over pairs.
+    let mut order: Vec<u32> = Vec::with_capacity(nodes.len());
+    order.push(0);
+    let mut pending = vec![0u32];
+    while let Some(old) = pending.pop() {
+        if let Some([left, right]) = children(&nodes[old as usize]) {
+            order.extend([left, right]);
+            pending.extend([right, left]);
+        }
+    }
+    let mut new_of = vec![0u32; nodes.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_of[old as usize] = new as u32;
+    }
+    order
+        .iter()
+        .map(|&old| {
+            let mut node = nodes[old as usize].clone();
+            if let Some([left, right]) = children(&node) {
+                node.links[0] = new_of[left as usize];
+                node.links[1] = new_of[right as usize];
+            }
+            node
+        })
+        .collect()
 }
 
 impl Builder<'_> {
@@ -591,6 +628,7 @@ pub fn build(
     }
     let mut tris: Vec<u32> = (0..t as u32).collect();
     builder.node(&mut tris, 0);
+    builder.nodes = sibling_order(std::mem::take(&mut builder.nodes));
 
     if options.nested {
         nest(&mut builder.nodes, p);

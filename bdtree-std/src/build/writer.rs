@@ -9,9 +9,8 @@
 
 use bdtree_core::image::{
     checksum, Header, Layout, Section, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_NESTED, HEADER_LEN,
-    MODEL_Q16, VERSION, VERSION_SCALAR,
+    MODEL_Q16, VERSION,
 };
-use bdtree_core::Encoding;
 
 use crate::io::ImageBuf;
 
@@ -73,14 +72,13 @@ impl ImageWriter {
         }
     }
 
-    /// Fills the header from the layout (counts, encodings, the bounded flag and the version:
-    /// [`VERSION_SCALAR`] for what version 2 can say, [`VERSION`] otherwise), the tree's depth
+    /// Fills the header from the layout (counts, encodings, the bounded flag and the version
+    /// [`VERSION`]), the tree's depth
     /// and whether it is nested, then the checksum.
     pub(crate) fn finish(mut self, depth: u32, nested: bool) -> ImageBuf {
         let l = &self.layout;
-        let plain = l.encoding == Encoding::Float && !l.bounded && !l.model_q16;
         let header = Header {
-            version: if plain { VERSION_SCALAR } else { VERSION },
+            version: VERSION,
             scalar_bytes: l.scalar_bytes as u32,
             modes: l.modes as u32,
             nodes: l.nodes as u32,

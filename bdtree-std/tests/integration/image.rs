@@ -1,8 +1,8 @@
 //! Tree images: round trip, and corrupt images refused without panics — including corruptions
 //! with a recomputed checksum, which reach the structural validation behind it.
 
-use bdtree_core::image::{checksum, CHECKSUM_OFFSET, HEADER_LEN};
-use bdtree_core::{collide, stack_capacity, Image, ImageError, Pose, TrianglePair};
+use bdtree_core::image::{checksum, CHECKSUM_OFFSET, HEADER_LEN, VERSION};
+use bdtree_core::{collide, stack_capacity, Image, ImageError, NodeKind, Pose, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::ImageBuf;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
@@ -175,5 +175,49 @@ fn targeted_structural_corruptions_get_their_own_errors() {
     assert_eq!(
         patch(faces + 4, u32::MAX.to_le_bytes()),
         Some(ImageError::BadFace { triangle: 0 })
+    );
+}
+
+#[test]
+fn images_of_earlier_versions_and_children_out_of_pairs_are_refused() {
+    let buf = small_image(Precision::F32);
+    let image = buf.parse::<f32>().expect("parses");
+    assert_eq!(image.header.version, VERSION);
+    // Every internal node's children are a sibling pair: the left one odd, the right after it.
+    for k in 0..image.tree.node_count() {
+        if let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) {
+            assert!(
+                left % 2 == 1 && right == left + 1,
+                "node {k}: {left}, {right}"
+            );
+        }
+    }
+    let bytes = buf.as_bytes().to_vec();
+    let layout = buf.header().unwrap().layout().unwrap();
+    let links = layout.section(3).start;
+    let patch = |at: usize, value: [u8; 4]| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&value);
+        reseal(&mut b);
+        ImageBuf::from_bytes(&b).parse::<f32>().err()
+    };
+    // An image written by an earlier bdtree (versions 2 and 3: nodes in pre-order).
+    for old in [2u32, 3] {
+        let error = patch(4, old.to_le_bytes()).expect("refused");
+        assert_eq!(error, ImageError::UnsupportedVersion { found: old });
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("version {old}")) && message.contains("bdtree build"),
+            "{message}"
+        );
+    }
+    // The root's children swapped: still its children, but no longer a sibling pair in order.
+    let mut b = bytes.clone();
+    b[links..links + 4].copy_from_slice(&2u32.to_le_bytes());
+    b[links + 4..links + 8].copy_from_slice(&1u32.to_le_bytes());
+    reseal(&mut b);
+    assert_eq!(
+        ImageBuf::from_bytes(&b).parse::<f32>().err(),
+        Some(ImageError::BadLink { node: 0 })
     );
 }
