@@ -76,7 +76,7 @@
 // `!(x > 0)` is meant: NaN takes the degenerate branch, never the division.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use crate::scalar::{add, cross, distance2, dot, norm_inf, scale, sub, Scalar};
+use crate::scalar::{add, cross, distance2, dot, norm1, norm_inf, scale, sub, Scalar};
 use crate::triangle::triangles_may_intersect;
 
 type V<S> = [S; 3];
@@ -403,6 +403,49 @@ pub(crate) struct TriangleSeparation<S> {
     pub normal: V<S>,
     /// Whether they may intersect within `error` ([`triangles_may_intersect`]).
     pub intersecting: bool,
+}
+
+/// Whether two triangles whose vertices are known to within `error` per coordinate are
+/// certainly farther apart than `bound`, from five separating axes: the three coordinate axes
+/// (the gap between the boxes) and the two normals (the gap between each triangle's plane and
+/// the other triangle). Along an axis `n`, the computed projections' gap `g` exceeds the exact
+/// one by at most `|n|₁ τ` (the leaf test's tolerance per unit axis, which covers the vertices'
+/// error and the projections' rounding), so `(g − |n|₁ τ) / |n|₂` bounds the exact distance
+/// from below; it is compared with `bound` as `g − |n|₁ τ > bound |n|₂ (1 + 4u)` (the square
+/// root and product covered by the `4u`). `false` when no axis proves it (or for NaN).
+///
+/// The boxes first (no multiplication), then each normal: ~70 multiply-adds and two square
+/// roots at most, against the thousands of [`triangle_separation`] — the distance search skips
+/// a leaf pair this proves farther than the best distance found.
+pub(crate) fn farther_than<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], error: S, bound: S) -> bool {
+    let mut w = S::ZERO;
+    for v in a.iter().chain(b.iter()) {
+        w = w.max(norm_inf(*v));
+    }
+    let u = S::UNIT_ROUNDOFF;
+    let eight = S::from_u32(8);
+    let tau = (error + error + eight * u * (w + error)) * (S::ONE + eight * u);
+    let slack = S::ONE + S::from_u32(4) * u;
+    for k in 0..3 {
+        let lo = |t: &[V<S>; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
+        let hi = |t: &[V<S>; 3]| t[0][k].max(t[1][k]).max(t[2][k]);
+        if (lo(b) - hi(a)).max(lo(a) - hi(b)) - tau > bound * slack {
+            return true;
+        }
+    }
+    for t in [a, b] {
+        let n = cross(sub(t[1], t[0]), sub(t[2], t[1]));
+        let span = |t: &[V<S>; 3]| {
+            let p = [dot(n, t[0]), dot(n, t[1]), dot(n, t[2])];
+            (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
+        };
+        let ((lo_a, hi_a), (lo_b, hi_b)) = (span(a), span(b));
+        let g = (lo_b - hi_a).max(lo_a - hi_b) - norm1(n) * tau;
+        if g > S::ZERO && g > bound * dot(n, n).sqrt() * slack {
+            return true;
+        }
+    }
+    false
 }
 
 /// The separation of two triangles whose vertices are known to within `error` per

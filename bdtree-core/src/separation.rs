@@ -28,7 +28,7 @@
 
 use crate::body::Body;
 use crate::budget::Unlimited;
-use crate::closest::triangle_separation;
+use crate::closest::{farther_than, triangle_separation};
 use crate::output::{QueryStats, QueryStatus};
 use crate::scalar::{dot, sub, Scalar};
 use crate::walk::{walk, Bodies, Flow, NearestFirst, Node, Policy, Visit};
@@ -69,6 +69,18 @@ pub fn separation_lower_bound<S: Scalar>(
     b: &mut Body<'_, '_, S>,
 ) -> Option<S> {
     Some(gap(a.sphere(0)?, b.sphere(0)?))
+}
+
+/// Whether two world spheres may come within `bound` of each other: `gap ≤ bound`, decided on
+/// squares without a square root — `‖c_a − c_b‖² ≤ (bound + r_a + r_b)²`, with a relative `16u`
+/// of slack for the rounding of both sides (a pair is kept, never dropped, on a tie). NaN keeps
+/// the pair.
+#[inline(always)]
+fn within_reach<S: Scalar>(x: [S; 4], y: [S; 4], bound: S) -> bool {
+    let d = sub([y[0], y[1], y[2]], [x[0], x[1], x[2]]);
+    let reach = bound + x[3] + y[3];
+    let slack = S::ONE + S::from_u32(16) * S::UNIT_ROUNDOFF;
+    !(dot(d, d) > reach * reach * slack)
 }
 
 /// Lower bound on the distance between two world spheres (may be negative).
@@ -155,18 +167,21 @@ where
         bound[3]
     }
 
-    /// Kept when the spheres' gap is not above the best distance so far; the gap is the key
-    /// (nearest first).
+    /// Kept when the spheres' gap is not above the best distance so far (decided on squares,
+    /// [`within_reach`]); the gap is the key (nearest first), its square root taken only for a
+    /// kept pair.
     #[inline(always)]
     fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<S> {
-        let g = gap(*a, *b);
-        (g <= self.bound).then_some(g)
+        within_reach(*a, *b, self.bound).then(|| gap(*a, *b))
     }
 
     /// The bound may have shrunk since the pair was offered: test it again.
     fn visit(&mut self, [i, j]: [u32; 2]) -> Visit {
-        match (self.bodies.sphere(true, i), self.bodies.sphere(false, j)) {
-            (Some(si), Some(sj)) if gap(si, sj) > self.bound => Visit::Skip,
+        match (
+            self.bodies.cached_sphere(true, i),
+            self.bodies.cached_sphere(false, j),
+        ) {
+            (Some(si), Some(sj)) if !within_reach(si, sj, self.bound) => Visit::Skip,
             _ => Visit::Pair([i, j]),
         }
     }
@@ -184,6 +199,12 @@ where
     ) -> Result<Flow, QueryStatus> {
         let (ta, tb) = (a.triangle, b.triangle);
         let [va, vb] = self.bodies.triangles(a, b)?;
+        // A cheap lower bound first: most leaf pairs the spheres let through are farther apart
+        // than the best pair found, and need no exact distance.
+        if farther_than(&va, &vb, self.error, self.bound) {
+            stats.overlap_tests += 1;
+            return Ok(Flow::Continue);
+        }
         stats.triangle_tests += 1;
         let s = triangle_separation(&va, &vb, self.error);
         let found = Nearest {
@@ -212,7 +233,7 @@ fn branch_and_bound<S: Scalar>(
     found: &mut impl FnMut(Nearest<S>) -> (S, bool),
 ) -> (QueryStatus, QueryStats) {
     let mut stats = QueryStats::default();
-    let bodies = Bodies { a, b };
+    let bodies = Bodies::new(a, b);
     if let Err(status) = bodies.check(stack.len()) {
         return (status, stats);
     }
