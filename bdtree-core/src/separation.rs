@@ -76,6 +76,8 @@ pub fn separation_lower_bound<S: Scalar>(
 /// of slack for the rounding of both sides (a pair is kept, never dropped, on a tie). NaN keeps
 /// the pair.
 #[inline(always)]
+// `!(x > limit)` is meant: NaN keeps the pair.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn within_reach<S: Scalar>(x: [S; 4], y: [S; 4], bound: S) -> bool {
     let d = sub([y[0], y[1], y[2]], [x[0], x[1], x[2]]);
     let reach = bound + x[3] + y[3];
