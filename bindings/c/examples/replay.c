@@ -338,11 +338,13 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
         a.len = memory_len;
         a.used = 0;
         a.exhausted = 0;
+        /* The API's error paths are checked on the first scene of each precision. */
         if (h.scalar_bytes == 4u) {
-            replay_scene_f32(&r, &h, &a, &t, !checked);
-            checked = 1;
+            replay_scene_f32(&r, &h, &a, &t, !(checked & 1));
+            checked |= 1;
         } else {
-            replay_scene_f64(&r, &h, &a, &t, 0);
+            replay_scene_f64(&r, &h, &a, &t, !(checked & 2));
+            checked |= 2;
         }
         if (a.exhausted) {
             print("the arena is too small for this scene\n");

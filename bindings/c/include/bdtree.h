@@ -169,8 +169,9 @@ enum bdtree_status
   // A triangle query (or traversal) on a bounded-depth image, which stores no triangles:
   // nothing was done. Ask a proxy query instead.
   BDTREE_STATUS_TRUNCATED = 6,
-  // A node or triangle index did not resolve (a body's tree and model disagree): the answer
-  // is incomplete; treat the bodies as possibly colliding.
+  // A node or triangle index did not resolve (a body's tree and model disagree, or a pair
+  // given to `bdtree_refine_*` names a triangle its body does not have): the answer is
+  // incomplete; treat the bodies as possibly colliding.
   BDTREE_STATUS_INCONSISTENT = 7,
   // A body's state changed (`bdtree_body_set_state_*`) since `bdtree_traversal_start_*`:
   // nothing was done. Start again.
@@ -209,7 +210,8 @@ enum bdtree_status
   BDTREE_STATUS_NON_FINITE_TRANSLATION = 112,
   // A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
   BDTREE_STATUS_NON_FINITE_ORIGIN = 113,
-  // The image is shorter than its header or than its header says.
+  // The image is truncated: shorter than its header, or than its header's counts say
+  // (`bdtree_image_check_*` gives both lengths).
   BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
   // Not a bdtree image (bad magic).
   BDTREE_STATUS_IMAGE_BAD_MAGIC = 201,
@@ -222,7 +224,8 @@ enum bdtree_status
   BDTREE_STATUS_IMAGE_BAD_COUNTS = 204,
   // The sizes in the header overflow.
   BDTREE_STATUS_IMAGE_SIZE_OVERFLOW = 205,
-  // The header's total length disagrees with its counts or with the length given.
+  // The length given is longer than the header's counts say, or the header's total length
+  // disagrees with its counts (a shorter length is `BDTREE_STATUS_IMAGE_TOO_SHORT`).
   BDTREE_STATUS_IMAGE_LENGTH_MISMATCH = 206,
   // A reserved header word or padding byte is not zero.
   BDTREE_STATUS_IMAGE_RESERVED_NOT_ZERO = 207,
@@ -647,7 +650,10 @@ bdtree_status bdtree_collide_self_f32(struct bdtree_body_f32 *body,
 // the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
 // desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
 // whose query is exact already, it keeps every pair. Call it in the same step as the query
-// (the bodies' state unchanged).
+// (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
+// (`.b`): when one does not, nothing is re-tested and the call returns
+// `BDTREE_STATUS_INCONSISTENT` with `pairs` as given and `*kept` 0 (treat them all as
+// possibly intersecting); bodies of a bounded-depth image give `BDTREE_STATUS_TRUNCATED`.
 //
 // # Safety
 //
@@ -960,7 +966,10 @@ bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
 // the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
 // desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
 // whose query is exact already, it keeps every pair. Call it in the same step as the query
-// (the bodies' state unchanged).
+// (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
+// (`.b`): when one does not, nothing is re-tested and the call returns
+// `BDTREE_STATUS_INCONSISTENT` with `pairs` as given and `*kept` 0 (treat them all as
+// possibly intersecting); bodies of a bounded-depth image give `BDTREE_STATUS_TRUNCATED`.
 //
 // # Safety
 //

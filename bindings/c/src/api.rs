@@ -560,7 +560,8 @@ pub unsafe fn collide_self<S: Precision>(
 }
 
 /// The exact second stage of an f32 query (see `bdtree_refine_f32`): keeps, in order at the
-/// front of `pairs`, those the f64 re-test on the stored model cannot rule out.
+/// front of `pairs`, those the f64 re-test on the stored model cannot rule out. Pairs naming a
+/// triangle that does not exist are refused, all of them left as given.
 ///
 /// # Safety
 ///
@@ -579,10 +580,31 @@ pub unsafe fn refine<S: Precision>(
         raw::out(kept)?.write(0);
         let (a, b) = (raw::object(a, S::BODY)?, raw::object(b, S::BODY)?);
         let pairs = raw::slice_mut(pairs.cast::<TrianglePair>(), count)?;
+        check_triangles(a, b, pairs)?;
         raw::out(kept)?.write(bdtree_core::refine(a, b, pairs));
         Ok(())
     };
     status(run())
+}
+
+/// Refuses pairs that name a triangle its body does not have (`Inconsistent`), or bodies of a
+/// bounded-depth image, which stores no triangles (`Truncated`), before anything is changed.
+fn check_triangles<S: Scalar>(
+    a: &Body<'_, '_, S>,
+    b: &Body<'_, '_, S>,
+    pairs: &[TrianglePair],
+) -> Result<()> {
+    if a.tree().is_bounded() || b.tree().is_bounded() {
+        return Err(bdtree_status::Truncated);
+    }
+    let (na, nb) = (a.model().triangles().len(), b.model().triangles().len());
+    if pairs
+        .iter()
+        .any(|p| p.a as usize >= na || p.b as usize >= nb)
+    {
+        return Err(bdtree_status::Inconsistent);
+    }
+    Ok(())
 }
 
 /// The overlapping contact proxies at depths `depth_a`, `depth_b` (nested trees).

@@ -301,7 +301,10 @@ pub unsafe extern "C" fn bdtree_collide_self_f64(
 /// the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
 /// desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
 /// whose query is exact already, it keeps every pair. Call it in the same step as the query
-/// (the bodies' state unchanged).
+/// (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
+/// (`.b`): when one does not, nothing is re-tested and the call returns
+/// `BDTREE_STATUS_INCONSISTENT` with `pairs` as given and `*kept` 0 (treat them all as
+/// possibly intersecting); bodies of a bounded-depth image give `BDTREE_STATUS_TRUNCATED`.
 ///
 /// # Safety
 ///

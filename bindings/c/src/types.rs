@@ -41,8 +41,9 @@ pub enum bdtree_status {
     /// A triangle query (or traversal) on a bounded-depth image, which stores no triangles:
     /// nothing was done. Ask a proxy query instead.
     Truncated = 6,
-    /// A node or triangle index did not resolve (a body's tree and model disagree): the answer
-    /// is incomplete; treat the bodies as possibly colliding.
+    /// A node or triangle index did not resolve (a body's tree and model disagree, or a pair
+    /// given to `bdtree_refine_*` names a triangle its body does not have): the answer is
+    /// incomplete; treat the bodies as possibly colliding.
     Inconsistent = 7,
     /// A body's state changed (`bdtree_body_set_state_*`) since `bdtree_traversal_start_*`:
     /// nothing was done. Start again.
@@ -81,7 +82,8 @@ pub enum bdtree_status {
     NonFiniteTranslation = 112,
     /// A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
     NonFiniteOrigin = 113,
-    /// The image is shorter than its header or than its header says.
+    /// The image is truncated: shorter than its header, or than its header's counts say
+    /// (`bdtree_image_check_*` gives both lengths).
     ImageTooShort = 200,
     /// Not a bdtree image (bad magic).
     ImageBadMagic = 201,
@@ -94,7 +96,8 @@ pub enum bdtree_status {
     ImageBadCounts = 204,
     /// The sizes in the header overflow.
     ImageSizeOverflow = 205,
-    /// The header's total length disagrees with its counts or with the length given.
+    /// The length given is longer than the header's counts say, or the header's total length
+    /// disagrees with its counts (a shorter length is `BDTREE_STATUS_IMAGE_TOO_SHORT`).
     ImageLengthMismatch = 206,
     /// A reserved header word or padding byte is not zero.
     ImageReservedNotZero = 207,
@@ -330,6 +333,11 @@ impl From<ImageError> for bdtree_status {
             ImageError::ScalarMismatch { .. } => Self::ImageScalarMismatch,
             ImageError::BadCounts => Self::ImageBadCounts,
             ImageError::SizeOverflow => Self::ImageSizeOverflow,
+            // Fewer bytes than the header's counts need: the image was cut short (a partial
+            // download or flash write), which C callers check for by this status.
+            ImageError::LengthMismatch { expected, actual } if actual < expected => {
+                Self::ImageTooShort
+            }
             ImageError::LengthMismatch { .. } => Self::ImageLengthMismatch,
             ImageError::ReservedNotZero => Self::ImageReservedNotZero,
             ImageError::ChecksumMismatch { .. } => Self::ImageChecksumMismatch,
@@ -761,5 +769,27 @@ mod tests {
             }
         }
         assert_eq!(status_name(12345), c"unknown status");
+    }
+
+    /// A truncated image is `IMAGE_TOO_SHORT` as the header documents, whichever check of the
+    /// kernel finds it; a longer one is `IMAGE_LENGTH_MISMATCH`.
+    #[test]
+    fn a_truncated_image_is_too_short() {
+        let status = |e: ImageError| bdtree_status::from(e);
+        assert_eq!(
+            status(ImageError::TooShort { len: 8 }),
+            bdtree_status::ImageTooShort
+        );
+        let mismatch = |expected, actual| ImageError::LengthMismatch { expected, actual };
+        assert_eq!(status(mismatch(1000, 999)), bdtree_status::ImageTooShort);
+        assert_eq!(status(mismatch(1000, 64)), bdtree_status::ImageTooShort);
+        assert_eq!(
+            status(mismatch(1000, 1016)),
+            bdtree_status::ImageLengthMismatch
+        );
+        assert_eq!(
+            status(mismatch(1000, 1000)),
+            bdtree_status::ImageLengthMismatch
+        );
     }
 }
