@@ -25,7 +25,7 @@
 //! `PREFIX/lib/cmake/bdtree/bdtreeConfig.cmake` (`find_package(bdtree)`, target
 //! `bdtree::bdtree`).
 //!
-//! # Pack format (version 1)
+//! # Pack format (version 2)
 //!
 //! Little-endian; `u32` words unless noted; scalars in the scene's precision (f32 or f64 bits);
 //! `pad(n)` pads with zeros to a multiple of `n` bytes from the start of the pack.
@@ -33,19 +33,35 @@
 //! ```text
 //! "BDCP"  version  scene_count
 //! per scene:  name_len  name (pad 4)  scalar_bytes  body_count  frame_count  flags  proxy_depth
-//!             max_pairs  max_proxies                       (flags: 1 = self-collisions too)
+//!             max_pairs  max_proxies  max_contacts  max_near  max_primitive
+//!             pad(8) near_distance pad(4)                  (flags: 1 = self-collisions too)
 //!   per body:   modes  image_len  pad(16)  image  pad(4)
 //!   per frame:  pad(8)  per body: rotation w x y z, translation x y z, q[modes]   (scalars)
 //!               pad(4)  pair_count, pair_count × (body_a body_b tri_a tri_b)     the kernel's
 //!               oracle_count, oracle_count × (body_a body_b tri_a tri_b)         brute force
 //!               proxy_count, proxy_count × (body_a body_b node_a node_b pad(8) depth pad(4))
 //!               per body pair a < b: tri_a tri_b intersecting pad(8) distance pad(4)
+//!               per body pair a < b: contacts (count hash_lo hash_hi), near pairs (same)
+//!               per body, per primitive (plane, ball, capsule, box): contacts (count hash_lo
+//!               hash_hi), proxies at proxy_depth (count hash_lo hash_hi)
 //! ```
 //!
 //! Pairs are sorted; self-collisions are `(b, b, t1, t2)` with `t1 < t2`. The kernel's answers
 //! are `bdtree-core`'s on the same images in the same precision (the C API must give them bit
 //! for bit: distances and penetration depths compared exactly); the oracle's are the f64 brute
 //! force of `fixtures/expected/` (every one must be among the kernel's pairs).
+//!
+//! Contacts (`collide_contacts`, `collide_primitive`), near pairs (`within` at
+//! `near_distance`) and primitive proxies (`collide_primitive_proxies`) are given by their
+//! count and a hash of every bit of them: the wrapping sum, over the items, of the 64-bit
+//! FNV-1a of each item's fields in order, each little-endian (`u32` indices, scalars' bits):
+//! a contact `a b point[3] normal[3] depth`, a near pair `a b distance point_a[3] point_b[3]`,
+//! a proxy `node sphere[4] depth`. The sum does not depend on the order the query found them
+//! in. The primitives of a body are made from its root sphere `(c, r)` in the frame, in the
+//! scene's scalar (every product exact): the plane `z ≤ c_z` (normal `(0, 0, 1)`), the ball
+//! of radius `r/2` at `c + (r/2, 0, 0)`, the capsule of radius `r/8` from `c − (0, r, 0)` to
+//! `c + (0, r, 0)`, and the box of half extents `(r, r/4, r/8)` at `c` turned by the
+//! quaternion `(0.8, 0, 0.6, 0)`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -53,8 +69,10 @@ use std::time::{Duration, Instant};
 
 use bdtree_core::separation::nearest;
 use bdtree_core::{
-    collide, collide_proxies, collide_self, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, Pose, ProxyPair, Scalar, TrianglePair, VertexEntry,
+    collide, collide_contacts, collide_primitive, collide_primitive_proxies, collide_proxies,
+    collide_self, proxy_stack_capacity, self_stack_capacity, stack_capacity, within, Body,
+    ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar, TrianglePair,
+    VertexEntry,
 };
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
@@ -63,7 +81,10 @@ use bdtree_std::BodyStorage;
 
 use crate::{cargo_in, root};
 
-const PACK_VERSION: u32 = 1;
+const PACK_VERSION: u32 = 2;
+/// The within-distance of the packed `within` queries, in the fixtures' units (their bodies are
+/// ~0.1–1 across).
+const NEAR_DISTANCE: f64 = 0.005;
 /// Proxy depth of the packed proxy queries.
 const PROXY_DEPTH: u32 = 4;
 /// The M4F board and the time its run may take.
@@ -252,6 +273,68 @@ struct Answers<S> {
     proxies: Vec<([u32; 4], S)>,
     /// Per body pair `a < b`: triangles, intersecting, distance.
     distances: Vec<([u32; 3], S)>,
+    /// Per body pair `a < b`: contacts and near pairs (count and hash).
+    contacts: Vec<[Hashed; 2]>,
+    /// Per body, per primitive: contacts and proxies (count and hash).
+    primitives: Vec<[[Hashed; 2]; 4]>,
+}
+
+/// Items given by their count and the wrapping sum of their hashes (see the pack format).
+#[derive(Clone, Copy, Default)]
+struct Hashed {
+    count: usize,
+    sum: u64,
+}
+
+impl Hashed {
+    fn add(&mut self, item: &Fnv) {
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(item.0);
+    }
+}
+
+/// The 64-bit FNV-1a of an item's fields, each little-endian.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+    fn bytes(mut self, bytes: &[u8]) -> Self {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self
+    }
+    fn u32(self, x: u32) -> Self {
+        self.bytes(&x.to_le_bytes())
+    }
+    fn scalars<S: Scalar>(mut self, xs: &[S]) -> Self {
+        for &x in xs {
+            self = if S::BYTES == 4 {
+                self.bytes(&(x.to_f64() as f32).to_bits().to_le_bytes())
+            } else {
+                self.bytes(&x.to_f64().to_bits().to_le_bytes())
+            };
+        }
+        self
+    }
+}
+
+/// The packed primitives of a body whose root sphere is `(c, r)` (see the pack format).
+fn primitives<S: Scalar>([x, y, z, r]: [S; 4]) -> Result<[Primitive<S>; 4], String> {
+    let s = S::from_f64;
+    let (zero, one) = (S::ZERO, S::ONE);
+    let error = |e: bdtree_core::PrimitiveError| e.to_string();
+    let pose = Pose::from_quaternion([s(0.8), zero, s(0.6), zero], [x, y, z])
+        .map_err(|e| e.to_string())?;
+    Ok([
+        Primitive::plane([zero, zero, one], z).map_err(error)?,
+        Primitive::sphere([x + r * s(0.5), y, z], r * s(0.5)).map_err(error)?,
+        Primitive::capsule([x, y - r, z], [x, y + r, z], r * s(0.125)).map_err(error)?,
+        Primitive::oriented_box(&pose, [r, r * s(0.25), r * s(0.125)]).map_err(error)?,
+    ])
 }
 
 fn to_u32(x: usize) -> u32 {
@@ -322,6 +405,8 @@ fn answers<S: Scalar>(
             pairs: Vec::new(),
             proxies: Vec::new(),
             distances: Vec::new(),
+            contacts: Vec::new(),
+            primitives: Vec::new(),
         };
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);
@@ -367,7 +452,86 @@ fn answers<S: Scalar>(
                     ],
                     near.distance,
                 ));
+                let mut contacts = Hashed::default();
+                let mut sink = |c: ContactPoint<S>| {
+                    let k = &c.contact;
+                    contacts.add(
+                        &Fnv::new()
+                            .u32(c.a)
+                            .u32(c.b)
+                            .scalars(&k.point)
+                            .scalars(&k.normal)
+                            .scalars(&[k.depth]),
+                    );
+                    true
+                };
+                let o = collide_contacts(a, b, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!("frame {f}: contacts: {:?}", o.status));
+                }
+                let mut near = Hashed::default();
+                let mut sink = |p: NearPair<S>| {
+                    near.add(
+                        &Fnv::new()
+                            .u32(p.a)
+                            .u32(p.b)
+                            .scalars(&[p.distance])
+                            .scalars(&p.point_a)
+                            .scalars(&p.point_b),
+                    );
+                    true
+                };
+                let o = within(a, b, S::from_f64(NEAR_DISTANCE), &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!("frame {f}: within: {:?}", o.status));
+                }
+                answer.contacts.push([contacts, near]);
             }
+        }
+        for (i, body) in bodies.iter_mut().enumerate() {
+            let root = body
+                .sphere(0)
+                .ok_or_else(|| format!("frame {f}: body {i}: no root"))?;
+            let mut per = [[Hashed::default(); 2]; 4];
+            for (k, primitive) in primitives(root)?.iter().enumerate() {
+                let mut sink = |c: ContactPoint<S>| {
+                    let x = &c.contact;
+                    per[k][0].add(
+                        &Fnv::new()
+                            .u32(c.a)
+                            .u32(c.b)
+                            .scalars(&x.point)
+                            .scalars(&x.normal)
+                            .scalars(&[x.depth]),
+                    );
+                    true
+                };
+                let o = collide_primitive(body, primitive, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!(
+                        "frame {f}: body {i}: primitive {k}: {:?}",
+                        o.status
+                    ));
+                }
+                let mut sink = |p: PrimitiveProxy<S>| {
+                    per[k][1].add(
+                        &Fnv::new()
+                            .u32(p.node)
+                            .scalars(&p.sphere)
+                            .scalars(&[p.depth]),
+                    );
+                    true
+                };
+                let o =
+                    collide_primitive_proxies(body, PROXY_DEPTH, primitive, &mut stack, &mut sink);
+                if !o.status.is_complete() {
+                    return Err(format!(
+                        "frame {f}: body {i}: primitive proxies {k}: {:?}",
+                        o.status
+                    ));
+                }
+            }
+            answer.primitives.push(per);
         }
         answer.pairs.sort_unstable();
         answer.proxies.sort_unstable_by_key(|p| p.0);
@@ -507,6 +671,28 @@ fn write_scene<S: Scalar>(
     out.u32(PROXY_DEPTH);
     out.usize(answers.iter().map(|a| a.pairs.len()).max().unwrap_or(0))?;
     out.usize(answers.iter().map(|a| a.proxies.len()).max().unwrap_or(0))?;
+    let most = |f: &dyn Fn(&Answers<S>) -> usize| answers.iter().map(f).max().unwrap_or(0);
+    let max_contacts = most(&|a| a.contacts.iter().map(|c| c[0].count).max().unwrap_or(0));
+    let max_near = most(&|a| a.contacts.iter().map(|c| c[1].count).max().unwrap_or(0));
+    let max_primitive = most(&|a| {
+        a.primitives
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|h| h.count)
+            .max()
+            .unwrap_or(0)
+    });
+    out.usize(max_contacts)?;
+    out.usize(max_near)?;
+    out.usize(max_primitive)?;
+    out.pad(8);
+    out.scalar(S::from_f64(NEAR_DISTANCE));
+    out.pad(4);
+    println!(
+        "c api: {label}: at most {max_contacts} contacts, {max_near} near pairs, \
+         {max_primitive} primitive contacts or proxies per query"
+    );
     for (body, image) in scene.bodies.iter().zip(images) {
         out.usize(body.basis.as_ref().map_or(0, |b| b.modes))?;
         out.usize(image.as_bytes().len())?;
@@ -540,6 +726,18 @@ fn write_scene<S: Scalar>(
             out.pad(8);
             out.scalar(*distance);
             out.pad(4);
+        }
+        let hashed = |out: &mut Pack, h: &Hashed| -> Result<(), String> {
+            out.usize(h.count)?;
+            out.u32(h.sum as u32);
+            out.u32((h.sum >> 32) as u32);
+            Ok(())
+        };
+        for h in answer.contacts.iter().flatten() {
+            hashed(out, h)?;
+        }
+        for h in answer.primitives.iter().flatten().flatten() {
+            hashed(out, h)?;
         }
     }
     Ok(())

@@ -12,7 +12,7 @@
 /* ---- output ---------------------------------------------------------------------------- */
 
 typedef struct {
-    char text[200];
+    char text[400];
     size_t len;
 } line;
 
@@ -245,7 +245,7 @@ static int same_text(const char *x, const char *y)
 
 typedef struct {
     unsigned long frames, matched, pairs, oracle, extra, refined, proxies, runs, checks,
-        failed_checks;
+        failed_checks, contacts, near, primitive_contacts;
     replay_print print;
 } totals;
 
@@ -279,22 +279,72 @@ static void mismatch(totals *t, const char *scene, unsigned long frame, const ch
 
 typedef struct {
     char name[64];
-    uint32_t scalar_bytes, bodies, frames, flags, proxy_depth, max_pairs, max_proxies;
+    uint32_t scalar_bytes, bodies, frames, flags, proxy_depth, max_pairs, max_proxies,
+        max_contacts, max_near, max_primitive;
+    double near_distance; /* the scene's scalar, widened exactly */
 } scene_header;
+
+/* ---- hashes of contacts (the pack's FNV-1a of each item, summed) -------------------------- */
+
+#define FNV_START 0xcbf29ce484222325ull
+
+static uint64_t fnv_u32(uint64_t h, uint32_t x)
+{
+    int k;
+    for (k = 0; k < 4; k++) {
+        h ^= (uint64_t)((x >> (8 * k)) & 0xFFu);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t fnv_f32(uint64_t h, const float *x, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &x[k], sizeof bits);
+        h = fnv_u32(h, bits);
+    }
+    return h;
+}
+
+static uint64_t fnv_f64(uint64_t h, const double *x, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        uint64_t bits;
+        memcpy(&bits, &x[k], sizeof bits);
+        h = fnv_u32(fnv_u32(h, (uint32_t)bits), (uint32_t)(bits >> 32));
+    }
+    return h;
+}
+
+/* Reads a count and a hash from the pack and compares them with `count`, `sum`. */
+static int same_hash(reader *r, size_t count, uint64_t sum)
+{
+    uint32_t want_count = read_u32(r);
+    uint64_t lo = read_u32(r);
+    uint64_t hi = read_u32(r);
+    return !r->bad && (size_t)want_count == count && (lo | (hi << 32)) == sum;
+}
 
 #define SCALAR float
 #define P(name) name##_f32
 #define READ_SCALAR read_f32
+#define HASH_SCALARS fnv_f32
 #define BODY_STORAGE BDTREE_BODY_STORAGE_F32
 #include "replay_scene.inc"
 #undef SCALAR
 #undef P
 #undef READ_SCALAR
+#undef HASH_SCALARS
 #undef BODY_STORAGE
 
 #define SCALAR double
 #define P(name) name##_f64
 #define READ_SCALAR read_f64
+#define HASH_SCALARS fnv_f64
 #define BODY_STORAGE BDTREE_BODY_STORAGE_F64
 #include "replay_scene.inc"
 
@@ -313,10 +363,12 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
     r.len = len;
     r.at = 0;
     r.bad = 0;
-    if (memcmp(read_bytes(&r, 4), "BDCP", 4) != 0 || read_u32(&r) != 1u) {
-        print("not a version-1 fixture pack\n");
+    if (memcmp(read_bytes(&r, 4), "BDCP", 4) != 0 || read_u32(&r) != 2u) {
+        print("not a version-2 fixture pack\n");
         return 1;
     }
+    /* The library linked is the one the header describes. */
+    check(&t, bdtree_version() == BDTREE_VERSION, "bdtree_version() == BDTREE_VERSION");
     scenes = read_u32(&r);
     for (s = 0; s < scenes && !r.bad; s++) {
         scene_header h;
@@ -334,6 +386,12 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
         h.proxy_depth = read_u32(&r);
         h.max_pairs = read_u32(&r);
         h.max_proxies = read_u32(&r);
+        h.max_contacts = read_u32(&r);
+        h.max_near = read_u32(&r);
+        h.max_primitive = read_u32(&r);
+        read_pad(&r, 8);
+        h.near_distance = h.scalar_bytes == 4u ? (double)read_f32(&r) : read_f64(&r);
+        read_pad(&r, 4);
         a.base = memory;
         a.len = memory_len;
         a.used = 0;
@@ -372,6 +430,12 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
     put_str(&l, " after refine), ");
     put_u(&l, t.proxies);
     put_str(&l, " proxy pairs, ");
+    put_u(&l, t.contacts);
+    put_str(&l, " contacts, ");
+    put_u(&l, t.near);
+    put_str(&l, " near pairs, ");
+    put_u(&l, t.primitive_contacts);
+    put_str(&l, " primitive contacts, ");
     put_u(&l, t.runs);
     put_str(&l, " budgeted traversal runs\n");
     print(l.text);

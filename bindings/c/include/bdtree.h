@@ -56,6 +56,12 @@
 // Patch version (see `BDTREE_VERSION_MAJOR`).
 #define BDTREE_VERSION_PATCH 0
 
+// The header's version as one number, `MAJOR · 1,000,000 + MINOR · 1,000 + PATCH`: what
+// `bdtree_version()` returns when the library linked is the one this header was made with.
+// Check `bdtree_version() == BDTREE_VERSION` once at start-up: the object sizes, constants
+// and statuses of this header are those of one version of the library.
+#define BDTREE_VERSION (((BDTREE_VERSION_MAJOR * 1000000) + (BDTREE_VERSION_MINOR * 1000)) + BDTREE_VERSION_PATCH)
+
 // Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
 // `bdtree_traversal_init_*` (and enough for tree images of either scalar).
 #define BDTREE_STORAGE_ALIGN 8
@@ -138,6 +144,12 @@
 #define BDTREE_TRAVERSAL_WORDS 8
 #endif
 
+// 64-bit words of a `bdtree_primitive_f32` (on every target).
+#define BDTREE_PRIMITIVE_WORDS_F32 12
+
+// 64-bit words of a `bdtree_primitive_f64` (on every target).
+#define BDTREE_PRIMITIVE_WORDS_F64 20
+
 // How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 // normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
 // `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors.
@@ -206,10 +218,18 @@ enum bdtree_status
   BDTREE_STATUS_STATE_OUT_OF_RANGE = 110,
   // A NaN or infinity in the rotation quaternion.
   BDTREE_STATUS_NON_FINITE_ROTATION = 111,
-  // A NaN or infinity in the translation.
+  // A NaN or infinity in the translation (of a state, of a box primitive's center, or one
+  // given to `bdtree_floating_origin`).
   BDTREE_STATUS_NON_FINITE_TRANSLATION = 112,
   // A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
   BDTREE_STATUS_NON_FINITE_ORIGIN = 113,
+  // A NaN or infinity in a primitive (`bdtree_primitive_*`): its center, ends, normal,
+  // offset, radius or half extents.
+  BDTREE_STATUS_PRIMITIVE_NON_FINITE = 114,
+  // A plane primitive's normal has zero length.
+  BDTREE_STATUS_PRIMITIVE_ZERO_NORMAL = 115,
+  // A primitive's radius or half extent is negative.
+  BDTREE_STATUS_PRIMITIVE_NEGATIVE_RADIUS = 116,
   // The image is truncated: shorter than its header, or than its header's counts say
   // (`bdtree_image_check_*` gives both lengths).
   BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
@@ -373,6 +393,59 @@ typedef struct bdtree_nearest_f32 {
   bool intersecting;
 } bdtree_nearest_f32;
 
+// A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
+// `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
+typedef struct bdtree_contact_f32 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body (0 against a primitive).
+  uint32_t b;
+  // A point of the intersection (in the bodies' frame, see the header's conventions;
+  // within the rounding tolerance of both triangles).
+  float point[3];
+  // Unit normal of least penetration, from the first body's triangle to the second's (to
+  // the primitive).
+  float normal[3];
+  // Penetration depth along `normal`: moving the second triangle (the primitive) by
+  // `depth · normal` separates the pair; within rounding of 0 for touching triangles.
+  float depth;
+} bdtree_contact_f32;
+
+// A triangle pair at most a query's distance apart, with its witness points, in f32
+// (`bdtree_within_f32`).
+typedef struct bdtree_near_pair_f32 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // Their distance (0, up to rounding, when they intersect).
+  float distance;
+  // The witness on the first triangle.
+  float point_a[3];
+  // The witness on the second triangle.
+  float point_b[3];
+} bdtree_near_pair_f32;
+
+// A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
+// (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
+// nothing, may be copied, and needs no clean-up.
+typedef struct bdtree_primitive_f32 {
+  uint64_t _opaque[BDTREE_PRIMITIVE_WORDS_F32];
+} bdtree_primitive_f32;
+
+// A contact proxy of a body whose sphere may touch a primitive, in f32
+// (`bdtree_collide_primitive_proxies_f32`).
+typedef struct bdtree_primitive_proxy_f32 {
+  // The proxy node.
+  uint32_t node;
+  // Its world sphere `[x, y, z, r]`.
+  float sphere[4];
+  // How deep the sphere reaches into the primitive: its radius less its center's signed
+  // distance to the primitive's surface (positive when it reaches in; within the tolerance
+  // of 0, possibly negative, when it only may).
+  float depth;
+} bdtree_primitive_proxy_f32;
+
 // An interruptible, resumable query between two f32 bodies (`bdtree_traversal_init_f32`): its
 // pending list lives in the caller's storage. Opaque; do not copy.
 typedef struct bdtree_traversal_f32 {
@@ -431,6 +504,49 @@ typedef struct bdtree_nearest_f64 {
   bool intersecting;
 } bdtree_nearest_f64;
 
+// A triangle pair that intersects, with its contact, in f64.
+typedef struct bdtree_contact_f64 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body (0 against a primitive).
+  uint32_t b;
+  // A point of the intersection.
+  double point[3];
+  // Unit normal of least penetration, from the first body's triangle to the second's.
+  double normal[3];
+  // Penetration depth along `normal`.
+  double depth;
+} bdtree_contact_f64;
+
+// A triangle pair at most a query's distance apart, in f64 (`bdtree_within_f64`).
+typedef struct bdtree_near_pair_f64 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // Their distance (0, up to rounding, when they intersect).
+  double distance;
+  // The witness on the first triangle.
+  double point_a[3];
+  // The witness on the second triangle.
+  double point_b[3];
+} bdtree_near_pair_f64;
+
+// A rigid primitive in f64 (`bdtree_primitive_plane_f64` and siblings).
+typedef struct bdtree_primitive_f64 {
+  uint64_t _opaque[BDTREE_PRIMITIVE_WORDS_F64];
+} bdtree_primitive_f64;
+
+// A contact proxy of a body whose sphere may touch a primitive, in f64.
+typedef struct bdtree_primitive_proxy_f64 {
+  // The proxy node.
+  uint32_t node;
+  // Its world sphere `[x, y, z, r]`.
+  double sphere[4];
+  // How deep the sphere reaches into the primitive.
+  double depth;
+} bdtree_primitive_proxy_f64;
+
 // An interruptible, resumable query between two f64 bodies (`bdtree_traversal_init_f64`).
 typedef struct bdtree_traversal_f64 {
   uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
@@ -440,6 +556,40 @@ typedef struct bdtree_traversal_f64 {
 extern "C" {
 #endif // __cplusplus
 
+// The library's version, `MAJOR · 1,000,000 + MINOR · 1,000 + PATCH` (0.1.0 is 1000). Check
+// it against the header's at start-up — `if (bdtree_version() != BDTREE_VERSION)` refuse to
+// run —: the object sizes, constants and statuses of a header are those of one version of the
+// library, and a library of another version may lay its objects out differently.
+uint32_t bdtree_version(void);
+
+// The floating origin of a query over bodies at `count` world translations
+// (`translations[3k..3k+3]` is the k-th): the centre of their axis-aligned box,
+// `0.5 · min + 0.5 · max` per axis in double (the world origin for `count` 0). This is the one
+// placing rule of every surface of bdtree (the kernel's `floating_origin`); a client that
+// follows it gets the answers of the command-line tool and the host library:
+//
+// * a body pair (`bdtree_collide_*`, `…_contacts_*`, `bdtree_within_*`, `bdtree_distance_*`,
+//   `…_proxies_*`, a traversal): the origin of the two bodies' translations;
+// * a swept pair (`bdtree_collide_swept_*`): of the four translations, both bodies at both
+//   ends of the motion;
+// * a body's self pairs (`bdtree_collide_self_*`): of its own translation;
+// * a body against a primitive (`bdtree_collide_primitive_*`): of the body's own
+//   translation, the primitive's coordinates given less the same origin (subtracted in double).
+//
+// Then set each body of the query with `bdtree_body_set_state_from_f64_*` relative to that
+// origin, and add the origin back (in double) to the points, witnesses and spheres the query
+// gives. A pair's f32 precision then depends on the two bodies' sizes and their distance from
+// each other only, not on where other bodies or the robot cell sit. A body in several pairs
+// takes its state again for each (`O(M)`; its sphere cache starts over).
+//
+// Returns `BDTREE_STATUS_NON_FINITE_TRANSLATION` (origin 0) for a NaN or infinite translation.
+//
+// # Safety
+//
+// `translations` must point to `3 · count` readable doubles (NULL when `count` is 0);
+// `origin` to 3 writable doubles.
+bdtree_status bdtree_floating_origin(const double *translations, size_t count, double *origin);
+
 // A sentence describing a status code (a static, NUL-terminated string; `"unknown status"`
 // for a code that is none).
 const char *bdtree_status_name(int32_t status);
@@ -447,6 +597,10 @@ const char *bdtree_status_name(int32_t status);
 // Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
 // `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
 size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Stack entries a primitive query (`bdtree_collide_primitive_*`,
+// `bdtree_collide_primitive_proxies_*`) on a tree of depth `depth` needs.
+size_t bdtree_primitive_stack_capacity(uint32_t depth);
 
 // Stack entries a self-collision query on a tree of depth `depth` needs.
 size_t bdtree_self_stack_capacity(uint32_t depth);
@@ -545,10 +699,10 @@ bdtree_status bdtree_body_set_state_f32(struct bdtree_body_f32 *body,
 
 // Starts a new step from a state held in doubles: as `bdtree_body_set_state_f32`, with
 // `translation − origin` computed in double before anything is rounded (a **floating origin**:
-// give every body of a query the same `origin`, near the bodies, and the body's precision
-// depends on how far the bodies are apart, not on where the robot cell sits; every world
-// coordinate the queries then give for this body — spheres, contact points, witnesses — is
-// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// give both bodies of a query the same `origin`, the one `bdtree_floating_origin` computes
+// from their translations, and the query's precision depends on how far the bodies are apart,
+// not on where the robot cell sits; every world coordinate the queries then give for this
+// body — spheres, contact points, witnesses — is relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
 // every test of the step, so answers are conservative against the state as given. `O(M)` in
 // double (soft float on most Cortex-M cores). A refused state changes nothing.
 //
@@ -602,8 +756,8 @@ bdtree_status bdtree_collide_f32(struct bdtree_body_f32 *a,
 // in traversal order). Each object is given as two bodies over one image: its state at the
 // previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
 // translation move linearly and the rotation by slerp on the shorter arc. Set the four states
-// relative to one origin (`bdtree_body_set_state_from_f64_f32`) for bodies far from the world
-// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
+// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
 // its time, or is not proved apart over 1/64 of the motion from it. Statuses as
 // `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
@@ -699,6 +853,137 @@ bdtree_status bdtree_distance_f32(struct bdtree_body_f32 *a,
                                   size_t stack_len,
                                   struct bdtree_nearest_f32 *nearest,
                                   struct bdtree_stats *stats);
+
+// Finds every intersecting triangle pair of two bodies, as `bdtree_collide_f32` does (the same
+// walk, spheres and exact test), and writes each with its contact to `contacts`: a point of
+// the intersection (within the rounding tolerance of both triangles), the unit normal of least
+// penetration from `a`'s triangle to `b`'s, and the depth along it (moving `b`'s triangle by
+// `depth · normal` separates the pair). `*count` of them, in traversal order; `stack` needs
+// `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`, with `contacts` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_contacts_f32(struct bdtree_body_f32 *a,
+                                          struct bdtree_body_f32 *b,
+                                          struct bdtree_node_pair *stack,
+                                          size_t stack_len,
+                                          struct bdtree_contact_f32 *contacts,
+                                          size_t capacity,
+                                          size_t *count,
+                                          struct bdtree_stats *stats);
+
+// Finds every triangle pair of two bodies at most `distance` apart (intersecting pairs at
+// distance 0 included) and writes each with its distance and witness points to `pairs`
+// (`*count` of them, in traversal order). Conservative: never misses a pair within `distance`;
+// may add pairs up to twice the rounding tolerance farther. `distance` must be finite and
+// ≥ 0 (else `BDTREE_STATUS_BAD_ARGUMENT`); `stack` needs `bdtree_stack_capacity(depth_a,
+// depth_b)` entries. Statuses otherwise as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`, with `pairs` pointing to `capacity` writable entries.
+bdtree_status bdtree_within_f32(struct bdtree_body_f32 *a,
+                                struct bdtree_body_f32 *b,
+                                float distance,
+                                struct bdtree_node_pair *stack,
+                                size_t stack_len,
+                                struct bdtree_near_pair_f32 *pairs,
+                                size_t capacity,
+                                size_t *count,
+                                struct bdtree_stats *stats);
+
+// Makes the solid half-space `n · x ≤ offset` below a plane (`n = normal / |normal|`, the
+// normal pointing out of the solid: a floor is `{0, 0, 1}`, 0) in the caller's object, in the
+// bodies' frame (see the header's conventions). Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_ZERO_NORMAL` (the object then unusable).
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `normal`
+// NULL or 3 readable floats.
+bdtree_status bdtree_primitive_plane_f32(struct bdtree_primitive_f32 *primitive,
+                                         const float *normal,
+                                         float offset);
+
+// Makes a solid ball of `radius` (≥ 0) around `center`. Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `center`
+// NULL or 3 readable floats.
+bdtree_status bdtree_primitive_sphere_f32(struct bdtree_primitive_f32 *primitive,
+                                          const float *center,
+                                          float radius);
+
+// Makes a solid capsule: the points within `radius` (≥ 0) of the segment from `a` to `b`.
+// Refused with `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `a` and
+// `b` NULL or 3 readable floats each.
+bdtree_status bdtree_primitive_capsule_f32(struct bdtree_primitive_f32 *primitive,
+                                           const float *a,
+                                           const float *b,
+                                           float radius);
+
+// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
+// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
+// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
+// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`;
+// `rotation` NULL or 4 readable floats; `center` and `half_extents` NULL or 3.
+bdtree_status bdtree_primitive_box_f32(struct bdtree_primitive_f32 *primitive,
+                                       const float *rotation,
+                                       const float *center,
+                                       const float *half_extents);
+
+// Finds every triangle of `body` that touches `primitive` and writes each as a contact
+// `(triangle, 0)` to `contacts`: a point of the triangle inside the primitive, the unit normal
+// from the triangle to the primitive, and the depth (how far the primitive must move along
+// the normal for the triangle to stop touching it). Exact against the deformed triangles,
+// conservative against the node spheres: never misses a touching triangle; may report
+// triangles up to twice the rounding tolerance away. `stack` needs
+// `bdtree_primitive_stack_capacity(depth)` entries. Statuses as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// `body` must point to a `bdtree_body_f32`, `primitive` to a `bdtree_primitive_f32` made by
+// `bdtree_primitive_…_f32`; `stack` to `stack_len` writable entries, `contacts` to
+// `capacity`; `count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_primitive_f32(struct bdtree_body_f32 *body,
+                                           const struct bdtree_primitive_f32 *primitive,
+                                           struct bdtree_node_pair *stack,
+                                           size_t stack_len,
+                                           struct bdtree_contact_f32 *contacts,
+                                           size_t capacity,
+                                           size_t *count,
+                                           struct bdtree_stats *stats);
+
+// The bounded-depth form of `bdtree_collide_primitive_f32`, for contact response: every
+// contact proxy of `body` (a node at depth `proxy_depth`, or a leaf above it) whose world
+// sphere may touch `primitive`, with its sphere and how deep the sphere reaches in. Every
+// touching triangle lies under a reported proxy; works on complete and bounded-depth images
+// (no nesting needed). `stack` needs `bdtree_primitive_stack_capacity(depth)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_primitive_f32`, with `proxies` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_primitive_proxies_f32(struct bdtree_body_f32 *body,
+                                                   uint32_t proxy_depth,
+                                                   const struct bdtree_primitive_f32 *primitive,
+                                                   struct bdtree_node_pair *stack,
+                                                   size_t stack_len,
+                                                   struct bdtree_primitive_proxy_f32 *proxies,
+                                                   size_t capacity,
+                                                   size_t *count,
+                                                   struct bdtree_stats *stats);
 
 // Makes an interruptible query in the caller's object, with its pending list in `storage`
 // (`len / BDTREE_PENDING_ENTRY_BYTES_F32` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
@@ -861,10 +1146,10 @@ bdtree_status bdtree_body_set_state_f64(struct bdtree_body_f64 *body,
 
 // Starts a new step from a state held in doubles: as `bdtree_body_set_state_f64`, with
 // `translation − origin` computed in double before anything is rounded (a **floating origin**:
-// give every body of a query the same `origin`, near the bodies, and the body's precision
-// depends on how far the bodies are apart, not on where the robot cell sits; every world
-// coordinate the queries then give for this body — spheres, contact points, witnesses — is
-// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// give both bodies of a query the same `origin`, the one `bdtree_floating_origin` computes
+// from their translations, and the query's precision depends on how far the bodies are apart,
+// not on where the robot cell sits; every world coordinate the queries then give for this
+// body — spheres, contact points, witnesses — is relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
 // every test of the step, so answers are conservative against the state as given. `O(M)` in
 // double (soft float on most Cortex-M cores). A refused state changes nothing.
 //
@@ -918,8 +1203,8 @@ bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
 // in traversal order). Each object is given as two bodies over one image: its state at the
 // previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
 // translation move linearly and the rotation by slerp on the shorter arc. Set the four states
-// relative to one origin (`bdtree_body_set_state_from_f64_f64`) for bodies far from the world
-// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// relative to one origin (`bdtree_body_set_state_from_f64_f64`), the `bdtree_floating_origin`
+// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
 // its time, or is not proved apart over 1/64 of the motion from it. Statuses as
 // `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
@@ -1015,6 +1300,137 @@ bdtree_status bdtree_distance_f64(struct bdtree_body_f64 *a,
                                   size_t stack_len,
                                   struct bdtree_nearest_f64 *nearest,
                                   struct bdtree_stats *stats);
+
+// Finds every intersecting triangle pair of two bodies, as `bdtree_collide_f64` does (the same
+// walk, spheres and exact test), and writes each with its contact to `contacts`: a point of
+// the intersection (within the rounding tolerance of both triangles), the unit normal of least
+// penetration from `a`'s triangle to `b`'s, and the depth along it (moving `b`'s triangle by
+// `depth · normal` separates the pair). `*count` of them, in traversal order; `stack` needs
+// `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with `contacts` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_contacts_f64(struct bdtree_body_f64 *a,
+                                          struct bdtree_body_f64 *b,
+                                          struct bdtree_node_pair *stack,
+                                          size_t stack_len,
+                                          struct bdtree_contact_f64 *contacts,
+                                          size_t capacity,
+                                          size_t *count,
+                                          struct bdtree_stats *stats);
+
+// Finds every triangle pair of two bodies at most `distance` apart (intersecting pairs at
+// distance 0 included) and writes each with its distance and witness points to `pairs`
+// (`*count` of them, in traversal order). Conservative: never misses a pair within `distance`;
+// may add pairs up to twice the rounding tolerance farther. `distance` must be finite and
+// ≥ 0 (else `BDTREE_STATUS_BAD_ARGUMENT`); `stack` needs `bdtree_stack_capacity(depth_a,
+// depth_b)` entries. Statuses otherwise as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with `pairs` pointing to `capacity` writable entries.
+bdtree_status bdtree_within_f64(struct bdtree_body_f64 *a,
+                                struct bdtree_body_f64 *b,
+                                double distance,
+                                struct bdtree_node_pair *stack,
+                                size_t stack_len,
+                                struct bdtree_near_pair_f64 *pairs,
+                                size_t capacity,
+                                size_t *count,
+                                struct bdtree_stats *stats);
+
+// Makes the solid half-space `n · x ≤ offset` below a plane (`n = normal / |normal|`, the
+// normal pointing out of the solid: a floor is `{0, 0, 1}`, 0) in the caller's object, in the
+// bodies' frame (see the header's conventions). Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_ZERO_NORMAL` (the object then unusable).
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `normal`
+// NULL or 3 readable doubles.
+bdtree_status bdtree_primitive_plane_f64(struct bdtree_primitive_f64 *primitive,
+                                         const double *normal,
+                                         double offset);
+
+// Makes a solid ball of `radius` (≥ 0) around `center`. Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `center`
+// NULL or 3 readable doubles.
+bdtree_status bdtree_primitive_sphere_f64(struct bdtree_primitive_f64 *primitive,
+                                          const double *center,
+                                          double radius);
+
+// Makes a solid capsule: the points within `radius` (≥ 0) of the segment from `a` to `b`.
+// Refused with `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `a` and
+// `b` NULL or 3 readable doubles each.
+bdtree_status bdtree_primitive_capsule_f64(struct bdtree_primitive_f64 *primitive,
+                                           const double *a,
+                                           const double *b,
+                                           double radius);
+
+// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
+// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
+// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
+// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`;
+// `rotation` NULL or 4 readable doubles; `center` and `half_extents` NULL or 3.
+bdtree_status bdtree_primitive_box_f64(struct bdtree_primitive_f64 *primitive,
+                                       const double *rotation,
+                                       const double *center,
+                                       const double *half_extents);
+
+// Finds every triangle of `body` that touches `primitive` and writes each as a contact
+// `(triangle, 0)` to `contacts`: a point of the triangle inside the primitive, the unit normal
+// from the triangle to the primitive, and the depth (how far the primitive must move along
+// the normal for the triangle to stop touching it). Exact against the deformed triangles,
+// conservative against the node spheres: never misses a touching triangle; may report
+// triangles up to twice the rounding tolerance away. `stack` needs
+// `bdtree_primitive_stack_capacity(depth)` entries. Statuses as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// `body` must point to a `bdtree_body_f64`, `primitive` to a `bdtree_primitive_f64` made by
+// `bdtree_primitive_…_f64`; `stack` to `stack_len` writable entries, `contacts` to
+// `capacity`; `count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_primitive_f64(struct bdtree_body_f64 *body,
+                                           const struct bdtree_primitive_f64 *primitive,
+                                           struct bdtree_node_pair *stack,
+                                           size_t stack_len,
+                                           struct bdtree_contact_f64 *contacts,
+                                           size_t capacity,
+                                           size_t *count,
+                                           struct bdtree_stats *stats);
+
+// The bounded-depth form of `bdtree_collide_primitive_f64`, for contact response: every
+// contact proxy of `body` (a node at depth `proxy_depth`, or a leaf above it) whose world
+// sphere may touch `primitive`, with its sphere and how deep the sphere reaches in. Every
+// touching triangle lies under a reported proxy; works on complete and bounded-depth images
+// (no nesting needed). `stack` needs `bdtree_primitive_stack_capacity(depth)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_primitive_f64`, with `proxies` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
+                                                   uint32_t proxy_depth,
+                                                   const struct bdtree_primitive_f64 *primitive,
+                                                   struct bdtree_node_pair *stack,
+                                                   size_t stack_len,
+                                                   struct bdtree_primitive_proxy_f64 *proxies,
+                                                   size_t capacity,
+                                                   size_t *count,
+                                                   struct bdtree_stats *stats);
 
 // Makes an interruptible query in the caller's object, with its pending list in `storage`
 // (`len / BDTREE_PENDING_ENTRY_BYTES_F64` entries, aligned to `BDTREE_STORAGE_ALIGN`; a

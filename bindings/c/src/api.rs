@@ -12,16 +12,18 @@ use bdtree_core::body::{CacheEntry, VertexEntry};
 use bdtree_core::interrupt::{Clock, Deadline, Order, Pending, TestBudget};
 use bdtree_core::separation::{nearest, Nearest};
 use bdtree_core::{
-    collide_swept as core_swept, mode_storage, proxy_stack_capacity, self_stack_capacity,
-    stack_capacity, Body, Image, Pose, ProxyPair, QueryOutcome, Scalar, Sink, SweptPair, Traversal,
-    TrianglePair,
+    collide_swept as core_swept, mode_storage, primitive_stack_capacity, proxy_stack_capacity,
+    self_stack_capacity, stack_capacity, Body, ContactPoint, Image, NearPair, Pose, Primitive,
+    PrimitiveProxy, ProxyPair, QueryOutcome, Scalar, Sink, SweptPair, Traversal, TrianglePair,
 };
 
 use crate::raw::{self, mark, Slot};
 use crate::types::{
-    bdtree_image_info, bdtree_nearest_f32, bdtree_nearest_f64, bdtree_node_pair,
-    bdtree_proxy_pair_f32, bdtree_proxy_pair_f64, bdtree_stats, bdtree_status,
-    bdtree_swept_pair_f32, bdtree_swept_pair_f64, bdtree_triangle_pair, BDTREE_BODY_VERTEX_CACHE,
+    bdtree_contact_f32, bdtree_contact_f64, bdtree_image_info, bdtree_near_pair_f32,
+    bdtree_near_pair_f64, bdtree_nearest_f32, bdtree_nearest_f64, bdtree_node_pair,
+    bdtree_primitive_proxy_f32, bdtree_primitive_proxy_f64, bdtree_proxy_pair_f32,
+    bdtree_proxy_pair_f64, bdtree_stats, bdtree_status, bdtree_swept_pair_f32,
+    bdtree_swept_pair_f64, bdtree_triangle_pair, BDTREE_BODY_VERTEX_CACHE,
     BDTREE_ORDER_BREADTH_FIRST, BDTREE_ORDER_DEEPEST_FIRST, BDTREE_ORDER_LARGEST_FIRST,
     BDTREE_STORAGE_ALIGN,
 };
@@ -34,30 +36,46 @@ pub trait Precision: Scalar {
     const BODY: u64;
     /// Mark of an initialised traversal object.
     const TRAVERSAL: u64;
+    /// Mark of an initialised primitive object.
+    const PRIMITIVE: u64;
     /// The C proxy pair.
     type Proxy: From<ProxyPair<Self>>;
     /// The C nearest-points record.
     type Nearest: From<Nearest<Self>>;
     /// The C swept pair.
     type Swept: From<SweptPair<Self>>;
+    /// The C contact.
+    type Contact: From<ContactPoint<Self>>;
+    /// The C near pair.
+    type Near: From<NearPair<Self>>;
+    /// The C primitive proxy.
+    type PrimitiveProxy: From<PrimitiveProxy<Self>>;
 }
 
 impl Precision for f32 {
     const IMAGE: u64 = mark::IMAGE_F32;
     const BODY: u64 = mark::BODY_F32;
     const TRAVERSAL: u64 = mark::TRAVERSAL_F32;
+    const PRIMITIVE: u64 = mark::PRIMITIVE_F32;
     type Proxy = bdtree_proxy_pair_f32;
     type Nearest = bdtree_nearest_f32;
     type Swept = bdtree_swept_pair_f32;
+    type Contact = bdtree_contact_f32;
+    type Near = bdtree_near_pair_f32;
+    type PrimitiveProxy = bdtree_primitive_proxy_f32;
 }
 
 impl Precision for f64 {
     const IMAGE: u64 = mark::IMAGE_F64;
     const BODY: u64 = mark::BODY_F64;
     const TRAVERSAL: u64 = mark::TRAVERSAL_F64;
+    const PRIMITIVE: u64 = mark::PRIMITIVE_F64;
     type Proxy = bdtree_proxy_pair_f64;
     type Nearest = bdtree_nearest_f64;
     type Swept = bdtree_swept_pair_f64;
+    type Contact = bdtree_contact_f64;
+    type Near = bdtree_near_pair_f64;
+    type PrimitiveProxy = bdtree_primitive_proxy_f64;
 }
 
 /// What a C image object holds.
@@ -66,6 +84,8 @@ pub type ImageSlot<S> = Slot<Image<'static, S>>;
 pub type BodySlot<S> = Slot<Body<'static, 'static, S>>;
 /// What a C traversal object holds.
 pub type TraversalSlot<S> = Slot<Traversal<'static, S>>;
+/// What a C primitive object holds.
+pub type PrimitiveSlot<S> = Slot<Primitive<S>>;
 
 type Result<T> = core::result::Result<T, bdtree_status>;
 
@@ -712,6 +732,273 @@ pub unsafe fn distance<S: Precision>(
         }
     };
     status(run())
+}
+
+/// Every intersecting triangle pair of two bodies with its contact (see
+/// `bdtree_collide_contacts_f32`).
+///
+/// # Safety
+///
+/// As [`collide()`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn collide_contacts<S: Precision>(
+    a: *mut BodySlot<S>,
+    b: *mut BodySlot<S>,
+    stack_ptr: *mut bdtree_node_pair,
+    stack_len: usize,
+    contacts: *mut S::Contact,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        clear_outputs(count, stats)?;
+        let (a, b) = two_bodies(a, b)?;
+        let stack = stack(stack_ptr, stack_len)?;
+        let mut sink = CBuffer::new(raw::slice_mut(contacts, capacity)?);
+        let outcome = bdtree_core::collide_contacts(a, b, stack, &mut sink);
+        finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// Every triangle pair of two bodies at most `distance` apart, with witnesses (see
+/// `bdtree_within_f32`).
+///
+/// # Safety
+///
+/// As [`collide()`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn within<S: Precision>(
+    a: *mut BodySlot<S>,
+    b: *mut BodySlot<S>,
+    distance: S,
+    stack_ptr: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut S::Near,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        clear_outputs(count, stats)?;
+        let (a, b) = two_bodies(a, b)?;
+        // NaN fails the test too: a distance must be a finite number ≥ 0.
+        if !(distance.is_finite() && distance >= S::ZERO) {
+            return Err(bdtree_status::BadArgument);
+        }
+        let stack = stack(stack_ptr, stack_len)?;
+        let mut sink = CBuffer::new(raw::slice_mut(pairs, capacity)?);
+        let outcome = bdtree_core::within(a, b, distance, stack, &mut sink);
+        finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// A `[S; 3]` from C.
+///
+/// # Safety
+///
+/// `ptr` NULL or 3 readable scalars.
+unsafe fn vector<S: Scalar>(ptr: *const S) -> Result<[S; 3]> {
+    // SAFETY: forwarded.
+    let v = unsafe { raw::slice(ptr, 3) }?;
+    v.try_into().map_err(|_| bdtree_status::BadArgument)
+}
+
+/// Makes a primitive in the caller's object (`make` validates it); on failure the object is
+/// marked unusable.
+///
+/// # Safety
+///
+/// `primitive` NULL or writable for the object; `make` reads only what its caller vouched for.
+unsafe fn primitive_init<S: Precision>(
+    primitive: *mut PrimitiveSlot<S>,
+    make: impl FnOnce() -> Result<Primitive<S>>,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    unsafe { raw::forget(primitive) };
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        raw::check(primitive)?;
+        let made = make()?;
+        raw::init(primitive, S::PRIMITIVE, made)
+    };
+    status(run())
+}
+
+/// The half-space below a plane (see `bdtree_primitive_plane_f32`).
+///
+/// # Safety
+///
+/// `primitive` NULL or writable for the object; `normal` NULL or 3 readable scalars.
+pub unsafe fn primitive_plane<S: Precision>(
+    primitive: *mut PrimitiveSlot<S>,
+    normal: *const S,
+    offset: S,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    unsafe { primitive_init(primitive, || Ok(Primitive::plane(vector(normal)?, offset)?)) }
+}
+
+/// A ball (see `bdtree_primitive_sphere_f32`).
+///
+/// # Safety
+///
+/// `primitive` NULL or writable for the object; `center` NULL or 3 readable scalars.
+pub unsafe fn primitive_sphere<S: Precision>(
+    primitive: *mut PrimitiveSlot<S>,
+    center: *const S,
+    radius: S,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    unsafe {
+        primitive_init(primitive, || {
+            Ok(Primitive::sphere(vector(center)?, radius)?)
+        })
+    }
+}
+
+/// A capsule (see `bdtree_primitive_capsule_f32`).
+///
+/// # Safety
+///
+/// `primitive` NULL or writable for the object; `a`, `b` NULL or 3 readable scalars each.
+pub unsafe fn primitive_capsule<S: Precision>(
+    primitive: *mut PrimitiveSlot<S>,
+    a: *const S,
+    b: *const S,
+    radius: S,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    unsafe {
+        primitive_init(primitive, || {
+            Ok(Primitive::capsule(vector(a)?, vector(b)?, radius)?)
+        })
+    }
+}
+
+/// An oriented box (see `bdtree_primitive_box_f32`).
+///
+/// # Safety
+///
+/// `primitive` NULL or writable for the object; `rotation` NULL or 4 readable scalars,
+/// `center` and `half_extents` NULL or 3.
+pub unsafe fn primitive_box<S: Precision>(
+    primitive: *mut PrimitiveSlot<S>,
+    rotation: *const S,
+    center: *const S,
+    half_extents: *const S,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    unsafe {
+        primitive_init(primitive, || {
+            let rotation = raw::slice(rotation, 4)?;
+            let center = raw::slice(center, 3)?;
+            let half = vector(half_extents)?;
+            let (Ok(r), Ok(t)) = (rotation.try_into(), center.try_into()) else {
+                return Err(bdtree_status::BadArgument);
+            };
+            finite_pose(rotation, center)?;
+            let pose = Pose::from_quaternion(r, t)?;
+            Ok(Primitive::oriented_box(&pose, half)?)
+        })
+    }
+}
+
+/// Every triangle of a body touching a primitive, with its contact (see
+/// `bdtree_collide_primitive_f32`).
+///
+/// # Safety
+///
+/// `body` a body object, `primitive` a primitive object; otherwise as [`collide()`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn collide_primitive<S: Precision>(
+    body: *mut BodySlot<S>,
+    primitive: *const PrimitiveSlot<S>,
+    stack_ptr: *mut bdtree_node_pair,
+    stack_len: usize,
+    contacts: *mut S::Contact,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        clear_outputs(count, stats)?;
+        let body = raw::object_mut(body, S::BODY)?;
+        let primitive = raw::object(primitive, S::PRIMITIVE)?;
+        let stack = stack(stack_ptr, stack_len)?;
+        let mut sink = CBuffer::new(raw::slice_mut(contacts, capacity)?);
+        let outcome = bdtree_core::collide_primitive(body, primitive, stack, &mut sink);
+        finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// The contact proxies of a body at a depth whose spheres may touch a primitive (see
+/// `bdtree_collide_primitive_proxies_f32`).
+///
+/// # Safety
+///
+/// As [`collide_primitive`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn collide_primitive_proxies<S: Precision>(
+    body: *mut BodySlot<S>,
+    proxy_depth: u32,
+    primitive: *const PrimitiveSlot<S>,
+    stack_ptr: *mut bdtree_node_pair,
+    stack_len: usize,
+    proxies: *mut S::PrimitiveProxy,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        clear_outputs(count, stats)?;
+        let body = raw::object_mut(body, S::BODY)?;
+        let primitive = raw::object(primitive, S::PRIMITIVE)?;
+        let stack = stack(stack_ptr, stack_len)?;
+        let mut sink = CBuffer::new(raw::slice_mut(proxies, capacity)?);
+        let outcome =
+            bdtree_core::collide_primitive_proxies(body, proxy_depth, primitive, stack, &mut sink);
+        finish(outcome, sink.len, count, stats)
+    };
+    status(run())
+}
+
+/// The floating origin of bodies at `count` translations (see `bdtree_floating_origin`).
+///
+/// # Safety
+///
+/// `translations` readable for `3 · count` doubles (NULL allowed when `count` is 0); `origin`
+/// NULL or writable for 3 doubles.
+pub unsafe fn floating_origin(
+    translations: *const f64,
+    count: usize,
+    origin: *mut f64,
+) -> bdtree_status {
+    // SAFETY: forwarded.
+    let run = || unsafe {
+        let out = raw::slice_mut(origin, 3)?;
+        out.fill(0.0);
+        // `[f64; 3]` has the alignment of `f64`; `slice` checks that `count` triples fit.
+        let points = raw::slice(translations.cast::<[f64; 3]>(), count)?;
+        if points.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(bdtree_status::NonFiniteTranslation);
+        }
+        out.copy_from_slice(&bdtree_core::floating_origin(points));
+        Ok(())
+    };
+    status(run())
+}
+
+/// Stack entries a primitive query on a tree of this depth needs.
+pub fn primitive_stack_entries(depth: u32) -> usize {
+    primitive_stack_capacity(depth)
 }
 
 /// Stack entries a query between trees of these depths needs.

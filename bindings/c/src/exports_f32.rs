@@ -7,7 +7,8 @@ use core::ffi::{c_char, c_void};
 
 use crate::api::{self, CClock, RunBudget};
 use crate::types::{
-    bdtree_body_f32, bdtree_image_f32, bdtree_image_info, bdtree_nearest_f32, bdtree_node_pair,
+    bdtree_body_f32, bdtree_contact_f32, bdtree_image_f32, bdtree_image_info, bdtree_near_pair_f32,
+    bdtree_nearest_f32, bdtree_node_pair, bdtree_primitive_f32, bdtree_primitive_proxy_f32,
     bdtree_proxy_pair_f32, bdtree_stats, bdtree_status, bdtree_swept_pair_f32,
     bdtree_traversal_f32, bdtree_triangle_pair,
 };
@@ -136,10 +137,10 @@ pub unsafe extern "C" fn bdtree_body_set_state_f32(
 
 /// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f32`, with
 /// `translation − origin` computed in double before anything is rounded (a **floating origin**:
-/// give every body of a query the same `origin`, near the bodies, and the body's precision
-/// depends on how far the bodies are apart, not on where the robot cell sits; every world
-/// coordinate the queries then give for this body — spheres, contact points, witnesses — is
-/// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+/// give both bodies of a query the same `origin`, the one `bdtree_floating_origin` computes
+/// from their translations, and the query's precision depends on how far the bodies are apart,
+/// not on where the robot cell sits; every world coordinate the queries then give for this
+/// body — spheres, contact points, witnesses — is relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
 /// every test of the step, so answers are conservative against the state as given. `O(M)` in
 /// double (soft float on most Cortex-M cores). A refused state changes nothing.
 ///
@@ -226,8 +227,8 @@ pub unsafe extern "C" fn bdtree_collide_f32(
 /// in traversal order). Each object is given as two bodies over one image: its state at the
 /// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
 /// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
-/// relative to one origin (`bdtree_body_set_state_from_f64_f32`) for bodies far from the world
-/// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+/// relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
+/// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 /// that touches at some time; a reported pair comes within the rounding bounds of touching at
 /// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
 /// `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
@@ -380,6 +381,231 @@ pub unsafe extern "C" fn bdtree_distance_f32(
 ) -> bdtree_status {
     // SAFETY: as above.
     unsafe { api::distance::<f32>(a.cast(), b.cast(), stack, stack_len, nearest, stats) }
+}
+
+/// Finds every intersecting triangle pair of two bodies, as `bdtree_collide_f32` does (the same
+/// walk, spheres and exact test), and writes each with its contact to `contacts`: a point of
+/// the intersection (within the rounding tolerance of both triangles), the unit normal of least
+/// penetration from `a`'s triangle to `b`'s, and the depth along it (moving `b`'s triangle by
+/// `depth · normal` separates the pair). `*count` of them, in traversal order; `stack` needs
+/// `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as `bdtree_collide_f32`.
+///
+/// # Safety
+///
+/// As `bdtree_collide_f32`, with `contacts` pointing to `capacity` writable entries.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_contacts_f32(
+    a: *mut bdtree_body_f32,
+    b: *mut bdtree_body_f32,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    contacts: *mut bdtree_contact_f32,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_contacts::<f32>(
+            a.cast(),
+            b.cast(),
+            stack,
+            stack_len,
+            contacts,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// Finds every triangle pair of two bodies at most `distance` apart (intersecting pairs at
+/// distance 0 included) and writes each with its distance and witness points to `pairs`
+/// (`*count` of them, in traversal order). Conservative: never misses a pair within `distance`;
+/// may add pairs up to twice the rounding tolerance farther. `distance` must be finite and
+/// ≥ 0 (else `BDTREE_STATUS_BAD_ARGUMENT`); `stack` needs `bdtree_stack_capacity(depth_a,
+/// depth_b)` entries. Statuses otherwise as `bdtree_collide_f32`.
+///
+/// # Safety
+///
+/// As `bdtree_collide_f32`, with `pairs` pointing to `capacity` writable entries.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_within_f32(
+    a: *mut bdtree_body_f32,
+    b: *mut bdtree_body_f32,
+    distance: f32,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    pairs: *mut bdtree_near_pair_f32,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::within::<f32>(
+            a.cast(),
+            b.cast(),
+            distance,
+            stack,
+            stack_len,
+            pairs,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// Makes the solid half-space `n · x ≤ offset` below a plane (`n = normal / |normal|`, the
+/// normal pointing out of the solid: a floor is `{0, 0, 1}`, 0) in the caller's object, in the
+/// bodies' frame (see the header's conventions). Refused with
+/// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_ZERO_NORMAL` (the object then unusable).
+///
+/// # Safety
+///
+/// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `normal`
+/// NULL or 3 readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_primitive_plane_f32(
+    primitive: *mut bdtree_primitive_f32,
+    normal: *const f32,
+    offset: f32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::primitive_plane::<f32>(primitive.cast(), normal, offset) }
+}
+
+/// Makes a solid ball of `radius` (≥ 0) around `center`. Refused with
+/// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+///
+/// # Safety
+///
+/// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `center`
+/// NULL or 3 readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_primitive_sphere_f32(
+    primitive: *mut bdtree_primitive_f32,
+    center: *const f32,
+    radius: f32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::primitive_sphere::<f32>(primitive.cast(), center, radius) }
+}
+
+/// Makes a solid capsule: the points within `radius` (≥ 0) of the segment from `a` to `b`.
+/// Refused with `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+///
+/// # Safety
+///
+/// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `a` and
+/// `b` NULL or 3 readable floats each.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_primitive_capsule_f32(
+    primitive: *mut bdtree_primitive_f32,
+    a: *const f32,
+    b: *const f32,
+    radius: f32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::primitive_capsule::<f32>(primitive.cast(), a, b, radius) }
+}
+
+/// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
+/// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
+/// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+/// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
+/// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
+///
+/// # Safety
+///
+/// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`;
+/// `rotation` NULL or 4 readable floats; `center` and `half_extents` NULL or 3.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_primitive_box_f32(
+    primitive: *mut bdtree_primitive_f32,
+    rotation: *const f32,
+    center: *const f32,
+    half_extents: *const f32,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe { api::primitive_box::<f32>(primitive.cast(), rotation, center, half_extents) }
+}
+
+/// Finds every triangle of `body` that touches `primitive` and writes each as a contact
+/// `(triangle, 0)` to `contacts`: a point of the triangle inside the primitive, the unit normal
+/// from the triangle to the primitive, and the depth (how far the primitive must move along
+/// the normal for the triangle to stop touching it). Exact against the deformed triangles,
+/// conservative against the node spheres: never misses a touching triangle; may report
+/// triangles up to twice the rounding tolerance away. `stack` needs
+/// `bdtree_primitive_stack_capacity(depth)` entries. Statuses as `bdtree_collide_f32`.
+///
+/// # Safety
+///
+/// `body` must point to a `bdtree_body_f32`, `primitive` to a `bdtree_primitive_f32` made by
+/// `bdtree_primitive_…_f32`; `stack` to `stack_len` writable entries, `contacts` to
+/// `capacity`; `count` writable; `stats` NULL or writable. None of these may overlap.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_primitive_f32(
+    body: *mut bdtree_body_f32,
+    primitive: *const bdtree_primitive_f32,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    contacts: *mut bdtree_contact_f32,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_primitive::<f32>(
+            body.cast(),
+            primitive.cast(),
+            stack,
+            stack_len,
+            contacts,
+            capacity,
+            count,
+            stats,
+        )
+    }
+}
+
+/// The bounded-depth form of `bdtree_collide_primitive_f32`, for contact response: every
+/// contact proxy of `body` (a node at depth `proxy_depth`, or a leaf above it) whose world
+/// sphere may touch `primitive`, with its sphere and how deep the sphere reaches in. Every
+/// touching triangle lies under a reported proxy; works on complete and bounded-depth images
+/// (no nesting needed). `stack` needs `bdtree_primitive_stack_capacity(depth)` entries.
+///
+/// # Safety
+///
+/// As `bdtree_collide_primitive_f32`, with `proxies` pointing to `capacity` writable entries.
+#[no_mangle]
+pub unsafe extern "C" fn bdtree_collide_primitive_proxies_f32(
+    body: *mut bdtree_body_f32,
+    proxy_depth: u32,
+    primitive: *const bdtree_primitive_f32,
+    stack: *mut bdtree_node_pair,
+    stack_len: usize,
+    proxies: *mut bdtree_primitive_proxy_f32,
+    capacity: usize,
+    count: *mut usize,
+    stats: *mut bdtree_stats,
+) -> bdtree_status {
+    // SAFETY: as above.
+    unsafe {
+        api::collide_primitive_proxies::<f32>(
+            body.cast(),
+            proxy_depth,
+            primitive.cast(),
+            stack,
+            stack_len,
+            proxies,
+            capacity,
+            count,
+            stats,
+        )
+    }
 }
 
 /// Makes an interruptible query in the caller's object, with its pending list in `storage`

@@ -41,6 +41,8 @@ pub mod raw;
 pub mod types;
 
 #[cfg(test)]
+mod contact_tests;
+#[cfg(test)]
 mod swept_tests;
 
 pub use types::*;

@@ -29,6 +29,10 @@ pub(crate) mod mark {
     pub(crate) const TRAVERSAL_F32: u64 = 0x6264_7472_0003_0004;
     /// `bdtree_traversal_f64`.
     pub(crate) const TRAVERSAL_F64: u64 = 0x6264_7472_0003_0008;
+    /// `bdtree_primitive_f32`.
+    pub(crate) const PRIMITIVE_F32: u64 = 0x6264_7472_0004_0004;
+    /// `bdtree_primitive_f64`.
+    pub(crate) const PRIMITIVE_F64: u64 = 0x6264_7472_0004_0008;
 }
 
 type Result<T> = core::result::Result<T, bdtree_status>;

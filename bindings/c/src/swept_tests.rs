@@ -15,7 +15,7 @@ use crate::exports_f64::*;
 use crate::types::*;
 
 /// Bytes copied into 8-byte aligned storage (what an image and a body's storage need).
-fn aligned(bytes: &[u8]) -> Vec<u64> {
+pub(crate) fn aligned(bytes: &[u8]) -> Vec<u64> {
     let mut words = vec![0u64; bytes.len().div_ceil(8)];
     for (k, b) in bytes.iter().enumerate() {
         words[k / 8] |= u64::from(*b) << (8 * (k % 8));

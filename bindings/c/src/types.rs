@@ -6,8 +6,9 @@ use bdtree_core::body::{CacheEntry, VertexEntry};
 use bdtree_core::interrupt::Pending;
 use bdtree_core::separation::Nearest;
 use bdtree_core::{
-    Body, BodyError, Image, ImageError, PoseError, ProxyPair, QueryStats, QueryStatus, RunStatus,
-    SweptPair, Traversal, TrianglePair,
+    Body, BodyError, ContactPoint, Image, ImageError, NearPair, PoseError, Primitive,
+    PrimitiveError, PrimitiveProxy, ProxyPair, QueryStats, QueryStatus, RunStatus, SweptPair,
+    Traversal, TrianglePair,
 };
 
 use crate::raw::Slot;
@@ -78,10 +79,18 @@ pub enum bdtree_status {
     StateOutOfRange = 110,
     /// A NaN or infinity in the rotation quaternion.
     NonFiniteRotation = 111,
-    /// A NaN or infinity in the translation.
+    /// A NaN or infinity in the translation (of a state, of a box primitive's center, or one
+    /// given to `bdtree_floating_origin`).
     NonFiniteTranslation = 112,
     /// A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
     NonFiniteOrigin = 113,
+    /// A NaN or infinity in a primitive (`bdtree_primitive_*`): its center, ends, normal,
+    /// offset, radius or half extents.
+    PrimitiveNonFinite = 114,
+    /// A plane primitive's normal has zero length.
+    PrimitiveZeroNormal = 115,
+    /// A primitive's radius or half extent is negative.
+    PrimitiveNegativeRadius = 116,
     /// The image is truncated: shorter than its header, or than its header's counts say
     /// (`bdtree_image_check_*` gives both lengths).
     ImageTooShort = 200,
@@ -209,6 +218,18 @@ const STATUS_NAMES: &[(bdtree_status, &CStr)] = &[
     (
         bdtree_status::NonFiniteOrigin,
         c"a NaN or infinity in the origin",
+    ),
+    (
+        bdtree_status::PrimitiveNonFinite,
+        c"a NaN or infinity in the primitive",
+    ),
+    (
+        bdtree_status::PrimitiveZeroNormal,
+        c"the plane's normal has zero length",
+    ),
+    (
+        bdtree_status::PrimitiveNegativeRadius,
+        c"the primitive's radius or half extent is negative",
     ),
     (bdtree_status::ImageTooShort, c"tree image truncated"),
     (
@@ -369,6 +390,16 @@ impl From<BodyError> for bdtree_status {
     }
 }
 
+impl From<PrimitiveError> for bdtree_status {
+    fn from(error: PrimitiveError) -> Self {
+        match error {
+            PrimitiveError::ZeroNormal => Self::PrimitiveZeroNormal,
+            PrimitiveError::NegativeRadius => Self::PrimitiveNegativeRadius,
+            _ => Self::PrimitiveNonFinite,
+        }
+    }
+}
+
 impl From<PoseError> for bdtree_status {
     fn from(error: PoseError) -> Self {
         match error {
@@ -384,6 +415,12 @@ pub const BDTREE_VERSION_MAJOR: u32 = 0;
 pub const BDTREE_VERSION_MINOR: u32 = 1;
 /// Patch version (see `BDTREE_VERSION_MAJOR`).
 pub const BDTREE_VERSION_PATCH: u32 = 0;
+/// The header's version as one number, `MAJOR · 1,000,000 + MINOR · 1,000 + PATCH`: what
+/// `bdtree_version()` returns when the library linked is the one this header was made with.
+/// Check `bdtree_version() == BDTREE_VERSION` once at start-up: the object sizes, constants
+/// and statuses of this header are those of one version of the library.
+pub const BDTREE_VERSION: u32 =
+    BDTREE_VERSION_MAJOR * 1_000_000 + BDTREE_VERSION_MINOR * 1_000 + BDTREE_VERSION_PATCH;
 
 /// Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
 /// `bdtree_traversal_init_*` (and enough for tree images of either scalar).
@@ -670,6 +707,150 @@ macro_rules! swept_from {
 swept_from!(bdtree_swept_pair_f32, f32);
 swept_from!(bdtree_swept_pair_f64, f64);
 
+/// A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
+/// `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_contact_f32 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body (0 against a primitive).
+    pub b: u32,
+    /// A point of the intersection (in the bodies' frame, see the header's conventions;
+    /// within the rounding tolerance of both triangles).
+    pub point: [f32; 3],
+    /// Unit normal of least penetration, from the first body's triangle to the second's (to
+    /// the primitive).
+    pub normal: [f32; 3],
+    /// Penetration depth along `normal`: moving the second triangle (the primitive) by
+    /// `depth · normal` separates the pair; within rounding of 0 for touching triangles.
+    pub depth: f32,
+}
+
+/// A triangle pair that intersects, with its contact, in f64.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_contact_f64 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body (0 against a primitive).
+    pub b: u32,
+    /// A point of the intersection.
+    pub point: [f64; 3],
+    /// Unit normal of least penetration, from the first body's triangle to the second's.
+    pub normal: [f64; 3],
+    /// Penetration depth along `normal`.
+    pub depth: f64,
+}
+
+/// A triangle pair at most a query's distance apart, with its witness points, in f32
+/// (`bdtree_within_f32`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_near_pair_f32 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body.
+    pub b: u32,
+    /// Their distance (0, up to rounding, when they intersect).
+    pub distance: f32,
+    /// The witness on the first triangle.
+    pub point_a: [f32; 3],
+    /// The witness on the second triangle.
+    pub point_b: [f32; 3],
+}
+
+/// A triangle pair at most a query's distance apart, in f64 (`bdtree_within_f64`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_near_pair_f64 {
+    /// Triangle of the first body.
+    pub a: u32,
+    /// Triangle of the second body.
+    pub b: u32,
+    /// Their distance (0, up to rounding, when they intersect).
+    pub distance: f64,
+    /// The witness on the first triangle.
+    pub point_a: [f64; 3],
+    /// The witness on the second triangle.
+    pub point_b: [f64; 3],
+}
+
+/// A contact proxy of a body whose sphere may touch a primitive, in f32
+/// (`bdtree_collide_primitive_proxies_f32`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_primitive_proxy_f32 {
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]`.
+    pub sphere: [f32; 4],
+    /// How deep the sphere reaches into the primitive: its radius less its center's signed
+    /// distance to the primitive's surface (positive when it reaches in; within the tolerance
+    /// of 0, possibly negative, when it only may).
+    pub depth: f32,
+}
+
+/// A contact proxy of a body whose sphere may touch a primitive, in f64.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bdtree_primitive_proxy_f64 {
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]`.
+    pub sphere: [f64; 4],
+    /// How deep the sphere reaches into the primitive.
+    pub depth: f64,
+}
+
+macro_rules! contact_from {
+    ($c:ident, $n:ident, $p:ident, $s:ty) => {
+        impl From<ContactPoint<$s>> for $c {
+            fn from(p: ContactPoint<$s>) -> Self {
+                Self {
+                    a: p.a,
+                    b: p.b,
+                    point: p.contact.point,
+                    normal: p.contact.normal,
+                    depth: p.contact.depth,
+                }
+            }
+        }
+        impl From<NearPair<$s>> for $n {
+            fn from(p: NearPair<$s>) -> Self {
+                Self {
+                    a: p.a,
+                    b: p.b,
+                    distance: p.distance,
+                    point_a: p.point_a,
+                    point_b: p.point_b,
+                }
+            }
+        }
+        impl From<PrimitiveProxy<$s>> for $p {
+            fn from(p: PrimitiveProxy<$s>) -> Self {
+                Self {
+                    node: p.node,
+                    sphere: p.sphere,
+                    depth: p.depth,
+                }
+            }
+        }
+    };
+}
+contact_from!(
+    bdtree_contact_f32,
+    bdtree_near_pair_f32,
+    bdtree_primitive_proxy_f32,
+    f32
+);
+contact_from!(
+    bdtree_contact_f64,
+    bdtree_near_pair_f64,
+    bdtree_primitive_proxy_f64,
+    f64
+);
+
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 /// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
 #[cfg(not(target_pointer_width = "32"))]
@@ -695,6 +876,11 @@ pub const BDTREE_TRAVERSAL_WORDS: usize = 12;
 /// 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 32-bit target.
 #[cfg(target_pointer_width = "32")]
 pub const BDTREE_TRAVERSAL_WORDS: usize = 8;
+
+/// 64-bit words of a `bdtree_primitive_f32` (on every target).
+pub const BDTREE_PRIMITIVE_WORDS_F32: usize = 12;
+/// 64-bit words of a `bdtree_primitive_f64` (on every target).
+pub const BDTREE_PRIMITIVE_WORDS_F64: usize = 20;
 
 /// A validated tree image of f32 scalars, viewed in place (`bdtree_image_parse_f32`). It
 /// borrows the image bytes: they must stay valid and unchanged while the view or any body made
@@ -737,6 +923,20 @@ pub struct bdtree_traversal_f64 {
     _opaque: [u64; BDTREE_TRAVERSAL_WORDS],
 }
 
+/// A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
+/// (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
+/// nothing, may be copied, and needs no clean-up.
+#[repr(C)]
+pub struct bdtree_primitive_f32 {
+    _opaque: [u64; BDTREE_PRIMITIVE_WORDS_F32],
+}
+
+/// A rigid primitive in f64 (`bdtree_primitive_plane_f64` and siblings).
+#[repr(C)]
+pub struct bdtree_primitive_f64 {
+    _opaque: [u64; BDTREE_PRIMITIVE_WORDS_F64],
+}
+
 /// Checks at compile time, for the target being built, that an opaque C object holds its Rust
 /// value with the alignment the value needs.
 macro_rules! holds {
@@ -754,6 +954,8 @@ holds!(bdtree_body_f32, Body<'static, 'static, f32>);
 holds!(bdtree_body_f64, Body<'static, 'static, f64>);
 holds!(bdtree_traversal_f32, Traversal<'static, f32>);
 holds!(bdtree_traversal_f64, Traversal<'static, f64>);
+holds!(bdtree_primitive_f32, Primitive<f32>);
+holds!(bdtree_primitive_f64, Primitive<f64>);
 
 #[cfg(test)]
 mod tests {
