@@ -79,7 +79,8 @@ use bdtree_std::io::Scene;
 use bdtree_std::run::prepare;
 use bdtree_std::BodyStorage;
 
-use crate::{cargo_in, root};
+use crate::install::{c_dir, command, exported_functions, library, out_dir, path_arg, strings};
+use crate::root;
 
 const PACK_VERSION: u32 = 2;
 /// The within-distance of the packed `within` queries, in the fixtures' units (their bodies are
@@ -115,14 +116,6 @@ const M4F_FLAGS: &[&str] = &[
     "-ffunction-sections",
     "-fdata-sections",
 ];
-
-fn c_dir() -> PathBuf {
-    root().join("bindings").join("c")
-}
-
-fn out_dir() -> PathBuf {
-    root().join("target").join("c-api")
-}
 
 /// `cargo xtask c [--overwrite]`.
 pub fn run(overwrite: bool) -> Vec<String> {
@@ -743,53 +736,6 @@ fn write_scene<S: Scalar>(
     Ok(())
 }
 
-/// Runs a command; the error names it and carries its output.
-fn command(program: &str, args: &[String]) -> Result<String, String> {
-    println!("$ {program} {}", args.join(" "));
-    let output = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
-    let text = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    if output.status.success() {
-        Ok(text)
-    } else {
-        Err(format!(
-            "`{program} {}` failed ({}):\n{text}",
-            args.join(" "),
-            output.status
-        ))
-    }
-}
-
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
-
-fn path_arg(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
-
-/// The static library of a target (`None`: the host) in the `c-release` profile.
-fn library(target: Option<&str>, features: &str) -> Result<PathBuf, String> {
-    let mut args = vec!["build", "-p", "bdtree-c", "--profile", "c-release"];
-    if let Some(t) = target {
-        crate::add_target(t)?;
-        args.extend(["--target", t]);
-    }
-    if !features.is_empty() {
-        args.extend(["--features", features]);
-    }
-    cargo_in(&root(), &args, &[])?;
-    let mut dir = root().join("target");
-    if let Some(t) = target {
-        dir = dir.join(t);
-    }
-    Ok(dir.join("c-release").join("libbdtree.a"))
-}
-
 /// Checks a program's output for its `frames match` line and prints it.
 fn frames_line(text: &str, platform: &str) -> Result<(), String> {
     let prefix = format!("c api {platform}: ");
@@ -843,64 +789,70 @@ fn host() -> Result<(), String> {
     Ok(())
 }
 
-/// Libraries the host's static library needs besides itself (Rust's `std` on Linux).
-const HOST_LIBS: &str = "-lpthread -ldl -lm";
-
-/// Installs the library for `target` (`None`: the host) under `prefix`: header, static
-/// library, pkg-config and CMake files. Returns the pkg-config directory.
-pub fn install(prefix: &Path, target: Option<&str>) -> Result<PathBuf, String> {
-    let lib = library(target, "")?;
-    let version = env!("CARGO_PKG_VERSION");
-    let libs = if target.is_none() { HOST_LIBS } else { "" };
-    let dirs = [
-        prefix.join("include"),
-        prefix.join("lib").join("pkgconfig"),
-        prefix.join("lib").join("cmake").join("bdtree"),
-    ];
-    for dir in &dirs {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let copy = |from: &Path, to: PathBuf| {
-        std::fs::copy(from, &to).map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))
-    };
-    copy(
-        &c_dir().join("include").join("bdtree.h"),
-        dirs[0].join("bdtree.h"),
-    )?;
-    copy(&lib, prefix.join("lib").join("libbdtree.a"))?;
-    let prefix_text = path_arg(&std::path::absolute(prefix).map_err(|e| e.to_string())?);
-    let pc = format!(
-        "prefix={prefix_text}\nincludedir=${{prefix}}/include\nlibdir=${{prefix}}/lib\n\n\
-         Name: bdtree\nDescription: collision detection for reduced deformable models (C API)\n\
-         Version: {version}\nCflags: -I${{includedir}}\nLibs: -L${{libdir}} -lbdtree {libs}\n"
-    );
-    let cmake =
-        format!(
-        "# bdtree {version}: the C API's static library and header (`cargo xtask c --install`).\n\
-         get_filename_component(_bdtree_prefix \"${{CMAKE_CURRENT_LIST_DIR}}/../../..\" ABSOLUTE)\n\
-         set(bdtree_VERSION {version})\n\
-         if(NOT TARGET bdtree::bdtree)\n\
-         \x20 add_library(bdtree::bdtree STATIC IMPORTED)\n\
-         \x20 set_target_properties(bdtree::bdtree PROPERTIES\n\
-         \x20   IMPORTED_LOCATION \"${{_bdtree_prefix}}/lib/libbdtree.a\"\n\
-         \x20   INTERFACE_INCLUDE_DIRECTORIES \"${{_bdtree_prefix}}/include\"\n\
-         \x20   INTERFACE_LINK_LIBRARIES \"{}\")\n\
-         endif()\n",
-        libs.replace("-l", "").split_whitespace().collect::<Vec<_>>().join(";")
-    );
-    let write = |path: PathBuf, text: &str| {
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    write(dirs[1].join("bdtree.pc"), &pc)?;
-    write(dirs[2].join("bdtreeConfig.cmake"), &cmake)?;
-    println!("c api: installed {version} under {}", prefix.display());
-    Ok(dirs[1].clone())
-}
-
 /// The installed library as pkg-config gives it: `host.c` and `replay.c` built with its flags
 /// and nothing else, then run on the pack.
+///
+/// The install is the command a user runs, `cargo xtask c --install PREFIX`, into a fresh
+/// prefix with `CARGO_TARGET_DIR` set to a directory of its own: the library must come from
+/// there (byte for byte), and nothing of `bdtree-std` may have been built there.
 fn installed() -> Result<(), String> {
-    let pkgconfig = install(&out_dir().join("install"), None)?;
+    let prefix = out_dir().join("install");
+    if prefix.exists() {
+        std::fs::remove_dir_all(&prefix).map_err(|e| format!("{}: {e}", prefix.display()))?;
+    }
+    // Kept between runs (cargo's cache), and used by nothing else.
+    let own_target = out_dir().join("install-target");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    println!(
+        "$ CARGO_TARGET_DIR={} cargo xtask c --install {}",
+        own_target.display(),
+        prefix.display()
+    );
+    let status = Command::new(cargo)
+        .args(["xtask", "c", "--install"])
+        .arg(&prefix)
+        .env("CARGO_TARGET_DIR", &own_target)
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cargo xtask c --install: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo xtask c --install failed ({status})"));
+    }
+    let built = own_target
+        .join("c-api")
+        .join("lib")
+        .join("host")
+        .join("libbdtree.a");
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    if read(&built)? != read(&prefix.join("lib").join("libbdtree.a"))? {
+        return Err(format!(
+            "the installed libbdtree.a is not the one built under CARGO_TARGET_DIR ({})",
+            built.display()
+        ));
+    }
+    let mut std_artifacts = Vec::new();
+    for profile in ["debug", "c-release"] {
+        let deps = own_target.join(profile).join("deps");
+        for entry in std::fs::read_dir(&deps).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.contains("bdtree_std") || name.contains("cbindgen") {
+                std_artifacts.push(name);
+            }
+        }
+    }
+    if !std_artifacts.is_empty() {
+        return Err(format!(
+            "installing the C library built more than it: {} in {}",
+            std_artifacts.join(", "),
+            own_target.display()
+        ));
+    }
+    println!(
+        "c api: installed under CARGO_TARGET_DIR={}: the library built there, nothing of \
+         bdtree-std or cbindgen",
+        own_target.display()
+    );
+    let pkgconfig = prefix.join("lib").join("pkgconfig");
     let output = Command::new("pkg-config")
         .args(["--cflags", "--libs", "bdtree"])
         .env("PKG_CONFIG_PATH", &pkgconfig)
@@ -1015,37 +967,6 @@ fn readme_example(lib: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The exported function names of the committed header.
-fn exported_functions() -> Result<Vec<String>, String> {
-    let path = c_dir().join("include").join("bdtree.h");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // Declarations: an identifier directly followed by `(` outside comments and macros.
-    let mut names: Vec<String> = text
-        .lines()
-        .filter(|l| {
-            let t = l.trim_start();
-            !(t.starts_with("//")
-                || t.starts_with('*')
-                || t.starts_with("/*")
-                || t.starts_with('#'))
-        })
-        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '(')))
-        .filter_map(|w| w.split_once('(').map(|(name, _)| name))
-        .filter(|w| w.starts_with("bdtree_"))
-        .map(str::to_string)
-        .collect();
-    names.sort();
-    names.dedup();
-    if names.len() < 10 {
-        return Err(format!(
-            "{}: only {} functions found",
-            path.display(),
-            names.len()
-        ));
-    }
-    Ok(names)
-}
-
 /// Cortex-M4F: library with `panic-check`, program linked with every export as a root, QEMU.
 fn m4f() -> Result<(), String> {
     let started = Instant::now();
@@ -1073,7 +994,9 @@ fn m4f() -> Result<(), String> {
     }
     args.push(path_arg(&dir.join("replay.c")));
     args.push(path_arg(&lib));
-    args.extend(strings(&["-lgcc", "-o"]));
+    // The library brings no libc: newlib's gives the replay its memcpy, memset and memcmp,
+    // libgcc its runtime (the library's own runtime is local to it).
+    args.extend(strings(&["-lc", "-lgcc", "-o"]));
     args.push(path_arg(&elf));
     command("arm-none-eabi-gcc", &args).map_err(|e| {
         format!(

@@ -1,7 +1,8 @@
 /* Replays the fixture pack of `cargo xtask c` (target/c-api/fixtures*.bin) through the C API
  * and compares every frame with the answers it carries. Shared by the host program (host.c)
  * and the Cortex-M4F program (mps2-an386/main.c): plain C11, no libc beyond <string.h>'s
- * memcpy/memcmp, all memory from the caller's arena. */
+ * memcpy/memset/memcmp (newlib's on the Cortex-M4F: libbdtree.a brings no libc), all memory
+ * from the caller's arena. */
 #ifndef BDTREE_REPLAY_H
 #define BDTREE_REPLAY_H
 
