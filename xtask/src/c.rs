@@ -3,27 +3,32 @@
 //! 1. **Header**: generates `bindings/c/include/bdtree.h` with cbindgen (library, pinned in
 //!    `Cargo.lock`) from `bindings/c/src` and `cbindgen.toml`, and fails when the committed file
 //!    differs (`--overwrite` rewrites it).
-//! 2. **Fixture pack** (`target/c-api/fixtures.bin`, f32 and f64; `fixtures-f32.bin` for the
-//!    Cortex-M4F): every fixture scene's tree images (built nested, so proxy queries work too),
-//!    frames and answers, in a format a C program reads with a few lines (below).
-//! 3. **Host**: builds `libbdtree.a` (profile `c-release`), compiles `examples/host.c` and
-//!    `examples/replay.c` with `-std=c11 -Wall -Wextra -Werror -pedantic`, and runs them on the
-//!    pack; compiles and runs `examples/header.cpp` (the header from C++).
+//! 2. **Fixture pack** (`<target dir>/c-api/fixtures.bin`, f32 and f64; `fixtures-f32.bin` for
+//!    the Cortex-M4F): every fixture scene's tree images (built nested, so proxy queries work
+//!    too), frames and answers, in a format a C program reads with a few lines (below).
+//! 3. **Host**: builds `libbdtree.a` (profile `c-release`, runtime symbols made local and
+//!    checked: `install.rs`), compiles `examples/host.c` and `examples/replay.c` with
+//!    `-std=c11 -Wall -Wextra -Werror -pedantic`, and runs them on the pack; compiles and runs
+//!    `examples/header.cpp` (the header from C++).
 //! 4. **Cortex-M4F**: builds `libbdtree.a` for `thumbv7em-none-eabihf` with `panic-check`,
 //!    links `examples/mps2-an386/` and the same `replay.c` with `arm-none-eabi-gcc`, with every
 //!    exported function kept as a link root (`-Wl,--undefined=…`): the link succeeds only if no
-//!    panic path is reachable from any entry point. Runs it on QEMU's `mps2-an386`.
+//!    panic path is reachable from any entry point. Runs it on QEMU's `mps2-an386` under
+//!    `-icount shift=0`, where it measures every call (instructions, stack), and checks the
+//!    header's cost table (in `cbindgen.toml`) against those figures: each within 25 %
+//!    (`--overwrite` rewrites the table from the run).
 //!
 //! Both programs print `c api <platform>: N frames match`. The host step also compiles and
-//! runs the README's C example as written there, and installs the library into
-//! `target/c-api/install` (as `--install` does) and builds `host.c` with the flags its
-//! pkg-config file gives.
+//! runs the README's C example as written there, and runs `cargo xtask c --install` into a
+//! fresh prefix with a `CARGO_TARGET_DIR` of its own (the installed archive must be the one
+//! built there, and nothing of `bdtree-std` built), then builds `host.c` with the flags its
+//! pkg-config file gives and runs it.
 //!
 //! `cargo xtask c --install PREFIX [--target TRIPLE]` installs the library for a target (the
 //! host without `--target`): `PREFIX/include/bdtree.h`, `PREFIX/lib/libbdtree.a`,
 //! `PREFIX/lib/pkgconfig/bdtree.pc` (`pkg-config --cflags --libs bdtree`) and
 //! `PREFIX/lib/cmake/bdtree/bdtreeConfig.cmake` (`find_package(bdtree)`, target
-//! `bdtree::bdtree`).
+//! `bdtree::bdtree`); see `install.rs`.
 //!
 //! # Pack format (version 2)
 //!
@@ -63,6 +68,7 @@
 //! `c + (0, r, 0)`, and the box of half extents `(r, r/4, r/8)` at `c` turned by the
 //! quaternion `(0.8, 0, 0.6, 0)`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -148,7 +154,7 @@ pub fn run(overwrite: bool) -> Vec<String> {
     if let Err(e) = host() {
         failures.push(e);
     }
-    if let Err(e) = m4f() {
+    if let Err(e) = m4f(overwrite) {
         failures.push(e);
     }
     println!(
@@ -924,6 +930,7 @@ fn readme_example(lib: &Path) -> Result<(), String> {
         ("ARM_NODES", tree.node_count()),
         ("ARM_MODES", tree.modes()),
         ("ARM_DEPTH", tree.depth() as usize),
+        ("ARM_VERTICES", view.model.vertex_count()),
     ];
     for (name, value) in actual {
         let defined = code
@@ -967,8 +974,9 @@ fn readme_example(lib: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Cortex-M4F: library with `panic-check`, program linked with every export as a root, QEMU.
-fn m4f() -> Result<(), String> {
+/// Cortex-M4F: library with `panic-check`, program linked with every export as a root, QEMU;
+/// then the header's cost table checked against the run's figures (or, `overwrite`, rewritten).
+fn m4f(overwrite: bool) -> Result<(), String> {
     let started = Instant::now();
     let target = "thumbv7em-none-eabihf";
     let lib = library(Some(target), "panic-check")?;
@@ -1014,7 +1022,287 @@ fn m4f() -> Result<(), String> {
     let text = qemu(&elf)?;
     frames_line(&text, BOARD)?;
     println!("c api {BOARD}: {:.0} s", started.elapsed().as_secs_f64());
-    Ok(())
+    cost_table(&text, overwrite)
+}
+
+/// One function's figures from the Cortex-M4F run's `cost:` lines.
+#[derive(Default)]
+struct Cost {
+    mean: u64,
+    max: u64,
+    scene: String,
+    stack: u64,
+    per_item: u64,
+    max_per_item: u64,
+    nodes: u64,
+    updates: u64,
+    overlaps: u64,
+    triangles: u64,
+    calls: u64,
+}
+
+/// The `c api mps2-an386 cost: NAME key=value …` lines, by name.
+fn parse_costs(text: &str) -> BTreeMap<String, Cost> {
+    let prefix = format!("c api {BOARD} cost: ");
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix(&prefix) else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        let Some(name) = words.next() else { continue };
+        let mut c = Cost::default();
+        for word in words {
+            let Some((key, value)) = word.split_once('=') else {
+                continue;
+            };
+            let n = value.parse::<u64>().unwrap_or(0);
+            match key {
+                "calls" => c.calls = n,
+                "mean" => c.mean = n,
+                "max" => c.max = n,
+                "max_scene" => c.scene = value.trim_end_matches("-f32").to_string(),
+                "stack" => c.stack = n,
+                "per_item" => c.per_item = n,
+                "max_per_item" => c.max_per_item = n,
+                "nodes" => c.nodes = n,
+                "updates" => c.updates = n,
+                "overlaps" => c.overlaps = n,
+                "triangles" => c.triangles = n,
+                _ => {}
+            }
+        }
+        out.insert(name.to_string(), c);
+    }
+    out
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The title line of the header's cost table (in `cbindgen.toml`): its rows follow it.
+const COST_TITLE: &str =
+    " *   call                                             mean      largest (scene)    stack B";
+
+/// Per scene, the instructions per frame of collide between bodies 0 and 1 without and with
+/// vertex caches (the replay's `  NAME: collide of bodies 0 and 1, …` lines).
+fn parse_cache_lines(text: &str) -> Vec<(String, u64, u64)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some((scene, rest)) = line.trim().split_once(": collide of bodies 0 and 1, ") else {
+            continue;
+        };
+        let numbers: Vec<u64> = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        if let [plain, cached, ..] = numbers[..] {
+            let name = scene.rsplit(' ').next().unwrap_or(scene);
+            out.push((name.trim_end_matches("-f32").to_string(), plain, cached));
+        }
+    }
+    out
+}
+
+/// The rows of the header's cost table from a run's figures.
+fn cost_rows(
+    costs: &BTreeMap<String, Cost>,
+    cache: &[(String, u64, u64)],
+) -> Result<Vec<String>, String> {
+    let get = |name: &str| {
+        costs
+            .get(name)
+            .ok_or_else(|| format!("c api {BOARD}: no cost line for {name}"))
+    };
+    let row = |label: &str, mean: u64, max: u64, scene: &str, stack: u64| {
+        format!(
+            " *   {label:<44}{:>11}{:>13} {:<10}{:>7}",
+            thousands(mean),
+            thousands(max),
+            format!("({scene})"),
+            thousands(stack)
+        )
+    };
+    let mut rows = Vec::new();
+    for (name, label) in [
+        (
+            "bdtree_image_parse_f32",
+            "bdtree_image_parse_f32 (per image)",
+        ),
+        ("bdtree_body_init_f32", "bdtree_body_init_f32"),
+        ("bdtree_body_set_state_f32", "bdtree_body_set_state_f32"),
+        (
+            "bdtree_body_set_state_from_f64_f32",
+            "bdtree_body_set_state_from_f64_f32",
+        ),
+        ("bdtree_collide_f32", "bdtree_collide_f32"),
+        ("bdtree_collide_self_f32", "bdtree_collide_self_f32"),
+        ("bdtree_refine_f32", "bdtree_refine_f32 (per pair given)"),
+        (
+            "bdtree_collide_proxies_f32",
+            "bdtree_collide_proxies_f32 (depth 4)",
+        ),
+        ("bdtree_distance_f32", "bdtree_distance_f32"),
+        ("bdtree_collide_contacts_f32", "bdtree_collide_contacts_f32"),
+        ("bdtree_within_f32", "bdtree_within_f32 (d = 0.005)"),
+        (
+            "bdtree_collide_primitive_f32",
+            "bdtree_collide_primitive_f32",
+        ),
+        (
+            "bdtree_collide_primitive_proxies_f32",
+            "bdtree_collide_primitive_proxies_f32 (d. 4)",
+        ),
+        (
+            "bdtree_traversal_run_f32",
+            "bdtree_traversal_run_f32 (64 tests)",
+        ),
+        (
+            "bdtree_collide[plain]_f32",
+            "bdtree_collide_f32, no vertex cache",
+        ),
+        (
+            "bdtree_collide[cached]_f32",
+            "bdtree_collide_f32, vertex caches",
+        ),
+    ] {
+        let c = get(name)?;
+        rows.push(if name == "bdtree_refine_f32" {
+            row(label, c.per_item, c.max_per_item, &c.scene, c.stack)
+        } else {
+            row(label, c.mean, c.max, &c.scene, c.stack)
+        });
+    }
+    let (plain, cached) = (
+        get("bdtree_collide[plain]_f32")?,
+        get("bdtree_collide[cached]_f32")?,
+    );
+    let per = |x: u64, c: &Cost| thousands(x / c.calls.max(1));
+    rows.push(format!(
+        " *   work per call without / with vertex caches: {} / {} node pairs, {} / {} sphere \
+         updates,",
+        per(plain.nodes, plain),
+        per(cached.nodes, cached),
+        per(plain.updates, plain),
+        per(cached.updates, cached)
+    ));
+    rows.push(format!(
+        " *   {} / {} sphere tests, {} / {} triangle tests (`bdtree_stats`).",
+        per(plain.overlaps, plain),
+        per(cached.overlaps, cached),
+        per(plain.triangles, plain),
+        per(cached.triangles, cached)
+    ));
+    if cache.is_empty() {
+        return Err(format!("c api {BOARD}: no vertex cache lines"));
+    }
+    let ratios: Vec<String> = cache
+        .iter()
+        .map(|(scene, plain, cached)| {
+            format!("{scene} {:.1}", *plain as f64 / (*cached).max(1) as f64)
+        })
+        .collect();
+    rows.push(format!(
+        " *   instructions without / with vertex caches, per scene: {}",
+        ratios.join(", ")
+    ));
+    Ok(rows)
+}
+
+/// Where two versions of the table disagree: a row's words differ, or one of its numbers moved
+/// by more than 25 % (the scene of a largest figure, in parentheses, may change).
+fn table_drift(committed: &[String], fresh: &[String]) -> Option<String> {
+    if committed.len() != fresh.len() {
+        return Some(format!(
+            "{} rows where the run gives {}",
+            committed.len(),
+            fresh.len()
+        ));
+    }
+    for (old, new) in committed.iter().zip(fresh) {
+        let (a, b): (Vec<&str>, Vec<&str>) = (
+            old.split_whitespace().collect(),
+            new.split_whitespace().collect(),
+        );
+        let number = |w: &str| w.trim_end_matches(',').replace(',', "").parse::<f64>().ok();
+        let same = a.len() == b.len()
+            && a.iter().zip(&b).all(|(x, y)| {
+                if x.starts_with('(') && y.starts_with('(') {
+                    return true;
+                }
+                match (number(x), number(y)) {
+                    (Some(p), Some(q)) => (p - q).abs() <= 0.25 * p.max(q),
+                    _ => x == y,
+                }
+            });
+        if !same {
+            return Some(format!(
+                "`{}` where the run gives `{}`",
+                old.trim(),
+                new.trim()
+            ));
+        }
+    }
+    None
+}
+
+/// Checks the header's cost table (`cbindgen.toml`) against a run's figures, or rewrites it
+/// (and the header) with them.
+fn cost_table(text: &str, overwrite: bool) -> Result<(), String> {
+    let fresh = cost_rows(&parse_costs(text), &parse_cache_lines(text))?;
+    for row in &fresh {
+        println!("{row}");
+    }
+    let path = c_dir().join("cbindgen.toml");
+    let config = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<&str> = config.lines().collect();
+    let title = lines
+        .iter()
+        .position(|l| *l == COST_TITLE)
+        .ok_or_else(|| format!("{}: no cost table title `{COST_TITLE}`", path.display()))?;
+    let end = lines[title + 1..]
+        .iter()
+        .position(|l| !l.starts_with(" *   "))
+        .map_or(lines.len(), |k| title + 1 + k);
+    let committed: Vec<String> = lines[title + 1..end]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    let drift = table_drift(&committed, &fresh);
+    if !overwrite {
+        return match drift {
+            None => {
+                println!("c api {BOARD}: the header's cost table holds (every figure within 25 %)");
+                Ok(())
+            }
+            Some(d) => Err(format!(
+                "the header's Cortex-M4F cost table is stale ({}): {d}; `cargo xtask c \
+                 --overwrite` rewrites it from this run",
+                path.display()
+            )),
+        };
+    }
+    if committed == fresh {
+        return Ok(());
+    }
+    let mut out: Vec<String> = lines[..=title].iter().map(|l| l.to_string()).collect();
+    out.extend(fresh);
+    out.extend(lines[end..].iter().map(|l| l.to_string()));
+    let mut written = out.join("\n");
+    written.push('\n');
+    std::fs::write(&path, written).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("c api: wrote the cost table into {}", path.display());
+    header(true)
 }
 
 fn qemu(elf: &Path) -> Result<String, String> {
@@ -1028,6 +1316,10 @@ fn qemu(elf: &Path) -> Result<String, String> {
             "-nographic",
             "-monitor",
             "none",
+            // One virtual nanosecond per instruction: SysTick counts instructions (as
+            // `cargo xtask qemu` counts the firmware's).
+            "-icount",
+            "shift=0",
         ])
         .args([
             "-serial",

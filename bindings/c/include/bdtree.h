@@ -31,6 +31,41 @@
  *
  * Guarantee: never a missed contact. Every bound is conservative in floating point; a pair
  * that misses by less than the documented rounding inflation may be reported too.
+ *
+ * Version: check `bdtree_version() == BDTREE_VERSION` at start-up (the object sizes and
+ * constants below are those of one version of the library).
+ *
+ * Cost on a Cortex-M4F: instructions and stack of every f32 call `cargo xtask c` makes when
+ * it replays the five fixture scenes (fixtures/scenes: 2-3 bodies of 68-1,280 triangles and
+ * 0-90 modes; odd bodies with a vertex cache) on QEMU's mps2-an386 board (Cortex-M4F) under
+ * `-icount shift=0`: instructions counted with SysTick as `cargo xtask qemu` counts the
+ * firmware's, stack as the bytes a call wrote below its caller (found by painting, +-32 B);
+ * library built by `cargo xtask c` (profile c-release), example by arm-none-eabi-gcc -O2.
+ * Mean and largest per call, with the scene of the largest; refine per pair given. The last
+ * rows collide bodies 0 and 1 of each scene without and with vertex caches (states from
+ * doubles). `cargo xtask c` measures them again and fails when one moves by more than 25 %
+ * (`cargo xtask c --overwrite` rewrites them).
+ *
+ *   call                                             mean      largest (scene)    stack B
+ *   bdtree_image_parse_f32 (per image)            3,003,916   15,044,840 (fold)      1,112
+ *   bdtree_body_init_f32                             11,840       30,520 (demo)      1,172
+ *   bdtree_body_set_state_f32                         1,395        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               15,481       59,680 (fold)        780
+ *   bdtree_collide_f32                            3,569,390   11,446,160 (fold)      1,104
+ *   bdtree_collide_self_f32                       4,601,661   13,439,400 (fold)      1,112
+ *   bdtree_refine_f32 (per pair given)               24,389       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             88,345      134,760 (fold)        552
+ *   bdtree_distance_f32                           5,528,627   35,440,880 (fold)      1,752
+ *   bdtree_collide_contacts_f32                   3,979,618   13,698,920 (fold)      1,920
+ *   bdtree_within_f32 (d = 0.005)                 7,798,706   34,090,520 (fold)      1,752
+ *   bdtree_collide_primitive_f32                    693,221    2,727,440 (demo)      1,872
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,255        9,840 (demo)        376
+ *   bdtree_traversal_run_f32 (64 tests)              12,403      135,320 (demo)      1,208
+ *   bdtree_collide_f32, no vertex cache          11,086,108   94,268,120 (fold)      1,080
+ *   bdtree_collide_f32, vertex caches             2,964,235    7,076,000 (fold)      1,104
+ *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
+ *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
+ *   instructions without / with vertex caches, per scene: demo 1.9, fold 11.7, rigid 1.7, thin 2.0, touching 1.2
  */
 
 #ifndef BDTREE_H
@@ -67,9 +102,17 @@
 #define BDTREE_STORAGE_ALIGN 8
 
 // `options` bit of `bdtree_body_storage_size_*`/`bdtree_body_init_*`: add a cache of deformed
-// world vertices (one entry per model vertex): each vertex a leaf test reaches is deformed
-// once per step instead of once per test — worth it when leaf tests share triangles, as they
-// do in any contact patch.
+// world vertices, one entry per model vertex (`vertices` of `bdtree_image_info`):
+// `BDTREE_VERTEX_ENTRY_BYTES_F32` (16) bytes per vertex in f32, `…_F64` (32) in f64, in the
+// body's storage (`BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)`). Each vertex a leaf test
+// reaches is then deformed once per step instead of once per test, and each leaf is bounded
+// by the sphere of its deformed triangle rather than its BD-Tree sphere (whose radius carries
+// `Σ |q_j| ΔR_j`), so fewer node pairs pass. On the Cortex-M4F this cuts `bdtree_collide_f32`
+// by 1.2× (touching, rigid bodies) to 11.7× (fold, 90 modes) on the fixture scenes, 1.9× on
+// demo (the cost table at the top of this header), and it changes the work counters
+// (`bdtree_stats`: fewer node pairs visited and sphere tests, 27 % and 14 % fewer over those
+// scenes): compare counters only between bodies made with the same options. Answers do not
+// change (the same pairs, contacts and distances). Use it unless RAM is shorter than time.
 #define BDTREE_BODY_VERTEX_CACHE 1
 
 // Bytes of one sphere-cache entry in f32 (`[x, y, z, r]` and a step mark).
@@ -802,7 +845,10 @@ bdtree_status bdtree_collide_self_f32(struct bdtree_body_f32 *body,
 // intersect; `*kept` of them. Still conservative: every intersecting pair of the model is
 // kept. On single-precision bodies it drops the pairs the query's own rounding let in (15 % of
 // the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
-// desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
+// desktop; on a Cortex-M4F (soft double) 24,000 instructions per pair on average over the
+// fixture scenes, from 13,000 (rigid bodies) to 37,000 (90 modes) per scene and up to 97,000
+// in one call (the cost table at the top of this header), and 5.3 KB of stack (two memos of
+// 64 f64 vertices). On double-precision bodies,
 // whose query is exact already, it keeps every pair. Call it in the same step as the query
 // (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
 // (`.b`): when one does not, nothing is re-tested and the call returns
@@ -1249,7 +1295,10 @@ bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
 // intersect; `*kept` of them. Still conservative: every intersecting pair of the model is
 // kept. On single-precision bodies it drops the pairs the query's own rounding let in (15 % of
 // the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
-// desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
+// desktop; on a Cortex-M4F (soft double) 24,000 instructions per pair on average over the
+// fixture scenes, from 13,000 (rigid bodies) to 37,000 (90 modes) per scene and up to 97,000
+// in one call (the cost table at the top of this header), and 5.3 KB of stack (two memos of
+// 64 f64 vertices). On double-precision bodies,
 // whose query is exact already, it keeps every pair. Call it in the same step as the query
 // (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
 // (`.b`): when one does not, nothing is re-tested and the call returns
