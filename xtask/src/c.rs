@@ -195,41 +195,69 @@ fn header(overwrite: bool) -> Result<(), String> {
     ))
 }
 
-/// `bindings/c/src/exports_f64.rs` from `exports_f32.rs`: the f32 exports in the other
-/// precision, word for word (the substitution the crate's test checks), under its own two
-/// head lines. Compares with (or, `overwrite`, writes over) the committed file.
-fn exports_f64(overwrite: bool) -> Result<(), String> {
-    let src = c_dir().join("src");
-    let read =
-        |name: &str| std::fs::read_to_string(src.join(name)).map_err(|e| format!("{name}: {e}"));
-    let f32_text = read("exports_f32.rs")?;
-    let head = "//! The exported functions in f64, generated from `exports_f32.rs` (`cargo xtask c\n\
-                //! --overwrite`; a test and `cargo xtask c` check it is current; the documentation is there).";
-    let mut fresh = f32_text;
+/// The marker above each C API file's generated `exports_f64` module (all that follows it is
+/// generated; `bindings/c/src/layout_tests.rs` checks the same).
+const GENERATED: &str = "// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c \
+                         --overwrite` (a test\n// checks it is current); do not edit it.";
+const GENERATED_HEAD: &str = "/// The functions of `exports_f32` in f64, word for word (its \
+                              documentation is theirs).\n#[allow(clippy::too_many_arguments)] \
+                              // C functions take buffers as pointer and length pairs.";
+
+/// A C API file with its `exports_f64` module generated from its `exports_f32` module: the f32
+/// exports in the other precision, word for word, after the marker at the end of the file.
+fn with_f64_exports(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let start = lines.iter().position(|l| *l == "pub mod exports_f32 {")?;
+    let end = start + lines[start..].iter().position(|l| *l == "}")?;
+    let mut block = lines[start..=end].join("\n");
     for (from, to) in [
         ("f32", "f64"),
         ("F32", "F64"),
         ("floats", "doubles"),
         ("aligned to 4", "aligned to 8"),
     ] {
-        fresh = fresh.replace(from, to);
+        block = block.replace(from, to);
     }
-    // The head lines last, so that they keep naming the f32 source.
-    let substituted_head: String = fresh.lines().take(2).collect::<Vec<_>>().join("\n");
-    let fresh = fresh.replacen(&substituted_head, head, 1);
-    let path = src.join("exports_f64.rs");
-    if read("exports_f64.rs")? == fresh {
-        return Ok(());
+    let head = text.split(GENERATED).next().unwrap_or(text);
+    Some(format!("{head}{GENERATED}\n\n{GENERATED_HEAD}\n{block}\n"))
+}
+
+/// Every C API file's generated `exports_f64`: compared with (or, `overwrite`, written over)
+/// the committed files.
+fn exports_f64(overwrite: bool) -> Result<(), String> {
+    let src = c_dir().join("src");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&src)
+        .map_err(|e| format!("{}: {e}", src.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    paths.sort();
+    let mut stale = Vec::new();
+    for path in paths {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let Some(fresh) = with_f64_exports(&text) else {
+            continue;
+        };
+        if fresh == text {
+            continue;
+        }
+        if overwrite {
+            std::fs::write(&path, fresh).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("c api: wrote the f64 exports of {}", path.display());
+        } else {
+            stale.push(path.display().to_string());
+        }
     }
-    if overwrite {
-        std::fs::write(&path, fresh).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("c api: wrote {}", path.display());
-        return Ok(());
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "stale f64 exports in {}: run `cargo xtask c --overwrite` (they are generated from \
+             each file's exports_f32)",
+            stale.join(", ")
+        ))
     }
-    Err(format!(
-        "{} is stale: run `cargo xtask c --overwrite` (it is generated from exports_f32.rs)",
-        path.display()
-    ))
 }
 
 /// The pack's words.

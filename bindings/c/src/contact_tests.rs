@@ -23,11 +23,8 @@ use bdtree_std::io::Scene;
 use bdtree_std::run::{prepare, run_contacts, run_within, PreparedScene};
 use bdtree_std::BodyStorage;
 
-use crate::exports::*;
-use crate::exports_f32::*;
-use crate::exports_f64::*;
+use crate::c_names::*;
 use crate::swept_tests::aligned;
-use crate::types::*;
 
 /// The within-distance of the tests, in the fixtures' units (their bodies are ~0.1–1 across).
 const NEAR: f64 = 0.01;

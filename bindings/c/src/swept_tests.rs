@@ -11,10 +11,7 @@ use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::run::{frame_origin, prepare, run_swept};
 
-use crate::exports::bdtree_floating_origin;
-use crate::exports_f32::*;
-use crate::exports_f64::*;
-use crate::types::*;
+use crate::c_names::*;
 
 /// Bytes copied into 8-byte aligned storage (what an image and a body's storage need).
 pub(crate) fn aligned(bytes: &[u8]) -> Vec<u64> {
