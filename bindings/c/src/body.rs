@@ -375,7 +375,7 @@ pub unsafe extern "C" fn bdtree_floating_origin(
     count: usize,
     origin: *mut f64,
 ) -> bdtree_status {
-    // SAFETY: the caller's contract above is the one `api` requires.
+    // SAFETY: the caller's contract above is the one this file's work requires.
     unsafe { floating_origin(translations, count, origin) }
 }
 

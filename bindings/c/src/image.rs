@@ -202,7 +202,7 @@ pub mod exports_f32 {
         len: usize,
         image: *mut bdtree_image_f32,
     ) -> bdtree_status {
-        // SAFETY: the caller's contract above is the one `api` requires.
+        // SAFETY: the caller's contract above is the one this file's work requires.
         unsafe { image_parse::<f32>(bytes, len, image.cast()) }
     }
 
@@ -267,7 +267,7 @@ pub mod exports_f64 {
         len: usize,
         image: *mut bdtree_image_f64,
     ) -> bdtree_status {
-        // SAFETY: the caller's contract above is the one `api` requires.
+        // SAFETY: the caller's contract above is the one this file's work requires.
         unsafe { image_parse::<f64>(bytes, len, image.cast()) }
     }
 
