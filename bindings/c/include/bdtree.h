@@ -689,7 +689,8 @@ bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
 // (`translations[3k..3k+3]` is the k-th): the centre of their axis-aligned box,
 // `0.5 · min + 0.5 · max` per axis in double (the world origin for `count` 0). This is the one
 // placing rule of every surface of bdtree (the kernel's `floating_origin`); a client that
-// follows it gets the answers of the command-line tool and the host library:
+// follows it gets the answers of the Rust kernel placed the same way, bit for bit, and of the
+// command-line tool (its runners place a two-body scene's pairs so: a test holds it):
 //
 // * a body pair (`bdtree_collide_*`, `…_contacts_*`, `bdtree_within_*`, `bdtree_distance_*`,
 //   `…_proxies_*`, a traversal): the origin of the two bodies' translations;
