@@ -2,8 +2,10 @@
  * bdtree.h — the C API of bdtree: exact collision detection between reduced deformable models
  * (BD-Trees), allocation-free and panic-free, for hosts and bare-metal controllers.
  *
- * Link with libbdtree.a (`cargo build -p bdtree-c --profile c-release [--target …]`; on hosts
- * also -lpthread -ldl -lm).
+ * Link with libbdtree.a as `cargo xtask c --install PREFIX [--target …]` installs it (with
+ * pkg-config and CMake files; only the bdtree_* functions are global symbols, its own runtime
+ * is local); on hosts also -lpthread -ldl -lm; on bare-metal targets the client's libc gives
+ * memcpy, memset and memcmp (newlib: -lc).
  *
  * Conventions
  *   Units: whatever the mesh uses (metres for SI users); U q is a displacement in those units.
@@ -11,13 +13,17 @@
  *   first, normalised before use. Triangle indices: the mesh's face order, 0-based. Node 0 is
  *   the root. Every function comes in f32 and f64 (…_f32 reads images built with
  *   `bdtree build --precision f32`, …_f64 those built in f64).
+ *   Frame: the coordinates a query takes (primitives) or gives (spheres, points, witnesses)
+ *   are in the frame the bodies' states were given in: the world, or the world less the
+ *   floating origin given to bdtree_body_set_state_from_f64_* (bdtree_floating_origin places
+ *   each pair).
  *
  * Ownership: the caller owns every byte. Nothing is allocated or freed here.
  *   - Image bytes (flash, a static array, a heap block): read in place; they must outlive the
  *     image view and every body made from it, unchanged.
- *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*): fixed-size, 8-byte aligned
- *     structs the caller declares (static, stack, heap); …_parse/…_init fill them. Bodies and
- *     traversals must not be copied.
+ *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*):
+ *     fixed-size, 8-byte aligned structs the caller declares (static, stack, heap);
+ *     …_parse/…_init/bdtree_primitive_… fill them. Bodies and traversals must not be copied.
  *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
  *     static arrays), a traversal's pending list, query stacks and output buffers: caller
  *     memory given by pointer and length, used only during the call (stacks, outputs) or for
