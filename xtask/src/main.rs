@@ -12,19 +12,30 @@
 //! * `defmt` — run the defmt example and decode its log with `defmt-print`;
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
+//! * `c --install PREFIX [--target TRIPLE]` — install the C library (see `install.rs`);
 //! * `ci [--after-tests]` — everything CI runs after its installs, in order, collecting every
 //!   failure: `cargo test`, `.ci/python`, then the checks (`--after-tests` skips the first
 //!   two, for `.ci/run`, which runs them itself first).
+//!
+//! The alias (`.cargo/config.toml`) runs xtask without its default feature `full`: that lean
+//! build (no `bdtree-std`, no cbindgen) does `c --install` itself, so installing the C library
+//! compiles only the C library, and hands every other task to the `full` build (`cargo run
+//! --package xtask -- …`, the same arguments).
 
+#[cfg(feature = "full")]
 mod c;
+#[cfg(feature = "full")]
 mod firmware;
+#[cfg(feature = "full")]
 mod fixtures;
+mod install;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// Embedded targets `bdtree-core` must build for: Cortex-M0/M0+ (no FPU, no atomics),
 /// Cortex-M4F/M7, Cortex-M33, Cortex-R4F/R5F, 64-bit ARM boards.
+#[cfg(feature = "full")]
 const CROSS_TARGETS: &[&str] = &[
     "thumbv6m-none-eabi",
     "thumbv7em-none-eabihf",
@@ -33,6 +44,7 @@ const CROSS_TARGETS: &[&str] = &[
     "aarch64-unknown-none",
 ];
 /// Feature combinations of `bdtree-core`.
+#[cfg(feature = "full")]
 const FEATURE_SETS: &[&str] = &["", "defmt,heapless,micromath"];
 
 fn root() -> PathBuf {
@@ -42,6 +54,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+#[cfg(feature = "full")]
 fn cargo(args: &[&str]) -> Result<(), String> {
     cargo_in(&root(), args, &[])
 }
@@ -88,6 +101,7 @@ pub(crate) fn add_target(target: &str) -> Result<(), String> {
 /// mirrors) is built with `core` compiled from the `rust-src` component instead
 /// (`-Zbuild-std=core`, enabled on stable with `RUSTC_BOOTSTRAP=1`): the same compiler and the
 /// same source, so the check is as strong.
+#[cfg(feature = "full")]
 fn cross() -> Vec<String> {
     let mut failures = Vec::new();
     for target in CROSS_TARGETS {
@@ -128,6 +142,7 @@ fn cross() -> Vec<String> {
 /// (`cargo test`), the Python package's suite (`.ci/python`), then every check below;
 /// `with_tests: false` (`--after-tests`, as `.ci/run` calls it after running the first two
 /// itself) skips the first two.
+#[cfg(feature = "full")]
 fn ci(with_tests: bool) -> Vec<String> {
     let mut failures = Vec::new();
     if with_tests {
@@ -159,6 +174,17 @@ fn ci(with_tests: bool) -> Vec<String> {
         &[
             "clippy",
             "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        // xtask's lean build (what the alias runs first; see the crate docs).
+        &[
+            "clippy",
+            "-p",
+            "xtask",
+            "--no-default-features",
             "--all-targets",
             "--",
             "-D",
@@ -233,6 +259,7 @@ fn ci(with_tests: bool) -> Vec<String> {
 
 /// `bdtree-std` without default features depends on none of the command line's, the pictures'
 /// or Rerun's crates (the lean library bindings build on).
+#[cfg(feature = "full")]
 fn lean_library() -> Option<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let args = [
@@ -277,6 +304,55 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let failures = match args.as_slice() {
+        ["c", "--install", prefix] => install::install(Path::new(prefix), None)
+            .err()
+            .into_iter()
+            .collect(),
+        ["c", "--install", prefix, "--target", target] => {
+            install::install(Path::new(prefix), Some(target))
+                .err()
+                .into_iter()
+                .collect()
+        }
+        _ => match tasks(&args) {
+            Ok(failures) => failures,
+            Err(code) => return code,
+        },
+    };
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("\n{} failure(s):", failures.len());
+        for f in &failures {
+            eprintln!("  - {f}");
+        }
+        ExitCode::FAILURE
+    }
+}
+
+/// The lean build: every task but `c --install` runs in the `full` build, with the same
+/// arguments; its exit code is this one's.
+#[cfg(not(feature = "full"))]
+fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["run", "--package", "xtask", "--"])
+        .args(args)
+        .current_dir(root())
+        .status();
+    match status {
+        Ok(s) if s.success() => Ok(Vec::new()),
+        Ok(s) => Err(ExitCode::from(
+            u8::try_from(s.code().unwrap_or(1)).unwrap_or(1),
+        )),
+        Err(e) => Ok(vec![format!("cargo run --package xtask: {e}")]),
+    }
+}
+
+/// The tasks of the `full` build; `Err` with the exit code for a usage error.
+#[cfg(feature = "full")]
+fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
+    let failures = match args {
         ["fixtures"] => fixtures::run(&root().join("fixtures"), false)
             .err()
             .unwrap_or_default(),
@@ -292,16 +368,6 @@ fn main() -> ExitCode {
         ["defmt"] => firmware::defmt(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
-        ["c", "--install", prefix] => c::install(Path::new(prefix), None)
-            .err()
-            .into_iter()
-            .collect(),
-        ["c", "--install", prefix, "--target", target] => {
-            c::install(Path::new(prefix), Some(target))
-                .err()
-                .into_iter()
-                .collect()
-        }
         ["ci"] => ci(true),
         ["ci", "--after-tests"] => ci(false),
         _ => {
@@ -311,21 +377,13 @@ fn main() -> ExitCode {
                  c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
-    if failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("\n{} failure(s):", failures.len());
-        for f in &failures {
-            eprintln!("  - {f}");
-        }
-        ExitCode::FAILURE
-    }
+    Ok(failures)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "full"))]
 mod tests {
     /// The committed fixtures are exactly what `cargo xtask fixtures` generates.
     #[test]

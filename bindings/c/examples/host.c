@@ -38,7 +38,7 @@ int main(int argc, char **argv)
         return 2;
     }
     fclose(file);
-    result = replay_pack(pack, (size_t)len, arena, ARENA_BYTES, "host", print);
+    result = replay_pack(pack, (size_t)len, arena, ARENA_BYTES, "host", print, NULL);
     free(arena);
     free(pack);
     return result;

@@ -2,8 +2,10 @@
  * bdtree.h — the C API of bdtree: exact collision detection between reduced deformable models
  * (BD-Trees), allocation-free and panic-free, for hosts and bare-metal controllers.
  *
- * Link with libbdtree.a (`cargo build -p bdtree-c --profile c-release [--target …]`; on hosts
- * also -lpthread -ldl -lm).
+ * Link with libbdtree.a as `cargo xtask c --install PREFIX [--target …]` installs it (with
+ * pkg-config and CMake files; only the bdtree_* functions are global symbols, its own runtime
+ * is local); on hosts also -lpthread -ldl -lm; on bare-metal targets the client's libc gives
+ * memcpy, memset and memcmp (newlib: -lc).
  *
  * Conventions
  *   Units: whatever the mesh uses (metres for SI users); U q is a displacement in those units.
@@ -11,13 +13,17 @@
  *   first, normalised before use. Triangle indices: the mesh's face order, 0-based. Node 0 is
  *   the root. Every function comes in f32 and f64 (…_f32 reads images built with
  *   `bdtree build --precision f32`, …_f64 those built in f64).
+ *   Frame: the coordinates a query takes (primitives) or gives (spheres, points, witnesses)
+ *   are in the frame the bodies' states were given in: the world, or the world less the
+ *   floating origin given to bdtree_body_set_state_from_f64_* (bdtree_floating_origin places
+ *   each pair).
  *
  * Ownership: the caller owns every byte. Nothing is allocated or freed here.
  *   - Image bytes (flash, a static array, a heap block): read in place; they must outlive the
  *     image view and every body made from it, unchanged.
- *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*): fixed-size, 8-byte aligned
- *     structs the caller declares (static, stack, heap); …_parse/…_init fill them. Bodies and
- *     traversals must not be copied.
+ *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*):
+ *     fixed-size, 8-byte aligned structs the caller declares (static, stack, heap);
+ *     …_parse/…_init/bdtree_primitive_… fill them. Bodies and traversals must not be copied.
  *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
  *     static arrays), a traversal's pending list, query stacks and output buffers: caller
  *     memory given by pointer and length, used only during the call (stacks, outputs) or for
@@ -31,6 +37,41 @@
  *
  * Guarantee: never a missed contact. Every bound is conservative in floating point; a pair
  * that misses by less than the documented rounding inflation may be reported too.
+ *
+ * Version: check `bdtree_version() == BDTREE_VERSION` at start-up (the object sizes and
+ * constants below are those of one version of the library).
+ *
+ * Cost on a Cortex-M4F: instructions and stack of every f32 call `cargo xtask c` makes when
+ * it replays the five fixture scenes (fixtures/scenes: 2-3 bodies of 68-1,280 triangles and
+ * 0-90 modes; odd bodies with a vertex cache) on QEMU's mps2-an386 board (Cortex-M4F) under
+ * `-icount shift=0`: instructions counted with SysTick as `cargo xtask qemu` counts the
+ * firmware's, stack as the bytes a call wrote below its caller (found by painting, +-32 B);
+ * library built by `cargo xtask c` (profile c-release), example by arm-none-eabi-gcc -O2.
+ * Mean and largest per call, with the scene of the largest; refine per pair given. The last
+ * rows collide bodies 0 and 1 of each scene without and with vertex caches (states from
+ * doubles). `cargo xtask c` measures them again and fails when one moves by more than 25 %
+ * (`cargo xtask c --overwrite` rewrites them).
+ *
+ *   call                                             mean      largest (scene)    stack B
+ *   bdtree_image_parse_f32 (per image)            3,003,916   15,044,840 (fold)      1,112
+ *   bdtree_body_init_f32                             11,840       30,520 (demo)      1,172
+ *   bdtree_body_set_state_f32                         1,395        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               15,481       59,680 (fold)        780
+ *   bdtree_collide_f32                            3,569,390   11,446,160 (fold)      1,104
+ *   bdtree_collide_self_f32                       4,601,661   13,439,400 (fold)      1,112
+ *   bdtree_refine_f32 (per pair given)               24,389       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             88,345      134,760 (fold)        552
+ *   bdtree_distance_f32                           5,528,627   35,440,880 (fold)      1,752
+ *   bdtree_collide_contacts_f32                   3,979,618   13,698,920 (fold)      1,920
+ *   bdtree_within_f32 (d = 0.005)                 7,798,706   34,090,520 (fold)      1,752
+ *   bdtree_collide_primitive_f32                    693,221    2,727,440 (demo)      1,872
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,255        9,840 (demo)        376
+ *   bdtree_traversal_run_f32 (64 tests)              12,403      135,320 (demo)      1,208
+ *   bdtree_collide_f32, no vertex cache          11,086,108   94,268,120 (fold)      1,080
+ *   bdtree_collide_f32, vertex caches             2,964,235    7,076,000 (fold)      1,104
+ *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
+ *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
+ *   instructions without / with vertex caches, per scene: demo 1.9, fold 11.7, rigid 1.7, thin 2.0, touching 1.2
  */
 
 #ifndef BDTREE_H
@@ -56,14 +97,39 @@
 // Patch version (see `BDTREE_VERSION_MAJOR`).
 #define BDTREE_VERSION_PATCH 0
 
+// The header's version as one number, `MAJOR · 1,000,000 + MINOR · 1,000 + PATCH`: what
+// `bdtree_version()` returns when the library linked is the one this header was made with.
+// Check `bdtree_version() == BDTREE_VERSION` once at start-up: the object sizes, constants
+// and statuses of this header are those of one version of the library.
+#define BDTREE_VERSION (((BDTREE_VERSION_MAJOR * 1000000) + (BDTREE_VERSION_MINOR * 1000)) + BDTREE_VERSION_PATCH)
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
+// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
+#define BDTREE_IMAGE_WORDS 48
+#endif
+
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
+#define BDTREE_IMAGE_WORDS 26
+#endif
+
 // Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
 // `bdtree_traversal_init_*` (and enough for tree images of either scalar).
 #define BDTREE_STORAGE_ALIGN 8
 
 // `options` bit of `bdtree_body_storage_size_*`/`bdtree_body_init_*`: add a cache of deformed
-// world vertices (one entry per model vertex): each vertex a leaf test reaches is deformed
-// once per step instead of once per test — worth it when leaf tests share triangles, as they
-// do in any contact patch.
+// world vertices, one entry per model vertex (`vertices` of `bdtree_image_info`):
+// `BDTREE_VERTEX_ENTRY_BYTES_F32` (16) bytes per vertex in f32, `…_F64` (32) in f64, in the
+// body's storage (`BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)`). Each vertex a leaf test
+// reaches is then deformed once per step instead of once per test, and each leaf is bounded
+// by the sphere of its deformed triangle rather than its BD-Tree sphere (whose radius carries
+// `Σ |q_j| ΔR_j`), so fewer node pairs pass. On the Cortex-M4F this cuts `bdtree_collide_f32`
+// by 1.2× (touching, rigid bodies) to 11.7× (fold, 90 modes) on the fixture scenes, 1.9× on
+// demo (the cost table at the top of this header), and it changes the work counters
+// (`bdtree_stats`: fewer node pairs visited and sphere tests, 27 % and 14 % fewer over those
+// scenes): compare counters only between bodies made with the same options. Answers do not
+// change (the same pairs, contacts and distances). Use it unless RAM is shorter than time.
 #define BDTREE_BODY_VERTEX_CACHE 1
 
 // Bytes of one sphere-cache entry in f32 (`[x, y, z, r]` and a step mark).
@@ -78,35 +144,8 @@
 // Bytes of one vertex-cache entry in f64.
 #define BDTREE_VERTEX_ENTRY_BYTES_F64 32
 
-// Bytes of one pending pair of a traversal in f32.
-#define BDTREE_PENDING_ENTRY_BYTES_F32 12
-
-// Bytes of one pending pair of a traversal in f64.
-#define BDTREE_PENDING_ENTRY_BYTES_F64 16
-
 // Scalars of mode storage per mode: `q_j` and the update's weights `[q_j, q_j, q_j, |q_j|]`.
 #define BDTREE_SCALARS_PER_MODE 5
-
-// Traversal order (`bdtree_traversal_init_*`): first in, first out — an interrupted query has
-// refined all pairs to about the same level (the interruptible-collision paper's order).
-#define BDTREE_ORDER_BREADTH_FIRST 0
-
-// Traversal order: the pair with the largest sphere penetration first.
-#define BDTREE_ORDER_DEEPEST_FIRST 1
-
-// Traversal order: the pair with the largest `r_a + r_b` first (shrinks the cover fastest).
-#define BDTREE_ORDER_LARGEST_FIRST 2
-
-#if !defined(BDTREE_PTR32)
-// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
-// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
-#define BDTREE_IMAGE_WORDS 48
-#endif
-
-#if defined(BDTREE_PTR32)
-// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
-#define BDTREE_IMAGE_WORDS 26
-#endif
 
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f32` on a 64-bit target.
@@ -128,6 +167,22 @@
 #define BDTREE_BODY_WORDS_F64 54
 #endif
 
+// Bytes of one pending pair of a traversal in f32.
+#define BDTREE_PENDING_ENTRY_BYTES_F32 12
+
+// Bytes of one pending pair of a traversal in f64.
+#define BDTREE_PENDING_ENTRY_BYTES_F64 16
+
+// Traversal order (`bdtree_traversal_init_*`): first in, first out — an interrupted query has
+// refined all pairs to about the same level (the interruptible-collision paper's order).
+#define BDTREE_ORDER_BREADTH_FIRST 0
+
+// Traversal order: the pair with the largest sphere penetration first.
+#define BDTREE_ORDER_DEEPEST_FIRST 1
+
+// Traversal order: the pair with the largest `r_a + r_b` first (shrinks the cover fastest).
+#define BDTREE_ORDER_LARGEST_FIRST 2
+
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 64-bit target.
 #define BDTREE_TRAVERSAL_WORDS 12
@@ -137,6 +192,12 @@
 // 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 32-bit target.
 #define BDTREE_TRAVERSAL_WORDS 8
 #endif
+
+// 64-bit words of a `bdtree_primitive_f32` (on every target).
+#define BDTREE_PRIMITIVE_WORDS_F32 12
+
+// 64-bit words of a `bdtree_primitive_f64` (on every target).
+#define BDTREE_PRIMITIVE_WORDS_F64 20
 
 // How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 // normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
@@ -169,8 +230,9 @@ enum bdtree_status
   // A triangle query (or traversal) on a bounded-depth image, which stores no triangles:
   // nothing was done. Ask a proxy query instead.
   BDTREE_STATUS_TRUNCATED = 6,
-  // A node or triangle index did not resolve (a body's tree and model disagree): the answer
-  // is incomplete; treat the bodies as possibly colliding.
+  // A node or triangle index did not resolve (a body's tree and model disagree, or a pair
+  // given to `bdtree_refine_*` names a triangle its body does not have): the answer is
+  // incomplete; treat the bodies as possibly colliding.
   BDTREE_STATUS_INCONSISTENT = 7,
   // A body's state changed (`bdtree_body_set_state_*`) since `bdtree_traversal_start_*`:
   // nothing was done. Start again.
@@ -205,11 +267,20 @@ enum bdtree_status
   BDTREE_STATUS_STATE_OUT_OF_RANGE = 110,
   // A NaN or infinity in the rotation quaternion.
   BDTREE_STATUS_NON_FINITE_ROTATION = 111,
-  // A NaN or infinity in the translation.
+  // A NaN or infinity in the translation (of a state, of a box primitive's center, or one
+  // given to `bdtree_floating_origin`).
   BDTREE_STATUS_NON_FINITE_TRANSLATION = 112,
   // A NaN or infinity in the floating origin (`bdtree_body_set_state_from_f64_*`).
   BDTREE_STATUS_NON_FINITE_ORIGIN = 113,
-  // The image is shorter than its header or than its header says.
+  // A NaN or infinity in a primitive (`bdtree_primitive_*`): its center, ends, normal,
+  // offset, radius or half extents.
+  BDTREE_STATUS_PRIMITIVE_NON_FINITE = 114,
+  // A plane primitive's normal has zero length.
+  BDTREE_STATUS_PRIMITIVE_ZERO_NORMAL = 115,
+  // A primitive's radius or half extent is negative.
+  BDTREE_STATUS_PRIMITIVE_NEGATIVE_RADIUS = 116,
+  // The image is truncated: shorter than its header, or than its header's counts say
+  // (`bdtree_image_check_*` gives both lengths).
   BDTREE_STATUS_IMAGE_TOO_SHORT = 200,
   // Not a bdtree image (bad magic).
   BDTREE_STATUS_IMAGE_BAD_MAGIC = 201,
@@ -222,7 +293,8 @@ enum bdtree_status
   BDTREE_STATUS_IMAGE_BAD_COUNTS = 204,
   // The sizes in the header overflow.
   BDTREE_STATUS_IMAGE_SIZE_OVERFLOW = 205,
-  // The header's total length disagrees with its counts or with the length given.
+  // The length given is longer than the header's counts say, or the header's total length
+  // disagrees with its counts (a shorter length is `BDTREE_STATUS_IMAGE_TOO_SHORT`).
   BDTREE_STATUS_IMAGE_LENGTH_MISMATCH = 206,
   // A reserved header word or padding byte is not zero.
   BDTREE_STATUS_IMAGE_RESERVED_NOT_ZERO = 207,
@@ -289,12 +361,22 @@ typedef struct bdtree_image_info {
   bool bounded;
 } bdtree_image_info;
 
+// A validated tree image of f64 scalars (`bdtree_image_parse_f64`).
+typedef struct bdtree_image_f64 {
+  uint64_t _opaque[BDTREE_IMAGE_WORDS];
+} bdtree_image_f64;
+
 // A body in f32 (`bdtree_body_init_f32`): pose, `q` and the lazy sphere cache in the caller's
 // storage. It borrows the image bytes and its storage until it is no longer used (there is
 // nothing to free). Opaque; do not copy (two copies would share one cache).
 typedef struct bdtree_body_f32 {
   uint64_t _opaque[BDTREE_BODY_WORDS_F32];
 } bdtree_body_f32;
+
+// A body in f64 (`bdtree_body_init_f64`).
+typedef struct bdtree_body_f64 {
+  uint64_t _opaque[BDTREE_BODY_WORDS_F64];
+} bdtree_body_f64;
 
 // One stack entry of a depth-first query: a pair of nodes (scratch space; its contents are
 // meaningless to the caller).
@@ -328,29 +410,66 @@ typedef struct bdtree_stats {
   uint32_t pairs;
 } bdtree_stats;
 
-// A triangle pair that may touch during a motion, in f32 (`bdtree_collide_swept_f32`).
-typedef struct bdtree_swept_pair_f32 {
+// A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
+// `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
+typedef struct bdtree_contact_f32 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body (0 against a primitive).
+  uint32_t b;
+  // A point of the intersection (in the bodies' frame, see the header's conventions;
+  // within the rounding tolerance of both triangles).
+  float point[3];
+  // Unit normal of least penetration, from the first body's triangle to the second's (to
+  // the primitive).
+  float normal[3];
+  // Penetration depth along `normal`: moving the second triangle (the primitive) by
+  // `depth · normal` separates the pair; within rounding of 0 for touching triangles.
+  float depth;
+} bdtree_contact_f32;
+
+// A triangle pair at most a query's distance apart, with its witness points, in f32
+// (`bdtree_within_f32`).
+typedef struct bdtree_near_pair_f32 {
   // Triangle of the first body.
   uint32_t a;
   // Triangle of the second body.
   uint32_t b;
-  // A conservative earliest time of the motion, in [0, 1]: the pair cannot touch before it.
-  float time;
-} bdtree_swept_pair_f32;
+  // Their distance (0, up to rounding, when they intersect).
+  float distance;
+  // The witness on the first triangle.
+  float point_a[3];
+  // The witness on the second triangle.
+  float point_b[3];
+} bdtree_near_pair_f32;
 
-// An overlapping pair of contact proxies in f32 (`bdtree_collide_proxies_f32`).
-typedef struct bdtree_proxy_pair_f32 {
-  // The first body's proxy node.
+// A triangle pair that intersects, with its contact, in f64.
+typedef struct bdtree_contact_f64 {
+  // Triangle of the first body.
   uint32_t a;
-  // The second body's proxy node.
+  // Triangle of the second body (0 against a primitive).
   uint32_t b;
-  // The first proxy's world sphere `[x, y, z, r]` (units of the mesh).
-  float sphere_a[4];
-  // The second proxy's world sphere.
-  float sphere_b[4];
-  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`; the contact normal is along `c_b − c_a`.
-  float depth;
-} bdtree_proxy_pair_f32;
+  // A point of the intersection.
+  double point[3];
+  // Unit normal of least penetration, from the first body's triangle to the second's.
+  double normal[3];
+  // Penetration depth along `normal`.
+  double depth;
+} bdtree_contact_f64;
+
+// A triangle pair at most a query's distance apart, in f64 (`bdtree_within_f64`).
+typedef struct bdtree_near_pair_f64 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // Their distance (0, up to rounding, when they intersect).
+  double distance;
+  // The witness on the first triangle.
+  double point_a[3];
+  // The witness on the second triangle.
+  double point_b[3];
+} bdtree_near_pair_f64;
 
 // The nearest points of two bodies in f32 (`bdtree_distance_f32`).
 typedef struct bdtree_nearest_f32 {
@@ -370,46 +489,6 @@ typedef struct bdtree_nearest_f32 {
   bool intersecting;
 } bdtree_nearest_f32;
 
-// An interruptible, resumable query between two f32 bodies (`bdtree_traversal_init_f32`): its
-// pending list lives in the caller's storage. Opaque; do not copy.
-typedef struct bdtree_traversal_f32 {
-  uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
-} bdtree_traversal_f32;
-
-// A validated tree image of f64 scalars (`bdtree_image_parse_f64`).
-typedef struct bdtree_image_f64 {
-  uint64_t _opaque[BDTREE_IMAGE_WORDS];
-} bdtree_image_f64;
-
-// A body in f64 (`bdtree_body_init_f64`).
-typedef struct bdtree_body_f64 {
-  uint64_t _opaque[BDTREE_BODY_WORDS_F64];
-} bdtree_body_f64;
-
-// A triangle pair that may touch during a motion, in f64.
-typedef struct bdtree_swept_pair_f64 {
-  // Triangle of the first body.
-  uint32_t a;
-  // Triangle of the second body.
-  uint32_t b;
-  // A conservative earliest time of the motion, in [0, 1].
-  double time;
-} bdtree_swept_pair_f64;
-
-// An overlapping pair of contact proxies in f64.
-typedef struct bdtree_proxy_pair_f64 {
-  // The first body's proxy node.
-  uint32_t a;
-  // The second body's proxy node.
-  uint32_t b;
-  // The first proxy's world sphere `[x, y, z, r]`.
-  double sphere_a[4];
-  // The second proxy's world sphere.
-  double sphere_b[4];
-  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`.
-  double depth;
-} bdtree_proxy_pair_f64;
-
 // The nearest points of two bodies in f64.
 typedef struct bdtree_nearest_f64 {
   // Minimum distance (0 when the bodies intersect).
@@ -428,10 +507,99 @@ typedef struct bdtree_nearest_f64 {
   bool intersecting;
 } bdtree_nearest_f64;
 
+// An overlapping pair of contact proxies in f32 (`bdtree_collide_proxies_f32`).
+typedef struct bdtree_proxy_pair_f32 {
+  // The first body's proxy node.
+  uint32_t a;
+  // The second body's proxy node.
+  uint32_t b;
+  // The first proxy's world sphere `[x, y, z, r]` (units of the mesh).
+  float sphere_a[4];
+  // The second proxy's world sphere.
+  float sphere_b[4];
+  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`; the contact normal is along `c_b − c_a`.
+  float depth;
+} bdtree_proxy_pair_f32;
+
+// An overlapping pair of contact proxies in f64.
+typedef struct bdtree_proxy_pair_f64 {
+  // The first body's proxy node.
+  uint32_t a;
+  // The second body's proxy node.
+  uint32_t b;
+  // The first proxy's world sphere `[x, y, z, r]`.
+  double sphere_a[4];
+  // The second proxy's world sphere.
+  double sphere_b[4];
+  // Penetration depth `r_a + r_b − ‖c_b − c_a‖`.
+  double depth;
+} bdtree_proxy_pair_f64;
+
+// A triangle pair that may touch during a motion, in f32 (`bdtree_collide_swept_f32`).
+typedef struct bdtree_swept_pair_f32 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // A conservative earliest time of the motion, in [0, 1]: the pair cannot touch before it.
+  float time;
+} bdtree_swept_pair_f32;
+
+// A triangle pair that may touch during a motion, in f64.
+typedef struct bdtree_swept_pair_f64 {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+  // A conservative earliest time of the motion, in [0, 1].
+  double time;
+} bdtree_swept_pair_f64;
+
+// An interruptible, resumable query between two f32 bodies (`bdtree_traversal_init_f32`): its
+// pending list lives in the caller's storage. Opaque; do not copy.
+typedef struct bdtree_traversal_f32 {
+  uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
+} bdtree_traversal_f32;
+
 // An interruptible, resumable query between two f64 bodies (`bdtree_traversal_init_f64`).
 typedef struct bdtree_traversal_f64 {
   uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
 } bdtree_traversal_f64;
+
+// A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
+// (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
+// nothing, may be copied, and needs no clean-up.
+typedef struct bdtree_primitive_f32 {
+  uint64_t _opaque[BDTREE_PRIMITIVE_WORDS_F32];
+} bdtree_primitive_f32;
+
+// A contact proxy of a body whose sphere may touch a primitive, in f32
+// (`bdtree_collide_primitive_proxies_f32`).
+typedef struct bdtree_primitive_proxy_f32 {
+  // The proxy node.
+  uint32_t node;
+  // Its world sphere `[x, y, z, r]`.
+  float sphere[4];
+  // How deep the sphere reaches into the primitive: its radius less its center's signed
+  // distance to the primitive's surface (positive when it reaches in; within the tolerance
+  // of 0, possibly negative, when it only may).
+  float depth;
+} bdtree_primitive_proxy_f32;
+
+// A rigid primitive in f64 (`bdtree_primitive_plane_f64` and siblings).
+typedef struct bdtree_primitive_f64 {
+  uint64_t _opaque[BDTREE_PRIMITIVE_WORDS_F64];
+} bdtree_primitive_f64;
+
+// A contact proxy of a body whose sphere may touch a primitive, in f64.
+typedef struct bdtree_primitive_proxy_f64 {
+  // The proxy node.
+  uint32_t node;
+  // Its world sphere `[x, y, z, r]`.
+  double sphere[4];
+  // How deep the sphere reaches into the primitive.
+  double depth;
+} bdtree_primitive_proxy_f64;
 
 #ifdef __cplusplus
 extern "C" {
@@ -441,19 +609,11 @@ extern "C" {
 // for a code that is none).
 const char *bdtree_status_name(int32_t status);
 
-// Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
-// `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
-size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
-
-// Stack entries a self-collision query on a tree of depth `depth` needs.
-size_t bdtree_self_stack_capacity(uint32_t depth);
-
-// Stack entries a proxy query needs, for trees of depths `tree_depth_a`, `tree_depth_b`
-// queried at proxy depths `proxy_depth_a`, `proxy_depth_b`.
-size_t bdtree_proxy_stack_capacity(uint32_t tree_depth_a,
-                                   uint32_t proxy_depth_a,
-                                   uint32_t tree_depth_b,
-                                   uint32_t proxy_depth_b);
+// The library's version, `MAJOR · 1,000,000 + MINOR · 1,000 + PATCH` (0.1.0 is 1000). Check
+// it against the header's at start-up — `if (bdtree_version() != BDTREE_VERSION)` refuse to
+// run —: the object sizes, constants and statuses of a header are those of one version of the
+// library, and a library of another version may lay its objects out differently.
+uint32_t bdtree_version(void);
 
 // Validates a tree image of f32 scalars and views it in place (zero-copy): header, length,
 // checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
@@ -492,6 +652,73 @@ bdtree_status bdtree_image_check_f32(const uint8_t *bytes,
 // `info` must be NULL or writable.
 bdtree_status bdtree_image_info_f32(const struct bdtree_image_f32 *image,
                                     struct bdtree_image_info *info);
+
+// Validates a tree image of f64 scalars and views it in place (zero-copy): header, length,
+// checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
+// on failure it is marked unusable and the status names the problem
+// (`BDTREE_STATUS_IMAGE_…`; `bdtree_image_check_f64` gives the kernel's full message).
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
+// valid and unchanged while the image view or any body made from it is used (flash, a
+// `static` array, or a heap block the caller frees afterwards). `image` must be NULL or
+// point to writable memory for a `bdtree_image_f64`.
+bdtree_status bdtree_image_parse_f64(const uint8_t *bytes,
+                                     size_t len,
+                                     struct bdtree_image_f64 *image);
+
+// Validates a tree image of f64 scalars and writes the kernel's message into `message`:
+// `"ok"`, or the problem (e.g. `"tree image checksum mismatch (stored 0x…, computed 0x…):
+// the image is corrupt"`), truncated to `capacity − 1` bytes and NUL-terminated. Returns the
+// status `bdtree_image_parse_f64` would.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes aligned to 8; `message` must point to
+// `capacity` writable bytes (NULL when `capacity` is 0).
+bdtree_status bdtree_image_check_f64(const uint8_t *bytes,
+                                     size_t len,
+                                     char *message,
+                                     size_t capacity);
+
+// Writes what a parsed image holds (nodes, triangles, vertices, modes, depth, …) to `info`.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed);
+// `info` must be NULL or writable.
+bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
+                                    struct bdtree_image_info *info);
+
+// The floating origin of a query over bodies at `count` world translations
+// (`translations[3k..3k+3]` is the k-th): the centre of their axis-aligned box,
+// `0.5 · min + 0.5 · max` per axis in double (the world origin for `count` 0). This is the one
+// placing rule of every surface of bdtree (the kernel's `floating_origin`); a client that
+// follows it gets the answers of the Rust kernel placed the same way, bit for bit, and of the
+// command-line tool (its runners place a two-body scene's pairs so: a test holds it):
+//
+// * a body pair (`bdtree_collide_*`, `…_contacts_*`, `bdtree_within_*`, `bdtree_distance_*`,
+//   `…_proxies_*`, a traversal): the origin of the two bodies' translations;
+// * a swept pair (`bdtree_collide_swept_*`): of the four translations, both bodies at both
+//   ends of the motion;
+// * a body's self pairs (`bdtree_collide_self_*`): of its own translation;
+// * a body against a primitive (`bdtree_collide_primitive_*`): of the body's own
+//   translation, the primitive's coordinates given less the same origin (subtracted in double).
+//
+// Then set each body of the query with `bdtree_body_set_state_from_f64_*` relative to that
+// origin, and add the origin back (in double) to the points, witnesses and spheres the query
+// gives. A pair's f32 precision then depends on the two bodies' sizes and their distance from
+// each other only, not on where other bodies or the robot cell sit. A body in several pairs
+// takes its state again for each (`O(M)`; its sphere cache starts over).
+//
+// Returns `BDTREE_STATUS_NON_FINITE_TRANSLATION` (origin 0) for a NaN or infinite translation.
+//
+// # Safety
+//
+// `translations` must point to `3 · count` readable doubles (NULL when `count` is 0);
+// `origin` to 3 writable doubles.
+bdtree_status bdtree_floating_origin(const double *translations, size_t count, double *origin);
 
 // Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
 // BDTREE_CACHE_ENTRY_BYTES_F32`), the mode storage (`5M` floats) and, with
@@ -542,10 +769,10 @@ bdtree_status bdtree_body_set_state_f32(struct bdtree_body_f32 *body,
 
 // Starts a new step from a state held in doubles: as `bdtree_body_set_state_f32`, with
 // `translation − origin` computed in double before anything is rounded (a **floating origin**:
-// give every body of a query the same `origin`, near the bodies, and the body's precision
-// depends on how far the bodies are apart, not on where the robot cell sits; every world
-// coordinate the queries then give for this body — spheres, contact points, witnesses — is
-// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// give both bodies of a query the same `origin`, the one `bdtree_floating_origin` computes
+// from their translations, and the query's precision depends on how far the bodies are apart,
+// not on where the robot cell sits; every world coordinate the queries then give for this
+// body — spheres, contact points, witnesses — is relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
 // every test of the step, so answers are conservative against the state as given. `O(M)` in
 // double (soft float on most Cortex-M cores). A refused state changes nothing.
 //
@@ -570,6 +797,90 @@ bdtree_status bdtree_body_set_state_from_f64_f32(struct bdtree_body_f32 *body,
 // `body` must be NULL or point to a `bdtree_body_f32`; `sphere` NULL or 4 writable floats.
 bdtree_status bdtree_body_sphere_f32(struct bdtree_body_f32 *body, uint32_t node, float *sphere);
 
+// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
+// BDTREE_CACHE_ENTRY_BYTES_F64`), the mode storage (`5M` doubles) and, with
+// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
+// BDTREE_VERTEX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as the
+// header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` for static storage. Returns 0
+// for an unusable image or unknown options.
+//
+// # Safety
+//
+// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed).
+size_t bdtree_body_storage_size_f64(const struct bdtree_image_f64 *image, uint32_t options);
+
+// Makes a body over a parsed image at the identity pose and `q = 0`, in the caller's object
+// `body` and the caller's `storage` (at least `bdtree_body_storage_size_f64(image, options)`
+// bytes, aligned to `BDTREE_STORAGE_ALIGN`; it is zeroed here). The image view itself may be
+// discarded afterwards; its bytes may not. On failure `body` is marked unusable.
+//
+// # Safety
+//
+// `body` must be NULL or point to writable memory for a `bdtree_body_f64`; `image` NULL or a
+// `bdtree_image_f64`; `storage` NULL or `len` writable bytes that nothing else uses while the
+// body is used.
+bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
+                                   const struct bdtree_image_f64 *image,
+                                   void *storage,
+                                   size_t len,
+                                   uint32_t options);
+
+// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
+// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
+// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
+// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
+// conservative against them (a caller holding doubles should use
+// `bdtree_body_set_state_from_f64_f64`). A refused state (any status but `Ok`) changes
+// nothing: the body keeps its previous state.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable doubles;
+// `translation` NULL or 3; `q` `q_len` readable doubles (NULL when `q_len` is 0).
+bdtree_status bdtree_body_set_state_f64(struct bdtree_body_f64 *body,
+                                        const double *rotation,
+                                        const double *translation,
+                                        const double *q,
+                                        size_t q_len);
+
+// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f64`, with
+// `translation − origin` computed in double before anything is rounded (a **floating origin**:
+// give both bodies of a query the same `origin`, the one `bdtree_floating_origin` computes
+// from their translations, and the query's precision depends on how far the bodies are apart,
+// not on where the robot cell sits; every world coordinate the queries then give for this
+// body — spheres, contact points, witnesses — is relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
+// every test of the step, so answers are conservative against the state as given. `O(M)` in
+// double (soft float on most Cortex-M cores). A refused state changes nothing.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable
+// doubles; `translation` and `origin` NULL or 3; `q` `q_len` readable doubles (NULL when
+// `q_len` is 0).
+bdtree_status bdtree_body_set_state_from_f64_f64(struct bdtree_body_f64 *body,
+                                                 const double *rotation,
+                                                 const double *translation,
+                                                 const double *origin,
+                                                 const double *q,
+                                                 size_t q_len);
+
+// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
+// the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
+// in the step (`4M + 9` multiply-adds), then read from the cache.
+//
+// # Safety
+//
+// `body` must be NULL or point to a `bdtree_body_f64`; `sphere` NULL or 4 writable doubles.
+bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node, double *sphere);
+
+// Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
+// `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
+size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Stack entries a self-collision query on a tree of depth `depth` needs.
+size_t bdtree_self_stack_capacity(uint32_t depth);
+
 // Finds every intersecting triangle pair of two bodies in their current step and writes them
 // to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
 // entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
@@ -593,36 +904,6 @@ bdtree_status bdtree_collide_f32(struct bdtree_body_f32 *a,
                                  size_t *count,
                                  struct bdtree_stats *stats);
 
-// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
-// between two steps (a swept query: a fast body cannot pass through another between ticks
-// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
-// in traversal order). Each object is given as two bodies over one image: its state at the
-// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
-// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
-// relative to one origin (`bdtree_body_set_state_from_f64_f32`) for bodies far from the world
-// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
-// that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
-// `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
-// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
-// "Swept queries").
-//
-// # Safety
-//
-// The four bodies must be distinct `bdtree_body_f32` objects; `stack` must point to
-// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
-// writable; `stats` NULL or writable. None of these may overlap.
-bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
-                                       struct bdtree_body_f32 *a_to,
-                                       struct bdtree_body_f32 *b_from,
-                                       struct bdtree_body_f32 *b_to,
-                                       struct bdtree_node_pair *stack,
-                                       size_t stack_len,
-                                       struct bdtree_swept_pair_f32 *pairs,
-                                       size_t capacity,
-                                       size_t *count,
-                                       struct bdtree_stats *stats);
-
 // Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
 // `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
 // `bdtree_collide_f32`.
@@ -645,9 +926,15 @@ bdtree_status bdtree_collide_self_f32(struct bdtree_body_f32 *body,
 // intersect; `*kept` of them. Still conservative: every intersecting pair of the model is
 // kept. On single-precision bodies it drops the pairs the query's own rounding let in (15 % of
 // the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
-// desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
+// desktop; on a Cortex-M4F (soft double) 24,000 instructions per pair on average over the
+// fixture scenes, from 13,000 (rigid bodies) to 37,000 (90 modes) per scene and up to 97,000
+// in one call (the cost table at the top of this header), and 5.3 KB of stack (two memos of
+// 64 f64 vertices). On double-precision bodies,
 // whose query is exact already, it keeps every pair. Call it in the same step as the query
-// (the bodies' state unchanged).
+// (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
+// (`.b`): when one does not, nothing is re-tested and the call returns
+// `BDTREE_STATUS_INCONSISTENT` with `pairs` as given and `*kept` 0 (treat them all as
+// possibly intersecting); bodies of a bounded-depth image give `BDTREE_STATUS_TRUNCATED`.
 //
 // # Safety
 //
@@ -658,6 +945,186 @@ bdtree_status bdtree_refine_f32(const struct bdtree_body_f32 *a,
                                 struct bdtree_triangle_pair *pairs,
                                 size_t count,
                                 size_t *kept);
+
+// Finds every intersecting triangle pair of two bodies in their current step and writes them
+// to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
+// entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
+// query stops with `BDTREE_STATUS_OUTPUT_FULL` and `*count == capacity`: the pairs written are
+// valid and more exist. `stats` (NULL when not wanted) receives the work counters.
+//
+// Conservative: every intersecting pair (touching counts) is reported; a pair that misses by
+// less than the documented rounding inflation may be reported too.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` must point to `stack_len`
+// writable entries, `pairs` to `capacity` writable entries; `count` must be writable;
+// `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
+                                 struct bdtree_body_f64 *b,
+                                 struct bdtree_node_pair *stack,
+                                 size_t stack_len,
+                                 struct bdtree_triangle_pair *pairs,
+                                 size_t capacity,
+                                 size_t *count,
+                                 struct bdtree_stats *stats);
+
+// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
+// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
+// `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with one body.
+bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
+                                      struct bdtree_node_pair *stack,
+                                      size_t stack_len,
+                                      struct bdtree_triangle_pair *pairs,
+                                      size_t capacity,
+                                      size_t *count,
+                                      struct bdtree_stats *stats);
+
+// The exact second stage of a query: re-tests each of the `count` pairs a query reported
+// (`bdtree_collide_f64`, `bdtree_collide_self_f64` — pass the same body twice —, a traversal)
+// in double precision on the bodies' stored model and current state, widened only by the
+// model's storage rounding, and keeps, in their order at the front of `pairs`, those that may
+// intersect; `*kept` of them. Still conservative: every intersecting pair of the model is
+// kept. On single-precision bodies it drops the pairs the query's own rounding let in (15 % of
+// the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
+// desktop; on a Cortex-M4F (soft double) 24,000 instructions per pair on average over the
+// fixture scenes, from 13,000 (rigid bodies) to 37,000 (90 modes) per scene and up to 97,000
+// in one call (the cost table at the top of this header), and 5.3 KB of stack (two memos of
+// 64 f64 vertices). On double-precision bodies,
+// whose query is exact already, it keeps every pair. Call it in the same step as the query
+// (the bodies' state unchanged). Every pair must name a triangle of `a` (`.a`) and one of `b`
+// (`.b`): when one does not, nothing is re-tested and the call returns
+// `BDTREE_STATUS_INCONSISTENT` with `pairs` as given and `*kept` 0 (treat them all as
+// possibly intersecting); bodies of a bounded-depth image give `BDTREE_STATUS_TRUNCATED`.
+//
+// # Safety
+//
+// `a` and `b` must be `bdtree_body_f64` objects (may be the same one); `pairs` must point to
+// `count` readable and writable entries; `kept` must be writable.
+bdtree_status bdtree_refine_f64(const struct bdtree_body_f64 *a,
+                                const struct bdtree_body_f64 *b,
+                                struct bdtree_triangle_pair *pairs,
+                                size_t count,
+                                size_t *kept);
+
+// Finds every intersecting triangle pair of two bodies, as `bdtree_collide_f32` does (the same
+// walk, spheres and exact test), and writes each with its contact to `contacts`: a point of
+// the intersection (within the rounding tolerance of both triangles), the unit normal of least
+// penetration from `a`'s triangle to `b`'s, and the depth along it (moving `b`'s triangle by
+// `depth · normal` separates the pair). `*count` of them, in traversal order; `stack` needs
+// `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`, with `contacts` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_contacts_f32(struct bdtree_body_f32 *a,
+                                          struct bdtree_body_f32 *b,
+                                          struct bdtree_node_pair *stack,
+                                          size_t stack_len,
+                                          struct bdtree_contact_f32 *contacts,
+                                          size_t capacity,
+                                          size_t *count,
+                                          struct bdtree_stats *stats);
+
+// Finds every triangle pair of two bodies at most `distance` apart (intersecting pairs at
+// distance 0 included) and writes each with its distance and witness points to `pairs`
+// (`*count` of them, in traversal order). Conservative: never misses a pair within `distance`;
+// may add pairs up to twice the rounding tolerance farther. `distance` must be finite and
+// ≥ 0 (else `BDTREE_STATUS_BAD_ARGUMENT`); `stack` needs `bdtree_stack_capacity(depth_a,
+// depth_b)` entries. Statuses otherwise as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// As `bdtree_collide_f32`, with `pairs` pointing to `capacity` writable entries.
+bdtree_status bdtree_within_f32(struct bdtree_body_f32 *a,
+                                struct bdtree_body_f32 *b,
+                                float distance,
+                                struct bdtree_node_pair *stack,
+                                size_t stack_len,
+                                struct bdtree_near_pair_f32 *pairs,
+                                size_t capacity,
+                                size_t *count,
+                                struct bdtree_stats *stats);
+
+// Finds every intersecting triangle pair of two bodies, as `bdtree_collide_f64` does (the same
+// walk, spheres and exact test), and writes each with its contact to `contacts`: a point of
+// the intersection (within the rounding tolerance of both triangles), the unit normal of least
+// penetration from `a`'s triangle to `b`'s, and the depth along it (moving `b`'s triangle by
+// `depth · normal` separates the pair). `*count` of them, in traversal order; `stack` needs
+// `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with `contacts` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_contacts_f64(struct bdtree_body_f64 *a,
+                                          struct bdtree_body_f64 *b,
+                                          struct bdtree_node_pair *stack,
+                                          size_t stack_len,
+                                          struct bdtree_contact_f64 *contacts,
+                                          size_t capacity,
+                                          size_t *count,
+                                          struct bdtree_stats *stats);
+
+// Finds every triangle pair of two bodies at most `distance` apart (intersecting pairs at
+// distance 0 included) and writes each with its distance and witness points to `pairs`
+// (`*count` of them, in traversal order). Conservative: never misses a pair within `distance`;
+// may add pairs up to twice the rounding tolerance farther. `distance` must be finite and
+// ≥ 0 (else `BDTREE_STATUS_BAD_ARGUMENT`); `stack` needs `bdtree_stack_capacity(depth_a,
+// depth_b)` entries. Statuses otherwise as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// As `bdtree_collide_f64`, with `pairs` pointing to `capacity` writable entries.
+bdtree_status bdtree_within_f64(struct bdtree_body_f64 *a,
+                                struct bdtree_body_f64 *b,
+                                double distance,
+                                struct bdtree_node_pair *stack,
+                                size_t stack_len,
+                                struct bdtree_near_pair_f64 *pairs,
+                                size_t capacity,
+                                size_t *count,
+                                struct bdtree_stats *stats);
+
+// The exact minimum distance between two deformed bodies (0 when they intersect) with its
+// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f32` objects; `stack` `stack_len` writable
+// entries; `nearest` writable; `stats` NULL or writable.
+bdtree_status bdtree_distance_f32(struct bdtree_body_f32 *a,
+                                  struct bdtree_body_f32 *b,
+                                  struct bdtree_node_pair *stack,
+                                  size_t stack_len,
+                                  struct bdtree_nearest_f32 *nearest,
+                                  struct bdtree_stats *stats);
+
+// The exact minimum distance between two deformed bodies (0 when they intersect) with its
+// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` `stack_len` writable
+// entries; `nearest` writable; `stats` NULL or writable.
+bdtree_status bdtree_distance_f64(struct bdtree_body_f64 *a,
+                                  struct bdtree_body_f64 *b,
+                                  struct bdtree_node_pair *stack,
+                                  size_t stack_len,
+                                  struct bdtree_nearest_f64 *nearest,
+                                  struct bdtree_stats *stats);
+
+// Stack entries a proxy query needs, for trees of depths `tree_depth_a`, `tree_depth_b`
+// queried at proxy depths `proxy_depth_a`, `proxy_depth_b`.
+size_t bdtree_proxy_stack_capacity(uint32_t tree_depth_a,
+                                   uint32_t proxy_depth_a,
+                                   uint32_t tree_depth_b,
+                                   uint32_t proxy_depth_b);
 
 // The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
 // `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
@@ -679,20 +1146,85 @@ bdtree_status bdtree_collide_proxies_f32(struct bdtree_body_f32 *a,
                                          size_t *count,
                                          struct bdtree_stats *stats);
 
-// The exact minimum distance between two deformed bodies (0 when they intersect) with its
-// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
-// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
+// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
+// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
+// with both spheres and the penetration depth. The trees must be nested (`bdtree build
+// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
+// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
 //
 // # Safety
 //
-// `a` and `b` must be distinct `bdtree_body_f32` objects; `stack` `stack_len` writable
-// entries; `nearest` writable; `stats` NULL or writable.
-bdtree_status bdtree_distance_f32(struct bdtree_body_f32 *a,
-                                  struct bdtree_body_f32 *b,
-                                  struct bdtree_node_pair *stack,
-                                  size_t stack_len,
-                                  struct bdtree_nearest_f32 *nearest,
-                                  struct bdtree_stats *stats);
+// As `bdtree_collide_f64`.
+bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
+                                         uint32_t depth_a,
+                                         struct bdtree_body_f64 *b,
+                                         uint32_t depth_b,
+                                         struct bdtree_node_pair *stack,
+                                         size_t stack_len,
+                                         struct bdtree_proxy_pair_f64 *pairs,
+                                         size_t capacity,
+                                         size_t *count,
+                                         struct bdtree_stats *stats);
+
+// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
+// between two steps (a swept query: a fast body cannot pass through another between ticks
+// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
+// in traversal order). Each object is given as two bodies over one image: its state at the
+// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
+// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
+// relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
+// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// that touches at some time; a reported pair comes within the rounding bounds of touching at
+// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
+// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
+// "Swept queries").
+//
+// # Safety
+//
+// The four bodies must be distinct `bdtree_body_f32` objects; `stack` must point to
+// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
+// writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
+                                       struct bdtree_body_f32 *a_to,
+                                       struct bdtree_body_f32 *b_from,
+                                       struct bdtree_body_f32 *b_to,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_swept_pair_f32 *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
+
+// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
+// between two steps (a swept query: a fast body cannot pass through another between ticks
+// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
+// in traversal order). Each object is given as two bodies over one image: its state at the
+// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
+// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
+// relative to one origin (`bdtree_body_set_state_from_f64_f64`), the `bdtree_floating_origin`
+// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
+// that touches at some time; a reported pair comes within the rounding bounds of touching at
+// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
+// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
+// "Swept queries").
+//
+// # Safety
+//
+// The four bodies must be distinct `bdtree_body_f64` objects; `stack` must point to
+// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
+// writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_swept_f64(struct bdtree_body_f64 *a_from,
+                                       struct bdtree_body_f64 *a_to,
+                                       struct bdtree_body_f64 *b_from,
+                                       struct bdtree_body_f64 *b_to,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_swept_pair_f64 *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
 
 // Makes an interruptible query in the caller's object, with its pending list in `storage`
 // (`len / BDTREE_PENDING_ENTRY_BYTES_F32` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
@@ -768,245 +1300,6 @@ bdtree_status bdtree_traversal_run_until_f32(struct bdtree_traversal_f32 *traver
 // `traversal` must be NULL or point to a `bdtree_traversal_f32`.
 size_t bdtree_traversal_pending_f32(struct bdtree_traversal_f32 *traversal);
 
-// Validates a tree image of f64 scalars and views it in place (zero-copy): header, length,
-// checksum, every link, index and value (`O(size)`, once). On success `image` holds the view;
-// on failure it is marked unusable and the status names the problem
-// (`BDTREE_STATUS_IMAGE_…`; `bdtree_image_check_f64` gives the kernel's full message).
-//
-// # Safety
-//
-// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
-// valid and unchanged while the image view or any body made from it is used (flash, a
-// `static` array, or a heap block the caller frees afterwards). `image` must be NULL or
-// point to writable memory for a `bdtree_image_f64`.
-bdtree_status bdtree_image_parse_f64(const uint8_t *bytes,
-                                     size_t len,
-                                     struct bdtree_image_f64 *image);
-
-// Validates a tree image of f64 scalars and writes the kernel's message into `message`:
-// `"ok"`, or the problem (e.g. `"tree image checksum mismatch (stored 0x…, computed 0x…):
-// the image is corrupt"`), truncated to `capacity − 1` bytes and NUL-terminated. Returns the
-// status `bdtree_image_parse_f64` would.
-//
-// # Safety
-//
-// `bytes` must point to `len` readable bytes aligned to 8; `message` must point to
-// `capacity` writable bytes (NULL when `capacity` is 0).
-bdtree_status bdtree_image_check_f64(const uint8_t *bytes,
-                                     size_t len,
-                                     char *message,
-                                     size_t capacity);
-
-// Writes what a parsed image holds (nodes, triangles, vertices, modes, depth, …) to `info`.
-//
-// # Safety
-//
-// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed);
-// `info` must be NULL or writable.
-bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
-                                    struct bdtree_image_info *info);
-
-// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
-// BDTREE_CACHE_ENTRY_BYTES_F64`), the mode storage (`5M` doubles) and, with
-// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
-// BDTREE_VERTEX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as the
-// header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` for static storage. Returns 0
-// for an unusable image or unknown options.
-//
-// # Safety
-//
-// `image` must be NULL or point to a `bdtree_image_f64` (parsed, or at least zeroed).
-size_t bdtree_body_storage_size_f64(const struct bdtree_image_f64 *image, uint32_t options);
-
-// Makes a body over a parsed image at the identity pose and `q = 0`, in the caller's object
-// `body` and the caller's `storage` (at least `bdtree_body_storage_size_f64(image, options)`
-// bytes, aligned to `BDTREE_STORAGE_ALIGN`; it is zeroed here). The image view itself may be
-// discarded afterwards; its bytes may not. On failure `body` is marked unusable.
-//
-// # Safety
-//
-// `body` must be NULL or point to writable memory for a `bdtree_body_f64`; `image` NULL or a
-// `bdtree_image_f64`; `storage` NULL or `len` writable bytes that nothing else uses while the
-// body is used.
-bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
-                                   const struct bdtree_image_f64 *image,
-                                   void *storage,
-                                   size_t len,
-                                   uint32_t options);
-
-// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
-// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
-// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
-// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
-// conservative against them (a caller holding doubles should use
-// `bdtree_body_set_state_from_f64_f64`). A refused state (any status but `Ok`) changes
-// nothing: the body keeps its previous state.
-//
-// # Safety
-//
-// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable doubles;
-// `translation` NULL or 3; `q` `q_len` readable doubles (NULL when `q_len` is 0).
-bdtree_status bdtree_body_set_state_f64(struct bdtree_body_f64 *body,
-                                        const double *rotation,
-                                        const double *translation,
-                                        const double *q,
-                                        size_t q_len);
-
-// Starts a new step from a state held in doubles: as `bdtree_body_set_state_f64`, with
-// `translation − origin` computed in double before anything is rounded (a **floating origin**:
-// give every body of a query the same `origin`, near the bodies, and the body's precision
-// depends on how far the bodies are apart, not on where the robot cell sits; every world
-// coordinate the queries then give for this body — spheres, contact points, witnesses — is
-// relative to `origin`). The rounding of the state to the body's scalar is bounded and widens
-// every test of the step, so answers are conservative against the state as given. `O(M)` in
-// double (soft float on most Cortex-M cores). A refused state changes nothing.
-//
-// # Safety
-//
-// `body` must be NULL or point to a `bdtree_body_f64`; `rotation` NULL or 4 readable
-// doubles; `translation` and `origin` NULL or 3; `q` `q_len` readable doubles (NULL when
-// `q_len` is 0).
-bdtree_status bdtree_body_set_state_from_f64_f64(struct bdtree_body_f64 *body,
-                                                 const double *rotation,
-                                                 const double *translation,
-                                                 const double *origin,
-                                                 const double *q,
-                                                 size_t q_len);
-
-// Writes node `node`'s world sphere `[x, y, z, r]` for the body's step to `sphere` (node 0 is
-// the root: a bounding sphere of the deformed body, for a broad phase). Computed on first use
-// in the step (`4M + 9` multiply-adds), then read from the cache.
-//
-// # Safety
-//
-// `body` must be NULL or point to a `bdtree_body_f64`; `sphere` NULL or 4 writable doubles.
-bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node, double *sphere);
-
-// Finds every intersecting triangle pair of two bodies in their current step and writes them
-// to `pairs` (in traversal order; `*count` of them). `stack` is scratch space of `stack_len`
-// entries, at least `bdtree_stack_capacity(depth_a, depth_b)`. When the buffer fills, the
-// query stops with `BDTREE_STATUS_OUTPUT_FULL` and `*count == capacity`: the pairs written are
-// valid and more exist. `stats` (NULL when not wanted) receives the work counters.
-//
-// Conservative: every intersecting pair (touching counts) is reported; a pair that misses by
-// less than the documented rounding inflation may be reported too.
-//
-// # Safety
-//
-// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` must point to `stack_len`
-// writable entries, `pairs` to `capacity` writable entries; `count` must be writable;
-// `stats` NULL or writable. None of these may overlap.
-bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
-                                 struct bdtree_body_f64 *b,
-                                 struct bdtree_node_pair *stack,
-                                 size_t stack_len,
-                                 struct bdtree_triangle_pair *pairs,
-                                 size_t capacity,
-                                 size_t *count,
-                                 struct bdtree_stats *stats);
-
-// Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
-// between two steps (a swept query: a fast body cannot pass through another between ticks
-// unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
-// in traversal order). Each object is given as two bodies over one image: its state at the
-// previous step (`a_from`, `b_from`) and at this one (`a_to`, `b_to`); between them `q` and the
-// translation move linearly and the rotation by slerp on the shorter arc. Set the four states
-// relative to one origin (`bdtree_body_set_state_from_f64_f64`) for bodies far from the world
-// origin. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
-// that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
-// `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
-// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
-// "Swept queries").
-//
-// # Safety
-//
-// The four bodies must be distinct `bdtree_body_f64` objects; `stack` must point to
-// `stack_len` writable entries, `pairs` to `capacity` writable entries; `count` must be
-// writable; `stats` NULL or writable. None of these may overlap.
-bdtree_status bdtree_collide_swept_f64(struct bdtree_body_f64 *a_from,
-                                       struct bdtree_body_f64 *a_to,
-                                       struct bdtree_body_f64 *b_from,
-                                       struct bdtree_body_f64 *b_to,
-                                       struct bdtree_node_pair *stack,
-                                       size_t stack_len,
-                                       struct bdtree_swept_pair_f64 *pairs,
-                                       size_t capacity,
-                                       size_t *count,
-                                       struct bdtree_stats *stats);
-
-// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
-// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
-// `bdtree_collide_f64`.
-//
-// # Safety
-//
-// As `bdtree_collide_f64`, with one body.
-bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
-                                      struct bdtree_node_pair *stack,
-                                      size_t stack_len,
-                                      struct bdtree_triangle_pair *pairs,
-                                      size_t capacity,
-                                      size_t *count,
-                                      struct bdtree_stats *stats);
-
-// The exact second stage of a query: re-tests each of the `count` pairs a query reported
-// (`bdtree_collide_f64`, `bdtree_collide_self_f64` — pass the same body twice —, a traversal)
-// in double precision on the bodies' stored model and current state, widened only by the
-// model's storage rounding, and keeps, in their order at the front of `pairs`, those that may
-// intersect; `*kept` of them. Still conservative: every intersecting pair of the model is
-// kept. On single-precision bodies it drops the pairs the query's own rounding let in (15 % of
-// the true pairs on the query bench's scene, none left after); about 0.2 µs per pair on a
-// desktop, ~21,000 instructions on a Cortex-M4F (soft double). On double-precision bodies,
-// whose query is exact already, it keeps every pair. Call it in the same step as the query
-// (the bodies' state unchanged).
-//
-// # Safety
-//
-// `a` and `b` must be `bdtree_body_f64` objects (may be the same one); `pairs` must point to
-// `count` readable and writable entries; `kept` must be writable.
-bdtree_status bdtree_refine_f64(const struct bdtree_body_f64 *a,
-                                const struct bdtree_body_f64 *b,
-                                struct bdtree_triangle_pair *pairs,
-                                size_t count,
-                                size_t *kept);
-
-// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
-// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
-// with both spheres and the penetration depth. The trees must be nested (`bdtree build
-// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
-// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
-//
-// # Safety
-//
-// As `bdtree_collide_f64`.
-bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
-                                         uint32_t depth_a,
-                                         struct bdtree_body_f64 *b,
-                                         uint32_t depth_b,
-                                         struct bdtree_node_pair *stack,
-                                         size_t stack_len,
-                                         struct bdtree_proxy_pair_f64 *pairs,
-                                         size_t capacity,
-                                         size_t *count,
-                                         struct bdtree_stats *stats);
-
-// The exact minimum distance between two deformed bodies (0 when they intersect) with its
-// witness points, triangles and the unit normal from `a` to `b`, written to `nearest`.
-// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries.
-//
-// # Safety
-//
-// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` `stack_len` writable
-// entries; `nearest` writable; `stats` NULL or writable.
-bdtree_status bdtree_distance_f64(struct bdtree_body_f64 *a,
-                                  struct bdtree_body_f64 *b,
-                                  struct bdtree_node_pair *stack,
-                                  size_t stack_len,
-                                  struct bdtree_nearest_f64 *nearest,
-                                  struct bdtree_stats *stats);
-
 // Makes an interruptible query in the caller's object, with its pending list in `storage`
 // (`len / BDTREE_PENDING_ENTRY_BYTES_F64` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
 // full list is reported, never overrun) and an order (`BDTREE_ORDER_…`).
@@ -1080,6 +1373,194 @@ bdtree_status bdtree_traversal_run_until_f64(struct bdtree_traversal_f64 *traver
 //
 // `traversal` must be NULL or point to a `bdtree_traversal_f64`.
 size_t bdtree_traversal_pending_f64(struct bdtree_traversal_f64 *traversal);
+
+// Stack entries a primitive query (`bdtree_collide_primitive_*`,
+// `bdtree_collide_primitive_proxies_*`) on a tree of depth `depth` needs.
+size_t bdtree_primitive_stack_capacity(uint32_t depth);
+
+// Makes the solid half-space `n · x ≤ offset` below a plane (`n = normal / |normal|`, the
+// normal pointing out of the solid: a floor is `{0, 0, 1}`, 0) in the caller's object, in the
+// bodies' frame (see the header's conventions). Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_ZERO_NORMAL` (the object then unusable).
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `normal`
+// NULL or 3 readable floats.
+bdtree_status bdtree_primitive_plane_f32(struct bdtree_primitive_f32 *primitive,
+                                         const float *normal,
+                                         float offset);
+
+// Makes a solid ball of `radius` (≥ 0) around `center`. Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `center`
+// NULL or 3 readable floats.
+bdtree_status bdtree_primitive_sphere_f32(struct bdtree_primitive_f32 *primitive,
+                                          const float *center,
+                                          float radius);
+
+// Makes a solid capsule: the points within `radius` (≥ 0) of the segment from `a` to `b`.
+// Refused with `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`; `a` and
+// `b` NULL or 3 readable floats each.
+bdtree_status bdtree_primitive_capsule_f32(struct bdtree_primitive_f32 *primitive,
+                                           const float *a,
+                                           const float *b,
+                                           float radius);
+
+// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
+// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
+// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
+// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f32`;
+// `rotation` NULL or 4 readable floats; `center` and `half_extents` NULL or 3.
+bdtree_status bdtree_primitive_box_f32(struct bdtree_primitive_f32 *primitive,
+                                       const float *rotation,
+                                       const float *center,
+                                       const float *half_extents);
+
+// Finds every triangle of `body` that touches `primitive` and writes each as a contact
+// `(triangle, 0)` to `contacts`: a point of the triangle inside the primitive, the unit normal
+// from the triangle to the primitive, and the depth (how far the primitive must move along
+// the normal for the triangle to stop touching it). Exact against the deformed triangles,
+// conservative against the node spheres: never misses a touching triangle; may report
+// triangles up to twice the rounding tolerance away. `stack` needs
+// `bdtree_primitive_stack_capacity(depth)` entries. Statuses as `bdtree_collide_f32`.
+//
+// # Safety
+//
+// `body` must point to a `bdtree_body_f32`, `primitive` to a `bdtree_primitive_f32` made by
+// `bdtree_primitive_…_f32`; `stack` to `stack_len` writable entries, `contacts` to
+// `capacity`; `count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_primitive_f32(struct bdtree_body_f32 *body,
+                                           const struct bdtree_primitive_f32 *primitive,
+                                           struct bdtree_node_pair *stack,
+                                           size_t stack_len,
+                                           struct bdtree_contact_f32 *contacts,
+                                           size_t capacity,
+                                           size_t *count,
+                                           struct bdtree_stats *stats);
+
+// The bounded-depth form of `bdtree_collide_primitive_f32`, for contact response: every
+// contact proxy of `body` (a node at depth `proxy_depth`, or a leaf above it) whose world
+// sphere may touch `primitive`, with its sphere and how deep the sphere reaches in. Every
+// touching triangle lies under a reported proxy; works on complete and bounded-depth images
+// (no nesting needed). `stack` needs `bdtree_primitive_stack_capacity(depth)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_primitive_f32`, with `proxies` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_primitive_proxies_f32(struct bdtree_body_f32 *body,
+                                                   uint32_t proxy_depth,
+                                                   const struct bdtree_primitive_f32 *primitive,
+                                                   struct bdtree_node_pair *stack,
+                                                   size_t stack_len,
+                                                   struct bdtree_primitive_proxy_f32 *proxies,
+                                                   size_t capacity,
+                                                   size_t *count,
+                                                   struct bdtree_stats *stats);
+
+// Makes the solid half-space `n · x ≤ offset` below a plane (`n = normal / |normal|`, the
+// normal pointing out of the solid: a floor is `{0, 0, 1}`, 0) in the caller's object, in the
+// bodies' frame (see the header's conventions). Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_ZERO_NORMAL` (the object then unusable).
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `normal`
+// NULL or 3 readable doubles.
+bdtree_status bdtree_primitive_plane_f64(struct bdtree_primitive_f64 *primitive,
+                                         const double *normal,
+                                         double offset);
+
+// Makes a solid ball of `radius` (≥ 0) around `center`. Refused with
+// `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `center`
+// NULL or 3 readable doubles.
+bdtree_status bdtree_primitive_sphere_f64(struct bdtree_primitive_f64 *primitive,
+                                          const double *center,
+                                          double radius);
+
+// Makes a solid capsule: the points within `radius` (≥ 0) of the segment from `a` to `b`.
+// Refused with `BDTREE_STATUS_PRIMITIVE_NON_FINITE` or `…_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`; `a` and
+// `b` NULL or 3 readable doubles each.
+bdtree_status bdtree_primitive_capsule_f64(struct bdtree_primitive_f64 *primitive,
+                                           const double *a,
+                                           const double *b,
+                                           double radius);
+
+// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
+// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
+// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
+// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
+//
+// # Safety
+//
+// `primitive` must be NULL or point to writable memory for a `bdtree_primitive_f64`;
+// `rotation` NULL or 4 readable doubles; `center` and `half_extents` NULL or 3.
+bdtree_status bdtree_primitive_box_f64(struct bdtree_primitive_f64 *primitive,
+                                       const double *rotation,
+                                       const double *center,
+                                       const double *half_extents);
+
+// Finds every triangle of `body` that touches `primitive` and writes each as a contact
+// `(triangle, 0)` to `contacts`: a point of the triangle inside the primitive, the unit normal
+// from the triangle to the primitive, and the depth (how far the primitive must move along
+// the normal for the triangle to stop touching it). Exact against the deformed triangles,
+// conservative against the node spheres: never misses a touching triangle; may report
+// triangles up to twice the rounding tolerance away. `stack` needs
+// `bdtree_primitive_stack_capacity(depth)` entries. Statuses as `bdtree_collide_f64`.
+//
+// # Safety
+//
+// `body` must point to a `bdtree_body_f64`, `primitive` to a `bdtree_primitive_f64` made by
+// `bdtree_primitive_…_f64`; `stack` to `stack_len` writable entries, `contacts` to
+// `capacity`; `count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_primitive_f64(struct bdtree_body_f64 *body,
+                                           const struct bdtree_primitive_f64 *primitive,
+                                           struct bdtree_node_pair *stack,
+                                           size_t stack_len,
+                                           struct bdtree_contact_f64 *contacts,
+                                           size_t capacity,
+                                           size_t *count,
+                                           struct bdtree_stats *stats);
+
+// The bounded-depth form of `bdtree_collide_primitive_f64`, for contact response: every
+// contact proxy of `body` (a node at depth `proxy_depth`, or a leaf above it) whose world
+// sphere may touch `primitive`, with its sphere and how deep the sphere reaches in. Every
+// touching triangle lies under a reported proxy; works on complete and bounded-depth images
+// (no nesting needed). `stack` needs `bdtree_primitive_stack_capacity(depth)` entries.
+//
+// # Safety
+//
+// As `bdtree_collide_primitive_f64`, with `proxies` pointing to `capacity` writable entries.
+bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
+                                                   uint32_t proxy_depth,
+                                                   const struct bdtree_primitive_f64 *primitive,
+                                                   struct bdtree_node_pair *stack,
+                                                   size_t stack_len,
+                                                   struct bdtree_primitive_proxy_f64 *proxies,
+                                                   size_t capacity,
+                                                   size_t *count,
+                                                   struct bdtree_stats *stats);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -7,17 +7,36 @@
 //!
 //! Every function comes in two precisions (`…_f32`, `…_f64`), each reading tree images of its
 //! scalar. Nothing is allocated: the caller owns every byte — the image, the objects
-//! (`bdtree_image_f32`, `bdtree_body_f32`, `bdtree_traversal_f32`: fixed-size, 8-byte
-//! aligned structs declared in the header, so they can be `static`, on the stack or in a
-//! heap block), the body's storage, stacks and output buffers. Nothing panics: every pointer
-//! and length is checked, and every outcome is a [`bdtree_status`]; a full output buffer is a
-//! status (`BDTREE_STATUS_OUTPUT_FULL`), never a silent drop.
+//! (`bdtree_image_f32`, `bdtree_body_f32`, `bdtree_traversal_f32`, `bdtree_primitive_f32`:
+//! fixed-size, 8-byte aligned structs declared in the header, so they can be `static`, on the
+//! stack or in a heap block), the body's storage, stacks and output buffers. Nothing panics:
+//! every pointer and length is checked, and every outcome is a [`bdtree_status`]; a full output
+//! buffer is a status (`BDTREE_STATUS_OUTPUT_FULL`), never a silent drop.
 //!
-//! The `unsafe` of this crate is where C's pointers become Rust references: [`raw`] (slices and
-//! objects, each validated first) and the body and traversal set-up in [`api`], where caller
-//! storage is zeroed before it is viewed as typed arrays. The exported functions (in [`exports_f32`]
-//! and [`exports_f64`], one line each over [`api`]) are `unsafe extern "C"`: their `# Safety`
-//! sections state the C caller's side of the contract.
+//! # Floor plan
+//!
+//! One file per concept, each holding its C types, its work (generic in the scalar) and its
+//! exported functions; each layer imports only the layers above it (`layout_tests` holds it):
+//!
+//! | layer | files | what |
+//! |---|---|---|
+//! | 0 | [`status`] | `bdtree_status`, its sentences, the kernel's outcomes as statuses |
+//! | 1 | [`ffi`], [`version`] | pointers made references (checked), object slots and marks; the version |
+//! | 2 | [`image`] | tree images: parse, check, info |
+//! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
+//! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
+//! | 5 | [`collide`], [`proxies`], [`distance`], [`swept`], [`contacts`], [`traversal`] | the queries |
+//! | 6 | [`primitive`] | rigid primitives and the queries against them (their contacts are [`contacts`]') |
+//!
+//! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
+//! `exports_f64` module at the end of the same file is generated from it word for word (`cargo
+//! xtask c --overwrite`; a test and `cargo xtask c` check it is current).
+//!
+//! The `unsafe` of this crate is where C's pointers become Rust references: [`ffi`] (slices and
+//! objects, each validated first) and the body and traversal set-up, where caller storage is
+//! zeroed before it is viewed as typed arrays. The exported functions (one call each of their
+//! file's generic work) are `unsafe extern "C"`: their `# Safety` sections state the C caller's
+//! side of the contract.
 #![no_std]
 #![deny(missing_docs)]
 #![warn(
@@ -33,17 +52,53 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
-pub mod api;
-pub mod exports;
-pub mod exports_f32;
-pub mod exports_f64;
-pub mod raw;
-pub mod types;
+pub mod status;
 
+pub mod ffi;
+pub mod version;
+
+pub mod image;
+
+pub mod body;
+
+pub mod query;
+
+pub mod collide;
+pub mod contacts;
+pub mod distance;
+pub mod proxies;
+pub mod swept;
+pub mod traversal;
+
+pub mod primitive;
+
+/// Every C name in one place, as a C client sees them: the crate's tests call the library
+/// through these only.
+#[cfg(test)]
+#[allow(unused_imports)] // every C name, whether a test uses it yet or not
+mod c_names {
+    pub use crate::body::{exports_f32::*, exports_f64::*, *};
+    pub use crate::collide::{exports_f32::*, exports_f64::*, *};
+    pub use crate::contacts::{exports_f32::*, exports_f64::*, *};
+    pub use crate::distance::{exports_f32::*, exports_f64::*, *};
+    pub use crate::image::{exports_f32::*, exports_f64::*, *};
+    pub use crate::primitive::{exports_f32::*, exports_f64::*, *};
+    pub use crate::proxies::{exports_f32::*, exports_f64::*, *};
+    pub use crate::query::*;
+    pub use crate::status::*;
+    pub use crate::swept::{exports_f32::*, exports_f64::*, *};
+    pub use crate::traversal::{exports_f32::*, exports_f64::*, *};
+    pub use crate::version::*;
+}
+
+#[cfg(test)]
+mod contact_tests;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod swept_tests;
 
-pub use types::*;
+pub use status::bdtree_status;
 
 /// Bare-metal targets: a panic cannot happen (`cargo xtask c` links the Cortex-M4F example
 /// against the library built with `panic-check`, where this handler calls a symbol defined
@@ -65,43 +120,4 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
     }
     // SAFETY: never runs — a program links only when this function is unreachable.
     unsafe { bdtree_c_error_a_panic_path_is_reachable() }
-}
-
-#[cfg(test)]
-mod tests {
-    /// The header's version macros are the crate's version.
-    #[test]
-    fn the_version_macros_are_the_crate_version() {
-        let version = std::format!(
-            "{}.{}.{}",
-            crate::types::BDTREE_VERSION_MAJOR,
-            crate::types::BDTREE_VERSION_MINOR,
-            crate::types::BDTREE_VERSION_PATCH
-        );
-        assert_eq!(version, env!("CARGO_PKG_VERSION"));
-    }
-
-    /// `exports_f64.rs` is `exports_f32.rs` in the other precision, word for word (`cargo
-    /// xtask c --overwrite` writes it with the same substitution).
-    #[test]
-    fn the_f64_exports_mirror_the_f32_exports() {
-        let f32_text = include_str!("exports_f32.rs");
-        let f64_text = include_str!("exports_f64.rs");
-        let head = |t: &str| t.lines().take(2).collect::<std::vec::Vec<_>>().join("\n");
-        let mut expected = std::string::String::from(f32_text);
-        for (from, to) in [
-            ("f32", "f64"),
-            ("F32", "F64"),
-            ("floats", "doubles"),
-            ("aligned to 4", "aligned to 8"),
-        ] {
-            expected = expected.replace(from, to);
-        }
-        // The head lines (which name the f32 source) are the f64 file's own.
-        let expected = expected.replacen(&head(&expected), &head(f64_text), 1);
-        assert!(
-            expected == f64_text,
-            "exports_f64.rs is stale: regenerate it from exports_f32.rs"
-        );
-    }
 }

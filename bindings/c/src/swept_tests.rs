@@ -1,6 +1,7 @@
 //! `bdtree_collide_swept_f32`/`_f64` against the CLI's swept runner (`run_swept`, itself checked
 //! against dense sampling of the motion): the plate fixture built by `bdtree-std`, every motion
-//! through the C functions only, pairs and the bits of every earliest time equal.
+//! through the C functions only — placed at `bdtree_floating_origin` of the four translations,
+//! as the header tells a C client —, pairs and the bits of every earliest time equal.
 
 use std::path::Path;
 use std::vec;
@@ -10,12 +11,10 @@ use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::run::{frame_origin, prepare, run_swept};
 
-use crate::exports_f32::*;
-use crate::exports_f64::*;
-use crate::types::*;
+use crate::c_names::*;
 
 /// Bytes copied into 8-byte aligned storage (what an image and a body's storage need).
-fn aligned(bytes: &[u8]) -> Vec<u64> {
+pub(crate) fn aligned(bytes: &[u8]) -> Vec<u64> {
     let mut words = vec![0u64; bytes.len().div_ceil(8)];
     for (k, b) in bytes.iter().enumerate() {
         words[k / 8] |= u64::from(*b) << (8 * (k % 8));
@@ -66,7 +65,21 @@ macro_rules! swept_through_c {
                 let mut total = 0;
                 for answer in &answers {
                     let f = answer.frame;
-                    let origin = frame_origin(&scene, [f - 1, f]);
+                    // The swept pair's floating origin as a C client computes it: of both
+                    // bodies' translations at both ends of the motion (the runner's, on a
+                    // two-body scene).
+                    let origin = {
+                        let four: Vec<f64> = [f - 1, f]
+                            .iter()
+                            .flat_map(|&g| scene.frames[g].iter().map(|(p, _)| p.translation))
+                            .flatten()
+                            .collect();
+                        let mut origin = [f64::NAN; 3];
+                        let s = bdtree_floating_origin(four.as_ptr(), 4, origin.as_mut_ptr());
+                        assert_eq!(s, bdtree_status::Ok);
+                        assert_eq!(origin, frame_origin(&scene, [f - 1, f]));
+                        origin
+                    };
                     for (object, body) in [(0usize, 0usize), (0, 1), (1, 2), (1, 3)] {
                         let frame = if body % 2 == 0 { f - 1 } else { f };
                         let (pose, q) = &scene.frames[frame][object];

@@ -1,6 +1,6 @@
 /* The Cortex-M4F program of `cargo xtask c`: replays the f32 fixture pack (linked into flash by
- * pack.S) through libbdtree.a on QEMU's mps2-an386 and prints
- * "c api mps2-an386: N frames match". */
+ * pack.S) through libbdtree.a on QEMU's mps2-an386, measuring every call (instructions and
+ * stack), and prints the costs and "c api mps2-an386: N frames match". */
 #include <stdint.h>
 
 #include "../replay.h"
@@ -14,6 +14,8 @@ static uint8_t arena[3u << 20] __attribute__((aligned(16)));
 
 int main(void)
 {
+    static const replay_meter meter = {board_instructions, board_paint_stack, board_stack_used};
+    board_counter_start();
     return replay_pack(pack_start, (size_t)(pack_end - pack_start), arena, sizeof arena,
-                       "mps2-an386", board_print);
+                       "mps2-an386", board_print, &meter);
 }

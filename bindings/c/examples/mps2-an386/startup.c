@@ -46,6 +46,71 @@ void board_exit(int status)
     }
 }
 
+/* ---- the meter ------------------------------------------------------------------------- */
+
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+#define SYST_MASK 0x00FFFFFFu
+/* Iterations of the calibration loop (two instructions each). */
+#define CALIBRATION_LOOPS 500000u
+
+static uint32_t systick_last;
+static uint64_t systick_ticks, calibration_ticks;
+
+void board_counter_start(void)
+{
+    uint32_t start, n = CALIBRATION_LOOPS;
+    int k;
+    SYST_RVR = SYST_MASK;
+    SYST_CVR = 0u;
+    SYST_CSR = 5u; /* core clock, enabled, no interrupt */
+    for (k = 0; k < 1000 && SYST_CVR == 0u; k++) {
+    }
+    start = SYST_CVR;
+    __asm__ volatile("1:\n\tsubs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+    calibration_ticks = (uint64_t)((start - SYST_CVR) & SYST_MASK);
+    if (calibration_ticks == 0u) {
+        calibration_ticks = 1u;
+    }
+    systick_last = SYST_CVR;
+    systick_ticks = 0u;
+}
+
+uint64_t board_instructions(void)
+{
+    uint32_t now = SYST_CVR;
+    systick_ticks += (uint64_t)((systick_last - now) & SYST_MASK);
+    systick_last = now;
+    return systick_ticks * (2u * (uint64_t)CALIBRATION_LOOPS) / calibration_ticks;
+}
+
+#define PAINT_BYTES (64u * 1024u)
+#define PAINT_PATTERN 0xC0DE5EEDu
+
+static uintptr_t painted_from;
+
+void board_paint_stack(void)
+{
+    uintptr_t sp;
+    volatile uint32_t *p;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    painted_from = sp & ~(uintptr_t)7u;
+    for (p = (volatile uint32_t *)(painted_from - PAINT_BYTES); (uintptr_t)p < painted_from - 64u;
+         p++) {
+        *p = PAINT_PATTERN;
+    }
+}
+
+size_t board_stack_used(void)
+{
+    const volatile uint32_t *p = (const volatile uint32_t *)(painted_from - PAINT_BYTES);
+    while ((uintptr_t)p < painted_from - 64u && *p == PAINT_PATTERN) {
+        p++;
+    }
+    return (size_t)(painted_from - (uintptr_t)p);
+}
+
 void reset_handler(void)
 {
     uint32_t *p, *src;

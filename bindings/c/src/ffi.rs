@@ -1,10 +1,12 @@
 //! Where C's pointers become Rust references: every pointer is checked for NULL and alignment,
 //! every length for overflow, every object for the mark its initialiser wrote, before a
-//! reference is made.
+//! reference is made. Also what every object shares: its slot, its mark, and the precisions.
 
 use core::mem::size_of;
 
-use crate::types::bdtree_status;
+use bdtree_core::Scalar;
+
+use crate::status::{bdtree_status, Result};
 
 /// What an opaque C object holds: a mark naming its kind and precision (written last by its
 /// initialiser) and the Rust value.
@@ -29,9 +31,50 @@ pub(crate) mod mark {
     pub(crate) const TRAVERSAL_F32: u64 = 0x6264_7472_0003_0004;
     /// `bdtree_traversal_f64`.
     pub(crate) const TRAVERSAL_F64: u64 = 0x6264_7472_0003_0008;
+    /// `bdtree_primitive_f32`.
+    pub(crate) const PRIMITIVE_F32: u64 = 0x6264_7472_0004_0004;
+    /// `bdtree_primitive_f64`.
+    pub(crate) const PRIMITIVE_F64: u64 = 0x6264_7472_0004_0008;
 }
 
-type Result<T> = core::result::Result<T, bdtree_status>;
+/// A scalar the C API is offered in, with its objects' marks.
+pub trait Precision: Scalar {
+    /// Mark of an initialised image object.
+    const IMAGE: u64;
+    /// Mark of an initialised body object.
+    const BODY: u64;
+    /// Mark of an initialised traversal object.
+    const TRAVERSAL: u64;
+    /// Mark of an initialised primitive object.
+    const PRIMITIVE: u64;
+}
+
+impl Precision for f32 {
+    const IMAGE: u64 = mark::IMAGE_F32;
+    const BODY: u64 = mark::BODY_F32;
+    const TRAVERSAL: u64 = mark::TRAVERSAL_F32;
+    const PRIMITIVE: u64 = mark::PRIMITIVE_F32;
+}
+
+impl Precision for f64 {
+    const IMAGE: u64 = mark::IMAGE_F64;
+    const BODY: u64 = mark::BODY_F64;
+    const TRAVERSAL: u64 = mark::TRAVERSAL_F64;
+    const PRIMITIVE: u64 = mark::PRIMITIVE_F64;
+}
+
+/// Checks at compile time, for the target being built, that an opaque C object holds its Rust
+/// value with the alignment the value needs.
+macro_rules! holds {
+    ($c:ty, $rust:ty) => {
+        const _: () = {
+            use core::mem::{align_of, size_of};
+            assert!(size_of::<Slot<$rust>>() <= size_of::<$c>());
+            assert!(align_of::<Slot<$rust>>() <= align_of::<$c>());
+        };
+    };
+}
+pub(crate) use holds;
 
 /// Checks that `ptr` is non-NULL and aligned for `T`.
 pub fn check<T>(ptr: *const T) -> Result<()> {
@@ -95,6 +138,20 @@ pub unsafe fn out<'a, T>(ptr: *mut T) -> Result<&'a mut core::mem::MaybeUninit<T
     check(ptr)?;
     // SAFETY: non-NULL and aligned; `MaybeUninit` makes no claim about the contents.
     Ok(unsafe { &mut *ptr.cast::<core::mem::MaybeUninit<T>>() })
+}
+
+/// Writes `value` to an optional out-parameter (NULL: not wanted).
+///
+/// # Safety
+///
+/// `ptr` is NULL or valid for writing a `T`.
+pub unsafe fn put<T>(ptr: *mut T, value: T) -> Result<()> {
+    if ptr.is_null() {
+        return Ok(());
+    }
+    // SAFETY: forwarded.
+    unsafe { out(ptr) }?.write(value);
+    Ok(())
 }
 
 /// The value of an initialised object (its mark checked), writable.
