@@ -192,7 +192,8 @@ enum bdtree_status
   // A NaN or infinity in `q` (the rotation, the translation and the origin each have their
   // own status: `BDTREE_STATUS_NON_FINITE_ROTATION`, `…_TRANSLATION`, `…_ORIGIN`).
   BDTREE_STATUS_NON_FINITE = 106,
-  // The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
+  // The rotation quaternion's norm is further than 10⁻⁶ from 1 (`| ‖q‖ − 1 | > 10⁻⁶`: the
+  // kernel's `QUATERNION_TOLERANCE`, the same on every surface).
   BDTREE_STATUS_NOT_UNIT_QUATERNION = 107,
   // The image's tree and model disagree.
   BDTREE_STATUS_MODEL_MISMATCH = 108,
@@ -522,7 +523,7 @@ bdtree_status bdtree_body_init_f32(struct bdtree_body_f32 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
@@ -835,7 +836,7 @@ bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
