@@ -15,7 +15,7 @@ use pyo3::types::PyDict;
 use crate::args::{float_arg, pair_array, rows};
 use crate::body::{borrow_two, depth, status_error, with_pair, world};
 use crate::pairs::{pair_origin, pairs_of};
-use crate::refined::{error64, normal_row, triangle64};
+use crate::refined::{error64, normal_row, triangle64, Frame64};
 
 /// One contact, relative to the pair's origin.
 struct Contact {
@@ -30,12 +30,13 @@ struct Contact {
 fn contacts_of<S: Scalar>(
     a: &mut CoreBody<'_, '_, S>,
     b: &mut CoreBody<'_, '_, S>,
+    (fa, fb): (&Frame64, &Frame64),
 ) -> PyResult<Vec<Contact>> {
     let found = pairs_of(a, b)?;
     let error = error64(a) + error64(b);
     let mut out = Vec::with_capacity(found.len());
     for pair in found {
-        let (Some(ta), Some(tb)) = (triangle64(a, pair[0]), triangle64(b, pair[1])) else {
+        let (Some(ta), Some(tb)) = (triangle64(a, fa, pair[0]), triangle64(b, fb, pair[1])) else {
             continue;
         };
         // A near-degenerate pair that the exact test keeps but whose triangles are apart has
@@ -75,17 +76,20 @@ pub(crate) fn contacts<'py>(
     let origin = pair_origin(&a, &b);
     a.place(origin)?;
     b.place(origin)?;
-    let (ra, rb) = (a.state.rotation, b.state.rotation);
+    let (fa, fb) = (
+        Frame64::new(&a.state, origin),
+        Frame64::new(&b.state, origin),
+    );
     let (found, ja, jb) = with_pair!(a, b, |x, y| {
-        let found = contacts_of(x, y)?;
+        let found = contacts_of(x, y, (&fa, &fb))?;
         let ja: Vec<Vec<f64>> = found
             .iter()
-            .map(|c| normal_row(x, ra, c.pair[0], c.point, c.normal))
+            .map(|c| normal_row(x, &fa, c.pair[0], c.point, c.normal))
             .collect();
         let jb: Vec<Vec<f64>> = found
             .iter()
             .map(|c| {
-                let mut row = normal_row(y, rb, c.pair[1], c.point, c.normal);
+                let mut row = normal_row(y, &fb, c.pair[1], c.point, c.normal);
                 row.iter_mut().for_each(|v| *v = -*v);
                 row
             })
@@ -125,6 +129,7 @@ fn within_of<S: Scalar>(
     a: &mut CoreBody<'_, '_, S>,
     b: &mut CoreBody<'_, '_, S>,
     distance: f64,
+    (fa, fb): (&Frame64, &Frame64),
 ) -> PyResult<Vec<Near>> {
     let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
     let mut found = Vec::new();
@@ -141,7 +146,7 @@ fn within_of<S: Scalar>(
     let error = error64(a) + error64(b);
     let mut out = Vec::with_capacity(found.len());
     for pair in found {
-        let (Some(ta), Some(tb)) = (triangle64(a, pair[0]), triangle64(b, pair[1])) else {
+        let (Some(ta), Some(tb)) = (triangle64(a, fa, pair[0]), triangle64(b, fb, pair[1])) else {
             continue;
         };
         let (d2, pa, pb) = closest_points(&ta, &tb);
@@ -181,7 +186,11 @@ pub(crate) fn within<'py>(
     let origin = pair_origin(&a, &b);
     a.place(origin)?;
     b.place(origin)?;
-    let found = with_pair!(a, b, |x, y| within_of(x, y, distance))?;
+    let (fa, fb) = (
+        Frame64::new(&a.state, origin),
+        Frame64::new(&b.state, origin),
+    );
+    let found = with_pair!(a, b, |x, y| within_of(x, y, distance, (&fa, &fb)))?;
     let d = PyDict::new(py);
     let pairs: Vec<[u32; 2]> = found.iter().map(|n| n.pair).collect();
     let pa: Vec<[f64; 3]> = found.iter().map(|n| world(n.points[0], origin)).collect();

@@ -16,7 +16,7 @@ use crate::args::{floats2, pair_array};
 use crate::body::{
     body_arg, borrow_two, depth, set, status_error, with_body, with_pair, world, Body, State,
 };
-use crate::refined::{error64, triangle64};
+use crate::refined::{error64, triangle64, Frame64};
 use crate::{err, Floats};
 
 /// The floating origin of a query between two bodies.
@@ -263,6 +263,7 @@ fn distance_of<S: Scalar>(
     a: &mut CoreBody<'_, '_, S>,
     b: &mut CoreBody<'_, '_, S>,
     origin: [f64; 3],
+    (fa, fb): (&Frame64, &Frame64),
 ) -> PyResult<Distance> {
     let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
     let o = nearest(a, b, &mut stack);
@@ -282,7 +283,10 @@ fn distance_of<S: Scalar>(
     if S::BYTES >= 8 {
         return Ok(kernel);
     }
-    let (Some(ta), Some(tb)) = (triangle64(a, n.triangle_a), triangle64(b, n.triangle_b)) else {
+    let (Some(ta), Some(tb)) = (
+        triangle64(a, fa, n.triangle_a),
+        triangle64(b, fb, n.triangle_b),
+    ) else {
         return Ok(kernel);
     };
     let error = error64(a) + error64(b);
@@ -315,5 +319,9 @@ pub(crate) fn distance(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<D
     let origin = pair_origin(&a, &b);
     a.place(origin)?;
     b.place(origin)?;
-    with_pair!(a, b, |x, y| distance_of(x, y, origin))
+    let (fa, fb) = (
+        Frame64::new(&a.state, origin),
+        Frame64::new(&b.state, origin),
+    );
+    with_pair!(a, b, |x, y| distance_of(x, y, origin, (&fa, &fb)))
 }

@@ -15,7 +15,7 @@ use pyo3::types::PyDict;
 use crate::args::{finite_vector, float_arg, rows, shown, vector};
 use crate::body::{body_arg, depth, status_error, with_body, world};
 use crate::err;
-use crate::refined::{error64, triangle64};
+use crate::refined::{error64, triangle64, Frame64};
 
 /// A primitive's shape in world coordinates, f64.
 #[derive(Clone, Copy)]
@@ -221,6 +221,7 @@ fn touches<S: Scalar>(
     body: &mut CoreBody<'_, '_, S>,
     shape: &Shape,
     origin: [f64; 3],
+    frame: &Frame64,
 ) -> PyResult<Vec<Touch>> {
     let primitive = shape.kernel::<S>(origin).map_err(err)?;
     let wide = shape.kernel::<f64>(origin).map_err(err)?;
@@ -237,7 +238,7 @@ fn touches<S: Scalar>(
     let error = error64(body);
     let mut out = Vec::with_capacity(found.len());
     for t in found {
-        let Some(tri) = triangle64(body, t) else {
+        let Some(tri) = triangle64(body, frame, t) else {
             continue;
         };
         // Measured again in f64 on the stored model; one that does not touch there is dropped.
@@ -284,7 +285,8 @@ pub(crate) fn collide_primitive<'py>(
         None => t,
     };
     body.place(origin)?;
-    let found = with_body!(body, |x| touches(x, &shape, origin))?;
+    let frame = Frame64::new(&body.state, origin);
+    let found = with_body!(body, |x| touches(x, &shape, origin, &frame))?;
     let d = PyDict::new(py);
     d.set_item(
         "triangles",

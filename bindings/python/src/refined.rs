@@ -1,30 +1,71 @@
-//! The f64 view of a body that f32 answers are refined on (as [`bdtree_core::refine()`] does):
-//! its triangles deformed in f64 from the stored model at its state, their error bound, and the
-//! reduced-coordinate Jacobian of a point on a triangle. Positions are relative to the body's
-//! floating origin, like the kernel's.
+//! The f64 view of a body that f32 answers are measured again on (as [`bdtree_core::refine()`]
+//! re-tests pairs): its triangles deformed in f64 from the stored model at the caller's own
+//! state, their error bound, and the reduced-coordinate Jacobian of a point on a triangle.
+//! Positions are relative to the query's floating origin, like the kernel's.
 
 use bdtree_core::{refine_error, Body as CoreBody, Pose, Scalar};
 
-/// Triangle `t` of `body` in f64 (relative to its origin), deformed from the stored model at the
-/// body's pose and `q`; `None` for a triangle the model does not have.
-pub(crate) fn triangle64<S: Scalar>(body: &CoreBody<'_, '_, S>, t: u32) -> Option<[[f64; 3]; 3]> {
-    let face = *body.model().triangles().get(t as usize)?;
-    let pose = body.pose();
-    let r = pose.rotation.map(|row| row.map(S::to_f64));
-    let tr = pose.translation.map(S::to_f64);
-    let q = body.q();
+use crate::body::State;
+
+/// A body's state as the caller gave it, in f64, relative to a floating origin: what the f64
+/// view deforms the stored model at.
+pub(crate) struct Frame64 {
+    rotation: [[f64; 3]; 3],
+    translation: [f64; 3],
+    q: Vec<f64>,
+}
+
+impl Frame64 {
+    /// The caller's `state` (its rotation normalised) less `origin`.
+    pub(crate) fn new(state: &State, origin: [f64; 3]) -> Self {
+        let r = state.rotation;
+        let n = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let unit = if n > 0.0 && n.is_finite() {
+            r.map(|x| x / n)
+        } else {
+            [1.0, 0.0, 0.0, 0.0]
+        };
+        let t: [f64; 3] = std::array::from_fn(|k| state.translation[k] - origin[k]);
+        let pose = Pose::<f64>::from_quaternion(unit, t).unwrap_or_else(|_| Pose::identity());
+        Self {
+            rotation: pose.rotation,
+            translation: pose.translation,
+            q: state.q.clone(),
+        }
+    }
+}
+
+/// Triangle `t` of `body` in f64 (relative to the frame's origin): the stored model deformed
+/// at the caller's own state (`frame`), not at its rounding to `S`; `None` for a triangle the
+/// model does not have.
+pub(crate) fn triangle64<S: Scalar>(
+    body: &CoreBody<'_, '_, S>,
+    frame: &Frame64,
+    t: u32,
+) -> Option<[[f64; 3]; 3]> {
+    let model = body.model();
+    let face = *model.triangles().get(t as usize)?;
+    let rest = vec![S::ZERO; model.modes()];
     let mut out = [[0.0; 3]; 3];
     for (corner, &v) in out.iter_mut().zip(&face) {
-        let x = body.model().deformed_f64(v as usize, q)?;
+        let mut x = model.deformed_f64(v as usize, &rest)?;
+        for (axis, c) in x.iter_mut().enumerate() {
+            for (j, &qj) in frame.q.iter().enumerate() {
+                *c += model.basis_entry(v as usize, axis, j)?.to_f64() * qj;
+            }
+        }
+        let r = &frame.rotation;
         for (k, c) in corner.iter_mut().enumerate() {
-            *c = r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + tr[k];
+            *c = r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + frame.translation[k];
         }
     }
     Some(out)
 }
 
-/// The per-coordinate bound on how far [`triangle64`]'s vertices are from those of the body's
-/// source model at the caller's state ([`refine_error`]).
+/// A per-coordinate bound on how far [`triangle64`]'s vertices are from those of the body's
+/// source model at the caller's state: [`refine_error`], which bounds the kernel's f64 view at
+/// the state rounded to `S` (and that rounding); at the caller's own state it is only the
+/// smaller.
 pub(crate) fn error64<S: Scalar>(body: &CoreBody<'_, '_, S>) -> f64 {
     refine_error(body)
 }
@@ -58,12 +99,12 @@ pub(crate) fn barycentric(p: [f64; 3], t: &[[f64; 3]; 3]) -> [f64; 3] {
     best
 }
 
-/// The row `∂(n · x)/∂q`: how a point `x` of triangle `t` of `body` (relative to its origin)
-/// moves along `normal` per unit of each reduced coordinate, `nᵀ R Σ_v w_v U_v` (`w` the
-/// point's barycentric weights, `U_v` vertex `v`'s 3 × M block, `R` the caller's rotation).
+/// The row `∂(n · x)/∂q`: how a point `x` of triangle `t` of `body` (relative to the frame's
+/// origin) moves along `normal` per unit of each reduced coordinate, `nᵀ R Σ_v w_v U_v` (`w`
+/// the point's barycentric weights, `U_v` vertex `v`'s 3 × M block, `R` the caller's rotation).
 pub(crate) fn normal_row<S: Scalar>(
     body: &CoreBody<'_, '_, S>,
-    rotation: [f64; 4],
+    frame: &Frame64,
     t: u32,
     point: [f64; 3],
     normal: [f64; 3],
@@ -72,15 +113,12 @@ pub(crate) fn normal_row<S: Scalar>(
     let mut row = vec![0.0; m];
     let (Some(&face), Some(tri)) = (
         body.model().triangles().get(t as usize),
-        triangle64(body, t),
+        triangle64(body, frame, t),
     ) else {
         return row;
     };
-    let Ok(pose) = Pose::<f64>::from_quaternion(rotation, [0.0; 3]) else {
-        return row;
-    };
     // Rᵀ n: the normal in body axes.
-    let r = pose.rotation;
+    let r = frame.rotation;
     let local: [f64; 3] =
         std::array::from_fn(|c| r[0][c] * normal[0] + r[1][c] * normal[1] + r[2][c] * normal[2]);
     let w = barycentric(point, &tri);
