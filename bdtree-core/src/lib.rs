@@ -94,7 +94,7 @@ pub use model::{Model, ModelError};
 pub use output::{
     Buffer, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
 };
-pub use pose::{Pose, PoseError};
+pub use pose::{Pose, PoseError, QUATERNION_TOLERANCE};
 pub use primitive::{
     collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
     primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,

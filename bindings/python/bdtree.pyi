@@ -13,21 +13,32 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+QUATERNION_TOLERANCE: float
+"""How far a rotation quaternion's norm may be from 1 (1e-6), on every surface."""
+
 __all__ = [
     "__version__",
+    "QUATERNION_TOLERANCE",
     "Body",
     "Distance",
     "Error",
+    "Modes",
+    "Primitive",
     "Tree",
     "collide",
     "collide_frames",
+    "collide_primitive",
     "collide_proxies",
     "collide_self",
     "collide_swept",
+    "contacts",
     "distance",
+    "export",
     "load_basis",
     "load_mesh",
     "modes",
+    "penalty_forces",
+    "within",
 ]
 
 _Path = Union[str, PathLike]
@@ -35,7 +46,8 @@ _Floats = npt.ArrayLike
 _Vec = Union[Sequence[float], npt.ArrayLike]
 
 class Error(ValueError):
-    """A bad file (its path, place and problem), a bad array or a bad state."""
+    """A bad file (its path, place and problem), a bad argument (its parameter and value) or a
+    bad state."""
 
 def load_mesh(path: _Path) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Reads ``.obj``, ``.ply`` or ``.stl``: vertices (N, 3) float64, triangles (F, 3) int64."""
@@ -87,8 +99,8 @@ class Body:
         translation: Optional[_Vec] = None,
         q: Optional[_Floats] = None,
     ) -> None:
-        """Pose (unit quaternion (w, x, y, z), scalar first; translation (x, y, z)) and q
-        (length = the tree's modes). Omitted: identity, zero, q = 0."""
+        """Pose (unit quaternion (w, x, y, z), scalar first, | norm - 1 | <= 1e-6; translation
+        (x, y, z)) and q (length = the tree's modes). Omitted: identity, zero, q = 0."""
     def sphere(self, node: int = 0) -> Tuple[float, float, float, float]:
         """World sphere [x, y, z, r] of a node (0: the whole body) in the current state."""
     @property
@@ -112,10 +124,80 @@ class _Proxies(TypedDict):
     sphere_b: npt.NDArray[np.float64]
     depth: npt.NDArray[np.float64]
 
+class _Contacts(TypedDict):
+    pairs: npt.NDArray[np.int64]
+    points: npt.NDArray[np.float64]
+    normals: npt.NDArray[np.float64]
+    depths: npt.NDArray[np.float64]
+    jacobian_a: npt.NDArray[np.float64]
+    jacobian_b: npt.NDArray[np.float64]
+
+class _Within(TypedDict):
+    pairs: npt.NDArray[np.int64]
+    distances: npt.NDArray[np.float64]
+    points_a: npt.NDArray[np.float64]
+    points_b: npt.NDArray[np.float64]
+
+class _PrimitiveContacts(TypedDict):
+    triangles: npt.NDArray[np.int64]
+    points: npt.NDArray[np.float64]
+    normals: npt.NDArray[np.float64]
+    depths: npt.NDArray[np.float64]
+
+class _Penalty(TypedDict):
+    nodes: npt.NDArray[np.int64]
+    points: npt.NDArray[np.float64]
+    forces: npt.NDArray[np.float64]
+    force_a: npt.NDArray[np.float64]
+    torque_a: npt.NDArray[np.float64]
+    q_a: npt.NDArray[np.float64]
+    force_b: npt.NDArray[np.float64]
+    torque_b: npt.NDArray[np.float64]
+    q_b: npt.NDArray[np.float64]
+
+class _Export(TypedDict):
+    vertices: int
+    triangles: int
+    spheres: int
+    points: int
+    pairs: int
+
+@final
+class Primitive:
+    """A rigid primitive in world coordinates (a half-space, a sphere, a capsule, a box)."""
+
+    @staticmethod
+    def plane(normal: _Vec, offset: float) -> "Primitive":
+        """The solid half-space n . x <= offset (normal normalised, pointing out)."""
+    @staticmethod
+    def sphere(center: _Vec, radius: float) -> "Primitive": ...
+    @staticmethod
+    def capsule(a: _Vec, b: _Vec, radius: float) -> "Primitive":
+        """The points within radius of the segment a b."""
+    @staticmethod
+    def box(center: _Vec, rotation: _Vec, half_extents: _Vec) -> "Primitive":
+        """A box centred at center, its axes the columns of the unit quaternion's matrix."""
+    @property
+    def kind(self) -> str:
+        """"plane", "sphere", "capsule" or "box"."""
+
+@final
+class Modes:
+    """The result of `modes`."""
+
+    frequencies_hz: npt.NDArray[np.float64]
+    basis: npt.NDArray[np.float64]
+    masses: npt.NDArray[np.float64]
+    stiffnesses: npt.NDArray[np.float64]
+    units: str
+    normalization: str
+    held_vertices: int
+
 def collide(a: Body, b: Body) -> npt.NDArray[np.int64]:
     """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted.
     Conservative; in f32 the pairs are re-tested in f64 on the stored model, so an extra pair
-    is closer than the model's f32 storage rounding (~1e-6 on unit-size bodies)."""
+    is closer than the model's f32 storage rounding (~1e-6 on unit-size bodies). The pair is
+    placed at its own floating origin (the centre of the two translations)."""
 
 def collide_swept(
     a_before: Body, a_now: Body, b_before: Body, b_now: Body
@@ -143,21 +225,52 @@ def collide_frames(
     are left in the last frame's state."""
 
 def distance(a: Body, b: Body) -> Distance:
-    """Exact minimum distance (0 when intersecting) with witnesses and the normal a → b."""
+    """Exact minimum distance (0 when intersecting) with witnesses and the normal a -> b."""
+
+def contacts(a: Body, b: Body) -> _Contacts:
+    """The pairs of `collide` with their contacts: points (K, 3) world, unit normals (K, 3)
+    from a's triangle to b's, depths (K,) >= 0, and jacobian_a (K, M_a), jacobian_b (K, M_b):
+    d depth / d q of each body (row n^T R sum_v w_v U_v for a, its negative for b)."""
+
+def within(a: Body, b: Body, distance: float) -> _Within:
+    """Triangle pairs at most `distance` apart (conservative), with distances and witnesses."""
 
 def collide_proxies(a: Body, depth_a: int, b: Body, depth_b: int) -> _Proxies:
     """Overlapping contact proxies with spheres and penetration depths (nested trees)."""
+
+def penalty_forces(
+    a: Body, depth_a: int, b: Body, depth_b: int, stiffness: float
+) -> _Penalty:
+    """Penalty forces stiffness * depth on the overlapping proxies, and each body's force,
+    torque (about its translation) and generalized force on q (nested trees)."""
+
+def collide_primitive(body: Body, primitive: Primitive) -> _PrimitiveContacts:
+    """Triangles touching a primitive, with points, normals (triangle -> primitive), depths."""
+
+def export(
+    path: _Path,
+    bodies: Sequence[Body],
+    contacts: bool = False,
+    spheres: Optional[int] = None,
+    self_pairs: bool = False,
+) -> _Export:
+    """The bodies in their current states as PLY or OBJ (as `bdtree export` writes a scene
+    frame): contact triangles red, spheres at a tree level, contact points."""
 
 def modes(
     vertices: _Floats,
     faces: npt.ArrayLike,
     k: int = 10,
-    young: float = 1e6,
+    young: float = 1000000.0,
     poisson: float = 0.45,
     density: float = 1000.0,
     resolution: Optional[int] = None,
     max_cells: int = 200000,
-) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The k lowest vibration modes of a closed mesh (SI units): (frequencies in Hz (k,),
-    U (3N, k)). ``resolution``: lattice cells along the longest side (None: from the body's
-    thickness, at most ``max_cells`` solid cells)."""
+    fixed: Optional[Sequence[str]] = None,
+    fixed_vertices: Optional[npt.ArrayLike] = None,
+    units: str = "m",
+    normalization: str = "peak",
+) -> Modes:
+    """The k lowest vibration modes of a closed mesh (young in Pa, density in kg/m^3, the mesh
+    in `units`), free or clamped (`fixed`: half-spaces like "x<-0.499"; `fixed_vertices`):
+    frequencies, the basis (3N, k), modal masses and stiffnesses (m q'' + k q = U^T F)."""

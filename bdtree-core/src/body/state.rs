@@ -36,8 +36,10 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// against the state as given. Cost: `O(M)` in f64 (soft float on most Cortex-M cores:
     /// a few thousand instructions at M = 10), then [`Body::set_state`].
     ///
-    /// Errors as [`Body::set_state`], with [`BodyError::Pose`] for a refused quaternion or a
-    /// non-finite translation or origin. A refused state changes nothing.
+    /// Errors as [`Body::set_state`], with [`BodyError::Pose`] for a refused quaternion (its
+    /// norm further than [`crate::QUATERNION_TOLERANCE`] from 1) or a non-finite translation or
+    /// origin, and [`BodyError::OutOfRange`] for a finite translation (less the origin) or `q`
+    /// beyond `S`'s range. A refused state changes nothing.
     pub fn set_state_f64(
         &mut self,
         rotation: [f64; 4],
@@ -53,16 +55,22 @@ impl<S: Scalar> Body<'_, '_, S> {
             translation[1] - origin[1],
             translation[2] - origin[2],
         ];
-        // The caller's rotation, exactly as f64 computes it, and the one the body will hold.
+        // The caller's rotation, exactly as f64 computes it (this checks the quaternion against
+        // `QUATERNION_TOLERANCE` in f64), and the one the body will hold: normalised in f64
+        // before rounding, so a quaternion accepted here is accepted in `S` too.
         let exact = Pose::<f64>::from_quaternion(rotation, local)?;
-        let pose = Pose::<S>::from_quaternion(rotation.map(S::from_f64), local.map(S::from_f64))?;
         // A finite value beyond `S`'s range is out of range, not non-finite (`commit` checks
         // the length and the rest).
-        if q.iter()
+        if local
+            .iter()
+            .chain(q)
             .any(|&x| x.is_finite() && !S::from_f64(x).is_finite())
         {
             return Err(BodyError::OutOfRange);
         }
+        let n = Scalar::sqrt(rotation.iter().map(|x| x * x).sum::<f64>());
+        let unit = rotation.map(|x| S::from_f64(x / n));
+        let pose = Pose::<S>::from_quaternion(unit, local.map(S::from_f64))?;
         let error = self.state_rounding(&exact, &pose, q, origin == [0.0; 3]);
         self.commit(pose, q.iter().map(|&x| S::from_f64(x)), round_up(error))
     }

@@ -11,7 +11,8 @@
 pub struct Pose {
     /// Unit quaternion `(w, x, y, z)`. The rotation is that of the normalised quaternion (the
     /// kernel normalises too), so a quaternion rounded in a file means the rotation it is
-    /// closest to; the scene loader rejects quaternions further than `1e-6` from unit length.
+    /// closest to; the scene loader rejects quaternions further than
+    /// [`bdtree_core::QUATERNION_TOLERANCE`] (`10⁻⁶`) from unit length, as every surface does.
     pub rotation: [f64; 4],
     /// Translation `t`, added after the rotation.
     pub translation: [f64; 3],

@@ -59,9 +59,10 @@ use super::npy::load_npy;
 use super::pose::Pose;
 use crate::error::LoadError;
 
-/// How far a rotation quaternion's norm may be from 1. Quaternions are never normalised
-/// silently: a scaled quaternion in a scene is a mistake worth reporting.
-pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-6;
+/// How far a rotation quaternion's norm may be from 1: the kernel's
+/// [`bdtree_core::QUATERNION_TOLERANCE`], the one tolerance of every surface. Quaternions are
+/// never normalised silently: a scaled quaternion in a scene is a mistake worth reporting.
+pub const QUATERNION_NORM_TOLERANCE: f64 = bdtree_core::QUATERNION_TOLERANCE;
 
 /// The contents of a scene file, as written (paths not yet resolved, files not yet read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

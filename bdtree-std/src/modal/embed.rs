@@ -140,14 +140,15 @@ pub(super) fn held_nodes(mesh: &Mesh, grid: &Grid, held_vertex: &[bool]) -> Vec<
 }
 
 /// Maps lattice modes to the mesh vertices and scales each to a largest vertex displacement
-/// of 1 (largest entry positive); also returns the largest embedding gap. Held nodes do not
-/// move.
+/// of 1 (largest entry positive); also returns the largest embedding gap and each mode's
+/// largest vertex displacement before scaling (the mode was divided by it; 1 for a mode that
+/// does not move the surface). Held nodes do not move.
 pub(super) fn surface_basis(
     mesh: &Mesh,
     grid: &Grid,
     sys: &System,
     vectors: &Mat<f64>,
-) -> (Basis, f64) {
+) -> (Basis, f64, Vec<f64>) {
     let k = vectors.ncols();
     let mut basis = Basis::zeros(mesh.vertices.len(), k);
     let mut max_gap: f64 = 0.0;
@@ -168,6 +169,7 @@ pub(super) fn surface_basis(
             }
         }
     }
+    let mut peaks = vec![1.0; k];
     for j in 0..k {
         let mut largest: f64 = 0.0;
         let mut signed: f64 = 0.0;
@@ -181,6 +183,7 @@ pub(super) fn surface_basis(
             }
         }
         if largest > 0.0 {
+            peaks[j] = largest;
             let s = largest.copysign(signed);
             for v in 0..basis.vertices {
                 for a in 0..3 {
@@ -189,5 +192,5 @@ pub(super) fn surface_basis(
             }
         }
     }
-    (basis, max_gap)
+    (basis, max_gap, peaks)
 }

@@ -64,11 +64,37 @@
 //!
 //! # Units and conventions
 //!
-//! SI throughout: lengths in the mesh's unit, taken as metres; `E` in pascals, `ρ` in kg/m³;
-//! eigenvalues `λ = ω²` in s⁻², frequencies `f = √λ / 2π` in hertz. Each column of the
-//! returned [`Basis`](crate::io::Basis) is scaled so that the largest vertex displacement (Euclidean norm over x,
-//! y, z) is exactly 1, with the sign chosen so that the entry of largest magnitude is positive;
-//! scale it by an amplitude to use it. Columns are sorted by increasing frequency.
+//! Lengths are in the mesh's unit, [`ModalOptions::units`] (metres unless told: a mesh in
+//! millimetres needs [`LengthUnit::Millimetre`], or its frequencies come out 1000 times too
+//! low); `E` in pascals and `ρ` in kg/m³ whatever that unit is; eigenvalues `λ = ω²` in s⁻²,
+//! frequencies `f = √λ / 2π` in hertz. The lattice's geometry (cell sides, walls, volumes,
+//! gaps) is reported in the mesh's unit, and messages give lengths in a readable unit. The
+//! analysis is computed on the mesh's own numbers (its lattice does not depend on the unit)
+//! and scaled: a mesh `s` times larger in numbers has `λ` `s²` times smaller.
+//!
+//! **Scaling of the modes.** Each column of the returned [`Basis`](crate::io::Basis) is a
+//! displacement in mesh units per unit of `q`, sorted by increasing frequency, with the sign
+//! chosen so that the entry of largest magnitude is positive, and scaled by
+//! [`ModalOptions::normalization`]:
+//!
+//! * [`Normalization::Peak`] (the default): the largest vertex displacement (Euclidean norm
+//!   over x, y, z) is exactly 1, so `q_j` is mode `j`'s peak displacement in mesh units;
+//! * [`Normalization::Mass`]: unit modal mass.
+//!
+//! **Modal masses and stiffnesses** ([`Modes::modal_masses`], [`Modes::modal_stiffnesses`])
+//! are those of `q` as the basis scales it, for the equations of motion in modal coordinates
+//!
+//! ```text
+//! m_j q̈_j + k_j q_j = Q_j,    Q_j = Σ_v U_vjᵀ F_v,    k_j = m_j ω_j²
+//! ```
+//!
+//! with `q` in mesh units, `F_v` the force on vertex `v` in newtons (in the body's axes:
+//! `Rᵀ f` for a world force `f`) and `U_vj` the vertex's 3-vector of mode `j` — the kernel's
+//! generalized force ([`bdtree_core::response`]). With `L` the unit's length in metres and `M`
+//! the lattice's mass matrix in kg, `m_j = L · U_jᵀ M U_j` (`U_j` on the lattice's nodes,
+//! dimensionless): N·s² per mesh unit, which is kg when the unit is the metre; `k_j` is in N
+//! per mesh unit. With [`Normalization::Mass`], `m_j = 1` and `k_j = ω_j²`. The elastic
+//! modes are `M`-orthogonal, so the modal equations are uncoupled (no damping is modelled).
 //!
 //! # Cost
 //!
@@ -96,13 +122,15 @@ mod spec;
 #[cfg(test)]
 mod tests;
 mod thickness;
+mod units;
 
 pub use options::{
-    Chosen, Lattice, ModalOptions, Modes, ModesError, Progress, ALONG_RESOLUTION, CELLS_ACROSS,
-    DEFAULT_MAX_CELLS, MAX_ASPECT, MAX_GRID_CELLS, MIN_RESOLUTION, SECTION_CELLS,
+    Chosen, Lattice, ModalOption, ModalOptions, Modes, ModesError, Progress, ALONG_RESOLUTION,
+    CELLS_ACROSS, DEFAULT_MAX_CELLS, MAX_ASPECT, MAX_GRID_CELLS, MIN_RESOLUTION, SECTION_CELLS,
 };
 pub use spec::Fixed;
 pub use thickness::Wall;
+pub use units::{LengthUnit, Normalization};
 
 use crate::io::Mesh;
 use eigen::{Factor, RIGID_FRACTION};
@@ -180,6 +208,7 @@ fn too_many_cells(
         dofs,
         estimated,
         max_cells: o.max_cells,
+        units: o.units,
     }
 }
 
@@ -388,7 +417,29 @@ fn analyse(
         max_residual = max_residual.max((r2 / k2).sqrt());
     }
 
-    let (mut basis, max_embedding_gap) = embed::surface_basis(mesh, &grid, &sys, &vectors);
+    let (mut basis, max_embedding_gap, peaks) = embed::surface_basis(mesh, &grid, &sys, &vectors);
+    // The lattice vectors are M-orthonormal in the mesh's numbers (`M` with lengths in mesh
+    // units), so mode j, scaled to its peak, has `Uᵀ M U = 1 / peak²` there; in SI,
+    // `M_SI = L³ M` and `m_j = L · U_jᵀ M_SI U_j` (module docs), `λ_SI = λ / L²`.
+    let unit = o.units.metres();
+    let si = 1.0 / (unit * unit);
+    let eigenvalues: Vec<f64> = eigenvalues.iter().map(|&l| l * si).collect();
+    let mut modal_masses: Vec<f64> = peaks.iter().map(|p| unit.powi(4) / (p * p)).collect();
+    if o.normalization == Normalization::Mass {
+        let k = basis.modes;
+        for (j, m) in modal_masses.iter_mut().enumerate() {
+            let s = 1.0 / m.sqrt();
+            for row in basis.data.chunks_mut(k) {
+                row[j] *= s;
+            }
+            *m = 1.0;
+        }
+    }
+    let modal_stiffnesses = modal_masses
+        .iter()
+        .zip(&eigenvalues)
+        .map(|(m, l)| m * l)
+        .collect();
     if rotation != frame::IDENTITY {
         // Displacements back to mesh coordinates.
         let k = basis.modes;
@@ -430,8 +481,12 @@ fn analyse(
             .map(|&l| l.max(0.0).sqrt() / (2.0 * std::f64::consts::PI))
             .collect(),
         eigenvalues,
-        rigid_eigenvalues: theta[..rigid].to_vec(),
+        rigid_eigenvalues: theta[..rigid].iter().map(|&l| l * si).collect(),
         basis,
+        modal_masses,
+        modal_stiffnesses,
+        units: o.units,
+        normalization: o.normalization,
         lattice,
         held_vertices,
         iterations: pairs.iterations,

@@ -2,6 +2,7 @@
 
 use super::spec::Fixed;
 use super::thickness::Wall;
+use super::units::{LengthUnit, Normalization};
 use crate::io::Basis;
 
 /// Cells the automatic lattice puts across the thinnest part of the body.
@@ -48,11 +49,16 @@ pub struct ModalOptions {
     pub max_cells: usize,
     /// Held parts of the surface; empty for a free body.
     pub fixed: Vec<Fixed>,
+    /// The unit of the mesh's coordinates (and so of the basis and of `q`); `E` and `ρ` stay
+    /// in SI units whatever it is (see the [module documentation](super)).
+    pub units: LengthUnit,
+    /// How each returned mode is scaled.
+    pub normalization: Normalization,
 }
 
 impl Default for ModalOptions {
     /// 10 modes of a free soft rubber-like solid (`E` = 1 MPa, `ν` = 0.45, `ρ` = 1000
-    /// kg/m³) on the automatic lattice.
+    /// kg/m³) in metres on the automatic lattice, each scaled to a peak displacement of 1.
     fn default() -> Self {
         Self {
             modes: 10,
@@ -62,6 +68,41 @@ impl Default for ModalOptions {
             resolution: None,
             max_cells: DEFAULT_MAX_CELLS,
             fixed: Vec::new(),
+            units: LengthUnit::Metre,
+            normalization: Normalization::Peak,
+        }
+    }
+}
+
+/// An option of [`ModalOptions`], as errors name it: the command line's flag
+/// ([`ModalOption::flag`]) or another front end's parameter ([`ModesError::describe`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModalOption {
+    /// [`ModalOptions::modes`].
+    Modes,
+    /// [`ModalOptions::young`].
+    Young,
+    /// [`ModalOptions::poisson`].
+    Poisson,
+    /// [`ModalOptions::density`].
+    Density,
+    /// [`ModalOptions::resolution`].
+    Resolution,
+    /// [`ModalOptions::max_cells`].
+    MaxCells,
+}
+
+impl ModalOption {
+    /// The `bdtree modes` flag: `-k`, `--young`, `--poisson`, `--density`, `--resolution`,
+    /// `--max-cells`.
+    pub fn flag(self) -> &'static str {
+        match self {
+            ModalOption::Modes => "-k",
+            ModalOption::Young => "--young",
+            ModalOption::Poisson => "--poisson",
+            ModalOption::Density => "--density",
+            ModalOption::Resolution => "--resolution",
+            ModalOption::MaxCells => "--max-cells",
         }
     }
 }
@@ -122,7 +163,7 @@ pub struct Lattice {
     pub cells_across: Option<f64>,
     /// Grid cells along x, y and z.
     pub cells: [usize; 3],
-    /// Cell sides along the lattice's x, y and z in metres: equal (cubes) for a given
+    /// Cell sides along the lattice's x, y and z in mesh units: equal (cubes) for a given
     /// resolution and a body thick every way, thinner across thin walls (see the [module
     /// documentation](super)).
     pub spacing: [f64; 3],
@@ -148,7 +189,8 @@ pub struct Lattice {
     pub dofs: usize,
     /// Entries of the Cholesky factor of `K − σM` (its memory is 8 bytes each).
     pub factor_entries: usize,
-    /// Volume of material the lattice holds (full cells and the inside share of cut cells).
+    /// Volume of material the lattice holds (full cells and the inside share of cut cells), in
+    /// mesh units cubed.
     pub volume: f64,
 }
 
@@ -157,13 +199,27 @@ pub struct Lattice {
 pub struct Modes {
     /// The `k` lowest elastic frequencies in hertz, increasing.
     pub frequencies_hz: Vec<f64>,
-    /// Their eigenvalues `λ = (2π f)²` in s⁻².
+    /// Their eigenvalues `λ = (2π f)²` in s⁻² (whatever the mesh's unit).
     pub eigenvalues: Vec<f64>,
     /// The six removed rigid-body eigenvalues of a free body (numerically zero), in s⁻²;
     /// empty when something is held.
     pub rigid_eigenvalues: Vec<f64>,
-    /// Surface displacements, 3N × k (see the [module documentation](super) for the scaling).
+    /// Surface displacements, 3N × k, in mesh units per unit of `q` (see the [module
+    /// documentation](super) for the scaling).
     pub basis: Basis,
+    /// Each mode's modal mass `m_j` for `q` as the basis scales it (1 for
+    /// [`Normalization::Mass`]): in N·s² per mesh unit (kg when the unit is the metre), such
+    /// that `m_j q̈_j + k_j q_j = Q_j` with `q` in mesh units and the generalized force
+    /// `Q_j = Σ_v U_vjᵀ F_v` of world forces `F_v` in newtons (body axes) — see the [module
+    /// documentation](super).
+    pub modal_masses: Vec<f64>,
+    /// Each mode's modal stiffness `k_j = m_j ω_j²`, in N per mesh unit (`ω_j²` in s⁻² for
+    /// [`Normalization::Mass`]).
+    pub modal_stiffnesses: Vec<f64>,
+    /// The unit of the mesh, the basis and `q`.
+    pub units: LengthUnit,
+    /// How the modes are scaled.
+    pub normalization: Normalization,
     /// The lattice.
     pub lattice: Lattice,
     /// Mesh vertices held fixed.
@@ -172,10 +228,10 @@ pub struct Modes {
     pub iterations: usize,
     /// Largest relative residual `‖K u − λ M u‖ / ‖K u‖` of the returned modes.
     pub max_residual: f64,
-    /// Largest distance from a mesh vertex to the solid cell it is embedded in, in metres
+    /// Largest distance from a mesh vertex to the solid cell it is embedded in, in mesh units
     /// (0 when every vertex lies in a solid cell).
     pub max_embedding_gap: f64,
-    /// Volume the mesh encloses.
+    /// Volume the mesh encloses, in mesh units cubed.
     pub mesh_volume: f64,
     /// The lattice's volume over the mesh's: 1 up to the sub-sampling of cut cells (a few
     /// 10⁻³); far from 1 when parts were dropped or the lattice is too coarse for them.
@@ -188,6 +244,15 @@ pub struct Modes {
 pub enum ModesError {
     /// An option is out of range; the text says which.
     InvalidOptions(String),
+    /// An option is out of range: which, its value and what it must be.
+    InvalidOption {
+        /// The option.
+        option: ModalOption,
+        /// Its value, as text.
+        value: String,
+        /// What it must be ("a positive number of pascals").
+        expected: &'static str,
+    },
     /// The mesh has no triangles, or edges used by only one triangle (so it has no inside).
     NotClosed {
         /// Edges used an odd number of times.
@@ -211,6 +276,8 @@ pub enum ModesError {
         estimated: bool,
         /// The budget, [`ModalOptions::max_cells`].
         max_cells: usize,
+        /// The mesh's unit (of `spacing` and the wall).
+        units: LengthUnit,
     },
     /// The grid over the body's bounding box would have more than [`MAX_GRID_CELLS`] cells
     /// (a thin shell around a large empty inside, or a fine `resolution`).
@@ -264,9 +331,9 @@ fn count(n: usize) -> String {
     out
 }
 
-/// Cell sides as text: one length for a cube, else the three.
-pub(super) fn sides(h: [f64; 3]) -> String {
-    let length = super::thickness::length;
+/// Cell sides (mesh units of `unit`) as text: one length for a cube, else the three.
+pub(super) fn sides(h: [f64; 3], unit: LengthUnit) -> String {
+    let length = |x| super::units::length(x, unit);
     if h.iter().all(|&s| (s - h[0]).abs() <= 1e-9 * h[0]) {
         length(h[0])
     } else {
@@ -292,9 +359,38 @@ fn times(cells: usize, budget: usize) -> String {
 }
 
 impl std::fmt::Display for ModesError {
+    /// The message with the options named as `bdtree modes`' flags ([`ModalOption::flag`]).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write(f, &ModalOption::flag)
+    }
+}
+
+impl ModesError {
+    /// The message with each option named by `name` (a front end's own parameter names;
+    /// [`ModalOption::flag`] gives the command line's, as `Display` does).
+    pub fn describe(&self, name: &dyn Fn(ModalOption) -> &'static str) -> String {
+        struct Text<'e, 'n>(&'e ModesError, &'n dyn Fn(ModalOption) -> &'static str);
+        impl std::fmt::Display for Text<'_, '_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.write(f, self.1)
+            }
+        }
+        Text(self, name).to_string()
+    }
+
+    fn write(
+        &self,
+        f: &mut std::fmt::Formatter<'_>,
+        name: &dyn Fn(ModalOption) -> &'static str,
+    ) -> std::fmt::Result {
+        use ModalOption as O;
         match self {
             ModesError::InvalidOptions(what) => write!(f, "{what}"),
+            ModesError::InvalidOption {
+                option,
+                value,
+                expected,
+            } => write!(f, "{} must be {expected}, not {value}", name(*option)),
             ModesError::NotClosed { open_edges: 0 } => write!(f, "the mesh has no triangles"),
             ModesError::NotClosed { open_edges } => write!(
                 f,
@@ -309,13 +405,15 @@ impl std::fmt::Display for ModesError {
                 dofs,
                 estimated,
                 max_cells,
+                units,
             } => {
-                let sides = sides(*spacing);
+                let sides = sides(*spacing, *units);
                 match wall {
                     Some(w) => write!(
                         f,
-                        "the body has a wall too thin for the cell budget: {w}. Putting {:.0} \
+                        "the body has a wall too thin for the cell budget: {}. Putting {:.0} \
                          cells across it needs cells of {sides}",
+                        w.describe(*units),
                         w.thickness / spacing.iter().copied().fold(f64::INFINITY, f64::min)
                     )?,
                     None => write!(f, "the lattice needs cells of {sides}")?,
@@ -335,33 +433,39 @@ impl std::fmt::Display for ModesError {
                 }
                 write!(
                     f,
-                    ", {} the budget of {} cells (--max-cells). Raise --max-cells to at least \
-                     {} (time and memory grow faster than the cell count), or give --resolution \
-                     to compute on a coarser lattice, on which that wall comes out too stiff; no \
-                     frequencies were computed",
+                    ", {} the budget of {} cells ({max}). Raise {max} to at least {} (time and \
+                     memory grow faster than the cell count), or give {resolution} to compute on \
+                     a coarser lattice, on which that wall comes out too stiff; no frequencies \
+                     were computed",
                     times(*cells, *max_cells),
                     count(*max_cells),
                     count(*cells),
+                    max = name(O::MaxCells),
+                    resolution = name(O::Resolution),
                 )
             }
             ModesError::GridTooLarge { cells } => write!(
                 f,
                 "the lattice's grid over the bounding box would have {}×{}×{} cells, more than \
-                 the {} it can be built on; give a coarser --resolution",
+                 the {} it can be built on; give a coarser {}",
                 cells[0],
                 cells[1],
                 cells[2],
-                count(MAX_GRID_CELLS)
+                count(MAX_GRID_CELLS),
+                name(O::Resolution)
             ),
             ModesError::NoSolidCells { resolution } => write!(
                 f,
                 "no lattice cell holds material at resolution {resolution}: the body is \
-                 thinner than a cell; raise --resolution"
+                 thinner than a cell; raise {}",
+                name(O::Resolution)
             ),
             ModesError::TooFewDofs { dofs, needed } => write!(
                 f,
                 "the lattice has {dofs} degrees of freedom but {needed} modes are needed; \
-                 raise --resolution or lower -k"
+                 raise {} or lower {}",
+                name(O::Resolution),
+                name(O::Modes)
             ),
             ModesError::Numerical(what) => write!(f, "numerical failure: {what}"),
             ModesError::NotConverged { iterations } => write!(
@@ -386,38 +490,52 @@ impl std::fmt::Display for ModesError {
 impl std::error::Error for ModesError {}
 
 impl ModalOptions {
-    /// Checks that every option is in range; the message names the offending command-line
-    /// flag (`-k`, `--young`, `--poisson`, `--density`, `--resolution`, `--max-cells`).
+    /// Checks that every option is in range; the error names the option
+    /// ([`ModesError::InvalidOption`]: `Display` gives `bdtree modes`' flag, `-k`, `--young`,
+    /// `--poisson`, `--density`, `--resolution`, `--max-cells`).
     pub fn validate(&self) -> Result<(), ModesError> {
-        let bad = |s: String| Err(ModesError::InvalidOptions(s));
+        let bad = |option, value: String, expected| {
+            Err(ModesError::InvalidOption {
+                option,
+                value,
+                expected,
+            })
+        };
         if self.modes == 0 {
-            return bad("-k (the number of modes) must be at least 1".into());
+            return bad(
+                ModalOption::Modes,
+                "0".into(),
+                "at least 1 (the number of modes)",
+            );
         }
         if !(self.young.is_finite() && self.young > 0.0) {
-            return bad(format!(
-                "--young must be a positive number of pascals, not {}",
-                self.young
-            ));
+            return bad(
+                ModalOption::Young,
+                self.young.to_string(),
+                "a positive number of pascals",
+            );
         }
         if !(self.poisson.is_finite() && self.poisson > -1.0 && self.poisson < 0.5) {
-            return bad(format!(
-                "--poisson must lie strictly between -1 and 0.5, not {}",
-                self.poisson
-            ));
+            return bad(
+                ModalOption::Poisson,
+                self.poisson.to_string(),
+                "strictly between -1 and 0.5",
+            );
         }
         if !(self.density.is_finite() && self.density > 0.0) {
-            return bad(format!(
-                "--density must be a positive number of kg/m³, not {}",
-                self.density
-            ));
+            return bad(
+                ModalOption::Density,
+                self.density.to_string(),
+                "a positive number of kg/m³",
+            );
         }
         if let Some(r) = self.resolution {
             if r == 0 || r > 4096 {
-                return bad(format!("--resolution must be between 1 and 4096, not {r}"));
+                return bad(ModalOption::Resolution, r.to_string(), "between 1 and 4096");
             }
         }
         if self.max_cells == 0 {
-            return bad("--max-cells must be at least 1".into());
+            return bad(ModalOption::MaxCells, "0".into(), "at least 1");
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! the warnings a result that may mislead needs.
 
 use super::options::{Chosen, Modes, CELLS_ACROSS, MIN_RESOLUTION};
+use super::units::{LengthUnit, Normalization};
 use std::path::Path;
 
 /// What the user should know about a result that may mislead.
@@ -15,7 +16,7 @@ pub fn warnings(modes: &Modes) -> Vec<String> {
                  comes out too stiff in bending, so its frequencies are high; without \
                  --resolution the lattice puts {CELLS_ACROSS} across it",
                 l.resolution,
-                super::thickness::length(w.thickness)
+                super::units::length(w.thickness, modes.units)
             ));
         }
     }
@@ -23,8 +24,9 @@ pub fn warnings(modes: &Modes) -> Vec<String> {
         out.push(format!(
             "{} cells not face-connected to the main body were dropped (separate parts, or \
              parts joined only along an edge or at a corner); their vertices follow the \
-             nearest kept cell, up to {:.3e} m away",
-            l.dropped_cells, modes.max_embedding_gap
+             nearest kept cell, up to {} away",
+            l.dropped_cells,
+            super::units::length(modes.max_embedding_gap, modes.units)
         ));
     }
     if (modes.volume_ratio - 1.0).abs() > 0.05 {
@@ -41,7 +43,7 @@ fn chosen_text(modes: &Modes) -> String {
     let l = &modes.lattice;
     let wall = l
         .thinnest
-        .map(|w| super::thickness::length(w.thickness))
+        .map(|w| super::units::length(w.thickness, modes.units))
         .unwrap_or_else(|| "unmeasured".into());
     let across = l.cells_across.map_or(String::new(), |a| format!("{a:.1}"));
     match l.chosen {
@@ -75,6 +77,11 @@ pub fn json(modes: &Modes, seconds: f64) -> serde_json::Value {
     serde_json::json!({
         "frequencies_hz": modes.frequencies_hz,
         "eigenvalues": modes.eigenvalues,
+        "modal_masses": modes.modal_masses,
+        "modal_stiffnesses": modes.modal_stiffnesses,
+        "units": modes.units.symbol(),
+        "unit_metres": modes.units.metres(),
+        "normalization": modes.normalization.name(),
         "rigid_eigenvalues": modes.rigid_eigenvalues,
         "vertices": modes.basis.vertices,
         "held_vertices": modes.held_vertices,
@@ -115,7 +122,7 @@ pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
         "  lattice: resolution {} along the longest side ({}): cells of {}, grid {}×{}×{}\n",
         l.resolution,
         chosen_text(modes),
-        super::options::sides(l.spacing),
+        super::options::sides(l.spacing, modes.units),
         l.cells[0],
         l.cells[1],
         l.cells[2]
@@ -125,9 +132,10 @@ pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
          {} degrees of freedom\n",
         l.solid_cells, l.cut_cells, l.dropped_cells, l.undecided_cells, l.dofs
     );
+    let unit = modes.units.symbol();
     s += &format!(
-        "  volume: lattice {:.6e} m³, mesh {:.6e} m³ (ratio {:.4}); largest embedding gap \
-         {:.2e} m\n",
+        "  volume: lattice {:.6e} {unit}³, mesh {:.6e} {unit}³ (ratio {:.4}); largest embedding \
+         gap {:.2e} {unit}\n",
         l.volume, modes.mesh_volume, modes.volume_ratio, modes.max_embedding_gap
     );
     if modes.held_vertices > 0 {
@@ -142,9 +150,30 @@ pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
         "  {} iterations, largest residual {:.1e}, {:.2} s\n",
         modes.iterations, modes.max_residual, seconds
     );
-    s += &format!("  {:>4} {:>14}\n", "mode", "frequency (Hz)");
+    let (mass, stiffness) = match (modes.units, modes.normalization) {
+        (_, Normalization::Mass) => ("1".to_string(), "s⁻²".to_string()),
+        (LengthUnit::Metre, _) => ("kg".to_string(), "N/m".to_string()),
+        (u, _) => (format!("N·s²/{u}"), format!("N/{u}")),
+    };
+    s += &format!(
+        "  modes scaled to {} (q in {unit}); modal mass m and stiffness k = m ω² for \
+         m q̈ + k q = Uᵀ F (F in N)\n",
+        match modes.normalization {
+            Normalization::Peak => "a peak displacement of 1",
+            Normalization::Mass => "unit modal mass",
+        }
+    );
+    s += &format!(
+        "  {:>4} {:>14} {:>16} {:>16}\n",
+        "mode",
+        "frequency (Hz)",
+        format!("mass ({mass})"),
+        format!("stiffness ({stiffness})")
+    );
     for (j, f) in modes.frequencies_hz.iter().enumerate() {
-        s += &format!("  {j:>4} {f:>14.6}\n");
+        let m = modes.modal_masses.get(j).copied().unwrap_or(f64::NAN);
+        let k = modes.modal_stiffnesses.get(j).copied().unwrap_or(f64::NAN);
+        s += &format!("  {j:>4} {f:>14.6} {m:>16.6e} {k:>16.6e}\n");
     }
     s
 }

@@ -388,6 +388,7 @@ fn refusals_print_the_ratio_with_the_decimals_it_needs() {
             dofs: Some(3 * cells),
             estimated: false,
             max_cells: 200_000,
+            units: LengthUnit::Metre,
         }
         .to_string()
     };
@@ -585,4 +586,147 @@ fn overlapping_parts_are_counted_not_bounded_by_their_summed_volume() {
     assert!(summed > 1.2 * cells as f64, "{summed} vs {cells}");
     let fits = lattice_of(&mesh, cells).expect("the union fits its own count");
     assert_eq!(fits.grid.solid_cells(), cells);
+}
+
+/// `mesh` with every coordinate multiplied by `s`.
+fn scaled(mesh: &Mesh, s: f64) -> Mesh {
+    Mesh {
+        vertices: mesh.vertices.iter().map(|p| p.map(|x| x * s)).collect(),
+        triangles: mesh.triangles.clone(),
+    }
+}
+
+#[test]
+fn a_millimetre_mesh_with_its_unit_is_the_metre_mesh_issue_39() {
+    let options = ModalOptions {
+        modes: 4,
+        resolution: Some(6),
+        ..ModalOptions::default()
+    };
+    // A box of three different sides: no two modes share a frequency, so each mode is one
+    // shape (a pair's modes could come out as any rotation within the pair).
+    let mut metres = bar(0.2, 0.05, 2);
+    for v in &mut metres.vertices {
+        v[2] *= 0.6;
+    }
+    let millimetres = scaled(&metres, 1000.0);
+    let (m, _) = analyse(&metres, &options, &mut |_| {}).expect("modes");
+    let mm_options = ModalOptions {
+        units: LengthUnit::Millimetre,
+        ..options.clone()
+    };
+    let (mm, _) = analyse(&millimetres, &mm_options, &mut |_| {}).expect("modes");
+    // Without the unit, the millimetre mesh is a body 1000 times larger: f / 1000.
+    let (wrong, _) = analyse(&millimetres, &options, &mut |_| {}).expect("modes");
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-8 * a.abs().max(b.abs());
+    for j in 0..4 {
+        let f = m.frequencies_hz[j];
+        assert!(
+            close(mm.frequencies_hz[j], f),
+            "{j}: {} vs {f}",
+            mm.frequencies_hz[j]
+        );
+        assert!(close(wrong.frequencies_hz[j] * 1000.0, f), "{j}");
+        assert!(close(mm.eigenvalues[j], m.eigenvalues[j]));
+        // The same body: the same energies for the same peak displacement, in joules; per
+        // mesh unit of q the masses and stiffnesses are 1000 times smaller (m = L UᵀMU).
+        assert!(close(mm.modal_masses[j] * 1000.0, m.modal_masses[j]), "{j}");
+        assert!(
+            close(mm.modal_stiffnesses[j] * 1000.0, m.modal_stiffnesses[j]),
+            "{j}"
+        );
+        let omega2 = (2.0 * PI * f).powi(2);
+        assert!(close(m.modal_stiffnesses[j], m.modal_masses[j] * omega2));
+    }
+    assert_eq!(mm.basis.modes, m.basis.modes);
+    for (a, b) in mm.basis.data.iter().zip(&m.basis.data) {
+        assert!((a - b).abs() < 1e-7, "{a} vs {b}");
+    }
+    // Geometry comes back in the mesh's unit.
+    assert!(close(mm.lattice.spacing[0], 1000.0 * m.lattice.spacing[0]));
+    assert!(close(mm.mesh_volume, 1e9 * m.mesh_volume));
+    assert_eq!(mm.units, LengthUnit::Millimetre);
+}
+
+#[test]
+fn mass_normalised_modes_have_unit_modal_mass_issue_39() {
+    let options = ModalOptions {
+        modes: 3,
+        resolution: Some(6),
+        ..ModalOptions::default()
+    };
+    let mesh = icosphere(0.1, 2);
+    for units in [LengthUnit::Metre, LengthUnit::Millimetre] {
+        let o = ModalOptions {
+            units,
+            ..options.clone()
+        };
+        let (peak, _) = analyse(&mesh, &o, &mut |_| {}).expect("modes");
+        let mass = ModalOptions {
+            normalization: Normalization::Mass,
+            ..o
+        };
+        let (unit, _) = analyse(&mesh, &mass, &mut |_| {}).expect("modes");
+        let k = peak.basis.modes;
+        for j in 0..k {
+            assert!((unit.modal_masses[j] - 1.0).abs() < 1e-12);
+            let s = (unit.modal_stiffnesses[j] - unit.eigenvalues[j]).abs();
+            assert!(s <= 1e-12 * unit.eigenvalues[j]);
+            // The mass-normalised column is the peak one over √m.
+            let root = peak.modal_masses[j].sqrt();
+            for v in 0..peak.basis.vertices {
+                for a in 0..3 {
+                    let (p, u) = (peak.basis.get(v, a, j), unit.basis.get(v, a, j));
+                    assert!((u * root - p).abs() < 1e-9, "{units:?} mode {j}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn messages_give_lengths_in_the_mesh_unit_issue_39() {
+    // A 16 mm × 16 mm × 4 mm plate in millimetres, on a coarse given lattice.
+    let mut plate = bar(16.0, 16.0, 1);
+    for v in &mut plate.vertices {
+        v[2] *= 0.25;
+    }
+    let options = ModalOptions {
+        modes: 2,
+        resolution: Some(8),
+        units: LengthUnit::Millimetre,
+        ..ModalOptions::default()
+    };
+    let modes = compute_modes(&plate, &options, &mut |_| {}).expect("modes");
+    let warnings = report::warnings(&modes).join("\n");
+    assert!(warnings.contains("thinnest wall (4.00 mm)"), "{warnings}");
+    let table = report::table(&modes, std::path::Path::new("plate.npy"), 0.0);
+    assert!(table.contains("cells of 2.00 mm"), "{table}");
+    assert!(table.contains("mm³"), "{table}");
+    // Without the unit the same numbers are metres: "2.000 m" cells for a 16 mm part.
+    let metres = ModalOptions {
+        units: LengthUnit::Metre,
+        ..options
+    };
+    let wrong = compute_modes(&plate, &metres, &mut |_| {}).expect("modes");
+    let table = report::table(&wrong, std::path::Path::new("plate.npy"), 0.0);
+    assert!(table.contains("cells of 2.000 m"), "{table}");
+    // An option error names the option and the value, by the front end's names.
+    let bad = ModalOptions {
+        young: -1.0,
+        ..ModalOptions::default()
+    };
+    let e = bad.validate().expect_err("negative E");
+    assert_eq!(
+        e.to_string(),
+        "--young must be a positive number of pascals, not -1"
+    );
+    let python = |o: ModalOption| match o {
+        ModalOption::Young => "young",
+        _ => "other",
+    };
+    assert_eq!(
+        e.describe(&python),
+        "young must be a positive number of pascals, not -1"
+    );
 }

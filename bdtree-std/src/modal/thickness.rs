@@ -15,6 +15,7 @@
 //! of surface — a wall, fin or rod whose faces span a few thicknesses, not a sliver of a
 //! single triangle at a junction.
 
+use super::units::{area, length, LengthUnit};
 use crate::io::Mesh;
 
 /// Area, in squared thicknesses, that a thin part must cover to count.
@@ -34,42 +35,29 @@ pub struct Wall {
     pub area: f64,
 }
 
-impl std::fmt::Display for Wall {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} thick (within x {:.4}…{:.4}, y {:.4}…{:.4}, z {:.4}…{:.4}; {} of its faces that thin)",
-            length(self.thickness),
+impl Wall {
+    /// The wall as text, its lengths in `unit` (the mesh's): thickness, where it is (the box,
+    /// in mesh coordinates) and the area of its thin faces.
+    pub fn describe(&self, unit: LengthUnit) -> String {
+        format!(
+            "{} thick (within x {:.4}…{:.4}, y {:.4}…{:.4}, z {:.4}…{:.4} {}; {} of its faces that thin)",
+            length(self.thickness, unit),
             self.lo[0],
             self.hi[0],
             self.lo[1],
             self.hi[1],
             self.lo[2],
             self.hi[2],
-            area(self.area)
+            unit.symbol(),
+            area(self.area, unit)
         )
     }
 }
 
-/// A length in metres as text with a readable unit.
-pub(super) fn length(x: f64) -> String {
-    if x >= 1.0 {
-        format!("{x:.3} m")
-    } else if x >= 0.01 {
-        format!("{:.2} cm", x * 100.0)
-    } else {
-        format!("{:.2} mm", x * 1000.0)
-    }
-}
-
-/// An area in m² as text with a readable unit.
-fn area(x: f64) -> String {
-    if x >= 1.0 {
-        format!("{x:.2} m²")
-    } else if x >= 1e-4 {
-        format!("{:.1} cm²", x * 1e4)
-    } else {
-        format!("{:.2} mm²", x * 1e6)
+impl std::fmt::Display for Wall {
+    /// [`Wall::describe`] in metres.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(LengthUnit::Metre))
     }
 }
 

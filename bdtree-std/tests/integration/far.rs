@@ -583,3 +583,83 @@ fn far_and_touching_scenes_through_the_cli_miss_nothing() {
     }
     eprintln!("{checked} scene-precision runs through the CLI, none missed a pair");
 }
+
+/// A state given in f64 to a body of `S` over a small sphere's image: `Ok` or the error.
+fn set_f64<S: bdtree_core::Scalar>(
+    rotation: [f64; 4],
+    translation: [f64; 3],
+    origin: [f64; 3],
+) -> Result<(), bdtree_core::BodyError> {
+    let precision = if S::BYTES == 4 {
+        Precision::F32
+    } else {
+        Precision::F64
+    };
+    let options = BuildOptions {
+        precision,
+        ..BuildOptions::default()
+    };
+    let mesh = icosphere(1.0, 1);
+    let (image, _) = bdtree_std::build::build(&mesh, None, options, &mut |_| {}).expect("build");
+    let image = image.parse::<S>().expect("parse");
+    let mut storage = bdtree_std::BodyStorage::for_image(&image);
+    let mut body = storage.body(&image).expect("body");
+    body.set_state_f64(rotation, translation, &[], origin)
+}
+
+#[test]
+fn translation_beyond_f32_is_out_of_range_not_non_finite_issue_39() {
+    use bdtree_core::{BodyError, PoseError};
+    let unit = [1.0, 0.0, 0.0, 0.0];
+    // 1e39 is beyond f32's range (3.4e38), not f64's; 1e300 leaves no bound in either.
+    assert_eq!(
+        set_f64::<f32>(unit, [1e39, 0.0, 0.0], [0.0; 3]),
+        Err(BodyError::OutOfRange)
+    );
+    assert_eq!(set_f64::<f64>(unit, [1e39, 0.0, 0.0], [0.0; 3]), Ok(()));
+    // At a floating origin near it, the same translation is fine in f32.
+    assert_eq!(
+        set_f64::<f32>(unit, [1e39, 0.0, 0.0], [1e39, 0.0, 0.0]),
+        Ok(())
+    );
+    for result in [
+        set_f64::<f32>(unit, [1e300, 0.0, 0.0], [0.0; 3]),
+        set_f64::<f64>(unit, [1e300, 0.0, 0.0], [0.0; 3]),
+    ] {
+        assert_eq!(result, Err(BodyError::OutOfRange));
+    }
+    // Not finite is not finite in both.
+    for result in [
+        set_f64::<f32>(unit, [f64::NAN, 0.0, 0.0], [0.0; 3]),
+        set_f64::<f64>(unit, [f64::INFINITY, 0.0, 0.0], [0.0; 3]),
+    ] {
+        assert_eq!(result, Err(BodyError::Pose(PoseError::NonFinite)));
+    }
+}
+
+#[test]
+fn one_quaternion_tolerance_for_f32_and_f64_states_issue_39() {
+    use bdtree_core::{BodyError, PoseError, QUATERNION_TOLERANCE};
+    let t = [3000.0, -2000.0, 1000.0];
+    for by in [0.9, -0.9, 0.0] {
+        let q = [
+            (1.0 + by * QUATERNION_TOLERANCE) * 0.6,
+            0.0,
+            0.8 * (1.0 + by * QUATERNION_TOLERANCE),
+            0.0,
+        ];
+        assert_eq!(set_f64::<f32>(q, t, [0.0; 3]), Ok(()), "f32 {by}");
+        assert_eq!(set_f64::<f64>(q, t, [0.0; 3]), Ok(()), "f64 {by}");
+    }
+    for by in [1.1, -1.1, 1e3] {
+        let q = [
+            (1.0 + by * QUATERNION_TOLERANCE) * 0.6,
+            0.0,
+            0.8 * (1.0 + by * QUATERNION_TOLERANCE),
+            0.0,
+        ];
+        let refused = Err(BodyError::Pose(PoseError::NotUnit));
+        assert_eq!(set_f64::<f32>(q, t, [0.0; 3]), refused, "f32 {by}");
+        assert_eq!(set_f64::<f64>(q, t, [0.0; 3]), refused, "f64 {by}");
+    }
+}

@@ -649,3 +649,101 @@ fn sphere_torsion_matches_lamb() {
         assert!((f / exact - 1.0).abs() < 0.015, "{f} vs {exact}");
     }
 }
+
+/// Euler–Bernoulli's free–free mode n = 1 of a beam of length `l`, `φ(x) = cosh βx + cos βx −
+/// σ (sinh βx + sin βx)` (`φ(0) = 2`), and its first two derivatives.
+fn free_free_shape(l: f64, x: f64) -> [f64; 3] {
+    let beta = crate::modal_references::FREE_FREE[0] / l;
+    let bl = beta * l;
+    let sigma = (bl.cosh() - bl.cos()) / (bl.sinh() - bl.sin());
+    let y = beta * x;
+    let (s, c, sinh, cosh) = (y.sin(), y.cos(), y.sinh(), y.cosh());
+    [
+        cosh + c - sigma * (sinh + s),
+        beta * (sinh - s - sigma * (cosh + c)),
+        beta * beta * (cosh - c - sigma * (sinh - s)),
+    ]
+}
+
+/// `∫₀ˡ f` by Simpson's rule on 20,000 intervals.
+fn integral(l: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let n = 20_000;
+    let h = l / n as f64;
+    let inner: f64 = (1..n)
+        .map(|i| f(i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 })
+        .sum();
+    (f(0.0) + inner + f(l)) * h / 3.0
+}
+
+#[test]
+fn modal_mass_and_stiffness_match_euler_bernoulli_in_metres_and_millimetres_issue_39() {
+    // A slender free bar, 1 m × 2 cm × 3 cm (50:1 against its weak side): its lowest mode is
+    // weak-axis bending. Euler–Bernoulli's shape φ, scaled so that the largest displacement of
+    // a surface point is 1 — at an end's corner, the transverse `a φ(0)` with the section's
+    // turn `a φ'(0) h/2` along the bar — has the modal mass `ρ a² (A ∫φ² + I ∫φ'²)`
+    // (translation and rotary inertia) and stiffness `E I a² ∫φ''²`.
+    let (l, h, w) = (1.0, 0.02, 0.03);
+    let beam = Beam {
+        length: l,
+        depth: h,
+        width: w,
+        ..issue_beam()
+    };
+    let (area, second) = (h * w, w * h.powi(3) / 12.0);
+    let [phi0, slope0, _] = free_free_shape(l, 0.0);
+    let a = 1.0 / (phi0 * phi0 + (slope0 * h / 2.0).powi(2)).sqrt();
+    let mass = beam.density
+        * a
+        * a
+        * (area * integral(l, |x| free_free_shape(l, x)[0].powi(2))
+            + second * integral(l, |x| free_free_shape(l, x)[1].powi(2)));
+    let stiffness = beam.young * second * a * a * integral(l, |x| free_free_shape(l, x)[2].powi(2));
+    // The shape's own normalisation (a check of the reference): ∫φ² = L.
+    assert!((integral(l, |x| free_free_shape(l, x)[0].powi(2)) - l).abs() < 1e-6);
+    let metres = cuboid([l, h, w], [25, 1, 1]);
+    let millimetres = Mesh {
+        vertices: metres
+            .vertices
+            .iter()
+            .map(|p| p.map(|x| x * 1000.0))
+            .collect(),
+        triangles: metres.triangles.clone(),
+    };
+    let m = analyse("slender bar (m)", &metres, &material(&beam, 2));
+    let mm_options = ModalOptions {
+        units: bdtree_std::modal::LengthUnit::Millimetre,
+        ..material(&beam, 2)
+    };
+    let mm = analyse("slender bar (mm)", &millimetres, &mm_options);
+    let bending = bending_modes(&metres, &m, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    assert!(bending.first().is_some_and(|b| b.1 > 0.99), "{bending:?}");
+    let f = m.frequencies_hz[0];
+    assert_eq!(f, bending[0].0);
+    let e = beam.euler_bernoulli(Ends::FreeFree)[0];
+    let (got_m, got_k) = (m.modal_masses[0], m.modal_stiffnesses[0]);
+    println!(
+        "  weak n = 1: {f:.5} Hz (Euler–Bernoulli {e:.5}, {}); modal mass {got_m:.6e} kg \
+         ({mass:.6e}, {}), stiffness {got_k:.6e} N/m ({stiffness:.6e}, {})",
+        percent(f / e - 1.0),
+        percent(got_m / mass - 1.0),
+        percent(got_k / stiffness - 1.0)
+    );
+    assert!((got_m / mass - 1.0).abs() < 0.01, "{got_m} vs {mass}");
+    assert!(
+        (got_k / stiffness - 1.0).abs() < 0.03,
+        "{got_k} vs {stiffness}"
+    );
+    // The millimetre mesh: the same frequencies; per millimetre of q, a thousandth of the mass
+    // and stiffness per metre (m q̈ + k q = Uᵀ F with q in mm and F in N).
+    for j in 0..2 {
+        let (a, b) = (mm.frequencies_hz[j], m.frequencies_hz[j]);
+        assert!(
+            (a / b - 1.0).abs() < 1e-6,
+            "mode {j}: {a} Hz (mm) vs {b} Hz (m)"
+        );
+        let (a, b) = (mm.modal_masses[j] * 1000.0, m.modal_masses[j]);
+        assert!((a / b - 1.0).abs() < 1e-6, "mode {j}: mass {a} vs {b}");
+        let (a, b) = (mm.modal_stiffnesses[j] * 1000.0, m.modal_stiffnesses[j]);
+        assert!((a / b - 1.0).abs() < 1e-6, "mode {j}: stiffness {a} vs {b}");
+    }
+}

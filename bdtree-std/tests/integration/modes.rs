@@ -348,3 +348,90 @@ fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencie
     assert!(!out_path.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn modes_of_a_millimetre_mesh_with_units_mm_are_the_metre_ones_issue_39() {
+    let dir = scratch("units");
+    // A rectangular section (5 cm × 3 cm): no two modes share a frequency, so each mode is
+    // one shape (a pair's modes would be any rotation within the pair, their peaks too).
+    let mut metres = bdtree_std::shapes::procedural::bar(1.0, 0.05, 4);
+    for v in &mut metres.vertices {
+        v[2] *= 0.6;
+    }
+    let millimetres = bdtree_std::io::Mesh {
+        vertices: metres
+            .vertices
+            .iter()
+            .map(|p| p.map(|x| x * 1000.0))
+            .collect(),
+        triangles: metres.triangles.clone(),
+    };
+    let m_path = write_mesh(&dir, "beam-m.obj", &metres);
+    let mm_path = write_mesh(&dir, "beam-mm.obj", &millimetres);
+    let out = dir.join("u.npy");
+    let (m_path, mm_path, out) = (
+        m_path.to_str().expect("utf-8"),
+        mm_path.to_str().expect("utf-8"),
+        out.to_str().expect("utf-8"),
+    );
+    let common = ["-k", "3", "--resolution", "20", "-o", out];
+    let m = modes_json(&[&[m_path][..], &common].concat());
+    let mm = modes_json(&[&[mm_path, "--units", "mm"][..], &common].concat());
+    let wrong = modes_json(&[&[mm_path][..], &common].concat());
+    let (f_m, f_mm, f_wrong) = (
+        numbers(&m["frequencies_hz"]),
+        numbers(&mm["frequencies_hz"]),
+        numbers(&wrong["frequencies_hz"]),
+    );
+    for j in 0..3 {
+        assert!((f_mm[j] / f_m[j] - 1.0).abs() < 1e-6, "{f_mm:?} vs {f_m:?}");
+        // Taken as metres, the millimetre mesh is 1000 times larger: f / 1000.
+        assert!((f_wrong[j] * 1000.0 / f_m[j] - 1.0).abs() < 1e-6);
+    }
+    let (mass_m, mass_mm) = (numbers(&m["modal_masses"]), numbers(&mm["modal_masses"]));
+    let (k_m, k_mm) = (
+        numbers(&m["modal_stiffnesses"]),
+        numbers(&mm["modal_stiffnesses"]),
+    );
+    for j in 0..3 {
+        assert!((mass_mm[j] * 1000.0 / mass_m[j] - 1.0).abs() < 1e-6);
+        assert!((k_mm[j] * 1000.0 / k_m[j] - 1.0).abs() < 1e-6);
+        let omega2 = (2.0 * std::f64::consts::PI * f_m[j]).powi(2);
+        assert!((k_m[j] / (mass_m[j] * omega2) - 1.0).abs() < 1e-9);
+    }
+    assert_eq!(mm["units"], "mm");
+    assert_eq!(mm["normalization"], "peak");
+    // Mass-normalised: unit masses, stiffnesses ω².
+    let unit = modes_json(
+        &[
+            &[mm_path, "--units", "mm", "--normalize", "mass"][..],
+            &common,
+        ]
+        .concat(),
+    );
+    for (j, (m, k)) in numbers(&unit["modal_masses"])
+        .into_iter()
+        .zip(numbers(&unit["modal_stiffnesses"]))
+        .enumerate()
+    {
+        let omega2 = (2.0 * std::f64::consts::PI * f_m[j]).powi(2);
+        assert!(
+            (m - 1.0).abs() < 1e-12 && (k / omega2 - 1.0).abs() < 1e-6,
+            "{m} {k}"
+        );
+    }
+    // The table speaks millimetres; a bad unit is named.
+    let text = bdtree(&[&["modes", mm_path, "--units", "mm"][..], &common].concat());
+    let table = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        table.contains("cells of 5.00 cm") && table.contains("mm³"),
+        "{table}"
+    );
+    let bad = bdtree(&["modes", mm_path, "--units", "furlong", "-o", out]);
+    let message = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success() && message.contains("'furlong' is not a length unit"),
+        "{message}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -322,7 +322,7 @@ pub mod exports_f32 {
 
     /// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
     /// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
-    /// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+    /// refused when `| ‖q‖ − 1 | > 10⁻⁶`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
     /// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
     /// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
     ///
@@ -482,7 +482,7 @@ pub mod exports_f64 {
 
     /// Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
     /// columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
-    /// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+    /// refused when `| ‖q‖ − 1 | > 10⁻⁶`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
     /// `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
     /// `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
     ///

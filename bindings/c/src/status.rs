@@ -58,7 +58,8 @@ pub enum bdtree_status {
     /// A NaN or infinity in `q` (the rotation, the translation and the origin each have their
     /// own status: `BDTREE_STATUS_NON_FINITE_ROTATION`, `…_TRANSLATION`, `…_ORIGIN`).
     NonFinite = 106,
-    /// The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
+    /// The rotation quaternion's norm is further than 10⁻⁶ from 1 (`| ‖q‖ − 1 | > 10⁻⁶`: the
+    /// kernel's `QUATERNION_TOLERANCE`, the same on every surface).
     NotUnitQuaternion = 107,
     /// The image's tree and model disagree.
     ModelMismatch = 108,

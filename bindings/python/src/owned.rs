@@ -78,7 +78,7 @@ pub struct Owned<S: Scalar> {
     modes: Leaked<S>,
     vertices: Leaked<VertexEntry<S>>,
     /// Keeps the image bytes alive (and unmoved: they are on the heap) while `body` reads them.
-    _tree: Arc<TreeData>,
+    tree: Arc<TreeData>,
 }
 
 // SAFETY: the raw pointers of the `Leaked` fields are used only in `Drop`; the body's
@@ -93,7 +93,7 @@ impl<S: Scalar> Owned<S> {
     pub fn new(tree: Arc<TreeData>) -> Result<Self, String> {
         let bytes: &[u8] = tree.image.as_bytes();
         // SAFETY: the bytes are the heap buffer of an `ImageBuf` inside an `Arc<TreeData>` that
-        // `Self` keeps (`_tree`) for as long as the body lives and never changes.
+        // `Self` keeps (`tree`) for as long as the body lives and never changes.
         let bytes: &'static [u8] =
             unsafe { std::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
         let image: Image<'static, S> = Image::parse(bytes).map_err(|e| e.to_string())?;
@@ -107,13 +107,18 @@ impl<S: Scalar> Owned<S> {
             cache,
             modes,
             vertices,
-            _tree: Arc::clone(&tree),
+            tree: Arc::clone(&tree),
         };
         let body = Body::new(&image, cache_slice, modes_slice)
             .and_then(|b| b.with_vertex_cache(vertex_slice))
             .map_err(|e| e.to_string())?;
         owned.body = Some(body);
         Ok(owned)
+    }
+
+    /// Nodes of the body's tree.
+    pub fn nodes(&self) -> usize {
+        self.tree.header.nodes as usize
     }
 
     /// The kernel body.

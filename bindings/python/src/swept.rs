@@ -3,26 +3,21 @@
 use std::sync::Arc;
 
 use bdtree_core::{
-    collide_swept as core_swept, stack_capacity, Body as CoreBody, Scalar, SweptPair,
+    collide_swept as core_swept, floating_origin, stack_capacity, Body as CoreBody, Scalar,
+    SweptPair,
 };
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 
-use crate::{depth, err, pair_array, status_error, AnyBody, Body};
+use crate::args::pair_array;
+use crate::body::{body_arg, depth, status_error, AnyBody, Body};
+use crate::err;
 
-/// The floating origin of a swept query: the centre of the box of the four translations (as
-/// the CLI's runner places both ends of a motion).
+/// The floating origin of a swept query: [`floating_origin`] of the four translations (both
+/// bodies at both ends of the motion), as the CLI's runner places a motion.
 fn origin_of(bodies: &[&Body; 4]) -> [f64; 3] {
-    std::array::from_fn(|k| {
-        let (lo, hi) = bodies
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
-                let t = b.state.translation[k];
-                (lo.min(t), hi.max(t))
-            });
-        0.5 * lo + 0.5 * hi
-    })
+    floating_origin(&bodies.map(|b| b.state.translation))
 }
 
 /// The pairs (K, 2) and their earliest times (K,).
@@ -63,11 +58,14 @@ fn swept_pairs<S: Scalar>(
 #[pyfunction]
 pub(crate) fn collide_swept<'py>(
     py: Python<'py>,
-    a_before: &Bound<'py, Body>,
-    a_now: &Bound<'py, Body>,
-    b_before: &Bound<'py, Body>,
-    b_now: &Bound<'py, Body>,
+    a_before: &Bound<'py, PyAny>,
+    a_now: &Bound<'py, PyAny>,
+    b_before: &Bound<'py, PyAny>,
+    b_now: &Bound<'py, PyAny>,
 ) -> PyResult<Swept<'py>> {
+    let (a_before, a_now) = (body_arg("a_before", a_before)?, body_arg("a_now", a_now)?);
+    let (b_before, b_now) = (body_arg("b_before", b_before)?, body_arg("b_now", b_now)?);
+    let (a_before, a_now, b_before, b_now) = (&a_before, &a_now, &b_before, &b_now);
     let all = [a_before, a_now, b_before, b_now];
     for (i, x) in all.iter().enumerate() {
         if all.iter().skip(i + 1).any(|y| x.is(*y)) {

@@ -42,7 +42,8 @@ def test_every_function_and_class_has_a_stub_and_no_stub_is_extra():
     stubbed = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     stubbed |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign)}
     # Stub-only helper types (TypedDicts describing returned dicts) are not module members.
-    helpers = {"_TreeInfo", "_Proxies"}
+    helpers = {n.name for n in tree.body
+               if isinstance(n, ast.ClassDef) and n.name.startswith("_")}
     public = {n for n in dir(bdtree) if not n.startswith("_") and n != "bdtree"}
     assert stubbed - helpers - {"__version__"} == public
     assert isinstance(bdtree.__version__, str)
@@ -63,7 +64,7 @@ def test_functions_have_the_stubs_parameters_and_defaults():
 def test_classes_have_the_stubs_methods_and_attributes():
     checked = 0
     for node in stub_tree().body:
-        if not isinstance(node, ast.ClassDef) or node.name in ("_TreeInfo", "_Proxies", "Error"):
+        if not isinstance(node, ast.ClassDef) or node.name.startswith("_") or node.name == "Error":
             continue
         cls = getattr(bdtree, node.name)
         members = {m for m in dir(cls) if not m.startswith("_")}
@@ -81,10 +82,10 @@ def test_classes_have_the_stubs_methods_and_attributes():
                 stubbed.add(item.target.id)
         assert stubbed == members, node.name
         checked += 1
-    assert checked == 3
+    assert checked == 5
 
 
-def test_the_returned_dicts_have_the_stubs_keys():
+def test_the_returned_dicts_have_the_stubs_keys(tmp_path):
     import numpy as np
     V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)
     F = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
@@ -93,7 +94,18 @@ def test_the_returned_dicts_have_the_stubs_keys():
             for n in stub_tree().body if isinstance(n, ast.ClassDef)}
     assert sorted(tree.info()) == sorted(keys["_TreeInfo"])
     a, b = bdtree.Body(tree), bdtree.Body(tree)
-    assert sorted(bdtree.collide_proxies(a, 1, b, 1)) == sorted(keys["_Proxies"])
+    b.set_state(translation=(0.5, 0.1, 0.1))
+    returned = {
+        "_Proxies": bdtree.collide_proxies(a, 1, b, 1),
+        "_Contacts": bdtree.contacts(a, b),
+        "_Within": bdtree.within(a, b, 0.1),
+        "_PrimitiveContacts": bdtree.collide_primitive(a, bdtree.Primitive.sphere((0, 0, 0), 1)),
+        "_Penalty": bdtree.penalty_forces(a, 1, b, 1, 10.0),
+        "_Export": bdtree.export(tmp_path / "x.ply", [a, b]),
+    }
+    for name, value in returned.items():
+        assert sorted(value) == sorted(keys[name]), name
+    assert set(returned) | {"_TreeInfo"} == {k for k in keys if k.startswith("_")}
 
 
 def test_the_installed_package_ships_the_stubs():

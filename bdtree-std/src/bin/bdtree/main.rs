@@ -59,9 +59,10 @@ enum Command {
     /// picture. `--scene` runs the bundled three-body scene against brute force instead.
     Demo(demo::Args),
     /// Compute the lowest elastic vibration modes of a closed mesh (linear elasticity on an
-    /// embedded hexahedral lattice with cut cells, SI units), free or held fixed where it is
-    /// clamped, and write them as a basis (.npy, 3N × k), each mode scaled to a largest vertex
-    /// displacement of 1.
+    /// embedded hexahedral lattice with cut cells; E and density in SI units, the mesh in the
+    /// unit of --units), free or held fixed where it is clamped, and write them as a basis
+    /// (.npy, 3N × k), each mode scaled to a largest vertex displacement of 1 (or to unit
+    /// modal mass with --normalize mass), with each mode's modal mass and stiffness.
     ///
     /// The lattice is chosen from the body: a ray from every triangle into the body measures
     /// its thickness, and each axis gets its own cell side: 4 cells across walls, 6 across

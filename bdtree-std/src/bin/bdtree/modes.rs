@@ -5,14 +5,16 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::io::{load_mesh, write_npy};
-use bdtree_std::modal::{compute_modes, report, Fixed, ModalOptions, ModesError, Progress};
+use bdtree_std::modal::{
+    compute_modes, report, Fixed, LengthUnit, ModalOptions, ModesError, Normalization, Progress,
+};
 
 use crate::error::CliError;
 use crate::options::progress_bar;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The closed rest mesh (OBJ, PLY, STL), in metres.
+    /// The closed rest mesh (OBJ, PLY, STL), in the unit of --units (metres by default).
     mesh: PathBuf,
     /// How many elastic modes (the 6 rigid-body modes of a free body are removed).
     #[arg(short = 'k', long = "count", default_value_t = 10)]
@@ -45,8 +47,18 @@ pub struct Args {
     /// Hold these mesh vertices fixed: a file of 0-based vertex indices, one a line.
     #[arg(long)]
     fixed_vertices: Vec<PathBuf>,
-    /// Print one JSON object on stdout (frequencies, the lattice chosen, cells, dofs, volumes,
-    /// time) instead of a table.
+    /// The unit of the mesh's coordinates: m, cm, mm, um or in. Young's modulus and the
+    /// density stay in SI units; frequencies are right whatever the unit, the lattice, walls and
+    /// volumes are reported in it, and the basis moves vertices in it (so `q` is in it).
+    #[arg(long, default_value = "m", value_parser = LengthUnit::parse)]
+    units: LengthUnit,
+    /// How each mode is scaled: `peak` (the largest vertex displacement is 1 mesh unit per unit
+    /// of q, so q_j is mode j's peak displacement) or `mass` (unit modal mass: m_j = 1,
+    /// k_j = ω_j²). Modal masses and stiffnesses are reported either way.
+    #[arg(long, default_value = "peak", value_parser = Normalization::parse)]
+    normalize: Normalization,
+    /// Print one JSON object on stdout (frequencies, modal masses and stiffnesses, the lattice
+    /// chosen, cells, dofs, volumes, time) instead of a table.
     #[arg(long)]
     json: bool,
 }
@@ -60,6 +72,8 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         resolution: args.resolution,
         max_cells: args.max_cells,
         fixed: args.fixed,
+        units: args.units,
+        normalization: args.normalize,
     };
     for path in &args.fixed_vertices {
         let held = Fixed::read_vertices(path)

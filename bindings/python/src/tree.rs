@@ -1,0 +1,121 @@
+//! `bdtree.Tree`: a tree image built from NumPy arrays or read from a file.
+
+use std::sync::Arc;
+
+use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io::ImageBuf;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::args::{basis_from, bool_arg, mesh_arg, precision_of};
+use crate::err;
+use crate::owned::TreeData;
+
+/// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
+#[pyclass(frozen, module = "bdtree")]
+pub(crate) struct Tree {
+    pub(crate) data: Arc<TreeData>,
+}
+
+#[pymethods]
+impl Tree {
+    /// Builds the tree of a mesh (`vertices` (N, 3), `faces` (F, 3)) and its displacement
+    /// basis (`modes`: (3N, M), (N, 3, M) or None for a rigid body), in `precision` "f32" or
+    /// "f64"; `nested=True` makes proxy queries possible. Releases the GIL while building.
+    #[staticmethod]
+    #[pyo3(
+        signature = (vertices, faces, modes = None, precision = None, nested = None),
+        text_signature = "(vertices, faces, modes=None, precision='f64', nested=False)"
+    )]
+    fn build(
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        faces: &Bound<'_, PyAny>,
+        modes: Option<&Bound<'_, PyAny>>,
+        precision: Option<&Bound<'_, PyAny>>,
+        nested: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Tree> {
+        let mesh = mesh_arg(vertices, faces)?;
+        let basis = modes
+            .filter(|m| !m.is_none())
+            .map(|m| basis_from(m, mesh.vertices.len()))
+            .transpose()?;
+        let precision = match precision {
+            Some(p) => precision_of(p)?,
+            None => bdtree_std::build::Precision::F64,
+        };
+        let nested = nested.map(|n| bool_arg("nested", n)).transpose()?;
+        let options = BuildOptions {
+            precision,
+            nested: nested.unwrap_or(false),
+            ..BuildOptions::default()
+        };
+        let built = py.detach(|| build(&mesh, basis.as_ref(), options, &mut |_| {}));
+        let (image, _report) = built.map_err(err)?;
+        Ok(Tree {
+            data: Arc::new(TreeData::new(image).map_err(err)?),
+        })
+    }
+
+    /// Reads a tree image written by `save` or `bdtree build` (validated: header, checksum,
+    /// every link and value).
+    #[staticmethod]
+    fn load(path: std::path::PathBuf) -> PyResult<Tree> {
+        let image = ImageBuf::read(&path).map_err(err)?;
+        let data = TreeData::new(image).map_err(|e| err(format!("{}: {e}", path.display())))?;
+        Ok(Tree {
+            data: Arc::new(data),
+        })
+    }
+
+    /// Writes the image (the file `bdtree` and the C API read).
+    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
+        std::fs::write(&path, self.data.image.as_bytes())
+            .map_err(|e| err(format!("{}: {e}", path.display())))
+    }
+
+    /// The image's bytes.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, self.data.image.as_bytes())
+    }
+
+    /// `{"nodes", "depth", "modes", "bytes", "triangles", "vertices", "precision", "nested"}`.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let h = &self.data.header;
+        let d = PyDict::new(py);
+        d.set_item("nodes", h.nodes)?;
+        d.set_item("depth", h.depth)?;
+        d.set_item("modes", h.modes)?;
+        d.set_item("bytes", h.total_len)?;
+        d.set_item("triangles", h.triangles)?;
+        d.set_item("vertices", h.vertices)?;
+        d.set_item("precision", self.data.precision_name())?;
+        d.set_item("nested", self.data.nested())?;
+        Ok(d)
+    }
+
+    /// Modes `M` (the length of `q`).
+    #[getter]
+    fn modes(&self) -> u32 {
+        self.data.header.modes
+    }
+
+    /// "f32" or "f64".
+    #[getter]
+    fn precision(&self) -> &'static str {
+        self.data.precision_name()
+    }
+
+    fn __repr__(&self) -> String {
+        let h = &self.data.header;
+        format!(
+            "bdtree.Tree({} nodes, depth {}, {} modes, {} triangles, {}, {} bytes)",
+            h.nodes,
+            h.depth,
+            h.modes,
+            h.triangles,
+            self.data.precision_name(),
+            h.total_len
+        )
+    }
+}
