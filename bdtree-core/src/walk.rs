@@ -191,6 +191,19 @@ pub(crate) trait Policy {
     /// A child pair whose bounds are disjoint (self-collision's list records it).
     #[inline(always)]
     fn separated(&mut self, _pair: [u32; 2]) {}
+    /// A child pair in the depth-first walk ([`run_query`]): the entry it is stored as and
+    /// whether it is kept (its bounds may overlap). The default tests the bounds
+    /// ([`Policy::test`]), reports a disjoint pair ([`Policy::separated`]) and tags the entry
+    /// ([`Policy::tag`]); a policy that carries what a pair's test found down the walk in the
+    /// pair's entry (the swept query's time window) writes its own.
+    #[inline(always)]
+    fn keep(&mut self, pair: [u32; 2], x: &Self::Bound, y: &Self::Bound) -> ([u32; 2], bool) {
+        let overlap = self.test(x, y).is_some();
+        if !overlap {
+            self.separated(pair);
+        }
+        (self.tag(pair), overlap)
+    }
     /// The sphere updates the bodies walked have made so far (wrapping): what a query's
     /// `sphere_updates` counts is the difference across its walk.
     fn updates(&self) -> u32;
@@ -654,12 +667,9 @@ fn depth_first<P: Policy>(
         };
         let mut kept = 0;
         let mut keep = |policy: &mut P, pair: [u32; 2], x: &P::Bound, y: &P::Bound| {
-            let overlap = policy.test(x, y).is_some();
-            if !overlap {
-                policy.separated(pair);
-            }
+            let (entry, overlap) = policy.keep(pair, x, y);
             if let Some(slot) = slots.get_mut(kept) {
-                *slot = policy.tag(pair);
+                *slot = entry;
             }
             kept += usize::from(overlap);
         };
