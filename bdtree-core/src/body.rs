@@ -6,6 +6,7 @@ use crate::model::Model;
 use crate::pose::Pose;
 use crate::scalar::Scalar;
 use crate::sphere::rounding_bound;
+use crate::swept::TrackEntry;
 use crate::tree::{TreeView, NONE};
 
 mod coherence;
@@ -68,6 +69,10 @@ pub struct Body<'t, 'c, S: Scalar> {
     model: Model<'t, S>,
     cache: &'c mut [CacheEntry<S>],
     vertices: &'c mut [VertexEntry<S>],
+    /// The optional track cache of swept queries this body ends ([`Body::with_track_cache`]).
+    tracks: &'c mut [TrackEntry<S>],
+    /// The mark of the last swept query's tracks.
+    track_epoch: u32,
     /// Per mode `[q_j, q_j, q_j, |q_j|]` (exactly `M` entries): the update's weights.
     weights: &'c mut [[S; 4]],
     /// `q` (exactly `M` entries), contiguous for the vertex deformation.
@@ -170,6 +175,8 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             model,
             cache,
             vertices: &mut [],
+            tracks: &mut [],
+            track_epoch: 0,
             weights,
             q,
             epoch: 1,
@@ -205,6 +212,45 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         self.vertices = cache;
         self.plain = self.vertices.is_empty() && self.plain;
         Ok(self)
+    }
+
+    /// Adds a cache of node tracks (at least one entry per node) for the swept queries whose
+    /// motion ends at this body ([`crate::collide_swept`]'s `a_to`, `b_to`): each node's track
+    /// over the motion is then computed once per query instead of at every visit (the query's
+    /// node pairs cost about as much as a static query's). Costs 32 bytes per node in f32 (56
+    /// in f64).
+    pub fn with_track_cache(mut self, cache: &'c mut [TrackEntry<S>]) -> Result<Self, BodyError> {
+        let needed = self.tree.node_count();
+        if cache.len() < needed {
+            return Err(BodyError::TrackCacheTooSmall {
+                needed,
+                given: cache.len(),
+            });
+        }
+        for entry in cache.iter_mut() {
+            entry.epoch = 0;
+        }
+        self.tracks = cache;
+        self.track_epoch = 0;
+        Ok(self)
+    }
+
+    /// Lends the track cache (empty when the body has none) to one swept query with a mark of
+    /// its own: entries of earlier queries are stale (the cache is cleared when the mark wraps).
+    pub(crate) fn lend_tracks(&mut self) -> (&'c mut [TrackEntry<S>], u32) {
+        self.track_epoch = self.track_epoch.wrapping_add(1);
+        if self.track_epoch == 0 {
+            for entry in self.tracks.iter_mut() {
+                entry.epoch = 0;
+            }
+            self.track_epoch = 1;
+        }
+        (core::mem::take(&mut self.tracks), self.track_epoch)
+    }
+
+    /// Takes back the cache [`Body::lend_tracks`] lent.
+    pub(crate) fn return_tracks(&mut self, tracks: &'c mut [TrackEntry<S>]) {
+        self.tracks = tracks;
     }
 
     fn next_epoch(&mut self) {

@@ -103,7 +103,7 @@ pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, P
 pub use refine::{refine, refine_error, refine_self};
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
-pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};
+pub use swept::{collide_swept, SweptPair, TrackEntry};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
 pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};

@@ -65,6 +65,9 @@ pub trait Scalar:
     fn is_finite(self) -> bool;
     /// Correctly rounded square root (`libm`).
     fn sqrt(self) -> Self;
+    /// Truncated toward zero to an integer, saturating at 0 and `u32::MAX`; NaN gives 0 (the
+    /// `as` conversion, one instruction on an FPU: no double precision on an f32 target).
+    fn trunc_u32(self) -> u32;
     /// A square root for ordering keys only, never for a bound: [`Scalar::sqrt`], except for
     /// f32 with the `micromath` feature, where it is micromath's bit approximation (for normal
     /// inputs within [`MICROMATH_SQRT_LOW`, `MICROMATH_SQRT_HIGH`] of the true root, measured
@@ -133,6 +136,10 @@ impl Scalar for f32 {
     fn sqrt(self) -> Self {
         libm::sqrtf(self)
     }
+    #[inline]
+    fn trunc_u32(self) -> u32 {
+        self as u32
+    }
     #[cfg(feature = "micromath")]
     #[inline]
     fn sqrt_key(self) -> Self {
@@ -191,6 +198,10 @@ impl Scalar for f64 {
     #[inline]
     fn sqrt(self) -> Self {
         libm::sqrt(self)
+    }
+    #[inline]
+    fn trunc_u32(self) -> u32 {
+        self as u32
     }
 }
 

@@ -166,6 +166,38 @@ pub(crate) fn triangles_may_intersect_boxed<S: Scalar>(
     !axes_separate(a, b, per_unit_axis) && kept(a, b, per_unit_axis)
 }
 
+/// Stage 1's axes (module docs: the box axes, both normals, the nine edge crosses): the first
+/// that separates the pair by more than the tolerance `per_unit_axis`, or `None` (the filter
+/// keeps the pair; for triangles with area, then within the bound of the guarantee).
+pub(crate) fn filter_axis<S: Scalar>(a: &Tri<S>, b: &Tri<S>, per_unit_axis: S) -> Option<V<S>> {
+    let apart = |axis: V<S>| separates(a, b, axis, per_unit_axis).then_some(axis);
+    let (o, i) = (S::ZERO, S::ONE);
+    let found = apart([i, o, o])
+        .or_else(|| apart([o, i, o]))
+        .or_else(|| apart([o, o, i]));
+    if found.is_some() {
+        return found;
+    }
+    let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
+    let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
+    if let Some(axis) = apart(cross(ea[0], ea[1])).or_else(|| apart(cross(eb[0], eb[1]))) {
+        return Some(axis);
+    }
+    for e in ea {
+        for f in eb {
+            if let Some(axis) = apart(cross(e, f)) {
+                return Some(axis);
+            }
+        }
+    }
+    None
+}
+
+/// The filter's axes for an error bound `error` per coordinate ([`filter_axis`]).
+pub(crate) fn filter_axis_for<S: Scalar>(a: &Tri<S>, b: &Tri<S>, error: S) -> Option<V<S>> {
+    filter_axis(a, b, tolerance(a, b, error))
+}
+
 /// Stages 2 and 3 (module docs) for a pair the filter kept: the certificates, the rest of the
 /// filter (the in-plane edge normals) and the closest features. Apart from the filter so that
 /// the filter's loop keeps its registers; each part recomputes the edges and normals it needs

@@ -14,6 +14,14 @@ pub enum BodyError {
         /// Entries given.
         given: usize,
     },
+    /// The track cache given to [`Body::with_track_cache`](crate::Body::with_track_cache) has
+    /// fewer entries than the tree has nodes.
+    TrackCacheTooSmall {
+        /// Entries needed (the node count).
+        needed: usize,
+        /// Entries given.
+        given: usize,
+    },
     /// The cache has fewer entries than the tree has nodes.
     CacheTooSmall {
         /// Entries needed (the node count).
@@ -106,6 +114,12 @@ impl core::fmt::Display for BodyError {
                 write!(
                     f,
                     "region storage has {given} words but the tree needs {needed}"
+                )
+            }
+            Self::TrackCacheTooSmall { needed, given } => {
+                write!(
+                    f,
+                    "track cache has {given} entries but the tree has {needed} nodes"
                 )
             }
             Self::ReferenceCacheTooSmall { needed, given } => {

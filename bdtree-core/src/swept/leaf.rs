@@ -1,163 +1,235 @@
 //! The swept leaf test: the earliest time two moving triangles may touch, or that they never do.
 //!
-//! # What a triangle can occupy
+//! # A vertex against its chord
 //!
-//! Over an interval `[τa, τb]` of length `h` a vertex's body-frame position `x(τ) = p + U q(τ)`
-//! is linear and its rotation turns by `φ = hθ` about one axis (slerp: constant angular
-//! speed), so its world position differs from the chord between its world positions at the
-//! interval's ends, *at the same τ*, by
+//! A vertex's world position is `x(τ) = R(τ) ℓ(τ) + t(τ)` with `ℓ` (body frame) and `t` linear
+//! in τ and `R` the slerp. Without rotation (the same matrix at both ticks) it moves on the
+//! **chord** between its positions at the ticks — the vertex caches' (no deformation). With
+//! rotation, `f(τ) = x(τ) − chord(τ)` is zero at both ends and `|f''| ≤ θ² |ℓ⊥| + 2θ |Δℓ⊥|`
+//! (`⊥`: across the rotation's axis; `θ` the angle), so
 //!
 //! ```text
-//! R(τ) x(τ) − lerp = [R(τ) − (1−s) Ra − s Rb] x(τa) + s (R(τ) − Rb)(x(τb) − x(τa)),
-//! |·| ≤ |x(τa)| (1 − cos φ/2) + φ/4 · |x(τb) − x(τa)| ≤ h² (θ²/8 · X + θ/4 · Δ) = h² E
+//! |x(τ) − chord(τ)| ≤ 4τ(1 − τ) e,   e = θ²/8 |ℓ⊥| + θ/4 |Δℓ⊥|
 //! ```
 //!
-//! (`s` the fraction of the interval; a point turning on a circle is farthest from the chord
-//! point at the same fraction at `s = ½`, where the distance is `1 − cos φ/2` of its radius —
-//! checked over `θ ∈ (0, π]` by [`super::motion`]'s tests; `|R(τ) − Rb| = 2 sin((1−s)φ/2)`; `X`
-//! the largest body-frame vertex norm of the triangle at either tick, `Δ` the largest
-//! body-frame travel of a vertex over the motion). The bound is **quadratic in `h`**: halving
-//! an interval quarters it. So over the interval each vertex is `(1−s) v(τa) + s v(τb) + e`,
-//! `|e| ≤ ε = h² E`.
+//! ([`super::track`]'s arc bound, per vertex; the triangle's `e` is its vertices' largest).
+//! Where `e` is large against the triangles (a blade turning a third of a turn in a tick) the
+//! motion is cut into `K` **segments** (a power of two, up to the pose table's 32): the
+//! positions at `k/K` are computed exactly (the pose table, the body-frame vertices), and
+//! within a segment a vertex strays from the segment's chord by at most `e/K²` (times `4s(1−s)`,
+//! `s` the fraction of the segment).
 //!
-//! # One step for most pairs
+//! # One interval
 //!
-//! For any axis `n`, the projection of a vertex is then within `|n| ε` of a function linear in
-//! `s`, so if the lowest projection of triangle `a` exceeds the highest of `b` by more than
-//! `|n| (ε_a + ε_b + T)` at **both** ends of the interval, it does throughout: the triangles are
-//! apart over the whole interval. (This is a separating axis of the pair's Minkowski
-//! difference over the interval: the hull of the 18 differences `a_i − b_j` at both ends, grown
-//! by the bounds.) The axes tried: the line of closest approach of the two centroids (their
-//! relative motion is linear up to `ε`, so along it their separation is nearly constant — the
-//! axis that settles pairs a body passes beside), both triangles' normals at both ends, and the
-//! centroid lines at both ends. Over the whole motion this one test settles most candidate
-//! pairs of the walk.
+//! Over an interval `[τa, τb]`, every vertex is within `dev` of the line between its computed
+//! positions at `τa` and `τb` (the bound above; for an interval across segments,
+//! `(τb − τa)² e + e/K²`). For an axis `n`, the gap `min n·a_i − max n·b_j` between the two
+//! triangles' projections is then a concave function of τ up to `|n| dev`: above the line
+//! between its values at the ends. If it exceeds `|n| (dev_a + dev_b + T)` at both ends, the
+//! triangles are apart throughout the interval; at the start only, they are apart up to where
+//! that line reaches the bound (**conservative advancement**, no exact distance needed). The
+//! axes, in order: the axis that separated the triangles where the last round stopped, the
+//! direction of closest approach of the two centroids over the interval (their relative motion
+//! is linear: along it their separation is nearly constant — the axis that settles pairs a body
+//! passes beside) and both normals; when these gain nothing, also each triangle's edges × the
+//! relative motion and the nine edge crosses. Spans of different axes are joined.
 //!
-//! # Halving where it does not
+//! # The earliest time
 //!
-//! An undecided pair is halved in time, earliest first, down to `2⁻ᴸ` of the motion
-//! ([`super::SWEPT_LEVELS`]). An interval is first tried on the axes above; where they do not
-//! exclude it, the exact distance at its start ([`closest_points`]) either finds the triangles
-//! within `T` — the pair is reported with that start as its time, the first time it touches
-//! (every earlier interval was excluded) — or gives the direction `n` between the nearest
-//! points. Along `n` the gap between the triangles is at least a function linear in τ minus
-//! `|n| (ε_a + ε_b + T)`: positive at both ends, the interval is excluded; positive at its
-//! start only, it stays positive up to where that line reaches zero, and the start moves there
-//! (**conservative advancement**: at most [`MAX_ADVANCES`] steps a pair, each at least an eighth
-//! of what is left of the interval, shortened by its rounding). Then the interval is halved
-//! from its (advanced) start. An
-//! interval no axis excludes is halved, or at the deepest level the pair is reported with its
-//! start. The time reported is an interval start: **the pair cannot touch before it**, and is at
-//! most `2⁻ᴸ` before the pair comes within the bounds. An interval is dropped only when a bound
-//! proves the triangles apart throughout it, never by sampling.
+//! The walk hands the leaf its **window**, the times at which the two leaves' tracks may meet
+//! ([`super::track`]): nothing can touch outside it. Piece by piece (the segments), earliest
+//! first, from the window's start: what the axes cover without a gap is left behind; where
+//! they stop, the static filter ([`crate::triangle`], stage 1) with the piece's bounds either
+//! separates the triangles (its axis leads the next round, from there) or not (the pair is
+//! reported with that time). A round that gains nothing with every axis, or [`ROUNDS`] rounds,
+//! report the round's start. Where the arcs dominate the bounds, a reported time is examined
+//! once more from there on the pose table's 32 segments. The reported time is a time every
+//! earlier time of which was cleared: **the pair cannot touch before it**. An interval is
+//! dropped only when a bound proves the triangles apart throughout it, never by sampling.
 //!
 //! # Rounding
 //!
 //! Everything runs in the body's scalar `S`. `T = 4 (δ_a + δ_b) + 256 u_S (w + 1)`, with `δ` a
-//! body's larger [`crate::Body::error`] of its two states and `w` the largest coordinate or
-//! body-frame norm in play: it covers the stored states' rounding, the positions at τ computed
-//! from poses at τ (quaternions, series, normalisation: [`super::motion`]) and the tests' own
-//! products, which every comparison widens further by `16 u_S w` and a relative `8 u_S`.
+//! body's larger [`crate::Body::error`] of its two states and `w` the largest coordinate in
+//! play (vertices and translations): it covers the stored states' rounding, the segment ends
+//! computed from poses at `k/K` (quaternions, series, normalisation: [`super::motion`]), the
+//! chords' own rounding and the tests' products, which every comparison widens further by
+//! `16 u_S w` and a relative `8 u_S`; fractions are shortened by `16 u_S` and `4 u_S`.
 
 // `!(x > y)` is meant: NaN takes the conservative branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::motion::Motion;
-use crate::closest::closest_points;
+use super::motion::{Motion, POSE_LEVELS};
+
 use crate::pose::Pose;
-use crate::scalar::{cross, dot, norm_inf, sub, Scalar};
+use crate::scalar::{cross, dot, sub, Scalar};
+use crate::triangle::filter_axis_for;
 
 type V<S> = [S; 3];
 type Tri<S> = [V<S>; 3];
 
-/// A triangle's body-frame vertices at the two ticks.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Local<S> {
-    pub x0: Tri<S>,
-    pub x1: Tri<S>,
-    /// At least the largest norm of the six vertices.
-    pub arm: S,
-    /// At least the largest distance a vertex moves in the body frame over the motion.
-    pub travel: S,
+/// The most segments: the pose table's.
+const MAX_SEGMENTS: u32 = 1 << POSE_LEVELS;
+
+/// One triangle's path over the motion (module docs).
+pub(super) struct Path<'m, S: Scalar> {
+    /// World vertices at the two ticks.
+    w0: Tri<S>,
+    w1: Tri<S>,
+    /// How far a vertex strays from the chord of the whole motion (0 without rotation).
+    e: S,
+    /// Segments (a power of two; 1: the chord of the whole motion) and its log.
+    segments: u32,
+    level: u32,
+    /// With segments: the body-frame vertices at the start and their travel.
+    l0: Tri<S>,
+    dl: Tri<S>,
+    motion: &'m mut Motion<S>,
 }
 
-impl<S: Scalar> Local<S> {
-    pub fn new(x0: Tri<S>, x1: Tri<S>) -> Self {
-        let m = x0
-            .iter()
-            .chain(x1.iter())
-            .fold(S::ZERO, |m, &x| m.max(dot(x, x)));
-        let d = x0.iter().zip(x1.iter()).fold(S::ZERO, |m, (&a, &b)| {
-            let d = sub(b, a);
-            m.max(dot(d, d))
-        });
-        let up = S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF;
-        Local {
-            x0,
-            x1,
-            arm: m.sqrt() * up,
-            travel: d.sqrt() * up,
-        }
-    }
-
-    /// The body-frame triangle at τ = `k / 2^level` (the stored vertices at both ends).
-    fn at(&self, k: u32, level: u32) -> Tri<S> {
-        let n = 1u32.wrapping_shl(level);
-        if k == 0 {
-            return self.x0;
-        }
-        if k >= n {
-            return self.x1;
-        }
-        self.at_time(S::from_u32(k) / S::from_u32(n))
-    }
-
-    /// The body-frame triangle at τ.
-    fn at_time(&self, tau: S) -> Tri<S> {
-        let lerp = |a: V<S>, b: V<S>| {
-            let (s, t) = (S::ONE - tau, tau);
-            [
-                s * a[0] + t * b[0],
-                s * a[1] + t * b[1],
-                s * a[2] + t * b[2],
-            ]
+impl<'m, S: Scalar> Path<'m, S> {
+    /// A triangle's path from its world vertices at the two ticks, straying at most `e` from
+    /// their chords, cut into segments where `e` exceeds `fine` (module docs).
+    pub fn new(w0: Tri<S>, w1: Tri<S>, e: S, motion: &'m mut Motion<S>, fine: S) -> Self {
+        let mut path = Path {
+            w0,
+            w1,
+            e,
+            segments: 1,
+            level: 0,
+            l0: [[S::ZERO; 3]; 3],
+            dl: [[S::ZERO; 3]; 3],
+            motion,
         };
-        let [a0, a1, a2] = self.x0;
-        let [b0, b1, b2] = self.x1;
-        [lerp(a0, b0), lerp(a1, b1), lerp(a2, b2)]
+        // e / K² ≤ fine, K ≤ 2^POSE_LEVELS (NaN: the most).
+        while !(path.e <= fine * S::from_u32(path.segments * path.segments))
+            && path.level < POSE_LEVELS
+        {
+            path.level += 1;
+            path.segments *= 2;
+        }
+        if path.segments > 1 {
+            let (p0, p1) = (*path.motion.from(), *path.motion.to());
+            for i in 0..3 {
+                let l0 = body_frame(&p0, w0[i]);
+                path.dl[i] = sub(body_frame(&p1, w1[i]), l0);
+                path.l0[i] = l0;
+            }
+        }
+        path
+    }
+
+    /// The pose table's segments from now on (arcs `e / 1024`).
+    fn refine(&mut self) {
+        if self.segments >= MAX_SEGMENTS || !(self.e > S::ZERO) {
+            return;
+        }
+        if self.segments == 1 {
+            let (p0, p1) = (*self.motion.from(), *self.motion.to());
+            for i in 0..3 {
+                let l0 = body_frame(&p0, self.w0[i]);
+                self.dl[i] = sub(body_frame(&p1, self.w1[i]), l0);
+                self.l0[i] = l0;
+            }
+        }
+        self.segments = MAX_SEGMENTS;
+        self.level = POSE_LEVELS;
+    }
+
+    /// The computed position at `k / K` (a segment end).
+    fn end(&mut self, k: u32) -> Option<Tri<S>> {
+        if k == 0 {
+            return Some(self.w0);
+        }
+        if k >= self.segments {
+            return Some(self.w1);
+        }
+        let pose = self.motion.at(k, self.level)?;
+        let s = S::from_u32(k) / S::from_u32(self.segments);
+        let at = |i: usize| {
+            let (l, d) = (self.l0[i], self.dl[i]);
+            pose.apply([l[0] + s * d[0], l[1] + s * d[1], l[2] + s * d[2]])
+        };
+        Some([at(0), at(1), at(2)])
+    }
+
+    /// The triangle at `a` and at `b` on the chord of the segment holding both (`a ≤ b`, within
+    /// one of the path's segments), and how far a vertex may stray from the line between them.
+    fn piece(&mut self, a: S, b: S) -> Option<([Tri<S>; 2], S)> {
+        let dev = self.dev(a, b);
+        if self.segments == 1 {
+            return Some((
+                [lerp(&self.w0, &self.w1, a), lerp(&self.w0, &self.w1, b)],
+                dev,
+            ));
+        }
+        let k = S::from_u32(self.segments);
+        let j = (a * k).trunc_u32().min(self.segments - 1);
+        let (start, end) = (self.end(j)?, self.end(j + 1)?);
+        let base = S::from_u32(j);
+        Some((
+            [
+                lerp(&start, &end, a * k - base),
+                lerp(&start, &end, b * k - base),
+            ],
+            dev,
+        ))
+    }
+
+    /// How far a vertex may be from the line between its computed positions at `a ≤ b`
+    /// (module docs).
+    fn dev(&self, a: S, b: S) -> S {
+        if !(self.e > S::ZERO) {
+            // 0, or NaN (kept as NaN: nothing is cleared).
+            return self.e;
+        }
+        let k = S::from_u32(self.segments);
+        let per = self.e / (k * k) * (S::ONE + S::from_u32(16) * S::UNIT_ROUNDOFF);
+        let (x, y) = (a * k, b * k);
+        let j = x.trunc_u32().min(self.segments - 1);
+        let base = S::from_u32(j);
+        if y <= base + S::ONE {
+            // One segment: 4s(1 − s) at its largest over [s_a, s_b].
+            let (fa, fb) = (x - base, y - base);
+            let half = S::from_f64(0.5);
+            let bulge = |f: S| S::from_u32(4) * f * (S::ONE - f);
+            let m = if fa <= half && fb >= half {
+                S::ONE
+            } else {
+                bulge(fa).max(bulge(fb))
+            };
+            return per * m.min(S::ONE);
+        }
+        let h = b - a;
+        h * h * self.e * (S::ONE + S::from_u32(16) * S::UNIT_ROUNDOFF) + per
     }
 }
 
-fn world<S: Scalar>(pose: &Pose<S>, t: &Tri<S>) -> Tri<S> {
-    t.map(|x| pose.apply(x))
+/// `Rᵀ (x − t)`: a world point in the pose's body frame.
+fn body_frame<S: Scalar>(pose: &Pose<S>, x: V<S>) -> V<S> {
+    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = pose.rotation;
+    let d = sub(x, pose.translation);
+    [
+        r00 * d[0] + r10 * d[1] + r20 * d[2],
+        r01 * d[0] + r11 * d[1] + r21 * d[2],
+        r02 * d[0] + r12 * d[1] + r22 * d[2],
+    ]
 }
 
-fn largest<S: Scalar>(t: &Tri<S>, w: S) -> S {
-    t.iter().fold(w, |m, &x| m.max(norm_inf(x)))
-}
-
-/// `gap > |n| need` for a computed axis `n` with `|n|² = nn`, squared (no square root); NaN is
-/// never apart, a zero axis proves nothing.
-#[inline]
-fn beyond<S: Scalar>(gap: S, nn: S, need: S) -> bool {
-    let eight = S::from_u32(8) * S::UNIT_ROUNDOFF;
-    gap > S::ZERO && nn > S::ZERO && gap * gap * (S::ONE - eight) > nn * need * need
-}
-
-/// The projections' extent of a triangle on `n`: `(low, high)`.
-#[inline]
-fn extent<S: Scalar>(n: V<S>, t: &Tri<S>) -> (S, S) {
-    let [x, y, z] = [dot(n, t[0]), dot(n, t[1]), dot(n, t[2])];
-    (x.min(y).min(z), x.max(y).max(z))
+fn lerp<S: Scalar>(a: &Tri<S>, b: &Tri<S>, s: S) -> Tri<S> {
+    let l = |p: V<S>, q: V<S>| {
+        [
+            p[0] + s * (q[0] - p[0]),
+            p[1] + s * (q[1] - p[1]),
+            p[2] + s * (q[2] - p[2]),
+        ]
+    };
+    [l(a[0], b[0]), l(a[1], b[1]), l(a[2], b[2])]
 }
 
 fn centroid3<S: Scalar>(t: &Tri<S>) -> V<S> {
     let [p, q, r] = *t;
     [p[0] + q[0] + r[0], p[1] + q[1] + r[1], p[2] + q[2] + r[2]]
-}
-
-fn normal<S: Scalar>(t: &Tri<S>) -> V<S> {
-    cross(sub(t[1], t[0]), sub(t[2], t[0]))
 }
 
 /// The margin every comparison adds for the rounding of its products: `reach (1 + 8u) + 16 u w`.
@@ -166,24 +238,95 @@ fn need<S: Scalar>(reach: S, w: S) -> S {
     reach * (S::ONE + S::from_u32(8) * u) + S::from_u32(16) * u * w
 }
 
-/// Whether axis `n` keeps `a` on one side of `b` by more than `need` (in units of `|n|`) at
-/// both ends of an interval (`a[0]`, `b[0]` at its start, `a[1]`, `b[1]` at its end): then it
-/// does throughout (module docs).
-fn separates<S: Scalar>(n: V<S>, a: [&Tri<S>; 2], b: [&Tri<S>; 2], need: S) -> bool {
+/// The times of `[t0, t1]` at which axis `n` keeps the triangles more than `need` (per unit of
+/// `|n|`) apart: `a[0]`, `b[0]` are the triangles at `t0`, `a[1]`, `b[1]` at `t1`, and every
+/// vertex within `need`'s bounds of the line between. The gap `min n·a_i − max n·b_j` is then
+/// a concave function of τ (a minimum of linear ones less a maximum), above the line between
+/// its values at `t0` and `t1`: where that line is above the margin, `a` is above `b`; the
+/// other way round likewise. Up to two intervals (empty: `lo > hi`), shrunk by their rounding.
+#[inline(always)]
+fn spans<S: Scalar>(
+    n: V<S>,
+    a: [&Tri<S>; 2],
+    b: [&Tri<S>; 2],
+    [t0, t1]: [S; 2],
+    need: S,
+) -> [[S; 2]; 2] {
+    const EMPTY: [f64; 2] = [1.0, 0.0];
+    let empty = EMPTY.map(S::from_f64);
+    let u = S::UNIT_ROUNDOFF;
     let nn = dot(n, n);
-    let ((la0, ha0), (lb0, hb0)) = (extent(n, a[0]), extent(n, b[0]));
-    if !(beyond(la0 - hb0, nn, need) || beyond(lb0 - ha0, nn, need)) {
-        return false;
+    if !(nn > S::ZERO) {
+        return [empty; 2];
     }
-    let ((la1, ha1), (lb1, hb1)) = (extent(n, a[1]), extent(n, b[1]));
-    (beyond(la0 - hb0, nn, need) && beyond(la1 - hb1, nn, need))
-        || (beyond(lb0 - ha0, nn, need) && beyond(lb1 - ha1, nn, need))
+    let margin = nn.sqrt() * (S::ONE + S::from_u32(4) * u) * need;
+    let range = |t: &Tri<S>| {
+        let [x, y, z] = [dot(n, t[0]), dot(n, t[1]), dot(n, t[2])];
+        (x.min(y).min(z), x.max(y).max(z))
+    };
+    let ((la0, ha0), (lb0, hb0)) = (range(a[0]), range(b[0]));
+    let ((la1, ha1), (lb1, hb1)) = (range(a[1]), range(b[1]));
+    let h = t1 - t0;
+    let eight = S::from_u32(8) * u;
+    let four = S::from_u32(4) * u;
+    let span = |g0: S, g1: S| -> [S; 2] {
+        match (g0 > margin, g1 > margin) {
+            (true, true) => [t0, t1],
+            // Apart from t0 until the line reaches the margin, shortened by its rounding
+            // (times are at most 1).
+            (true, false) => [
+                t0,
+                t0 + h * ((g0 - margin) / (g0 - g1)) * (S::ONE - eight) - four,
+            ],
+            (false, true) => [
+                t0 + h * ((margin - g0) / (g1 - g0)) * (S::ONE + eight) + four,
+                t1,
+            ],
+            // NaN lands here: nothing.
+            (false, false) => empty,
+        }
+    };
+    [span(la0 - hb0, la1 - hb1), span(lb0 - ha0, lb1 - ha1)]
 }
 
-/// Whether one of the standard axes (module docs) keeps the triangles more than `reach` apart
-/// over an interval (`w`: the largest coordinate).
-pub(super) fn apart_over<S: Scalar>(a: [&Tri<S>; 2], b: [&Tri<S>; 2], reach: S, w: S) -> bool {
-    let need = need(reach, w);
+/// Whether the direction of closest approach of the two centroids keeps the triangles more
+/// than `reach` apart over the whole motion: `a[0]`, `b[0]` at the first tick, `a[1]`, `b[1]`
+/// at the second, every vertex within `reach` (less the tolerance) of its chord. The first
+/// test of every pair (module docs): it settles most.
+pub(super) fn apart_throughout<S: Scalar>(
+    a: [&Tri<S>; 2],
+    b: [&Tri<S>; 2],
+    reach: S,
+    w: S,
+) -> bool {
+    let d0 = sub(centroid3(a[0]), centroid3(b[0]));
+    let d1 = sub(centroid3(a[1]), centroid3(b[1]));
+    let v = sub(d1, d0);
+    let s = -dot(d0, v) / dot(v, v);
+    // NaN (no relative motion) takes the start.
+    let s = if s > S::ZERO { s.min(S::ONE) } else { S::ZERO };
+    let n = [d0[0] + s * v[0], d0[1] + s * v[1], d0[2] + s * v[2]];
+    let [up, down] = spans(n, a, b, [S::ZERO, S::ONE], need(reach, w));
+    // A span of the whole motion is exactly [0, 1].
+    let whole = |x: [S; 2]| x[0] <= S::ZERO && x[1] >= S::ONE;
+    whole(up) || whole(down)
+}
+
+/// Spans (of [`spans`]) kept to join later ones.
+const SPANS: usize = 40;
+
+/// How far from `t0` the axes' spans keep the triangles apart without a gap (module docs):
+/// `t1` when throughout. The axes, in order: `first` (the static test's axis where an earlier
+/// round stopped), the direction of closest approach of the centroids, both normals at `t0`,
+/// each triangle's edges × the relative motion (the faces of its sweep), the nine edge crosses.
+fn covered<S: Scalar>(
+    a: [&Tri<S>; 2],
+    b: [&Tri<S>; 2],
+    [t0, t1]: [S; 2],
+    first: Option<V<S>>,
+    full: bool,
+    need: S,
+) -> S {
     let d0 = sub(centroid3(a[0]), centroid3(b[0]));
     let d1 = sub(centroid3(a[1]), centroid3(b[1]));
     let v = sub(d1, d0);
@@ -191,149 +334,175 @@ pub(super) fn apart_over<S: Scalar>(a: [&Tri<S>; 2], b: [&Tri<S>; 2], reach: S, 
     // NaN (no relative motion) takes the start.
     let s = if s > S::ZERO { s.min(S::ONE) } else { S::ZERO };
     let closest = [d0[0] + s * v[0], d0[1] + s * v[1], d0[2] + s * v[2]];
-    separates(closest, a, b, need)
-        || separates(normal(b[0]), a, b, need)
-        || separates(normal(a[0]), a, b, need)
-        || separates(normal(b[1]), a, b, need)
-        || separates(normal(a[1]), a, b, need)
-        || separates(d0, a, b, need)
-        || separates(d1, a, b, need)
-}
-
-/// Steps of conservative advancement one pair may take (module docs): a pair that needs more
-/// is halved instead (4 or 16 cost the same on the swept fixtures).
-const MAX_ADVANCES: u32 = 4;
-
-/// One body's part in the leaf test: its motion and the triangle.
-pub(super) struct Moving<'m, S: Scalar> {
-    pub motion: &'m mut Motion<S>,
-    pub local: Local<S>,
-}
-
-impl<S: Scalar> Moving<'_, S> {
-    /// The world triangle at τ = `k / 2^level`.
-    fn at(&mut self, k: u32, level: u32) -> Option<Tri<S>> {
-        Some(world(&self.motion.at(k, level)?, &self.local.at(k, level)))
-    }
-
-    /// The world triangle at any τ.
-    fn at_time(&mut self, tau: S) -> Option<Tri<S>> {
-        Some(world(&self.motion.at_time(tau)?, &self.local.at_time(tau)))
-    }
-
-    /// How far a vertex may stray from its chord over an interval of length `h`: `h² E`
-    /// (module docs).
-    fn arc(&self, h: S) -> S {
-        let theta = self.motion.theta;
-        let e = theta * theta * S::from_f64(0.125) * self.local.arm
-            + theta * S::from_f64(0.25) * self.local.travel;
-        h * h * e * (S::ONE + S::from_u32(16) * S::UNIT_ROUNDOFF)
-    }
-}
-
-/// The swept leaf test (module docs): the earliest interval start the pair is not excluded
-/// from, or `None` when it is apart throughout the motion; `error` is `δ_a + δ_b`. `None` for a
-/// broken state (a pose that is not a rotation).
-pub(super) fn first_contact<S: Scalar>(
-    a: &mut Moving<'_, S>,
-    b: &mut Moving<'_, S>,
-    error: S,
-    levels: u32,
-) -> Option<Option<S>> {
-    let u = S::UNIT_ROUNDOFF;
-    let tolerance = |w: S| S::from_u32(4) * error + S::from_u32(256) * u * (w + S::ONE);
-    let arms = a.local.arm.max(b.local.arm);
-    let (a0, b0) = (a.at(0, 0)?, b.at(0, 0)?);
-    let (a1, b1) = (a.at(1, 0)?, b.at(1, 0)?);
-    let w = [&a0, &b0, &a1, &b1].iter().fold(arms, |m, t| largest(t, m));
-    // One step over the whole motion.
-    let reach = a.arc(S::ONE) + b.arc(S::ONE) + tolerance(w);
-    if apart_over([&a0, &a1], [&b0, &b1], reach, w) {
-        return Some(None);
-    }
-    // Intervals [k / 2^level, (k + 1) / 2^level], earliest on top, each taken from the current
-    // start `ts` on: where the last one taken ended (an excluded interval), began (a halved
-    // one), or where a step of conservative advancement left it.
-    let mut stack = [(0u32, 0u32); super::SWEPT_LEVELS as usize + 2];
-    let mut len = 1usize;
-    let (mut pa, mut pb, mut ts) = (a0, b0, S::ZERO);
-    let mut near: Option<(V<S>, S)> = None;
-    let mut advances = 0u32;
-    'intervals: while len > 0 {
-        len -= 1;
-        let (k, level) = *stack.get(len)?;
-        let n = 1u32.checked_shl(level)?;
-        let scale = S::ONE / S::from_u32(n);
-        let next = k.checked_add(1)?;
-        let tb = S::from_u32(next) * scale;
-        let (qa, qb) = (a.at(next, level)?, b.at(next, level)?);
-        let w0 = largest(&pb, largest(&pa, arms));
-        let w = largest(&qb, largest(&qa, w0));
-        // Over [ts, tb] ⊆ the interval: its length bounds the arcs.
-        let reach = a.arc(scale) + b.arc(scale) + tolerance(w);
-        if level > 0 && apart_over([&pa, &qa], [&pb, &qb], reach, w) {
-            (pa, pb, ts, near) = (qa, qb, tb, None);
-            continue;
+    let edges = |t: &Tri<S>| [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])];
+    let (ea, eb) = (edges(a[0]), edges(b[0]));
+    let mut kept = [[S::ZERO; 2]; SPANS];
+    let mut len = 0usize;
+    let mut reach = t0;
+    let mut take = |axis: V<S>, reach: &mut S| {
+        let mut moved = false;
+        for span in spans(axis, a, b, [t0, t1], need) {
+            if !(span[0] <= span[1]) || !(span[1] > *reach) {
+                continue;
+            }
+            if span[0] <= *reach {
+                *reach = span[1];
+                moved = true;
+            } else if let Some(slot) = kept.get_mut(len) {
+                // Not joined yet: kept for when what is covered reaches it.
+                *slot = span;
+                len += 1;
+            }
         }
-        loop {
-            let (axis, d2) = match near {
-                Some(known) => known,
-                None => {
-                    let (d2, xa, xb) = closest_points(&pa, &pb);
-                    let t = need(tolerance(w0), w0);
-                    // NaN is never apart.
-                    if !(d2 > t * t) {
-                        return Some(Some(ts));
-                    }
-                    near = Some((sub(xa, xb), d2));
-                    (sub(xa, xb), d2)
+        // What is covered grew: join the kept spans it now reaches.
+        while moved {
+            moved = false;
+            for span in kept.iter().take(len) {
+                if span[0] <= *reach && span[1] > *reach {
+                    *reach = span[1];
+                    moved = true;
                 }
+            }
+        }
+        *reach >= t1
+    };
+    if let Some(axis) = first {
+        if take(axis, &mut reach) {
+            return t1;
+        }
+    }
+    if take(closest, &mut reach)
+        || take(cross(eb[0], eb[1]), &mut reach)
+        || take(cross(ea[0], ea[1]), &mut reach)
+    {
+        return t1;
+    }
+    if !full {
+        return reach;
+    }
+    for e in eb.into_iter().chain(ea) {
+        if take(cross(e, v), &mut reach) {
+            return t1;
+        }
+    }
+    for e in ea {
+        for f in eb {
+            if take(cross(e, f), &mut reach) {
+                return t1;
+            }
+        }
+    }
+    reach
+}
+
+/// Rounds of [`covered`] one piece may take: each from where the last stopped, with the axes
+/// there and the static test's.
+const ROUNDS: u32 = 6;
+
+/// The earliest time of `[s0, s1]` at which the triangles may touch, or `None` when they are
+/// apart throughout: `a`, `b` at `s0` and `s1`, every vertex within the bounds of `need` of the
+/// line between (module docs). `here` is the static test's error bound.
+fn contact<S: Scalar>(
+    a: [Tri<S>; 2],
+    b: [Tri<S>; 2],
+    [s0, s1]: [S; 2],
+    need: S,
+    here: S,
+) -> Option<S> {
+    let h = s1 - s0;
+    let at = |p: &[Tri<S>; 2], t: S| {
+        if h > S::ZERO {
+            lerp(&p[0], &p[1], (t - s0) / h)
+        } else {
+            p[0]
+        }
+    };
+    let (mut t0, mut pa, mut pb) = (s0, a[0], b[0]);
+    let (mut first, mut full) = (None, false);
+    for round in 0..ROUNDS {
+        let t = covered([&pa, &a[1]], [&pb, &b[1]], [t0, s1], first, full, need);
+        if t >= s1 {
+            return None;
+        }
+        if t > t0 || round == 0 {
+            let (qa, qb) = (at(&a, t), at(&b, t));
+            // Touching there (within the bounds): the time. Apart: its axis leads the next
+            // round, from there.
+            let Some(axis) = filter_axis_for(&qa, &qb, here) else {
+                return Some(t);
             };
-            // Along the nearest direction at the start, `a`'s lowest projection minus `b`'s
-            // highest is linear in τ up to |n| reach: at least `g0` at ts, `g1` at tb.
-            let (la0, _) = extent(axis, &pa);
-            let (_, hb0) = extent(axis, &pb);
-            let (la1, _) = extent(axis, &qa);
-            let (_, hb1) = extent(axis, &qb);
-            let (g0, g1) = (la0 - hb0, la1 - hb1);
-            let margin = need(reach, w) * d2.sqrt() * (S::ONE + S::from_u32(8) * u);
-            let (g0, g1) = (g0 - margin, g1 - margin);
-            if g0 > S::ZERO && g1 > S::ZERO {
-                (pa, pb, ts, near) = (qa, qb, tb, None);
-                continue 'intervals;
-            }
-            // Conservative advancement: the bound stays positive up to the fraction g0/(g0 −
-            // g1) of [ts, tb]; the step is shortened by its rounding (times are at most 1).
-            if !(g0 > S::ZERO) || advances >= MAX_ADVANCES {
-                break;
-            }
-            let fraction = g0 / (g0 - g1) * (S::ONE - S::from_u32(16) * u);
-            let t = ts + (tb - ts) * fraction - S::from_u32(4) * u;
-            // Less than an eighth of the way: halve instead.
-            if !(t > ts + (tb - ts) * S::from_f64(0.125)) || !(t < tb) {
-                break;
-            }
-            advances += 1;
-            (pa, pb, ts, near) = (a.at_time(t)?, b.at_time(t)?, t, None);
+            (t0, pa, pb, first, full) = (t, qa, qb, Some(axis), false);
+        } else if !full {
+            // Nothing gained: every axis, from the same start.
+            full = true;
+        } else {
+            return Some(t0);
         }
-        if level >= levels {
-            return Some(Some(ts));
+    }
+    Some(t0)
+}
+
+/// The swept leaf test (module docs): the earliest time in `window` from which the pair is not
+/// excluded, or `None` when it is apart throughout; `error` is `δ_a + δ_b`, `translations` the
+/// largest `|t|∞` of the four poses. `None` (outer) for a broken state (a pose that is not a
+/// rotation).
+pub(super) fn first_contact<S: Scalar>(
+    a: &mut Path<'_, S>,
+    b: &mut Path<'_, S>,
+    [lo, hi]: [S; 2],
+    tolerance: S,
+    w: S,
+) -> Option<Option<S>> {
+    let Some(t) = pieces(a, b, [lo, hi], tolerance, w)? else {
+        return Some(None);
+    };
+    // Reported within bounds dominated by the arcs: once more, from there, on the pose table's
+    // segments (arcs 1/1024 of theirs) — a pair the coarse chords could not clear.
+    let coarse = |p: &Path<'_, S>| p.e > tolerance && p.segments < MAX_SEGMENTS;
+    if !(coarse(a) || coarse(b)) {
+        return Some(Some(t));
+    }
+    a.refine();
+    b.refine();
+    pieces(a, b, [t, hi], tolerance, w)
+}
+
+/// [`first_contact`] over `[lo, hi]` on the paths' current segments.
+fn pieces<S: Scalar>(
+    a: &mut Path<'_, S>,
+    b: &mut Path<'_, S>,
+    [lo, hi]: [S; 2],
+    tolerance: S,
+    w: S,
+) -> Option<Option<S>> {
+    // The finer path's segments, in order over the window.
+    let k = a.segments.max(b.segments);
+    let ks = S::from_u32(k);
+    let mut j = (lo * ks).trunc_u32().min(k - 1);
+    while j < k {
+        let (p0, p1) = (S::from_u32(j) / ks, S::from_u32(j + 1) / ks);
+        let (s0, s1) = (lo.max(p0), hi.min(p1));
+        if !(s0 > hi) {
+            let (ea, da) = a.piece(s0, s1)?;
+            let (eb, db) = b.piece(s0, s1)?;
+            let bounds = da + db + tolerance;
+            if let Some(t) = contact(ea, eb, [s0, s1], need(bounds, w), bounds) {
+                return Some(Some(t));
+            }
         }
-        let (first, deeper) = (k.checked_mul(2)?, level.checked_add(1)?);
-        let mid = S::from_u32(first.checked_add(1)?) / S::from_u32(n.checked_mul(2)?);
-        *stack.get_mut(len)? = (first.checked_add(1)?, deeper);
-        len += 1;
-        if ts < mid {
-            *stack.get_mut(len)? = (first, deeper);
-            len += 1;
+        if !(p1 < hi) {
+            break;
         }
+        j += 1;
     }
     Some(None)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::track::Arc;
     use super::*;
+    use crate::scalar::norm_inf;
 
     fn rotation_z(angle: f64, t: [f64; 3]) -> Pose<f64> {
         let (s, c) = (libm::sin(0.5 * angle), libm::cos(0.5 * angle));
@@ -344,8 +513,8 @@ mod tests {
         Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], t).expect("pose")
     }
 
-    /// The leaf test on one triangle of each body, rigid (`x` the same at both ticks), with a
-    /// tolerance of rounding only.
+    /// The leaf test on one triangle of each body, rigid (`x` the same at both ticks), over the
+    /// whole motion with a tolerance of rounding only.
     fn first<S: Scalar>(
         a: (&Pose<f64>, &Pose<f64>, &Tri<f64>),
         b: (&Pose<f64>, &Pose<f64>, &Tri<f64>),
@@ -354,20 +523,29 @@ mod tests {
             rotation: p.rotation.map(|r| r.map(S::from_f64)),
             translation: p.translation.map(S::from_f64),
         };
-        let tri = |t: &Tri<f64>| t.map(|v| v.map(S::from_f64));
-        let (mut ma, mut mb) = (
-            Motion::new(&cast(a.0), &cast(a.1)),
-            Motion::new(&cast(b.0), &cast(b.1)),
-        );
-        let mut ta = Moving {
-            motion: &mut ma,
-            local: Local::new(tri(a.2), tri(a.2)),
+        let tri = |t: &Tri<f64>, p: &Pose<S>| t.map(|v| p.apply(v.map(S::from_f64)));
+        let (a0, a1, b0, b1) = (cast(a.0), cast(a.1), cast(b.0), cast(b.1));
+        let (mut ma, mut mb) = (Motion::new(&a0, &a1), Motion::new(&b0, &b1));
+        let arc_a = Arc::new(&a0, &a1, ma.theta, ma.axis());
+        let arc_b = Arc::new(&b0, &b1, mb.theta, mb.axis());
+        let fine = S::from_f64(1e-3);
+        let e = |arc: &Arc<S>, t: &Tri<f64>, p0: &Pose<S>, p1: &Pose<S>| {
+            let (x0, x1) = (tri(t, p0), tri(t, p1));
+            (0..3).fold(S::ZERO, |m, i| m.max(arc.deviation(x0[i], x1[i])))
         };
-        let mut tb = Moving {
-            motion: &mut mb,
-            local: Local::new(tri(b.2), tri(b.2)),
-        };
-        first_contact(&mut ta, &mut tb, S::ZERO, super::super::SWEPT_LEVELS).expect("state")
+        let (ea, eb) = (e(&arc_a, a.2, &a0, &a1), e(&arc_b, b.2, &b0, &b1));
+        let mut pa = Path::new(tri(a.2, &a0), tri(a.2, &a1), ea, &mut ma, fine);
+        let mut pb = Path::new(tri(b.2, &b0), tri(b.2, &b1), eb, &mut mb, fine);
+        let t = norm_inf(a0.translation)
+            .max(norm_inf(a1.translation))
+            .max(norm_inf(b0.translation))
+            .max(norm_inf(b1.translation));
+        let w = [&pa.w0, &pa.w1, &pb.w0, &pb.w1]
+            .iter()
+            .flat_map(|t| t.iter())
+            .fold(t, |m, &x| m.max(norm_inf(x)));
+        let tolerance = S::from_u32(256) * S::UNIT_ROUNDOFF * (w + S::ONE);
+        first_contact(&mut pa, &mut pb, [S::ZERO, S::ONE], tolerance, w).expect("state")
     }
 
     fn both(
@@ -408,6 +586,12 @@ mod tests {
         for time in both((&still, &still, &thin), (&still, &spin, &arm)) {
             assert!(time.is_some());
         }
+        // Spinning the other way (the shorter arc of −1 rad), it stays clear of it.
+        let back = rotation_z(-1.0, [0.0; 3]);
+        assert_eq!(
+            both((&still, &still, &thin), (&still, &back, &arm)),
+            [None, None]
+        );
     }
 
     /// Far from the origin and millimetre-sized: a 2 mm triangle 1 km out passes 0.5 mm beside

@@ -6,7 +6,8 @@
 //! |---|---|
 //! | `mod.rs` | the query: its policy over the one walk (relative-motion node test) and [`collide_swept`] |
 //! | `motion.rs` | one body's motion: slerp, the poses at dyadic times, the rotation angle bound |
-//! | `leaf.rs` | the leaf test: one step over the whole motion, halving where it does not decide |
+//! | `track.rs` | a node's track over the motion, cached per query; the time window of two tracks |
+//! | `leaf.rs` | the leaf test: chords of the cached end vertices, arc bounds, conservative advancement |
 //!
 //! # The motion
 //!
@@ -37,22 +38,21 @@
 //! these bounds with the one walk ([`crate::walk`]). **The `from` and `to` bodies must use the
 //! exact sphere update** (not the coherent one, whose centers are not linear in `q`).
 //!
+//! Each node's track is computed once per query and kept in the `to` body's track cache
+//! ([`Body::with_track_cache`]; without one it is computed at each visit).
+//!
 //! # The leaf test
 //!
-//! `leaf.rs`: one separating-axis step over the whole motion on the pair's end positions
-//! (linear in τ up to the rotation arc, a bound quadratic in the interval's length), then,
-//! where it does not decide, interval halving with conservative advancement along the nearest
-//! direction. The reported `time` is a time before which every interval was proved apart:
-//! **the pair cannot touch before it**.
+//! `leaf.rs`: the triangles' end positions from the bodies' vertex caches, each vertex's path
+//! taken as the chord of its ends up to its arc bound; one separating-axis step over the whole
+//! motion, then, inside the window of the two leaves' tracks, conservative advancement along
+//! the direction of closest approach, the normals and the edge crosses, each step checked by
+//! the static filter at its time. The reported `time` is a time before which every interval
+//! was proved apart: **the pair cannot touch before it**.
 //!
-//! **Tightness**: a reported pair is within `T` (the leaf's tolerance, a few rounding bounds)
-//! of touching at its time, or was not excluded over an interval of `2⁻ᴸ` of the motion
-//! starting at its time ([`SWEPT_LEVELS`]): it comes within the bounds of that interval (the
-//! travel of its vertices over it plus the rotation arc) of touching, at most `2⁻ᴸ` later.
-//! Measured on the swept fixtures against 129 samples per motion: 1.04–1.15× the sampled pairs.
-//!
-//! **Cost** (host, f32, callgrind instructions per motion against the static query at 8
-//! instants of the same motion): 5.5–9.4× (benches/README.md, "Swept queries").
+//! **Tightness**: a pair is reported where the static filter, with the leaf's bounds, cannot
+//! separate it, or where a few rounds of advancement stall (then at their start: earlier).
+//! Measured on the swept fixtures against 129 samples per motion: 1.02–1.14× the sampled pairs.
 //!
 //! Everything runs in the bodies' scalar: an f32 body's query uses no f64 (no soft double
 //! precision on a single-precision FPU); rounding is folded into every bound (`motion`, `leaf`).
@@ -62,20 +62,17 @@
 
 use crate::body::Body;
 use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink, TrianglePair};
-use crate::pose::Pose;
-use crate::scalar::{dot, norm_inf, sub, Scalar};
-use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy};
+use crate::scalar::{norm_inf, Scalar};
+use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy, Side};
 
 mod leaf;
 mod motion;
+mod track;
 
-use leaf::{first_contact, Local, Moving};
+use leaf::{apart_throughout, first_contact, Path};
 use motion::Motion;
-
-/// The leaf test halves sub-intervals down to `2^-SWEPT_LEVELS` of the motion (1/64): a pair
-/// not excluded there is reported, so its earliest time is at most that much before it comes
-/// within the bounds of touching (module docs).
-pub const SWEPT_LEVELS: u32 = 6;
+pub use track::TrackEntry;
+use track::{meet, near, Arc, Track};
 
 /// A triangle pair that may intersect during the motion.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -89,19 +86,15 @@ pub struct SweptPair<S> {
     pub time: S,
 }
 
-/// A node's bound over the motion: its world centers at both ticks and the radius `ρ` around
-/// the point moving between them (module docs).
-#[derive(Debug, Clone, Copy)]
-struct Track<S> {
-    c0: [S; 3],
-    c1: [S; 3],
-    radius: S,
-}
-
-/// A body at both ends of its motion.
+/// A body at both ends of its motion, with the caches of both lent to the walk and the track
+/// cache of the end body.
 struct Ends<'q, 't0, 'c0, 't1, 'c1, S: Scalar> {
-    from: &'q mut Body<'t0, 'c0, S>,
-    to: &'q mut Body<'t1, 'c1, S>,
+    from: Side<'q, 't0, 'c0, S>,
+    to: Side<'q, 't1, 'c1, S>,
+    /// The end body's track cache (empty without one) and this query's mark.
+    tracks: &'c1 mut [TrackEntry<S>],
+    epoch: u32,
+    arc: Arc<S>,
     motion: Motion<S>,
     /// The larger rounding bound of the two states.
     error: S,
@@ -110,77 +103,128 @@ struct Ends<'q, 't0, 'c0, 't1, 'c1, S: Scalar> {
 impl<'q, 't0, 'c0, 't1, 'c1, S: Scalar> Ends<'q, 't0, 'c0, 't1, 'c1, S> {
     /// The body at both ends, its motion and error bound.
     fn new(from: &'q mut Body<'t0, 'c0, S>, to: &'q mut Body<'t1, 'c1, S>) -> Self {
+        let motion = Motion::new(from.pose(), to.pose());
+        let arc = Arc::new(from.pose(), to.pose(), motion.theta, motion.axis());
+        let error = from.error().max(to.error());
+        let (tracks, epoch) = to.lend_tracks();
         Ends {
-            motion: Motion::new(from.pose(), to.pose()),
-            error: from.error().max(to.error()),
-            from,
-            to,
+            from: Side::new(from),
+            to: Side::new(to),
+            tracks,
+            epoch,
+            arc,
+            motion,
+            error,
         }
     }
 
-    /// The node's bound over the whole motion (module docs). Cost: the two ends' spheres, the
-    /// center in both body frames, one square root.
-    fn track(&mut self, node: usize) -> Option<Track<S>> {
-        let s0 = self.from.sphere(node)?;
-        let s1 = self.to.sphere(node)?;
-        let (c0, c1) = ([s0[0], s0[1], s0[2]], [s1[0], s1[1], s1[2]]);
-        let (p0, p1) = (self.from.pose(), self.to.pose());
-        let l0 = unrotate(p0, sub(c0, p0.translation));
-        let travel = sub(unrotate(p1, sub(c1, p1.translation)), l0);
-        let theta = self.motion.theta;
-        let (k1, k2) = (
-            theta * theta * S::from_f64(0.125),
-            theta * S::from_f64(0.25),
-        );
-        // k1 |ℓ₀| + k2 |ℓ₁ − ℓ₀| ≤ √((k1² + k2²)(|ℓ₀|² + |ℓ₁ − ℓ₀|²)) (Cauchy–Schwarz).
-        let turn = ((k1 * k1 + k2 * k2) * (dot(l0, l0) + dot(travel, travel))).sqrt();
-        let u16 = S::from_u32(16) * S::UNIT_ROUNDOFF;
-        let t = norm_inf(p0.translation).max(norm_inf(p1.translation));
-        let radius = (turn + s0[3].max(s1[3])) * (S::ONE + u16) + u16 * theta * t;
-        Some(Track { c0, c1, radius })
-    }
-
-    /// The body-frame vertices of a triangle at both ends.
-    fn local(&self, triangle: u32) -> Option<Local<S>> {
-        let model = self.to.model();
-        let face = *model.triangles().get(triangle as usize)?;
-        let mut x0 = [[S::ZERO; 3]; 3];
-        let mut x1 = [[S::ZERO; 3]; 3];
-        for ((a, b), &v) in x0.iter_mut().zip(x1.iter_mut()).zip(face.iter()) {
-            *a = self.from.model().deformed(v as usize, self.from.q())?;
-            *b = model.deformed(v as usize, self.to.q())?;
+    /// A node's track (module docs): from the cache, or computed (with its sibling's, into the
+    /// cache when there is one).
+    #[inline(always)]
+    fn track(&mut self, node: u32) -> Option<Track<S>> {
+        if let Some(entry) = self.tracks.get(node as usize) {
+            if entry.epoch == self.epoch {
+                return Some(entry.track);
+            }
         }
-        Some(Local::new(x0, x1))
+        if node == 0 {
+            return self.root_track();
+        }
+        let left = ((node - 1) & !1) + 1;
+        let [l, r] = self.fill(left)?;
+        Some(if node == left { l } else { r })
+    }
+
+    /// The tracks of the sibling pair `left`, `left + 1`: one check for both.
+    #[inline(always)]
+    fn child_tracks(&mut self, left: u32) -> Option<[Track<S>; 2]> {
+        if let Some([l, r]) = self
+            .tracks
+            .get(left as usize..)
+            .and_then(<[_]>::first_chunk::<2>)
+        {
+            if l.epoch == self.epoch {
+                return Some([l.track, r.track]);
+            }
+        }
+        self.fill(left)
+    }
+
+    /// A node's track as the cache holds it, without asking whether it is of this query: for a
+    /// node of a pair this walk pushed (computed when the pair was tested). Computed again
+    /// without a cache.
+    #[inline(always)]
+    fn pending_track(&mut self, node: u32) -> Option<Track<S>> {
+        if let Some(entry) = self.tracks.get(node as usize) {
+            return Some(entry.track);
+        }
+        self.track(node)
+    }
+
+    /// The miss of [`Ends::child_tracks`]: both ends' spheres of the pair, their tracks, cached.
+    #[inline(never)]
+    fn fill(&mut self, left: u32) -> Option<[Track<S>; 2]> {
+        let [f0, f1] = self.from.child_spheres(left)?;
+        let [t0, t1] = self.to.child_spheres(left)?;
+        let pair = [self.arc.track(f0, t0), self.arc.track(f1, t1)];
+        let epoch = self.epoch;
+        if let Some([l, r]) = self
+            .tracks
+            .get_mut(left as usize..)
+            .and_then(<[_]>::first_chunk_mut::<2>)
+        {
+            *l = TrackEntry {
+                track: pair[0],
+                epoch,
+            };
+            *r = TrackEntry {
+                track: pair[1],
+                epoch,
+            };
+        }
+        Some(pair)
+    }
+
+    /// The root's track (it has no sibling).
+    #[inline(never)]
+    fn root_track(&mut self) -> Option<Track<S>> {
+        let track = self.arc.track(self.from.sphere(0)?, self.to.sphere(0)?);
+        if let Some(entry) = self.tracks.get_mut(0) {
+            *entry = TrackEntry {
+                track,
+                epoch: self.epoch,
+            };
+        }
+        Some(track)
+    }
+
+    /// A triangle's world vertices at both ends (the vertex caches', or deformed).
+    #[inline(always)]
+    fn ends(&mut self, triangle: u32) -> Option<[[[S; 3]; 3]; 2]> {
+        Some([
+            self.from.world_triangle(triangle)?,
+            self.to.world_triangle(triangle)?,
+        ])
+    }
+
+    /// At least every coordinate of the body at both ticks (its root's spheres) and of its
+    /// translations (NaN when the tree is broken: the query then fails at its root).
+    fn extent(&mut self) -> S {
+        let t =
+            norm_inf(self.motion.from().translation).max(norm_inf(self.motion.to().translation));
+        let Some(root) = self.track(0) else {
+            return S::ZERO;
+        };
+        let c = norm_inf(root.c0).max(norm_inf(root.c1));
+        ((c + root.radius) * (S::ONE + S::from_u32(4) * S::UNIT_ROUNDOFF)).max(t)
     }
 }
 
-/// `Rᵀ x` (written out: index closures keep bounds checks at opt-level `s`).
-fn unrotate<S: Scalar>(pose: &Pose<S>, x: [S; 3]) -> [S; 3] {
-    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = pose.rotation;
-    [
-        r00 * x[0] + r10 * x[1] + r20 * x[2],
-        r01 * x[0] + r11 * x[1] + r21 * x[2],
-        r02 * x[0] + r12 * x[1] + r22 * x[2],
-    ]
-}
-
-/// Whether two nodes' relative center comes within their radii of the origin at some τ (module
-/// docs), with the rounding of the differences and of the closest point (a few `u` of the
-/// coordinates) added. NaN is never apart.
-fn tracks_meet<S: Scalar>(a: &Track<S>, b: &Track<S>) -> bool {
-    let d0 = sub(a.c0, b.c0);
-    let v = sub(sub(a.c1, b.c1), d0);
-    let s = -dot(d0, v) / dot(v, v);
-    // NaN (no relative motion) takes the start.
-    let s = if s > S::ZERO { s.min(S::ONE) } else { S::ZERO };
-    let p = [d0[0] + s * v[0], d0[1] + s * v[1], d0[2] + s * v[2]];
-    let u = S::UNIT_ROUNDOFF;
-    let w = norm_inf(a.c0)
-        .max(norm_inf(b.c0))
-        .max(norm_inf(a.c1))
-        .max(norm_inf(b.c1));
-    let reach = (a.radius + b.radius) * (S::ONE + S::from_u32(8) * u) + S::from_u32(32) * u * w;
-    !(dot(p, p) > reach * reach)
+impl<S: Scalar> Drop for Ends<'_, '_, '_, '_, '_, S> {
+    fn drop(&mut self) {
+        let tracks = core::mem::take(&mut self.tracks);
+        self.to.body.return_tracks(tracks);
+    }
 }
 
 impl<S: Copy> Reported for SweptPair<S> {
@@ -189,10 +233,14 @@ impl<S: Copy> Reported for SweptPair<S> {
     }
 }
 
-/// The swept query's policy: swept spheres, the swept leaf test.
+/// The swept query's policy: node tracks and their time windows, the swept leaf test.
 struct Swept<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: ?Sized> {
     a: Ends<'q, 'a0, 'c0, 'a1, 'c1, S>,
     b: Ends<'q, 'b0, 'd0, 'b1, 'd1, S>,
+    /// At least every coordinate the leaf test meets (vertices at both ticks, translations).
+    w: S,
+    /// The leaf test's tolerance `T` ([`leaf`]).
+    tolerance: S,
     sink: &'q mut X,
 }
 
@@ -205,20 +253,38 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
 
     #[inline(always)]
     fn node(&self, first: bool, node: u32) -> Option<Node> {
-        let tree = if first {
-            self.a.to.tree()
+        let links = if first {
+            self.a.to.links(node)
         } else {
-            self.b.to.tree()
+            self.b.to.links(node)
         };
-        tree.links(node as usize).map(Node::leaf_terminal)
+        links.map(Node::leaf_terminal)
     }
 
     #[inline(always)]
     fn bound(&mut self, first: bool, node: u32) -> Option<Track<S>> {
         if first {
-            self.a.track(node as usize)
+            self.a.track(node)
         } else {
-            self.b.track(node as usize)
+            self.b.track(node)
+        }
+    }
+
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<Track<S>> {
+        if first {
+            self.a.pending_track(node)
+        } else {
+            self.b.pending_track(node)
+        }
+    }
+
+    #[inline(always)]
+    fn children(&mut self, first: bool, [left, _]: [u32; 2]) -> Option<[Track<S>; 2]> {
+        if first {
+            self.a.child_tracks(left)
+        } else {
+            self.b.child_tracks(left)
         }
     }
 
@@ -229,42 +295,58 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
 
     #[inline(always)]
     fn test(&self, a: &Track<S>, b: &Track<S>) -> Option<()> {
-        tracks_meet(a, b).then_some(())
+        near(a, b).then_some(())
     }
 
     fn updates(&self) -> u32 {
         let ends = |e: &Ends<'_, '_, '_, '_, '_, S>| {
-            e.from.update_count().wrapping_add(e.to.update_count())
+            e.from
+                .body
+                .update_count()
+                .wrapping_add(e.to.body.update_count())
         };
         ends(&self.a).wrapping_add(ends(&self.b))
     }
 
     fn leaf(
         &mut self,
-        _: [u32; 2],
+        [i, j]: [u32; 2],
         a: &Node,
         b: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        let (Some(la), Some(lb)) = (self.a.local(a.triangle), self.b.local(b.triangle)) else {
-            return Err(QueryStatus::Inconsistent);
-        };
+        const BROKEN: QueryStatus = QueryStatus::Inconsistent;
         stats.triangle_tests += 1;
-        let error = self.a.error + self.b.error;
-        let found = first_contact(
-            &mut Moving {
-                motion: &mut self.a.motion,
-                local: la,
-            },
-            &mut Moving {
-                motion: &mut self.b.motion,
-                local: lb,
-            },
-            error,
-            SWEPT_LEVELS,
-        );
+        let (Some(ta), Some(tb)) = (self.a.pending_track(i), self.b.pending_track(j)) else {
+            return Err(BROKEN);
+        };
+        let (Some([a0, a1]), Some([b0, b1])) = (self.a.ends(a.triangle), self.b.ends(b.triangle))
+        else {
+            return Err(BROKEN);
+        };
+        let (ea, eb) = (self.a.arc.within(&ta), self.b.arc.within(&tb));
+        // Most pairs: one axis apart over the whole motion, from the ticks' vertices.
+        if apart_throughout([&a0, &a1], [&b0, &b1], ea + eb + self.tolerance, self.w) {
+            return Ok(Flow::Continue);
+        }
+        let Some(window) = meet(&ta, &tb, [S::ZERO, S::ONE]) else {
+            return Ok(Flow::Continue);
+        };
+        let span = |t: &[[S; 3]; 3]| {
+            let d = |k: usize| {
+                let (x, y, z) = (t[0][k], t[1][k], t[2][k]);
+                x.max(y).max(z) - x.min(y).min(z)
+            };
+            d(0).max(d(1)).max(d(2))
+        };
+        let fine = span(&a0).max(span(&b0)) / S::from_u32(16);
+        // The rest: each vertex's own arc bound (tighter than the leaf's).
+        let (ea, eb) = (self.a.arc.largest(&a0, &a1), self.b.arc.largest(&b0, &b1));
+        let mut pa = Path::new(a0, a1, ea, &mut self.a.motion, fine);
+        let mut pb = Path::new(b0, b1, eb, &mut self.b.motion, fine);
+        let found = first_contact(&mut pa, &mut pb, window, self.tolerance, self.w);
         let Some(found) = found else {
-            return Err(QueryStatus::Inconsistent);
+            return Err(BROKEN);
         };
         if let Some(time) = found {
             let item = SweptPair {
@@ -308,7 +390,17 @@ pub fn collide_swept<S: Scalar>(
     let mut policy = Swept {
         a: Ends::new(a_from, a_to),
         b: Ends::new(b_from, b_to),
+        w: S::ZERO,
+        tolerance: S::ZERO,
         sink,
     };
+    if check.is_ok() {
+        // Every vertex lies in its root's spheres; the translations for the poses at τ.
+        let w = policy.a.extent().max(policy.b.extent());
+        let u = S::UNIT_ROUNDOFF;
+        policy.w = w;
+        policy.tolerance = S::from_u32(4) * (policy.a.error + policy.b.error)
+            + S::from_u32(256) * u * (w + S::ONE);
+    }
     run_query(&mut policy, stack, check)
 }

@@ -149,6 +149,36 @@ impl<S: Scalar> Motion<S> {
         motion
     }
 
+    /// The pose at the start of the motion.
+    pub fn from(&self) -> &Pose<S> {
+        &self.from
+    }
+
+    /// The pose at its end.
+    pub fn to(&self) -> &Pose<S> {
+        &self.to
+    }
+
+    /// The world axis of the rotation from the first pose to the second (the vector part of
+    /// `q₁ q₀*`, normalised) and a bound on how far it may be from the exact axis (the
+    /// components' rounding, `≤ 32 u` over the sine of half the angle); `None` when the angle
+    /// is too small for a useful axis (the bound above 1/8).
+    pub fn axis(&self) -> Option<([S; 3], S)> {
+        let ([w0, x0, y0, z0], [w1, x1, y1, z1]) = (self.q0, self.q1);
+        // w0 v1 − w1 v0 + v0 × v1.
+        let v = [
+            w0 * x1 - w1 * x0 + (y0 * z1 - z0 * y1),
+            w0 * y1 - w1 * y0 + (z0 * x1 - x0 * z1),
+            w0 * z1 - w1 * z0 + (x0 * y1 - y0 * x1),
+        ];
+        let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        let eps = S::from_u32(32) * S::UNIT_ROUNDOFF / n;
+        if !(eps <= S::from_f64(0.125)) {
+            return None;
+        }
+        Some((v.map(|c| c / n), eps))
+    }
+
     /// The pose at τ = `k / 2^level`: the body's own poses at 0 and 1, the slerp between
     /// (`None` only for poses that are not rotations).
     pub fn at(&mut self, k: u32, level: u32) -> Option<Pose<S>> {
@@ -171,17 +201,6 @@ impl<S: Scalar> Motion<S> {
             return Some(self.to);
         }
         self.slerp(S::from_u32(k) * scale)
-    }
-
-    /// The pose at any τ ∈ [0, 1] (the slerp, computed each time).
-    pub fn at_time(&self, tau: S) -> Option<Pose<S>> {
-        if tau <= S::ZERO {
-            return Some(self.from);
-        }
-        if tau >= S::ONE {
-            return Some(self.to);
-        }
-        self.slerp(tau)
     }
 
     /// The slerp at τ ∈ (0, 1).

@@ -99,7 +99,7 @@ pub fn run_swept<S: Scalar>(
     prepared: &PreparedScene,
 ) -> Result<(Vec<FrameAnswer<SweptContact>>, f64), RunError> {
     let images = parse_images::<S>(scene, prepared)?;
-    let (mut cache_from, mut cache_to) = (Caches::new(&images), Caches::new(&images));
+    let (mut cache_from, mut cache_to) = (Caches::new(&images), Caches::with_tracks(&images));
     let mut from = cache_from.bodies(scene, &images)?;
     let mut to = cache_to.bodies(scene, &images)?;
     let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);

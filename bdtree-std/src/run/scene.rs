@@ -20,8 +20,8 @@ use bdtree_core::{
     collide_proxies, collide_world, collide_world_primitives, primitive_stack_capacity,
     proxy_stack_capacity, refine, self_stack_capacity, stack_capacity, AllPairs, Body, BodyError,
     Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair, QueryStats,
-    QueryStatus, RunStatus, Scalar, SweepAndPrune, VertexEntry, WorldContact, WorldOutcome,
-    WorldPair,
+    QueryStatus, RunStatus, Scalar, SweepAndPrune, TrackEntry, VertexEntry, WorldContact,
+    WorldOutcome, WorldPair,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
@@ -221,10 +221,12 @@ pub(crate) fn parse_images<'b, S: Scalar>(
         })
 }
 
-/// Sphere and vertex caches for every body of a scene.
+/// Sphere and vertex caches for every body of a scene (and track caches, for the bodies that
+/// end swept motions).
 pub(crate) struct Caches<S: Scalar> {
     spheres: Vec<BodyStorage<S>>,
     vertices: Vec<Vec<VertexEntry<S>>>,
+    tracks: Vec<Vec<TrackEntry<S>>>,
 }
 
 impl<S: Scalar> Caches<S> {
@@ -238,6 +240,18 @@ impl<S: Scalar> Caches<S> {
                 .iter()
                 .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
                 .collect(),
+            tracks: Vec::new(),
+        }
+    }
+
+    /// With a track cache per body too (for the bodies at the end of swept motions).
+    pub(crate) fn with_tracks(images: &[Image<'_, S>]) -> Self {
+        Self {
+            tracks: images
+                .iter()
+                .map(|im| vec![TrackEntry::default(); im.tree.node_count()])
+                .collect(),
+            ..Self::new(images)
         }
     }
 
@@ -248,15 +262,21 @@ impl<S: Scalar> Caches<S> {
         images: &[Image<'t, S>],
     ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
         let mut bodies = Vec::new();
+        let mut tracks = self.tracks.iter_mut();
         for (((image, cache), vertices), spec) in images
             .iter()
             .zip(self.spheres.iter_mut())
             .zip(self.vertices.iter_mut())
             .zip(&scene.bodies)
         {
+            let track = tracks.next();
             let body = cache
                 .body(image)
                 .and_then(|b| b.with_vertex_cache(vertices))
+                .and_then(|b| match track {
+                    Some(track) => b.with_track_cache(track),
+                    None => Ok(b),
+                })
                 .map_err(|error| RunError::Body {
                     body: spec.name.clone(),
                     error,
