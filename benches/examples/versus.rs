@@ -253,7 +253,10 @@ const PARTS: [(&str, &[&str]); 6] = [
         "states (set_state)",
         &["commit", "bound_and_magnitude", "next_epoch", "set_state"],
     ),
-    ("the walk (incl. leaf glue)", &["walk::", "bdtree_frame", "collide"]),
+    (
+        "the walk (incl. leaf glue)",
+        &["walk::", "bdtree_frame", "collide"],
+    ),
     ("other", &[""]),
 ];
 
@@ -289,7 +292,8 @@ fn parts(file: &Path) -> Vec<(&'static str, u64)> {
         let (Some(first), Some(cost)) = (fields.next(), fields.next_back()) else {
             continue;
         };
-        let position = first.starts_with(['+', '-', '*']) || first.chars().all(|c| c.is_ascii_digit());
+        let position =
+            first.starts_with(['+', '-', '*']) || first.chars().all(|c| c.is_ascii_digit());
         if let (true, Ok(cost)) = (position, cost.parse::<u64>()) {
             if !skip {
                 sums[part] += cost;
