@@ -461,7 +461,12 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
         let left = ((node - 1) & !1) + 1;
         let right = left + 1;
-        #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+        // A plain body on hard-float ARM with the `asm` feature: both nodes by the VFP kernel.
+        #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+        if self.plain && self.refresh_vfp(left).is_some() && self.refresh_vfp(right).is_some() {
+            return self.cache.get(node).map(|e| e.sphere);
+        }
+        #[cfg(feature = "speed")]
         if self.coherence.is_none() && self.regions.is_none() {
             if let Some(()) = self.refresh_pair(left) {
                 return self.cache.get(node).map(|e| e.sphere);
@@ -486,22 +491,37 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     }
 
     /// Both nodes of the sibling pair `left`, `left + 1` of a body without coherence or regions
-    /// and with scalar rows, the common case, in one frame: each node's exact update (or, with a
-    /// vertex cache, a leaf's sphere from its triangle), world transform, inflation and cache
-    /// write inline. `None` (nothing written) for quantized rows or a bad index: the general
-    /// path then runs.
-    #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+    /// and with scalar rows, the common case, in one frame: each node's exact update (the VFP
+    /// kernel with the `asm` feature on hard-float ARM; or, with a vertex cache, a leaf's sphere
+    /// from its triangle), world transform, inflation and cache write inline. `None` for
+    /// quantized rows or a bad index: the general path then runs (recomputing what was done).
+    #[cfg(feature = "speed")]
     #[inline(always)]
     fn refresh_pair(&mut self, left: usize) -> Option<()> {
-        let right = left.checked_add(1)?;
-        let links = self.tree.links_all();
-        let (lk, rk) = (*links.get(left)?, *links.get(right)?);
-        let (lr, rr) = (self.tree.record(left)?, self.tree.record(right)?);
-        let has_vertices = !self.vertices.is_empty();
-        for (node, link, record) in [(left, lk, lr), (right, rk, rr)] {
-            let sphere = if has_vertices && link[2] != NONE {
-                self.triangle_sphere(link[2] as usize)?
+        let m = self.tree.modes();
+        let stride = m.checked_add(1)?;
+        let start = left.checked_mul(stride)?;
+        let records = self.tree.record_rows(start, stride.checked_mul(2)?)?;
+        let (lr, rr) = records.split_at_checked(stride)?;
+        // Leaves' triangles, read only when a vertex cache can deform them.
+        let triangles = if self.vertices.is_empty() {
+            [NONE; 2]
+        } else {
+            let links = self.tree.links_all();
+            [links.get(left)?[2], links.get(left.checked_add(1)?)?[2]]
+        };
+        for (k, (record, triangle)) in [(lr, triangles[0]), (rr, triangles[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let node = left + k;
+            let sphere = if triangle != NONE {
+                self.triangle_sphere(triangle as usize)?
             } else {
+                #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+                if self.refresh_vfp(node).is_some() {
+                    continue;
+                }
                 let [x, y, z, r] = crate::sphere::update(record, self.weights);
                 let [cx, cy, cz] = self.pose.apply([x, y, z]);
                 [cx, cy, cz, r + self.inflation]
@@ -515,8 +535,9 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         Some(())
     }
 
-    /// One node's sphere computed and cached.
-    #[inline(always)]
+    /// One node's sphere computed and cached (out of line: the general path, for bodies with
+    /// coherence, regions or quantized rows, two calls per pair).
+    #[inline(never)]
     fn refresh_one(&mut self, node: usize) -> Option<[S; 4]> {
         if self.plain {
             // The exact update, the common case: straight-line, no detours through tuples.
@@ -738,12 +759,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let face = *self.model.triangles().get(triangle)?;
         // The hit, the common case in a leaf step (the leaf's sphere deformed its vertices):
         // three cache reads, no pose or `q` touched.
+        #[cfg(feature = "speed")]
         let cached = |v: u32| {
             self.vertices
                 .get(v as usize)
                 .filter(|e| e.epoch == self.epoch)
                 .map(|e| e.position)
         };
+        #[cfg(feature = "speed")]
         if let (Some(a), Some(b), Some(c)) = (cached(face[0]), cached(face[1]), cached(face[2])) {
             return Some([a, b, c]);
         }
@@ -751,7 +774,8 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     }
 
     /// [`Body::world_triangle`] when a vertex is not in the cache (or there is no cache).
-    #[inline(never)]
+    #[cfg_attr(feature = "speed", inline(never))]
+    #[cfg_attr(not(feature = "speed"), inline(always))]
     fn deform_triangle(&mut self, face: [u32; 3]) -> Option<[[S; 3]; 3]> {
         let q = &*self.q;
         let mut out = [[S::ZERO; 3]; 3];
