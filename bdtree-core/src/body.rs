@@ -438,12 +438,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// Lends the vertex cache (empty when the body has none) as [`Body::lend_cache`] the
     /// sphere cache.
+    #[cfg(feature = "speed")]
     #[inline(always)]
     pub(crate) fn lend_vertices(&mut self) -> &'c mut [VertexEntry<S>] {
         core::mem::take(&mut self.vertices)
     }
 
     /// Takes back the vertex cache [`Body::lend_vertices`] lent.
+    #[cfg(feature = "speed")]
     #[inline(always)]
     pub(crate) fn return_vertices(&mut self, vertices: &'c mut [VertexEntry<S>]) {
         self.vertices = vertices;
@@ -498,25 +500,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     #[cfg(feature = "speed")]
     #[inline(always)]
     fn refresh_pair(&mut self, left: usize) -> Option<()> {
-        let m = self.tree.modes();
-        let stride = m.checked_add(1)?;
-        let start = left.checked_mul(stride)?;
-        let records = self.tree.record_rows(start, stride.checked_mul(2)?)?;
-        let (lr, rr) = records.split_at_checked(stride)?;
-        // Leaves' triangles, read only when a vertex cache can deform them.
-        let triangles = if self.vertices.is_empty() {
-            [NONE; 2]
-        } else {
-            let links = self.tree.links_all();
-            [links.get(left)?[2], links.get(left.checked_add(1)?)?[2]]
-        };
-        for (k, (record, triangle)) in [(lr, triangles[0]), (rr, triangles[1])]
-            .into_iter()
-            .enumerate()
-        {
-            let node = left + k;
-            let sphere = if triangle != NONE {
-                self.triangle_sphere(triangle as usize)?
+        let right = left.checked_add(1)?;
+        let links = self.tree.links_all();
+        let (lk, rk) = (*links.get(left)?, *links.get(right)?);
+        let (lr, rr) = (self.tree.record(left)?, self.tree.record(right)?);
+        let has_vertices = !self.vertices.is_empty();
+        for (node, link, record) in [(left, lk, lr), (right, rk, rr)] {
+            let sphere = if has_vertices && link[2] != NONE {
+                self.triangle_sphere(link[2] as usize)?
             } else {
                 #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
                 if self.refresh_vfp(node).is_some() {
@@ -774,8 +765,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     }
 
     /// [`Body::world_triangle`] when a vertex is not in the cache (or there is no cache).
-    #[cfg_attr(feature = "speed", inline(never))]
-    #[cfg_attr(not(feature = "speed"), inline(always))]
+    #[inline(never)]
     fn deform_triangle(&mut self, face: [u32; 3]) -> Option<[[S; 3]; 3]> {
         let q = &*self.q;
         let mut out = [[S::ZERO; 3]; 3];

@@ -271,17 +271,6 @@ impl<'a, S: Scalar> TreeView<'a, S> {
         rows.get(start..start + stride)
     }
 
-    /// `count` consecutive scalar rows from row `start` (several nodes' records, e.g. a sibling
-    /// pair's); `None` for a quantized image or rows out of range.
-    #[cfg(feature = "speed")]
-    #[inline]
-    pub(crate) fn record_rows(&self, start: usize, count: usize) -> Option<&'a [[S; 4]]> {
-        let Rows::Float(rows) = self.rows else {
-            return None;
-        };
-        rows.get(start..start.checked_add(count)?)
-    }
-
     /// Row `r` of a node in any encoding: `r = 0` is `[c_x, c_y, c_z, R]`, `r = j + 1` is
     /// `[Ū_x, Ū_y, Ū_z, ΔR]` of mode `j`. A quantized row is `code × scale` computed in `S`
     /// (one rounding; these values are the tree the bounds hold for).
