@@ -53,22 +53,22 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,261   15,045,480 (fold)      1,104
- *   bdtree_body_init_f32                             11,846       30,520 (demo)      1,172
- *   bdtree_body_set_state_f32                         1,393        3,320 (fold)        296
+ *   bdtree_image_parse_f32 (per image)            3,005,255   15,045,440 (fold)      1,104
+ *   bdtree_body_init_f32                             11,836       30,520 (demo)      1,172
+ *   bdtree_body_set_state_f32                         1,396        3,320 (fold)        296
  *   bdtree_body_set_state_from_f64_f32               16,650       60,920 (fold)        796
- *   bdtree_collide_f32                            3,042,482   10,255,440 (fold)      1,136
- *   bdtree_collide_self_f32                       4,313,606   12,560,120 (fold)      1,016
- *   bdtree_refine_f32 (per pair given)               24,382       96,600 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             83,250      123,640 (fold)        528
- *   bdtree_distance_f32                           3,191,713   39,244,280 (fold)      1,704
- *   bdtree_collide_contacts_f32                   3,513,952   12,512,720 (fold)      1,840
- *   bdtree_within_f32 (d = 0.005)                 7,236,765   32,802,480 (fold)      1,728
- *   bdtree_collide_primitive_f32                    654,073    2,700,240 (demo)      1,856
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,189        9,800 (thin)        336
+ *   bdtree_collide_f32                            3,042,674   10,255,240 (fold)      1,088
+ *   bdtree_collide_self_f32                       4,313,711   12,560,400 (fold)        968
+ *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             74,941      109,960 (fold)        496
+ *   bdtree_distance_f32                           2,978,222   17,807,440 (demo)      1,704
+ *   bdtree_collide_contacts_f32                   3,513,953   12,512,760 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,236,766   32,802,440 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    654,079    2,700,200 (demo)      1,856
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,189        9,760 (demo)        336
  *   bdtree_traversal_run_f32 (64 tests)              11,212      117,080 (demo)      1,192
- *   bdtree_collide_f32, no vertex cache           8,749,568   70,543,600 (fold)      1,000
- *   bdtree_collide_f32, vertex caches             2,425,296    5,673,200 (fold)      1,136
+ *   bdtree_collide_f32, no vertex cache           8,750,252   70,544,200 (fold)      1,000
+ *   bdtree_collide_f32, vertex caches             2,425,075    5,672,680 (fold)      1,088
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
