@@ -79,14 +79,14 @@ pub fn contacts(
                 )
             )
         };
-        let _ = writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
     }
     if check && !json {
-        let _ = writeln!(
+        writeln!(
             out,
             "brute force (f64): {missed} missed; contact points at most {farthest:.2e} from \
              their triangles"
-        );
+        )?;
     }
     if missed > 0 {
         return Err(CliError::Missed { count: missed });
