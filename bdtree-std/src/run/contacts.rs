@@ -15,7 +15,7 @@ use super::scene::{
     frame_error, set_world_frame, world, Contact, FrameResult, PreparedScene, RunError,
 };
 use crate::host::world::swept;
-use crate::host::WorldAnswer;
+use crate::host::{WorldAnswer, Wrench};
 use crate::io::Scene;
 
 /// A triangle pair that may touch during the motion into a frame.
@@ -188,6 +188,36 @@ pub fn run_contacts<S: Scalar>(
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
     Ok((out, ms))
+}
+
+/// [`run_contacts`] with the penalty response of every contact between distinct bodies
+/// ([`crate::host::World::contact_forces`]: `stiffness · depth` along each contact's normal
+/// at its point, on its triangles), and per frame every mesh body's wrench — force, torque
+/// about its translation, generalized force on its `q` (contacts with primitives push
+/// nothing). Returns the answers, the wrenches (per frame, per mesh body) and the mean wall
+/// time per frame in milliseconds.
+#[allow(clippy::type_complexity)]
+pub fn run_contact_forces<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    stiffness: f64,
+) -> Result<(Vec<FrameAnswer<ContactData>>, Vec<Vec<Wrench>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let (mut out, mut wrenches) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let (answer, forces) = world.contact_forces(stiffness).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |c| ContactData {
+            pair: (0, 0, c.triangles[0], c.triangles[1]),
+            point: c.point,
+            normal: c.normal,
+            depth: c.depth,
+        }));
+        wrenches.push(forces);
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, wrenches, ms))
 }
 
 /// Per frame, every triangle pair of distinct bodies at most `distance` apart (conservative:

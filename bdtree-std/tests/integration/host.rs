@@ -141,7 +141,11 @@ fn finger_scene() -> Scene {
             let centre = [far, 0.5 * far, -0.25 * far];
             let finger = Pose {
                 rotation: tilt.rotation,
-                translation: [centre[0] + slide, centre[1], centre[2] + 30.0 + 20.0 - press],
+                translation: [
+                    centre[0] + slide,
+                    centre[1],
+                    centre[2] + 30.0 + 20.0 - press,
+                ],
             };
             let ball = Pose::from_translation(centre);
             scene
@@ -203,7 +207,10 @@ fn f32_contacts_of_a_finger_pressing_a_ball_are_refined_like_pairs_issue_39() {
             };
             assert!(on(a, ta) <= bound && on(b, tb) <= bound, "frame {f}: {c:?}");
         }
-        assert!(!contacts.items.is_empty(), "frame {f}: the finger must press");
+        assert!(
+            !contacts.items.is_empty(),
+            "frame {f}: the finger must press"
+        );
         total += contacts.items.len();
     }
     assert!(total > 100, "the finger must press: {total} contacts");
@@ -547,4 +554,138 @@ fn the_cli_ends_cleanly_on_a_closed_pipe_or_a_full_output() {
             "{stderr}"
         );
     }
+}
+
+/// Barycentric weights of the point of `t` nearest to `p`, by brute force over a fine grid of
+/// the triangle (independent of the kernel's closest-point routine).
+fn grid_weights(p: [f64; 3], t: &[[f64; 3]; 3]) -> [f64; 3] {
+    let n = 400;
+    let mut best = (f64::INFINITY, [1.0, 0.0, 0.0]);
+    for i in 0..=n {
+        for j in 0..=(n - i) {
+            let (v, w) = (i as f64 / n as f64, j as f64 / n as f64);
+            let u = 1.0 - v - w;
+            let x: [f64; 3] = std::array::from_fn(|k| u * t[0][k] + v * t[1][k] + w * t[2][k]);
+            let d = norm(std::array::from_fn(|k| x[k] - p[k]));
+            if d < best.0 {
+                best = (d, [u, v, w]);
+            }
+        }
+    }
+    best.1
+}
+
+#[test]
+fn contact_forces_balance_and_do_the_virtual_work_of_their_points() {
+    let mut rng = Rng::new(0xF0_4CE5);
+    let (ball, ring) = (icosphere(0.5, 2), torus(0.5, 0.15, 18, 8));
+    let basis = smooth_basis(&ball.vertices, 3, 0.1);
+    let (mut a, mut b) = two_bodies(&ball, &ring, Precision::F64);
+    let k = 300.0;
+    let mut checked = 0;
+    for _ in 0..6 {
+        let q: Vec<f64> = (0..3).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let pa = Pose {
+            rotation: rng.rotation(),
+            translation: [100.0, -50.0, 20.0],
+        };
+        let pb = Pose {
+            rotation: rng.rotation(),
+            translation: std::array::from_fn(|i| pa.translation[i] + rng.uniform(-0.5, 0.5)),
+        };
+        a.set_state(pa.rotation, pa.translation, &q).expect("a");
+        b.set_state(pb.rotation, pb.translation, &[]).expect("b");
+        let (contacts, [wa, wb]) = host::contact_forces(&mut a, &mut b, k).expect("forces");
+        let world = oracle::deform(&ball.vertices, Some(&basis), &q, &pa);
+        let r = pa.matrix();
+        let (mut force, mut torque, mut gq) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+        for c in contacts.items.iter().filter(|c| c.depth > 0.0) {
+            let f: [f64; 3] = c.normal.map(|n| k * c.depth * n);
+            let arm: [f64; 3] = std::array::from_fn(|i| c.point[i] - pb.translation[i]);
+            for i in 0..3 {
+                force[i] += f[i];
+            }
+            torque[0] += arm[1] * f[2] - arm[2] * f[1];
+            torque[1] += arm[2] * f[0] - arm[0] * f[2];
+            torque[2] += arm[0] * f[1] - arm[1] * f[0];
+            // On a (the negative force), the virtual work of the point on its triangle.
+            let face = ball.triangles[c.triangles[0] as usize];
+            let t = face.map(|v| world[v as usize]);
+            let w = grid_weights(c.point, &t);
+            let local: [f64; 3] =
+                std::array::from_fn(|j| -(0..3).map(|i| r[i][j] * f[i]).sum::<f64>());
+            for (m, g) in gq.iter_mut().enumerate() {
+                for (i, &v) in face.iter().enumerate() {
+                    let u: [f64; 3] =
+                        std::array::from_fn(|x| basis.data[(3 * v as usize + x) * 3 + m]);
+                    *g += w[i] * (u[0] * local[0] + u[1] * local[1] + u[2] * local[2]);
+                }
+            }
+            checked += 1;
+        }
+        let scale = 1.0 + norm(force);
+        for i in 0..3 {
+            assert!((wb.force[i] - force[i]).abs() < 1e-9 * scale, "force on b");
+            assert!((wa.force[i] + force[i]).abs() < 1e-9 * scale, "force on a");
+            assert!(
+                (wb.torque[i] - torque[i]).abs() < 1e-9 * scale,
+                "torque on b"
+            );
+        }
+        for (m, (got, want)) in wa.q.iter().zip(gq).enumerate() {
+            // The grid's weights are within 1/400 of the point's: a loose but independent check.
+            assert!(
+                (got - want).abs() <= 0.02 * scale,
+                "mode {m}: {got} vs {want}"
+            );
+        }
+        assert_eq!(wb.q.len(), 0);
+    }
+    assert!(checked > 10, "too few contacts: {checked}");
+    // A stiffness that is not a number is refused by name.
+    let e = host::contact_forces(&mut a, &mut b, f64::NAN).expect_err("NaN");
+    assert!(e.to_string().starts_with("stiffness:"), "{e}");
+}
+
+#[test]
+fn the_cli_gives_every_bodys_wrench_with_stiffness() {
+    let scene = crate::cli::fixtures().join("scenes/demo.json");
+    let lines = json_lines(&[
+        "collide",
+        scene.to_str().expect("path"),
+        "--contacts",
+        "--stiffness",
+        "250",
+        "--json",
+    ]);
+    let mut pushed = 0;
+    for line in &lines {
+        let wrenches = line["wrenches"].as_array().expect("wrenches");
+        assert_eq!(wrenches.len(), 3, "one wrench per mesh body");
+        // Every contact pushes two bodies of the scene oppositely: the forces sum to zero.
+        let mut sum = [0.0f64; 3];
+        let mut size = 0.0f64;
+        for w in wrenches {
+            for (k, x) in w["force"].as_array().expect("force").iter().enumerate() {
+                let x = x.as_f64().expect("number");
+                sum[k] += x;
+                size = size.max(x.abs());
+            }
+        }
+        assert!(norm(sum) <= 1e-5 * size.max(1e-30), "{line}");
+        // The total pushed equals Σ k · depth over the contacts.
+        let pushes: f64 = line["contacts"]
+            .as_array()
+            .expect("contacts")
+            .iter()
+            .map(|c| 250.0 * c["depth"].as_f64().expect("depth"))
+            .sum();
+        pushed += usize::from(pushes > 0.0 && size > 0.0);
+    }
+    assert!(pushed > 5, "too few frames with forces: {pushed}");
+    // Without `--contacts`: a usage error naming it.
+    let out = crate::cli::bdtree(&["collide", scene.to_str().unwrap(), "--stiffness", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--contacts"), "{stderr}");
 }

@@ -57,6 +57,11 @@ pub struct Args {
     /// body's triangle to the second's, and the penetration depth.
     #[arg(long, conflicts_with_all = ["depth", "self_pairs"])]
     contacts: bool,
+    /// With `--contacts`: the penalty response of every contact between bodies (`K · depth`
+    /// along its normal, at its point, on its triangles) and each body's wrench per frame —
+    /// force, torque about its translation, generalized force on its `q`.
+    #[arg(long, value_name = "K", requires = "contacts")]
+    stiffness: Option<f64>,
     #[command(flatten)]
     bounds: BoundsArgs,
 }
@@ -77,7 +82,11 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         );
     }
     if args.contacts {
-        return crate::contacts::contacts(&args.scene, args.json, options, args.check);
+        let what = crate::contacts::What {
+            check: args.check,
+            stiffness: args.stiffness,
+        };
+        return crate::contacts::contacts(&args.scene, args.json, options, what);
     }
     match args.depth {
         Some(depth) => proxies(
