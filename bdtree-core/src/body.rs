@@ -196,7 +196,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// Adds a cache of deformed world vertices (at least one entry per model vertex): each
     /// vertex a leaf test reaches is then deformed once per step instead of once per test.
-    /// Costs 16 bytes per vertex in f32 (28 in f64); worth it when leaf tests share triangles,
+    /// Costs 16 bytes per vertex in f32 (32 in f64); worth it when leaf tests share triangles,
     /// as they do in any contact patch.
     pub fn with_vertex_cache(mut self, cache: &'c mut [VertexEntry<S>]) -> Result<Self, BodyError> {
         let needed = self.model.vertex_count();
@@ -484,12 +484,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// Lends the vertex cache (empty when the body has none) as [`Body::lend_cache`] the
     /// sphere cache.
+    #[cfg(feature = "speed")]
     #[inline(always)]
     pub(crate) fn lend_vertices(&mut self) -> &'c mut [VertexEntry<S>] {
         core::mem::take(&mut self.vertices)
     }
 
     /// Takes back the vertex cache [`Body::lend_vertices`] lent.
+    #[cfg(feature = "speed")]
     #[inline(always)]
     pub(crate) fn return_vertices(&mut self, vertices: &'c mut [VertexEntry<S>]) {
         self.vertices = vertices;
@@ -507,7 +509,12 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         }
         let left = ((node - 1) & !1) + 1;
         let right = left + 1;
-        #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+        // A plain body on hard-float ARM with the `asm` feature: both nodes by the VFP kernel.
+        #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+        if self.plain && self.refresh_vfp(left).is_some() && self.refresh_vfp(right).is_some() {
+            return self.cache.get(node).map(|e| e.sphere);
+        }
+        #[cfg(feature = "speed")]
         if self.coherence.is_none() && self.regions.is_none() {
             if let Some(()) = self.refresh_pair(left) {
                 return self.cache.get(node).map(|e| e.sphere);
@@ -532,11 +539,11 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     }
 
     /// Both nodes of the sibling pair `left`, `left + 1` of a body without coherence or regions
-    /// and with scalar rows, the common case, in one frame: each node's exact update (or, with a
-    /// vertex cache, a leaf's sphere from its triangle), world transform, inflation and cache
-    /// write inline. `None` (nothing written) for quantized rows or a bad index: the general
-    /// path then runs.
-    #[cfg(not(all(feature = "asm", target_arch = "arm", target_abi = "eabihf")))]
+    /// and with scalar rows, the common case, in one frame: each node's exact update (the VFP
+    /// kernel with the `asm` feature on hard-float ARM; or, with a vertex cache, a leaf's sphere
+    /// from its triangle), world transform, inflation and cache write inline. `None` for
+    /// quantized rows or a bad index: the general path then runs (recomputing what was done).
+    #[cfg(feature = "speed")]
     #[inline(always)]
     fn refresh_pair(&mut self, left: usize) -> Option<()> {
         let right = left.checked_add(1)?;
@@ -548,6 +555,10 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             let sphere = if has_vertices && link[2] != NONE {
                 self.triangle_sphere(link[2] as usize)?
             } else {
+                #[cfg(all(feature = "asm", target_arch = "arm", target_abi = "eabihf"))]
+                if self.refresh_vfp(node).is_some() {
+                    continue;
+                }
                 let [x, y, z, r] = crate::sphere::update(record, self.weights);
                 let [cx, cy, cz] = self.pose.apply([x, y, z]);
                 [cx, cy, cz, r + self.inflation]
@@ -561,8 +572,9 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         Some(())
     }
 
-    /// One node's sphere computed and cached.
-    #[inline(always)]
+    /// One node's sphere computed and cached (out of line: the general path, for bodies with
+    /// coherence, regions or quantized rows, two calls per pair).
+    #[inline(never)]
     fn refresh_one(&mut self, node: usize) -> Option<[S; 4]> {
         if self.plain {
             // The exact update, the common case: straight-line, no detours through tuples.
@@ -784,12 +796,14 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
         let face = *self.model.triangles().get(triangle)?;
         // The hit, the common case in a leaf step (the leaf's sphere deformed its vertices):
         // three cache reads, no pose or `q` touched.
+        #[cfg(feature = "speed")]
         let cached = |v: u32| {
             self.vertices
                 .get(v as usize)
                 .filter(|e| e.epoch == self.epoch)
                 .map(|e| e.position)
         };
+        #[cfg(feature = "speed")]
         if let (Some(a), Some(b), Some(c)) = (cached(face[0]), cached(face[1]), cached(face[2])) {
             return Some([a, b, c]);
         }

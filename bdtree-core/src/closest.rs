@@ -406,18 +406,31 @@ pub(crate) struct TriangleSeparation<S> {
 }
 
 /// Whether two triangles whose vertices are known to within `error` per coordinate are
-/// certainly farther apart than `bound`, from five separating axes: the three coordinate axes
-/// (the gap between the boxes) and the two normals (the gap between each triangle's plane and
-/// the other triangle). Along an axis `n`, the computed projections' gap `g` exceeds the exact
-/// one by at most `|n|₁ τ` (the leaf test's tolerance per unit axis, which covers the vertices'
-/// error and the projections' rounding), so `(g − |n|₁ τ) / |n|₂` bounds the exact distance
-/// from below; it is compared with `bound` as `g − |n|₁ τ > bound |n|₂ (1 + 4u)` (the square
-/// root and product covered by the `4u`). `false` when no axis proves it (or for NaN).
+/// certainly farther apart than `bound` — or, with `ties`, certainly not closer than `bound`
+/// less the distance's own accuracy `√3 τ` — from five separating axes: the three coordinate
+/// axes (the gap between the boxes) and the two normals (the gap between each triangle's plane
+/// and the other triangle). Along an axis `n`, the computed projections' gap `g` exceeds the
+/// exact one by at most `|n|₁ τ` (the leaf test's tolerance per unit axis, which covers the
+/// vertices' error and the projections' rounding), so `(g − |n|₁ τ) / |n|₂` bounds the exact
+/// distance from below; it is compared with the threshold as `g − |n|₁ τ > threshold |n|₂ (1 +
+/// 4u)` (the square root and product covered by the `4u`). `false` when no axis proves it (or
+/// for NaN).
+///
+/// `ties` is for the nearest-distance search: a pair that cannot come closer than the best
+/// distance by more than the answer's accuracy cannot change it beyond that accuracy, and two
+/// parallel sheets have thousands of pairs at exactly the best distance, which a strict
+/// comparison would all evaluate. A yes/no proximity test (`closer_than`) must not skip those.
 ///
 /// The boxes first (no multiplication), then each normal: ~70 multiply-adds and two square
 /// roots at most, against the thousands of [`triangle_separation`] — the distance search skips
 /// a leaf pair this proves farther than the best distance found.
-pub(crate) fn farther_than<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], error: S, bound: S) -> bool {
+pub(crate) fn farther_than<S: Scalar>(
+    a: &[V<S>; 3],
+    b: &[V<S>; 3],
+    error: S,
+    bound: S,
+    ties: bool,
+) -> bool {
     let mut w = S::ZERO;
     for v in a.iter().chain(b.iter()) {
         w = w.max(norm_inf(*v));
@@ -426,6 +439,12 @@ pub(crate) fn farther_than<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3], error: S, bo
     let eight = S::from_u32(8);
     let tau = (error + error + eight * u * (w + error)) * (S::ONE + eight * u);
     let slack = S::ONE + S::from_u32(4) * u;
+    // `√3 τ` rounded up (1.7321 > √3).
+    let bound = if ties {
+        bound - S::from_f64(1.7321) * tau
+    } else {
+        bound
+    };
     for k in 0..3 {
         let lo = |t: &[V<S>; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
         let hi = |t: &[V<S>; 3]| t[0][k].max(t[1][k]).max(t[2][k]);

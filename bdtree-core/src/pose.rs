@@ -19,6 +19,8 @@ pub struct Pose<S: Scalar> {
 /// quaternion that is not one (a scaled one, Euler angles, a matrix row) while accepting every
 /// unit quaternion rounded to f32 and normalised there (`| ‖q‖ − 1 |` is then a few 10⁻⁷).
 pub const QUATERNION_TOLERANCE: f64 = 1e-6;
+// `PoseError::NotUnit`'s message writes the tolerance as text.
+const _: () = assert!(QUATERNION_TOLERANCE == 1e-6);
 
 /// Why a quaternion or translation was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,9 +38,11 @@ impl core::fmt::Display for PoseError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Self::NonFinite => write!(f, "pose has a non-finite component"),
+            // The tolerance as text: formatting an f64 would link the float formatter (~15 KB
+            // of flash) into every firmware that prints this error.
             Self::NotUnit => write!(
                 f,
-                "rotation quaternion is not of unit length (| ‖q‖ − 1 | > {QUATERNION_TOLERANCE:e})"
+                "rotation quaternion is not of unit length (| ‖q‖ − 1 | > 1e-6)"
             ),
         }
     }

@@ -77,6 +77,20 @@ fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
     levels * body.sphere_error()
 }
 
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Proxies<'_, '_, '_, '_, '_, S, X> {
+    /// A node's sphere as its bound: a proxy's own, a non-proxy's enlarged by the margin.
+    #[inline(always)]
+    fn enlarged(&self, first: bool, node: u32, [x, y, z, r]: [S; 4]) -> Option<[S; 4]> {
+        let proxy = self.node(first, node)?.terminal;
+        let margin = if first {
+            self.margins[0]
+        } else {
+            self.margins[1]
+        };
+        Some([x, y, z, if proxy { r } else { r + margin }])
+    }
+}
+
 impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_, S, X> {
     type S = S;
     type Bound = [S; 4];
@@ -107,14 +121,23 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
     /// A proxy's own sphere, a non-proxy's enlarged by the margin.
     #[inline(always)]
     fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        let proxy = self.node(first, node)?.terminal;
-        let [x, y, z, r] = self.bodies.sphere(first, node)?;
-        let margin = if first {
-            self.margins[0]
-        } else {
-            self.margins[1]
-        };
-        Some([x, y, z, if proxy { r } else { r + margin }])
+        let sphere = self.bodies.sphere(first, node)?;
+        self.enlarged(first, node, sphere)
+    }
+
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let sphere = self.bodies.cached_sphere(first, node)?;
+        self.enlarged(first, node, sphere)
+    }
+
+    #[inline(always)]
+    fn children(&mut self, first: bool, [left, right]: [u32; 2]) -> Option<[[S; 4]; 2]> {
+        let [l, r] = self.bodies.child_spheres(first, left)?;
+        Some([
+            self.enlarged(first, left, l)?,
+            self.enlarged(first, right, r)?,
+        ])
     }
 
     #[inline(always)]

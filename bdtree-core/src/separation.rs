@@ -22,9 +22,29 @@
 //! ([`crate::Body::error`]), so the computed distance is within `2√3 (δ_a + δ_b)` of the exact
 //! distance between the exact deformed meshes, plus the distance computation's own rounding
 //! (a few `u` of the coordinates' magnitude). Pruning uses the inflated spheres, which contain
-//! the exact vertices, so no closer pair is pruned. [`closer_than`] compares with that error
+//! the exact vertices, so no closer pair is pruned by a node bound. At a leaf pair, five
+//! separating axes (the coordinate axes and both normals) bound the triangles' distance from
+//! below before any exact distance is computed: [`nearest`] skips the pair when that bound
+//! shows it cannot come closer than the best distance so far by more than the accuracy above
+//! (`√3 τ`, see `closest::farther_than`: two parallel sheets have thousands of pairs at the same
+//! distance, and none of them can change the answer beyond its accuracy); [`closer_than`] skips
+//! it only when it is certainly farther than its limit. [`closer_than`] compares with that error
 //! bound added (it may say "closer" for bodies up to the bound farther than `d + margin`, never
 //! "not closer" for bodies within `d + margin`).
+//!
+//! **Cost.** [`nearest`] visits every node pair whose spheres' gap is below the best distance
+//! found so far, so on separated bodies it costs more than a triangle query on the same bodies
+//! (which visits only overlapping spheres): the node pairs whose gap is below the answer. Leaf
+//! pairs are cheap unless they may beat the best distance (a five-axis lower bound,
+//! `closest::farther_than`, decides most of them in ~70 multiply-adds); the exact triangle
+//! distance (the least of 15 primitive distances) runs on few. Measured on the fixture scenes,
+//! f32 (`benches/examples/distance_cost.rs`; benches/README.md): the demo's cloth and ball,
+//! 0.19–0.25 apart, take 18–26 thousand node pairs and up to 22.4 M instructions on the host
+//! without vertex caches (8.0 M with them) — about twice the scene's busiest triangle query;
+//! two parallel sheets 0.25 apart (fold) 56.5 M (8.6 M with vertex caches). On the Cortex-M4F
+//! (the C API's cost table), 3.0 M instructions per call on average over the fixture scenes,
+//! 17.8 M at most. [`closer_than`] stops at the first leaf pair within its limit, and prunes
+//! from the start at the limit: a safety monitor's check costs far less than [`nearest`].
 
 use crate::body::Body;
 use crate::budget::Unlimited;
@@ -101,7 +121,7 @@ pub fn nearest<S: Scalar>(
     let mut best: Option<Nearest<S>> = None;
     let mut bound = S::from_f64(f64::MAX);
     let far = S::from_f64(f64::MAX);
-    let (status, stats) = branch_and_bound(a, b, stack, far, &mut |found: Nearest<S>| {
+    let (status, stats) = branch_and_bound(a, b, stack, far, true, &mut |found: Nearest<S>| {
         if found.distance < bound {
             bound = found.distance;
             best = Some(found);
@@ -128,7 +148,7 @@ pub fn closer_than<S: Scalar>(
     let limit = distance + margin + error;
     let mut closer = false;
     // Pruning at `limit` from the start: only pairs that could be within it are searched.
-    let (status, stats) = branch_and_bound(a, b, stack, limit, &mut |found: Nearest<S>| {
+    let (status, stats) = branch_and_bound(a, b, stack, limit, false, &mut |found: Nearest<S>| {
         closer |= found.distance <= limit;
         (limit, closer)
     });
@@ -142,6 +162,9 @@ struct Search<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, F> {
     bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
     bound: S,
     error: S,
+    /// Skip leaf pairs that cannot come closer than the bound by more than the answer's
+    /// accuracy (the nearest search; see [`farther_than`]).
+    ties: bool,
     found: &'q mut F,
 }
 
@@ -203,7 +226,7 @@ where
         let [va, vb] = self.bodies.triangles(a, b)?;
         // A cheap lower bound first: most leaf pairs the spheres let through are farther apart
         // than the best pair found, and need no exact distance.
-        if farther_than(&va, &vb, self.error, self.bound) {
+        if farther_than(&va, &vb, self.error, self.bound, self.ties) {
             stats.overlap_tests += 1;
             return Ok(Flow::Continue);
         }
@@ -232,6 +255,7 @@ fn branch_and_bound<S: Scalar>(
     b: &mut Body<'_, '_, S>,
     stack: &mut [[u32; 2]],
     bound: S,
+    ties: bool,
     found: &mut impl FnMut(Nearest<S>) -> (S, bool),
 ) -> (QueryStatus, QueryStats) {
     let mut stats = QueryStats::default();
@@ -244,6 +268,7 @@ fn branch_and_bound<S: Scalar>(
         bodies,
         bound,
         error,
+        ties,
         found,
     };
     let before = search.updates();

@@ -499,6 +499,7 @@ impl<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar> Bodies<'q, 'ta, 'ca, 'tb, 'cb, S> {
         };
         // The common case: both triangles' vertices in the vertex caches (their leaves' spheres
         // deformed them), read in place.
+        #[cfg(feature = "speed")]
         if let (Some(va), Some(vb)) = (
             self.a.cached_triangle(a.triangle),
             self.b.cached_triangle(b.triangle),

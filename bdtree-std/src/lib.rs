@@ -1,6 +1,8 @@
 //! Host companion of `bdtree-core`, in rooms named by pipeline stage: files in, trees built in
-//! f64, the brute-force oracle, modal analysis, scenes run on the kernel, simulation, and
-//! pictures and exports. The `bdtree` command-line tool (`src/bin/bdtree/`) is glue over them.
+//! f64, the brute-force oracle, modal analysis, **the host layer** (owned bodies, every query,
+//! per-pair floating origins, f64 refinement: the library a host program calls), and, for the
+//! `bdtree` command-line tool, scenes run frame by frame, the demo's simulation, pictures and
+//! exports. The tool itself (`src/bin/bdtree/`) is flags and printing over them.
 //!
 //! | room | what | may import |
 //! |---|---|---|
@@ -9,9 +11,10 @@
 //! | [`build`] | the tree builder, Welzl spheres, box tables, compaction, the one image writer | `io` |
 //! | [`oracle`] | explicit deformation, exact triangle tests, distances, brute force | `io` |
 //! | [`modal`] | vibration modes of closed meshes | `io` |
-//! | [`run`] | the scene runner, checks against the oracle, interrupt tables, inspection, printed reports | `io`, `build`, `oracle` |
-//! | [`sim`] | the falling chairs and the demo | `io`, `shapes`, `build`, `oracle`, `modal`, `run` |
-//! | [`view`] | pictures (feature `pictures`), exports, Rerun recordings (feature `rerun`) | all of the above |
+//! | [`host`] | **the library**: trees, owned bodies, every query on two bodies or a world, generalized forces | `io`, `build` |
+//! | [`run`] | *for the CLI*: scenes run frame by frame over [`host`], checks against the oracle, interrupt tables, inspection, printed reports | `io`, `build`, `oracle`, `host` |
+//! | [`sim`] | *for the CLI*: the falling chairs and the demo, over [`host`] | `io`, `shapes`, `build`, `oracle`, `modal`, `host`, `run` |
+//! | [`view`] | *for the CLI*: pictures (feature `pictures`), exports, Rerun recordings (feature `rerun`) | all of the above |
 //!
 //! Beside the rooms, at the crate root and importable by all: [`error`] ([`LoadError`]),
 //! [`storage`] ([`BodyStorage`], the one host body set-up), [`rng`] (the one seeded generator)
@@ -33,6 +36,7 @@
 
 pub mod build;
 pub mod error;
+pub mod host;
 pub mod io;
 pub mod modal;
 pub mod oracle;

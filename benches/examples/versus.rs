@@ -217,7 +217,91 @@ fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
         p * n / parry_pairs as f64,
     );
     println!("  ratio bdtree / parry = {:.3} (instructions)", b / p);
+    // Where bdtree's instructions go, by the function that executes them (inlined code counts
+    // where it is inlined: the walk's own lines include the cache reads, sphere tests and the
+    // leaf step's glue and box filter).
+    let parts = parts(&out.join(format!("{scene_name}-bdtree.callgrind")));
+    let pairs = stats.nodes_visited as f64;
+    println!("  bdtree by part, per frame and per node pair:");
+    for (name, count) in parts {
+        println!(
+            "    {name:<28} {:>10.0}  {:>6.1}",
+            count as f64 / n,
+            count as f64 / pairs
+        );
+    }
     println!("  callgrind files: {}", out.display());
+}
+
+/// The parts of a frame, each the functions whose names contain one of its patterns (the
+/// first part that matches takes a function).
+const PARTS: [(&str, &[&str]); 6] = [
+    ("leaf triangles (out of line)", &["world_triangle"]),
+    (
+        "sphere updates, leaf vertices",
+        &[
+            "refresh",
+            "update",
+            "triangle_sphere",
+            "deformed",
+            "deform_triangle",
+            "store",
+        ],
+    ),
+    ("exact triangle tests", &["triangle::", "closest::"]),
+    (
+        "states (set_state)",
+        &["commit", "bound_and_magnitude", "next_epoch", "set_state"],
+    ),
+    (
+        "the walk (incl. leaf glue)",
+        &["walk::", "bdtree_frame", "collide"],
+    ),
+    ("other", &[""]),
+];
+
+/// Self instructions per part of a callgrind file (its `fn=` blocks; a `calls=` line's next
+/// cost line is the callee's inclusive cost and is skipped).
+fn parts(file: &Path) -> Vec<(&'static str, u64)> {
+    let text = std::fs::read_to_string(file).expect("the callgrind file is readable");
+    let mut names = std::collections::HashMap::new();
+    let mut sums = vec![0u64; PARTS.len()];
+    let (mut part, mut skip) = (PARTS.len() - 1, false);
+    for line in text.lines() {
+        for prefix in ["fn=(", "cfn=("] {
+            if let Some(rest) = line.strip_prefix(prefix) {
+                if let Some((id, name)) = rest.split_once(") ") {
+                    names.insert(id.to_string(), name.to_string());
+                }
+            }
+        }
+        if let Some(rest) = line.strip_prefix("fn=(") {
+            let id = rest.split(')').next().unwrap_or("");
+            let name = names.get(id).map_or("", String::as_str);
+            part = PARTS
+                .iter()
+                .position(|(_, patterns)| patterns.iter().any(|p| name.contains(p)))
+                .unwrap_or(PARTS.len() - 1);
+            continue;
+        }
+        if line.starts_with("calls=") {
+            skip = true;
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let (Some(first), Some(cost)) = (fields.next(), fields.next_back()) else {
+            continue;
+        };
+        let position =
+            first.starts_with(['+', '-', '*']) || first.chars().all(|c| c.is_ascii_digit());
+        if let (true, Ok(cost)) = (position, cost.parse::<u64>()) {
+            if !skip {
+                sums[part] += cost;
+            }
+            skip = false;
+        }
+    }
+    PARTS.iter().map(|(name, _)| *name).zip(sums).collect()
 }
 
 /// The `totals:` (or `summary:`) line of a callgrind file.

@@ -1,42 +1,50 @@
-//! One body of a pair walk, with its sphere and vertex caches, links and faces held where the
-//! walk's loop can keep them in registers.
+//! One body of a pair walk, with its sphere cache (and, with the `speed` feature, its vertex
+//! cache and faces) and its links held where the walk's loop can keep them in registers.
 //!
 //! A query's policy reaches each body through a `&mut Body`, and the walk calls out of line
 //! (a sphere update, a leaf's triangles, the sink) on some of its steps; after such a call the
 //! compiler must assume any field of the body may have changed and reload it. A `Side` lends
-//! the body's caches for the length of the query, so the walk reads spheres and deformed
-//! vertices through slices of its own (pointer, length, the step's epoch: locals), and gives
+//! the body's caches for the length of the query, so the walk reads spheres (and deformed
+//! vertices) through slices of its own (pointer, length, the step's epoch: locals), and gives
 //! them back to the body only for a miss and when the query ends (on drop, whatever the path
 //! out).
 
-use crate::body::{Body, CacheEntry, VertexEntry};
+#[cfg(feature = "speed")]
+use crate::body::VertexEntry;
+use crate::body::{Body, CacheEntry};
 use crate::scalar::Scalar;
 
-/// A body with its sphere cache lent to the walk (see the module docs).
+/// A body with its caches lent to the walk (see the module docs).
 pub(crate) struct Side<'q, 't, 'c, S: Scalar> {
-    /// The body; its own cache is empty while the side lives (use the side's sphere methods).
+    /// The body; its own caches are empty while the side lives (use the side's methods).
     pub body: &'q mut Body<'t, 'c, S>,
     cache: &'c mut [CacheEntry<S>],
+    #[cfg(feature = "speed")]
     vertices: &'c mut [VertexEntry<S>],
     links: &'t [[u32; 4]],
+    #[cfg(feature = "speed")]
     faces: &'t [[u32; 3]],
     epoch: u32,
 }
 
 impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
-    /// The body, its cache lent until the side is dropped.
+    /// The body, its caches lent until the side is dropped.
     #[inline(always)]
     pub fn new(body: &'q mut Body<'t, 'c, S>) -> Self {
         let cache = body.lend_cache();
+        #[cfg(feature = "speed")]
         let vertices = body.lend_vertices();
         let links = body.tree().links_all();
+        #[cfg(feature = "speed")]
         let faces = body.model().triangles();
         let epoch = body.step();
         Side {
             body,
             cache,
+            #[cfg(feature = "speed")]
             vertices,
             links,
+            #[cfg(feature = "speed")]
             faces,
             epoch,
         }
@@ -44,6 +52,7 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
 
     /// The three deformed world vertices of a triangle when the vertex cache holds them all
     /// for this step (a leaf's sphere deformed them), read in place; `None` otherwise.
+    #[cfg(feature = "speed")]
     #[inline(always)]
     pub fn cached_triangle(&self, triangle: u32) -> Option<[&[S; 3]; 3]> {
         let [a, b, c] = *self.faces.get(triangle as usize)?;
@@ -59,13 +68,19 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
     /// A triangle's deformed world vertices ([`Body::world_triangle`]).
     #[inline(always)]
     pub fn world_triangle(&mut self, triangle: u32) -> Option<[[S; 3]; 3]> {
-        if let Some([a, b, c]) = self.cached_triangle(triangle) {
-            return Some([*a, *b, *c]);
+        #[cfg(feature = "speed")]
+        {
+            if let Some([a, b, c]) = self.cached_triangle(triangle) {
+                return Some([*a, *b, *c]);
+            }
+            self.deform_triangle(triangle)
         }
-        self.deform_triangle(triangle)
+        #[cfg(not(feature = "speed"))]
+        self.body.world_triangle(triangle as usize)
     }
 
     /// The miss of [`Side::world_triangle`]: the caches handed back for the deformation.
+    #[cfg(feature = "speed")]
     #[inline(never)]
     fn deform_triangle(&mut self, triangle: u32) -> Option<[[S; 3]; 3]> {
         self.give_back();
@@ -74,19 +89,23 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         out
     }
 
-    /// Hands both caches back to the body.
+    /// Hands the lent caches back to the body.
     #[inline(always)]
     fn give_back(&mut self) {
         self.body.return_cache(core::mem::take(&mut self.cache));
+        #[cfg(feature = "speed")]
         self.body
             .return_vertices(core::mem::take(&mut self.vertices));
     }
 
-    /// Lends both caches again.
+    /// Lends the caches again.
     #[inline(always)]
     fn take_again(&mut self) {
         self.cache = self.body.lend_cache();
-        self.vertices = self.body.lend_vertices();
+        #[cfg(feature = "speed")]
+        {
+            self.vertices = self.body.lend_vertices();
+        }
     }
 
     /// The links `[left, right, triangle, depth]` of a node.
@@ -113,7 +132,7 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
     }
 
     /// The spheres of the children `left` and `left + 1` of a node (the image's sibling
-    /// pairs, always computed together: one check for both; see [`Body::child_spheres`]).
+    /// pairs, always computed together: one check for both; see `Body::refresh`).
     #[inline(always)]
     pub fn child_spheres(&mut self, left: u32) -> Option<[[S; 4]; 2]> {
         let left = left as usize;

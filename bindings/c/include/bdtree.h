@@ -53,25 +53,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,003,916   15,044,840 (fold)      1,112
- *   bdtree_body_init_f32                             11,840       30,520 (demo)      1,172
- *   bdtree_body_set_state_f32                         1,395        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               15,481       59,680 (fold)        780
- *   bdtree_collide_f32                            3,569,390   11,446,160 (fold)      1,104
- *   bdtree_collide_self_f32                       4,601,661   13,439,400 (fold)      1,112
- *   bdtree_refine_f32 (per pair given)               24,389       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             88,345      134,760 (fold)        552
- *   bdtree_distance_f32                           5,528,627   35,440,880 (fold)      1,752
- *   bdtree_collide_contacts_f32                   3,979,618   13,698,920 (fold)      1,920
- *   bdtree_within_f32 (d = 0.005)                 7,798,706   34,090,520 (fold)      1,752
- *   bdtree_collide_primitive_f32                    693,221    2,727,440 (demo)      1,872
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,255        9,840 (demo)        376
- *   bdtree_traversal_run_f32 (64 tests)              12,403      135,320 (demo)      1,208
- *   bdtree_collide_f32, no vertex cache          11,086,108   94,268,120 (fold)      1,080
- *   bdtree_collide_f32, vertex caches             2,964,235    7,076,000 (fold)      1,104
+ *   bdtree_image_parse_f32 (per image)            3,005,255   15,045,440 (fold)      1,104
+ *   bdtree_body_init_f32                             11,836       30,520 (demo)      1,172
+ *   bdtree_body_set_state_f32                         1,396        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,650       60,920 (fold)        796
+ *   bdtree_collide_f32                            3,042,674   10,255,240 (fold)      1,088
+ *   bdtree_collide_self_f32                       4,313,711   12,560,400 (fold)        968
+ *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             74,941      109,960 (fold)        496
+ *   bdtree_distance_f32                           2,978,222   17,807,440 (demo)      1,704
+ *   bdtree_collide_contacts_f32                   3,513,953   12,512,760 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,236,766   32,802,440 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    654,079    2,700,200 (demo)      1,856
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,189        9,760 (demo)        336
+ *   bdtree_traversal_run_f32 (64 tests)              11,212      117,080 (demo)      1,192
+ *   bdtree_collide_f32, no vertex cache           8,750,252   70,544,200 (fold)      1,000
+ *   bdtree_collide_f32, vertex caches             2,425,075    5,672,680 (fold)      1,088
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
- *   instructions without / with vertex caches, per scene: demo 1.9, fold 11.7, rigid 1.7, thin 2.0, touching 1.2
+ *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
  */
 
 #ifndef BDTREE_H
@@ -254,7 +254,8 @@ enum bdtree_status
   // A NaN or infinity in `q` (the rotation, the translation and the origin each have their
   // own status: `BDTREE_STATUS_NON_FINITE_ROTATION`, `…_TRANSLATION`, `…_ORIGIN`).
   BDTREE_STATUS_NON_FINITE = 106,
-  // The rotation quaternion is far from unit length (`|‖q‖² − 1| > 10⁻³`).
+  // The rotation quaternion's norm is further than 10⁻⁶ from 1 (`| ‖q‖ − 1 | > 10⁻⁶`: the
+  // kernel's `QUATERNION_TOLERANCE`, the same on every surface).
   BDTREE_STATUS_NOT_UNIT_QUATERNION = 107,
   // The image's tree and model disagree.
   BDTREE_STATUS_MODEL_MISMATCH = 108,
@@ -749,7 +750,7 @@ bdtree_status bdtree_body_init_f32(struct bdtree_body_f32 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
@@ -826,7 +827,7 @@ bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `|‖q‖² − 1| > 10⁻³`) and `translation =
+// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
@@ -1416,7 +1417,7 @@ bdtree_status bdtree_primitive_capsule_f32(struct bdtree_primitive_f32 *primitiv
 
 // Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
 // columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
-// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// refused when `| ‖q‖ − 1 | > 10⁻⁶`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
 // `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
 // `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
 //
@@ -1508,7 +1509,7 @@ bdtree_status bdtree_primitive_capsule_f64(struct bdtree_primitive_f64 *primitiv
 
 // Makes a solid oriented box of `half_extents` (each ≥ 0) centred at `center`, its axes the
 // columns of the rotation of the unit quaternion `rotation = (w, x, y, z)` (as a body's pose;
-// refused when `|‖q‖² − 1| > 10⁻³`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
+// refused when `| ‖q‖ − 1 | > 10⁻⁶`). Statuses: `BDTREE_STATUS_NON_FINITE_ROTATION`,
 // `…_NON_FINITE_TRANSLATION` (the center), `…_NOT_UNIT_QUATERNION`,
 // `…_PRIMITIVE_NON_FINITE`, `…_PRIMITIVE_NEGATIVE_RADIUS`.
 //
