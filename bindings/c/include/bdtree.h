@@ -1176,7 +1176,7 @@ bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
 // relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
 // of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// its time, or is where a capped conservative advancement stopped. Statuses as
 // `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
 // over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
 // "Swept queries").
@@ -1206,7 +1206,7 @@ bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
 // relative to one origin (`bdtree_body_set_state_from_f64_f64`), the `bdtree_floating_origin`
 // of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is not proved apart over 1/64 of the motion from it. Statuses as
+// its time, or is where a capped conservative advancement stopped. Statuses as
 // `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
 // over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
 // "Swept queries").

@@ -52,7 +52,7 @@ fn swept_pairs<S: Scalar>(
 /// `[triangle of a, triangle of b]`, rows sorted, and float64 (K,) conservative earliest times
 /// `τ ∈ [0, 1]` (0 at the previous step, 1 at this one) — the pair cannot touch before `τ`.
 /// Never misses a pair that touches at some `τ`; a reported pair comes within the rounding
-/// bounds of touching at its time, or is not proved apart over 1/64 of the motion from it.
+/// bounds of touching at its time, or is where a capped conservative advancement stopped.
 /// States are taken as given in float64, as for every query. Give an object's two bodies the
 /// same `Tree` (two trees loaded apart are compared byte for byte on each call).
 #[pyfunction]
