@@ -7,7 +7,9 @@
 //! time must equal the host's, in the host's order. One line per run:
 //! `BDTREE swept name=tunnel motions=… pairs=… mismatches=… motion_instructions_max=…`.
 
-use bdtree_core::{collide_swept, AlignedImage, Body, CacheEntry, Image, Pose, SweptPair};
+use bdtree_core::{
+    collide_swept, AlignedImage, Body, CacheEntry, Image, Pose, SweptPair, TrackEntry,
+};
 
 use crate::pack::Reader;
 use crate::report;
@@ -25,9 +27,10 @@ const MAGIC: u32 = u32::from_le_bytes(*b"BDSW");
 const VERSION: u32 = 1;
 
 /// Every buffer of the swept replay, in `.bss`: two bodies per scene body (the motion's start
-/// and end), a stack and the found pairs.
+/// and end, the end with a track cache), a stack and the found pairs.
 struct Work {
     caches: [[CacheEntry<f32>; SWEPT_NODES]; 2 * SWEPT_BODIES],
+    tracks: [[TrackEntry<f32>; SWEPT_NODES]; SWEPT_BODIES],
     modes: [[f32; 5 * SWEPT_MODES]; 2 * SWEPT_BODIES],
     stack: [[u32; 2]; SWEPT_STACK],
     found: [[u32; 5]; SWEPT_PAIRS],
@@ -35,6 +38,7 @@ struct Work {
 
 static mut WORK: Work = Work {
     caches: [[CacheEntry::EMPTY; SWEPT_NODES]; 2 * SWEPT_BODIES],
+    tracks: [[TrackEntry::EMPTY; SWEPT_NODES]; SWEPT_BODIES],
     modes: [[0.0; 5 * SWEPT_MODES]; 2 * SWEPT_BODIES],
     stack: [[0; 2]; SWEPT_STACK],
     found: [[0; 5]; SWEPT_PAIRS],
@@ -79,6 +83,7 @@ fn replay(work: &mut Work, counter: &Counter) -> Result<bool, &'static str> {
     }
     let Work {
         caches,
+        tracks,
         modes: slots,
         stack,
         found,
@@ -86,14 +91,21 @@ fn replay(work: &mut Work, counter: &Counter) -> Result<bool, &'static str> {
     // Bodies 2k (the motion's start) and 2k + 1 (its end) of scene body k.
     let mut bodies: [Option<Body<'static, '_, f32>>; 2 * SWEPT_BODIES] =
         [const { None }; 2 * SWEPT_BODIES];
+    let mut tracks = tracks.iter_mut();
     for (k, ((slot, cache), modes)) in bodies
         .iter_mut()
         .zip(caches.iter_mut())
         .zip(slots.iter_mut())
         .enumerate()
     {
+        // The end body of each motion keeps its nodes' tracks (one computation per query).
+        let track = if k % 2 == 1 { tracks.next() } else { None };
         if let Some(Some(image)) = images.get(k / 2) {
-            *slot = Some(Body::new(image, cache, modes).map_err(|_| "a body was refused")?);
+            let body = Body::new(image, cache, modes).and_then(|b| match track {
+                Some(track) => b.with_track_cache(track),
+                None => Ok(b),
+            });
+            *slot = Some(body.map_err(|_| "a body was refused")?);
         }
     }
 
