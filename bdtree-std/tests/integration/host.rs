@@ -689,3 +689,144 @@ fn the_cli_gives_every_bodys_wrench_with_stiffness() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--contacts"), "{stderr}");
 }
+
+/// A body of an icosphere with 3 smooth modes, f32 or f64, nested, at a state far away.
+fn far_modal_body(precision: Precision) -> (Mesh, Basis, Body, Pose, Vec<f64>) {
+    let mesh = icosphere(0.5, 2);
+    let basis = smooth_basis(&mesh.vertices, 3, 0.1);
+    let options = BuildOptions {
+        precision,
+        nested: true,
+        ..BuildOptions::default()
+    };
+    let (tree, _) = Tree::build(&mesh, Some(&basis), options).expect("tree");
+    let mut body = Body::new(&tree).expect("body");
+    let pose = Pose::from_axis_angle([0.2, -1.0, 0.4], 1.1, [3012.5, -771.25, 18.0]);
+    let q = vec![0.7, -0.4, 0.25];
+    body.set_state(pose.rotation, pose.translation, &q)
+        .expect("state");
+    (mesh, basis, body, pose, q)
+}
+
+#[test]
+fn a_bodys_spheres_and_vertices_in_world_coordinates_hold_the_brute_force() {
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut body, pose, q) = far_modal_body(precision);
+        let truth = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let got = body.vertices().expect("vertices");
+        assert_eq!(got.len(), truth.len());
+        // The stored model at the stored state: the f32 storage and state rounding, ~1e-6.
+        let tol = if precision == Precision::F32 {
+            1e-5
+        } else {
+            1e-11
+        };
+        for (g, t) in got.iter().zip(&truth) {
+            let off = norm(std::array::from_fn(|k| g[k] - t[k]));
+            assert!(off <= tol, "{precision:?}: vertex off by {off:e}");
+        }
+        let inside = |s: [f64; 4], p: &[f64; 3]| norm(std::array::from_fn(|k| p[k] - s[k])) <= s[3];
+        let root = body.sphere(0).expect("sphere").expect("root");
+        assert!(truth.iter().all(|p| inside(root, p)), "{precision:?}: root");
+        assert!(body.sphere(1 << 30).expect("sphere").is_none());
+        // Every triangle's vertices are inside the sphere of its level-3 cut node... at least
+        // inside one of the cut's spheres (each covers its leaves).
+        let cut = body.level_spheres(3).expect("level");
+        assert!(cut.len() > 1 && cut.iter().all(|(_, g)| *g >= 1.0 - 1e-6));
+        for p in &truth {
+            assert!(cut.iter().any(|(s, _)| inside(*s, p)), "{precision:?}: cut");
+        }
+        assert_eq!(body.level_spheres(0).expect("level")[0].0, root);
+        assert_eq!(body.tree().triangles(), &mesh.triangles[..]);
+    }
+}
+
+#[test]
+fn the_contact_jacobian_row_is_the_motion_of_the_point_along_the_normal() {
+    // Linear in q: the row predicts the finite difference of the point with fixed barycentric
+    // weights on the explicitly deformed triangles, up to rounding.
+    let (mesh, basis, mut body, pose, q) = far_modal_body(Precision::F64);
+    let normal = {
+        let n = [0.3, -0.5, 0.8];
+        let l = norm(n);
+        n.map(|x| x / l)
+    };
+    let corners = |q: &[f64], t: usize| {
+        let w = oracle::deform(&mesh.vertices, Some(&basis), q, &pose);
+        mesh.triangles[t].map(|v| w[v as usize])
+    };
+    for t in [0usize, 17, 101] {
+        let tri = corners(&q, t);
+        let weights = [0.2, 0.5, 0.3];
+        let point: [f64; 3] =
+            std::array::from_fn(|k| (0..3).map(|i| weights[i] * tri[i][k]).sum::<f64>());
+        let row = body
+            .normal_row(t as u32, point, normal)
+            .expect("row")
+            .expect("triangle");
+        assert_eq!(row.len(), 3);
+        for (j, &r) in row.iter().enumerate() {
+            let mut moved = q.clone();
+            moved[j] += 1.0;
+            let tri1 = corners(&moved, t);
+            let p1: [f64; 3] =
+                std::array::from_fn(|k| (0..3).map(|i| weights[i] * tri1[i][k]).sum::<f64>());
+            let along: f64 = (0..3).map(|k| (p1[k] - point[k]) * normal[k]).sum();
+            assert!(
+                (r - along).abs() <= 1e-9,
+                "triangle {t}, mode {j}: {r} vs {along}"
+            );
+        }
+    }
+    assert!(body
+        .normal_row(1 << 30, [0.0; 3], normal)
+        .expect("row")
+        .is_none());
+}
+
+#[test]
+fn a_proxys_penalty_forces_sum_to_the_bodys_wrench() {
+    for precision in [Precision::F32, Precision::F64] {
+        let (_, _, mut a, pose, q) = far_modal_body(precision);
+        let (_, _, mut b, _, _) = far_modal_body(precision);
+        let t = pose.translation;
+        b.set_state(pose.rotation, [t[0] + 0.8, t[1] + 0.1, t[2]], &q)
+            .expect("b");
+        let k = 40.0;
+        // The kernel's depth in the bodies' precision against the f64 one of the world spheres.
+        let tol = if precision == Precision::F32 {
+            1e-4
+        } else {
+            1e-9
+        };
+        let (proxies, [_, wb]) = host::proxy_forces(&mut a, 3, &mut b, 3, k).expect("forces");
+        let mut sum = [0.0; 3];
+        let mut live = 0;
+        for p in &proxies.items {
+            if let Some(c) = p.penalty(k) {
+                let expected = k * p.depth;
+                assert!((norm(c.force) - expected).abs() <= tol * k);
+                for (s, f) in sum.iter_mut().zip(c.force) {
+                    *s += f;
+                }
+                live += 1;
+            }
+        }
+        assert!(
+            live > 0,
+            "{precision:?}: no proxy force, the test would be vacuous"
+        );
+        let scale = norm(wb.force).max(1.0);
+        let tol = if precision == Precision::F32 {
+            1e-4
+        } else {
+            1e-9
+        };
+        let off = norm(std::array::from_fn(|k| sum[k] - wb.force[k]));
+        assert!(
+            off <= tol * scale,
+            "{precision:?}: {sum:?} vs {:?}",
+            wb.force
+        );
+    }
+}
