@@ -4,12 +4,31 @@
 //! computed at the body's own origin ([`super::placing::self_origin`]).
 
 use bdtree_core::closest::closest_on_triangle;
+use bdtree_core::tree::{NodeKind, TreeView};
 use bdtree_core::{Body as KernelBody, Pose, Scalar};
 
-use super::body::{Body, OnOne};
+use super::body::{Body, Exact, OnOne};
 use super::error::HostError;
 use super::placing::self_origin;
-use crate::run::frame::level_cut;
+
+/// The nodes of the cut at `level`: nodes of that depth, and leaves above it, in tree order.
+pub fn level_cut<S: Scalar>(tree: &TreeView<'_, S>, level: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut stack = vec![0u32];
+    while let Some(k) = stack.pop() {
+        let depth = tree.node_depth(k as usize).unwrap_or(0);
+        match tree.kind(k as usize) {
+            Some(NodeKind::Internal { left, right }) if depth < level => {
+                stack.push(right);
+                stack.push(left);
+            }
+            Some(_) => out.push(k),
+            None => {}
+        }
+    }
+    out.sort_unstable();
+    out
+}
 
 /// A node's sphere relative to the origin, widened.
 struct Sphere {
@@ -46,22 +65,17 @@ impl OnOne for LevelSpheres {
     }
 }
 
-/// Every vertex deformed in f64 from the stored model at the stored state, relative to the
-/// origin (what [`bdtree_core::refine()`] tests, as [`Body::triangle`]).
-struct Vertices;
+/// Every vertex deformed in f64 from the stored model at the state as given, relative to the
+/// origin (as [`Body::triangle`]).
+struct Vertices {
+    exact: Exact,
+}
 
 impl OnOne for Vertices {
     type Out = Vec<[f64; 3]>;
     fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
-        let pose = body.pose();
-        let r = pose.rotation.map(|row| row.map(S::to_f64));
-        let t = pose.translation.map(S::to_f64);
-        let model = body.model();
-        (0..model.vertex_count())
-            .filter_map(|v| model.deformed_f64(v, body.q()))
-            .map(|x| {
-                std::array::from_fn(|k| r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + t[k])
-            })
+        (0..body.model().vertex_count())
+            .filter_map(|v| self.exact.vertex(body, v))
             .collect()
     }
 }
@@ -155,12 +169,13 @@ impl Body {
     }
 
     /// Every vertex at the body's state in world coordinates, deformed in f64 from the stored
-    /// model (as [`Body::triangle`]), in the mesh's order; [`super::Tree::triangles`] indexes
+    /// model at the state as given (as [`Body::triangle`]), in the mesh's order; [`super::Tree::triangles`] indexes
     /// them.
     pub fn vertices(&mut self) -> Result<Vec<[f64; 3]>, HostError> {
         let origin = self_origin(self);
         self.place(origin)?;
-        let local = self.on_one(Vertices);
+        let exact = Exact::new(self.state(), origin);
+        let local = self.on_one(Vertices { exact });
         Ok(local
             .into_iter()
             .map(|v| std::array::from_fn(|k| v[k] + origin[k]))

@@ -830,3 +830,55 @@ fn a_proxys_penalty_forces_sum_to_the_bodys_wrench() {
         );
     }
 }
+
+#[test]
+fn within_keeps_every_intersecting_pair_in_f32_too() {
+    // Intersecting triangles have no feature pair at distance 0 (the nearest features of two
+    // crossing triangles are apart); `within` must report them at any distance, 0 included,
+    // and f32 contacts must lie on their triangles to the model's storage rounding.
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut a, pose, q) = far_modal_body(precision);
+        let (_, _, mut b, _, _) = far_modal_body(precision);
+        let t = pose.translation;
+        let moved = Pose {
+            rotation: pose.rotation,
+            translation: [t[0] + 0.8, t[1] + 0.1, t[2]],
+        };
+        b.set_state(moved.rotation, moved.translation, &q)
+            .expect("b");
+        let wa = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let wb = oracle::deform(&mesh.vertices, Some(&basis), &q, &moved);
+        let truth: BTreeSet<(u32, u32)> =
+            oracle::brute_force_pairs(&wa, &mesh.triangles, &wb, &mesh.triangles)
+                .into_iter()
+                .collect();
+        assert!(
+            !truth.is_empty(),
+            "{precision:?}: no contact, the test would be vacuous"
+        );
+        for distance in [0.0, 1e-3] {
+            let got: BTreeSet<(u32, u32)> = host::within(&mut a, &mut b, distance)
+                .expect("within")
+                .items
+                .iter()
+                .map(|n| (n.triangles[0], n.triangles[1]))
+                .collect();
+            let missed: Vec<_> = truth.difference(&got).collect();
+            assert!(
+                missed.is_empty(),
+                "{precision:?}, {distance}: missed {missed:?}"
+            );
+        }
+        let tri = |w: &[[f64; 3]], t: u32| mesh.triangles[t as usize].map(|v| w[v as usize]);
+        for c in host::contacts(&mut a, &mut b).expect("contacts").items {
+            for (w, t) in [(&wa, c.triangles[0]), (&wb, c.triangles[1])] {
+                let off = oracle::triangle_distance(&[c.point; 3], &tri(w, t)).0;
+                // The stored model's rounding (f32: ~1e-7 of the body), not the state's.
+                assert!(
+                    off <= 1e-6,
+                    "{precision:?}: contact {off:e} off its triangle"
+                );
+            }
+        }
+    }
+}
