@@ -9,11 +9,11 @@ use bdtree_core::separation::nearest;
 use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
-    collide_proxies, collide_self, collide_swept, primitive_stack_capacity, proxy_stack_capacity,
-    refine, refine_error, refine_self, respond_contact, respond_mut, self_stack_capacity,
-    stack_capacity, triangle_contact, within as kernel_within, Body as KernelBody, ContactPoint,
-    NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair, QueryOutcome, QueryStats, Scalar,
-    SweptPair, TriangleContact, TrianglePair,
+    collide_proxies, collide_self, collide_swept, primitive_contact, primitive_stack_capacity,
+    proxy_stack_capacity, refine, refine_error, refine_self, respond_contact, respond_mut,
+    self_stack_capacity, stack_capacity, triangle_contact, within as kernel_within,
+    Body as KernelBody, ContactPoint, NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair,
+    QueryOutcome, QueryStats, Scalar, SweptPair, TriangleContact, TrianglePair,
 };
 
 use super::answer::{wide, world, world_sphere, ScalarWrench};
@@ -640,6 +640,8 @@ pub fn swept(
 struct AgainstPrimitive<'p> {
     primitive: &'p Primitive,
     origin: [f64; 3],
+    /// The body's state as given, relative to the origin (f32 contacts are measured on it).
+    exact: Option<Exact>,
     /// `Some(depth)`: proxies at that depth; `None`: exact contacts.
     proxies: Option<u32>,
 }
@@ -670,6 +672,27 @@ impl OnOne for AgainstPrimitive<'_> {
                         true
                     });
                 complete("collide_primitive", &outcome)?;
+                if let (true, Some(exact)) = (S::BYTES < 8, &self.exact) {
+                    // f32: each triangle again in f64 at the state as given, against the
+                    // primitive placed in f64; one farther than the tolerance of its rounding
+                    // bound does not touch and is dropped.
+                    let wide = self.primitive.kernel::<f64>(origin)?;
+                    let error = refine_error(body);
+                    items.retain_mut(|c| {
+                        let Some(tri) = exact.triangle(body, c.triangles[0]) else {
+                            return true;
+                        };
+                        match primitive_contact(&tri, &wide, error) {
+                            Some(k) => {
+                                c.point = std::array::from_fn(|i| k.point[i] + origin[i]);
+                                c.normal = k.normal;
+                                c.depth = k.depth.max(0.0);
+                                true
+                            }
+                            None => false,
+                        }
+                    });
+                }
                 items.sort_by_key(|c| c.triangles);
                 Ok(PrimitiveAnswer::Contacts(Answer {
                     items,
@@ -706,8 +729,10 @@ impl OnOne for AgainstPrimitive<'_> {
 /// Every triangle of `body` touching `primitive`, with its contact (triangles `[t, 0]`;
 /// normal from the triangle into the primitive), sorted, at the body's own origin (a primitive
 /// is placed exactly in f64 before rounding, so the pair's precision is the body's own). In
-/// f32 there is no f64 second stage: an extra is within the primitive query's tolerance
-/// ([`bdtree_core::primitive_tolerance`]); depths are never negative.
+/// f32 each triangle found is measured again in f64 on the stored model at the state as
+/// given, against the primitive placed in f64 ([`bdtree_core::primitive_contact`] with the
+/// refine bound): one farther than that tolerance is dropped, the others carry the f64
+/// contact. Depths are never negative.
 pub fn primitive_contacts(
     body: &mut Body,
     primitive: &Primitive,
@@ -717,6 +742,7 @@ pub fn primitive_contacts(
     let query = AgainstPrimitive {
         primitive,
         origin,
+        exact: Some(Exact::new(body.state(), origin)),
         proxies: None,
     };
     match body.on_one(query)? {
@@ -741,6 +767,7 @@ pub fn primitive_proxies(
     let query = AgainstPrimitive {
         primitive,
         origin,
+        exact: None,
         proxies: Some(depth),
     };
     match body.on_one(query)? {

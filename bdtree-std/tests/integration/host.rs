@@ -882,3 +882,46 @@ fn within_keeps_every_intersecting_pair_in_f32_too() {
         }
     }
 }
+
+#[test]
+fn f32_primitive_contacts_are_measured_again_in_f64() {
+    // A ball cutting into a far modal body: none missed, and in f32 too every reported
+    // triangle is within the model's storage rounding of the ball, its point on it.
+    use bdtree_std::io::scene::PrimitiveShape;
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut body, pose, q) = far_modal_body(precision);
+        let t = pose.translation;
+        let (centre, radius) = ([t[0] + 0.45, t[1] - 0.1, t[2] + 0.05], 0.3);
+        let ball = host::Primitive::new(
+            PrimitiveShape::Sphere(radius),
+            Pose::from_translation(centre),
+        )
+        .expect("ball");
+        let w = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let tri = |t: u32| mesh.triangles[t as usize].map(|v| w[v as usize]);
+        let gap = |t: u32| oracle::triangle_distance(&[centre; 3], &tri(t)).0 - radius;
+        let truth: BTreeSet<u32> = (0..mesh.triangles.len() as u32)
+            .filter(|&t| gap(t) <= 0.0)
+            .collect();
+        assert!(!truth.is_empty(), "the test would be vacuous");
+        let got = host::primitive_contacts(&mut body, &ball).expect("contacts");
+        let found: BTreeSet<u32> = got.items.iter().map(|c| c.triangles[0]).collect();
+        let missed: Vec<_> = truth.difference(&found).collect();
+        assert!(missed.is_empty(), "{precision:?}: missed {missed:?}");
+        for c in &got.items {
+            let t = c.triangles[0];
+            assert!(
+                gap(t) <= 1e-6,
+                "{precision:?}: triangle {t} is {:e} away",
+                gap(t)
+            );
+            let off = oracle::triangle_distance(&[c.point; 3], &tri(t)).0;
+            let inside = norm(std::array::from_fn(|k| c.point[k] - centre[k])) - radius;
+            assert!(
+                off <= 1e-6 && inside <= 1e-6,
+                "{precision:?}: point {off:e} {inside:e}"
+            );
+            assert!(c.depth >= 0.0);
+        }
+    }
+}
