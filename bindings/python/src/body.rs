@@ -6,7 +6,7 @@ use bdtree_std::host::{self, HostError};
 use bdtree_std::io::pose::QUATERNION_NORM_TOLERANCE;
 use pyo3::prelude::*;
 
-use crate::args::{finite_vector, floats1, int_arg, shown, vector};
+use crate::args::{finite_vector, floats1, int_arg, precision_text, shown, vector};
 use crate::err;
 use crate::tree::Tree;
 
@@ -53,10 +53,7 @@ fn largest(x: &[f64]) -> f64 {
 
 /// "f32" or "f64".
 fn precision_name(body: &host::Body) -> &'static str {
-    match body.precision() {
-        bdtree_std::build::Precision::F32 => "f32",
-        bdtree_std::build::Precision::F64 => "f64",
-    }
+    precision_text(body.precision())
 }
 
 /// The message of a state beyond what a body's precision can compute with (`where`: at its

@@ -6,7 +6,7 @@ use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{basis_from, bool_arg, mesh_arg, precision_of};
+use crate::args::{basis_from, bool_arg, mesh_arg, precision_of, precision_text};
 use crate::err;
 
 /// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
@@ -18,10 +18,7 @@ pub(crate) struct Tree {
 impl Tree {
     /// "f32" or "f64".
     fn precision_name(&self) -> &'static str {
-        match self.tree.precision() {
-            bdtree_std::build::Precision::F32 => "f32",
-            bdtree_std::build::Precision::F64 => "f64",
-        }
+        precision_text(self.tree.precision())
     }
 }
 
