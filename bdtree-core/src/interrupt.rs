@@ -31,7 +31,7 @@
 //!   coarsest parts of the cover first, shrinking it fastest.
 //!
 //! `bdtree interrupt` measures them (fraction of the true contacts confirmed and cover size
-//! against the budget; see benches/README.md).
+//! against the budget; see the book's `docs/src/performance/interruptible.md`).
 //!
 //! # Budgets
 //!

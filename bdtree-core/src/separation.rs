@@ -38,7 +38,7 @@
 //! pairs are cheap unless they may beat the best distance (a five-axis lower bound,
 //! `closest::farther_than`, decides most of them in ~70 multiply-adds); the exact triangle
 //! distance (the least of 15 primitive distances) runs on few. Measured on the fixture scenes,
-//! f32 (`benches/examples/distance_cost.rs`; benches/README.md): the demo's cloth and ball,
+//! f32 (`benches/examples/distance_cost.rs`; docs/src/performance): the demo's cloth and ball,
 //! 0.19–0.25 apart, take 18–26 thousand node pairs and up to 22.4 M instructions on the host
 //! without vertex caches (8.0 M with them) — about twice the scene's busiest triangle query;
 //! two parallel sheets 0.25 apart (fold) 56.5 M (8.6 M with vertex caches). On the Cortex-M4F
