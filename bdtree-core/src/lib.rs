@@ -101,6 +101,10 @@ pub use primitive::{
 };
 pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
 pub use refine::{refine, refine_error, refine_self};
+pub use response::{
+    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
+    respond_mut, Penalty, Wrench, WrenchMut,
+};
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
 pub use swept::{collide_swept, SweptPair, SWEPT_LEVELS};

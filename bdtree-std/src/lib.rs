@@ -1,13 +1,16 @@
 //! Host companion of `bdtree-core`, in rooms named by pipeline stage: files in, trees built in
-//! f64, the brute-force oracle, modal analysis, scenes run on the kernel, simulation, and
-//! pictures and exports. The `bdtree` command-line tool (`src/bin/bdtree/`) is glue over them.
+//! f64, the brute-force oracle, modal analysis, **the host layer** (owned bodies, every query,
+//! per-pair floating origins, f64 refinement: the library a host program calls), and, for the
+//! `bdtree` command-line tool, scenes run frame by frame, the demo's simulation, pictures and
+//! exports. The tool itself (`src/bin/bdtree/`) is flags and printing over them.
 //!
-//! The rooms — [`io`], [`shapes`], [`build`], [`oracle`], [`modal`], [`run`], [`sim`],
-//! [`view`], and beside them [`error`] ([`LoadError`]), [`storage`] ([`BodyStorage`], the one
-//! host body set-up) and [`rng`] (the one seeded generator) — and which may import which are
-//! described once, in the book's workspace-layout chapter (`docs/src/reference/layout.md`);
-//! `tests/integration/layout.rs` holds that chapter's rules (its rooms table included) against
-//! the sources.
+//! The rooms — [`io`], [`shapes`], [`build`], [`oracle`], [`modal`], [`host`] (**the
+//! library**: trees, owned bodies, every query on two bodies or a world, generalized forces),
+//! and for the CLI [`run`], [`sim`], [`view`]; beside them [`error`] ([`LoadError`]),
+//! [`storage`] ([`BodyStorage`], the one host body set-up) and [`rng`] (the one seeded
+//! generator) — and which may import which are described once, in the book's workspace-layout
+//! chapter (`docs/src/reference/layout.md`); `tests/integration/layout.rs` holds that
+//! chapter's rules (its rooms table included) against the sources.
 //!
 //! # Features
 //!
@@ -21,6 +24,7 @@
 
 pub mod build;
 pub mod error;
+pub mod host;
 pub mod io;
 pub mod modal;
 pub mod oracle;

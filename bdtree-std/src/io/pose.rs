@@ -18,6 +18,27 @@ pub struct Pose {
     pub translation: [f64; 3],
 }
 
+/// How far a rotation quaternion's norm may be from 1: the kernel's
+/// [`bdtree_core::QUATERNION_TOLERANCE`], the one tolerance of every surface (the kernel, scene
+/// files, the host layer, Python and C). Quaternions are never normalised silently: a scaled
+/// quaternion is a mistake worth reporting.
+pub const QUATERNION_NORM_TOLERANCE: f64 = bdtree_core::QUATERNION_TOLERANCE;
+
+/// Why `rotation` is not a unit quaternion, naming its value and norm (`None` when it is one,
+/// within [`QUATERNION_NORM_TOLERANCE`]); a non-finite component is a problem too.
+pub fn quaternion_problem(rotation: [f64; 4]) -> Option<String> {
+    let [w, x, y, z] = rotation;
+    let norm = (w * w + x * x + y * y + z * z).sqrt();
+    // A NaN norm is a problem too.
+    let unit = (norm - 1.0).abs() <= QUATERNION_NORM_TOLERANCE;
+    (!unit).then(|| {
+        format!(
+            "quaternion (w, x, y, z) = ({w}, {x}, {y}, {z}) has norm {norm}; rotations must be \
+             unit quaternions (|norm − 1| ≤ {QUATERNION_NORM_TOLERANCE:e})"
+        )
+    })
+}
+
 impl Pose {
     /// No rotation, no translation.
     pub const IDENTITY: Pose = Pose {

@@ -59,10 +59,7 @@ use super::npy::load_npy;
 use super::pose::Pose;
 use crate::error::LoadError;
 
-/// How far a rotation quaternion's norm may be from 1: the kernel's
-/// [`bdtree_core::QUATERNION_TOLERANCE`], the one tolerance of every surface. Quaternions are
-/// never normalised silently: a scaled quaternion in a scene is a mistake worth reporting.
-pub const QUATERNION_NORM_TOLERANCE: f64 = bdtree_core::QUATERNION_TOLERANCE;
+pub use super::pose::QUATERNION_NORM_TOLERANCE;
 
 /// The contents of a scene file, as written (paths not yet resolved, files not yet read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -408,17 +405,8 @@ impl SceneFile {
                 check_finite(path, &at("rotation"), &state.rotation)?;
                 check_finite(path, &at("translation"), &state.translation)?;
                 check_finite(path, &at("q"), &state.q)?;
-                let [w, x, y, z] = state.rotation;
-                let norm = (w * w + x * x + y * y + z * z).sqrt();
-                if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
-                    return Err(LoadError::at(
-                        path,
-                        at("rotation"),
-                        format!(
-                            "quaternion (w, x, y, z) = ({w}, {x}, {y}, {z}) has norm {norm}; rotations must be \
-                             unit quaternions (|norm − 1| ≤ {QUATERNION_NORM_TOLERANCE:e})"
-                        ),
-                    ));
+                if let Some(problem) = super::pose::quaternion_problem(state.rotation) {
+                    return Err(LoadError::at(path, at("rotation"), problem));
                 }
                 if !body.has_modes() && !state.q.is_empty() {
                     let why = match &body.shape {

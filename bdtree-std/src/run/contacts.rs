@@ -9,15 +9,13 @@
 
 use std::time::Instant;
 
-use bdtree_core::{
-    collide_contacts, collide_swept, stack_capacity, within, Body, ContactPoint, NearPair,
-    QueryOutcome, Scalar, SweptPair, WorldContact,
-};
+use bdtree_core::Scalar;
 
 use super::scene::{
-    against_primitives, frame_origin, parse_images, run_stack_capacity, set_frame, set_primitives,
-    to_world, Caches, Contact, FrameResult, PreparedScene, RunError,
+    frame_error, set_world_frame, world, Contact, FrameResult, PreparedScene, RunError,
 };
+use crate::host::world::swept;
+use crate::host::{WorldAnswer, Wrench};
 use crate::io::Scene;
 
 /// A triangle pair that may touch during the motion into a frame.
@@ -64,21 +62,49 @@ pub struct FrameAnswer<T> {
     pub items: Vec<T>,
 }
 
-/// Sums a query's counters into a frame's.
-fn add(result: &mut FrameResult, outcome: &QueryOutcome) {
-    result.stats.add(&outcome.stats);
-    result.complete &= outcome.status.is_complete();
+/// For every frame `f ≥ 1`, every triangle pair of distinct bodies that may touch at some time
+/// of the motion from frame `f − 1` to frame `f` (`q` and translation linear, rotation by
+/// slerp on the shorter arc), with its earliest time, in scalar `S` ([`crate::host::world::swept`]:
+/// each pair at the origin of its two bodies' translations at both ends). Returns the answers
+/// and the mean wall time per motion in milliseconds (setting states and querying).
+pub fn run_swept<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<(Vec<FrameAnswer<SweptContact>>, f64), RunError> {
+    let mut before = world::<S>(scene, prepared)?;
+    let mut now = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for f in 1..scene.frames.len() {
+        set_world_frame(&mut before, scene, f - 1)?;
+        set_world_frame(&mut now, scene, f)?;
+        let answer = swept(&mut before, &mut now).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |s| SweptContact {
+            pair: (0, 0, s.triangles[0], s.triangles[1]),
+            time: s.time,
+        }));
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms))
 }
 
-/// Sorts a frame's items by pair and fills `result.pairs`.
-fn finish<T: Copy>(
-    frame: usize,
-    mut result: FrameResult,
-    mut items: Vec<T>,
-    pair: fn(&T) -> Contact,
-) -> FrameAnswer<T> {
-    items.sort_by_key(pair);
-    result.pairs = items.iter().map(pair).collect();
+/// A world answer as a frame's: the items numbered `(a, b, ta, tb)` by `item` (which fills
+/// the triangles; the bodies are set here), in the world's order (sorted by pair).
+fn answer_of<T, U>(frame: usize, answer: WorldAnswer<T>, item: impl Fn(&T) -> U) -> FrameAnswer<U>
+where
+    U: Numbered + Copy,
+{
+    let items: Vec<U> = answer
+        .found
+        .iter()
+        .map(|f| item(&f.item).with_bodies(f.bodies[0], f.bodies[1]))
+        .collect();
+    let result = FrameResult {
+        pairs: items.iter().map(Numbered::pair).collect(),
+        stats: answer.stats,
+        complete: true,
+        ..FrameResult::default()
+    };
     FrameAnswer {
         frame,
         result,
@@ -86,59 +112,29 @@ fn finish<T: Copy>(
     }
 }
 
-fn wide<S: Scalar, const N: usize>(v: [S; N]) -> [f64; N] {
-    v.map(|x| x.to_f64())
+/// An item numbered by its pair `(a, b, ta, tb)`.
+trait Numbered {
+    fn pair(&self) -> Contact;
+    fn with_bodies(self, a: usize, b: usize) -> Self;
 }
 
-/// For every frame `f ≥ 1`, every triangle pair of distinct bodies that may touch at some time
-/// of the motion from frame `f − 1` to frame `f` (`q` and translation linear, rotation by
-/// slerp on the shorter arc), with its earliest time, in scalar `S`. Returns the answers and
-/// the mean wall time per motion in milliseconds (setting states and querying).
-pub fn run_swept<S: Scalar>(
-    scene: &Scene,
-    prepared: &PreparedScene,
-) -> Result<(Vec<FrameAnswer<SweptContact>>, f64), RunError> {
-    let images = parse_images::<S>(scene, prepared)?;
-    let (mut cache_from, mut cache_to) = (Caches::new(&images), Caches::new(&images));
-    let mut from = cache_from.bodies(scene, &images)?;
-    let mut to = cache_to.bodies(scene, &images)?;
-    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
-    let mut q = Vec::new();
-    let mut out = Vec::new();
-    let start = Instant::now();
-    for f in 1..scene.frames.len() {
-        // One floating origin for both ends of the motion.
-        let origin = Some(frame_origin(scene, [f - 1, f]));
-        set_frame(scene, f - 1, origin, &mut from, &mut q)?;
-        set_frame(scene, f, origin, &mut to, &mut q)?;
-        let mut result = FrameResult {
-            complete: true,
-            ..FrameResult::default()
-        };
-        let mut items = Vec::new();
-        for i in 0..from.len() {
-            let (from_head, from_tail) = from.split_at_mut(i + 1);
-            let (to_head, to_tail) = to.split_at_mut(i + 1);
-            let (a_from, a_to) = (&mut from_head[i], &mut to_head[i]);
-            for (k, (b_from, b_to)) in from_tail.iter_mut().zip(to_tail.iter_mut()).enumerate() {
-                let j = i + 1 + k;
-                let mut sink = |p: SweptPair<S>| {
-                    items.push(SweptContact {
-                        pair: (i, j, p.a, p.b),
-                        time: p.time.to_f64(),
-                    });
-                    true
-                };
-                let outcome = collide_swept(a_from, a_to, b_from, b_to, &mut stack, &mut sink);
-                add(&mut result, &outcome);
+macro_rules! numbered {
+    ($t:ty) => {
+        impl Numbered for $t {
+            fn pair(&self) -> Contact {
+                self.pair
+            }
+            fn with_bodies(mut self, a: usize, b: usize) -> Self {
+                self.pair.0 = a;
+                self.pair.1 = b;
+                self
             }
         }
-        out.push(finish(f, result, items, |c| c.pair));
-    }
-    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
-    Ok((out, ms))
+    };
 }
+numbered!(SweptContact);
+numbered!(ContactData);
+numbered!(NearContact);
 
 /// The user's alternative to a swept query: the scene with each motion between consecutive
 /// frames replaced by `steps` evenly spaced instants of it (τ = `s / steps`, `s = 0 … steps − 1`,
@@ -169,122 +165,81 @@ pub fn substeps(scene: &Scene, steps: usize) -> Scene {
     }
 }
 
-/// The item of a body–primitive contact: `(body, primitive index n + p, contact, the frame's
-/// floating origin)`.
-type PrimitiveItem<S, T> = fn(usize, usize, &WorldContact<S>, [f64; 3]) -> T;
-
-/// Runs `query` on every pair of distinct bodies of every frame, in scalar `S`; with
-/// `primitive`, every mesh body against the frame's primitives too. Both get the frame's
-/// floating origin, to move the points they report back to the world.
-fn per_pair<S: Scalar, T: Copy>(
+/// Per frame, every intersecting triangle pair of distinct bodies and every triangle touching a
+/// primitive with its contact (point, normal, depth; [`crate::host::World::contacts`]: in f32
+/// one contact per refined pair, none with a negative depth), in scalar `S`; and the mean wall
+/// time per frame in milliseconds.
+pub fn run_contacts<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
-    pair: fn(&T) -> Contact,
-    mut query: impl FnMut(
-        (usize, usize),
-        [f64; 3],
-        &mut Body<'_, '_, S>,
-        &mut Body<'_, '_, S>,
-        &mut [[u32; 2]],
-        &mut Vec<T>,
-    ) -> QueryOutcome,
-    primitive: Option<PrimitiveItem<S, T>>,
-) -> Result<(Vec<FrameAnswer<T>>, f64), RunError> {
-    let images = parse_images::<S>(scene, prepared)?;
-    let mut caches = Caches::new(&images);
-    let mut bodies = caches.bodies(scene, &images)?;
-    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
-    let mut q = Vec::new();
-    let mut primitives = Vec::new();
+) -> Result<(Vec<FrameAnswer<ContactData>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
     let mut out = Vec::new();
     let start = Instant::now();
     for f in 0..scene.frames.len() {
-        let origin = frame_origin(scene, [f]);
-        set_frame(scene, f, Some(origin), &mut bodies, &mut q)?;
-        let mut result = FrameResult {
-            complete: true,
-            ..FrameResult::default()
-        };
-        let mut items = Vec::new();
-        for i in 0..bodies.len() {
-            let (head, tail) = bodies.split_at_mut(i + 1);
-            let a = &mut head[i];
-            for (k, b) in tail.iter_mut().enumerate() {
-                let outcome = query((i, i + 1 + k), origin, a, b, &mut stack, &mut items);
-                add(&mut result, &outcome);
-            }
-        }
-        if let Some(item) = primitive.filter(|_| !scene.primitives.is_empty()) {
-            set_primitives(scene, f, origin, &mut primitives)?;
-            let outcome = against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
-                items.push(item(b, p, c, origin));
-            });
-            result.stats.add(&outcome.stats);
-            result.complete &= outcome.status.is_complete();
-        }
-        out.push(finish(f, result, items, pair));
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.contacts().map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |c| ContactData {
+            pair: (0, 0, c.triangles[0], c.triangles[1]),
+            point: c.point,
+            normal: c.normal,
+            depth: c.depth,
+        }));
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
     Ok((out, ms))
 }
 
-/// Per frame, every intersecting triangle pair of distinct bodies with its contact (point,
-/// normal, depth), in scalar `S`; and the mean wall time per frame in milliseconds.
-pub fn run_contacts<S: Scalar>(
+/// [`run_contacts`] with the penalty response of every contact between distinct bodies
+/// ([`crate::host::World::contact_forces`]: `stiffness · depth` along each contact's normal
+/// at its point, on its triangles), and per frame every mesh body's wrench — force, torque
+/// about its translation, generalized force on its `q` (contacts with primitives push
+/// nothing). Returns the answers, the wrenches (per frame, per mesh body) and the mean wall
+/// time per frame in milliseconds.
+#[allow(clippy::type_complexity)]
+pub fn run_contact_forces<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
-) -> Result<(Vec<FrameAnswer<ContactData>>, f64), RunError> {
-    per_pair::<S, ContactData>(
-        scene,
-        prepared,
-        |c| c.pair,
-        |(i, j), origin, a, b, stack, items| {
-            let mut sink = |p: ContactPoint<S>| {
-                items.push(ContactData {
-                    pair: (i, j, p.a, p.b),
-                    point: to_world(p.contact.point, origin),
-                    normal: wide(p.contact.normal),
-                    depth: p.contact.depth.to_f64(),
-                });
-                true
-            };
-            collide_contacts(a, b, stack, &mut sink)
-        },
-        Some(|b, p, c, origin| ContactData {
-            pair: (b, p, c.contact.a, c.contact.b),
-            point: to_world(c.contact.contact.point, origin),
-            normal: wide(c.contact.contact.normal),
-            depth: c.contact.contact.depth.to_f64(),
-        }),
-    )
+    stiffness: f64,
+) -> Result<(Vec<FrameAnswer<ContactData>>, Vec<Vec<Wrench>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let (mut out, mut wrenches) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let (answer, forces) = world.contact_forces(stiffness).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |c| ContactData {
+            pair: (0, 0, c.triangles[0], c.triangles[1]),
+            point: c.point,
+            normal: c.normal,
+            depth: c.depth,
+        }));
+        wrenches.push(forces);
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, wrenches, ms))
 }
 
 /// Per frame, every triangle pair of distinct bodies at most `distance` apart (conservative:
-/// possibly a few rounding units more, see [`bdtree_core::within`]) with its witness points, in
-/// scalar `S`; and the mean wall time per frame in milliseconds.
+/// every pair within it; in f32 distances and witnesses computed again in f64, see
+/// [`crate::host::within`]), in scalar `S`; and the mean wall time per frame in milliseconds.
 pub fn run_within<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
     distance: f64,
 ) -> Result<(Vec<FrameAnswer<NearContact>>, f64), RunError> {
-    // Rounded up so that `S`'s distance is not below the one asked for.
-    let d = S::from_f64(distance * (1.0 + 1e-6));
-    per_pair::<S, NearContact>(
-        scene,
-        prepared,
-        |c| c.pair,
-        |(i, j), origin, a, b, stack, items| {
-            let mut sink = |p: NearPair<S>| {
-                items.push(NearContact {
-                    pair: (i, j, p.a, p.b),
-                    distance: p.distance.to_f64(),
-                    points: [to_world(p.point_a, origin), to_world(p.point_b, origin)],
-                });
-                true
-            };
-            within(a, b, d, stack, &mut sink)
-        },
-        None,
-    )
+    let mut world = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.within(distance).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |n| NearContact {
+            pair: (0, 0, n.triangles[0], n.triangles[1]),
+            distance: n.distance,
+            points: n.points,
+        }));
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms))
 }

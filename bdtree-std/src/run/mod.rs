@@ -29,8 +29,8 @@ pub use check::{
     uncovered_contacts, Comparison,
 };
 pub use contacts::{
-    run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer, NearContact,
-    SweptContact,
+    run_contact_forces, run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer,
+    NearContact, SweptContact,
 };
 pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};

@@ -16,6 +16,7 @@ use super::inspect::{self, Inspection};
 use super::interrupt_table::BudgetRow;
 use super::scene::{FrameResult, PairDistance};
 use crate::build::{BuildOptions, BuildReport, CompactReport};
+use crate::host::Wrench;
 use crate::io::Scene;
 
 /// The summary of a build: counts, sizes, the two sphere fits, the mean radius growth.
@@ -133,10 +134,13 @@ pub fn swept_frame_json(
 
 /// One frame of `bdtree collide --contacts --json`: the object of [`collide_frame_json`] with
 /// `"contacts"`, per pair (in the order of `"pairs"`) the pair, a point of the intersection,
-/// the unit normal from the first body's triangle to the second's and the penetration depth.
+/// the unit normal from the first body's triangle to the second's and the penetration depth;
+/// with `wrenches` (`--stiffness`), `"wrenches"`: per mesh body its name, `"force"`,
+/// `"torque"` (about its translation) and `"q"` (the generalized force on its coordinates).
 pub fn contacts_frame_json(
     scene: &Scene,
     answer: &FrameAnswer<ContactData>,
+    wrenches: Option<&[Wrench]>,
     ms: f64,
     check: Option<&Comparison>,
 ) -> String {
@@ -155,6 +159,20 @@ pub fn contacts_frame_json(
             })
         })
         .collect();
+    if let Some(wrenches) = wrenches {
+        value["wrenches"] = wrenches
+            .iter()
+            .enumerate()
+            .map(|(b, w)| {
+                serde_json::json!({
+                    "body": name(b),
+                    "force": w.force,
+                    "torque": w.torque,
+                    "q": w.q,
+                })
+            })
+            .collect();
+    }
     value.to_string()
 }
 

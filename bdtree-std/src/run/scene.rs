@@ -1,30 +1,36 @@
 //! Running a scene (the scene runner): build every body's tree, then per frame set every body's
-//! state and ask the kernel — every intersecting triangle pair between distinct bodies
-//! ([`run`]), overlapping contact proxies or self-contacts ([`run_with`]), the nearest points
-//! of every body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+//! state and ask — every intersecting triangle pair between distinct bodies ([`run`]),
+//! overlapping contact proxies or self-contacts ([`run_with`]), the nearest points of every
+//! body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+//!
+//! The runners are thin clients of the host layer ([`crate::host::World`]): each frame's
+//! states go to the world as the scene gives them (f64), and the world answers every body pair
+//! at its own floating origin ([`crate::host::placing`]), refined in f64 in f32, in world
+//! coordinates; the runners only number and sort. [`run_unrefined`] is the one exception: the
+//! device's path (the kernel's own world query at the world origin on states rounded to `S`,
+//! no second stage), the firmware replay's reference.
 //!
 //! **Primitive bodies** (planes, spheres, capsules, boxes of the scene file) take part in
-//! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: per frame they are posed
-//! with the kernel's [`Pose`] in the query's scalar and every mesh body is queried against
-//! them by [`collide_world_primitives`] (its broad phase on root spheres, then
-//! [`bdtree_core::collide_primitive`]). A pair is `(b, n + p, triangle, 0)` — the mesh body
-//! first, the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
-//! primitives are not queried, and f32 primitive pairs get no f64 second stage ([`refine()`] is
-//! for triangle pairs): their extras are within the primitive query's `2T`. The other runs
-//! ignore primitives (the CLI refuses them there).
+//! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: each mesh body is queried
+//! against them at its own origin. A pair is `(b, n + p, triangle, 0)` — the mesh body first,
+//! the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
+//! primitives are not queried, and f32 primitive pairs get no f64 second stage: their extras
+//! are within the primitive query's `2T`. The other runs ignore primitives (the CLI refuses
+//! them there).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide_proxies, collide_world, collide_world_primitives, primitive_stack_capacity,
-    proxy_stack_capacity, refine, self_stack_capacity, stack_capacity, AllPairs, Body, BodyError,
-    Image, ImageError, Pose, PoseError, Primitive, PrimitiveError, ProxyPair, QueryStats,
-    QueryStatus, RunStatus, Scalar, SweepAndPrune, VertexEntry, WorldContact, WorldOutcome,
-    WorldPair,
+    collide_proxies, collide_world, collide_world_primitives, floating_origin,
+    primitive_stack_capacity, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
+    Body, BodyError, Image, ImageError, Pose, PoseError, Primitive as KernelPrimitive,
+    PrimitiveError, ProxyPair, QueryStats, QueryStatus, RunStatus, Scalar, SweepAndPrune,
+    VertexEntry, WorldContact, WorldPair,
 };
 
 use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::host::{Body as HostBody, HostError, Primitive, Tree, World, WorldAnswer};
 use crate::io::scene::PrimitiveShape;
 use crate::io::{ImageBuf, Scene};
 use crate::BodyStorage;
@@ -155,6 +161,16 @@ pub enum RunError {
         /// How it ended.
         status: QueryStatus,
     },
+    /// The host layer refused a state or a primitive of a body (`frame` when it is a frame's),
+    /// or a query of a frame failed (then `body` is empty).
+    Host {
+        /// The frame.
+        frame: Option<usize>,
+        /// The body's name.
+        body: String,
+        /// The problem, naming the argument and its value.
+        error: HostError,
+    },
     /// An interrupted query found its state inconsistent.
     Interrupted {
         /// The frame.
@@ -191,6 +207,15 @@ impl std::fmt::Display for RunError {
             }
             Self::Distance { frame, status } => {
                 write!(f, "frame {frame}: distance query ended {status:?}")
+            }
+            Self::Host { frame, body, error } => {
+                let place = match (frame, body.is_empty()) {
+                    (Some(n), false) => format!("frame {n}, body {body}: "),
+                    (Some(n), true) => format!("frame {n}: "),
+                    (None, false) => format!("body {body}: "),
+                    (None, true) => String::new(),
+                };
+                write!(f, "{place}{error}")
             }
             Self::Interrupted { frame, status } => {
                 write!(f, "frame {frame}: query ended {status:?}")
@@ -267,35 +292,18 @@ impl<S: Scalar> Caches<S> {
     }
 }
 
-/// The floating origin of a run over `frames`: the centre of the box around every mesh body's
-/// translation in those frames (the world origin for a scene without mesh bodies). Body
-/// states are given to the kernel relative to it ([`Body::set_state_f64`]), so an f32 body's
-/// precision depends on how far the bodies are from each other, not from the world origin;
-/// answers in world coordinates are moved back by it.
+/// The floating origin of a whole frame over `frames`: the centre of the box around every mesh
+/// body's translation in those frames ([`floating_origin`]; the world origin for a scene
+/// without mesh bodies). The runners place each body pair at its own origin
+/// ([`crate::host::placing`]); for a scene of two bodies this is that pair's origin (over two
+/// frames: its swept origin). The interrupted-query table places whole frames here.
 pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [f64; 3] {
-    let mut low = [f64::INFINITY; 3];
-    let mut high = [f64::NEG_INFINITY; 3];
-    for f in frames {
-        for (pose, _) in scene.frames.get(f).into_iter().flatten() {
-            for k in 0..3 {
-                low[k] = low[k].min(pose.translation[k]);
-                high[k] = high[k].max(pose.translation[k]);
-            }
-        }
-    }
-    std::array::from_fn(|k| {
-        let mid = 0.5 * low[k] + 0.5 * high[k];
-        if mid.is_finite() {
-            mid
-        } else {
-            0.0
-        }
-    })
-}
-
-/// `p + origin`: a point of a run's answer (relative to its floating origin) in the world.
-pub(crate) fn to_world<S: Scalar>(p: [S; 3], origin: [f64; 3]) -> [f64; 3] {
-    std::array::from_fn(|k| p[k].to_f64() + origin[k])
+    let translations: Vec<[f64; 3]> = frames
+        .into_iter()
+        .flat_map(|f| scene.frames.get(f).into_iter().flatten())
+        .map(|(pose, _)| pose.translation)
+        .collect();
+    floating_origin(&translations)
 }
 
 /// Sets every body's pose and `q` from frame `f`. With `Some(origin)` (what every runner
@@ -350,7 +358,7 @@ pub(crate) fn set_frame<S: Scalar>(
 pub fn kernel_primitive<S: Scalar>(
     shape: &PrimitiveShape,
     pose: &Pose<S>,
-) -> Result<Primitive<S>, PrimitiveError> {
+) -> Result<KernelPrimitive<S>, PrimitiveError> {
     let s = S::from_f64;
     match *shape {
         PrimitiveShape::Plane { normal, offset } => {
@@ -359,22 +367,22 @@ pub fn kernel_primitive<S: Scalar>(
             let unit = normal.map(|x| S::from_f64(x / len));
             let n = pose.rotate(unit);
             let t = pose.translation;
-            Primitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
+            KernelPrimitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
         }
-        PrimitiveShape::Sphere(radius) => Primitive::sphere(pose.translation, s(radius)),
+        PrimitiveShape::Sphere(radius) => KernelPrimitive::sphere(pose.translation, s(radius)),
         PrimitiveShape::Capsule {
             radius,
             half_length,
         } => {
             let h = s(half_length);
-            Primitive::capsule(
+            KernelPrimitive::capsule(
                 pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
                 pose.apply([S::ZERO, S::ZERO, h]),
                 s(radius),
             )
         }
         PrimitiveShape::Box { half_extents } => {
-            Primitive::oriented_box(pose, to_scalars(half_extents))
+            KernelPrimitive::oriented_box(pose, to_scalars(half_extents))
         }
     }
 }
@@ -387,7 +395,7 @@ pub(crate) fn set_primitives<S: Scalar>(
     scene: &Scene,
     f: usize,
     origin: [f64; 3],
-    out: &mut Vec<Primitive<S>>,
+    out: &mut Vec<KernelPrimitive<S>>,
 ) -> Result<(), RunError> {
     out.clear();
     for p in &scene.primitives {
@@ -411,63 +419,94 @@ pub(crate) fn set_primitives<S: Scalar>(
     Ok(())
 }
 
-/// Every mesh body against every primitive of the frame ([`collide_world_primitives`]); each
-/// contact goes to `item(body, primitive index n + p, contact)`.
-pub(crate) fn against_primitives<S: Scalar>(
-    bodies: &mut [Body<'_, '_, S>],
-    primitives: &[Primitive<S>],
-    stack: &mut [[u32; 2]],
-    mut item: impl FnMut(usize, usize, &WorldContact<S>),
-) -> WorldOutcome {
-    let n = bodies.len();
-    let mut sink = |c: WorldContact<S>| {
-        item(c.body as usize, n + c.primitive as usize, &c);
-        true
-    };
-    collide_world_primitives(bodies, primitives, &AllPairs, stack, &mut sink)
-}
-
-/// Every body pair's overlapping proxies at depth `l` ([`collide_proxies`]; the kernel has no
-/// world proxy query), widened to f64 in world coordinates, into `result`.
-fn proxy_pairs<S: Scalar>(
-    bodies: &mut [Body<'_, '_, S>],
-    l: u32,
-    origin: [f64; 3],
-    stack: &mut [[u32; 2]],
-    result: &mut FrameResult,
-) {
-    for i in 0..bodies.len() {
-        let (head, tail) = bodies.split_at_mut(i + 1);
-        let a = &mut head[i];
-        for (k, b) in tail.iter_mut().enumerate() {
-            let j = i + 1 + k;
-            let proxies = &mut result.proxies;
-            let mut sink = |p: ProxyPair<S>| {
-                let wide = |s: [S; 4]| {
-                    let c = to_world([s[0], s[1], s[2]], origin);
-                    [c[0], c[1], c[2], s[3].to_f64()]
-                };
-                proxies.push(ProxyContact {
-                    bodies: (i, j),
-                    nodes: (p.a, p.b),
-                    spheres: [wide(p.sphere_a), wide(p.sphere_b)],
-                    depth: p.depth.to_f64(),
-                });
-                true
-            };
-            let outcome = collide_proxies(a, l, b, l, stack, &mut sink);
-            result.stats.add(&outcome.stats);
-            result.complete &= outcome.status.is_complete();
-        }
-    }
-}
-
 /// Stack entries for every query of a run on trees of this depth.
 pub(crate) fn run_stack_capacity(depth: u32) -> usize {
     stack_capacity(depth, depth)
         .max(proxy_stack_capacity(depth, depth, depth, depth))
         .max(self_stack_capacity(depth))
         .max(primitive_stack_capacity(depth))
+}
+
+/// The host world of a prepared scene: a [`Tree`] per image (in its own precision, which must
+/// be `S`'s: a mismatch is the parser's error), a [`Body`] per mesh body, a [`Primitive`] per
+/// primitive body (at its first frame's pose). States are set per frame by [`set_world_frame`].
+pub fn world<S: Scalar>(scene: &Scene, prepared: &PreparedScene) -> Result<World, RunError> {
+    // The precision the caller asked for must be the images'.
+    parse_images::<S>(scene, prepared)?;
+    let image_error = |body: usize, error: HostError| RunError::Host {
+        frame: None,
+        body: scene.name(body).to_string(),
+        error,
+    };
+    let mut bodies = Vec::with_capacity(prepared.images.len());
+    for (b, image) in prepared.images.iter().enumerate() {
+        let tree = Tree::new(image.clone()).map_err(|e| image_error(b, e))?;
+        bodies.push(HostBody::new(&tree).map_err(|e| image_error(b, e))?);
+    }
+    let n = bodies.len();
+    let mut primitives = Vec::with_capacity(scene.primitives.len());
+    for (p, primitive) in scene.primitives.iter().enumerate() {
+        let pose = primitive
+            .poses
+            .first()
+            .copied()
+            .unwrap_or(crate::io::Pose::IDENTITY);
+        primitives.push(Primitive::new(primitive.shape, pose).map_err(|e| image_error(n + p, e))?);
+    }
+    World::new(bodies, primitives).map_err(|e| image_error(0, e))
+}
+
+/// Sets every body's state and every primitive's pose of frame `f` in `world`, as the scene
+/// gives them (f64).
+pub fn set_world_frame(world: &mut World, scene: &Scene, f: usize) -> Result<(), RunError> {
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
+    for (b, (body, (pose, q))) in world.bodies_mut().iter_mut().zip(frame).enumerate() {
+        body.set_state(pose.rotation, pose.translation, q)
+            .map_err(|error| RunError::Host {
+                frame: Some(f),
+                body: scene.name(b).to_string(),
+                error,
+            })?;
+    }
+    let n = scene.bodies.len();
+    for (p, (slot, primitive)) in world
+        .primitives_mut()
+        .iter_mut()
+        .zip(&scene.primitives)
+        .enumerate()
+    {
+        let pose = *primitive
+            .poses
+            .get(f)
+            .ok_or(RunError::NoFrame { frame: f })?;
+        *slot = Primitive::new(primitive.shape, pose).map_err(|error| RunError::Host {
+            frame: Some(f),
+            body: scene.name(n + p).to_string(),
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// A host error of frame `f` (no body named: a query's).
+pub(crate) fn frame_error(f: usize) -> impl Fn(HostError) -> RunError {
+    move |error| RunError::Host {
+        frame: Some(f),
+        body: String::new(),
+        error,
+    }
+}
+
+/// A world answer's items as `(a, b, ta, tb)` contacts.
+fn numbered<T>(answer: &WorldAnswer<T>, triangles: impl Fn(&T) -> [u32; 2]) -> Vec<Contact> {
+    answer
+        .found
+        .iter()
+        .map(|f| {
+            let [ta, tb] = triangles(&f.item);
+            (f.bodies[0], f.bodies[1], ta, tb)
+        })
+        .collect()
 }
 
 /// Runs every frame `repeat` times (at least once) in scalar `S`. Returns the answers of the
@@ -481,15 +520,13 @@ pub fn run<S: Scalar>(
     run_with::<S>(scene, prepared, repeat, None, false)
 }
 
-/// [`run`], or with `proxy_depth` a bounded-depth proxy query per body pair
-/// ([`collide_proxies`], the trees must be built nested) whose answers go to
-/// [`FrameResult::proxies`]; with `self_pairs` each body's self-collisions
-/// ([`bdtree_core::collide_self`]) are added to [`FrameResult::pairs`] as `(b, b, ta, tb)`.
-/// Triangle pairs come from the kernel's world query ([`collide_world`]: its broad phase on
-/// root spheres, then the pair and self queries), so the counters are the world query's
-/// (a body pair the broad phase rejects visits no node pair). In f32 the triangle pairs are
-/// re-tested in f64 ([`refine()`], the exact second stage), so the f32 answer's extras are only
-/// pairs closer than the model's f32 storage rounding; the counters are the walk's.
+/// [`run`], or with `proxy_depth` the overlapping proxies of every body pair
+/// ([`World::proxies`]; the trees must be built nested) in [`FrameResult::proxies`]; with
+/// `self_pairs` each body's self-collisions are added to [`FrameResult::pairs`] as
+/// `(b, b, ta, tb)`. Triangle pairs come from [`World::pairs`]: its broad phase, then every
+/// body pair that may touch at its own origin, refined in f64 in f32 (the f32 answer's extras
+/// are only pairs within the bound of [`crate::host::placing`]). The counters are the kernel
+/// walks' (a body pair the broad phase or its certificate settles visits no node pair).
 pub fn run_with<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
@@ -497,104 +534,35 @@ pub fn run_with<S: Scalar>(
     proxy_depth: Option<u32>,
     self_pairs: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
-    run_inner::<S>(scene, prepared, repeat, proxy_depth, self_pairs, true)
-}
-
-/// [`run_with`] without the exact second stage: the kernel's own answer, as a device computes
-/// it (the firmware replay's reference). In f32 it holds the widened test's extras.
-pub fn run_unrefined<S: Scalar>(
-    scene: &Scene,
-    prepared: &PreparedScene,
-    proxy_depth: Option<u32>,
-    self_pairs: bool,
-) -> Result<Vec<FrameResult>, RunError> {
-    run_inner::<S>(scene, prepared, 1, proxy_depth, self_pairs, false).map(|(r, _)| r)
-}
-
-fn run_inner<S: Scalar>(
-    scene: &Scene,
-    prepared: &PreparedScene,
-    repeat: usize,
-    proxy_depth: Option<u32>,
-    self_pairs: bool,
-    refined: bool,
-) -> Result<(Vec<FrameResult>, f64), RunError> {
-    let images = parse_images::<S>(scene, prepared)?;
-    let mut caches = Caches::new(&images);
-    let mut bodies = caches.bodies(scene, &images)?;
-    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
-    let mut q = Vec::new();
-    let mut primitives = Vec::new();
-    let mut found = Vec::new();
-    let mut pairs = Vec::new();
-    let mut order = vec![0u32; bodies.len()];
-    let mut roots = vec![[S::ZERO; 4]; bodies.len()];
+    let mut world = world::<S>(scene, prepared)?;
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
-    for run in 0..runs {
+    for _ in 0..runs {
         results.clear();
         for f in 0..scene.frames.len() {
-            // The device path (unrefined) sits at the world origin, as the firmware does.
-            let origin = if refined {
-                frame_origin(scene, [f])
-            } else {
-                [0.0; 3]
-            };
-            set_frame(scene, f, refined.then_some(origin), &mut bodies, &mut q)?;
+            set_world_frame(&mut world, scene, f)?;
             let mut result = FrameResult {
                 complete: true,
                 ..FrameResult::default()
             };
             if let Some(l) = proxy_depth {
-                proxy_pairs(&mut bodies, l, origin, &mut stack, &mut result);
+                let answer = world.proxies(l).map_err(frame_error(f))?;
+                result.stats = answer.stats;
+                result.proxies = answer
+                    .found
+                    .iter()
+                    .map(|p| ProxyContact {
+                        bodies: (p.bodies[0], p.bodies[1]),
+                        nodes: (p.item.nodes[0], p.item.nodes[1]),
+                        spheres: p.item.spheres,
+                        depth: p.item.depth,
+                    })
+                    .collect();
             } else {
-                // Distinct body pairs always, each body against itself when asked.
-                let filter = |i: usize, j: usize| i != j || self_pairs;
-                let mut sweep = SweepAndPrune::new(&mut order);
-                found.clear();
-                let mut sink = |p: WorldPair| {
-                    found.push(p);
-                    true
-                };
-                let outcome = collide_world(
-                    &mut bodies,
-                    &mut sweep,
-                    &mut roots,
-                    &filter,
-                    &mut stack,
-                    &mut sink,
-                );
-                result.stats.add(&outcome.stats);
-                result.complete &= outcome.status.is_complete();
-                // A narrow query delivers its pairs together: refine each body pair's run.
-                for group in found.chunk_by(|x, y| (x.a, x.b) == (y.a, y.b)) {
-                    let (i, j) = (group[0].a as usize, group[0].b as usize);
-                    pairs.clear();
-                    pairs.extend(group.iter().map(|w| w.triangles));
-                    let kept = if refined {
-                        refine(&bodies[i], &bodies[j], &mut pairs)
-                    } else {
-                        pairs.len()
-                    };
-                    let kept = pairs.get(..kept).unwrap_or(&[]);
-                    result.pairs.extend(kept.iter().map(|p| (i, j, p.a, p.b)));
-                }
-            }
-            if proxy_depth.is_none() && !scene.primitives.is_empty() {
-                set_primitives(scene, f, origin, &mut primitives)?;
-                let pairs = &mut result.pairs;
-                let outcome =
-                    against_primitives(&mut bodies, &primitives, &mut stack, |b, p, c| {
-                        pairs.push((b, p, c.contact.a, c.contact.b));
-                    });
-                result.stats.add(&outcome.stats);
-                result.complete &= outcome.status.is_complete();
-            }
-            if run + 1 == runs {
-                result.pairs.sort_unstable();
-                result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
+                let answer = world.pairs(self_pairs).map_err(frame_error(f))?;
+                result.stats = answer.stats;
+                result.pairs = numbered(&answer, |p| *p);
             }
             results.push(result);
         }
@@ -604,8 +572,112 @@ fn run_inner<S: Scalar>(
     Ok((results, per_frame_ms))
 }
 
+/// The device's answer: the kernel's own world query ([`collide_world`], its broad phase on
+/// root spheres, then the pair and self queries) and [`collide_world_primitives`] at the world
+/// origin, on states rounded to `S` first and taken as exact — as a device given `S` values
+/// computes it — with no second stage: in f32 it holds the widened test's extras. The firmware
+/// replay's reference; with `proxy_depth`, every body pair's [`collide_proxies`].
+pub fn run_unrefined<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<Vec<FrameResult>, RunError> {
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
+    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
+    let mut q = Vec::new();
+    let mut primitives = Vec::new();
+    let mut found = Vec::new();
+    let mut order = vec![0u32; bodies.len()];
+    let mut roots = vec![[S::ZERO; 4]; bodies.len()];
+    let mut results = Vec::new();
+    for f in 0..scene.frames.len() {
+        set_frame(scene, f, None, &mut bodies, &mut q)?;
+        let mut result = FrameResult {
+            complete: true,
+            ..FrameResult::default()
+        };
+        if let Some(l) = proxy_depth {
+            for i in 0..bodies.len() {
+                let (head, tail) = bodies.split_at_mut(i + 1);
+                let a = &mut head[i];
+                for (k, b) in tail.iter_mut().enumerate() {
+                    let j = i + 1 + k;
+                    let proxies = &mut result.proxies;
+                    let mut sink = |p: ProxyPair<S>| {
+                        let wide = |s: [S; 4]| s.map(|x| x.to_f64());
+                        proxies.push(ProxyContact {
+                            bodies: (i, j),
+                            nodes: (p.a, p.b),
+                            spheres: [wide(p.sphere_a), wide(p.sphere_b)],
+                            depth: p.depth.to_f64(),
+                        });
+                        true
+                    };
+                    let outcome = collide_proxies(a, l, b, l, &mut stack, &mut sink);
+                    result.stats.add(&outcome.stats);
+                    result.complete &= outcome.status.is_complete();
+                }
+            }
+        } else {
+            let filter = |i: usize, j: usize| i != j || self_pairs;
+            let mut sweep = SweepAndPrune::new(&mut order);
+            found.clear();
+            let mut sink = |p: WorldPair| {
+                found.push(p);
+                true
+            };
+            let outcome = collide_world(
+                &mut bodies,
+                &mut sweep,
+                &mut roots,
+                &filter,
+                &mut stack,
+                &mut sink,
+            );
+            result.stats.add(&outcome.stats);
+            result.complete &= outcome.status.is_complete();
+            result.pairs.extend(
+                found
+                    .iter()
+                    .map(|w| (w.a as usize, w.b as usize, w.triangles.a, w.triangles.b)),
+            );
+            if !scene.primitives.is_empty() {
+                set_primitives(scene, f, [0.0; 3], &mut primitives)?;
+                let n = bodies.len();
+                let pairs = &mut result.pairs;
+                let mut sink = |c: WorldContact<S>| {
+                    pairs.push((
+                        c.body as usize,
+                        n + c.primitive as usize,
+                        c.contact.a,
+                        c.contact.b,
+                    ));
+                    true
+                };
+                let outcome = collide_world_primitives(
+                    &mut bodies,
+                    &primitives,
+                    &AllPairs,
+                    &mut stack,
+                    &mut sink,
+                );
+                result.stats.add(&outcome.stats);
+                result.complete &= outcome.status.is_complete();
+            }
+        }
+        result.pairs.sort_unstable();
+        result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
+        results.push(result);
+    }
+    Ok(results)
+}
+
 /// The nearest points of one body pair in one frame, widened to f64 (see
-/// [`bdtree_core::separation::nearest`]).
+/// [`crate::host::distance`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairDistance {
     /// Body indices, `a < b`.
@@ -622,43 +694,30 @@ pub struct PairDistance {
     pub intersecting: bool,
 }
 
-/// Per frame, the nearest points of every body pair, in scalar `S`.
+/// Per frame, the nearest points of every body pair ([`World::distances`]), in scalar `S`.
 pub fn distances<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
 ) -> Result<Vec<Vec<PairDistance>>, RunError> {
-    let images = parse_images::<S>(scene, prepared)?;
-    let mut caches = Caches::new(&images);
-    let mut bodies = caches.bodies(scene, &images)?;
-    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut world = world::<S>(scene, prepared)?;
     let mut out = Vec::new();
-    let mut q = Vec::new();
     for f in 0..scene.frames.len() {
-        let origin = frame_origin(scene, [f]);
-        set_frame(scene, f, Some(origin), &mut bodies, &mut q)?;
-        let mut row = Vec::new();
-        for i in 0..bodies.len() {
-            let (head, tail) = bodies.split_at_mut(i + 1);
-            let a = &mut head[i];
-            for (k, b) in tail.iter_mut().enumerate() {
-                let j = i + 1 + k;
-                let outcome = bdtree_core::separation::nearest(a, b, &mut stack);
-                let n = outcome.nearest.ok_or(RunError::Distance {
-                    frame: f,
-                    status: outcome.status,
-                })?;
-                row.push(PairDistance {
-                    bodies: (i, j),
-                    distance: n.distance.to_f64(),
-                    points: [to_world(n.point_a, origin), to_world(n.point_b, origin)],
-                    normal: n.normal.map(|x| x.to_f64()),
-                    triangles: (n.triangle_a, n.triangle_b),
-                    intersecting: n.intersecting,
-                });
-            }
-        }
-        out.push(row);
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.distances().map_err(frame_error(f))?;
+        out.push(
+            answer
+                .found
+                .iter()
+                .map(|d| PairDistance {
+                    bodies: (d.bodies[0], d.bodies[1]),
+                    distance: d.item.distance,
+                    points: d.item.points,
+                    normal: d.item.normal,
+                    triangles: (d.item.triangles[0], d.item.triangles[1]),
+                    intersecting: d.item.intersecting,
+                })
+                .collect(),
+        );
     }
     Ok(out)
 }

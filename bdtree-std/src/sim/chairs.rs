@@ -1,6 +1,6 @@
 //! The BD-Tree paper's falling chairs, small: many flexing chairs dropped on the ground, with
-//! the world machinery of `bdtree-core` (sweep-and-prune over root spheres, bounded-depth proxy
-//! queries, penalty response).
+//! the host layer's world ([`crate::host::World`]: sweep-and-prune over root spheres,
+//! bounded-depth proxy queries per chair pair at its own floating origin, penalty response).
 //!
 //! A chair mesh (seat, four legs and a back made of welded, subdivided boxes; 3,648 triangles;
 //! origin at its center of mass) gets its [`MODES`] lowest vibration modes from
@@ -9,8 +9,8 @@
 //! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
 //! penalty forces ([`bdtree_core::response`]), the ground as a plane primitive (the half-space
 //! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
-//! same depth ([`bdtree_core::collide_primitive_proxies`]), or every exact triangle contact
-//! ([`bdtree_core::collide_world_primitives`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
+//! same depth ([`crate::host::World::primitive_proxies`]), or every exact triangle contact
+//! ([`crate::host::World::primitive_contacts`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
 //! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate clamped to ±1 cm:
 //! a strain limit).
 //!
@@ -23,19 +23,15 @@
 
 use std::time::Instant;
 
-use bdtree_core::response::{apply_at_node, respond, Wrench};
-use bdtree_core::{
-    collide_primitive_proxies, collide_proxies, collide_world_primitives, primitive_stack_capacity,
-    proxy_stack_capacity, AllPairs, Body, Image, ImageError, NodeKind, Primitive, PrimitiveProxy,
-    ProxyPair, SweepAndPrune, WorldContact,
-};
+use bdtree_core::{ImageError, NodeKind};
 
 use crate::build::{build, BuildError, BuildOptions, Precision};
-use crate::io::{Basis, ImageBuf, Mesh};
+use crate::host::{Body, HostError, Primitive, Tree, World as HostWorld, Wrench};
+use crate::io::scene::PrimitiveShape;
+use crate::io::{Basis, ImageBuf, Mesh, Pose};
 use crate::modal::{compute_modes, ModalOptions, ModesError};
 use crate::rng::Rng;
 use crate::shapes::chair::{mass_properties, DENSITY};
-use crate::BodyStorage;
 
 /// The chair mesh (now in [`crate::shapes::chair`]), under its old path.
 pub use crate::shapes::chair::chair_mesh;
@@ -56,6 +52,8 @@ pub enum SimError {
     Image(ImageError),
     /// The ground plane was refused (a bug: its numbers are constants).
     Ground,
+    /// The host layer refused a chair or a query failed (a bug: states are clamped).
+    Host(HostError),
 }
 
 impl std::fmt::Display for SimError {
@@ -65,6 +63,7 @@ impl std::fmt::Display for SimError {
             Self::Build(e) => e.fmt(f),
             Self::Image(e) => e.fmt(f),
             Self::Ground => write!(f, "the ground plane was refused"),
+            Self::Host(e) => e.fmt(f),
         }
     }
 }
@@ -184,11 +183,11 @@ impl Default for ChairOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GroundContacts {
     /// The contact proxies at [`ChairOptions::proxy_depth`] whose spheres reach below the
-    /// plane ([`collide_primitive_proxies`]), each pushing up with [`ChairOptions::stiffness`]
+    /// plane ([`crate::host::World::primitive_proxies`]), each pushing up with [`ChairOptions::stiffness`]
     /// times its sphere's depth — the same cost and response as the chair–chair contacts.
     #[default]
     Proxies,
-    /// Every triangle touching the plane ([`collide_world_primitives`], exact), each pushing up
+    /// Every triangle touching the plane ([`crate::host::World::primitive_contacts`], exact), each pushing up
     /// with [`ChairOptions::ground_stiffness`] times its depth and projected area: about 25
     /// contacts per resting chair and several times the collision time of the proxies.
     Triangles,
@@ -234,72 +233,57 @@ pub struct StepContacts {
     pub ground: Vec<[f32; 3]>,
 }
 
-/// Storage and scratch for the collision part of a step.
-struct World<'i> {
-    image: Image<'i, f32>,
-    caches: Vec<BodyStorage<f32>>,
-    order: Vec<u32>,
-    roots: Vec<[f32; 4]>,
-    stack: Vec<[u32; 2]>,
+/// The collision part of a step: the chairs as bodies of a host world (each chair pair at its
+/// own floating origin, see [`crate::host::World`]) and how the ground pushes.
+struct Chairs {
+    world: HostWorld,
     proxy_depth: u32,
-    stiffness: f32,
+    stiffness: f64,
     ground: Ground,
 }
 
-/// The ground plane and how its contacts push.
+/// How the ground plane's contacts push.
 struct Ground {
-    /// The half-space `z ≤ 0`.
-    plane: [Primitive<f32>; 1],
     contacts: GroundContacts,
-    proxy_depth: u32,
     /// Per proxy contact, N/m.
-    stiffness: f32,
+    stiffness: f64,
     /// Per triangle contact and unit of projected area, N/m³.
-    pressure: f32,
+    pressure: f64,
     /// The leaf node of every triangle (where a triangle's force is applied).
     leaves: Vec<u32>,
-    /// Scratch: a step's proxy or triangle contacts.
-    proxies: Vec<PrimitiveProxy<f32>>,
-    touching: Vec<WorldContact<f32>>,
 }
 
-impl<'i> World<'i> {
-    fn new(chair: &'i Chair, options: &ChairOptions) -> Result<Self, SimError> {
+impl Chairs {
+    fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
+        let tree = Tree::new(chair.image.clone()).map_err(SimError::Host)?;
         let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
-        let (depth, proxy) = (image.tree.depth(), options.proxy_depth);
-        let nodes = image.tree.node_count();
         let mut leaves = vec![0u32; image.tree.triangle_count()];
-        for k in 0..nodes {
+        for k in 0..image.tree.node_count() {
             if let Some(NodeKind::Leaf { triangle }) = image.tree.kind(k) {
                 if let Some(slot) = leaves.get_mut(triangle as usize) {
                     *slot = k as u32;
                 }
             }
         }
-        let ground = Primitive::plane([0.0, 0.0, 1.0], 0.0).map_err(|_| SimError::Ground)?;
+        let bodies = (0..options.count)
+            .map(|_| Body::new(&tree))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(SimError::Host)?;
+        // The half-space z ≤ 0.
+        let plane = PrimitiveShape::Plane {
+            normal: [0.0, 0.0, 1.0],
+            offset: 0.0,
+        };
+        let ground = Primitive::new(plane, Pose::IDENTITY).map_err(|_| SimError::Ground)?;
         Ok(Self {
-            image,
-            caches: (0..options.count)
-                .map(|_| BodyStorage::new(nodes))
-                .collect(),
-            order: vec![0u32; options.count],
-            roots: vec![[0.0; 4]; options.count],
-            stack: vec![
-                [0u32; 2];
-                proxy_stack_capacity(depth, proxy, depth, proxy)
-                    .max(primitive_stack_capacity(depth))
-            ],
-            proxy_depth: proxy,
-            stiffness: options.stiffness as f32,
+            world: HostWorld::new(bodies, vec![ground]).map_err(SimError::Host)?,
+            proxy_depth: options.proxy_depth,
+            stiffness: options.stiffness,
             ground: Ground {
-                plane: [ground],
                 contacts: options.ground_contacts,
-                proxy_depth: proxy,
-                stiffness: options.stiffness as f32,
-                pressure: options.ground_stiffness as f32,
+                stiffness: options.stiffness,
+                pressure: options.ground_stiffness,
                 leaves,
-                proxies: Vec::new(),
-                touching: Vec::new(),
             },
         })
     }
@@ -309,171 +293,133 @@ impl<'i> World<'i> {
         &mut self,
         placements: &[Placement],
         points: &mut StepContacts,
-    ) -> (Vec<Wrench<f32, MODES>>, StepReport) {
-        let image = &self.image;
-        let mut bodies: Vec<Body<'_, '_, f32>> = self
-            .caches
-            .iter_mut()
-            .filter_map(|c| c.body(image).ok())
-            .collect();
-        for (body, p) in bodies.iter_mut().zip(placements) {
-            // The simulation's f64 state as given (the rounding to f32 in the step's bound; the
-            // chairs sit near the world origin, which is the floating origin). Modal coordinates
-            // are finite and clamped: the state is always accepted (a refused one would leave
-            // the fresh body at the identity).
-            let _ = body.set_state_f64(p.rotation, p.x, &p.q, [0.0; 3]);
+    ) -> Result<(Vec<Wrench>, StepReport), SimError> {
+        for (k, p) in placements.iter().enumerate() {
+            // The simulation's f64 state as given. Modal coordinates are finite and clamped:
+            // the state is always accepted (a refused one would keep the previous state).
+            let _ = self.world.set_state(k, p.rotation, p.x, &p.q);
         }
         let started = Instant::now();
         let mut report = StepReport::default();
-        let mut wrenches = vec![Wrench::<f32, MODES>::ZERO; bodies.len()];
-        for (root, body) in self.roots.iter_mut().zip(bodies.iter_mut()) {
-            *root = body.sphere(0).unwrap_or([0.0; 4]);
-        }
-        let mut candidates = Vec::new();
-        let mut sweep = SweepAndPrune::new(&mut self.order);
-        sweep.pairs(&self.roots, &AllPairs, &mut |i, j| {
-            candidates.push((i as usize, j as usize));
-            true
-        });
-        report.candidates = candidates.len();
-        let depth = self.proxy_depth;
-        let mut proxies: Vec<ProxyPair<f32>> = Vec::new();
-        for &(i, j) in &candidates {
-            let (head, tail) = bodies.split_at_mut(j);
-            let (Some(a), Some(b)) = (head.get_mut(i), tail.first_mut()) else {
-                continue;
-            };
-            proxies.clear();
-            let outcome = collide_proxies(a, depth, b, depth, &mut self.stack, &mut |p| {
-                proxies.push(p);
-                true
-            });
-            report.incomplete += usize::from(!outcome.status.is_complete());
-            let (wh, wt) = wrenches.split_at_mut(j);
-            let mut touching = false;
-            for p in &proxies {
-                if let Some(contact) = respond(p, self.stiffness, a, b, &mut wh[i], &mut wt[0]) {
-                    report.contacts += 1;
-                    points.chairs.push(contact.point);
-                    touching = true;
-                }
-            }
-            report.colliding_pairs += usize::from(touching);
-        }
-        let ground = &mut self.ground;
-        let (contacts, incomplete) = match ground.contacts {
+        let mut wrenches = vec![Wrench::zero(MODES); placements.len()];
+        // The ground first: at each chair's own origin, where the world's broad phase finds
+        // the chairs too.
+        report.ground_contacts = match self.ground.contacts {
             GroundContacts::Proxies => {
-                ground.proxies(&mut bodies, &mut wrenches, &mut self.stack, points)
+                self.ground
+                    .proxies(&mut self.world, self.proxy_depth, &mut wrenches, points)?
             }
             GroundContacts::Triangles => {
-                ground.triangles(&mut bodies, &mut wrenches, &mut self.stack, points)
+                self.ground
+                    .triangles(&mut self.world, &mut wrenches, points)?
             }
         };
-        report.ground_contacts += contacts;
-        report.incomplete += incomplete;
+        let (answer, forces) = self
+            .world
+            .proxy_forces(self.proxy_depth, self.stiffness)
+            .map_err(SimError::Host)?;
+        for (w, f) in wrenches.iter_mut().zip(&forces) {
+            w.add(f);
+        }
+        report.candidates = answer.candidates;
+        let mut last = None;
+        for found in &answer.found {
+            let (p, [sa, sb]) = (&found.item, found.item.spheres);
+            if p.depth.is_nan() || p.depth <= 0.0 {
+                continue;
+            }
+            // The penalty's point: the middle of the overlap along the centre line.
+            let d: [f64; 3] = std::array::from_fn(|k| sb[k] - sa[k]);
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            if len.is_nan() || len <= 0.0 {
+                continue;
+            }
+            let reach = sa[3] - 0.5 * p.depth;
+            points
+                .chairs
+                .push(std::array::from_fn(|k| (sa[k] + reach * d[k] / len) as f32));
+            report.contacts += 1;
+            if last != Some(found.bodies) {
+                report.colliding_pairs += 1;
+                last = Some(found.bodies);
+            }
+        }
         report.seconds = started.elapsed().as_secs_f64();
-        (wrenches, report)
+        Ok((wrenches, report))
     }
 }
 
 impl Ground {
-    /// The ground's proxy contacts ([`collide_primitive_proxies`] at the proxy depth, per
-    /// chair): each pushes `k d` straight up at the sphere's center dropped on the ground.
-    /// Returns the contacts and the queries that did not complete.
+    /// The ground's proxy contacts ([`HostWorld::primitive_proxies`] at the proxy depth): each
+    /// pushes `k d` straight up at the sphere's center dropped on the ground. Returns the
+    /// contacts.
     fn proxies(
-        &mut self,
-        bodies: &mut [Body<'_, '_, f32>],
-        wrenches: &mut [Wrench<f32, MODES>],
-        stack: &mut [[u32; 2]],
+        &self,
+        world: &mut HostWorld,
+        depth: u32,
+        wrenches: &mut [Wrench],
         points: &mut StepContacts,
-    ) -> (usize, usize) {
-        let [plane] = self.plane;
-        let (mut contacts, mut incomplete) = (0, 0);
-        for (body, w) in bodies.iter_mut().zip(wrenches.iter_mut()) {
-            let found = &mut self.proxies;
-            found.clear();
-            let outcome =
-                collide_primitive_proxies(body, self.proxy_depth, &plane, stack, &mut |p| {
-                    found.push(p);
-                    true
-                });
-            incomplete += usize::from(!outcome.status.is_complete());
-            // NaN depths (a broken state) push nothing.
-            for p in found.iter().filter(|p| p.depth > 0.0) {
-                let [x, y, _, _] = p.sphere;
-                let force = [0.0, 0.0, self.stiffness * p.depth];
-                if apply_at_node(body, p.node as usize, [x, y, 0.0], force, w).is_some() {
-                    contacts += 1;
-                    points.ground.push([x, y, 0.0]);
-                }
+    ) -> Result<usize, SimError> {
+        let answer = world.primitive_proxies(depth).map_err(SimError::Host)?;
+        let mut contacts = 0;
+        // NaN depths (a broken state) push nothing.
+        for found in answer.found.iter().filter(|f| f.item.depth > 0.0) {
+            let [x, y, _, _] = found.item.sphere;
+            let force = [0.0, 0.0, self.stiffness * found.item.depth];
+            let i = found.bodies[0];
+            let node = found.item.node as usize;
+            let w = world
+                .force_at_node(i, node, [x, y, 0.0], force)
+                .map_err(SimError::Host)?;
+            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
+                sum.add(&w);
+                contacts += 1;
+                points.ground.push([x as f32, y as f32, 0.0]);
             }
         }
-        (contacts, incomplete)
+        Ok(contacts)
     }
 
-    /// The ground's exact triangle contacts ([`collide_world_primitives`]), each pushing with
-    /// [`ChairOptions::ground_stiffness`] times its depth and projected area. Returns the
-    /// contacts and whether the world query did not complete (0 or 1).
+    /// The ground's exact triangle contacts ([`HostWorld::primitive_contacts`]), each pushing
+    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area. Returns the
+    /// contacts.
     fn triangles(
-        &mut self,
-        bodies: &mut [Body<'_, '_, f32>],
-        wrenches: &mut [Wrench<f32, MODES>],
-        stack: &mut [[u32; 2]],
+        &self,
+        world: &mut HostWorld,
+        wrenches: &mut [Wrench],
         points: &mut StepContacts,
-    ) -> (usize, usize) {
-        self.touching.clear();
-        let touching = &mut self.touching;
-        let outcome = collide_world_primitives(
-            bodies,
-            &self.plane,
-            &AllPairs,
-            stack,
-            &mut |c: WorldContact<f32>| {
-                touching.push(c);
-                true
-            },
-        );
+    ) -> Result<usize, SimError> {
+        let answer = world.primitive_contacts().map_err(SimError::Host)?;
         let mut contacts = 0;
-        for c in &self.touching {
-            let k = c.body as usize;
-            let (Some(body), Some(w)) = (bodies.get_mut(k), wrenches.get_mut(k)) else {
+        for found in &answer.found {
+            let (i, c) = (found.bodies[0], &found.item);
+            let Some(body) = world.bodies_mut().get_mut(i) else {
                 continue;
             };
-            let leaf = self.leaves.get(c.contact.a as usize).copied();
-            if let Some(point) = ground_force(body, leaf, c, self.pressure, w) {
+            let triangle = body.triangle(c.triangles[0]).map_err(SimError::Host)?;
+            let leaf = self.leaves.get(c.triangles[0] as usize).copied();
+            let (Some([p, q, r]), Some(leaf)) = (triangle, leaf) else {
+                continue;
+            };
+            // The triangle's area projected on the ground.
+            let (u, v) = ([q[0] - p[0], q[1] - p[1]], [r[0] - p[0], r[1] - p[1]]);
+            let area = 0.5 * (u[0] * v[1] - u[1] * v[0]).abs();
+            if !(c.depth > 0.0 && area > 0.0) {
+                continue;
+            }
+            let push = self.pressure * c.depth * area;
+            let force = c.normal.map(|x| -push * x);
+            let w = world
+                .force_at_node(i, leaf as usize, c.point, force)
+                .map_err(SimError::Host)?;
+            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
+                sum.add(&w);
                 contacts += 1;
-                points.ground.push(point);
+                points.ground.push(c.point.map(|x| x as f32));
             }
         }
-        (contacts, usize::from(!outcome.status.is_complete()))
+        Ok(contacts)
     }
-}
-
-/// The ground's push on one triangle contact (normal from the triangle down into the ground,
-/// depth `d` of its deepest vertex): `k d A` straight up at the contact point, `A` the
-/// triangle's area projected on the ground, applied at the triangle's leaf node (its mode
-/// displacement for the generalized force). Returns the contact point, or `None` when the
-/// contact gives no force.
-fn ground_force(
-    body: &mut Body<'_, '_, f32>,
-    leaf: Option<u32>,
-    c: &WorldContact<f32>,
-    stiffness: f32,
-    wrench: &mut Wrench<f32, MODES>,
-) -> Option<[f32; 3]> {
-    let [p, q, r] = body.world_triangle(c.contact.a as usize)?;
-    let (u, v) = ([q[0] - p[0], q[1] - p[1]], [r[0] - p[0], r[1] - p[1]]);
-    let area = 0.5 * (u[0] * v[1] - u[1] * v[0]).abs();
-    let depth = c.contact.contact.depth;
-    if !(depth > 0.0 && area > 0.0) {
-        return None;
-    }
-    let n = c.contact.contact.normal;
-    let push = stiffness * depth * area;
-    let force = n.map(|x| -push * x);
-    let point = c.contact.contact.point;
-    apply_at_node(body, leaf? as usize, point, force, wrench)?;
-    Some(point)
 }
 
 /// A simulated run: every step's placements (before the step's forces) and collision report.
@@ -576,7 +522,7 @@ pub fn simulate(
     options: &ChairOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Trajectory, SimError> {
-    let mut world = World::new(chair, options)?;
+    let mut world = Chairs::new(chair, options)?;
     let mut placements = initial_placements(options);
     let mut v = vec![[0.0f64; 3]; options.count];
     let mut w = vec![[0.0f64; 3]; options.count];
@@ -589,7 +535,7 @@ pub fn simulate(
     };
     for step in 0..options.steps {
         let mut points = StepContacts::default();
-        let (wrenches, report) = world.step(&placements, &mut points);
+        let (wrenches, report) = world.step(&placements, &mut points)?;
         trajectory.steps.push(placements.clone());
         trajectory.reports.push(report);
         trajectory.contacts.push(points);
@@ -598,7 +544,7 @@ pub fn simulate(
             // Translation, with a little air drag.
             for i in 0..3 {
                 let g = if i == 2 { -GRAVITY } else { 0.0 };
-                let a = f64::from(wrench.force[i]) / chair.mass + g - 2.0 * v[k][i];
+                let a = wrench.force[i] / chair.mass + g - 2.0 * v[k][i];
                 v[k][i] += dt * a;
                 p.x[i] += dt * v[k][i];
             }
@@ -623,7 +569,7 @@ pub fn simulate(
                 om[2] * l[0] - om[0] * l[2],
                 om[0] * l[1] - om[1] * l[0],
             ];
-            let tau = [0, 1, 2].map(|i| f64::from(wrench.torque[i]) - gyro[i]);
+            let tau = [0, 1, 2].map(|i| wrench.torque[i] - gyro[i]);
             let alpha = solve3(&iw, tau);
             for i in 0..3 {
                 w[k][i] += dt * (alpha[i] - 2.0 * w[k][i]);
@@ -643,9 +589,8 @@ pub fn simulate(
             // Modal dynamics, strain-limited.
             for j in 0..MODES {
                 let om = chair.omega[j];
-                let acc = f64::from(wrench.q[j]) / chair.modal_mass[j]
-                    - om * om * p.q[j]
-                    - 0.1 * om * qd[k][j];
+                let acc =
+                    wrench.q[j] / chair.modal_mass[j] - om * om * p.q[j] - 0.1 * om * qd[k][j];
                 qd[k][j] += dt * acc;
                 p.q[j] = (p.q[j] + dt * qd[k][j]).clamp(-0.01, 0.01);
             }
@@ -677,7 +622,7 @@ pub fn replay(
     trajectory: &Trajectory,
     rigid: bool,
 ) -> Result<Replay, SimError> {
-    let mut world = World::new(chair, options)?;
+    let mut world = Chairs::new(chair, options)?;
     let mut times = Vec::with_capacity(trajectory.steps.len());
     let mut sums = [0usize; 3];
     for step in &trajectory.steps {
@@ -688,7 +633,7 @@ pub fn replay(
                 ..*p
             })
             .collect();
-        let (_, report) = world.step(&placements, &mut StepContacts::default());
+        let (_, report) = world.step(&placements, &mut StepContacts::default())?;
         times.push(report.seconds);
         sums[0] += report.colliding_pairs;
         sums[1] += report.contacts;

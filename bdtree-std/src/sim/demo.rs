@@ -11,18 +11,16 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bdtree_core::{
-    collide, stack_capacity, BodyError, ImageError, PoseError, QueryStatus, TrianglePair,
-};
+use bdtree_core::{BodyError, ImageError, PoseError, QueryStatus};
 
 use super::chairs::{
     prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions, GroundContacts,
     Placement, Replay, SimError, Trajectory,
 };
 use crate::error::LoadError;
+use crate::host::{self, Body, HostError, Tree};
 use crate::io::load_mesh;
 use crate::oracle::brute_force_pairs;
-use crate::BodyStorage;
 
 /// The bundled chair mesh (`fixtures/meshes/chair.obj`).
 pub fn chair_path() -> PathBuf {
@@ -68,6 +66,8 @@ pub enum DemoError {
         /// How it ended.
         status: QueryStatus,
     },
+    /// The host layer refused a chair's state or the query failed.
+    Host(HostError),
     /// The exact query missed a triangle pair the brute force found: a bug.
     Missed {
         /// The chairs.
@@ -88,6 +88,7 @@ impl fmt::Display for DemoError {
             Self::EmptyTree => write!(f, "demo: empty tree"),
             Self::Body(e) => e.fmt(f),
             Self::Pose(e) => write!(f, "{e:?}"),
+            Self::Host(e) => e.fmt(f),
             Self::NoStep => write!(f, "demo: no step"),
             Self::Incomplete {
                 chairs: (i, j),
@@ -179,6 +180,7 @@ pub fn exact_check(
     placements: &[Placement],
     worlds: &[Vec<[f64; 3]>],
 ) -> Result<ExactCheck, DemoError> {
+    let tree = Tree::new(chair.image.clone()).map_err(DemoError::Host)?;
     let image = chair.image.parse::<f32>().map_err(DemoError::Image)?;
     let rest = image.tree.rest_sphere(0).ok_or(DemoError::EmptyTree)?;
     let reach = 2.0 * f64::from(rest[3]);
@@ -202,34 +204,25 @@ pub fn exact_check(
         extra: 0,
         contact_triangles: vec![Vec::new(); placements.len()],
     };
-    let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];
+    let (mut a, mut b) = (
+        Body::new(&tree).map_err(DemoError::Host)?,
+        Body::new(&tree).map_err(DemoError::Host)?,
+    );
     for &(_, i, j) in &close {
-        let (mut ca, mut cb) = (
-            BodyStorage::for_image(&image),
-            BodyStorage::for_image(&image),
-        );
-        let mut a = ca.body(&image).map_err(DemoError::Body)?;
-        let mut b = cb.body(&image).map_err(DemoError::Body)?;
-        // The simulation's f64 states, relative to the pair's midpoint (a floating origin): the
-        // f32 answer is conservative against the states the brute force deforms.
+        // The simulation's f64 states: the host places the pair at its own floating origin and
+        // refines in f64, so the answer is conservative against the states the brute force
+        // deforms.
         let (pa, pb) = (&placements[i], &placements[j]);
-        let origin: [f64; 3] = std::array::from_fn(|k| 0.5 * (pa.x[k] + pb.x[k]));
-        for (body, p) in [(&mut a, pa), (&mut b, pb)] {
-            body.set_state_f64(p.rotation, p.x, &p.q, origin)
-                .map_err(DemoError::Body)?;
-        }
-        let mut found = Vec::new();
-        let outcome = collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        });
-        if !outcome.status.is_complete() {
-            return Err(DemoError::Incomplete {
-                chairs: (i, j),
-                status: outcome.status,
-            });
-        }
-        found.sort_unstable();
+        a.set_state(pa.rotation, pa.x, &pa.q)
+            .map_err(DemoError::Host)?;
+        b.set_state(pb.rotation, pb.x, &pb.q)
+            .map_err(DemoError::Host)?;
+        let found: Vec<(u32, u32)> = host::pairs(&mut a, &mut b)
+            .map_err(DemoError::Host)?
+            .items
+            .iter()
+            .map(|p| (p[0], p[1]))
+            .collect();
         let truth = brute_force_pairs(
             &worlds[i],
             &chair.mesh.triangles,

@@ -30,7 +30,7 @@ const U32: f64 = f32::EPSILON as f64 * 0.5;
 /// origin.
 pub const EXTRA_FACTOR: f64 = 256.0;
 
-fn scene_of(bodies: Vec<(Mesh, Option<Basis>)>) -> Scene {
+pub(crate) fn scene_of(bodies: Vec<(Mesh, Option<Basis>)>) -> Scene {
     Scene {
         path: "generated.json".into(),
         bodies: bodies
@@ -258,7 +258,7 @@ fn touching_scene(seed: u64, frames: usize) -> Scene {
 }
 
 /// Per-body extents (`max ‖p_i‖ + Σ_j max_i ‖U_ij‖ |q_j|`) of a frame.
-fn extents(scene: &Scene, f: usize) -> Vec<f64> {
+pub(crate) fn extents(scene: &Scene, f: usize) -> Vec<f64> {
     scene
         .bodies
         .iter()
@@ -497,7 +497,7 @@ fn touching_millimetre_sheets_f32_finds_all_issue_28() {
 }
 
 /// Writes a generated scene to `dir` (OBJ meshes, `.npy` bases, the scene file) for the CLI.
-fn write_scene(dir: &std::path::Path, scene: &Scene, name: &str) -> std::path::PathBuf {
+pub(crate) fn write_scene(dir: &std::path::Path, scene: &Scene, name: &str) -> std::path::PathBuf {
     use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, SceneFile};
     let mut specs = Vec::new();
     for (k, body) in scene.bodies.iter().enumerate() {

@@ -23,11 +23,17 @@ const RULE: &[(&str, &[&str])] = &[
     ("build", &["io"]),
     ("oracle", &["io"]),
     ("modes", &["io"]),
-    ("run", &["io", "build", "oracle"]),
-    ("sim", &["io", "shapes", "build", "oracle", "modes", "run"]),
+    ("host", &["io", "build"]),
+    ("run", &["io", "build", "oracle", "host"]),
+    (
+        "sim",
+        &["io", "shapes", "build", "oracle", "modes", "host", "run"],
+    ),
     (
         "view",
-        &["io", "shapes", "build", "oracle", "modes", "run", "sim"],
+        &[
+            "io", "shapes", "build", "oracle", "modes", "host", "run", "sim",
+        ],
     ),
 ];
 
@@ -65,6 +71,7 @@ fn room_of(segment: &str) -> Option<&'static str> {
         "shapes" | "procedural" | "local" => "shapes",
         "build" | "builder" | "compact" | "welzl" | "obb" => "build",
         "oracle" => "oracle",
+        "host" => "host",
         "modes" | "modal" => "modes",
         "run" | "collide" | "inspect" | "budget" => "run",
         "sim" | "chairs" => "sim",

@@ -14,6 +14,8 @@ mod contact;
 mod degenerate;
 mod far;
 mod fixtures;
+#[cfg(feature = "cli")]
+mod host;
 mod image;
 mod interrupt;
 mod layout;

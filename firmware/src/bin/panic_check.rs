@@ -19,7 +19,10 @@
 use bdtree_core::coherence::{coherent_radius, drift_norm};
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::obb::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
-use bdtree_core::response::{apply_at_node, penalty, respond, Wrench};
+use bdtree_core::response::{
+    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
+    respond_mut, Wrench, WrenchMut,
+};
 use bdtree_core::selfcollide::{
     collide_self_normal_culled, normal_cones, tree_parents, vertex_signatures, UnitCounts,
 };
@@ -783,7 +786,53 @@ fn response<S: Scalar>() {
                 [S::ONE; 3],
                 &mut wa,
             ));
-            black_box((wa, wb));
+            // Wrenches sized at run time, and exact contacts.
+            let (mut fa, mut ta, mut qa) = ([S::ZERO; 3], [S::ZERO; 3], [S::ZERO; MODES]);
+            let (mut fb, mut tb, mut qb) = ([S::ZERO; 3], [S::ZERO; 3], [S::ZERO; MODES]);
+            let m = black_box(MODES);
+            let mut va = WrenchMut {
+                force: &mut fa,
+                torque: &mut ta,
+                q: qa.get_mut(..m).unwrap_or(&mut []),
+            };
+            let mut vb = WrenchMut {
+                force: &mut fb,
+                torque: &mut tb,
+                q: qb.get_mut(..m).unwrap_or(&mut []),
+            };
+            black_box(respond_mut(&pair, scalar(100.0), a, b, va.reborrow(), vb.reborrow()));
+            let contact = ContactPoint {
+                a: black_box(1),
+                b: black_box(2),
+                contact: bdtree_core::TriangleContact {
+                    point: [sa[0], sa[1], sa[2]],
+                    normal: [S::ONE, S::ZERO, S::ZERO],
+                    depth: scalar(0.01),
+                },
+            };
+            black_box(respond_contact(
+                &contact,
+                scalar(100.0),
+                a,
+                b,
+                va.reborrow(),
+                vb.reborrow(),
+            ));
+            black_box(apply_at_triangle(
+                a,
+                black_box(4),
+                [S::ONE; 3],
+                [S::ONE; 3],
+                va.reborrow(),
+            ));
+            black_box(apply_at_node_mut(
+                b,
+                black_box(5),
+                [S::ONE; 3],
+                [S::ONE; 3],
+                vb.reborrow(),
+            ));
+            black_box((wa, wb, fa, ta, qa, fb, tb, qb));
         }
     });
 }

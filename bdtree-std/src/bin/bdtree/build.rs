@@ -1,5 +1,6 @@
 //! `bdtree build`: a tree image from a mesh and a basis, optionally compacted.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::build::{build, BuildOptions, Precision, SphereFit};
@@ -44,7 +45,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     }
     let mesh = load_mesh(path)?;
     if let Some(line) = bdtree_std::build::quality::counts(&mesh).summary() {
-        println!("{}: {line}", path.display());
+        writeln!(std::io::stdout(), "{}: {line}", path.display())?;
     }
     let basis = match &args.modes {
         Some(modes) => {
@@ -71,7 +72,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             error,
         })?;
         let compacted = compact_and_write(&full, args.compact, path, &args.output)?;
-        println!(
+        writeln!(std::io::stdout(),
             "  {} triangles, {} vertices, {} modes; complete f32 tree: {} nodes, depth {}, {} bytes",
             mesh.triangles.len(),
             mesh.vertices.len(),
@@ -79,14 +80,14 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             full.tree.node_count(),
             full.tree.depth(),
             image.as_bytes().len()
-        );
-        println!("{}", report::compact_summary(&compacted));
+        )?;
+        writeln!(std::io::stdout(), "{}", report::compact_summary(&compacted))?;
         return Ok(());
     }
     write(&args.output, image.as_bytes())?;
-    println!("wrote {}", args.output.display());
+    writeln!(std::io::stdout(), "wrote {}", args.output.display())?;
     let summary =
         report::build_summary(&report, mesh.triangles.len(), mesh.vertices.len(), &options);
-    println!("{summary}");
+    writeln!(std::io::stdout(), "{summary}")?;
     Ok(())
 }

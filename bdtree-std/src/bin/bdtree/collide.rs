@@ -57,6 +57,11 @@ pub struct Args {
     /// body's triangle to the second's, and the penetration depth.
     #[arg(long, conflicts_with_all = ["depth", "self_pairs"])]
     contacts: bool,
+    /// With `--contacts`: the penalty response of every contact between bodies (`K · depth`
+    /// along its normal, at its point, on its triangles) and each body's wrench per frame —
+    /// force, torque about its translation, generalized force on its `q`.
+    #[arg(long, value_name = "K", requires = "contacts")]
+    stiffness: Option<f64>,
     #[command(flatten)]
     bounds: BoundsArgs,
 }
@@ -77,7 +82,11 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         );
     }
     if args.contacts {
-        return crate::contacts::contacts(&args.scene, args.json, options, args.check);
+        let what = crate::contacts::What {
+            check: args.check,
+            stiffness: args.stiffness,
+        };
+        return crate::contacts::contacts(&args.scene, args.json, options, what);
     }
     match args.depth {
         Some(depth) => proxies(
@@ -134,11 +143,11 @@ pub fn collide(
         } else {
             report::collide_frame_text(&scene, f, frame, comparison.as_ref())
         };
-        let _ = writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
     }
     if !json {
         let total: usize = frames.iter().map(|f| f.pairs.len()).sum();
-        let _ = writeln!(
+        writeln!(
             out,
             "{} frames, {} bodies, {} contacts in all; {:.4} ms per frame ({} precision, mean of {} run(s))",
             frames.len(),
@@ -150,14 +159,14 @@ pub fn collide(
                 Precision::F64 => f64::NAME,
             },
             repeat.max(1)
-        );
+        )?;
     }
     if check && !json {
-        let _ = writeln!(
+        writeln!(
             out,
             "brute force (f64, every triangle pair): {oracle_pairs} pairs, {problems} missed; \
              {extra} extra near-touching pair(s) within the rounding inflation (largest gap {max_gap:.1e})"
-        );
+        )?;
     }
     if problems > 0 {
         return Err(CliError::Missed { count: problems });
@@ -200,22 +209,22 @@ fn proxies(
         } else {
             report::proxy_frame_text(f, frame, missed)
         };
-        let _ = writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
     }
     if !json {
         let total: usize = frames.iter().map(|f| f.proxies.len()).sum();
-        let _ = writeln!(
+        writeln!(
             out,
             "{} frames, {} bodies, {total} proxy pairs at depth {depth} in all; {ms:.4} ms per frame (mean of {} run(s))",
             frames.len(),
             scene.bodies.len(),
             repeat.max(1)
-        );
+        )?;
         if check {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "brute force (f64): {contacts} contacts, {uncovered} not under a reported proxy pair"
-            );
+            )?;
         }
     }
     if uncovered > 0 {

@@ -1,6 +1,7 @@
 //! `bdtree compact`: a compact image (quantized rows, 16-bit model, bounded depth) from a
 //! complete f32 image.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bdtree_core::Image;
@@ -42,7 +43,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         });
     }
     let report = compact_and_write(&full, args.compact, input, &args.output)?;
-    println!("{}", report::compact_summary(&report));
+    writeln!(std::io::stdout(), "{}", report::compact_summary(&report))?;
     Ok(())
 }
 
@@ -64,6 +65,6 @@ pub fn compact_and_write(
         error,
     })?;
     write(output, small.as_bytes())?;
-    println!("wrote {}", output.display());
+    writeln!(std::io::stdout(), "wrote {}", output.display())?;
     Ok(report)
 }

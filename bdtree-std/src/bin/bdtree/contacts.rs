@@ -7,7 +7,8 @@ use std::path::Path;
 
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::run::{
-    brute_force_frame, compare, point_triangle_distance, primitive_solid, report, run_contacts,
+    brute_force_frame, compare, point_triangle_distance, primitive_solid, report,
+    run_contact_forces, run_contacts,
 };
 
 use crate::error::CliError;
@@ -17,18 +18,31 @@ use crate::options::load_and_prepare;
 /// the kernel's documented tolerance is a few δ, ~1e-4 of the coordinates in f32).
 const POINT_TOLERANCE: f64 = 1e-3;
 
+/// What `--contacts` adds: `--check`, `--stiffness K`.
+pub struct What {
+    pub check: bool,
+    pub stiffness: Option<f64>,
+}
+
 /// `--contacts`: every intersecting pair with its contact; with `check`, the pairs against the
-/// brute force and each point's distance from its two triangles.
+/// brute force and each point's distance from its two triangles; with a stiffness, every
+/// body's wrench per frame.
 pub fn contacts(
     path: &Path,
     json: bool,
     options: BuildOptions,
-    check: bool,
+    What { check, stiffness }: What,
 ) -> Result<(), CliError> {
     let (scene, prepared) = load_and_prepare(path, options, None)?;
-    let (answers, ms) = match options.precision {
-        Precision::F32 => run_contacts::<f32>(&scene, &prepared),
-        Precision::F64 => run_contacts::<f64>(&scene, &prepared),
+    let (answers, wrenches, ms) = match (options.precision, stiffness) {
+        (Precision::F32, Some(k)) => run_contact_forces::<f32>(&scene, &prepared, k),
+        (Precision::F64, Some(k)) => run_contact_forces::<f64>(&scene, &prepared, k),
+        (Precision::F32, None) => {
+            run_contacts::<f32>(&scene, &prepared).map(|(a, ms)| (a, Vec::new(), ms))
+        }
+        (Precision::F64, None) => {
+            run_contacts::<f64>(&scene, &prepared).map(|(a, ms)| (a, Vec::new(), ms))
+        }
     }?;
     let (mut missed, mut farthest) = (0usize, 0.0f64);
     let mut out = std::io::stdout().lock();
@@ -61,8 +75,9 @@ pub fn contacts(
             }
             c
         });
+        let forces = wrenches.get(answer.frame).map(Vec::as_slice);
         let line = if json {
-            report::contacts_frame_json(&scene, answer, ms, comparison.as_ref())
+            report::contacts_frame_json(&scene, answer, forces, ms, comparison.as_ref())
         } else {
             let deepest = answer
                 .items
@@ -79,14 +94,30 @@ pub fn contacts(
                 )
             )
         };
-        let _ = writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
+        for (b, w) in forces.unwrap_or_default().iter().enumerate() {
+            if !json && w.force.iter().any(|&x| x != 0.0) {
+                let f = |v: &[f64]| {
+                    let parts: Vec<String> = v.iter().map(|x| format!("{x:.4e}")).collect();
+                    format!("({})", parts.join(", "))
+                };
+                writeln!(
+                    out,
+                    "  {}: force {}, torque {}, q-force {}",
+                    scene.name(b),
+                    f(&w.force),
+                    f(&w.torque),
+                    f(&w.q)
+                )?;
+            }
+        }
     }
     if check && !json {
-        let _ = writeln!(
+        writeln!(
             out,
             "brute force (f64): {missed} missed; contact points at most {farthest:.2e} from \
              their triangles"
-        );
+        )?;
     }
     if missed > 0 {
         return Err(CliError::Missed { count: missed });

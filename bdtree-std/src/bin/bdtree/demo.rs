@@ -1,6 +1,7 @@
 //! `bdtree demo`: the chairs (or with `--scene` the bundled three-body scene against brute
 //! force).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bdtree_std::build::{BuildOptions, Precision};
@@ -52,9 +53,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     if count < 2 || steps == 0 {
         return Err(demo::DemoError::TooSmall.into());
     }
-    println!("{}", demo::banner(count));
+    writeln!(std::io::stdout(), "{}", demo::banner(count))?;
     let prepared = demo::prepare()?;
-    println!("{prepared}");
+    writeln!(std::io::stdout(), "{prepared}")?;
     let bar = progress_bar(
         steps,
         "  simulating {bar:40} {pos}/{len} steps ({elapsed})",
@@ -67,31 +68,35 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     let run = demo::run_with_ground(&prepared.chair, count, steps, ground, &mut |_| bar.inc(1));
     bar.finish_and_clear();
     let run = run?;
-    println!("{run}");
+    writeln!(std::io::stdout(), "{run}")?;
     if let Some(path) = &args.rerun {
         log_rerun(&prepared.chair, &run.trajectory, args.rerun_every, path)?;
-        println!(
+        writeln!(
+            std::io::stdout(),
             "  Rerun recording: {} (open with `rerun {}`)",
             path.display(),
             path.display()
-        );
+        )?;
     }
-    println!("{}", run.resting()?);
+    writeln!(std::io::stdout(), "{}", run.resting()?)?;
     picture(&prepared.chair, &run, &args.output)?;
-    println!("  picture: {}", args.output.display());
+    writeln!(std::io::stdout(), "  picture: {}", args.output.display())?;
     Ok(())
 }
 
 /// `--scene`: the bundled scene through `collide --check`, 20 runs.
 fn scene() -> Result<(), CliError> {
     let scene = demo::scene_path();
-    println!("bdtree demo: {}", scene.display());
+    writeln!(std::io::stdout(), "bdtree demo: {}", scene.display())?;
     let options = BuildOptions {
         precision: Precision::F32,
         ..BuildOptions::default()
     };
     let frames = crate::collide::collide(&scene, false, options, 20, true, false)?;
-    println!("all {frames} frames agree with the f64 brute-force oracle (no missed contacts)");
+    writeln!(
+        std::io::stdout(),
+        "all {frames} frames agree with the f64 brute-force oracle (no missed contacts)"
+    )?;
     Ok(())
 }
 

@@ -62,16 +62,16 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             if let Some(t) = truth {
                 worst = worst.max((t - d.distance).abs());
             }
-            let _ = writeln!(
+            writeln!(
                 out,
                 "{}",
                 report::distance_line(&scene, f, d, truth, args.json)
-            );
+            )?;
         }
     }
     if args.check {
         if !args.json {
-            let _ = writeln!(out, "largest difference from brute force: {worst:.2e}");
+            writeln!(out, "largest difference from brute force: {worst:.2e}")?;
         }
         if worst > TOLERANCE {
             return Err(CliError::Distances { worst });
@@ -120,17 +120,17 @@ fn within(
             worst = worst.max(far);
             missed += gone;
         }
-        let _ = writeln!(
+        writeln!(
             out,
             "{}",
             report::within_frame_line(scene, answer, d, result, json)
-        );
+        )?;
     }
     if check && !json {
-        let _ = writeln!(
+        writeln!(
             out,
             "brute force (f64): {missed} pair(s) within {d} missed; largest difference of a distance {worst:.2e}"
-        );
+        )?;
     }
     if missed > 0 {
         return Err(CliError::Missed { count: missed });

@@ -61,6 +61,15 @@ pub enum CliError {
     Distances { worst: f64 },
     /// `distance --within D` with a negative or non-finite D.
     BadWithin { value: f64 },
+    /// Standard output could not be written (a closed pipe ends the command quietly instead:
+    /// see `main`).
+    Stdout(std::io::Error),
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(error: std::io::Error) -> Self {
+        Self::Stdout(error)
+    }
 }
 
 impl fmt::Display for CliError {
@@ -70,6 +79,7 @@ impl fmt::Display for CliError {
             Self::Build { path, error } => write!(f, "{}: {error}", path.display()),
             Self::Image { path, error } => write!(f, "{}: {error}", path.display()),
             Self::Write { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
+            Self::Stdout(error) => write!(f, "cannot write to standard output: {error}"),
             Self::Run(e) => e.fmt(f),
             Self::Render(e) => e.fmt(f),
             Self::Demo(e) => e.fmt(f),

@@ -1,5 +1,6 @@
 //! `bdtree export`: a scene frame as PLY or OBJ for MeshLab or Blender.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::io::Scene;
@@ -48,7 +49,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         geometry.pairs.len()
     );
     let summary = export::write_frame(&geometry, contacts, &comment, output)?;
-    println!(
+    writeln!(std::io::stdout(),
         "wrote {}: {} vertices, {} triangles ({} bodies, {} spheres), {} contact points; {} intersecting pairs",
         output.display(),
         summary.vertices,
@@ -57,6 +58,6 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         summary.spheres,
         summary.points,
         geometry.pairs.len()
-    );
+    )?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `bdtree inspect`: sizes and the per-level tightness table of an image; with `--reference`,
 //! the tightness cost of a compact image against the complete one.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::io::ImageBuf;
@@ -59,17 +60,22 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     };
     if args.json {
         match &comparison {
-            Some((c, _)) => println!(
+            Some((c, _)) => writeln!(
+                std::io::stdout(),
                 "{{\"inspection\":{},\"comparison\":{}}}",
                 inspection.to_json(),
                 serde_json::to_string(c).unwrap_or_default()
-            ),
-            None => println!("{}", inspection.to_json()),
+            )?,
+            None => writeln!(std::io::stdout(), "{}", inspection.to_json())?,
         }
     } else {
-        println!("{}", report::inspection_text(path, &inspection));
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            report::inspection_text(path, &inspection)
+        )?;
         if let Some((c, r)) = &comparison {
-            println!("{}", report::comparison_text(r, c));
+            writeln!(std::io::stdout(), "{}", report::comparison_text(r, c))?;
         }
     }
     Ok(())

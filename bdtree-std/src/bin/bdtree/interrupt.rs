@@ -55,11 +55,11 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             Precision::F64 => budget_table::<f64>(&scene, &prepared, budgets, order, capacity),
         }?;
         if !args.json {
-            let _ = writeln!(out, "{}", report::budget_header(&args.scene, order, &rows));
+            writeln!(out, "{}", report::budget_header(&args.scene, order, &rows))?;
         }
         for r in &rows {
             uncovered += r.uncovered;
-            let _ = writeln!(out, "{}", report::budget_line(order, r, args.json));
+            writeln!(out, "{}", report::budget_line(order, r, args.json))?;
         }
     }
     if uncovered > 0 {

@@ -4,6 +4,7 @@
 //! that calls into the library and prints what it returns; `options.rs` holds the arguments
 //! several share, `error.rs` the typed errors.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -96,8 +97,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`bdtree inspect x.bdt | head`): nothing left to say to it.
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Standard error may be closed too: never panic on it.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::FAILURE
         }
     }

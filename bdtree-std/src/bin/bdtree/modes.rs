@@ -126,12 +126,16 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         .map_err(cannot_write)?;
     let seconds = started.elapsed().as_secs_f64();
     for w in report::warnings(&modes) {
-        eprintln!("warning: {}: {w}", mesh_path.display());
+        let _ = writeln!(std::io::stderr(), "warning: {}: {w}", mesh_path.display());
     }
     if args.json {
-        println!("{}", report::json(&modes, seconds));
+        writeln!(std::io::stdout(), "{}", report::json(&modes, seconds))?;
     } else {
-        print!("{}", report::table(&modes, output, seconds));
+        write!(
+            std::io::stdout(),
+            "{}",
+            report::table(&modes, output, seconds)
+        )?;
     }
     Ok(())
 }

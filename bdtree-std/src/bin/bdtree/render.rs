@@ -1,6 +1,7 @@
 //! `bdtree render`: pictures (PNG or SVG) of a tree's spheres, its tightness curve, or a scene
 //! frame's contacts.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::view::render::{self, View};
@@ -95,11 +96,12 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                 size,
             };
             let summary = render::spheres(&image, &options, &output)?;
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "wrote {}: {} spheres at level {level}",
                 output.display(),
                 summary.nodes.len()
-            );
+            )?;
         }
         What::Tightness {
             image,
@@ -107,7 +109,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             size,
         } => {
             render::tightness_of(&image, size, &output)?;
-            println!("wrote {}", output.display());
+            writeln!(std::io::stdout(), "wrote {}", output.display())?;
         }
         What::Contacts {
             scene,
@@ -126,7 +128,8 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                 size,
             };
             let summary = render::contacts(&scene, &options, &output)?;
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "wrote {}: frame {frame}, {} intersecting pairs, {} triangles highlighted{}",
                 output.display(),
                 summary.pairs,
@@ -135,7 +138,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                     ", {} proxy pairs at depth {l}",
                     summary.proxies
                 ))
-            );
+            )?;
         }
     }
     Ok(())

@@ -112,30 +112,30 @@ pub fn swept(
                 format!("  | sampling: {} missed", c.missed.len())
             })
         };
-        let _ = writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
     }
     if !json {
-        let _ = writeln!(
+        writeln!(
             out,
             "{} motions, {reported} swept pairs in all; {ms:.4} ms per motion",
             answers.len()
-        );
+        )?;
         if let (Some(n), Some(sub)) = (timing.substeps, sub) {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "static query at {n} instants of each motion: {sub:.4} ms per motion; \
                  swept / sub-stepped {:.2}",
                 ms / sub
-            );
+            )?;
         }
         if check {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "dense sampling (f64, {} times per motion): {sampled} pairs, {missed} missed, \
                  {early} reported later than a sample finds them; reported / sampled {:.2}",
                 samples.max(1) + 1,
                 reported as f64 / sampled.max(1) as f64
-            );
+            )?;
         }
     }
     if missed + early > 0 {

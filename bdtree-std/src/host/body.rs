@@ -1,0 +1,398 @@
+//! [`Body`]: an owned body over a [`Tree`] — its caches, its state in f64 as the caller gave it,
+//! the precision of its tree chosen at run time — and the one precision dispatch of the host.
+
+use bdtree_core::{floating_origin, Body as KernelBody, BodyError, PoseError, Scalar};
+
+use super::error::{HostError, IMPRECISE_FRACTION};
+use super::owned::Owned;
+use super::tree::Tree;
+use crate::build::Precision;
+use crate::io::pose::quaternion_problem;
+
+/// A body's state as the caller gave it, in f64: a unit quaternion `(w, x, y, z)`, a world
+/// translation and the reduced coordinates `q` (one per mode). A world vertex is
+/// `R (p + U q) + t`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// Unit quaternion `(w, x, y, z)`.
+    pub rotation: [f64; 4],
+    /// World translation.
+    pub translation: [f64; 3],
+    /// Reduced coordinates.
+    pub q: Vec<f64>,
+}
+
+impl State {
+    /// The identity pose with `q = 0` for `modes` modes.
+    pub fn rest(modes: usize) -> State {
+        State {
+            rotation: [1.0, 0.0, 0.0, 0.0],
+            translation: [0.0; 3],
+            q: vec![0.0; modes],
+        }
+    }
+}
+
+/// The kernel body in its tree's precision: the one place the host matches on precision.
+pub(crate) enum Kernel {
+    F32(Owned<f32>),
+    F64(Owned<f64>),
+}
+
+/// A query on one kernel body, generic over its scalar.
+pub(crate) trait OnOne {
+    type Out;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out;
+}
+
+/// A query on two kernel bodies of one scalar.
+pub(crate) trait OnTwo {
+    type Out;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out;
+}
+
+/// A query on four kernel bodies of one scalar (two objects, each before and now).
+pub(crate) trait OnFour {
+    type Out;
+    fn run<S: Scalar>(self, bodies: [&mut KernelBody<'_, '_, S>; 4]) -> Self::Out;
+}
+
+/// An owned body: a [`Tree`] (shared), the kernel body over it with its own sphere, mode and
+/// vertex caches, and its state in f64 exactly as the caller gave it. Queries place the kernel
+/// state at the floating origin each of them needs (module docs of [`super`]); the state
+/// itself never changes but by [`Body::set_state`].
+///
+/// ```
+/// # use bdtree_std::host::{Body, Tree};
+/// # use bdtree_std::build::BuildOptions;
+/// let mesh = bdtree_std::shapes::procedural::icosphere(1.0, 1);
+/// let (tree, _) = Tree::build(&mesh, None, BuildOptions::default())?;
+/// let mut ball = Body::new(&tree)?;
+/// ball.set_state([1.0, 0.0, 0.0, 0.0], [5000.0, 0.0, 0.0], &[])?;
+/// assert_eq!(ball.state().translation, [5000.0, 0.0, 0.0]);
+/// # Ok::<(), bdtree_std::host::HostError>(())
+/// ```
+pub struct Body {
+    tree: Tree,
+    kernel: Kernel,
+    state: State,
+    /// The floating origin the kernel body's state is relative to.
+    origin: [f64; 3],
+}
+
+impl std::fmt::Debug for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Body")
+            .field("tree", &self.tree)
+            .field("state", &self.state)
+            .field("origin", &self.origin)
+            .finish()
+    }
+}
+
+/// The host's message for a state the kernel refused.
+fn state_error<S: Scalar>(error: BodyError, translation: [f64; 3], q: &[f64]) -> HostError {
+    let biggest = |x: &[f64]| {
+        x.iter().enumerate().fold(
+            (0, 0.0f64),
+            |m, (i, &v)| if v.abs() > m.1.abs() { (i, v) } else { m },
+        )
+    };
+    match error {
+        BodyError::Pose(PoseError::NonFinite) => HostError::State {
+            argument: "translation",
+            message: format!("{translation:?} has a non-finite component"),
+        },
+        BodyError::Pose(e) => HostError::State {
+            argument: "rotation",
+            message: e.to_string(),
+        },
+        BodyError::WrongModeCount { expected, actual } => HostError::State {
+            argument: "q",
+            message: format!("expected {expected} coordinates (the tree's modes), got {actual}"),
+        },
+        BodyError::NonFiniteCoordinates => {
+            let bad = q.iter().position(|x| !x.is_finite()).unwrap_or(0);
+            HostError::State {
+                argument: "q",
+                message: format!(
+                    "q[{bad}] = {} is not finite",
+                    q.get(bad).copied().unwrap_or(0.0)
+                ),
+            }
+        }
+        BodyError::OutOfRange => {
+            let (j, qj) = biggest(q);
+            let (k, tk) = biggest(&translation);
+            let (argument, what) = if tk.abs() > qj.abs() {
+                ("translation", format!("translation[{k}] = {tk:e}"))
+            } else {
+                ("q", format!("q[{j}] = {qj:e}"))
+            };
+            HostError::State {
+                argument,
+                message: format!(
+                    "{what} is out of range for a {} body (its coordinates would pass {:e}, \
+                     where the kernel's products could overflow)",
+                    S::NAME,
+                    S::STATE_LIMIT.to_f64()
+                ),
+            }
+        }
+        e => HostError::Body {
+            message: e.to_string(),
+        },
+    }
+}
+
+/// Sets a kernel body to `state` relative to `origin`.
+struct Place<'s> {
+    state: &'s State,
+    origin: [f64; 3],
+}
+
+impl OnOne for Place<'_> {
+    type Out = Result<f64, HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let State {
+            rotation,
+            translation,
+            q,
+        } = self.state;
+        body.set_state_f64(*rotation, *translation, q, self.origin)
+            .map_err(|e| state_error::<S>(e, *translation, q))?;
+        Ok(body.error().to_f64())
+    }
+}
+
+impl Body {
+    /// A body over `tree` at the identity pose and `q = 0`, with its own sphere cache, mode
+    /// storage and vertex cache (sized from the tree: `(16 + 16) × nodes + 16 × vertices`
+    /// bytes in f32, about twice that in f64).
+    pub fn new(tree: &Tree) -> Result<Body, HostError> {
+        let body = |message: String| HostError::Body { message };
+        let kernel = match tree.precision() {
+            Precision::F32 => Kernel::F32(Owned::new(&tree.data).map_err(body)?),
+            Precision::F64 => Kernel::F64(Owned::new(&tree.data).map_err(body)?),
+        };
+        Ok(Body {
+            tree: tree.clone(),
+            kernel,
+            state: State::rest(tree.modes()),
+            origin: [0.0; 3],
+        })
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The precision of the tree, hence of every query on this body.
+    pub fn precision(&self) -> Precision {
+        self.tree.precision()
+    }
+
+    /// The state as the caller gave it.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The floating origin the kernel body's state currently sits at (the body's own
+    /// translation after [`Body::set_state`]; queries move it).
+    pub fn origin(&self) -> [f64; 3] {
+        self.origin
+    }
+
+    /// Sets the state: `rotation` a unit quaternion `(w, x, y, z)` (within
+    /// [`crate::io::pose::QUATERNION_NORM_TOLERANCE`] of unit length, never normalised
+    /// silently), `translation` the world translation, `q` one coordinate per mode. The state
+    /// is kept in f64 as given; the kernel body is placed at the body's own origin (its
+    /// translation) and checked there. Cost: `O(M)`.
+    ///
+    /// Refused, with the argument and its value named, and the body left as it was:
+    /// a non-finite number, a quaternion off unit length, the wrong number of coordinates, a
+    /// state beyond what the precision can compute with ([`bdtree_core::BodyError::OutOfRange`]),
+    /// and an **imprecise** state ([`HostError::Imprecise`]): one whose per-coordinate rounding
+    /// bound at the body's own origin, [`Body::error_bound`], exceeds [`IMPRECISE_FRACTION`]
+    /// (1/16) of the body's size (its root's rest radius). Such a state (e.g. an f32 `q` of
+    /// 10⁹ on a unit body: a bound of ~10⁴) inflates every sphere past the body itself, so
+    /// every node pair of a query overlaps and its answer is all pairs: a wrong `q`, or one
+    /// that needs an f64 tree.
+    pub fn set_state(
+        &mut self,
+        rotation: [f64; 4],
+        translation: [f64; 3],
+        q: &[f64],
+    ) -> Result<(), HostError> {
+        if let Some(problem) = quaternion_problem(rotation) {
+            return Err(HostError::State {
+                argument: "rotation",
+                message: problem,
+            });
+        }
+        let state = State {
+            rotation,
+            translation,
+            q: q.to_vec(),
+        };
+        let origin = floating_origin(&[translation]);
+        let bound = self.on_one(Place {
+            state: &state,
+            origin,
+        });
+        let bound = match bound {
+            Ok(bound) => bound,
+            Err(e) => {
+                // The kernel keeps its previous state on refusal, relative to `self.origin`.
+                return Err(e);
+            }
+        };
+        let size = self.tree.radius();
+        if bound > IMPRECISE_FRACTION * size {
+            let q_max = q.iter().enumerate().fold((0, 0.0f64), |m, (i, &v)| {
+                if v.abs() > m.1.abs() {
+                    (i, v)
+                } else {
+                    m
+                }
+            });
+            // Put the previous state back (it was accepted before).
+            let previous = self.state.clone();
+            let _ = self.on_one(Place {
+                state: &previous,
+                origin: self.origin,
+            });
+            return Err(HostError::Imprecise {
+                q: q_max,
+                bound,
+                size,
+                precision: match self.precision() {
+                    Precision::F32 => "f32",
+                    Precision::F64 => "f64",
+                },
+            });
+        }
+        self.state = state;
+        self.origin = origin;
+        Ok(())
+    }
+
+    /// The per-coordinate rounding bound `δ` of the body at its state and own origin (the
+    /// kernel's [`bdtree_core::Body::error`]: the pipeline's rounding, the model's storage and
+    /// the state's rounding to the tree's precision); at a pair's origin `o` it grows by about
+    /// `(2M + 96) u ‖t − o‖∞` (`u` the precision's unit roundoff).
+    pub fn error_bound(&mut self) -> Result<f64, HostError> {
+        self.place(floating_origin(&[self.state.translation]))?;
+        Ok(self.on_one(ErrorBound))
+    }
+
+    /// Triangle `t` at the body's state in world coordinates, deformed in f64 from the stored
+    /// model at the stored state (what the f32 refinement tests; `None` for a triangle the
+    /// model does not have).
+    pub fn triangle(&mut self, t: u32) -> Result<Option<[[f64; 3]; 3]>, HostError> {
+        let origin = floating_origin(&[self.state.translation]);
+        self.place(origin)?;
+        let local = self.on_one(Triangle { t });
+        Ok(local.map(|tri| tri.map(|v| std::array::from_fn(|k| v[k] + origin[k]))))
+    }
+
+    /// Places the kernel state at `origin` (nothing to do when it already is there).
+    pub(crate) fn place(&mut self, origin: [f64; 3]) -> Result<(), HostError> {
+        if self.origin == origin {
+            return Ok(());
+        }
+        let state = std::mem::replace(&mut self.state, State::rest(0));
+        let placed = self.on_one(Place {
+            state: &state,
+            origin,
+        });
+        self.state = state;
+        placed?;
+        self.origin = origin;
+        Ok(())
+    }
+
+    /// Runs `query` on the kernel body (the dispatch on precision).
+    pub(crate) fn on_one<Q: OnOne>(&mut self, query: Q) -> Q::Out {
+        match &mut self.kernel {
+            Kernel::F32(k) => query.run(k.body()),
+            Kernel::F64(k) => query.run(k.body()),
+        }
+    }
+
+    /// Runs `query` on two bodies' kernels (the dispatch on precision).
+    pub(crate) fn on_two<Q: OnTwo>(
+        a: &mut Body,
+        b: &mut Body,
+        query: Q,
+    ) -> Result<Q::Out, HostError> {
+        match (&mut a.kernel, &mut b.kernel) {
+            (Kernel::F32(a), Kernel::F32(b)) => Ok(query.run(a.body(), b.body())),
+            (Kernel::F64(a), Kernel::F64(b)) => Ok(query.run(a.body(), b.body())),
+            _ => Err(HostError::MixedPrecision),
+        }
+    }
+
+    /// Runs `query` on four bodies' kernels (the dispatch on precision).
+    pub(crate) fn on_four<Q: OnFour>(
+        bodies: [&mut Body; 4],
+        query: Q,
+    ) -> Result<Q::Out, HostError> {
+        let [w, x, y, z] = bodies;
+        match (&mut w.kernel, &mut x.kernel, &mut y.kernel, &mut z.kernel) {
+            (Kernel::F32(w), Kernel::F32(x), Kernel::F32(y), Kernel::F32(z)) => {
+                Ok(query.run([w.body(), x.body(), y.body(), z.body()]))
+            }
+            (Kernel::F64(w), Kernel::F64(x), Kernel::F64(y), Kernel::F64(z)) => {
+                Ok(query.run([w.body(), x.body(), y.body(), z.body()]))
+            }
+            _ => Err(HostError::MixedPrecision),
+        }
+    }
+}
+
+/// A triangle deformed in f64, relative to the body's origin.
+struct Triangle {
+    t: u32,
+}
+
+impl OnOne for Triangle {
+    type Out = Option<[[f64; 3]; 3]>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        triangle_f64(body, self.t)
+    }
+}
+
+/// The kernel body's error bound.
+struct ErrorBound;
+
+impl OnOne for ErrorBound {
+    type Out = f64;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> f64 {
+        body.error().to_f64()
+    }
+}
+
+/// Triangle `t` of a kernel body deformed in f64 from its stored model at its stored state
+/// (relative to its floating origin): what [`bdtree_core::refine()`] tests, so its bound is
+/// [`bdtree_core::refine_error`].
+pub(crate) fn triangle_f64<S: Scalar>(
+    body: &KernelBody<'_, '_, S>,
+    t: u32,
+) -> Option<[[f64; 3]; 3]> {
+    let face = *body.model().triangles().get(t as usize)?;
+    let pose = body.pose();
+    let r = pose.rotation.map(|row| row.map(S::to_f64));
+    let tr = pose.translation.map(S::to_f64);
+    let mut out = [[0.0; 3]; 3];
+    for (o, &v) in out.iter_mut().zip(&face) {
+        let x = body.model().deformed_f64(v as usize, body.q())?;
+        *o = std::array::from_fn(|k| r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + tr[k]);
+    }
+    Some(out)
+}

@@ -1,0 +1,769 @@
+//! The queries on one, two or four [`Body`]s: each places its bodies at the floating origin
+//! of the placing rule ([`super::placing`]), asks the kernel, refines an f32 answer in f64,
+//! moves it to world coordinates and sorts it. Every query takes its bodies first, then its
+//! parameters, and returns an [`Answer`] (its items and the kernel's counters) or a
+//! [`HostError`].
+
+use bdtree_core::closest::triangle_distance;
+use bdtree_core::separation::nearest;
+use bdtree_core::{
+    apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
+    collide_proxies, collide_self, collide_swept, primitive_stack_capacity, proxy_stack_capacity,
+    refine, refine_error, refine_self, respond_contact, respond_mut, self_stack_capacity,
+    stack_capacity, triangle_contact, within as kernel_within, Body as KernelBody, ContactPoint,
+    NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair, QueryOutcome, QueryStats, Scalar,
+    SweptPair, TriangleContact, TrianglePair,
+};
+
+use super::answer::{wide, world, world_sphere, ScalarWrench};
+pub use super::answer::{Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
+use super::body::{triangle_f64, Body, OnFour, OnOne, OnTwo};
+use super::error::HostError;
+use super::placing::{pair_origin, self_origin, swept_origin};
+use super::primitive::Primitive;
+
+thread_local! {
+    /// The pair stack of this thread's queries, kept between calls.
+    static STACK: std::cell::Cell<Vec<[u32; 2]>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A pair stack of at least the capacity asked for: this thread's, reused between queries and
+/// given back when dropped (a stack taken while another is out is a fresh one).
+pub(crate) struct Stack(Vec<[u32; 2]>);
+
+impl Stack {
+    pub(crate) fn take(capacity: usize) -> Stack {
+        let mut stack = STACK.with(|s| s.take());
+        if stack.len() < capacity {
+            stack.resize(capacity, [0; 2]);
+        }
+        Stack(stack)
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        let stack = std::mem::take(&mut self.0);
+        STACK.with(|s| s.set(stack));
+    }
+}
+
+impl std::ops::Deref for Stack {
+    type Target = [[u32; 2]];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Stack {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+fn complete(query: &'static str, outcome: &QueryOutcome) -> Result<(), HostError> {
+    if outcome.status.is_complete() {
+        Ok(())
+    } else {
+        Err(HostError::Incomplete {
+            query,
+            status: outcome.status,
+        })
+    }
+}
+
+fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    (n > 0.0 && n.is_finite()).then(|| v.map(|x| x / n))
+}
+
+/// The contact of a refined pair, in f64 on the triangles [`refine`] tested (relative to the
+/// origin): the kernel's [`triangle_contact`] with the refine bound, depth at least 0; for a
+/// pair that touches only within the bound and has no contact there, the midpoint of the
+/// closest points with the normal between them and depth 0.
+fn refined_contact(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], error: f64) -> TriangleContact<f64> {
+    if let Some(c) = triangle_contact(a, b, error) {
+        return TriangleContact {
+            depth: c.depth.max(0.0),
+            ..c
+        };
+    }
+    let (_, pa, pb) = triangle_distance(a, b);
+    TriangleContact {
+        point: std::array::from_fn(|k| 0.5 * (pa[k] + pb[k])),
+        normal: unit(std::array::from_fn(|k| pb[k] - pa[k])).unwrap_or([1.0, 0.0, 0.0]),
+        depth: 0.0,
+    }
+}
+
+/// The intersecting triangle pairs of two placed kernel bodies, refined (f32), in walk order.
+fn kernel_pairs<S: Scalar>(
+    a: &mut KernelBody<'_, '_, S>,
+    b: &mut KernelBody<'_, '_, S>,
+    stats: &mut QueryStats,
+) -> Result<Vec<TrianglePair>, HostError> {
+    let mut found = Vec::new();
+    let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+    let outcome = collide(a, b, &mut stack, &mut |p: TrianglePair| {
+        found.push(p);
+        true
+    });
+    complete("collide", &outcome)?;
+    stats.add(&outcome.stats);
+    let kept = refine(a, b, &mut found);
+    found.truncate(kept);
+    Ok(found)
+}
+
+struct Pairs;
+
+impl OnTwo for Pairs {
+    type Out = Result<Answer<[u32; 2]>, HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stats = QueryStats::default();
+        let found = kernel_pairs(a, b, &mut stats)?;
+        let mut items: Vec<[u32; 2]> = found.iter().map(|p| [p.a, p.b]).collect();
+        items.sort_unstable();
+        Ok(Answer { items, stats })
+    }
+}
+
+/// Every intersecting triangle pair of `a` and `b` (`[triangle of a, triangle of b]`, sorted),
+/// at the pair's floating origin. Conservative: every pair that intersects at the states as
+/// given is reported (touching counts); in f32 the pairs are re-tested in f64
+/// ([`bdtree_core::refine()`]), so an extra pair is closer than the bound of
+/// [`super::placing`] (the model's f32 storage rounding and the state's rounding, ~10⁻⁶ of
+/// the bodies' size plus ~10⁻⁷ of their distance).
+pub fn pairs(a: &mut Body, b: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    Body::on_two(a, b, Pairs)?
+}
+
+struct SelfPairs;
+
+impl OnOne for SelfPairs {
+    type Out = Result<Answer<[u32; 2]>, HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let mut found = Vec::new();
+        let mut stack = Stack::take(self_stack_capacity(body.tree().depth()));
+        let outcome = collide_self(body, &mut stack, &mut |p: TrianglePair| {
+            found.push(p);
+            true
+        });
+        complete("collide_self", &outcome)?;
+        let kept = refine_self(body, &mut found);
+        let mut items: Vec<[u32; 2]> = found.iter().take(kept).map(|p| [p.a, p.b]).collect();
+        items.sort_unstable();
+        Ok(Answer {
+            items,
+            stats: outcome.stats,
+        })
+    }
+}
+
+/// Every intersecting pair of non-adjacent triangles of one body (`a < b` in each, sorted), at
+/// the body's own origin (its translation): the precision of its self pairs is its own,
+/// wherever it sits. Refined in f64 in f32, as [`pairs`].
+pub fn self_pairs(body: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
+    body.place(self_origin(body))?;
+    body.on_one(SelfPairs)
+}
+
+struct Contacts {
+    origin: [f64; 3],
+    /// With a stiffness, the penalty forces of the contacts too.
+    stiffness: Option<f64>,
+}
+
+impl OnTwo for Contacts {
+    type Out = Result<(Answer<Contact>, Option<[Wrench; 2]>), HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stats = QueryStats::default();
+        let mut items = Vec::new();
+        if S::BYTES < 8 {
+            // f32: the pairs refined in f64, each with its contact computed in f64 on the
+            // triangles the refinement tested — as many contacts as refined pairs.
+            let error = refine_error(a) + refine_error(b);
+            for p in kernel_pairs(a, b, &mut stats)? {
+                let (Some(ta), Some(tb)) = (triangle_f64(a, p.a), triangle_f64(b, p.b)) else {
+                    continue;
+                };
+                let c = refined_contact(&ta, &tb, error);
+                items.push(Contact {
+                    triangles: [p.a, p.b],
+                    point: std::array::from_fn(|k| c.point[k] + self.origin[k]),
+                    normal: c.normal,
+                    depth: c.depth,
+                });
+            }
+        } else {
+            let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+            let origin = self.origin;
+            let outcome = collide_contacts(a, b, &mut stack, &mut |p: ContactPoint<S>| {
+                items.push(Contact {
+                    triangles: [p.a, p.b],
+                    point: world(p.contact.point, origin),
+                    normal: wide(p.contact.normal),
+                    depth: p.contact.depth.to_f64().max(0.0),
+                });
+                true
+            });
+            complete("collide_contacts", &outcome)?;
+            stats.add(&outcome.stats);
+        }
+        items.sort_by_key(|c| c.triangles);
+        let forces = self
+            .stiffness
+            .map(|k| contact_wrenches(a, b, &items, k, self.origin));
+        Ok((Answer { items, stats }, forces))
+    }
+}
+
+/// The penalty wrenches of exact contacts ([`respond_contact`]: `k d n` on b at the point, on
+/// its triangle; the negative on a), in the bodies' scalar, widened.
+fn contact_wrenches<S: Scalar>(
+    a: &KernelBody<'_, '_, S>,
+    b: &KernelBody<'_, '_, S>,
+    contacts: &[Contact],
+    stiffness: f64,
+    origin: [f64; 3],
+) -> [Wrench; 2] {
+    let mut wa = ScalarWrench::<S>::new(a.tree().modes());
+    let mut wb = ScalarWrench::<S>::new(b.tree().modes());
+    for c in contacts {
+        let contact = ContactPoint {
+            a: c.triangles[0],
+            b: c.triangles[1],
+            contact: TriangleContact {
+                point: std::array::from_fn(|k| S::from_f64(c.point[k] - origin[k])),
+                normal: c.normal.map(S::from_f64),
+                depth: S::from_f64(c.depth),
+            },
+        };
+        let _ = respond_contact(&contact, S::from_f64(stiffness), a, b, wa.view(), wb.view());
+    }
+    [wa.wide(), wb.wide()]
+}
+
+/// Every intersecting triangle pair of `a` and `b` with its contact (point, normal, depth;
+/// see [`Contact`]), sorted by triangles, at the pair's floating origin. In f32 the pairs are
+/// those of [`pairs`] (refined in f64) and each contact is computed in f64 on the triangles the
+/// refinement tested: one contact per refined pair, none with a negative depth.
+pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError> {
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let query = Contacts {
+        origin,
+        stiffness: None,
+    };
+    Ok(Body::on_two(a, b, query)??.0)
+}
+
+/// [`contacts`] with the generalized forces of a penalty response: each contact pushes body b
+/// by `stiffness · depth` along its normal at its point (on its triangle, so the reduced force
+/// is the exact virtual work `Σ λ_i U_iᵀ Rᵀ f` of that point of the surface, see
+/// [`bdtree_core::response`]) and body a by the opposite. Returns the contacts and the two
+/// bodies' wrenches (computed in the bodies' precision, widened).
+pub fn contact_forces(
+    a: &mut Body,
+    b: &mut Body,
+    stiffness: f64,
+) -> Result<(Answer<Contact>, [Wrench; 2]), HostError> {
+    if !(stiffness.is_finite() && stiffness >= 0.0) {
+        return Err(HostError::Argument {
+            name: "stiffness",
+            message: format!("{stiffness} must be finite and at least 0"),
+        });
+    }
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let query = Contacts {
+        origin,
+        stiffness: Some(stiffness),
+    };
+    let (answer, forces) = Body::on_two(a, b, query)??;
+    let forces = forces.unwrap_or_else(|| [Wrench::default(), Wrench::default()]);
+    Ok((answer, forces))
+}
+
+struct Within {
+    origin: [f64; 3],
+    distance: f64,
+}
+
+impl OnTwo for Within {
+    type Out = Result<Answer<Near>, HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+        let mut found = Vec::new();
+        // Rounded up so that `S`'s distance is not below the one asked for.
+        let d = S::from_f64(self.distance * (1.0 + 4.0 * S::UNIT_ROUNDOFF.to_f64()));
+        let outcome = kernel_within(a, b, d, &mut stack, &mut |p: NearPair<S>| {
+            found.push(p);
+            true
+        });
+        complete("within", &outcome)?;
+        let origin = self.origin;
+        let mut items = Vec::with_capacity(found.len());
+        // In f32, each pair's distance again in f64 on the stored model (bound: the refine
+        // bound of each vertex, √3 of it per point); pairs then farther than the distance are
+        // dropped.
+        let error = (3.0f64).sqrt() * (refine_error(a) + refine_error(b)) * (1.0 + 1e-12);
+        for p in &found {
+            let near = match (S::BYTES < 8).then(|| (triangle_f64(a, p.a), triangle_f64(b, p.b))) {
+                Some((Some(ta), Some(tb))) => {
+                    let (d2, pa, pb) = triangle_distance(&ta, &tb);
+                    let dist = d2.sqrt();
+                    if dist > self.distance + error {
+                        continue;
+                    }
+                    let intersecting = triangle_contact(&ta, &tb, error).is_some();
+                    let (x, y) = match intersecting {
+                        true => {
+                            let c = refined_contact(&ta, &tb, error).point;
+                            (c, c)
+                        }
+                        false => (pa, pb),
+                    };
+                    Near {
+                        triangles: [p.a, p.b],
+                        distance: if intersecting { 0.0 } else { dist },
+                        points: [
+                            std::array::from_fn(|k| x[k] + origin[k]),
+                            std::array::from_fn(|k| y[k] + origin[k]),
+                        ],
+                    }
+                }
+                _ => Near {
+                    triangles: [p.a, p.b],
+                    distance: p.distance.to_f64(),
+                    points: [world(p.point_a, origin), world(p.point_b, origin)],
+                },
+            };
+            items.push(near);
+        }
+        items.sort_by_key(|n| n.triangles);
+        Ok(Answer {
+            items,
+            stats: outcome.stats,
+        })
+    }
+}
+
+/// Every triangle pair of `a` and `b` at most `distance` apart (intersecting pairs at 0), with
+/// its distance and witness points, sorted, at the pair's floating origin. Conservative: every
+/// pair within `distance` at the states as given is reported. In f32 each pair's distance and
+/// witnesses are computed again in f64 on the stored model and pairs then farther than
+/// `distance` plus the refine bound are dropped.
+pub fn within(a: &mut Body, b: &mut Body, distance: f64) -> Result<Answer<Near>, HostError> {
+    if !(distance >= 0.0 && distance.is_finite()) {
+        return Err(HostError::Argument {
+            name: "distance",
+            message: format!("{distance} must be finite and at least 0"),
+        });
+    }
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    Body::on_two(a, b, Within { origin, distance })?
+}
+
+struct Distance {
+    origin: [f64; 3],
+}
+
+impl OnTwo for Distance {
+    type Out = Result<(Nearest, QueryStats), HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+        let outcome = nearest(a, b, &mut stack);
+        let n = match outcome.nearest {
+            Some(n) if outcome.status.is_complete() => n,
+            _ => {
+                return Err(HostError::Incomplete {
+                    query: "distance",
+                    status: outcome.status,
+                })
+            }
+        };
+        let origin = self.origin;
+        let mut out = Nearest {
+            distance: n.distance.to_f64(),
+            points: [world(n.point_a, origin), world(n.point_b, origin)],
+            normal: wide(n.normal),
+            triangles: [n.triangle_a, n.triangle_b],
+            intersecting: n.intersecting,
+        };
+        // In f32, the witnesses' triangles again in f64 on the stored model.
+        if S::BYTES < 8 && !n.intersecting {
+            if let (Some(ta), Some(tb)) =
+                (triangle_f64(a, n.triangle_a), triangle_f64(b, n.triangle_b))
+            {
+                let (d2, pa, pb) = triangle_distance(&ta, &tb);
+                let d = d2.sqrt();
+                if d.is_finite() {
+                    out.distance = d;
+                    out.points = [
+                        std::array::from_fn(|k| pa[k] + origin[k]),
+                        std::array::from_fn(|k| pb[k] + origin[k]),
+                    ];
+                    if let Some(normal) = unit(std::array::from_fn(|k| pb[k] - pa[k])) {
+                        out.normal = normal;
+                    }
+                }
+            }
+        }
+        Ok((out, outcome.stats))
+    }
+}
+
+/// The nearest points of `a` and `b` (distance 0 when they intersect), at the pair's floating
+/// origin. In f32 the witnesses are computed again in f64 on their triangles of the stored
+/// model: the distance is then that of the two triangles the f32 search found nearest, within
+/// the refine bound of the bodies' true distance.
+pub fn distance(a: &mut Body, b: &mut Body) -> Result<(Nearest, QueryStats), HostError> {
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    Body::on_two(a, b, Distance { origin })?
+}
+
+struct Proxies {
+    origin: [f64; 3],
+    depths: [u32; 2],
+    stiffness: Option<f64>,
+}
+
+impl OnTwo for Proxies {
+    type Out = Result<(Answer<Proxy>, Option<[Wrench; 2]>), HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let [la, lb] = self.depths;
+        let capacity = proxy_stack_capacity(a.tree().depth(), la, b.tree().depth(), lb);
+        let mut stack = Stack::take(capacity);
+        let mut found: Vec<ProxyPair<S>> = Vec::new();
+        let outcome = collide_proxies(a, la, b, lb, &mut stack, &mut |p: ProxyPair<S>| {
+            found.push(p);
+            true
+        });
+        complete("collide_proxies", &outcome)?;
+        let forces = self.stiffness.map(|k| {
+            let mut wa = ScalarWrench::<S>::new(a.tree().modes());
+            let mut wb = ScalarWrench::<S>::new(b.tree().modes());
+            for p in &found {
+                let _ = respond_mut(p, S::from_f64(k), a, b, wa.view(), wb.view());
+            }
+            [wa.wide(), wb.wide()]
+        });
+        let origin = self.origin;
+        let mut items: Vec<Proxy> = found
+            .iter()
+            .map(|p| Proxy {
+                nodes: [p.a, p.b],
+                spheres: [
+                    world_sphere(p.sphere_a, origin),
+                    world_sphere(p.sphere_b, origin),
+                ],
+                depth: p.depth.to_f64(),
+            })
+            .collect();
+        items.sort_by_key(|p| p.nodes);
+        Ok((
+            Answer {
+                items,
+                stats: outcome.stats,
+            },
+            forces,
+        ))
+    }
+}
+
+fn check_nested(a: &Body, b: &Body) -> Result<(), HostError> {
+    for (body, which) in [(a, "a"), (b, "b")] {
+        if !body.tree().nested() {
+            return Err(HostError::NotNested { which });
+        }
+    }
+    Ok(())
+}
+
+/// The overlapping contact proxies of `a` and `b` — nodes at depth `depth_a` of a and
+/// `depth_b` of b, or leaves above them — with their world spheres and penetration depths,
+/// sorted by nodes, at the pair's floating origin. The trees must be nested.
+pub fn proxies(
+    a: &mut Body,
+    depth_a: u32,
+    b: &mut Body,
+    depth_b: u32,
+) -> Result<Answer<Proxy>, HostError> {
+    check_nested(a, b)?;
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let query = Proxies {
+        origin,
+        depths: [depth_a, depth_b],
+        stiffness: None,
+    };
+    Ok(Body::on_two(a, b, query)??.0)
+}
+
+/// [`proxies`] with the penalty forces of the proxy contacts ([`bdtree_core::respond`]:
+/// `stiffness · depth` along the centre line, at the middle of the overlap, the reduced force
+/// through each proxy node's `Ū`). Returns the proxies and the two bodies' wrenches.
+pub fn proxy_forces(
+    a: &mut Body,
+    depth_a: u32,
+    b: &mut Body,
+    depth_b: u32,
+    stiffness: f64,
+) -> Result<(Answer<Proxy>, [Wrench; 2]), HostError> {
+    if !(stiffness.is_finite() && stiffness >= 0.0) {
+        return Err(HostError::Argument {
+            name: "stiffness",
+            message: format!("{stiffness} must be finite and at least 0"),
+        });
+    }
+    check_nested(a, b)?;
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let query = Proxies {
+        origin,
+        depths: [depth_a, depth_b],
+        stiffness: Some(stiffness),
+    };
+    let (answer, forces) = Body::on_two(a, b, query)??;
+    Ok((answer, forces.unwrap_or_default()))
+}
+
+struct SweptQuery;
+
+impl OnFour for SweptQuery {
+    type Out = Result<Answer<Swept>, HostError>;
+    fn run<S: Scalar>(self, bodies: [&mut KernelBody<'_, '_, S>; 4]) -> Self::Out {
+        let [a_before, a_now, b_before, b_now] = bodies;
+        let capacity = stack_capacity(a_now.tree().depth(), b_now.tree().depth());
+        let mut stack = Stack::take(capacity);
+        let mut items = Vec::new();
+        let outcome = collide_swept(
+            a_before,
+            a_now,
+            b_before,
+            b_now,
+            &mut stack,
+            &mut |p: SweptPair<S>| {
+                items.push(Swept {
+                    triangles: [p.a, p.b],
+                    time: p.time.to_f64(),
+                });
+                true
+            },
+        );
+        complete("collide_swept", &outcome)?;
+        items.sort_by_key(|s| s.triangles);
+        Ok(Answer {
+            items,
+            stats: outcome.stats,
+        })
+    }
+}
+
+/// Every triangle pair of two moving objects that may touch at some time between two steps,
+/// with a conservative earliest time (0 at the step before, 1 at this one), sorted. Each object
+/// is two bodies over one tree: its state before (`a_before`, `b_before`) and now; between them
+/// `q` and the translation move linearly and the rotation by slerp on the shorter arc. Placed
+/// at the floating origin of the four translations.
+pub fn swept(
+    a_before: &mut Body,
+    a_now: &mut Body,
+    b_before: &mut Body,
+    b_now: &mut Body,
+) -> Result<Answer<Swept>, HostError> {
+    if !a_before.tree().same(a_now.tree()) || !b_before.tree().same(b_now.tree()) {
+        return Err(HostError::DifferentTrees);
+    }
+    let origin = swept_origin(a_before, a_now, b_before, b_now);
+    for body in [&mut *a_before, &mut *a_now, &mut *b_before, &mut *b_now] {
+        body.place(origin)?;
+    }
+    Body::on_four([a_before, a_now, b_before, b_now], SweptQuery)?
+}
+
+struct AgainstPrimitive<'p> {
+    primitive: &'p Primitive,
+    origin: [f64; 3],
+    /// `Some(depth)`: proxies at that depth; `None`: exact contacts.
+    proxies: Option<u32>,
+}
+
+/// A body's answer against a primitive: contacts or proxies.
+pub(crate) enum PrimitiveAnswer {
+    Contacts(Answer<Contact>),
+    Proxies(Answer<PrimitiveProxy>),
+}
+
+impl OnOne for AgainstPrimitive<'_> {
+    type Out = Result<PrimitiveAnswer, HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let primitive = self.primitive.kernel::<S>(self.origin)?;
+        let mut stack = Stack::take(primitive_stack_capacity(body.tree().depth()));
+        let origin = self.origin;
+        match self.proxies {
+            None => {
+                let mut items = Vec::new();
+                let outcome =
+                    collide_primitive(body, &primitive, &mut stack, &mut |c: ContactPoint<S>| {
+                        items.push(Contact {
+                            triangles: [c.a, c.b],
+                            point: world(c.contact.point, origin),
+                            normal: wide(c.contact.normal),
+                            depth: c.contact.depth.to_f64().max(0.0),
+                        });
+                        true
+                    });
+                complete("collide_primitive", &outcome)?;
+                items.sort_by_key(|c| c.triangles);
+                Ok(PrimitiveAnswer::Contacts(Answer {
+                    items,
+                    stats: outcome.stats,
+                }))
+            }
+            Some(depth) => {
+                let mut items = Vec::new();
+                let outcome = collide_primitive_proxies(
+                    body,
+                    depth,
+                    &primitive,
+                    &mut stack,
+                    &mut |p: KernelPrimitiveProxy<S>| {
+                        items.push(PrimitiveProxy {
+                            node: p.node,
+                            sphere: world_sphere(p.sphere, origin),
+                            depth: p.depth.to_f64(),
+                        });
+                        true
+                    },
+                );
+                complete("collide_primitive_proxies", &outcome)?;
+                items.sort_by_key(|p| p.node);
+                Ok(PrimitiveAnswer::Proxies(Answer {
+                    items,
+                    stats: outcome.stats,
+                }))
+            }
+        }
+    }
+}
+
+/// Every triangle of `body` touching `primitive`, with its contact (triangles `[t, 0]`;
+/// normal from the triangle into the primitive), sorted, at the body's own origin (a primitive
+/// is placed exactly in f64 before rounding, so the pair's precision is the body's own). In
+/// f32 there is no f64 second stage: an extra is within the primitive query's tolerance
+/// ([`bdtree_core::primitive_tolerance`]); depths are never negative.
+pub fn primitive_contacts(
+    body: &mut Body,
+    primitive: &Primitive,
+) -> Result<Answer<Contact>, HostError> {
+    let origin = self_origin(body);
+    body.place(origin)?;
+    let query = AgainstPrimitive {
+        primitive,
+        origin,
+        proxies: None,
+    };
+    match body.on_one(query)? {
+        PrimitiveAnswer::Contacts(a) => Ok(a),
+        PrimitiveAnswer::Proxies(_) => Ok(Answer::default()),
+    }
+}
+
+/// The contact proxies of `body` at `depth` (nodes at that depth, or leaves above) whose
+/// spheres may reach into `primitive`, sorted by node, at the body's own origin. The tree must
+/// be nested.
+pub fn primitive_proxies(
+    body: &mut Body,
+    depth: u32,
+    primitive: &Primitive,
+) -> Result<Answer<PrimitiveProxy>, HostError> {
+    if !body.tree().nested() {
+        return Err(HostError::NotNested { which: "a" });
+    }
+    let origin = self_origin(body);
+    body.place(origin)?;
+    let query = AgainstPrimitive {
+        primitive,
+        origin,
+        proxies: Some(depth),
+    };
+    match body.on_one(query)? {
+        PrimitiveAnswer::Proxies(a) => Ok(a),
+        PrimitiveAnswer::Contacts(_) => Ok(Answer::default()),
+    }
+}
+
+struct ApplyAtNode {
+    node: usize,
+    point: [f64; 3],
+    force: [f64; 3],
+    origin: [f64; 3],
+}
+
+impl OnOne for ApplyAtNode {
+    type Out = Option<Wrench>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let mut w = ScalarWrench::<S>::new(body.tree().modes());
+        let point = std::array::from_fn(|k| S::from_f64(self.point[k] - self.origin[k]));
+        apply_at_node_mut(
+            body,
+            self.node,
+            point,
+            self.force.map(S::from_f64),
+            w.view(),
+        )?;
+        Some(w.wide())
+    }
+}
+
+/// The wrench of a world force `force` at world `point` applied at `node` of `body` (its
+/// reduced force through the node's `Ū`, [`bdtree_core::apply_at_node_mut`]), at the body's
+/// state: for responses of the caller's own (e.g. a ground pushing straight up under a proxy).
+/// `None` for a node the tree does not have.
+pub fn force_at_node(
+    body: &mut Body,
+    node: usize,
+    point: [f64; 3],
+    force: [f64; 3],
+) -> Result<Option<Wrench>, HostError> {
+    let origin = self_origin(body);
+    body.place(origin)?;
+    Ok(body.on_one(ApplyAtNode {
+        node,
+        point,
+        force,
+        origin,
+    }))
+}

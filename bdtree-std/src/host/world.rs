@@ -1,0 +1,554 @@
+//! [`World`]: many bodies and primitives, every query over all of them, each body pair answered
+//! at its own floating origin ([`super::placing`]) and still fast.
+//!
+//! # How a world query runs
+//!
+//! 1. **At each body's own origin** (its translation, where [`Body::set_state`] leaves it):
+//!    its root sphere, moved to world coordinates in f64, for sweep-and-prune over all bodies
+//!    ([`bdtree_core::SweepAndPrune`]); its self pairs and its queries against primitives
+//!    (their rule is the body's own origin too); and, for every candidate pair, a
+//!    **certificate of separation**: the two bodies' spheres down to depth [`CERTIFICATE_DEPTH`],
+//!    each at its own origin and compared in f64 world coordinates, descending only where
+//!    they overlap. A pair whose spheres all come apart cannot touch (every sphere encloses
+//!    its node's geometry at the state as given, its rounding included) and is settled
+//!    without placing it.
+//! 2. **At each remaining pair's origin**: both bodies are placed there and the pair query of
+//!    [`super::query`] runs on them — exactly what a two-body call gives.
+//!
+//! So the sphere caches are shared, at the bodies' own origins, by the broad phase, the
+//! certificates, self pairs and primitives, and only pairs that may touch pay for a placement
+//! of their own (two `O(M)` state updates and the spheres their walk visits). The answer of a
+//! settled pair is empty where a pair query could at most have reported an extra within its
+//! rounding bound; every other pair's answer is the pair query's, bit for bit.
+
+use bdtree_core::{AllPairs, Body as KernelBody, NodeKind, QueryStats, Scalar, SweepAndPrune};
+
+use super::body::{Body, OnOne, OnTwo};
+use super::error::HostError;
+use super::placing::self_origin;
+use super::primitive::Primitive;
+use super::query::{self, Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
+
+/// How deep the certificate of separation of phase 1 descends (module docs): deep enough to
+/// settle most candidate pairs of bodies whose root spheres overlap loosely (on the falling
+/// chairs, 7 in 8 of the candidate pairs), shallow enough to cost less than a placement.
+pub const CERTIFICATE_DEPTH: u32 = 6;
+
+/// One item of a world's answer: the two bodies (`a < b`; `a == b` for a self pair; a
+/// primitive `p` numbered `n + p` after the `n` bodies) and the pair query's item.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found<T> {
+    /// The two bodies.
+    pub bodies: [usize; 2],
+    /// The item.
+    pub item: T,
+}
+
+/// A world query's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldAnswer<T> {
+    /// The items, sorted by bodies, then as the pair queries sort them.
+    pub found: Vec<Found<T>>,
+    /// The kernel's counters summed over every query run.
+    pub stats: QueryStats,
+    /// Body pairs whose root spheres overlap (the broad phase's candidates).
+    pub candidates: usize,
+    /// Candidates settled by their certificate of separation (not placed, no query).
+    pub settled: usize,
+}
+
+impl<T> Default for WorldAnswer<T> {
+    fn default() -> Self {
+        WorldAnswer {
+            found: Vec::new(),
+            stats: QueryStats::default(),
+            candidates: 0,
+            settled: 0,
+        }
+    }
+}
+
+impl<T> WorldAnswer<T> {
+    fn add(&mut self, bodies: [usize; 2], answer: Answer<T>) {
+        self.stats.add(&answer.stats);
+        self.found
+            .extend(answer.items.into_iter().map(|item| Found { bodies, item }));
+    }
+}
+
+/// Many bodies (of one precision) and rigid primitives, with their states.
+///
+/// ```
+/// # use bdtree_std::host::{Body, Tree, World};
+/// # use bdtree_std::build::BuildOptions;
+/// let mesh = bdtree_std::shapes::procedural::icosphere(1.0, 2);
+/// let (tree, _) = Tree::build(&mesh, None, BuildOptions::default())?;
+/// let mut world = World::new(vec![Body::new(&tree)?, Body::new(&tree)?], Vec::new())?;
+/// world.set_state(1, [1.0, 0.0, 0.0, 0.0], [1.5, 0.0, 0.0], &[])?;
+/// let contacts = world.contacts()?;
+/// assert!(contacts.found.iter().all(|f| f.bodies == [0, 1] && f.item.depth >= 0.0));
+/// # Ok::<(), bdtree_std::host::HostError>(())
+/// ```
+pub struct World {
+    bodies: Vec<Body>,
+    primitives: Vec<Primitive>,
+    /// Sweep-and-prune order storage (kept between queries: cheap re-sorts).
+    order: Vec<u32>,
+    /// The certificates' node-pair stack (kept between queries).
+    certificate: Vec<(u32, u32)>,
+}
+
+/// A body's root sphere, at its own origin, in world coordinates (f64), grown by the f64
+/// rounding of the move.
+struct RootSphere;
+
+impl OnOne for RootSphere {
+    type Out = Result<[f64; 4], HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        body.sphere(0)
+            .map(|s| s.map(S::to_f64))
+            .ok_or(HostError::Body {
+                message: "the tree has no root".to_string(),
+            })
+    }
+}
+
+/// `sphere` (relative to `origin`) in the world, its radius grown by the rounding of the
+/// addition (`2u₆₄` of the coordinates, per axis).
+fn to_world(sphere: [f64; 4], origin: [f64; 3]) -> [f64; 4] {
+    let c: [f64; 3] = std::array::from_fn(|k| sphere[k] + origin[k]);
+    let size = c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let slack = 4.0 * f64::EPSILON * (size + sphere[3]);
+    [c[0], c[1], c[2], sphere[3] + slack]
+}
+
+/// The certificate of separation of the module docs, on two kernel bodies each placed at
+/// its own origin: `delta` is `origin_a − origin_b` (f64). `true` when it cannot prove them
+/// farther apart than `reach`.
+struct Certificate<'s> {
+    delta: [f64; 3],
+    reach: f64,
+    /// How deep it descends.
+    depth: u32,
+    stack: &'s mut Vec<(u32, u32)>,
+}
+
+impl OnTwo for Certificate<'_> {
+    type Out = bool;
+    fn run<S: Scalar>(self, a: &mut KernelBody<'_, '_, S>, b: &mut KernelBody<'_, '_, S>) -> bool {
+        let Certificate {
+            delta,
+            reach,
+            depth,
+            stack,
+        } = self;
+        // The rounding of comparing `(c_a − c_b) + (o_a − o_b)` in f64 instead of the world
+        // centres: 2u₆₄ of the coordinates per axis; every node's centre lies within twice its
+        // root's radius of the root's centre (the root sphere holds the node's geometry, the
+        // node's sphere is centred within its radius of it).
+        let extent = |body: &mut KernelBody<'_, '_, S>| {
+            body.sphere(0).map_or(f64::INFINITY, |s| {
+                let r = s[3].to_f64();
+                (0..3).fold(0.0f64, |m, k| m.max(s[k].to_f64().abs())) + r + r
+            })
+        };
+        let size = delta.iter().fold(0.0f64, |m, x| m.max(x.abs())) + extent(a) + extent(b);
+        let slack = reach + 8.0 * f64::EPSILON * size;
+        let grow = 1.0 + 16.0 * f64::EPSILON;
+        stack.clear();
+        stack.push((0, 0));
+        while let Some((x, y)) = stack.pop() {
+            let (Some(sa), Some(sb)) = (a.sphere(x as usize), b.sphere(y as usize)) else {
+                return true;
+            };
+            let d: [f64; 3] = std::array::from_fn(|k| (sa[k].to_f64() - sb[k].to_f64()) + delta[k]);
+            let r = sa[3].to_f64() + sb[3].to_f64() + slack;
+            if d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > r * r * grow {
+                continue;
+            }
+            let split =
+                |body: &KernelBody<'_, '_, S>, node: u32| match body.tree().kind(node as usize) {
+                    Some(NodeKind::Internal { left, right })
+                        if body
+                            .tree()
+                            .node_depth(node as usize)
+                            .is_some_and(|d| d < depth) =>
+                    {
+                        Some([left, right])
+                    }
+                    _ => None,
+                };
+            match (split(a, x), split(b, y)) {
+                (None, None) => return true,
+                // Split the larger sphere, as the walk does.
+                (Some([l, r]), other) if other.is_none() || sa[3] >= sb[3] => {
+                    stack.push((l, y));
+                    stack.push((r, y));
+                }
+                (_, Some([l, r])) => {
+                    stack.push((x, l));
+                    stack.push((x, r));
+                }
+                (Some(_), None) => return true,
+            }
+        }
+        false
+    }
+}
+
+/// Whether `a` and `b` (both at their own origins) may come within `reach` of each other: the
+/// certificate of separation of the module docs.
+fn may_touch(
+    a: &mut Body,
+    b: &mut Body,
+    reach: f64,
+    depth: u32,
+    stack: &mut Vec<(u32, u32)>,
+) -> bool {
+    let (oa, ob) = (a.origin(), b.origin());
+    let delta = std::array::from_fn(|k| oa[k] - ob[k]);
+    let certificate = Certificate {
+        delta,
+        reach,
+        depth,
+        stack,
+    };
+    Body::on_two(a, b, certificate).unwrap_or(true)
+}
+
+impl World {
+    /// A world of `bodies` (all of one precision: the kernel compares bodies of one) and rigid
+    /// `primitives`. Bodies keep their states; primitives theirs.
+    pub fn new(bodies: Vec<Body>, primitives: Vec<Primitive>) -> Result<World, HostError> {
+        if let Some(first) = bodies.first() {
+            if bodies.iter().any(|b| b.precision() != first.precision()) {
+                return Err(HostError::MixedPrecision);
+            }
+        }
+        let order = vec![0; bodies.len()];
+        Ok(World {
+            bodies,
+            primitives,
+            order,
+            certificate: Vec::new(),
+        })
+    }
+
+    /// The bodies, in the order answers number them.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// The bodies, to set states or run a pair query on two of them
+    /// ([`slice::split_at_mut`]).
+    pub fn bodies_mut(&mut self) -> &mut [Body] {
+        &mut self.bodies
+    }
+
+    /// The primitives (numbered after the bodies in answers).
+    pub fn primitives(&self) -> &[Primitive] {
+        &self.primitives
+    }
+
+    /// The primitives, to move them.
+    pub fn primitives_mut(&mut self) -> &mut [Primitive] {
+        &mut self.primitives
+    }
+
+    /// Sets body `index`'s state ([`Body::set_state`]); an index out of range is an
+    /// [`HostError::Argument`].
+    pub fn set_state(
+        &mut self,
+        index: usize,
+        rotation: [f64; 4],
+        translation: [f64; 3],
+        q: &[f64],
+    ) -> Result<(), HostError> {
+        let n = self.bodies.len();
+        let body = self.bodies.get_mut(index).ok_or(HostError::Argument {
+            name: "index",
+            message: format!("body {index} does not exist (the world has {n})"),
+        })?;
+        body.set_state(rotation, translation, q)
+    }
+
+    /// Phase 1 of the module docs: every body at its own origin, the candidate pairs (root
+    /// spheres within `reach`), and for each whether its certificate leaves it to place.
+    /// Returns `(candidates, pairs that may touch)`.
+    fn candidates(
+        &mut self,
+        reach: f64,
+        depth: u32,
+    ) -> Result<(usize, Vec<[usize; 2]>), HostError> {
+        let mut roots = Vec::with_capacity(self.bodies.len());
+        for body in &mut self.bodies {
+            let origin = self_origin(body);
+            body.place(origin)?;
+            let root = body.on_one(RootSphere)?;
+            let mut world = to_world(root, origin);
+            world[3] += 0.5 * reach;
+            roots.push(world);
+        }
+        self.order.resize(self.bodies.len(), 0);
+        let mut sweep = SweepAndPrune::new(&mut self.order);
+        let mut candidates = Vec::new();
+        sweep.pairs(&roots, &AllPairs, &mut |i, j| {
+            candidates.push([i as usize, j as usize]);
+            true
+        });
+        candidates.sort_unstable();
+        let count = candidates.len();
+        let mut open = Vec::new();
+        for [i, j] in candidates {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            if may_touch(
+                &mut head[i],
+                &mut tail[0],
+                reach,
+                depth,
+                &mut self.certificate,
+            ) {
+                open.push([i, j]);
+            }
+        }
+        Ok((count, open))
+    }
+
+    /// Runs `query` on every open candidate pair at its origin.
+    fn per_pair<T>(
+        &mut self,
+        reach: f64,
+        depth: u32,
+        answer: &mut WorldAnswer<T>,
+        mut query: impl FnMut(&mut Body, &mut Body) -> Result<Answer<T>, HostError>,
+    ) -> Result<(), HostError> {
+        let (candidates, open) = self.candidates(reach, depth)?;
+        answer.candidates = candidates;
+        answer.settled = candidates - open.len();
+        for [i, j] in open {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let found = query(&mut head[i], &mut tail[0])?;
+            answer.add([i, j], found);
+        }
+        Ok(())
+    }
+
+    /// Every body against every primitive at the body's own origin.
+    fn against_primitives<T>(
+        &mut self,
+        answer: &mut WorldAnswer<T>,
+        mut query: impl FnMut(&mut Body, &Primitive) -> Result<Answer<T>, HostError>,
+    ) -> Result<(), HostError> {
+        let n = self.bodies.len();
+        for (i, body) in self.bodies.iter_mut().enumerate() {
+            for (p, primitive) in self.primitives.iter().enumerate() {
+                answer.add([i, n + p], query(body, primitive)?);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish<T>(mut answer: WorldAnswer<T>, key: impl Fn(&T) -> [u32; 2]) -> WorldAnswer<T> {
+        answer.found.sort_by_key(|x| (x.bodies, key(&x.item)));
+        answer
+    }
+
+    /// Every intersecting triangle pair between distinct bodies, and with `self_pairs` within
+    /// each body, and every triangle touching a primitive (`[t, 0]`), sorted: each as
+    /// [`query::pairs`], [`query::self_pairs`] and [`query::primitive_contacts`] give it.
+    pub fn pairs(&mut self, self_pairs: bool) -> Result<WorldAnswer<[u32; 2]>, HostError> {
+        let mut answer = WorldAnswer::default();
+        // Own-origin work first (phase 1 leaves the bodies there too).
+        if self_pairs {
+            for (i, body) in self.bodies.iter_mut().enumerate() {
+                answer.add([i, i], query::self_pairs(body)?);
+            }
+        }
+        self.against_primitives(&mut answer, |body, p| {
+            let contacts = query::primitive_contacts(body, p)?;
+            Ok(Answer {
+                items: contacts.items.iter().map(|c| c.triangles).collect(),
+                stats: contacts.stats,
+            })
+        })?;
+        self.per_pair(0.0, CERTIFICATE_DEPTH, &mut answer, query::pairs)?;
+        Ok(Self::finish(answer, |p| *p))
+    }
+
+    /// Every intersecting triangle pair between distinct bodies with its contact, and every
+    /// triangle touching a primitive with its contact: as [`query::contacts`] and
+    /// [`query::primitive_contacts`] give them (depths never negative; in f32 one contact per
+    /// refined pair).
+    pub fn contacts(&mut self) -> Result<WorldAnswer<Contact>, HostError> {
+        let mut answer = WorldAnswer::default();
+        self.against_primitives(&mut answer, query::primitive_contacts)?;
+        self.per_pair(0.0, CERTIFICATE_DEPTH, &mut answer, query::contacts)?;
+        Ok(Self::finish(answer, |c| c.triangles))
+    }
+
+    /// Every triangle touching a primitive, with its contact ([`query::primitive_contacts`]),
+    /// as `[body, n + primitive]`: the primitives' part of [`World::contacts`] alone.
+    pub fn primitive_contacts(&mut self) -> Result<WorldAnswer<Contact>, HostError> {
+        let mut answer = WorldAnswer::default();
+        self.against_primitives(&mut answer, query::primitive_contacts)?;
+        Ok(Self::finish(answer, |c| c.triangles))
+    }
+
+    /// [`World::contacts`] with penalty forces (see [`query::contact_forces`]; contacts with
+    /// primitives push nothing: give them a response of your own), and each body's wrench.
+    pub fn contact_forces(
+        &mut self,
+        stiffness: f64,
+    ) -> Result<(WorldAnswer<Contact>, Vec<Wrench>), HostError> {
+        let mut wrenches: Vec<Wrench> = self
+            .bodies
+            .iter()
+            .map(|b| Wrench::zero(b.tree().modes()))
+            .collect();
+        let mut answer = WorldAnswer::default();
+        self.against_primitives(&mut answer, query::primitive_contacts)?;
+        let (candidates, open) = self.candidates(0.0, CERTIFICATE_DEPTH)?;
+        answer.candidates = candidates;
+        answer.settled = candidates - open.len();
+        for [i, j] in open {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let (found, [wa, wb]) = query::contact_forces(&mut head[i], &mut tail[0], stiffness)?;
+            wrenches[i].add(&wa);
+            wrenches[j].add(&wb);
+            answer.add([i, j], found);
+        }
+        Ok((Self::finish(answer, |c| c.triangles), wrenches))
+    }
+
+    /// Every triangle pair of distinct bodies at most `distance` apart, as [`query::within`]
+    /// gives it (the broad phase and the certificates grown by `distance`).
+    pub fn within(&mut self, distance: f64) -> Result<WorldAnswer<Near>, HostError> {
+        if !(distance >= 0.0 && distance.is_finite()) {
+            return Err(HostError::Argument {
+                name: "distance",
+                message: format!("{distance} must be finite and at least 0"),
+            });
+        }
+        let mut answer = WorldAnswer::default();
+        // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
+        let reach = distance * (1.0 + 1e-9);
+        self.per_pair(reach, CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            query::within(a, b, distance)
+        })?;
+        Ok(Self::finish(answer, |n| n.triangles))
+    }
+
+    /// The nearest points of every pair of distinct bodies (no broad phase: every pair has a
+    /// distance), as [`query::distance`] gives them, in pair order.
+    pub fn distances(&mut self) -> Result<WorldAnswer<Nearest>, HostError> {
+        let mut answer = WorldAnswer::default();
+        let n = self.bodies.len();
+        for j in 0..n {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            for (i, a) in head.iter_mut().enumerate() {
+                let (nearest, stats) = query::distance(a, &mut tail[0])?;
+                answer.add(
+                    [i, j],
+                    Answer {
+                        items: vec![nearest],
+                        stats,
+                    },
+                );
+            }
+        }
+        Ok(Self::finish(answer, |x| x.triangles))
+    }
+
+    /// The overlapping contact proxies at depth `depth` of every pair of distinct bodies, as
+    /// [`query::proxies`] gives them (every tree nested).
+    pub fn proxies(&mut self, depth: u32) -> Result<WorldAnswer<Proxy>, HostError> {
+        let mut answer = WorldAnswer::default();
+        // Proxy spheres are reported where they overlap, touching or not: the certificate stops at
+        // the proxy depth (a node's sphere there holds its proxies').
+        let cut = CERTIFICATE_DEPTH.min(depth);
+        self.per_pair(0.0, cut, &mut answer, |a, b| {
+            query::proxies(a, depth, b, depth)
+        })?;
+        Ok(Self::finish(answer, |p| p.nodes))
+    }
+
+    /// [`World::proxies`] with their penalty forces ([`query::proxy_forces`]), and each body's
+    /// wrench.
+    pub fn proxy_forces(
+        &mut self,
+        depth: u32,
+        stiffness: f64,
+    ) -> Result<(WorldAnswer<Proxy>, Vec<Wrench>), HostError> {
+        let mut wrenches: Vec<Wrench> = self
+            .bodies
+            .iter()
+            .map(|b| Wrench::zero(b.tree().modes()))
+            .collect();
+        let mut answer = WorldAnswer::default();
+        let (candidates, open) = self.candidates(0.0, CERTIFICATE_DEPTH.min(depth))?;
+        answer.candidates = candidates;
+        answer.settled = candidates - open.len();
+        for [i, j] in open {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let (found, [wa, wb]) =
+                query::proxy_forces(&mut head[i], depth, &mut tail[0], depth, stiffness)?;
+            wrenches[i].add(&wa);
+            wrenches[j].add(&wb);
+            answer.add([i, j], found);
+        }
+        Ok((Self::finish(answer, |p| p.nodes), wrenches))
+    }
+
+    /// Every body's contact proxies at `depth` reaching into every primitive
+    /// ([`query::primitive_proxies`]), as `[body, n + primitive]`.
+    pub fn primitive_proxies(
+        &mut self,
+        depth: u32,
+    ) -> Result<WorldAnswer<PrimitiveProxy>, HostError> {
+        let mut answer = WorldAnswer::default();
+        self.against_primitives(&mut answer, |body, p| {
+            query::primitive_proxies(body, depth, p)
+        })?;
+        Ok(Self::finish(answer, |p| [p.node, 0]))
+    }
+
+    /// The wrench of a world force at a world point applied at `node` of body `index`
+    /// ([`query::force_at_node`]).
+    pub fn force_at_node(
+        &mut self,
+        index: usize,
+        node: usize,
+        point: [f64; 3],
+        force: [f64; 3],
+    ) -> Result<Option<Wrench>, HostError> {
+        let n = self.bodies.len();
+        let body = self.bodies.get_mut(index).ok_or(HostError::Argument {
+            name: "index",
+            message: format!("body {index} does not exist (the world has {n})"),
+        })?;
+        query::force_at_node(body, node, point, force)
+    }
+}
+
+/// Every triangle pair of distinct bodies that may touch during the motion from `before` to
+/// `now` (the same bodies, over the same trees, in two states), as [`query::swept`] gives it,
+/// for every pair of bodies (no broad phase).
+pub fn swept(before: &mut World, now: &mut World) -> Result<WorldAnswer<Swept>, HostError> {
+    let n = now.bodies.len();
+    if before.bodies.len() != n {
+        return Err(HostError::Argument {
+            name: "before",
+            message: format!("has {} bodies where `now` has {n}", before.bodies.len()),
+        });
+    }
+    let mut answer = WorldAnswer::default();
+    for j in 0..n {
+        let (bh, bt) = before.bodies.split_at_mut(j);
+        let (nh, nt) = now.bodies.split_at_mut(j);
+        for (i, (a_before, a_now)) in bh.iter_mut().zip(nh.iter_mut()).enumerate() {
+            let found = query::swept(a_before, a_now, &mut bt[0], &mut nt[0])?;
+            answer.add([i, j], found);
+        }
+    }
+    Ok(World::finish(answer, |s| s.triangles))
+}
