@@ -14,8 +14,10 @@
 //!   leaf pair that proves it — the form a safety monitor uses.
 //!
 //! **Signs and conventions.** Distances are non-negative; intersecting bodies report distance 0
-//! with `intersecting = true` (no penetration depth: use [`crate::proxy`] spheres for that), a
-//! witness point on the intersection (both witnesses equal) and a zero normal. Otherwise the
+//! with `intersecting = true`, a witness point on the intersection (both witnesses equal) and
+//! a zero normal; this query gives no penetration depth — [`crate::collide_contacts`] gives
+//! one per intersecting triangle pair (point, normal, depth), [`crate::proxy`] spheres one per
+//! overlapping proxy pair. Otherwise the
 //! normal is `(w_b − w_a) / ‖w_b − w_a‖`, from body 1 to body 2.
 //!
 //! **Accuracy.** The deformed vertices carry the per-coordinate error `δ` of each body

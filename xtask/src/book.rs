@@ -1,7 +1,7 @@
 //! `cargo xtask book`: the book (`docs/`, mdBook) and the README, checked.
 //!
-//! 1. **Sources** (`README.md`, `benches/README.md` and every chapter under `docs/src/`): every code block names its
-//!    language, one of [`LANGUAGES`] (an unlabelled block would be compiled by rustdoc as
+//! 1. **Sources** (`README.md`, `benches/README.md` and every chapter under `docs/src/`): every
+//!    code block names its language, one of [`LANGUAGES`] (an unlabelled block would be compiled by rustdoc as
 //!    Rust, and a block nobody runs would be a block nobody checks: `rust` blocks are doctests
 //!    of the `bdtree-docs` crate, `python` blocks run in the Python suite, `c` blocks compile
 //!    in `cargo xtask c`); no table row follows a blank line without a header (a blank line
@@ -16,7 +16,8 @@
 //!    a file of the built book and every `#anchor` to an `id` of its page — the ids mdBook
 //!    really generated, so a difference between the heading rule above and mdBook's is caught.
 //!
-//! mdBook is installed by `.ci/run` (`cargo install --locked mdbook`); without it the build
+//! mdBook is installed by `.ci/run` (`cargo install --locked mdbook --version 0.5.4
+//! --no-default-features --features search`); without it the build
 //! step fails and says so.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -374,7 +375,7 @@ fn build() -> Result<PathBuf, String> {
     let out = root().join("target").join("book");
     let mdbook = which_mdbook().ok_or_else(|| {
         "mdbook not found on PATH or in ~/.cargo/bin: install it with `cargo install --locked \
-         mdbook` (.ci/run does)"
+         mdbook --version 0.5.4 --no-default-features --features search` (.ci/run does)"
             .to_string()
     })?;
     println!("$ {} build docs", mdbook.display());
