@@ -189,7 +189,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// Adds a cache of deformed world vertices (at least one entry per model vertex): each
     /// vertex a leaf test reaches is then deformed once per step instead of once per test.
-    /// Costs 16 bytes per vertex in f32 (28 in f64); worth it when leaf tests share triangles,
+    /// Costs 16 bytes per vertex in f32 (32 in f64); worth it when leaf tests share triangles,
     /// as they do in any contact patch.
     pub fn with_vertex_cache(mut self, cache: &'c mut [VertexEntry<S>]) -> Result<Self, BodyError> {
         let needed = self.model.vertex_count();

@@ -28,7 +28,7 @@
 //! Cost per pair: up to 6 vertex deformations in f64 (`3M + 9` multiply-adds each; a vertex
 //! already deformed in this call usually comes from a small memo) and the f64 leaf test, its
 //! certificate tried first (most reported pairs do intersect). On hosts that is a small
-//! part of the query; on a Cortex-M f64 is soft-float (~21,000 instructions per pair on the
+//! part of the query; on a Cortex-M f64 is soft-float (~24,400 instructions per pair on the
 //! M4F at M = 10, measured on QEMU), so
 //! the firmware leaves it to the caller. For an f64 body the query is already exact within its
 //! own rounding, and this returns every pair unchanged.

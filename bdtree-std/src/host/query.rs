@@ -328,12 +328,14 @@ impl OnTwo for Within {
         for p in &found {
             let near = match (S::BYTES < 8).then(|| (triangle_f64(a, p.a), triangle_f64(b, p.b))) {
                 Some((Some(ta), Some(tb))) => {
+                    // Intersection first: for crossing triangles the feature-pair distance is
+                    // not 0 (`triangle_distance`'s contract) and must not drop the pair.
+                    let intersecting = triangle_contact(&ta, &tb, error).is_some();
                     let (d2, pa, pb) = triangle_distance(&ta, &tb);
                     let dist = d2.sqrt();
-                    if dist > self.distance + error {
+                    if !intersecting && dist > self.distance + error {
                         continue;
                     }
-                    let intersecting = triangle_contact(&ta, &tb, error).is_some();
                     let (x, y) = match intersecting {
                         true => {
                             let c = refined_contact(&ta, &tb, error).point;
@@ -421,7 +423,11 @@ impl OnTwo for Distance {
             {
                 let (d2, pa, pb) = triangle_distance(&ta, &tb);
                 let d = d2.sqrt();
-                if d.is_finite() {
+                // Triangles that touch in f64 within the bound keep the search's answer (its
+                // distance is then within the bound of 0): for crossing triangles the
+                // feature-pair distance is not 0 (`triangle_distance`'s contract).
+                let touching = triangle_contact(&ta, &tb, refine_error(a) + refine_error(b));
+                if d.is_finite() && touching.is_none() {
                     out.distance = d;
                     out.points = [
                         std::array::from_fn(|k| pa[k] + origin[k]),

@@ -119,6 +119,49 @@ fn place(shape: &PrimitiveShape, pose: &bdtree_std::io::Pose, origin: [f64; 3]) 
 type ContactBits = Vec<(u32, u32, [u64; 3], [u64; 3], u64)>;
 /// Sorted bit patterns of near pairs.
 type NearBits = Vec<(u32, u32, u64, [u64; 3], [u64; 3])>;
+
+/// An f32 answer through C against the CLI's, refined in f64: every CLI item's triangle pair is
+/// among C's (nothing missed), its scalar (depth or distance) at most `tolerance` from C's; C's
+/// other pairs (the ones refinement proved apart) lie within `tolerance` of `edge`, the
+/// scalar where a pair stops counting (0 for a contact's depth, the distance for near pairs). Points
+/// and normals are not compared: on touching or parallel triangles the f32 and f64 answers
+/// may pick different points of the same degenerate contact. `numbers` gives an item's
+/// triangle pair and its scalar.
+fn close_superset<T>(
+    got: &[T],
+    want: &[T],
+    frame: usize,
+    tolerance: f64,
+    edge: f64,
+    numbers: impl Fn(&T) -> ((u32, u32), u64),
+) {
+    let f = |b: u64| f64::from_bits(b);
+    let got: std::collections::BTreeMap<_, _> = got.iter().map(&numbers).collect();
+    let mut seen = 0;
+    for x in want {
+        let (k, d) = numbers(x);
+        let gd = got
+            .get(&k)
+            .unwrap_or_else(|| panic!("frame {frame}: pair {k:?} of the CLI missing through C"));
+        seen += 1;
+        assert!(
+            (f(*gd) - f(d)).abs() <= tolerance,
+            "frame {frame}: pair {k:?}: {} through C, {} by the CLI",
+            f(*gd),
+            f(d)
+        );
+    }
+    for (k, d) in &got {
+        if !want.iter().any(|x| numbers(x).0 == *k) {
+            assert!(
+                (f(*d) - edge).abs() <= tolerance,
+                "frame {frame}: C's extra pair {k:?} is {}",
+                f(*d)
+            );
+        }
+    }
+    assert_eq!(seen, want.len());
+}
 /// Sorted bit patterns of primitive proxies.
 type ProxyBits = Vec<(u32, [u64; 4], u64)>;
 
@@ -575,7 +618,14 @@ macro_rules! through_c {
                         })
                         .collect();
                     want.sort_unstable();
-                    assert_eq!(got, want, "contacts, frame {f}");
+                    if $precision == Precision::F64 {
+                        assert_eq!(got, want, "contacts, frame {f}");
+                    } else {
+                        // The CLI refines f32 contacts in f64 (no negative depth); C gives the
+                        // device's answer. Every refined contact is among C's, at most the f32
+                        // rounding apart, and C's extras are pairs that barely touch.
+                        close_superset(&got, &want, f, 1e-3, 0.0, |x| ((x.0, x.1), x.4));
+                    }
                     let got: Vec<_> = w
                         .iter()
                         .map(|x| (x.0, x.1, x.2, back(x.3), back(x.4)))
@@ -594,7 +644,11 @@ macro_rules! through_c {
                         })
                         .collect();
                     want.sort_unstable();
-                    assert_eq!(got, want, "within, frame {f}");
+                    if $precision == Precision::F64 {
+                        assert_eq!(got, want, "within, frame {f}");
+                    } else {
+                        close_superset(&got, &want, f, 1e-3, NEAR, |x| ((x.0, x.1), x.2));
+                    }
                     total += c.len() + w.len();
                 }
                 total
@@ -696,7 +750,9 @@ fn contacts_and_within_equal_the_kernel_on_touching() {
 }
 
 /// Two-body scenes, as they are and 3 km away: the C client that places each pair by
-/// `bdtree_floating_origin` gets the CLI's contacts and near pairs bit for bit.
+/// `bdtree_floating_origin` gets the CLI's contacts and near pairs bit for bit in f64; in f32
+/// (where the CLI refines in f64 and C gives the device's answer) every CLI pair is among C's,
+/// with its depth or distance within 10⁻³.
 #[test]
 fn two_body_scenes_equal_the_cli() {
     for path in ["scenes/thin.json", "scenes/rigid.json"] {
