@@ -52,7 +52,7 @@
 //! Measured on the swept fixtures against 129 samples per motion: 1.04–1.15× the sampled pairs.
 //!
 //! **Cost** (host, f32, callgrind instructions per motion against the static query at 8
-//! instants of the same motion): 5.5–9.4× (benches/README.md, "Swept queries").
+//! instants of the same motion): 5.5–9.4× (the book's `docs/src/performance/swept.md`).
 //!
 //! Everything runs in the bodies' scalar: an f32 body's query uses no f64 (no soft double
 //! precision on a single-precision FPU); rounding is folded into every bound (`motion`, `leaf`).
