@@ -31,7 +31,7 @@
 //!   coarsest parts of the cover first, shrinking it fastest.
 //!
 //! `bdtree interrupt` measures them (fraction of the true contacts confirmed and cover size
-//! against the budget; see benches/README.md).
+//! against the budget; see the book's `docs/src/performance/interruptible.md`).
 //!
 //! # Budgets
 //!
@@ -169,7 +169,7 @@ impl<'p, S: Scalar> Traversal<'p, S> {
     /// A pending-list size that never fills for trees of `nodes_a` and `nodes_b` nodes (every
     /// node pair at once; affordable for small trees only — otherwise size by measurement and
     /// handle [`RunStatus::PendingFull`]).
-    pub fn needed_capacity(nodes_a: usize, nodes_b: usize) -> usize {
+    pub const fn needed_capacity(nodes_a: usize, nodes_b: usize) -> usize {
         nodes_a.saturating_mul(nodes_b).saturating_add(4)
     }
 

@@ -111,8 +111,3 @@ pub use swept::{collide_swept, SweptPair, TrackEntry};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
 pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};
-
-/// The README's Rust examples, compiled (and run where they have a `main`) by `cargo test`.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeExamples;

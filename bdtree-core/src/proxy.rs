@@ -48,16 +48,25 @@ use crate::sphere::spheres_overlap;
 use crate::tree::NONE;
 use crate::walk::{run_query, stack_capacity, Bodies, Flow, Node, Policy};
 
-/// Stack entries [`collide_proxies`] needs for these trees and proxy depths.
-pub fn proxy_stack_capacity(
+/// Stack entries [`collide_proxies`] needs for these trees and proxy depths. A `const fn`, so
+/// static storage can be sized with it.
+pub const fn proxy_stack_capacity(
     tree_depth_a: u32,
     proxy_depth_a: u32,
     tree_depth_b: u32,
     proxy_depth_b: u32,
 ) -> usize {
+    /// `u32::min` is not a `const fn` (it is `Ord::min`).
+    const fn least(a: u32, b: u32) -> u32 {
+        if a < b {
+            a
+        } else {
+            b
+        }
+    }
     stack_capacity(
-        tree_depth_a.min(proxy_depth_a),
-        tree_depth_b.min(proxy_depth_b),
+        least(tree_depth_a, proxy_depth_a),
+        least(tree_depth_b, proxy_depth_b),
     )
 }
 

@@ -14,8 +14,10 @@
 //!   leaf pair that proves it — the form a safety monitor uses.
 //!
 //! **Signs and conventions.** Distances are non-negative; intersecting bodies report distance 0
-//! with `intersecting = true` (no penetration depth: use [`crate::proxy`] spheres for that), a
-//! witness point on the intersection (both witnesses equal) and a zero normal. Otherwise the
+//! with `intersecting = true`, a witness point on the intersection (both witnesses equal) and
+//! a zero normal; this query gives no penetration depth — [`crate::collide_contacts`] gives
+//! one per intersecting triangle pair (point, normal, depth), [`crate::proxy`] spheres one per
+//! overlapping proxy pair. Otherwise the
 //! normal is `(w_b − w_a) / ‖w_b − w_a‖`, from body 1 to body 2.
 //!
 //! **Accuracy.** The deformed vertices carry the per-coordinate error `δ` of each body
@@ -38,7 +40,7 @@
 //! pairs are cheap unless they may beat the best distance (a five-axis lower bound,
 //! `closest::farther_than`, decides most of them in ~70 multiply-adds); the exact triangle
 //! distance (the least of 15 primitive distances) runs on few. Measured on the fixture scenes,
-//! f32 (`benches/examples/distance_cost.rs`; benches/README.md): the demo's cloth and ball,
+//! f32 (`benches/examples/distance_cost.rs`; docs/src/performance): the demo's cloth and ball,
 //! 0.19–0.25 apart, take 18–26 thousand node pairs and up to 22.4 M instructions on the host
 //! without vertex caches (8.0 M with them) — about twice the scene's busiest triangle query;
 //! two parallel sheets 0.25 apart (fold) 56.5 M (8.6 M with vertex caches). On the Cortex-M4F

@@ -1,5 +1,5 @@
-//! Measures the builder's bound options beyond the paper (see benches/README.md, "Tighter
-//! bounds"): for every fixture mesh with a basis and a larger procedural sphere, the mean
+//! Measures the builder's bound options beyond the paper (see the book's
+//! `docs/src/performance/bounds.md`): for every fixture mesh with a basis and a larger procedural sphere, the mean
 //! radius growth `‖ΔR‖₂` per level for each combination of `--mode-center` and `--grouping`;
 //! then, for every fixture scene, the kernel's counters summed over the frames.
 //!

@@ -14,7 +14,7 @@
 //! `substep8/<scene>` (the user's alternative: the static query at 8 evenly spaced instants of
 //! every motion, [`substeps`]) and `swept/<scene>` (every motion). The per-frame or per-motion
 //! figure is the median divided by the frame or motion count; the claim is `swept` per motion
-//! against `substep8` per motion (benches/README.md).
+//! against `substep8` per motion (the book's `docs/src/performance/swept.md`).
 
 use std::hint::black_box;
 use std::path::Path;

@@ -1,4 +1,5 @@
-//! Helpers shared by the criterion benchmarks in `benches/` (see `README.md`).
+//! Helpers shared by the criterion benchmarks in `benches/` (see `README.md` for the commands,
+//! the book's `docs/src/performance/` for the figures).
 
 /// The one seeded generator of the workspace (xorshift64*), so every run measures the same
 /// data.

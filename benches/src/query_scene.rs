@@ -1,6 +1,6 @@
-//! The query bench's scene (see `README.md`, "`query`"): a 327,680-triangle icosphere and a
-//! 720-triangle UV sphere, both with M = 10 smooth modes, the small one pressed into the big
-//! one's deformed surface over a few frames. Shared by `benches/query.rs` and
+//! The query bench's scene (see the book's `docs/src/performance/query.md`): a 327,680-triangle
+//! icosphere and a 720-triangle UV sphere, both with M = 10 smooth modes, the small one pressed
+//! into the big one's deformed surface over a few frames. Shared by `benches/query.rs` and
 //! `examples/walk_profile.rs`.
 
 use std::time::Instant;

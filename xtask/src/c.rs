@@ -18,8 +18,9 @@
 //!    header's cost table (in `cbindgen.toml`) against those figures: each within 25 %
 //!    (`--overwrite` rewrites the table from the run).
 //!
-//! Both programs print `c api <platform>: N frames match`. The host step also compiles and
-//! runs the README's C example as written there, and runs `cargo xtask c --install` into a
+//! Both programs print `c api <platform>: N frames match`. The host step also compiles (and
+//! runs, where they have a `main`) the C examples of the README and the book as written there
+//! (`doc_examples`), and runs `cargo xtask c --install` into a
 //! fresh prefix with a `CARGO_TARGET_DIR` of its own (the installed archive must be the one
 //! built there, and nothing of `bdtree-std` built), then builds `host.c` with the flags its
 //! pkg-config file gives and runs it.
@@ -817,7 +818,7 @@ fn host() -> Result<(), String> {
     args.push(path_arg(&cpp));
     command("c++", &args)?;
     print!("{}", command(&path_arg(&cpp), &[])?);
-    readme_example(&lib)?;
+    doc_examples(&lib)?;
     installed()?;
     println!("c api host: {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -916,43 +917,31 @@ fn installed() -> Result<(), String> {
     frames_line(&installed, "host (installed, pkg-config)")
 }
 
-/// The README's C example, as written there: compiled against the header with the image of the
-/// demo scene's ring (`arm_bdt.h` in the form the README's `xxd -i … | sed …` line makes), its
-/// `#define`s checked against that image, linked and run.
-fn readme_example(lib: &Path) -> Result<(), String> {
-    let readme = root().join("README.md");
-    let text =
-        std::fs::read_to_string(&readme).map_err(|e| format!("{}: {e}", readme.display()))?;
-    let start = "```c\n/* Two arms";
-    let Some(code) = text
-        .split(start)
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-    else {
-        return Err(format!(
-            "{}: no C block starting `{start}`",
-            readme.display()
-        ));
-    };
-    let code = format!("/* Two arms{code}");
+/// The C examples of the README and the book (every ```c block of `README.md` and
+/// `docs/src/`), as written there: each compiled against the header with
+/// `-std=c11 -Wall -Wextra -Werror -pedantic`; one that includes `arm_bdt.h` gets the image of
+/// the demo scene's ring in the form the documented `xxd -i … | sed …` line makes, and its
+/// `ARM_NODES`, `ARM_MODES`, `ARM_DEPTH` and `ARM_VERTICES` are checked against that image; one
+/// with a `main` is linked and run (it must exit 0), the others are compiled only.
+fn doc_examples(lib: &Path) -> Result<(), String> {
     let scene =
         Scene::load(&root().join("fixtures/scenes/demo.json")).map_err(|e| e.to_string())?;
     let options = BuildOptions {
         precision: Precision::F32,
         ..BuildOptions::default()
     };
-    let prepared = prepare(&scene, options).map_err(|e| format!("readme example: {e}"))?;
+    let prepared = prepare(&scene, options).map_err(|e| format!("doc examples: {e}"))?;
     let ring = scene
         .bodies
         .iter()
         .position(|b| b.name == "ring")
         .unwrap_or(0);
     let Some(image) = prepared.images.get(ring) else {
-        return Err("readme example: the demo scene has no ring".into());
+        return Err("doc examples: the demo scene has no ring".into());
     };
     let view = image
         .parse::<f32>()
-        .map_err(|e| format!("readme example: {e}"))?;
+        .map_err(|e| format!("doc examples: {e}"))?;
     let tree = view.tree;
     let actual = [
         ("ARM_NODES", tree.node_count()),
@@ -960,18 +949,7 @@ fn readme_example(lib: &Path) -> Result<(), String> {
         ("ARM_DEPTH", tree.depth() as usize),
         ("ARM_VERTICES", view.model.vertex_count()),
     ];
-    for (name, value) in actual {
-        let defined = code
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("#define {name} ")))
-            .and_then(|v| v.split_whitespace().next()?.parse::<usize>().ok());
-        if defined != Some(value) {
-            return Err(format!(
-                "README.md's C example: `#define {name}` is {defined:?}, the demo ring's image has {value}"
-            ));
-        }
-    }
-    let dir = out_dir().join("readme");
+    let dir = out_dir().join("doc-examples");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let bytes = image.as_bytes();
     let mut header = String::from("static _Alignas(8) const unsigned char arm_bdt[] = {\n");
@@ -983,22 +961,66 @@ fn readme_example(lib: &Path) -> Result<(), String> {
         "}};\nstatic _Alignas(8) const unsigned int arm_bdt_len = {};\n",
         bytes.len()
     );
-    let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
-    };
-    write("arm_bdt.h", &header)?;
-    write("arms.c", &code)?;
-    let exe = dir.join("arms");
-    let mut args = strings(C_FLAGS);
-    args.push(format!("-I{}", path_arg(&c_dir().join("include"))));
-    args.push(format!("-I{}", path_arg(&dir)));
-    args.push(path_arg(&dir.join("arms.c")));
-    args.push(path_arg(lib));
-    args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
-    args.push(path_arg(&exe));
-    command("cc", &args)?;
-    let out = command(&path_arg(&exe), &[])?;
-    println!("c api readme example: {}", out.trim());
+    std::fs::write(dir.join("arm_bdt.h"), &header).map_err(|e| format!("arm_bdt.h: {e}"))?;
+    let mut count = 0;
+    for document in crate::book::documents() {
+        let text = std::fs::read_to_string(&document)
+            .map_err(|e| format!("{}: {e}", document.display()))?;
+        let name = document
+            .strip_prefix(root())
+            .unwrap_or(&document)
+            .display()
+            .to_string();
+        for (line, info, code) in crate::book::code_blocks(&text) {
+            if info != "c" {
+                continue;
+            }
+            let place = format!("{name}:{line}");
+            if code.contains("arm_bdt.h") {
+                for (define, value) in actual {
+                    let defined = code
+                        .lines()
+                        .find_map(|l| l.strip_prefix(&format!("#define {define} ")))
+                        .and_then(|v| v.split_whitespace().next()?.parse::<usize>().ok());
+                    if defined.is_some_and(|d| d != value) {
+                        return Err(format!(
+                            "{place}: C example: `#define {define}` is {}, the demo ring's \
+                             image has {value}",
+                            defined.unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+            count += 1;
+            let stem = format!("example-{count}");
+            let source = dir.join(format!("{stem}.c"));
+            std::fs::write(&source, &code).map_err(|e| format!("{}: {e}", source.display()))?;
+            let mut args = strings(C_FLAGS);
+            args.push(format!("-I{}", path_arg(&c_dir().join("include"))));
+            args.push(format!("-I{}", path_arg(&dir)));
+            args.push(path_arg(&source));
+            let exe = dir.join(&stem);
+            let runs = code.contains("int main(");
+            if runs {
+                args.push(path_arg(lib));
+                args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
+            } else {
+                args.extend(strings(&["-c", "-o"]));
+            }
+            args.push(path_arg(&exe));
+            command("cc", &args).map_err(|e| format!("{place}: C example: {e}"))?;
+            if runs {
+                let out = command(&path_arg(&exe), &[])
+                    .map_err(|e| format!("{place}: C example: {e}"))?;
+                println!("c api doc example {place}: {}", out.trim());
+            } else {
+                println!("c api doc example {place}: compiles");
+            }
+        }
+    }
+    if count == 0 {
+        return Err("doc examples: no ```c block in README.md or docs/src".into());
+    }
     Ok(())
 }
 

@@ -10,6 +10,8 @@
 //! * `panic-check` — prove at link time that no panic path is reachable from bdtree-core's
 //!   public API (M0 and M4F, opt-level 3 and `s`);
 //! * `defmt` — run the defmt example and decode its log with `defmt-print`;
+//! * `book` — check the README and the book's sources (code block languages, tables, links and
+//!   anchors), build the book with mdBook and check the built pages' links (see `book.rs`);
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
 //! * `c --install PREFIX [--target TRIPLE]` — install the C library (see `install.rs`);
@@ -22,6 +24,8 @@
 //! compiles only the C library, and hands every other task to the `full` build (`cargo run
 //! --package xtask -- …`, the same arguments).
 
+#[cfg(feature = "full")]
+mod book;
 #[cfg(feature = "full")]
 mod c;
 #[cfg(feature = "full")]
@@ -240,6 +244,7 @@ fn ci(with_tests: bool) -> Vec<String> {
         }
     }
     failures.extend(lean_library());
+    failures.extend(book::check());
     failures.extend(cross());
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
@@ -366,6 +371,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
         ["defmt"] => firmware::defmt(),
+        ["book"] => book::check(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(true),
@@ -373,7 +379,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | \
+                 size [--overwrite] | panic-check | defmt | book | \
                  c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );

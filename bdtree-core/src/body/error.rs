@@ -30,12 +30,12 @@ pub enum BodyError {
         given: usize,
     },
     /// The mode storage given to [`Body::new`](crate::Body::new) (or the reference storage given to
-    /// [`Body::with_coherence`](crate::Body::with_coherence)) has fewer slots than the tree has
-    /// modes.
+    /// [`Body::with_coherence`](crate::Body::with_coherence)) has fewer scalars than
+    /// [`mode_storage(M)`](crate::mode_storage) (`5M`) for the tree's `M` modes.
     ModeStorageTooSmall {
-        /// Slots needed (the mode count `M`).
+        /// Scalars needed: [`mode_storage(M)`](crate::mode_storage), `M` the tree's mode count.
         needed: usize,
-        /// Slots given.
+        /// Scalars given.
         given: usize,
     },
     /// The tree and the model disagree (triangle count or modes).
@@ -91,9 +91,12 @@ impl core::fmt::Display for BodyError {
                 )
             }
             Self::ModeStorageTooSmall { needed, given } => {
+                // `needed` is `mode_storage(M)`: the tree's mode count is named, not the slots.
+                let modes = needed / crate::mode_storage(1);
                 write!(
                     f,
-                    "mode storage has {given} slots but the tree has {needed} modes"
+                    "mode storage has {given} scalars but the tree has {modes} modes, which need \
+                     {needed} (mode_storage({modes}) = 5 per mode)"
                 )
             }
             Self::ModelMismatch => write!(f, "tree and model disagree"),

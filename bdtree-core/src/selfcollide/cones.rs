@@ -12,7 +12,7 @@ use crate::tree::NONE;
 /// this step) is not expanded. The theorem behind it also needs a contour test (the projected
 /// boundary must not cross itself), which Lau skipped and this skips too: a nearly flat patch whose
 /// outline folds over itself can self-intersect with all its normals in one half-space, and such
-/// contacts are missed. Measured miss rate: benches/README.md ("Self-collision"). Use
+/// contacts are missed. Measured miss rate: the book's `docs/src/performance/self.md`. Use
 /// [`collide_self`](super::collide_self) when nothing may be missed. With
 /// [`SelfAids::signatures`](super::SelfAids::signatures) as well
 /// ([`collide_self_with`](super::collide_self_with)), Type 2 units are culled the same way.

@@ -54,6 +54,10 @@
 //! separate it, or where a few rounds of advancement stall (then at their start: earlier).
 //! Measured on the swept fixtures against 129 samples per motion: 1.02–1.14× the sampled pairs.
 //!
+//! **Cost** (host, f32, callgrind instructions per motion against the static query at 8
+//! instants of the same motion): 2.5–3.4× (7.4–10.9× before the track cache and this leaf
+//! test; the book's `docs/src/performance/swept.md`).
+//!
 //! Everything runs in the bodies' scalar: an f32 body's query uses no f64 (no soft double
 //! precision on a single-precision FPU); rounding is folded into every bound (`motion`, `leaf`).
 

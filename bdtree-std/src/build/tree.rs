@@ -70,7 +70,7 @@ pub enum ModeCenter {
     /// The center of the minimal enclosing ball of the 3D points `{U_ij}` (Welzl): the `Ū_j`
     /// that minimises `ΔR_j`, up to rounding. Costs one Welzl run per node and mode
     /// (expected linear in the node's vertices). The default: 7–15 % smaller mean `‖ΔR‖₂` than
-    /// [`ModeCenter::Mean`] on the fixture meshes (benches/README.md, "Tighter bounds").
+    /// [`ModeCenter::Mean`] on the fixture meshes (the book's `docs/src/performance/bounds.md`).
     #[default]
     #[cfg_attr(feature = "cli", value(name = "ball"))]
     MinimalBall,
@@ -92,7 +92,7 @@ pub enum Grouping {
     /// extent to its largest displacement extent: at weight 1 the root's largest displacement
     /// spread equals its largest rest spread; smaller weights stand for smaller `|q|`.
     /// The default: never worse than [`Grouping::Rest`] on the fixture scenes' overlap tests
-    /// (benches/README.md, "Tighter bounds").
+    /// (the book's `docs/src/performance/bounds.md`).
     #[default]
     Motion,
 }
@@ -115,7 +115,7 @@ pub struct BuildOptions {
     /// Enlarge every internal node to contain its children's bounds for every `q` (a nested
     /// image, [`bdtree_core::image::FLAG_NESTED`]): needed by bounded-depth proxy queries
     /// ([`bdtree_core::proxy`]); costs some tightness in the upper levels (measured in
-    /// benches/README.md, "Contact proxies").
+    /// the book's `docs/src/performance/proxies.md`).
     pub nested: bool,
 }
 

@@ -1,6 +1,7 @@
 //! What the queries answer: [`Answer`] and its items, in f64 world coordinates, and the
 //! [`Wrench`] of generalized forces (sized at run time).
 
+use bdtree_core::response::{penalty, Penalty};
 use bdtree_core::{QueryStats, Scalar, WrenchMut};
 
 /// A query's answer: its items, sorted, and the kernel's counters summed over its walks.
@@ -72,6 +73,18 @@ pub struct Proxy {
     /// Penetration depth `r_a + r_b − ‖c_b − c_a‖` (positive when overlapping; the normal is
     /// along `c_b − c_a`).
     pub depth: f64,
+}
+
+impl Proxy {
+    /// The penalty contact of this pair with `stiffness` (force per length):
+    /// [`bdtree_core::response::penalty`] on the two world spheres, in f64 — the point in the
+    /// middle of the overlap, the unit normal from a's centre to b's, the depth, and the force
+    /// `stiffness · depth · normal` on body b (a gets its negative). `None` when the spheres do
+    /// not overlap or are concentric, where the response of [`super::proxy_forces`] gives no
+    /// force either.
+    pub fn penalty(&self, stiffness: f64) -> Option<Penalty<f64>> {
+        penalty(self.spheres[0], self.spheres[1], stiffness)
+    }
 }
 
 /// A contact proxy of a body reaching into a primitive.

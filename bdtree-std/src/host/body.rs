@@ -1,7 +1,7 @@
 //! [`Body`]: an owned body over a [`Tree`] — its caches, its state in f64 as the caller gave it,
 //! the precision of its tree chosen at run time — and the one precision dispatch of the host.
 
-use bdtree_core::{floating_origin, Body as KernelBody, BodyError, PoseError, Scalar};
+use bdtree_core::{floating_origin, Body as KernelBody, BodyError, Pose, PoseError, Scalar};
 
 use super::error::{HostError, IMPRECISE_FRACTION};
 use super::owned::Owned;
@@ -292,12 +292,13 @@ impl Body {
     }
 
     /// Triangle `t` at the body's state in world coordinates, deformed in f64 from the stored
-    /// model at the stored state (what the f32 refinement tests; `None` for a triangle the
-    /// model does not have).
+    /// model at the state as given (where f32 contacts, distances and witnesses are measured
+    /// again; `None` for a triangle the model does not have).
     pub fn triangle(&mut self, t: u32) -> Result<Option<[[f64; 3]; 3]>, HostError> {
         let origin = floating_origin(&[self.state.translation]);
         self.place(origin)?;
-        let local = self.on_one(Triangle { t });
+        let exact = Exact::new(&self.state, origin);
+        let local = self.on_one(Triangle { t, exact });
         Ok(local.map(|tri| tri.map(|v| std::array::from_fn(|k| v[k] + origin[k]))))
     }
 
@@ -356,15 +357,16 @@ impl Body {
     }
 }
 
-/// A triangle deformed in f64, relative to the body's origin.
+/// A triangle deformed in f64 at the state as given, relative to the body's origin.
 struct Triangle {
     t: u32,
+    exact: Exact,
 }
 
 impl OnOne for Triangle {
     type Out = Option<[[f64; 3]; 3]>;
     fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
-        triangle_f64(body, self.t)
+        self.exact.triangle(body, self.t)
     }
 }
 
@@ -378,21 +380,68 @@ impl OnOne for ErrorBound {
     }
 }
 
-/// Triangle `t` of a kernel body deformed in f64 from its stored model at its stored state
-/// (relative to its floating origin): what [`bdtree_core::refine()`] tests, so its bound is
-/// [`bdtree_core::refine_error`].
-pub(crate) fn triangle_f64<S: Scalar>(
-    body: &KernelBody<'_, '_, S>,
-    t: u32,
-) -> Option<[[f64; 3]; 3]> {
-    let face = *body.model().triangles().get(t as usize)?;
-    let pose = body.pose();
-    let r = pose.rotation.map(|row| row.map(S::to_f64));
-    let tr = pose.translation.map(S::to_f64);
-    let mut out = [[0.0; 3]; 3];
-    for (o, &v) in out.iter_mut().zip(&face) {
-        let x = body.model().deformed_f64(v as usize, body.q())?;
-        *o = std::array::from_fn(|k| r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + tr[k]);
+/// A body's state as the caller gave it, in f64, relative to a floating origin: where f32
+/// answers are measured again. The stored model is deformed at this state (its quaternion
+/// normalised), not at the state's rounding to the tree's precision, so a point computed on
+/// it carries the model's storage rounding only; [`bdtree_core::refine_error`], which bounds
+/// the kernel's f64 view at the rounded state (that rounding included), bounds it too.
+pub(crate) struct Exact {
+    rotation: [[f64; 3]; 3],
+    translation: [f64; 3],
+    q: Vec<f64>,
+}
+
+impl Exact {
+    /// `state` relative to `origin`.
+    pub(crate) fn new(state: &State, origin: [f64; 3]) -> Exact {
+        let r = state.rotation;
+        let n = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let unit = if n > 0.0 && n.is_finite() {
+            r.map(|x| x / n)
+        } else {
+            [1.0, 0.0, 0.0, 0.0]
+        };
+        let t = std::array::from_fn(|k| state.translation[k] - origin[k]);
+        let pose = Pose::<f64>::from_quaternion(unit, t).unwrap_or_else(|_| Pose::identity());
+        Exact {
+            rotation: pose.rotation,
+            translation: pose.translation,
+            q: state.q.clone(),
+        }
     }
-    Some(out)
+
+    /// Vertex `v` of a kernel body's stored model at this state (`None` for a vertex the
+    /// model does not have).
+    pub(crate) fn vertex<S: Scalar>(
+        &self,
+        body: &KernelBody<'_, '_, S>,
+        v: usize,
+    ) -> Option<[f64; 3]> {
+        let model = body.model();
+        let mut x = model.position(v)?.map(S::to_f64);
+        for (axis, c) in x.iter_mut().enumerate() {
+            for (j, &qj) in self.q.iter().enumerate() {
+                *c += model.basis_entry(v, axis, j)?.to_f64() * qj;
+            }
+        }
+        let r = &self.rotation;
+        Some(std::array::from_fn(|k| {
+            r[k][0] * x[0] + r[k][1] * x[1] + r[k][2] * x[2] + self.translation[k]
+        }))
+    }
+
+    /// Triangle `t` of a kernel body's stored model at this state (`None` for a triangle the
+    /// model does not have).
+    pub(crate) fn triangle<S: Scalar>(
+        &self,
+        body: &KernelBody<'_, '_, S>,
+        t: u32,
+    ) -> Option<[[f64; 3]; 3]> {
+        let face = *body.model().triangles().get(t as usize)?;
+        let mut out = [[0.0; 3]; 3];
+        for (o, &v) in out.iter_mut().zip(&face) {
+            *o = self.vertex(body, v as usize)?;
+        }
+        Some(out)
+    }
 }

@@ -10,6 +10,7 @@
 //! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked |
 //! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`] |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
+//! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and the contact Jacobian row `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
 //! | [`World`], [`world::swept`] | every query over many bodies and primitives, each pair at its own origin |
 //! | [`placing`] | where each query's floating origin is, and the precision bound that follows |
@@ -64,6 +65,7 @@
 mod answer;
 mod body;
 mod error;
+mod geometry;
 mod owned;
 pub mod placing;
 mod primitive;
@@ -73,6 +75,7 @@ pub mod world;
 
 pub use body::{Body, State};
 pub use error::{HostError, IMPRECISE_FRACTION};
+pub use geometry::level_cut;
 pub use primitive::Primitive;
 pub use query::{
     contact_forces, contacts, distance, force_at_node, pairs, primitive_contacts,

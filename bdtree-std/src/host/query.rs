@@ -4,20 +4,21 @@
 //! parameters, and returns an [`Answer`] (its items and the kernel's counters) or a
 //! [`HostError`].
 
-use bdtree_core::closest::triangle_distance;
+use bdtree_core::closest::closest_points;
 use bdtree_core::separation::nearest;
+use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
-    collide_proxies, collide_self, collide_swept, primitive_stack_capacity, proxy_stack_capacity,
-    refine, refine_error, refine_self, respond_contact, respond_mut, self_stack_capacity,
-    stack_capacity, triangle_contact, within as kernel_within, Body as KernelBody, ContactPoint,
-    NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair, QueryOutcome, QueryStats, Scalar,
-    SweptPair, TriangleContact, TrianglePair,
+    collide_proxies, collide_self, collide_swept, primitive_contact, primitive_stack_capacity,
+    proxy_stack_capacity, refine, refine_error, refine_self, respond_contact, respond_mut,
+    self_stack_capacity, stack_capacity, triangle_contact, within as kernel_within,
+    Body as KernelBody, ContactPoint, NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair,
+    QueryOutcome, QueryStats, Scalar, SweptPair, TriangleContact, TrianglePair,
 };
 
 use super::answer::{wide, world, world_sphere, ScalarWrench};
 pub use super::answer::{Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
-use super::body::{triangle_f64, Body, OnFour, OnOne, OnTwo};
+use super::body::{Body, Exact, OnFour, OnOne, OnTwo};
 use super::error::HostError;
 use super::placing::{pair_origin, self_origin, swept_origin};
 use super::primitive::Primitive;
@@ -88,7 +89,7 @@ fn refined_contact(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], error: f64) -> Triangle
             ..c
         };
     }
-    let (_, pa, pb) = triangle_distance(a, b);
+    let (_, pa, pb) = closest_points(a, b);
     TriangleContact {
         point: std::array::from_fn(|k| 0.5 * (pa[k] + pb[k])),
         normal: unit(std::array::from_fn(|k| pb[k] - pa[k])).unwrap_or([1.0, 0.0, 0.0]),
@@ -177,6 +178,8 @@ pub fn self_pairs(body: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
 
 struct Contacts {
     origin: [f64; 3],
+    /// The two states as given, relative to the origin.
+    exact: [Exact; 2],
     /// With a stiffness, the penalty forces of the contacts too.
     stiffness: Option<f64>,
 }
@@ -195,7 +198,8 @@ impl OnTwo for Contacts {
             // triangles the refinement tested — as many contacts as refined pairs.
             let error = refine_error(a) + refine_error(b);
             for p in kernel_pairs(a, b, &mut stats)? {
-                let (Some(ta), Some(tb)) = (triangle_f64(a, p.a), triangle_f64(b, p.b)) else {
+                let [ea, eb] = &self.exact;
+                let (Some(ta), Some(tb)) = (ea.triangle(a, p.a), eb.triangle(b, p.b)) else {
                     continue;
                 };
                 let c = refined_contact(&ta, &tb, error);
@@ -263,8 +267,10 @@ pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
     let query = Contacts {
         origin,
+        exact,
         stiffness: None,
     };
     Ok(Body::on_two(a, b, query)??.0)
@@ -289,8 +295,10 @@ pub fn contact_forces(
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
     let query = Contacts {
         origin,
+        exact,
         stiffness: Some(stiffness),
     };
     let (answer, forces) = Body::on_two(a, b, query)??;
@@ -301,6 +309,7 @@ pub fn contact_forces(
 struct Within {
     origin: [f64; 3],
     distance: f64,
+    exact: [Exact; 2],
 }
 
 impl OnTwo for Within {
@@ -326,16 +335,17 @@ impl OnTwo for Within {
         // dropped.
         let error = (3.0f64).sqrt() * (refine_error(a) + refine_error(b)) * (1.0 + 1e-12);
         for p in &found {
-            let near = match (S::BYTES < 8).then(|| (triangle_f64(a, p.a), triangle_f64(b, p.b))) {
+            let [ea, eb] = &self.exact;
+            let near = match (S::BYTES < 8).then(|| (ea.triangle(a, p.a), eb.triangle(b, p.b))) {
                 Some((Some(ta), Some(tb))) => {
-                    // Intersection first: for crossing triangles the feature-pair distance is
-                    // not 0 (`triangle_distance`'s contract) and must not drop the pair.
-                    let intersecting = triangle_contact(&ta, &tb, error).is_some();
-                    let (d2, pa, pb) = triangle_distance(&ta, &tb);
+                    // `closest_points` is 0 up to rounding for intersecting triangles, and an
+                    // intersecting pair is kept whatever its features' distance.
+                    let (d2, pa, pb) = closest_points(&ta, &tb);
                     let dist = d2.sqrt();
-                    if !intersecting && dist > self.distance + error {
+                    if dist > self.distance + error && !triangles_may_intersect(&ta, &tb, error) {
                         continue;
                     }
+                    let intersecting = triangle_contact(&ta, &tb, error).is_some();
                     let (x, y) = match intersecting {
                         true => {
                             let c = refined_contact(&ta, &tb, error).point;
@@ -383,11 +393,21 @@ pub fn within(a: &mut Body, b: &mut Body, distance: f64) -> Result<Answer<Near>,
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
-    Body::on_two(a, b, Within { origin, distance })?
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
+    Body::on_two(
+        a,
+        b,
+        Within {
+            origin,
+            distance,
+            exact,
+        },
+    )?
 }
 
 struct Distance {
     origin: [f64; 3],
+    exact: [Exact; 2],
 }
 
 impl OnTwo for Distance {
@@ -418,16 +438,13 @@ impl OnTwo for Distance {
         };
         // In f32, the witnesses' triangles again in f64 on the stored model.
         if S::BYTES < 8 && !n.intersecting {
-            if let (Some(ta), Some(tb)) =
-                (triangle_f64(a, n.triangle_a), triangle_f64(b, n.triangle_b))
-            {
-                let (d2, pa, pb) = triangle_distance(&ta, &tb);
+            if let (Some(ta), Some(tb)) = (
+                self.exact[0].triangle(a, n.triangle_a),
+                self.exact[1].triangle(b, n.triangle_b),
+            ) {
+                let (d2, pa, pb) = closest_points(&ta, &tb);
                 let d = d2.sqrt();
-                // Triangles that touch in f64 within the bound keep the search's answer (its
-                // distance is then within the bound of 0): for crossing triangles the
-                // feature-pair distance is not 0 (`triangle_distance`'s contract).
-                let touching = triangle_contact(&ta, &tb, refine_error(a) + refine_error(b));
-                if d.is_finite() && touching.is_none() {
+                if d.is_finite() {
                     out.distance = d;
                     out.points = [
                         std::array::from_fn(|k| pa[k] + origin[k]),
@@ -451,7 +468,8 @@ pub fn distance(a: &mut Body, b: &mut Body) -> Result<(Nearest, QueryStats), Hos
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
-    Body::on_two(a, b, Distance { origin })?
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
+    Body::on_two(a, b, Distance { origin, exact })?
 }
 
 struct Proxies {
@@ -622,6 +640,8 @@ pub fn swept(
 struct AgainstPrimitive<'p> {
     primitive: &'p Primitive,
     origin: [f64; 3],
+    /// The body's state as given, relative to the origin (f32 contacts are measured on it).
+    exact: Option<Exact>,
     /// `Some(depth)`: proxies at that depth; `None`: exact contacts.
     proxies: Option<u32>,
 }
@@ -652,6 +672,27 @@ impl OnOne for AgainstPrimitive<'_> {
                         true
                     });
                 complete("collide_primitive", &outcome)?;
+                if let (true, Some(exact)) = (S::BYTES < 8, &self.exact) {
+                    // f32: each triangle again in f64 at the state as given, against the
+                    // primitive placed in f64; one farther than the tolerance of its rounding
+                    // bound does not touch and is dropped.
+                    let wide = self.primitive.kernel::<f64>(origin)?;
+                    let error = refine_error(body);
+                    items.retain_mut(|c| {
+                        let Some(tri) = exact.triangle(body, c.triangles[0]) else {
+                            return true;
+                        };
+                        match primitive_contact(&tri, &wide, error) {
+                            Some(k) => {
+                                c.point = std::array::from_fn(|i| k.point[i] + origin[i]);
+                                c.normal = k.normal;
+                                c.depth = k.depth.max(0.0);
+                                true
+                            }
+                            None => false,
+                        }
+                    });
+                }
                 items.sort_by_key(|c| c.triangles);
                 Ok(PrimitiveAnswer::Contacts(Answer {
                     items,
@@ -688,8 +729,10 @@ impl OnOne for AgainstPrimitive<'_> {
 /// Every triangle of `body` touching `primitive`, with its contact (triangles `[t, 0]`;
 /// normal from the triangle into the primitive), sorted, at the body's own origin (a primitive
 /// is placed exactly in f64 before rounding, so the pair's precision is the body's own). In
-/// f32 there is no f64 second stage: an extra is within the primitive query's tolerance
-/// ([`bdtree_core::primitive_tolerance`]); depths are never negative.
+/// f32 each triangle found is measured again in f64 on the stored model at the state as
+/// given, against the primitive placed in f64 ([`bdtree_core::primitive_contact`] with the
+/// refine bound): one farther than that tolerance is dropped, the others carry the f64
+/// contact. Depths are never negative.
 pub fn primitive_contacts(
     body: &mut Body,
     primitive: &Primitive,
@@ -699,6 +742,7 @@ pub fn primitive_contacts(
     let query = AgainstPrimitive {
         primitive,
         origin,
+        exact: Some(Exact::new(body.state(), origin)),
         proxies: None,
     };
     match body.on_one(query)? {
@@ -723,6 +767,7 @@ pub fn primitive_proxies(
     let query = AgainstPrimitive {
         primitive,
         origin,
+        exact: None,
         proxies: Some(depth),
     };
     match body.on_one(query)? {

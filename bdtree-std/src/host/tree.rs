@@ -137,6 +137,15 @@ impl Tree {
         self.data.radius
     }
 
+    /// The mesh's triangles (vertex indices), in the order queries number them.
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        match (&self.data.view32, &self.data.view64) {
+            (Some(view), _) => view.model.triangles(),
+            (_, Some(view)) => view.model.triangles(),
+            _ => &[],
+        }
+    }
+
     /// Whether two trees hold the same image (the same object, or equal bytes).
     pub fn same(&self, other: &Tree) -> bool {
         Arc::ptr_eq(&self.data, &other.data)

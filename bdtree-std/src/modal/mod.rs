@@ -51,16 +51,16 @@
 //!
 //! # Accuracy
 //!
-//! Measured against theory nobody here wrote (the tests, and the convergence table in the
-//! README): with the default lattice, a free–free 20:1 square beam's first four bending
-//! frequencies are within 1 % of Timoshenko beam theory (Euler–Bernoulli is 1–7 % higher for
-//! that beam: it neglects shear and rotary inertia) and its torsion within 1.3 % of
-//! Saint-Venant's, a 30° tilted rectangular bar's first weak-axis bending within 1 %, a
-//! clamped beam within 1–2 %, a 50:1 plate's six lowest modes, free or clamped on one edge,
-//! within 1 % of Kirchhoff's plate, a thin tube's bending, torsion and first ovalling modes
-//! within 1.3 % of three-dimensional elasticity, the free cube within 1 % of a converged
-//! polynomial Ritz solution, and a sphere's lowest torsional modes within 1 % of Lamb's
-//! solution. Higher modes need finer lattices: give `resolution` to check them.
+//! Measured against theory nobody here wrote (the tests, and the convergence tables of the book's
+//! `docs/src/modal.md`): with the default lattice, a free–free 20:1 square beam's first four
+//! bending frequencies are within 1 % of Timoshenko beam theory (Euler–Bernoulli is 1–7 % higher
+//! for that beam: it neglects shear and rotary inertia) and its torsion within 1.3 % of
+//! Saint-Venant's, a 30° tilted rectangular bar's first weak-axis bending within 1 %, a clamped
+//! beam within 1–2 %, a 50:1 plate's six lowest modes, free or clamped on one edge, within 1 % of
+//! Kirchhoff's plate, a thin tube's bending, torsion and first ovalling modes within 1.3 % of
+//! three-dimensional elasticity, the free cube within 1 % of a converged polynomial Ritz solution,
+//! and a sphere's lowest torsional modes within 1 % of Lamb's solution. Higher modes need finer
+//! lattices: give `resolution` to check them.
 //!
 //! # Units and conventions
 //!

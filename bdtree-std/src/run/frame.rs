@@ -7,32 +7,13 @@
 //! one crosses the other (the midpoint of the intersection segment for a transversal pair), or
 //! the midpoint of the two nearest points when no edge crosses (coplanar or touching pairs).
 
-use bdtree_core::{NodeKind, Scalar, TreeView};
-
 use super::scene::{
     parse_images, prepare, run_with, set_frame, Caches, Contact, ProxyContact, RunError,
 };
 use crate::build::{BuildOptions, Precision};
 use crate::io::Scene;
 
-/// The nodes of the cut at `level`: nodes of that depth, and leaves above it, in tree order.
-pub fn level_cut<S: Scalar>(tree: &TreeView<'_, S>, level: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut stack = vec![0u32];
-    while let Some(k) = stack.pop() {
-        let depth = tree.node_depth(k as usize).unwrap_or(0);
-        match tree.kind(k as usize) {
-            Some(NodeKind::Internal { left, right }) if depth < level => {
-                stack.push(right);
-                stack.push(left);
-            }
-            Some(_) => out.push(k),
-            None => {}
-        }
-    }
-    out.sort_unstable();
-    out
-}
+pub use crate::host::level_cut;
 
 /// What [`frame_geometry`] computes besides the deformed meshes and the contacts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -14,8 +14,9 @@
 //! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: each mesh body is queried
 //! against them at its own origin. A pair is `(b, n + p, triangle, 0)` — the mesh body first,
 //! the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
-//! primitives are not queried, and f32 primitive pairs get no f64 second stage: their extras
-//! are within the primitive query's `2T`. The other runs ignore primitives (the CLI refuses
+//! primitives are not queried; f32 primitive pairs are measured again in f64 on the stored
+//! model at the state as given ([`crate::host::primitive_contacts`]), so an extra is within
+//! the tolerance of the refine bound. The other runs ignore primitives (the CLI refuses
 //! them there).
 
 use std::path::PathBuf;

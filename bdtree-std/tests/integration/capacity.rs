@@ -112,6 +112,14 @@ fn bodies_refuse_small_caches_and_bad_coordinates() {
             given: 9
         })
     );
+    // The message names the tree's mode count (2), not the scalars it needs (10).
+    let message = Body::new(&image, &mut cache.cache, &mut short_modes)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(
+        message.as_deref(),
+        Some("mode storage has 9 scalars but the tree has 2 modes, which need 10 (mode_storage(2) = 5 per mode)")
+    );
     let mut body = cache.body(&image).unwrap();
     assert_eq!(
         body.set_state(Pose::identity(), &[1.0]),

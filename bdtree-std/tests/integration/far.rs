@@ -24,9 +24,10 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 /// f32's unit roundoff.
 const U32: f64 = f32::EPSILON as f64 * 0.5;
 
-/// The documented bound on f32 extras after the exact second stage (README, Conventions):
-/// closer than `EXTRA_FACTOR · u₃₂ · (x_a + x_b + ‖t_a − o‖ + ‖t_b − o‖)`, `x` a body's extent
-/// (`max ‖p_i‖ + Σ_j max_i ‖U_ij‖ |q_j|`) and `o` the floating origin.
+/// The documented bound on f32 extras after the exact second stage (the book's
+/// `docs/src/concepts/precision.md`): closer than `EXTRA_FACTOR · u₃₂ · (x_a + x_b + ‖t_a − o‖ +
+/// ‖t_b − o‖)`, `x` a body's extent (`max ‖p_i‖ + Σ_j max_i ‖U_ij‖ |q_j|`) and `o` the floating
+/// origin.
 pub const EXTRA_FACTOR: f64 = 256.0;
 
 pub(crate) fn scene_of(bodies: Vec<(Mesh, Option<Basis>)>) -> Scene {

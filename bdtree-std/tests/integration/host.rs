@@ -689,3 +689,239 @@ fn the_cli_gives_every_bodys_wrench_with_stiffness() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--contacts"), "{stderr}");
 }
+
+/// A body of an icosphere with 3 smooth modes, f32 or f64, nested, at a state far away.
+fn far_modal_body(precision: Precision) -> (Mesh, Basis, Body, Pose, Vec<f64>) {
+    let mesh = icosphere(0.5, 2);
+    let basis = smooth_basis(&mesh.vertices, 3, 0.1);
+    let options = BuildOptions {
+        precision,
+        nested: true,
+        ..BuildOptions::default()
+    };
+    let (tree, _) = Tree::build(&mesh, Some(&basis), options).expect("tree");
+    let mut body = Body::new(&tree).expect("body");
+    let pose = Pose::from_axis_angle([0.2, -1.0, 0.4], 1.1, [3012.5, -771.25, 18.0]);
+    let q = vec![0.7, -0.4, 0.25];
+    body.set_state(pose.rotation, pose.translation, &q)
+        .expect("state");
+    (mesh, basis, body, pose, q)
+}
+
+#[test]
+fn a_bodys_spheres_and_vertices_in_world_coordinates_hold_the_brute_force() {
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut body, pose, q) = far_modal_body(precision);
+        let truth = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let got = body.vertices().expect("vertices");
+        assert_eq!(got.len(), truth.len());
+        // The stored model at the stored state: the f32 storage and state rounding, ~1e-6.
+        let tol = if precision == Precision::F32 {
+            1e-5
+        } else {
+            1e-11
+        };
+        for (g, t) in got.iter().zip(&truth) {
+            let off = norm(std::array::from_fn(|k| g[k] - t[k]));
+            assert!(off <= tol, "{precision:?}: vertex off by {off:e}");
+        }
+        let inside = |s: [f64; 4], p: &[f64; 3]| norm(std::array::from_fn(|k| p[k] - s[k])) <= s[3];
+        let root = body.sphere(0).expect("sphere").expect("root");
+        assert!(truth.iter().all(|p| inside(root, p)), "{precision:?}: root");
+        assert!(body.sphere(1 << 30).expect("sphere").is_none());
+        // Every triangle's vertices are inside the sphere of its level-3 cut node... at least
+        // inside one of the cut's spheres (each covers its leaves).
+        let cut = body.level_spheres(3).expect("level");
+        assert!(cut.len() > 1 && cut.iter().all(|(_, g)| *g >= 1.0 - 1e-6));
+        for p in &truth {
+            assert!(cut.iter().any(|(s, _)| inside(*s, p)), "{precision:?}: cut");
+        }
+        assert_eq!(body.level_spheres(0).expect("level")[0].0, root);
+        assert_eq!(body.tree().triangles(), &mesh.triangles[..]);
+    }
+}
+
+#[test]
+fn the_contact_jacobian_row_is_the_motion_of_the_point_along_the_normal() {
+    // Linear in q: the row predicts the finite difference of the point with fixed barycentric
+    // weights on the explicitly deformed triangles, up to rounding.
+    let (mesh, basis, mut body, pose, q) = far_modal_body(Precision::F64);
+    let normal = {
+        let n = [0.3, -0.5, 0.8];
+        let l = norm(n);
+        n.map(|x| x / l)
+    };
+    let corners = |q: &[f64], t: usize| {
+        let w = oracle::deform(&mesh.vertices, Some(&basis), q, &pose);
+        mesh.triangles[t].map(|v| w[v as usize])
+    };
+    for t in [0usize, 17, 101] {
+        let tri = corners(&q, t);
+        let weights = [0.2, 0.5, 0.3];
+        let point: [f64; 3] =
+            std::array::from_fn(|k| (0..3).map(|i| weights[i] * tri[i][k]).sum::<f64>());
+        let row = body
+            .normal_row(t as u32, point, normal)
+            .expect("row")
+            .expect("triangle");
+        assert_eq!(row.len(), 3);
+        for (j, &r) in row.iter().enumerate() {
+            let mut moved = q.clone();
+            moved[j] += 1.0;
+            let tri1 = corners(&moved, t);
+            let p1: [f64; 3] =
+                std::array::from_fn(|k| (0..3).map(|i| weights[i] * tri1[i][k]).sum::<f64>());
+            let along: f64 = (0..3).map(|k| (p1[k] - point[k]) * normal[k]).sum();
+            assert!(
+                (r - along).abs() <= 1e-9,
+                "triangle {t}, mode {j}: {r} vs {along}"
+            );
+        }
+    }
+    assert!(body
+        .normal_row(1 << 30, [0.0; 3], normal)
+        .expect("row")
+        .is_none());
+}
+
+#[test]
+fn a_proxys_penalty_forces_sum_to_the_bodys_wrench() {
+    for precision in [Precision::F32, Precision::F64] {
+        let (_, _, mut a, pose, q) = far_modal_body(precision);
+        let (_, _, mut b, _, _) = far_modal_body(precision);
+        let t = pose.translation;
+        b.set_state(pose.rotation, [t[0] + 0.8, t[1] + 0.1, t[2]], &q)
+            .expect("b");
+        let k = 40.0;
+        // The kernel's depth in the bodies' precision against the f64 one of the world spheres.
+        let tol = if precision == Precision::F32 {
+            1e-4
+        } else {
+            1e-9
+        };
+        let (proxies, [_, wb]) = host::proxy_forces(&mut a, 3, &mut b, 3, k).expect("forces");
+        let mut sum = [0.0; 3];
+        let mut live = 0;
+        for p in &proxies.items {
+            if let Some(c) = p.penalty(k) {
+                let expected = k * p.depth;
+                assert!((norm(c.force) - expected).abs() <= tol * k);
+                for (s, f) in sum.iter_mut().zip(c.force) {
+                    *s += f;
+                }
+                live += 1;
+            }
+        }
+        assert!(
+            live > 0,
+            "{precision:?}: no proxy force, the test would be vacuous"
+        );
+        let scale = norm(wb.force).max(1.0);
+        let tol = if precision == Precision::F32 {
+            1e-4
+        } else {
+            1e-9
+        };
+        let off = norm(std::array::from_fn(|k| sum[k] - wb.force[k]));
+        assert!(
+            off <= tol * scale,
+            "{precision:?}: {sum:?} vs {:?}",
+            wb.force
+        );
+    }
+}
+
+#[test]
+fn within_keeps_every_intersecting_pair_in_f32_too() {
+    // Intersecting triangles have no feature pair at distance 0 (the nearest features of two
+    // crossing triangles are apart); `within` must report them at any distance, 0 included,
+    // and f32 contacts must lie on their triangles to the model's storage rounding.
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut a, pose, q) = far_modal_body(precision);
+        let (_, _, mut b, _, _) = far_modal_body(precision);
+        let t = pose.translation;
+        let moved = Pose {
+            rotation: pose.rotation,
+            translation: [t[0] + 0.8, t[1] + 0.1, t[2]],
+        };
+        b.set_state(moved.rotation, moved.translation, &q)
+            .expect("b");
+        let wa = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let wb = oracle::deform(&mesh.vertices, Some(&basis), &q, &moved);
+        let truth: BTreeSet<(u32, u32)> =
+            oracle::brute_force_pairs(&wa, &mesh.triangles, &wb, &mesh.triangles)
+                .into_iter()
+                .collect();
+        assert!(
+            !truth.is_empty(),
+            "{precision:?}: no contact, the test would be vacuous"
+        );
+        for distance in [0.0, 1e-3] {
+            let got: BTreeSet<(u32, u32)> = host::within(&mut a, &mut b, distance)
+                .expect("within")
+                .items
+                .iter()
+                .map(|n| (n.triangles[0], n.triangles[1]))
+                .collect();
+            let missed: Vec<_> = truth.difference(&got).collect();
+            assert!(
+                missed.is_empty(),
+                "{precision:?}, {distance}: missed {missed:?}"
+            );
+        }
+        let tri = |w: &[[f64; 3]], t: u32| mesh.triangles[t as usize].map(|v| w[v as usize]);
+        for c in host::contacts(&mut a, &mut b).expect("contacts").items {
+            for (w, t) in [(&wa, c.triangles[0]), (&wb, c.triangles[1])] {
+                let off = oracle::triangle_distance(&[c.point; 3], &tri(w, t)).0;
+                // The stored model's rounding (f32: ~1e-7 of the body), not the state's.
+                assert!(
+                    off <= 1e-6,
+                    "{precision:?}: contact {off:e} off its triangle"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn f32_primitive_contacts_are_measured_again_in_f64() {
+    // A ball cutting into a far modal body: none missed, and in f32 too every reported
+    // triangle is within the model's storage rounding of the ball, its point on it.
+    use bdtree_std::io::scene::PrimitiveShape;
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, mut body, pose, q) = far_modal_body(precision);
+        let t = pose.translation;
+        let (centre, radius) = ([t[0] + 0.45, t[1] - 0.1, t[2] + 0.05], 0.3);
+        let ball = host::Primitive::new(
+            PrimitiveShape::Sphere(radius),
+            Pose::from_translation(centre),
+        )
+        .expect("ball");
+        let w = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        let tri = |t: u32| mesh.triangles[t as usize].map(|v| w[v as usize]);
+        let gap = |t: u32| oracle::triangle_distance(&[centre; 3], &tri(t)).0 - radius;
+        let truth: BTreeSet<u32> = (0..mesh.triangles.len() as u32)
+            .filter(|&t| gap(t) <= 0.0)
+            .collect();
+        assert!(!truth.is_empty(), "the test would be vacuous");
+        let got = host::primitive_contacts(&mut body, &ball).expect("contacts");
+        let found: BTreeSet<u32> = got.items.iter().map(|c| c.triangles[0]).collect();
+        let missed: Vec<_> = truth.difference(&found).collect();
+        assert!(missed.is_empty(), "{precision:?}: missed {missed:?}");
+        for c in &got.items {
+            let t = c.triangles[0];
+            assert!(
+                gap(t) <= 1e-6,
+                "{precision:?}: triangle {t} is {:e} away",
+                gap(t)
+            );
+            let off = oracle::triangle_distance(&[c.point; 3], &tri(t)).0;
+            let inside = norm(std::array::from_fn(|k| c.point[k] - centre[k])) - radius;
+            assert!(
+                off <= 1e-6 && inside <= 1e-6,
+                "{precision:?}: point {off:e} {inside:e}"
+            );
+            assert!(c.depth >= 0.0);
+        }
+    }
+}

@@ -1,6 +1,8 @@
-//! The crate's layout, as its docs state it: file sizes, the dependency rule between rooms, and
-//! no module cycle. Read from the sources (`src/`), library code only (a file's test module —
-//! everything from its first `#[cfg(test)]` line — and comments are skipped).
+//! The crate's layout, as the book's workspace-layout chapter (`docs/src/reference/layout.md`)
+//! states it: file sizes, the dependency rule between rooms, and no module cycle. Read from the
+//! sources (`src/`), library code only (a file's test module — everything from its first
+//! `#[cfg(test)]` line — and comments are skipped). The chapter's rooms table is read too: its
+//! imports column must be [`RULE`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -12,8 +14,8 @@ const MAX_CLI_LINES: usize = 300;
 /// Files allowed over [`MAX_LINES`] for now, with the reason.
 const LONG_FILES: &[(&str, &str)] = &[];
 
-/// Which rooms each room may import (the table of the crate docs). `base` (error, rng,
-/// storage, vec3) may be imported by all and imports none.
+/// Which rooms each room may import (the rooms table of `docs/src/reference/layout.md`). `base`
+/// (error, rng, storage, vec3) may be imported by all and imports none.
 const RULE: &[(&str, &[&str])] = &[
     ("base", &[]),
     ("io", &[]),
@@ -328,4 +330,45 @@ fn no_module_imports_itself_through_others() {
         );
     }
     assert!(edges.len() > 40, "{} modules read", edges.len());
+}
+
+/// The book's rooms table (`docs/src/reference/layout.md`, the one description of the layout)
+/// says what [`RULE`] holds: the same rooms, each with the same imports.
+#[test]
+fn the_book_states_the_rule() {
+    let chapter = src().join("../../docs/src/reference/layout.md");
+    let text = std::fs::read_to_string(&chapter).expect("read the layout chapter");
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.starts_with("| room | what | imports |"));
+    assert!(
+        lines.next().is_some(),
+        "the layout chapter has no `| room | what | imports |` table"
+    );
+    let mut stated: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for row in lines.skip(1).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let [room, _, imports] = cells[..] else {
+            panic!("layout chapter: a rooms row without three cells: {row}");
+        };
+        // `io/` or `error.rs`, `storage.rs`, `rng.rs` (the base): the first name decides.
+        let first = room.split('`').nth(1).expect("a room in backticks");
+        let name = first.trim_end_matches('/').trim_end_matches(".rs");
+        let room = room_of(name).unwrap_or_else(|| panic!("layout chapter: unknown room {name}"));
+        let imports: BTreeSet<&str> = imports
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|r| room_of(r).unwrap_or_else(|| panic!("layout chapter: unknown room {r}")))
+            .collect();
+        stated.insert(room, imports);
+    }
+    let rule: BTreeMap<&str, BTreeSet<&str>> = RULE
+        .iter()
+        .map(|(room, allowed)| (*room, allowed.iter().copied().collect()))
+        .collect();
+    assert_eq!(
+        stated, rule,
+        "docs/src/reference/layout.md's rooms table and this test's RULE disagree"
+    );
 }

@@ -10,9 +10,9 @@
  * Conventions
  *   Units: whatever the mesh uses (metres for SI users); U q is a displacement in those units.
  *   World vertex: R (p + U q) + t, R the rotation of the unit quaternion (w, x, y, z), scalar
- *   first, normalised before use. Triangle indices: the mesh's face order, 0-based. Node 0 is
- *   the root. Every function comes in f32 and f64 (…_f32 reads images built with
- *   `bdtree build --precision f32`, …_f64 those built in f64).
+ *   first, within 1e-6 of unit norm (refused, not normalised, otherwise). Triangle indices:
+ *   the mesh's face order, 0-based. Node 0 is the root. Every function comes in f32 and f64
+ *   (…_f32 reads images built with `bdtree build --precision f32`, …_f64 those built in f64).
  *   Frame: the coordinates a query takes (primitives) or gives (spheres, points, witnesses)
  *   are in the frame the bodies' states were given in: the world, or the world less the
  *   floating origin given to bdtree_body_set_state_from_f64_* (bdtree_floating_origin places
@@ -750,7 +750,7 @@ bdtree_status bdtree_body_init_f32(struct bdtree_body_f32 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
+// (scalar first; refused, not normalised, when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
@@ -827,7 +827,7 @@ bdtree_status bdtree_body_init_f64(struct bdtree_body_f64 *body,
                                    uint32_t options);
 
 // Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
+// (scalar first; refused, not normalised, when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
 // (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
 // (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
 // cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are

@@ -428,7 +428,7 @@ pub mod exports_f32 {
     }
 
     /// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-    /// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
+    /// (scalar first; refused, not normalised, when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
     /// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
     /// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
     /// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are
@@ -549,7 +549,7 @@ pub mod exports_f64 {
     }
 
     /// Starts a new step: sets the body's pose — a unit quaternion `rotation = (w, x, y, z)`
-    /// (scalar first, normalised before use; refused when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
+    /// (scalar first; refused, not normalised, when `| ‖q‖ − 1 | > 10⁻⁶`) and `translation =
     /// (x, y, z)`, so that a world vertex is `R (p + U q) + t` — and its reduced coordinates `q`
     /// (`q_len` must equal the image's mode count; NULL with 0 for a rigid body). `O(M)`; every
     /// cached sphere becomes stale in `O(1)`. The values are taken as exact: answers are

@@ -165,6 +165,14 @@ pub(crate) fn precision_of(x: &Bound<'_, PyAny>) -> PyResult<Precision> {
     }
 }
 
+/// "f32" or "f64", as `precision` arguments and `Tree.precision` spell it.
+pub(crate) fn precision_text(precision: Precision) -> &'static str {
+    match precision {
+        Precision::F32 => "f32",
+        Precision::F64 => "f64",
+    }
+}
+
 /// A mesh from NumPy arrays, checked (every index in range, every coordinate finite).
 pub(crate) fn mesh_from(vertices: ArrayView2<'_, f64>, faces: &Bound<'_, PyAny>) -> PyResult<Mesh> {
     if vertices.ncols() != 3 {

@@ -1,72 +1,26 @@
-//! `bdtree.Body`: a kernel body over a tree, with the state as the caller gave it (in f64) and
-//! the floating origin its kernel state is currently relative to; argument helpers for bodies.
+//! `bdtree.Body`: a [`bdtree_std::host::Body`] (its caches, the state in f64 as the caller gave
+//! it, the floating origin of each query) and the tree object it was made from; argument
+//! helpers for bodies and the Python messages of the host's errors.
 
-use std::sync::Arc;
-
-use bdtree_core::{Body as CoreBody, BodyError, QueryStatus, Scalar, QUATERNION_TOLERANCE};
+use bdtree_std::host::{self, HostError};
+use bdtree_std::io::pose::QUATERNION_NORM_TOLERANCE;
 use pyo3::prelude::*;
 
-use crate::args::{finite_vector, floats1, int_arg, shown, vector};
+use crate::args::{finite_vector, floats1, int_arg, precision_text, shown, vector};
 use crate::err;
-use crate::owned::Owned;
 use crate::tree::Tree;
-
-/// A kernel body of either precision.
-pub(crate) enum AnyBody {
-    F32(Owned<f32>),
-    F64(Owned<f64>),
-}
 
 /// A deformable body: a tree, a pose (rotation quaternion `(w, x, y, z)`, translation) and
 /// reduced coordinates `q` (one per mode). A world vertex is `R (p + U q) + t`.
 #[pyclass(module = "bdtree")]
 pub(crate) struct Body {
-    pub(crate) body: AnyBody,
+    pub(crate) body: host::Body,
     pub(crate) tree: Py<Tree>,
-    /// The state as the caller gave it, in f64.
-    pub(crate) state: State,
-    /// The floating origin the kernel body's state is relative to: each query places its
-    /// bodies at the origin of that query ([`Body::place`]).
-    pub(crate) origin: [f64; 3],
 }
 
-/// A body's state as the caller gave it.
-#[derive(Clone)]
-pub(crate) struct State {
-    pub(crate) rotation: [f64; 4],
-    pub(crate) translation: [f64; 3],
-    pub(crate) q: Vec<f64>,
-}
-
-/// Sets a kernel body to the caller's f64 state relative to a floating origin (conservative
-/// against the state as given, whatever its distance from the world origin).
-pub(crate) fn set<S: Scalar>(
-    body: &mut CoreBody<'_, '_, S>,
-    state: &State,
-    origin: [f64; 3],
-) -> Result<(), String> {
-    let State {
-        rotation,
-        translation,
-        q,
-    } = state;
-    body.set_state_f64(*rotation, *translation, q, origin)
-        .map_err(|e| match e {
-            BodyError::Pose(e) => format!("rotation/translation: {e}"),
-            BodyError::OutOfRange => {
-                let qmax = q.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-                let tmax = translation.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-                format!(
-                    "state out of range for a {} body (|q| up to {qmax:e}, |t| up to {tmax:e}): {e}",
-                    S::NAME
-                )
-            }
-            e => format!("q: {e}"),
-        })
-}
-
-/// Checks a state the way the kernel will, with messages that name the parameter and the
-/// value: finite entries, a unit quaternion within [`QUATERNION_TOLERANCE`].
+/// Checks a state's numbers with messages that name the Python parameter and the value:
+/// finite entries, a unit quaternion within the tolerance of every surface. The host checks
+/// the rest (the number of coordinates, the range of the precision).
 fn check_state(rotation: &[f64; 4], translation: &[f64; 3], q: &[f64]) -> PyResult<()> {
     for (name, values) in [
         ("rotation", &rotation[..]),
@@ -81,31 +35,75 @@ fn check_state(rotation: &[f64; 4], translation: &[f64; 3], q: &[f64]) -> PyResu
         }
     }
     let norm = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if (norm - 1.0).abs() > QUATERNION_TOLERANCE {
+    if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
         let [w, x, y, z] = rotation;
         return Err(err(format!(
             "rotation = ({w}, {x}, {y}, {z}): a quaternion of norm {norm}; rotations must be \
-             unit quaternions (w, x, y, z) (| norm − 1 | ≤ {QUATERNION_TOLERANCE:e}, on every \
-             surface)"
+             unit quaternions (w, x, y, z) (| norm − 1 | ≤ {QUATERNION_NORM_TOLERANCE:e}, on \
+             every surface)"
         )));
     }
     Ok(())
 }
 
-impl Body {
-    /// Re-places the kernel body's state relative to `origin` (nothing to do when it already
-    /// is).
-    pub(crate) fn place(&mut self, origin: [f64; 3]) -> PyResult<()> {
-        if self.origin == origin {
-            return Ok(());
+/// The largest `|x|` of a slice.
+fn largest(x: &[f64]) -> f64 {
+    x.iter().fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// "f32" or "f64".
+fn precision_name(body: &host::Body) -> &'static str {
+    precision_text(body.precision())
+}
+
+/// The message of a state beyond what a body's precision can compute with (`where`: at its
+/// own origin or a query's), with the largest `|q|` and `|t|` and the host's sentence.
+fn out_of_range(precision: &str, q: f64, t: f64, place: &str, e: &HostError) -> String {
+    format!(
+        "state out of range for a {precision} body{place} (|q| up to {q:e}, |t| up to {t:e}): \
+         {e}"
+    )
+}
+
+/// The Python error of a host query on `bodies` (named by their parameters), called as
+/// `what`. States were accepted when they were set, so a state refused during a query is out
+/// of range at the query's floating origin; proxies need nested trees.
+pub(crate) fn query_error(what: &str, bodies: &[(&str, &host::Body)], e: HostError) -> PyErr {
+    let names = || {
+        bodies
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    match e {
+        HostError::State { .. } => {
+            let q = bodies
+                .iter()
+                .fold(0.0f64, |m, (_, b)| m.max(largest(&b.state().q)));
+            let t = bodies
+                .iter()
+                .fold(0.0f64, |m, (_, b)| m.max(largest(&b.state().translation)));
+            let precision = bodies.first().map_or("f64", |(_, b)| precision_name(b));
+            err(format!(
+                "{what}: {}: {}",
+                names(),
+                out_of_range(precision, q, t, " at the query's floating origin", &e)
+            ))
         }
-        let result = match &mut self.body {
-            AnyBody::F32(b) => set(b.body(), &self.state, origin),
-            AnyBody::F64(b) => set(b.body(), &self.state, origin),
-        };
-        result.map_err(err)?;
-        self.origin = origin;
-        Ok(())
+        HostError::NotNested { .. } => err(format!(
+            "{what}: proxy queries need trees built with nested=True (Tree.build(..., \
+             nested=True)); at least one of these trees is not nested"
+        )),
+        HostError::MixedPrecision => err(format!(
+            "{what}: {}: the bodies' trees have different precisions (f32 and f64): build them \
+             in one",
+            names()
+        )),
+        HostError::DifferentTrees => err(format!(
+            "{what}: an object's bodies before and now must hold the same tree"
+        )),
+        e => err(format!("{what}: {e}")),
     }
 }
 
@@ -116,22 +114,10 @@ impl Body {
         let tree = tree
             .cast::<Tree>()
             .map_err(|_| err(format!("tree = {}: expected a bdtree.Tree", shown(tree))))?;
-        let data = Arc::clone(&tree.get().data);
-        let modes = data.header.modes as usize;
-        let body = if data.header.scalar_bytes == 4 {
-            AnyBody::F32(Owned::new(data).map_err(err)?)
-        } else {
-            AnyBody::F64(Owned::new(data).map_err(err)?)
-        };
+        let body = host::Body::new(&tree.get().tree).map_err(err)?;
         Ok(Body {
             body,
             tree: tree.clone().unbind(),
-            state: State {
-                rotation: [1.0, 0.0, 0.0, 0.0],
-                translation: [0.0; 3],
-                q: vec![0.0; modes],
-            },
-            origin: [0.0; 3],
         })
     }
 
@@ -156,35 +142,27 @@ impl Body {
             Some(t) => finite_vector::<3>("translation", t)?,
             None => [0.0; 3],
         };
-        let modes = self.state.q.len();
         let q = match q.filter(|q| !q.is_none()) {
             Some(q) => floats1("q", q)?,
-            None => vec![0.0; modes],
+            None => vec![0.0; self.body.tree().modes()],
         };
         check_state(&r, &t, &q)?;
-        let state = State {
-            rotation: r,
-            translation: t,
-            q,
-        };
-        // Placed at its own translation until a query needs another origin.
-        let result = match &mut self.body {
-            AnyBody::F32(b) => set(b.body(), &state, t),
-            AnyBody::F64(b) => set(b.body(), &state, t),
-        };
-        result.map_err(err)?;
-        self.state = state;
-        self.origin = t;
-        Ok(())
+        let modes = self.body.tree().modes();
+        self.body.set_state(r, t, &q).map_err(|e| match e {
+            // Finite numbers, a unit quaternion and as many coordinates as modes, refused for
+            // the translation or q: beyond the range of the precision.
+            HostError::State { argument, .. } if argument != "rotation" && q.len() == modes => {
+                let precision = precision_name(&self.body);
+                err(out_of_range(precision, largest(&q), largest(&t), "", &e))
+            }
+            e => err(e),
+        })
     }
 
     /// World sphere `[x, y, z, r]` of a node for the current step (node 0: the whole body).
     #[pyo3(signature = (node = None), text_signature = "($self, node=0)")]
     fn sphere(&mut self, node: Option<&Bound<'_, PyAny>>) -> PyResult<(f64, f64, f64, f64)> {
-        let nodes = match &self.body {
-            AnyBody::F32(b) => b.nodes(),
-            AnyBody::F64(b) => b.nodes(),
-        };
+        let nodes = self.body.tree().header().nodes as usize;
         let node = match node {
             Some(n) => int_arg(
                 "node",
@@ -198,16 +176,9 @@ impl Body {
             )? as usize,
             None => 0,
         };
-        // Its own translation is the best origin for one body.
-        let t = self.state.translation;
-        self.place(t)?;
-        let s = match &mut self.body {
-            AnyBody::F32(b) => b.body().sphere(node).map(|s| s.map(f64::from)),
-            AnyBody::F64(b) => b.body().sphere(node),
-        };
+        let s = self.body.sphere(node).map_err(err)?;
         let [x, y, z, r] = s.ok_or_else(|| err(format!("node = {node}: does not exist")))?;
-        let o = self.origin;
-        Ok((x + o[0], y + o[1], z + o[2], r))
+        Ok((x, y, z, r))
     }
 
     /// The body's tree.
@@ -224,7 +195,7 @@ pub(crate) fn body_arg<'py>(name: &str, x: &Bound<'py, PyAny>) -> PyResult<Bound
         .map_err(|_| err(format!("{name} = {}: expected a bdtree.Body", shown(x))))
 }
 
-/// Mutable borrows of two distinct bodies (`names` are the parameters).
+/// Mutable borrows of two distinct bodies (`names` are the parameters) of one precision.
 pub(crate) fn borrow_two<'py>(
     names: [&str; 2],
     a: &Bound<'py, PyAny>,
@@ -238,7 +209,7 @@ pub(crate) fn borrow_two<'py>(
         )));
     }
     let (a, b) = (a.try_borrow_mut()?, b.try_borrow_mut()?);
-    if std::mem::discriminant(&a.body) != std::mem::discriminant(&b.body) {
+    if a.body.precision() != b.body.precision() {
         return Err(err(format!(
             "{} and {}: the bodies' trees have different precisions (f32 and f64): build both \
              in one",
@@ -247,62 +218,3 @@ pub(crate) fn borrow_two<'py>(
     }
     Ok((a, b))
 }
-
-/// The kernel's status of a query that did not complete, as an error.
-pub(crate) fn status_error(what: &str, status: QueryStatus) -> PyErr {
-    match status {
-        QueryStatus::NotNested => err(format!(
-            "{what}: proxy queries need trees built with nested=True (Tree.build(..., \
-             nested=True)); at least one of these trees is not nested"
-        )),
-        status => err(format!("{what}: the query did not complete: {status:?}")),
-    }
-}
-
-/// The depth of a body's tree.
-pub(crate) fn depth<S: Scalar>(b: &CoreBody<'_, '_, S>) -> u32 {
-    b.tree().depth()
-}
-
-/// A point relative to a floating origin, in the world.
-pub(crate) fn world<S: Scalar>(p: [S; 3], origin: [f64; 3]) -> [f64; 3] {
-    std::array::from_fn(|k| p[k].to_f64() + origin[k])
-}
-
-/// Runs `$run` on the kernel bodies of two [`Body`]s of one precision (checked by
-/// [`borrow_two`]) as `$x`, `$y`.
-macro_rules! with_pair {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $run:expr) => {
-        match (&mut $a.body, &mut $b.body) {
-            ($crate::body::AnyBody::F32(x), $crate::body::AnyBody::F32(y)) => {
-                let ($x, $y) = (x.body(), y.body());
-                $run
-            }
-            ($crate::body::AnyBody::F64(x), $crate::body::AnyBody::F64(y)) => {
-                let ($x, $y) = (x.body(), y.body());
-                $run
-            }
-            _ => Err($crate::err(
-                "the bodies' trees have different precisions (f32 and f64): build both in one",
-            )),
-        }
-    };
-}
-
-/// Runs `$run` on the kernel body of a [`Body`] as `$x`.
-macro_rules! with_body {
-    ($a:expr, |$x:ident| $run:expr) => {
-        match &mut $a.body {
-            $crate::body::AnyBody::F32(x) => {
-                let $x = x.body();
-                $run
-            }
-            $crate::body::AnyBody::F64(x) => {
-                let $x = x.body();
-                $run
-            }
-        }
-    };
-}
-
-pub(crate) use {with_body, with_pair};

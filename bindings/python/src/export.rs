@@ -1,41 +1,15 @@
 //! `bdtree.export`: the bodies in their current states as PLY or OBJ for MeshLab or Blender,
 //! the file `bdtree export` writes for a scene frame ([`bdtree_std::view::export`]).
 
-use bdtree_core::Scalar;
-use bdtree_std::run::frame::{contact_point, level_cut, BodyGeometry, FrameGeometry};
+use bdtree_std::host;
+use bdtree_std::run::frame::{contact_point, BodyGeometry, FrameGeometry};
 use bdtree_std::view::export::write_frame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::args::{bool_arg, int_arg, shown};
-use crate::body::{body_arg, with_body, with_pair, Body};
+use crate::body::{body_arg, query_error, Body};
 use crate::err;
-use crate::pairs::{pair_origin, pairs_of};
-
-/// The world vertices of a body at the caller's state, in f64 from the stored model.
-fn world_vertices(body: &mut Body) -> Vec<[f64; 3]> {
-    let state = body.state.clone();
-    let pose = bdtree_core::Pose::<f64>::from_quaternion(state.rotation, state.translation);
-    let Ok(pose) = pose else {
-        return Vec::new();
-    };
-    with_body!(body, |x| {
-        let model = x.model();
-        (0..model.vertex_count())
-            .map(|v| {
-                let mut p = model
-                    .position(v)
-                    .map_or([0.0; 3], |p| p.map(|c| c.to_f64()));
-                for (axis, c) in p.iter_mut().enumerate() {
-                    for (j, &qj) in state.q.iter().enumerate() {
-                        *c += model.basis_entry(v, axis, j).map_or(0.0, |u| u.to_f64()) * qj;
-                    }
-                }
-                pose.apply(p)
-            })
-            .collect()
-    })
-}
 
 /// Writes `bodies` (a sequence of `bdtree.Body`) in their current states to `path` (`.ply` or
 /// `.obj`, by its extension), as `bdtree export` writes a scene frame: each body's deformed
@@ -85,17 +59,18 @@ pub(crate) fn export<'py>(
     for i in 0..handles.len() {
         for j in i + 1..handles.len() {
             let (mut a, mut b) = (handles[i].try_borrow_mut()?, handles[j].try_borrow_mut()?);
-            let origin = pair_origin(&a, &b);
-            a.place(origin)?;
-            b.place(origin)?;
-            let found = with_pair!(a, b, |x, y| pairs_of(x, y))
-                .map_err(|e| err(format!("bodies[{i}] and bodies[{j}]: {e}")))?;
-            pairs.extend(found.iter().map(|p| (i, j, p[0], p[1])));
+            let found = host::pairs(&mut a.body, &mut b.body).map_err(|e| {
+                let (x, y) = (format!("bodies[{i}]"), format!("bodies[{j}]"));
+                query_error("export", &[(&x, &a.body), (&y, &b.body)], e)
+            })?;
+            pairs.extend(found.items.iter().map(|p| (i, j, p[0], p[1])));
         }
         if self_pairs == Some(true) {
-            let own = crate::pairs::collide_self(py, &handles[i])?;
-            let own: Vec<[i64; 2]> = own.extract()?;
-            pairs.extend(own.iter().map(|p| (i, i, p[0] as u32, p[1] as u32)));
+            let mut body = handles[i].try_borrow_mut()?;
+            let name = format!("bodies[{i}]");
+            let own = host::self_pairs(&mut body.body)
+                .map_err(|e| query_error("export", &[(&name, &body.body)], e))?;
+            pairs.extend(own.items.iter().map(|p| (i, i, p[0], p[1])));
         }
     }
     pairs.sort_unstable();
@@ -107,8 +82,8 @@ pub(crate) fn export<'py>(
     };
     for (b, handle) in handles.iter().enumerate() {
         let mut body = handle.try_borrow_mut()?;
-        let vertices = world_vertices(&mut body);
-        let triangles = with_body!(body, |x| x.model().triangles().to_vec());
+        let vertices = body.body.vertices().map_err(err)?;
+        let triangles = body.body.tree().triangles().to_vec();
         let touching = |others_only: bool| {
             let mut out: Vec<u32> = pairs
                 .iter()
@@ -130,26 +105,10 @@ pub(crate) fn export<'py>(
             .copied()
             .filter(|t| with_others.binary_search(t).is_err())
             .collect();
-        let mut drawn = Vec::new();
-        if let Some(level) = level {
-            let t = body.state.translation;
-            body.place(t)?;
-            let origin = body.origin;
-            with_body!(body, |x| {
-                let tree = *x.tree();
-                for k in level_cut(&tree, level) {
-                    let (Some(rest), Some(s)) =
-                        (tree.rest_sphere(k as usize), x.sphere(k as usize))
-                    else {
-                        continue;
-                    };
-                    let (r0, r) = (rest[3].to_f64(), s[3].to_f64());
-                    let growth = if r0 > 0.0 { r / r0 } else { 1.0 };
-                    let c: [f64; 3] = std::array::from_fn(|k| s[k].to_f64() + origin[k]);
-                    drawn.push(([c[0], c[1], c[2], r], growth));
-                }
-            });
-        }
+        let drawn = match level {
+            Some(level) => body.body.level_spheres(level).map_err(err)?,
+            None => Vec::new(),
+        };
         geometry.bodies.push(BodyGeometry {
             name: format!("body{b}"),
             vertices,

@@ -1,29 +1,30 @@
 //! # bdtree (Python)
 //!
-//! The Python module `bdtree` over [`bdtree_std`] (loading, building, modes, export) and
-//! [`bdtree_core`] (bodies and queries): NumPy arrays in (any float dtype, C or Fortran
+//! The Python module `bdtree`, a thin client of [`bdtree_std::host`] (trees, bodies and every
+//! query: each body pair at its own floating origin, f32 answers refined in f64, world
+//! coordinates, sorted) and of [`bdtree_std`]'s loading, modes and export: NumPy arrays in (any float dtype, C or Fortran
 //! order), NumPy arrays out. Every error of the library, and every bad argument, becomes a
 //! `bdtree.Error` (a `ValueError`) carrying its message — file, place and problem for files,
 //! the parameter and its value for arguments, the kernel's sentence for bad states.
 //!
-//! By concept: `args` (Python values to Rust), `tree` and `body` (the two classes; the
-//! `unsafe` of this crate is in `owned`, where a Python object owns a kernel body and what it
-//! borrows), then one file per family of queries — `pairs` (collide, self, frames, distance),
-//! `contacts` (contact data and the Jacobian, within), `proxies` (proxies and penalty forces),
-//! `primitives`, `swept` — over `refined` (the f64 view f32 answers are refined on), and
-//! `modes`, `export`. Each query places its bodies at the pair's own floating origin
-//! ([`bdtree_core::floating_origin`]) before asking the kernel.
+//! By concept: `args` (Python values to Rust), `tree` and `body` (the two classes, over
+//! [`bdtree_std::host::Tree`] and [`bdtree_std::host::Body`], and the Python messages of the
+//! host's errors), then one file per family of queries — `pairs` (collide, self, frames,
+//! distance), `contacts` (contact data and the Jacobian, within), `proxies` (proxies and
+//! penalty forces), `primitives`, `swept` — and `modes`, `export`. Each converts its arguments,
+//! calls the host and converts the answer; this crate has no `unsafe` and no query logic of
+//! its own.
+
+#![forbid(unsafe_code)]
 
 mod args;
 mod body;
 mod contacts;
 mod export;
 mod modes;
-mod owned;
 mod pairs;
 mod primitives;
 mod proxies;
-mod refined;
 mod swept;
 mod tree;
 

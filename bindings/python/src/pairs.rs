@@ -1,69 +1,16 @@
-//! Triangle pairs and distances: `collide`, `collide_self`, `collide_frames`, `distance`. Each
-//! body pair is placed at its own floating origin ([`floating_origin`] of the two
-//! translations), a body's self pairs at its own translation; f32 answers are refined in f64.
+//! Triangle pairs and distances: `collide`, `collide_self`, `collide_frames`, `distance` — the
+//! host's [`host::pairs`], [`host::self_pairs`] and [`host::distance`] (each body pair at its
+//! own floating origin, a body's self pairs at its own translation, f32 answers refined in
+//! f64, world coordinates, sorted).
 
-use bdtree_core::separation::{nearest, Nearest};
-use bdtree_core::{
-    collide as core_collide, collide_self as core_self, floating_origin, refine, refine_self,
-    self_stack_capacity, stack_capacity, triangle::triangles_may_intersect, Body as CoreBody,
-    Scalar, TrianglePair,
-};
+use bdtree_std::host;
 use numpy::ndarray::Array2;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::args::{floats2, pair_array};
-use crate::body::{
-    body_arg, borrow_two, depth, set, status_error, with_body, with_pair, world, Body, State,
-};
-use crate::refined::{error64, triangle64, Frame64};
+use crate::body::{body_arg, borrow_two, query_error};
 use crate::{err, Floats};
-
-/// The floating origin of a query between two bodies.
-pub(crate) fn pair_origin(a: &Body, b: &Body) -> [f64; 3] {
-    floating_origin(&[a.state.translation, b.state.translation])
-}
-
-/// Sorted pairs of two bodies, refined in f64 (f32).
-pub(crate) fn pairs_of<S: Scalar>(
-    a: &mut CoreBody<'_, '_, S>,
-    b: &mut CoreBody<'_, '_, S>,
-) -> Result<Vec<[u32; 2]>, PyErr> {
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
-    let mut found = Vec::new();
-    let mut sink = |p: TrianglePair| {
-        found.push(p);
-        true
-    };
-    let o = core_collide(a, b, &mut stack, &mut sink);
-    if !o.status.is_complete() {
-        return Err(status_error("collide", o.status));
-    }
-    let kept = refine(a, b, &mut found);
-    Ok(sorted(found.get(..kept).unwrap_or(&[])))
-}
-
-fn self_pairs_of<S: Scalar>(a: &mut CoreBody<'_, '_, S>) -> Result<Vec<[u32; 2]>, PyErr> {
-    let mut stack = vec![[0u32; 2]; self_stack_capacity(depth(a))];
-    let mut found = Vec::new();
-    let mut sink = |p: TrianglePair| {
-        found.push(p);
-        true
-    };
-    let o = core_self(a, &mut stack, &mut sink);
-    if !o.status.is_complete() {
-        return Err(status_error("collide_self", o.status));
-    }
-    let kept = refine_self(a, &mut found);
-    Ok(sorted(found.get(..kept).unwrap_or(&[])))
-}
-
-/// Pairs as sorted `[a, b]` rows.
-fn sorted(pairs: &[TrianglePair]) -> Vec<[u32; 2]> {
-    let mut out: Vec<[u32; 2]> = pairs.iter().map(|p| [p.a, p.b]).collect();
-    out.sort_unstable();
-    out
-}
 
 /// Every intersecting triangle pair of two bodies in their current states: an int64 array of
 /// shape (K, 2), `[triangle of a, triangle of b]`, rows sorted. Conservative: every
@@ -80,11 +27,9 @@ pub(crate) fn collide<'py>(
     b: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
-    let origin = pair_origin(&a, &b);
-    a.place(origin)?;
-    b.place(origin)?;
-    let pairs = with_pair!(a, b, |x, y| pairs_of(x, y))?;
-    Ok(pair_array(py, &pairs))
+    let found = host::pairs(&mut a.body, &mut b.body)
+        .map_err(|e| query_error("collide", &[("a", &a.body), ("b", &b.body)], e))?;
+    Ok(pair_array(py, &found.items))
 }
 
 /// Every intersecting pair of non-adjacent triangles of one body: int64 (K, 2), `a < b` in
@@ -97,10 +42,9 @@ pub(crate) fn collide_self<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let body = body_arg("body", body)?;
     let mut body = body.try_borrow_mut()?;
-    let t = body.state.translation;
-    body.place(t)?;
-    let pairs = with_body!(body, |x| self_pairs_of(x))?;
-    Ok(pair_array(py, &pairs))
+    let found = host::self_pairs(&mut body.body)
+        .map_err(|e| query_error("collide_self", &[("body", &body.body)], e))?;
+    Ok(pair_array(py, &found.items))
 }
 
 /// Frame-stacked states of one body: rotations (F, 4), translations (F, 3), q (F, M).
@@ -110,16 +54,19 @@ struct States {
     q: Array2<f64>,
 }
 
+/// A body's state, as [`host::Body::set_state`] takes it.
+type State = ([f64; 4], [f64; 3], Vec<f64>);
+
 impl States {
     /// Frame `f`'s state.
     fn state(&self, f: usize) -> State {
         let r = self.rotation.row(f);
         let t = self.translation.row(f);
-        State {
-            rotation: [r[0], r[1], r[2], r[3]],
-            translation: [t[0], t[1], t[2]],
-            q: self.q.row(f).to_vec(),
-        }
+        (
+            [r[0], r[1], r[2], r[3]],
+            [t[0], t[1], t[2]],
+            self.q.row(f).to_vec(),
+        )
     }
 }
 
@@ -158,31 +105,31 @@ fn states(
     })
 }
 
-/// Every frame's pairs; returns them with the last frame's states and origin.
-type Frames = (Vec<Vec<[u32; 2]>>, Option<(State, State, [f64; 3])>);
-
-fn frames_of<S: Scalar>(
-    a: &mut CoreBody<'_, '_, S>,
-    b: &mut CoreBody<'_, '_, S>,
+/// Every frame's pairs of `a` and `b` ([`host::pairs`] after each frame's states); a refused
+/// state or query names its frame.
+fn frames_of(
+    a: &mut host::Body,
+    b: &mut host::Body,
     sa: &States,
     sb: &States,
-) -> Result<Frames, String> {
+) -> Result<Vec<Vec<[u32; 2]>>, String> {
     let mut out = Vec::with_capacity(sa.rotation.nrows());
-    let mut last = None;
     for f in 0..sa.rotation.nrows() {
-        let (xa, xb) = (sa.state(f), sb.state(f));
-        let origin = floating_origin(&[xa.translation, xb.translation]);
-        set(a, &xa, origin).map_err(|e| format!("frame {f}, body a: {e}"))?;
-        set(b, &xb, origin).map_err(|e| format!("frame {f}, body b: {e}"))?;
-        out.push(pairs_of(a, b).map_err(|e| format!("frame {f}: {e}"))?);
-        last = Some((xa, xb, origin));
+        let ((ra, ta, qa), (rb, tb, qb)) = (sa.state(f), sb.state(f));
+        a.set_state(ra, ta, &qa)
+            .map_err(|e| format!("frame {f}, body a: {e}"))?;
+        b.set_state(rb, tb, &qb)
+            .map_err(|e| format!("frame {f}, body b: {e}"))?;
+        let found = host::pairs(a, b).map_err(|e| format!("frame {f}: {e}"))?;
+        out.push(found.items);
     }
-    Ok((out, last))
+    Ok(out)
 }
 
 /// `collide` over many frames without the GIL: the states of `a` and `b` stacked by frame
 /// (`rotation_*` (F, 4), `translation_*` (F, 3), `q_*` (F, M) or None). Returns a list of F
-/// int64 (K, 2) arrays. The bodies are left in the last frame's state.
+/// int64 (K, 2) arrays. The bodies are left in the last frame's state (in their states
+/// before the call when a frame is refused).
 #[pyfunction]
 #[pyo3(signature = (a, b, rotation_a, translation_a, rotation_b, translation_b, q_a = None, q_b = None))]
 #[allow(clippy::too_many_arguments)]
@@ -208,20 +155,18 @@ pub(crate) fn collide_frames<'py>(
     }
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
     let (ka, kb) = (&mut a.body, &mut b.body);
-    let frames = py.detach(|| match (ka, kb) {
-        (crate::body::AnyBody::F32(a), crate::body::AnyBody::F32(b)) => {
-            frames_of(a.body(), b.body(), &sa, &sb)
+    let before = (ka.state().clone(), kb.state().clone());
+    let frames = py.detach(|| {
+        let frames = frames_of(ka, kb, &sa, &sb);
+        if frames.is_err() {
+            // Both states were accepted before: putting them back cannot fail.
+            for (body, s) in [(&mut *ka, &before.0), (&mut *kb, &before.1)] {
+                let _ = body.set_state(s.rotation, s.translation, &s.q);
+            }
         }
-        (crate::body::AnyBody::F64(a), crate::body::AnyBody::F64(b)) => {
-            frames_of(a.body(), b.body(), &sa, &sb)
-        }
-        _ => Err("precisions differ".to_string()),
+        frames
     });
-    let (frames, last) = frames.map_err(err)?;
-    if let Some((xa, xb, origin)) = last {
-        (a.state, a.origin) = (xa, origin);
-        (b.state, b.origin) = (xb, origin);
-    }
+    let frames = frames.map_err(err)?;
     Ok(frames.iter().map(|p| pair_array(py, p)).collect())
 }
 
@@ -258,57 +203,6 @@ fn tuple(p: [f64; 3]) -> (f64, f64, f64) {
     (p[0], p[1], p[2])
 }
 
-/// The kernel's nearest points; in f32, the witness triangles measured again in f64.
-fn distance_of<S: Scalar>(
-    a: &mut CoreBody<'_, '_, S>,
-    b: &mut CoreBody<'_, '_, S>,
-    origin: [f64; 3],
-    (fa, fb): (&Frame64, &Frame64),
-) -> PyResult<Distance> {
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth(a), depth(b))];
-    let o = nearest(a, b, &mut stack);
-    let n: Nearest<S> = match o.nearest {
-        Some(n) if o.status.is_complete() => n,
-        _ => return Err(status_error("distance", o.status)),
-    };
-    let triangles = (n.triangle_a, n.triangle_b);
-    let kernel = Distance {
-        distance: n.distance.to_f64(),
-        point_a: tuple(world(n.point_a, origin)),
-        point_b: tuple(world(n.point_b, origin)),
-        triangles,
-        normal: tuple(n.normal.map(S::to_f64)),
-        intersecting: n.intersecting,
-    };
-    if S::BYTES >= 8 {
-        return Ok(kernel);
-    }
-    let (Some(ta), Some(tb)) = (
-        triangle64(a, fa, n.triangle_a),
-        triangle64(b, fb, n.triangle_b),
-    ) else {
-        return Ok(kernel);
-    };
-    let error = error64(a) + error64(b);
-    let (d2, pa, pb) = bdtree_core::closest::closest_points(&ta, &tb);
-    let t = bdtree_core::contact::contact_tolerance(&ta, &tb, error);
-    let d = d2.sqrt();
-    let intersecting = triangles_may_intersect(&ta, &tb, error) && d <= t + t;
-    let normal = if intersecting || d == 0.0 {
-        [0.0; 3]
-    } else {
-        std::array::from_fn(|k| (pb[k] - pa[k]) / d)
-    };
-    Ok(Distance {
-        distance: if intersecting { 0.0 } else { d },
-        point_a: tuple(world(pa, origin)),
-        point_b: tuple(world(pb, origin)),
-        triangles,
-        normal: tuple(normal),
-        intersecting,
-    })
-}
-
 /// The minimum distance between two deformed bodies (0 when they intersect), with witness
 /// points, their triangles and the unit normal from a to b. In f32 the witness triangles are
 /// measured again in f64 on the stored model: the distance is theirs (an upper bound on the
@@ -316,12 +210,14 @@ fn distance_of<S: Scalar>(
 #[pyfunction]
 pub(crate) fn distance(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Distance> {
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
-    let origin = pair_origin(&a, &b);
-    a.place(origin)?;
-    b.place(origin)?;
-    let (fa, fb) = (
-        Frame64::new(&a.state, origin),
-        Frame64::new(&b.state, origin),
-    );
-    with_pair!(a, b, |x, y| distance_of(x, y, origin, (&fa, &fb)))
+    let (n, _) = host::distance(&mut a.body, &mut b.body)
+        .map_err(|e| query_error("distance", &[("a", &a.body), ("b", &b.body)], e))?;
+    Ok(Distance {
+        distance: n.distance,
+        point_a: tuple(n.points[0]),
+        point_b: tuple(n.points[1]),
+        triangles: (n.triangles[0], n.triangles[1]),
+        normal: tuple(n.normal),
+        intersecting: n.intersecting,
+    })
 }

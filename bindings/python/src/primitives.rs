@@ -1,21 +1,19 @@
 //! Rigid primitives (`bdtree.Primitive`: a half-space, a sphere, a capsule, an oriented box, in
-//! world coordinates) and `collide_primitive`: every triangle of a body that touches one, with
-//! its contact. The pair is placed at its own floating origin (the body's translation and the
-//! primitive's centre); f32 answers are measured again in f64 on the stored model.
+//! world coordinates, each a [`host::Primitive`]) and `collide_primitive`: every triangle of a
+//! body that touches one, with its contact ([`host::primitive_contacts`], at the body's own
+//! origin, the primitive placed in f64 before rounding).
 
-use bdtree_core::{
-    collide_primitive as core_primitive, floating_origin, primitive_contact,
-    primitive_stack_capacity, Body as CoreBody, ContactPoint, Pose, Primitive as Kernel, Scalar,
-};
+use bdtree_std::host;
+use bdtree_std::io::pose::Pose;
+use bdtree_std::io::scene::PrimitiveShape;
 use numpy::ndarray::Array1;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::args::{finite_vector, float_arg, rows, shown, vector};
-use crate::body::{body_arg, depth, status_error, with_body, world};
+use crate::body::{body_arg, query_error};
 use crate::err;
-use crate::refined::{error64, triangle64, Frame64};
 
 /// A primitive's shape in world coordinates, f64.
 #[derive(Clone, Copy)]
@@ -45,6 +43,16 @@ enum Shape {
 #[pyclass(frozen, module = "bdtree")]
 pub(crate) struct Primitive {
     shape: Shape,
+    host: host::Primitive,
+}
+
+impl Primitive {
+    fn of(shape: Shape) -> PyResult<Primitive> {
+        Ok(Primitive {
+            host: shape.host()?,
+            shape,
+        })
+    }
 }
 
 fn radius_arg(x: &Bound<'_, PyAny>) -> PyResult<f64> {
@@ -71,22 +79,18 @@ impl Primitive {
                 shown(normal)
             )));
         }
-        Ok(Primitive {
-            shape: Shape::Plane {
-                normal: n.map(|x| x / len),
-                offset,
-            },
+        Primitive::of(Shape::Plane {
+            normal: n.map(|x| x / len),
+            offset,
         })
     }
 
     /// A solid ball.
     #[staticmethod]
     fn sphere(center: &Bound<'_, PyAny>, radius: &Bound<'_, PyAny>) -> PyResult<Primitive> {
-        Ok(Primitive {
-            shape: Shape::Sphere {
-                center: finite_vector::<3>("center", center)?,
-                radius: radius_arg(radius)?,
-            },
+        Primitive::of(Shape::Sphere {
+            center: finite_vector::<3>("center", center)?,
+            radius: radius_arg(radius)?,
         })
     }
 
@@ -97,12 +101,10 @@ impl Primitive {
         b: &Bound<'_, PyAny>,
         radius: &Bound<'_, PyAny>,
     ) -> PyResult<Primitive> {
-        Ok(Primitive {
-            shape: Shape::Capsule {
-                a: finite_vector::<3>("a", a)?,
-                b: finite_vector::<3>("b", b)?,
-                radius: radius_arg(radius)?,
-            },
+        Primitive::of(Shape::Capsule {
+            a: finite_vector::<3>("a", a)?,
+            b: finite_vector::<3>("b", b)?,
+            radius: radius_arg(radius)?,
         })
     }
 
@@ -130,12 +132,10 @@ impl Primitive {
         if let Some(k) = h.iter().position(|&x| x < 0.0) {
             return Err(err(format!("half_extents[{k}] = {}: must be ≥ 0", h[k])));
         }
-        Ok(Primitive {
-            shape: Shape::Box {
-                center: finite_vector::<3>("center", center)?,
-                rotation: r,
-                half_extents: h,
-            },
+        Primitive::of(Shape::Box {
+            center: finite_vector::<3>("center", center)?,
+            rotation: r,
+            half_extents: h,
         })
     }
 
@@ -174,85 +174,58 @@ impl Primitive {
 }
 
 impl Shape {
-    /// The point a floating origin should be near (`None` for a half-space).
-    fn anchor(&self) -> Option<[f64; 3]> {
-        match *self {
-            Shape::Plane { .. } => None,
-            Shape::Sphere { center, .. } | Shape::Box { center, .. } => Some(center),
-            Shape::Capsule { a, b, .. } => Some(std::array::from_fn(|k| 0.5 * a[k] + 0.5 * b[k])),
-        }
-    }
-
-    /// The kernel's primitive in `S`, relative to `origin` (subtracted in f64).
-    fn kernel<S: Scalar>(&self, origin: [f64; 3]) -> Result<Kernel<S>, String> {
-        let rel =
-            |p: [f64; 3]| -> [S; 3] { std::array::from_fn(|k| S::from_f64(p[k] - origin[k])) };
-        let made = match *self {
+    /// The host's primitive: the shape in its local frame and its pose (a capsule's axis is
+    /// its local z, turned onto `b − a`).
+    fn host(&self) -> PyResult<host::Primitive> {
+        let (shape, pose) = match *self {
             Shape::Plane { normal, offset } => {
-                let along = normal[0] * origin[0] + normal[1] * origin[1] + normal[2] * origin[2];
-                Kernel::plane(normal.map(S::from_f64), S::from_f64(offset - along))
+                (PrimitiveShape::Plane { normal, offset }, Pose::IDENTITY)
             }
-            Shape::Sphere { center, radius } => Kernel::sphere(rel(center), S::from_f64(radius)),
-            Shape::Capsule { a, b, radius } => Kernel::capsule(rel(a), rel(b), S::from_f64(radius)),
+            Shape::Sphere { center, radius } => (
+                PrimitiveShape::Sphere(radius),
+                Pose::from_translation(center),
+            ),
+            Shape::Capsule { a, b, radius } => {
+                let d: [f64; 3] = std::array::from_fn(|k| b[k] - a[k]);
+                let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                let middle = std::array::from_fn(|k| 0.5 * a[k] + 0.5 * b[k]);
+                // The shortest rotation of +z onto the axis (a half turn about x onto −z).
+                let rotation = if length > 0.0 {
+                    let u = d.map(|x| x / length);
+                    let q = [1.0 + u[2], -u[1], u[0], 0.0];
+                    let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    if n > 1e-8 {
+                        q.map(|x| x / n)
+                    } else {
+                        [0.0, 1.0, 0.0, 0.0]
+                    }
+                } else {
+                    [1.0, 0.0, 0.0, 0.0]
+                };
+                let shape = PrimitiveShape::Capsule {
+                    radius,
+                    half_length: 0.5 * length,
+                };
+                let pose = Pose {
+                    rotation,
+                    translation: middle,
+                };
+                (shape, pose)
+            }
             Shape::Box {
                 center,
                 rotation,
                 half_extents,
             } => {
-                let n = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
-                let pose = Pose::from_quaternion(rotation.map(|x| S::from_f64(x / n)), rel(center))
-                    .map_err(|e| e.to_string())?;
-                Kernel::oriented_box(&pose, half_extents.map(S::from_f64))
+                let pose = Pose {
+                    rotation,
+                    translation: center,
+                };
+                (PrimitiveShape::Box { half_extents }, pose)
             }
         };
-        made.map_err(|e| format!("{e} (in {} precision, at the query's origin)", S::NAME))
+        host::Primitive::new(shape, pose).map_err(err)
     }
-}
-
-/// One contact of a triangle with the primitive, relative to the origin.
-struct Touch {
-    triangle: u32,
-    point: [f64; 3],
-    normal: [f64; 3],
-    depth: f64,
-}
-
-fn touches<S: Scalar>(
-    body: &mut CoreBody<'_, '_, S>,
-    shape: &Shape,
-    origin: [f64; 3],
-    frame: &Frame64,
-) -> PyResult<Vec<Touch>> {
-    let primitive = shape.kernel::<S>(origin).map_err(err)?;
-    let wide = shape.kernel::<f64>(origin).map_err(err)?;
-    let mut stack = vec![[0u32; 2]; primitive_stack_capacity(depth(body))];
-    let mut found = Vec::new();
-    let mut sink = |c: ContactPoint<S>| {
-        found.push(c.a);
-        true
-    };
-    let o = core_primitive(body, &primitive, &mut stack, &mut sink);
-    if !o.status.is_complete() {
-        return Err(status_error("collide_primitive", o.status));
-    }
-    let error = error64(body);
-    let mut out = Vec::with_capacity(found.len());
-    for t in found {
-        let Some(tri) = triangle64(body, frame, t) else {
-            continue;
-        };
-        // Measured again in f64 on the stored model; one that does not touch there is dropped.
-        if let Some(c) = primitive_contact(&tri, &wide, error) {
-            out.push(Touch {
-                triangle: t,
-                point: c.point,
-                normal: c.normal,
-                depth: c.depth.max(0.0),
-            });
-        }
-    }
-    out.sort_unstable_by_key(|t| t.triangle);
-    Ok(out)
 }
 
 /// Every triangle of `body` that touches `primitive` (a `bdtree.Primitive`), with its contact:
@@ -267,7 +240,7 @@ pub(crate) fn collide_primitive<'py>(
     body: &Bound<'py, PyAny>,
     primitive: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let shape = primitive
+    let primitive = primitive
         .cast::<Primitive>()
         .map_err(|_| {
             err(format!(
@@ -276,29 +249,24 @@ pub(crate) fn collide_primitive<'py>(
             ))
         })?
         .get()
-        .shape;
+        .host;
     let body = body_arg("body", body)?;
     let mut body = body.try_borrow_mut()?;
-    let t = body.state.translation;
-    let origin = match shape.anchor() {
-        Some(p) => floating_origin(&[t, p]),
-        None => t,
-    };
-    body.place(origin)?;
-    let frame = Frame64::new(&body.state, origin);
-    let found = with_body!(body, |x| touches(x, &shape, origin, &frame))?;
+    let found = host::primitive_contacts(&mut body.body, &primitive)
+        .map_err(|e| query_error("collide_primitive", &[("body", &body.body)], e))?;
+    let found = found.items;
     let d = PyDict::new(py);
     d.set_item(
         "triangles",
-        Array1::from_iter(found.iter().map(|t| i64::from(t.triangle))).into_pyarray(py),
+        Array1::from_iter(found.iter().map(|c| i64::from(c.triangles[0]))).into_pyarray(py),
     )?;
-    let points: Vec<[f64; 3]> = found.iter().map(|t| world(t.point, origin)).collect();
-    let normals: Vec<[f64; 3]> = found.iter().map(|t| t.normal).collect();
+    let points: Vec<[f64; 3]> = found.iter().map(|c| c.point).collect();
+    let normals: Vec<[f64; 3]> = found.iter().map(|c| c.normal).collect();
     d.set_item("points", rows(py, &points))?;
     d.set_item("normals", rows(py, &normals))?;
     d.set_item(
         "depths",
-        Array1::from_iter(found.iter().map(|t| t.depth)).into_pyarray(py),
+        Array1::from_iter(found.iter().map(|c| c.depth)).into_pyarray(py),
     )?;
     Ok(d)
 }

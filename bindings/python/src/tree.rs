@@ -1,20 +1,25 @@
-//! `bdtree.Tree`: a tree image built from NumPy arrays or read from a file.
+//! `bdtree.Tree`: a tree image built from NumPy arrays or read from a file — a
+//! [`bdtree_std::host::Tree`].
 
-use std::sync::Arc;
-
-use bdtree_std::build::{build, BuildOptions};
-use bdtree_std::io::ImageBuf;
+use bdtree_std::build::BuildOptions;
+use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{basis_from, bool_arg, mesh_arg, precision_of};
+use crate::args::{basis_from, bool_arg, mesh_arg, precision_of, precision_text};
 use crate::err;
-use crate::owned::TreeData;
 
 /// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
 #[pyclass(frozen, module = "bdtree")]
 pub(crate) struct Tree {
-    pub(crate) data: Arc<TreeData>,
+    pub(crate) tree: host::Tree,
+}
+
+impl Tree {
+    /// "f32" or "f64".
+    fn precision_name(&self) -> &'static str {
+        precision_text(self.tree.precision())
+    }
 }
 
 #[pymethods]
@@ -50,38 +55,33 @@ impl Tree {
             nested: nested.unwrap_or(false),
             ..BuildOptions::default()
         };
-        let built = py.detach(|| build(&mesh, basis.as_ref(), options, &mut |_| {}));
-        let (image, _report) = built.map_err(err)?;
-        Ok(Tree {
-            data: Arc::new(TreeData::new(image).map_err(err)?),
-        })
+        let built = py.detach(|| host::Tree::build(&mesh, basis.as_ref(), options));
+        let (tree, _report) = built.map_err(err)?;
+        Ok(Tree { tree })
     }
 
     /// Reads a tree image written by `save` or `bdtree build` (validated: header, checksum,
     /// every link and value).
     #[staticmethod]
     fn load(path: std::path::PathBuf) -> PyResult<Tree> {
-        let image = ImageBuf::read(&path).map_err(err)?;
-        let data = TreeData::new(image).map_err(|e| err(format!("{}: {e}", path.display())))?;
-        Ok(Tree {
-            data: Arc::new(data),
-        })
+        let tree = host::Tree::read(&path).map_err(err)?;
+        Ok(Tree { tree })
     }
 
     /// Writes the image (the file `bdtree` and the C API read).
     fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
-        std::fs::write(&path, self.data.image.as_bytes())
+        std::fs::write(&path, self.tree.image().as_bytes())
             .map_err(|e| err(format!("{}: {e}", path.display())))
     }
 
     /// The image's bytes.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
-        pyo3::types::PyBytes::new(py, self.data.image.as_bytes())
+        pyo3::types::PyBytes::new(py, self.tree.image().as_bytes())
     }
 
     /// `{"nodes", "depth", "modes", "bytes", "triangles", "vertices", "precision", "nested"}`.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let h = &self.data.header;
+        let h = self.tree.header();
         let d = PyDict::new(py);
         d.set_item("nodes", h.nodes)?;
         d.set_item("depth", h.depth)?;
@@ -89,32 +89,32 @@ impl Tree {
         d.set_item("bytes", h.total_len)?;
         d.set_item("triangles", h.triangles)?;
         d.set_item("vertices", h.vertices)?;
-        d.set_item("precision", self.data.precision_name())?;
-        d.set_item("nested", self.data.nested())?;
+        d.set_item("precision", self.precision_name())?;
+        d.set_item("nested", self.tree.nested())?;
         Ok(d)
     }
 
     /// Modes `M` (the length of `q`).
     #[getter]
     fn modes(&self) -> u32 {
-        self.data.header.modes
+        self.tree.header().modes
     }
 
     /// "f32" or "f64".
     #[getter]
     fn precision(&self) -> &'static str {
-        self.data.precision_name()
+        self.precision_name()
     }
 
     fn __repr__(&self) -> String {
-        let h = &self.data.header;
+        let h = self.tree.header();
         format!(
             "bdtree.Tree({} nodes, depth {}, {} modes, {} triangles, {}, {} bytes)",
             h.nodes,
             h.depth,
             h.modes,
             h.triangles,
-            self.data.precision_name(),
+            self.precision_name(),
             h.total_len
         )
     }

@@ -266,3 +266,17 @@ def test_one_quaternion_tolerance_with_the_value_in_the_message_issue_39(tmp_pat
         assert (run.returncode == 0) == ok, run.stderr
         if not ok:
             assert "≤ 1e-6" in run.stderr and "has norm 1.000002" in run.stderr
+
+
+def test_a_refused_frame_leaves_the_bodies_in_their_states_before_the_call():
+    a = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F, modes=np.ones((12, 2))))
+    b = bdtree.Body(bdtree.Tree.build(TRI_V, TRI_F))
+    a.set_state(translation=(0.5, 0.0, 0.0), q=[0.0, 0.0])
+    before = bdtree.collide(a, b).tolist()
+    assert before, "the bodies must touch: the test would be vacuous"
+    rot, tr, q = np.tile([1.0, 0, 0, 0], (3, 1)), np.tile([9.0, 0, 0], (3, 1)), np.zeros((3, 2))
+    q[2, 0] = np.nan
+    with pytest.raises(bdtree.Error, match="frame 2, body a"):
+        bdtree.collide_frames(a, b, rot, tr, rot, np.zeros((3, 3)), q_a=q)
+    assert bdtree.collide(a, b).tolist() == before
+    assert a.sphere()[0] < 2.0
