@@ -800,7 +800,14 @@ fn response<S: Scalar>() {
                 torque: &mut tb,
                 q: qb.get_mut(..m).unwrap_or(&mut []),
             };
-            black_box(respond_mut(&pair, scalar(100.0), a, b, va.reborrow(), vb.reborrow()));
+            black_box(respond_mut(
+                &pair,
+                scalar(100.0),
+                a,
+                b,
+                va.reborrow(),
+                vb.reborrow(),
+            ));
             let contact = ContactPoint {
                 a: black_box(1),
                 b: black_box(2),
