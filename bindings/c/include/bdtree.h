@@ -53,22 +53,22 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,255   15,045,440 (fold)      1,104
- *   bdtree_body_init_f32                             11,836       30,520 (demo)      1,172
- *   bdtree_body_set_state_f32                         1,396        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,650       60,920 (fold)        796
- *   bdtree_collide_f32                            3,042,674   10,255,240 (fold)      1,088
- *   bdtree_collide_self_f32                       4,313,711   12,560,400 (fold)        968
+ *   bdtree_image_parse_f32 (per image)            3,005,267   15,045,480 (fold)      1,104
+ *   bdtree_body_init_f32                             11,870       30,560 (demo)      1,196
+ *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,649       60,920 (fold)        796
+ *   bdtree_collide_f32                            3,101,036   10,537,000 (fold)      1,064
+ *   bdtree_collide_self_f32                       4,343,996   12,679,600 (fold)        968
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             74,941      109,960 (fold)        496
- *   bdtree_distance_f32                           2,978,222   17,807,440 (demo)      1,704
- *   bdtree_collide_contacts_f32                   3,513,953   12,512,760 (fold)      1,840
- *   bdtree_within_f32 (d = 0.005)                 7,236,766   32,802,440 (fold)      1,728
- *   bdtree_collide_primitive_f32                    654,079    2,700,200 (demo)      1,856
+ *   bdtree_collide_proxies_f32 (depth 4)             75,380      109,960 (fold)        496
+ *   bdtree_distance_f32                           2,987,782   17,851,640 (demo)      1,704
+ *   bdtree_collide_contacts_f32                   3,571,880   12,694,720 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,290,560   32,968,320 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    655,765    2,701,200 (demo)      1,832
  *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,189        9,760 (demo)        336
- *   bdtree_traversal_run_f32 (64 tests)              11,212      117,080 (demo)      1,192
- *   bdtree_collide_f32, no vertex cache           8,750,252   70,544,200 (fold)      1,000
- *   bdtree_collide_f32, vertex caches             2,425,075    5,672,680 (fold)      1,088
+ *   bdtree_traversal_run_f32 (64 tests)              11,258      117,960 (demo)      1,192
+ *   bdtree_collide_f32, no vertex cache           8,882,784   71,402,400 (fold)        976
+ *   bdtree_collide_f32, vertex caches             2,463,966    5,790,680 (fold)      1,064
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -1176,7 +1176,10 @@ bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
 // relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
 // of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is where a capped conservative advancement stopped. Statuses as
+// its time, or is where a capped conservative advancement stopped. With vertex caches the
+// leaf reads both ends' vertices from them; bodies without one report the same pairs with
+// earliest times that may differ in the last advancement step (the command-line tool's
+// bodies have vertex caches). Statuses as
 // `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
 // over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
 // "Swept queries").
@@ -1206,7 +1209,10 @@ bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
 // relative to one origin (`bdtree_body_set_state_from_f64_f64`), the `bdtree_floating_origin`
 // of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
 // that touches at some time; a reported pair comes within the rounding bounds of touching at
-// its time, or is where a capped conservative advancement stopped. Statuses as
+// its time, or is where a capped conservative advancement stopped. With vertex caches the
+// leaf reads both ends' vertices from them; bodies without one report the same pairs with
+// earliest times that may differ in the last advancement step (the command-line tool's
+// bodies have vertex caches). Statuses as
 // `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
 // over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
 // "Swept queries").

@@ -108,7 +108,10 @@ pub mod exports_f32 {
     /// relative to one origin (`bdtree_body_set_state_from_f64_f32`), the `bdtree_floating_origin`
     /// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
     /// that touches at some time; a reported pair comes within the rounding bounds of touching at
-    /// its time, or is where a capped conservative advancement stopped. Statuses as
+    /// its time, or is where a capped conservative advancement stopped. With vertex caches the
+    /// leaf reads both ends' vertices from them; bodies without one report the same pairs with
+    /// earliest times that may differ in the last advancement step (the command-line tool's
+    /// bodies have vertex caches). Statuses as
     /// `bdtree_collide_f32`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
     /// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
     /// "Swept queries").
@@ -166,7 +169,10 @@ pub mod exports_f64 {
     /// relative to one origin (`bdtree_body_set_state_from_f64_f64`), the `bdtree_floating_origin`
     /// of the four translations, as the command-line tool does. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Never misses a pair
     /// that touches at some time; a reported pair comes within the rounding bounds of touching at
-    /// its time, or is where a capped conservative advancement stopped. Statuses as
+    /// its time, or is where a capped conservative advancement stopped. With vertex caches the
+    /// leaf reads both ends' vertices from them; bodies without one report the same pairs with
+    /// earliest times that may differ in the last advancement step (the command-line tool's
+    /// bodies have vertex caches). Statuses as
     /// `bdtree_collide_f64`; the same body twice is `BDTREE_STATUS_SAME_BODY`, bodies of one object
     /// over different images `BDTREE_STATUS_INCONSISTENT`. Costs several static queries (README,
     /// "Swept queries").
