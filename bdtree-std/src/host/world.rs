@@ -333,6 +333,32 @@ impl World {
         Ok(())
     }
 
+    /// [`World::per_pair`] for a query that also gives both bodies' wrenches: every body's
+    /// wrench summed over its open pairs (zero for a body in none).
+    fn per_pair_forces<T>(
+        &mut self,
+        depth: u32,
+        answer: &mut WorldAnswer<T>,
+        mut query: impl FnMut(&mut Body, &mut Body) -> Result<(Answer<T>, [Wrench; 2]), HostError>,
+    ) -> Result<Vec<Wrench>, HostError> {
+        let mut wrenches: Vec<Wrench> = self
+            .bodies
+            .iter()
+            .map(|b| Wrench::zero(b.tree().modes()))
+            .collect();
+        let (candidates, open) = self.candidates(0.0, depth)?;
+        answer.candidates = candidates;
+        answer.settled = candidates - open.len();
+        for [i, j] in open {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let (found, [wa, wb]) = query(&mut head[i], &mut tail[0])?;
+            wrenches[i].add(&wa);
+            wrenches[j].add(&wb);
+            answer.add([i, j], found);
+        }
+        Ok(wrenches)
+    }
+
     /// Every body against every primitive at the body's own origin.
     fn against_primitives<T>(
         &mut self,
@@ -400,23 +426,11 @@ impl World {
         &mut self,
         stiffness: f64,
     ) -> Result<(WorldAnswer<Contact>, Vec<Wrench>), HostError> {
-        let mut wrenches: Vec<Wrench> = self
-            .bodies
-            .iter()
-            .map(|b| Wrench::zero(b.tree().modes()))
-            .collect();
         let mut answer = WorldAnswer::default();
         self.against_primitives(&mut answer, query::primitive_contacts)?;
-        let (candidates, open) = self.candidates(0.0, CERTIFICATE_DEPTH)?;
-        answer.candidates = candidates;
-        answer.settled = candidates - open.len();
-        for [i, j] in open {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let (found, [wa, wb]) = query::contact_forces(&mut head[i], &mut tail[0], stiffness)?;
-            wrenches[i].add(&wa);
-            wrenches[j].add(&wb);
-            answer.add([i, j], found);
-        }
+        let wrenches = self.per_pair_forces(CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            query::contact_forces(a, b, stiffness)
+        })?;
         Ok((Self::finish(answer, |c| c.triangles), wrenches))
     }
 
@@ -479,23 +493,11 @@ impl World {
         depth: u32,
         stiffness: f64,
     ) -> Result<(WorldAnswer<Proxy>, Vec<Wrench>), HostError> {
-        let mut wrenches: Vec<Wrench> = self
-            .bodies
-            .iter()
-            .map(|b| Wrench::zero(b.tree().modes()))
-            .collect();
         let mut answer = WorldAnswer::default();
-        let (candidates, open) = self.candidates(0.0, CERTIFICATE_DEPTH.min(depth))?;
-        answer.candidates = candidates;
-        answer.settled = candidates - open.len();
-        for [i, j] in open {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let (found, [wa, wb]) =
-                query::proxy_forces(&mut head[i], depth, &mut tail[0], depth, stiffness)?;
-            wrenches[i].add(&wa);
-            wrenches[j].add(&wb);
-            answer.add([i, j], found);
-        }
+        let wrenches =
+            self.per_pair_forces(CERTIFICATE_DEPTH.min(depth), &mut answer, |a, b| {
+                query::proxy_forces(a, depth, b, depth, stiffness)
+            })?;
         Ok((Self::finish(answer, |p| p.nodes), wrenches))
     }
 

@@ -333,14 +333,10 @@ pub fn sampled_swept_frame(
     first
 }
 
-/// Every triangle pair of distinct bodies at most `distance` apart in frame `f`, with its
-/// exact distance (f64 on the explicitly deformed meshes; boxes grown by `distance` skip the
-/// pairs that are clearly farther).
-pub fn brute_force_within_frame(scene: &Scene, f: usize, distance: f64) -> Vec<(Contact, f64)> {
-    let Some(frame) = scene.frames.get(f) else {
-        return Vec::new();
-    };
-    let triangles: Vec<Vec<[[f64; 3]; 3]>> = scene
+/// Every body's world triangles in `frame` (a frame of `scene`), deformed explicitly in f64
+/// ([`oracle::deform`]).
+pub fn deformed_triangles(scene: &Scene, frame: &[(Pose, Vec<f64>)]) -> Vec<Vec<[[f64; 3]; 3]>> {
+    scene
         .bodies
         .iter()
         .zip(frame)
@@ -352,7 +348,17 @@ pub fn brute_force_within_frame(scene: &Scene, f: usize, distance: f64) -> Vec<(
                 .map(|t| t.map(|v| world[v as usize]))
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Every triangle pair of distinct bodies at most `distance` apart in frame `f`, with its
+/// exact distance (f64 on the explicitly deformed meshes; boxes grown by `distance` skip the
+/// pairs that are clearly farther).
+pub fn brute_force_within_frame(scene: &Scene, f: usize, distance: f64) -> Vec<(Contact, f64)> {
+    let Some(frame) = scene.frames.get(f) else {
+        return Vec::new();
+    };
+    let triangles = deformed_triangles(scene, frame);
     let boxes = |ts: &[[[f64; 3]; 3]]| -> Vec<([f64; 3], [f64; 3])> {
         ts.iter()
             .map(|t| {

@@ -24,9 +24,9 @@ pub mod scene;
 
 pub use check::{
     brute_force_distance_frame, brute_force_frame, brute_force_frame_with,
-    brute_force_primitive_frame, brute_force_within_frame, compare, interpolated_state,
-    point_triangle_distance, primitive_solid, proxy_of_triangles, sampled_swept_frame,
-    uncovered_contacts, Comparison,
+    brute_force_primitive_frame, brute_force_within_frame, compare, deformed_triangles,
+    interpolated_state, point_triangle_distance, primitive_solid, proxy_of_triangles,
+    sampled_swept_frame, uncovered_contacts, Comparison,
 };
 pub use contacts::{
     run_contact_forces, run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer,

@@ -45,19 +45,7 @@ fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
 
 /// Every body's triangles in frame `f`, deformed explicitly (f64).
 fn world_triangles(scene: &Scene, f: usize) -> Vec<Vec<Tri>> {
-    scene
-        .bodies
-        .iter()
-        .zip(&scene.frames[f])
-        .map(|(body, (pose, q))| {
-            let w = oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose);
-            body.mesh
-                .triangles
-                .iter()
-                .map(|t| t.map(|v| w[v as usize]))
-                .collect()
-        })
-        .collect()
+    bdtree_std::run::deformed_triangles(scene, &scene.frames[f])
 }
 
 /// Every pair some of `SAMPLES + 1` times of the motion from frame `f − 1` to `f` finds, with

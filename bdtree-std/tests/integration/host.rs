@@ -41,21 +41,9 @@ fn pair_bound(scene: &Scene, f: usize, a: usize, b: usize) -> f64 {
     BOUND * U32 * (x[a] + x[b] + norm(std::array::from_fn(|k| ta[k] - tb[k])))
 }
 
-/// Every body's world triangles of frame `f`, deformed explicitly in f64.
+/// Every body's triangles in frame `f`, deformed explicitly (f64).
 fn triangles(scene: &Scene, f: usize) -> Vec<Vec<[[f64; 3]; 3]>> {
-    scene
-        .bodies
-        .iter()
-        .zip(&scene.frames[f])
-        .map(|(body, (pose, q))| {
-            let w = oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose);
-            body.mesh
-                .triangles
-                .iter()
-                .map(|t| t.map(|v| w[v as usize]))
-                .collect()
-        })
-        .collect()
+    bdtree_std::run::deformed_triangles(scene, &scene.frames[f])
 }
 
 fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {
