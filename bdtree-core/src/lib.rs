@@ -99,7 +99,9 @@ pub use primitive::{
     collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
     primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,
 };
-pub use proxy::{collide_proxies, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink};
+pub use proxy::{
+    collide_proxies, collide_proxies_apart, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink,
+};
 pub use refine::{refine, refine_error, refine_self};
 pub use response::{
     apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,

@@ -227,3 +227,158 @@ pub fn collide_proxies<S: Scalar>(
     };
     run_query(&mut policy, stack, check)
 }
+
+/// [`collide_proxies`] on two bodies **each at its own floating origin** (e.g. each placed at
+/// its own translation, [`Body::set_state_f64`]): `offset` is b's origin less a's, in f64.
+/// The walk sees b's spheres from a's frame — moved by the offset rounded to `S`, grown by
+/// `slack = 16 u (X_a + X_b + ‖offset‖∞)` (`X` a body's root `‖c‖∞ + 2r`, every node's centre
+/// within it), which covers the rounding of the offset, of the move and of the overlap test
+/// on the moved coordinates — so every proxy pair whose spheres overlap is reported, at the
+/// precision a common origin between the two would give. Reported pairs carry a's sphere and
+/// b's **as seen** (moved and grown), and the depth between them. Spheres computed at each
+/// body's own origin serve every pair the body is in: a body among many is placed once per
+/// state.
+///
+/// An offset that is not finite (in f64, or once rounded to `S`) ends the query with
+/// [`QueryStatus::Inconsistent`] and reports nothing.
+pub fn collide_proxies_apart<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    proxy_depth_a: u32,
+    b: &mut Body<'_, '_, S>,
+    proxy_depth_b: u32,
+    offset: [f64; 3],
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl ProxySink<S> + ?Sized),
+) -> QueryOutcome {
+    let reach = |body: &mut Body<'_, '_, S>| {
+        body.sphere(0).map_or(f64::INFINITY, |s| {
+            let c = s[0].abs().max(s[1].abs()).max(s[2].abs());
+            c.to_f64() + 2.0 * s[3].to_f64()
+        })
+    };
+    let far = offset[0].abs().max(offset[1].abs()).max(offset[2].abs());
+    let size = reach(a) + reach(b) + far;
+    let u = S::UNIT_ROUNDOFF.to_f64();
+    // Rounded up to `S` by the extra factor.
+    let slack = S::from_f64(16.0 * u * size * (1.0 + 8.0 * u));
+    let shift = offset.map(S::from_f64);
+    if !(size.is_finite() && slack.is_finite() && shift.iter().all(|x| x.is_finite())) {
+        return QueryOutcome {
+            status: QueryStatus::Inconsistent,
+            stats: QueryStats::default(),
+        };
+    }
+    let needed = proxy_stack_capacity(
+        a.tree().depth(),
+        proxy_depth_a,
+        b.tree().depth(),
+        proxy_depth_b,
+    );
+    let check = if !a.tree().is_nested() || !b.tree().is_nested() {
+        Err(QueryStatus::NotNested)
+    } else if stack.len() < needed {
+        let given = stack.len();
+        Err(QueryStatus::StackTooSmall { needed, given })
+    } else {
+        Ok(())
+    };
+    let mut policy = Apart {
+        inner: Proxies {
+            margins: [margin(a), margin(b)],
+            bodies: Bodies::new(a, b),
+            depths: [proxy_depth_a, proxy_depth_b],
+            sink,
+        },
+        shift,
+        slack,
+    };
+    run_query(&mut policy, stack, check)
+}
+
+/// The proxy policy with b's spheres seen from a's frame ([`collide_proxies_apart`]): moved by
+/// `shift`, grown by `slack`. A wrapper, so [`collide_proxies`] compiles as it did.
+struct Apart<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
+    inner: Proxies<'q, 'ta, 'ca, 'tb, 'cb, S, X>,
+    shift: [S; 3],
+    slack: S,
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Apart<'_, '_, '_, '_, '_, S, X> {
+    #[inline(always)]
+    fn see(&self, first: bool, bound: [S; 4]) -> [S; 4] {
+        if first {
+            return bound;
+        }
+        let [x, y, z, r] = bound;
+        let o = self.shift;
+        [x + o[0], y + o[1], z + o[2], r + self.slack]
+    }
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        self.inner.node(first, node)
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let bound = self.inner.bound(first, node)?;
+        Some(self.see(first, bound))
+    }
+
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let bound = self.inner.pending_bound(first, node)?;
+        Some(self.see(first, bound))
+    }
+
+    #[inline(always)]
+    fn children(&mut self, first: bool, pair: [u32; 2]) -> Option<[[S; 4]; 2]> {
+        let [l, r] = self.inner.children(first, pair)?;
+        Some([self.see(first, l), self.see(first, r)])
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        self.inner.test(a, b)
+    }
+
+    fn updates(&self) -> u32 {
+        self.inner.updates()
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        _: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let bodies = &mut self.inner.bodies;
+        let (Some(sa), Some(sb)) = (bodies.sphere(true, i), bodies.sphere(false, j)) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let sb = self.see(false, sb);
+        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        let pair = ProxyPair {
+            a: i,
+            b: j,
+            sphere_a: sa,
+            sphere_b: sb,
+            depth: sa[3] + sb[3] - distance,
+        };
+        report(self.inner.sink, pair, stats)?;
+        Ok(Flow::Continue)
+    }
+}

@@ -70,6 +70,8 @@ mod owned;
 pub mod placing;
 mod primitive;
 pub mod query;
+pub mod relative;
+mod stack;
 mod tree;
 pub mod world;
 

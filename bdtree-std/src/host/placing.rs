@@ -5,7 +5,8 @@
 //!
 //! | query | origin |
 //! |---|---|
-//! | a body pair (pairs, contacts, within, distance, proxies, forces) | [`pair_origin`]: the centre of its two bodies' translations |
+//! | a body pair (pairs, contacts, within, distance, contact forces) | [`pair_origin`]: the centre of its two bodies' translations |
+//! | contact proxies and their forces (spheres only) | each body at its own origin, the spheres compared in f64: the pair's relative frame ([`super::relative`]) |
 //! | a swept pair | [`swept_origin`]: the centre of its two bodies' translations at both ends of the motion (four points) |
 //! | a body's self pairs, a body against a primitive | [`self_origin`]: the body's own translation |
 //!

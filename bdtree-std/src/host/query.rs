@@ -9,11 +9,11 @@ use bdtree_core::separation::nearest;
 use bdtree_core::triangle::triangles_may_intersect;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
-    collide_proxies, collide_self, collide_swept, primitive_contact, primitive_stack_capacity,
-    proxy_stack_capacity, refine, refine_error, refine_self, respond_contact, respond_mut,
-    self_stack_capacity, stack_capacity, triangle_contact, within as kernel_within,
-    Body as KernelBody, ContactPoint, NearPair, PrimitiveProxy as KernelPrimitiveProxy, ProxyPair,
-    QueryOutcome, QueryStats, Scalar, SweptPair, TriangleContact, TrianglePair,
+    collide_self, collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error,
+    refine_self, respond_contact, self_stack_capacity, stack_capacity, triangle_contact,
+    within as kernel_within, Body as KernelBody, ContactPoint, NearPair,
+    PrimitiveProxy as KernelPrimitiveProxy, QueryStats, Scalar, SweptPair, TriangleContact,
+    TrianglePair,
 };
 
 use super::answer::{wide, world, world_sphere, ScalarWrench};
@@ -22,56 +22,8 @@ use super::body::{Body, Exact, OnFour, OnOne, OnTwo};
 use super::error::HostError;
 use super::placing::{pair_origin, self_origin, swept_origin};
 use super::primitive::Primitive;
-
-thread_local! {
-    /// The pair stack of this thread's queries, kept between calls.
-    static STACK: std::cell::Cell<Vec<[u32; 2]>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// A pair stack of at least the capacity asked for: this thread's, reused between queries and
-/// given back when dropped (a stack taken while another is out is a fresh one).
-pub(crate) struct Stack(Vec<[u32; 2]>);
-
-impl Stack {
-    pub(crate) fn take(capacity: usize) -> Stack {
-        let mut stack = STACK.with(|s| s.take());
-        if stack.len() < capacity {
-            stack.resize(capacity, [0; 2]);
-        }
-        Stack(stack)
-    }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        let stack = std::mem::take(&mut self.0);
-        STACK.with(|s| s.set(stack));
-    }
-}
-
-impl std::ops::Deref for Stack {
-    type Target = [[u32; 2]];
-    fn deref(&self) -> &Self::Target {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Stack {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0
-    }
-}
-
-fn complete(query: &'static str, outcome: &QueryOutcome) -> Result<(), HostError> {
-    if outcome.status.is_complete() {
-        Ok(())
-    } else {
-        Err(HostError::Incomplete {
-            query,
-            status: outcome.status,
-        })
-    }
-}
+use super::relative;
+use super::stack::{complete, Stack};
 
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
@@ -472,60 +424,7 @@ pub fn distance(a: &mut Body, b: &mut Body) -> Result<(Nearest, QueryStats), Hos
     Body::on_two(a, b, Distance { origin, exact })?
 }
 
-struct Proxies {
-    origin: [f64; 3],
-    depths: [u32; 2],
-    stiffness: Option<f64>,
-}
-
-impl OnTwo for Proxies {
-    type Out = Result<(Answer<Proxy>, Option<[Wrench; 2]>), HostError>;
-    fn run<S: Scalar>(
-        self,
-        a: &mut KernelBody<'_, '_, S>,
-        b: &mut KernelBody<'_, '_, S>,
-    ) -> Self::Out {
-        let [la, lb] = self.depths;
-        let capacity = proxy_stack_capacity(a.tree().depth(), la, b.tree().depth(), lb);
-        let mut stack = Stack::take(capacity);
-        let mut found: Vec<ProxyPair<S>> = Vec::new();
-        let outcome = collide_proxies(a, la, b, lb, &mut stack, &mut |p: ProxyPair<S>| {
-            found.push(p);
-            true
-        });
-        complete("collide_proxies", &outcome)?;
-        let forces = self.stiffness.map(|k| {
-            let mut wa = ScalarWrench::<S>::new(a.tree().modes());
-            let mut wb = ScalarWrench::<S>::new(b.tree().modes());
-            for p in &found {
-                let _ = respond_mut(p, S::from_f64(k), a, b, wa.view(), wb.view());
-            }
-            [wa.wide(), wb.wide()]
-        });
-        let origin = self.origin;
-        let mut items: Vec<Proxy> = found
-            .iter()
-            .map(|p| Proxy {
-                nodes: [p.a, p.b],
-                spheres: [
-                    world_sphere(p.sphere_a, origin),
-                    world_sphere(p.sphere_b, origin),
-                ],
-                depth: p.depth.to_f64(),
-            })
-            .collect();
-        items.sort_by_key(|p| p.nodes);
-        Ok((
-            Answer {
-                items,
-                stats: outcome.stats,
-            },
-            forces,
-        ))
-    }
-}
-
-fn check_nested(a: &Body, b: &Body) -> Result<(), HostError> {
+pub(crate) fn check_nested(a: &Body, b: &Body) -> Result<(), HostError> {
     for (body, which) in [(a, "a"), (b, "b")] {
         if !body.tree().nested() {
             return Err(HostError::NotNested { which });
@@ -536,7 +435,9 @@ fn check_nested(a: &Body, b: &Body) -> Result<(), HostError> {
 
 /// The overlapping contact proxies of `a` and `b` — nodes at depth `depth_a` of a and
 /// `depth_b` of b, or leaves above them — with their world spheres and penetration depths,
-/// sorted by nodes, at the pair's floating origin. The trees must be nested.
+/// sorted by nodes. Each body stays at its own origin and the spheres are compared in f64
+/// (the pair's relative frame: proxies are spheres only, see [`super::relative`]), so a body
+/// in many pairs computes each sphere once per state. The trees must be nested.
 pub fn proxies(
     a: &mut Body,
     depth_a: u32,
@@ -544,20 +445,13 @@ pub fn proxies(
     depth_b: u32,
 ) -> Result<Answer<Proxy>, HostError> {
     check_nested(a, b)?;
-    let origin = pair_origin(a, b);
-    a.place(origin)?;
-    b.place(origin)?;
-    let query = Proxies {
-        origin,
-        depths: [depth_a, depth_b],
-        stiffness: None,
-    };
-    Ok(Body::on_two(a, b, query)??.0)
+    relative::proxies(a, depth_a, b, depth_b)
 }
 
-/// [`proxies`] with the penalty forces of the proxy contacts ([`bdtree_core::respond`]:
-/// `stiffness · depth` along the centre line, at the middle of the overlap, the reduced force
-/// through each proxy node's `Ū`). Returns the proxies and the two bodies' wrenches.
+/// [`proxies`] with the penalty forces of the proxy contacts ([`Proxy::penalty`]: `stiffness ·
+/// depth` along the centre line, at the middle of the overlap, in f64; each body's share
+/// applied at its proxy node through the node's `Ū`, [`bdtree_core::apply_at_node_mut`], at
+/// the body's own origin). Returns the proxies and the two bodies' wrenches.
 pub fn proxy_forces(
     a: &mut Body,
     depth_a: u32,
@@ -565,23 +459,40 @@ pub fn proxy_forces(
     depth_b: u32,
     stiffness: f64,
 ) -> Result<(Answer<Proxy>, [Wrench; 2]), HostError> {
-    if !(stiffness.is_finite() && stiffness >= 0.0) {
-        return Err(HostError::Argument {
-            name: "stiffness",
-            message: format!("{stiffness} must be finite and at least 0"),
-        });
+    check_stiffness(stiffness)?;
+    let answer = proxies(a, depth_a, b, depth_b)?;
+    let wrenches = proxy_wrenches(a, b, &answer.items, stiffness)?;
+    Ok((answer, wrenches))
+}
+
+/// The stiffness of a penalty response: finite and at least 0.
+pub(crate) fn check_stiffness(stiffness: f64) -> Result<(), HostError> {
+    if stiffness.is_finite() && stiffness >= 0.0 {
+        return Ok(());
     }
-    check_nested(a, b)?;
-    let origin = pair_origin(a, b);
-    a.place(origin)?;
-    b.place(origin)?;
-    let query = Proxies {
-        origin,
-        depths: [depth_a, depth_b],
-        stiffness: Some(stiffness),
-    };
-    let (answer, forces) = Body::on_two(a, b, query)??;
-    Ok((answer, forces.unwrap_or_default()))
+    Err(HostError::Argument {
+        name: "stiffness",
+        message: format!("{stiffness} must be finite and at least 0"),
+    })
+}
+
+/// The two bodies' wrenches of the penalty contacts of `proxies` (of `a` and `b`, in this
+/// order), each body's forces applied at its own origin.
+pub(crate) fn proxy_wrenches(
+    a: &mut Body,
+    b: &mut Body,
+    proxies: &[Proxy],
+    stiffness: f64,
+) -> Result<[Wrench; 2], HostError> {
+    let mut on_a = Vec::new();
+    let mut on_b = Vec::new();
+    for p in proxies {
+        if let Some(c) = p.penalty(stiffness) {
+            on_a.push((p.nodes[0] as usize, c.point, c.force.map(|x| -x)));
+            on_b.push((p.nodes[1] as usize, c.point, c.force));
+        }
+    }
+    Ok([apply_forces(a, &on_a)?, apply_forces(b, &on_b)?])
 }
 
 struct SweptQuery;
@@ -776,27 +687,36 @@ pub fn primitive_proxies(
     }
 }
 
-struct ApplyAtNode {
-    node: usize,
-    point: [f64; 3],
-    force: [f64; 3],
+/// World forces `(node, point, force)` applied to a body at `origin` (its state placed there).
+struct ApplyForces<'f> {
+    forces: &'f [(usize, [f64; 3], [f64; 3])],
     origin: [f64; 3],
 }
 
-impl OnOne for ApplyAtNode {
+impl OnOne for ApplyForces<'_> {
     type Out = Option<Wrench>;
     fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
         let mut w = ScalarWrench::<S>::new(body.tree().modes());
-        let point = std::array::from_fn(|k| S::from_f64(self.point[k] - self.origin[k]));
-        apply_at_node_mut(
-            body,
-            self.node,
-            point,
-            self.force.map(S::from_f64),
-            w.view(),
-        )?;
+        for &(node, point, force) in self.forces {
+            let point = std::array::from_fn(|k| S::from_f64(point[k] - self.origin[k]));
+            apply_at_node_mut(body, node, point, force.map(S::from_f64), w.view())?;
+        }
         Some(w.wide())
     }
+}
+
+/// The wrench of world forces `(node, point, force)` on `body` at its own origin; an error for
+/// a node the tree does not have.
+pub(crate) fn apply_forces(
+    body: &mut Body,
+    forces: &[(usize, [f64; 3], [f64; 3])],
+) -> Result<Wrench, HostError> {
+    let origin = self_origin(body);
+    body.place(origin)?;
+    body.on_one(ApplyForces { forces, origin })
+        .ok_or_else(|| HostError::Body {
+            message: "a proxy node the tree does not have".to_string(),
+        })
 }
 
 /// The wrench of a world force `force` at world `point` applied at `node` of `body` (its
@@ -811,10 +731,8 @@ pub fn force_at_node(
 ) -> Result<Option<Wrench>, HostError> {
     let origin = self_origin(body);
     body.place(origin)?;
-    Ok(body.on_one(ApplyAtNode {
-        node,
-        point,
-        force,
+    Ok(body.on_one(ApplyForces {
+        forces: &[(node, point, force)],
         origin,
     }))
 }

@@ -15,6 +15,11 @@
 //! 2. **At each remaining pair's origin**: both bodies are placed there and the pair query of
 //!    [`super::query`] runs on them — exactly what a two-body call gives.
 //!
+//!
+//! Contact proxies skip phase 2: they are spheres only, so each candidate pair's proxy walk
+//! runs at the two bodies' own origins, comparing their spheres in f64 (the pair's relative
+//! frame, [`super::relative`]) — no placement at all, every sphere computed once per state.
+//!
 //! So the sphere caches are shared, at the bodies' own origins, by the broad phase, the
 //! certificates, self pairs and primitives, and only pairs that may touch pay for a placement
 //! of their own (two `O(M)` state updates and the spheres their walk visits). The answer of a
@@ -28,6 +33,7 @@ use super::error::HostError;
 use super::placing::self_origin;
 use super::primitive::Primitive;
 use super::query::{self, Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
+use super::relative;
 
 /// How deep the certificate of separation of phase 1 descends (module docs): deep enough to
 /// settle most candidate pairs of bodies whose root spheres overlap loosely (on the falling
@@ -272,14 +278,9 @@ impl World {
         body.set_state(rotation, translation, q)
     }
 
-    /// Phase 1 of the module docs: every body at its own origin, the candidate pairs (root
-    /// spheres within `reach`), and for each whether its certificate leaves it to place.
-    /// Returns `(candidates, pairs that may touch)`.
-    fn candidates(
-        &mut self,
-        reach: f64,
-        depth: u32,
-    ) -> Result<(usize, Vec<[usize; 2]>), HostError> {
+    /// Every body at its own origin, and the candidate pairs of the broad phase: root spheres
+    /// within `reach`, sorted.
+    fn broad_phase(&mut self, reach: f64) -> Result<Vec<[usize; 2]>, HostError> {
         let mut roots = Vec::with_capacity(self.bodies.len());
         for body in &mut self.bodies {
             let origin = self_origin(body);
@@ -297,6 +298,18 @@ impl World {
             true
         });
         candidates.sort_unstable();
+        Ok(candidates)
+    }
+
+    /// Phase 1 of the module docs: every body at its own origin, the candidate pairs (root
+    /// spheres within `reach`), and for each whether its certificate leaves it to place.
+    /// Returns `(candidates, pairs that may touch)`.
+    fn candidates(
+        &mut self,
+        reach: f64,
+        depth: u32,
+    ) -> Result<(usize, Vec<[usize; 2]>), HostError> {
+        let candidates = self.broad_phase(reach)?;
         let count = candidates.len();
         let mut open = Vec::new();
         for [i, j] in candidates {
@@ -474,31 +487,51 @@ impl World {
     }
 
     /// The overlapping contact proxies at depth `depth` of every pair of distinct bodies, as
-    /// [`query::proxies`] gives them (every tree nested).
+    /// [`query::proxies`] gives them (every tree nested): each candidate pair of the broad phase
+    /// in its relative frame, every body at its own origin (no placement, no certificate: the
+    /// proxy walk is itself a sphere walk at the bodies' own origins). `settled` counts the
+    /// candidates with no proxy pair.
     pub fn proxies(&mut self, depth: u32) -> Result<WorldAnswer<Proxy>, HostError> {
         let mut answer = WorldAnswer::default();
-        // Proxy spheres are reported where they overlap, touching or not: the certificate stops at
-        // the proxy depth (a node's sphere there holds its proxies').
-        let cut = CERTIFICATE_DEPTH.min(depth);
-        self.per_pair(0.0, cut, &mut answer, |a, b| {
-            query::proxies(a, depth, b, depth)
-        })?;
+        let candidates = self.broad_phase(0.0)?;
+        answer.candidates = candidates.len();
+        for [i, j] in candidates {
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let (a, b) = (&mut head[i], &mut tail[0]);
+            query::check_nested(a, b)?;
+            let found = relative::proxies(a, depth, b, depth)?;
+            if found.items.is_empty() {
+                answer.settled += 1;
+            }
+            answer.add([i, j], found);
+        }
         Ok(Self::finish(answer, |p| p.nodes))
     }
 
-    /// [`World::proxies`] with their penalty forces ([`query::proxy_forces`]), and each body's
-    /// wrench.
+    /// [`World::proxies`] with their penalty forces (as [`query::proxy_forces`] gives them),
+    /// and each body's wrench (zero for a body in no pair).
     pub fn proxy_forces(
         &mut self,
         depth: u32,
         stiffness: f64,
     ) -> Result<(WorldAnswer<Proxy>, Vec<Wrench>), HostError> {
-        let mut answer = WorldAnswer::default();
-        let wrenches =
-            self.per_pair_forces(CERTIFICATE_DEPTH.min(depth), &mut answer, |a, b| {
-                query::proxy_forces(a, depth, b, depth, stiffness)
-            })?;
-        Ok((Self::finish(answer, |p| p.nodes), wrenches))
+        query::check_stiffness(stiffness)?;
+        let answer = self.proxies(depth)?;
+        let mut wrenches: Vec<Wrench> = self
+            .bodies
+            .iter()
+            .map(|b| Wrench::zero(b.tree().modes()))
+            .collect();
+        // `found` is sorted by bodies: one run of proxies per pair.
+        for run in answer.found.chunk_by(|x, y| x.bodies == y.bodies) {
+            let [i, j] = run[0].bodies;
+            let proxies: Vec<Proxy> = run.iter().map(|f| f.item).collect();
+            let (head, tail) = self.bodies.split_at_mut(j);
+            let [wa, wb] = query::proxy_wrenches(&mut head[i], &mut tail[0], &proxies, stiffness)?;
+            wrenches[i].add(&wa);
+            wrenches[j].add(&wb);
+        }
+        Ok((answer, wrenches))
     }
 
     /// Every body's contact proxies at `depth` reaching into every primitive

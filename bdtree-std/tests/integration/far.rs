@@ -664,3 +664,88 @@ fn one_quaternion_tolerance_for_f32_and_f64_states_issue_39() {
         assert_eq!(set_f64::<f64>(q, t, [0.0; 3]), refused, "f64 {by}");
     }
 }
+
+/// Contact proxies on the host are answered in each pair's relative frame (every body at its
+/// own origin, spheres compared in f64): through the scene runner (`World::proxies`, the CLI's
+/// `collide --depth L`), on far and exactly touching scenes, unit-size and millimetre, f32 and
+/// f64, every triangle pair the f64 brute force finds touching lies under a reported proxy
+/// pair, and every reported pair's spheres overlap.
+#[test]
+fn proxies_in_each_pairs_relative_frame_cover_every_touching_pair() {
+    use bdtree_std::run::{brute_force_frame_with, run_with};
+    use std::collections::BTreeSet;
+    const DEPTH: u32 = 4;
+    let mut covered = 0usize;
+    for seed in 0..6u64 {
+        let scene = if seed % 2 == 0 {
+            far_scene(0x9e00 + seed, 3)
+        } else {
+            touching_scene(0x9e00 + seed, 3)
+        };
+        for precision in [Precision::F32, Precision::F64] {
+            let options = BuildOptions {
+                precision,
+                nested: true,
+                ..BuildOptions::default()
+            };
+            let p = prepare(&scene, options).expect("build");
+            let owners: Vec<Vec<u32>> = p
+                .images
+                .iter()
+                .map(|image| match precision {
+                    Precision::F32 => {
+                        let view = image.parse::<f32>().expect("image");
+                        crate::proxies::proxy_of_triangle(&view.tree, DEPTH)
+                    }
+                    Precision::F64 => {
+                        let view = image.parse::<f64>().expect("image");
+                        crate::proxies::proxy_of_triangle(&view.tree, DEPTH)
+                    }
+                })
+                .collect();
+            let frames = match precision {
+                Precision::F32 => run_with::<f32>(&scene, &p, 1, Some(DEPTH), false),
+                Precision::F64 => run_with::<f64>(&scene, &p, 1, Some(DEPTH), false),
+            }
+            .expect("run")
+            .0;
+            for (f, frame) in frames.iter().enumerate() {
+                let reported: BTreeSet<((usize, usize), (u32, u32))> =
+                    frame.proxies.iter().map(|x| (x.bodies, x.nodes)).collect();
+                let x = extents(&scene, f);
+                let u = match precision {
+                    Precision::F32 => f64::from(f32::EPSILON) / 2.0,
+                    Precision::F64 => f64::EPSILON / 2.0,
+                };
+                for p in &frame.proxies {
+                    // Overlapping spheres, to the walk's slack (`16 u` of the two bodies'
+                    // reach and their distance, `bdtree_core::collide_proxies_apart`).
+                    let (a, b) = p.bodies;
+                    let (ta, tb) = (
+                        scene.frames[f][a].0.translation,
+                        scene.frames[f][b].0.translation,
+                    );
+                    let apart = (0..3).map(|k| (ta[k] - tb[k]).abs()).fold(0.0, f64::max);
+                    let slack = 16.0 * u * (3.0 * (x[a] + x[b]) + apart);
+                    assert!(
+                        p.depth >= -slack,
+                        "{precision:?} seed {seed} frame {f}: {p:?} does not overlap (slack {slack:e})"
+                    );
+                }
+                for (a, b, ta, tb) in brute_force_frame_with(&scene, f, false) {
+                    let key = ((a, b), (owners[a][ta as usize], owners[b][tb as usize]));
+                    assert!(
+                        reported.contains(&key),
+                        "{precision:?} seed {seed} frame {f}: touching pair {:?} not under a proxy pair",
+                        (a, b, ta, tb)
+                    );
+                    covered += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        covered > 100,
+        "too few touching pairs ({covered}): the test would be weak"
+    );
+}

@@ -6,8 +6,8 @@
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_NESTED};
 use bdtree_core::sphere::spheres_overlap;
 use bdtree_core::{
-    collide_proxies, proxy_stack_capacity, Anchor, Body, Image, ImageError, NodeKind, Pose,
-    ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
+    collide_proxies, collide_proxies_apart, proxy_stack_capacity, Anchor, Body, Image, ImageError,
+    NodeKind, Pose, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -192,6 +192,58 @@ fn check_proxies<S: Scalar>(
             prop_assert!(
                 got.binary_search(&pair).is_ok(),
                 "{}: contact ({x}, {y}) not under a proxy pair at depths ({la}, {lb})",
+                S::NAME
+            );
+        }
+        // Each body at its own origin (b moved by its translation): every true contact is
+        // still under a reported pair; with no offset, a superset of the common-origin answer.
+        let mut apart: Vec<(u32, u32)> = Vec::new();
+        let outcome = collide_proxies_apart(
+            &mut body_a,
+            la,
+            &mut body_b,
+            lb,
+            [0.0; 3],
+            &mut stack,
+            &mut |p: ProxyPair<S>| {
+                apart.push((p.a, p.b));
+                true
+            },
+        );
+        prop_assert_eq!(outcome.status, QueryStatus::Complete);
+        apart.sort_unstable();
+        prop_assert!(got.iter().all(|p| apart.binary_search(p).is_ok()));
+        let own = Case {
+            mesh: b.mesh,
+            basis: b.basis,
+            q: b.q.clone(),
+            pose: oracle::Pose {
+                translation: [0.0; 3],
+                ..b.pose
+            },
+        };
+        set_state(&mut body_b, &own);
+        apart.clear();
+        let outcome = collide_proxies_apart(
+            &mut body_a,
+            la,
+            &mut body_b,
+            lb,
+            b.pose.translation,
+            &mut stack,
+            &mut |p: ProxyPair<S>| {
+                apart.push((p.a, p.b));
+                true
+            },
+        );
+        set_state(&mut body_b, b);
+        prop_assert_eq!(outcome.status, QueryStatus::Complete);
+        apart.sort_unstable();
+        for &(x, y) in &contacts {
+            let pair = (owner_a[x as usize], owner_b[y as usize]);
+            prop_assert!(
+                apart.binary_search(&pair).is_ok(),
+                "{}: contact ({x}, {y}) not under a proxy pair apart at depths ({la}, {lb})",
                 S::NAME
             );
         }

@@ -29,11 +29,11 @@ use bdtree_core::selfcollide::{
 use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::sphere::{error_bound, mode_weights, spheres_overlap, update, update_sparse};
 use bdtree_core::{
-    collide, collide_proxies, collide_self, collide_self_with, collide_world, crc32,
-    proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs, Anchor, BitMatrix, Body,
-    CacheEntry, ContactBuffer, Deadline, Header, Image, Order, Pending, Pose, ProxyBuffer,
-    ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList, SweepAndPrune, TestBudget, Traversal,
-    TrianglePair, VertexEntry, WorldPair,
+    collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
+    collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
+    Anchor, BitMatrix, Body, CacheEntry, ContactBuffer, Deadline, Header, Image, Order, Pending,
+    Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList, SweepAndPrune,
+    TestBudget, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
@@ -458,6 +458,10 @@ fn proxy_query<S: Scalar>() {
         let mut buffer = ProxyBuffer::<S, 8>::new();
         black_box(collide_proxies(a, la, b, lb, &mut stack, &mut buffer));
         black_box(buffer.as_slice().len());
+        let offset = [black_box(0.5), black_box(-2.0), black_box(1e3)];
+        black_box(collide_proxies_apart(
+            a, la, b, lb, offset, &mut stack, &mut sink,
+        ));
     });
 }
 
