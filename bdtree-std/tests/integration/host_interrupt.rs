@@ -367,15 +367,15 @@ fn a_suspended_kernel_traversal_resumes_to_the_full_answer() {
         precision: Precision::F32,
         ..BuildOptions::default()
     };
-    let (image, _) = bdtree_std::build::build(&mesh, Some(&basis), options, &mut |_| {})
-        .expect("build");
+    let (image, _) =
+        bdtree_std::build::build(&mesh, Some(&basis), options, &mut |_| {}).expect("build");
     let im = image.parse::<f32>().expect("image");
     let mut ca = bdtree_std::BodyStorage::new(im.tree.node_count());
     let mut cb = bdtree_std::BodyStorage::new(im.tree.node_count());
     let mut a = ca.body(&im).expect("a");
     let mut b = cb.body(&im).expect("b");
-    let pose = bdtree_core::Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [0.8, 0.1, 0.0])
-        .expect("pose");
+    let pose =
+        bdtree_core::Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [0.8, 0.1, 0.0]).expect("pose");
     b.set_state(pose, &[0.2, -0.1]).expect("b");
     let mut whole = Vec::new();
     let mut stack = vec![[0u32; 2]; stack_capacity(im.tree.depth(), im.tree.depth())];
@@ -386,7 +386,11 @@ fn a_suspended_kernel_traversal_resumes_to_the_full_answer() {
     assert!(outcome.status.is_complete());
     whole.sort_unstable();
     assert!(!whole.is_empty());
-    for order in [Order::BreadthFirst, Order::DeepestFirst, Order::LargestFirst] {
+    for order in [
+        Order::BreadthFirst,
+        Order::DeepestFirst,
+        Order::LargestFirst,
+    ] {
         let mut storage = vec![Pending::<f32>::EMPTY; 1 << 14];
         let mut t = Traversal::new(&mut storage, order);
         assert_eq!(t.start(&mut a, &mut b), RunStatus::Interrupted);

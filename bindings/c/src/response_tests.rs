@@ -219,8 +219,10 @@ macro_rules! forces_through_c {
             }
 
             fn pair(trees: [&Tree; 2], c: &Case, origin: [f64; 3]) -> Pair {
-                let words: Vec<Vec<u64>> =
-                    trees.iter().map(|t| aligned(t.image().as_bytes())).collect();
+                let words: Vec<Vec<u64>> = trees
+                    .iter()
+                    .map(|t| aligned(t.image().as_bytes()))
+                    .collect();
                 let (mut images, mut bodies, mut storage) = (Vec::new(), Vec::new(), Vec::new());
                 // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for
                 // the length given and outlives the objects (all kept in `Pair`).
@@ -228,7 +230,10 @@ macro_rules! forces_through_c {
                     for (k, (w, t)) in words.iter().zip(trees).enumerate() {
                         let mut image: Box<$image> = Box::new(core::mem::zeroed());
                         let len = t.image().as_bytes().len();
-                        assert_eq!($parse(w.as_ptr().cast(), len, &mut *image), bdtree_status::Ok);
+                        assert_eq!(
+                            $parse(w.as_ptr().cast(), len, &mut *image),
+                            bdtree_status::Ok
+                        );
                         let need = $size(&*image, 0);
                         let mut block = vec![0u64; need.div_ceil(8)];
                         let mut body: Box<$body> = Box::new(core::mem::zeroed());
@@ -281,7 +286,11 @@ macro_rules! forces_through_c {
             #[allow(clippy::type_complexity)]
             fn through_c(
                 p: &mut Pair,
-            ) -> ([host::Wrench; 2], [host::Wrench; 2], Vec<($contact, [f64; 3])>) {
+            ) -> (
+                [host::Wrench; 2],
+                [host::Wrench; 2],
+                Vec<($contact, [f64; 3])>,
+            ) {
                 let k = STIFFNESS as S;
                 let (head, tail) = p.bodies.split_at_mut(1);
                 let (a, b) = (&mut *head[0], &mut *tail[0]);
@@ -331,8 +340,7 @@ macro_rules! forces_through_c {
                     assert_eq!(s, bdtree_status::Ok);
                     for contact in &contacts[..m] {
                         let mut penalty = <$penalty>::default();
-                        let s =
-                            $respond_contact(contact, k, a, b, &mut xa, &mut xb, &mut penalty);
+                        let s = $respond_contact(contact, k, a, b, &mut xa, &mut xb, &mut penalty);
                         assert_eq!(s, bdtree_status::Ok);
                         if penalty.depth > 0.0 {
                             pushed.push((*contact, penalty.force.map(f64::from)));
@@ -341,7 +349,10 @@ macro_rules! forces_through_c {
                         }
                     }
                 }
-                assert!(n > 0 && m > 0, "no proxy pair or contact: the test would be vacuous");
+                assert!(
+                    n > 0 && m > 0,
+                    "no proxy pair or contact: the test would be vacuous"
+                );
                 (
                     [wide(&wa, &qa), wide(&wb, &qb)],
                     [wide(&xa, &ca), wide(&xb, &cb)],
@@ -381,10 +392,20 @@ macro_rules! forces_through_c {
                         .iter()
                         .map(|(x, f)| (x.a, x.point.map(f64::from), f.map(|v| -v)))
                         .collect();
-                    close("contact wrench a", &contact[0], &formula(&c, 0, origin, &on_a),
-                          $tolerance, scale);
-                    close("contact wrench b", &contact[1], &formula(&c, 1, origin, &on_b),
-                          $tolerance, scale);
+                    close(
+                        "contact wrench a",
+                        &contact[0],
+                        &formula(&c, 0, origin, &on_a),
+                        $tolerance,
+                        scale,
+                    );
+                    close(
+                        "contact wrench b",
+                        &contact[1],
+                        &formula(&c, 1, origin, &on_b),
+                        $tolerance,
+                        scale,
+                    );
                     if $precision == Precision::F64 {
                         let (_, host_contact) =
                             host::contact_forces(&mut ha, &mut hb, STIFFNESS).expect("host");
@@ -399,13 +420,20 @@ macro_rules! forces_through_c {
                     let mut q = vec![0.0 as S; p.modes[0]];
                     let mut w = wrench(&mut q);
                     let (pf, ff) = (point.map(|x| x as S), force.map(|x| x as S));
+                    let body = &mut *p.bodies[0];
                     // SAFETY: a body of the pair; 3 scalars each; a wrench over `q`.
-                    let s = unsafe { $at_node(&mut *p.bodies[0], 5, pf.as_ptr(), ff.as_ptr(), &mut w) };
+                    let s = unsafe { $at_node(body, 5, pf.as_ptr(), ff.as_ptr(), &mut w) };
                     assert_eq!(s, bdtree_status::Ok);
                     let host_node = host::force_at_node(&mut ha, 5, world, force)
                         .expect("host")
                         .expect("node 5");
-                    close("at node", &wide(&w, &q), &host_node, $tolerance, 10.0 * c.size);
+                    close(
+                        "at node",
+                        &wide(&w, &q),
+                        &host_node,
+                        $tolerance,
+                        10.0 * c.size,
+                    );
                     let mut q = vec![0.0 as S; p.modes[0]];
                     let mut w = wrench(&mut q);
                     // SAFETY: as above.
@@ -414,7 +442,13 @@ macro_rules! forces_through_c {
                     };
                     assert_eq!(s, bdtree_status::Ok);
                     let expected = formula(&c, 0, origin, &[(7, point, force)]);
-                    close("at triangle", &wide(&w, &q), &expected, $tolerance, 10.0 * c.size);
+                    close(
+                        "at triangle",
+                        &wide(&w, &q),
+                        &expected,
+                        $tolerance,
+                        10.0 * c.size,
+                    );
                 }
             }
 
@@ -440,47 +474,109 @@ macro_rules! forces_through_c {
                 let k = STIFFNESS as S;
                 let null_pair: *const $proxy = core::ptr::null();
                 let far = $proxy { a: 1 << 30, ..pair };
-                let apart = $proxy { sphere_b: [5.0, 0.0, 0.0, 1.0], ..pair };
+                let apart = $proxy {
+                    sphere_b: [5.0, 0.0, 0.0, 1.0],
+                    ..pair
+                };
                 // SAFETY: every pointer valid or NULL, as each case says.
                 unsafe {
                     for (s, want) in [
-                        ($respond(&pair, k, a, b, &mut ws, &mut wb, core::ptr::null_mut()),
-                         bdtree_status::WrongModeCount),
-                        ($respond(&far, k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
-                         bdtree_status::BadArgument),
-                        ($respond(&pair, -k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
-                         bdtree_status::BadArgument),
-                        ($respond(&pair, S::NAN, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
-                         bdtree_status::BadArgument),
-                        ($respond(&pair, k, a, b, core::ptr::addr_of_mut!(wa),
-                                  core::ptr::addr_of_mut!(wa), core::ptr::null_mut()),
-                         bdtree_status::BadArgument),
-                        ($respond(null_pair, k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
-                         bdtree_status::NullPointer),
-                        ($respond(&pair, k, a, b, &mut wa, core::ptr::null_mut(),
-                                  core::ptr::null_mut()),
-                         bdtree_status::NullPointer),
-                        ($at_node(a, 1 << 30, [0.0 as S; 3].as_ptr(), [1.0 as S; 3].as_ptr(),
-                                  &mut wa),
-                         bdtree_status::BadArgument),
-                        ($at_triangle(a, 1 << 30, [0.0 as S; 3].as_ptr(),
-                                      [1.0 as S; 3].as_ptr(), &mut wa),
-                         bdtree_status::BadArgument),
-                        ($at_node(a, 0, [S::NAN; 3].as_ptr(), [1.0 as S; 3].as_ptr(), &mut wa),
-                         bdtree_status::NonFinite),
-                        ($at_node(a, 0, [0.0 as S; 3].as_ptr(), [1.0 as S; 3].as_ptr(), &mut ws),
-                         bdtree_status::WrongModeCount),
+                        (
+                            $respond(&pair, k, a, b, &mut ws, &mut wb, core::ptr::null_mut()),
+                            bdtree_status::WrongModeCount,
+                        ),
+                        (
+                            $respond(&far, k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $respond(&pair, -k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $respond(&pair, S::NAN, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $respond(
+                                &pair,
+                                k,
+                                a,
+                                b,
+                                core::ptr::addr_of_mut!(wa),
+                                core::ptr::addr_of_mut!(wa),
+                                core::ptr::null_mut(),
+                            ),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $respond(null_pair, k, a, b, &mut wa, &mut wb, core::ptr::null_mut()),
+                            bdtree_status::NullPointer,
+                        ),
+                        (
+                            $respond(
+                                &pair,
+                                k,
+                                a,
+                                b,
+                                &mut wa,
+                                core::ptr::null_mut(),
+                                core::ptr::null_mut(),
+                            ),
+                            bdtree_status::NullPointer,
+                        ),
+                        (
+                            $at_node(
+                                a,
+                                1 << 30,
+                                [0.0 as S; 3].as_ptr(),
+                                [1.0 as S; 3].as_ptr(),
+                                &mut wa,
+                            ),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $at_triangle(
+                                a,
+                                1 << 30,
+                                [0.0 as S; 3].as_ptr(),
+                                [1.0 as S; 3].as_ptr(),
+                                &mut wa,
+                            ),
+                            bdtree_status::BadArgument,
+                        ),
+                        (
+                            $at_node(a, 0, [S::NAN; 3].as_ptr(), [1.0 as S; 3].as_ptr(), &mut wa),
+                            bdtree_status::NonFinite,
+                        ),
+                        (
+                            $at_node(
+                                a,
+                                0,
+                                [0.0 as S; 3].as_ptr(),
+                                [1.0 as S; 3].as_ptr(),
+                                &mut ws,
+                            ),
+                            bdtree_status::WrongModeCount,
+                        ),
                     ] {
                         assert_eq!(s, want);
                     }
-                    let bad = $contact { a: 1 << 30, b: 0, point: [0.0; 3],
-                                           normal: [1.0, 0.0, 0.0], depth: 0.1 };
-                    let s = $respond_contact(&bad, k, a, b, &mut wa, &mut wb,
-                                             core::ptr::null_mut());
+                    let bad = $contact {
+                        a: 1 << 30,
+                        b: 0,
+                        point: [0.0; 3],
+                        normal: [1.0, 0.0, 0.0],
+                        depth: 0.1,
+                    };
+                    let s =
+                        $respond_contact(&bad, k, a, b, &mut wa, &mut wb, core::ptr::null_mut());
                     assert_eq!(s, bdtree_status::BadArgument);
                     // Nothing was added by any refused call.
-                    assert_eq!((wa.force, wa.torque, wb.force, wb.torque), ([0.0; 3], [0.0; 3],
-                               [0.0; 3], [0.0; 3]));
+                    assert_eq!(
+                        (wa.force, wa.torque, wb.force, wb.torque),
+                        ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3])
+                    );
                     assert!(qa.iter().chain(&qb).chain(&short).all(|&x| x == 0.0));
                     // Spheres apart: no force, a penalty of zeros, status ok.
                     let mut penalty = <$penalty>::default();
