@@ -141,6 +141,17 @@ pub struct RunOutcome {
     pub stats: QueryStats,
 }
 
+/// The progress of a [`Traversal`] without its storage ([`Traversal::suspend`],
+/// [`Traversal::resume`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Suspended {
+    head: usize,
+    len: usize,
+    order: Order,
+    steps: Option<(u32, u32)>,
+}
+
 /// A resumable, interruptible query between two bodies; the pending list lives in the caller's
 /// storage (`N` entries bound the cover; [`Traversal::needed_capacity`] gives a safe size for
 /// breadth-first order on small trees, any size works and a full list is reported).
@@ -193,6 +204,40 @@ impl<'p, S: Scalar> Traversal<'p, S> {
             RunStatus::Done
         } else {
             RunStatus::Interrupted
+        }
+    }
+
+    /// Ends the borrow of the storage and keeps the traversal's progress (ring start, count,
+    /// order, the bodies' steps at [`Traversal::start`]), to [`Traversal::resume`] it later
+    /// over the same storage — for owners that cannot keep the storage borrowed between calls
+    /// (a host object that owns both). Free: copies four words.
+    pub fn suspend(self) -> Suspended {
+        Suspended {
+            head: self.head,
+            len: self.len,
+            order: self.order,
+            steps: self.steps,
+        }
+    }
+
+    /// A traversal resumed from [`Traversal::suspend`] over `storage`, which must be the
+    /// storage it was suspended from, unchanged (its pending pairs are the cover). Storage
+    /// shorter than the progress needs gives a traversal whose [`Traversal::run`] reports
+    /// [`RunStatus::StateChanged`] (start again); never a panic.
+    pub fn resume(storage: &'p mut [Pending<S>], progress: Suspended) -> Self {
+        let fits =
+            progress.len <= storage.len() && (progress.len == 0 || progress.head < storage.len());
+        let (head, len, steps) = if fits {
+            (progress.head, progress.len, progress.steps)
+        } else {
+            (0, 0, None)
+        };
+        Self {
+            pending: storage,
+            head,
+            len,
+            order: progress.order,
+            steps,
         }
     }
 

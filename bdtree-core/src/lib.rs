@@ -89,7 +89,7 @@ pub use contact::{
 };
 pub use crc::crc32;
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
-pub use interrupt::{Order, Pending, RunOutcome, RunStatus, Traversal};
+pub use interrupt::{Order, Pending, RunOutcome, RunStatus, Suspended, Traversal};
 pub use model::{Model, ModelError};
 pub use output::{
     Buffer, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,

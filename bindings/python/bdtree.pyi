@@ -7,7 +7,7 @@ body is ``R (p + U q) + t``: ``p`` its rest position, ``U`` the displacement bas
 """
 
 from os import PathLike
-from typing import List, Optional, Sequence, Tuple, TypedDict, Union, final
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -22,12 +22,15 @@ __all__ = [
     "Body",
     "Distance",
     "Error",
+    "Interruptible",
     "Modes",
     "Primitive",
     "Tree",
+    "World",
     "collide",
     "collide_frames",
     "collide_primitive",
+    "collide_primitive_proxies",
     "collide_proxies",
     "collide_self",
     "collide_swept",
@@ -155,6 +158,11 @@ class _Penalty(TypedDict):
     torque_b: npt.NDArray[np.float64]
     q_b: npt.NDArray[np.float64]
 
+class _PrimitiveProxies(TypedDict):
+    nodes: npt.NDArray[np.int64]
+    spheres: npt.NDArray[np.float64]
+    depths: npt.NDArray[np.float64]
+
 class _Export(TypedDict):
     vertices: int
     triangles: int
@@ -247,6 +255,10 @@ def penalty_forces(
 def collide_primitive(body: Body, primitive: Primitive) -> _PrimitiveContacts:
     """Triangles touching a primitive, with points, normals (triangle -> primitive), depths."""
 
+def collide_primitive_proxies(body: Body, depth: int, primitive: Primitive) -> _PrimitiveProxies:
+    """Contact proxies at `depth` whose spheres may reach into a primitive: nodes (K,), world
+    spheres (K, 4), depths (K,). Every touching triangle lies under one (nested tree)."""
+
 def export(
     path: _Path,
     bodies: Sequence[Body],
@@ -274,3 +286,68 @@ def modes(
     """The k lowest vibration modes of a closed mesh (young in Pa, density in kg/m^3, the mesh
     in `units`), free or clamped (`fixed`: half-spaces like "x<-0.499"; `fixed_vertices`):
     frequencies, the basis (3N, k), modal masses and stiffnesses (m q'' + k q = U^T F)."""
+
+_WorldAnswer = Dict[str, Any]
+"""A world answer: ``bodies`` int64 (K, 2) (``[i, j]``, ``[i, i]`` for self pairs, ``[i, n + p]``
+for primitive ``p``) and the arrays of the matching two-body function."""
+
+@final
+class World:
+    """Many bodies (copied with their states) and rigid primitives; every body pair answered at
+    its own floating origin, a broad phase first."""
+
+    def __new__(
+        cls, bodies: Sequence[Body], primitives: Optional[Sequence[Primitive]] = None
+    ) -> "World": ...
+    @property
+    def body_count(self) -> int: ...
+    @property
+    def primitive_count(self) -> int: ...
+    def set_state(
+        self,
+        index: int,
+        rotation: Optional[_Vec] = None,
+        translation: Optional[_Vec] = None,
+        q: Optional[_Floats] = None,
+    ) -> None:
+        """Body.set_state for body ``index``."""
+    def set_primitive(self, index: int, primitive: Primitive) -> None:
+        """Replaces primitive ``index``."""
+    def collide(self, self_pairs: bool = False) -> _WorldAnswer:
+        """bodies, pairs: body pairs, self pairs (with self_pairs), triangles on primitives."""
+    def contacts(self) -> _WorldAnswer:
+        """bodies, pairs, points, normals, depths (body pairs and primitives)."""
+    def primitive_contacts(self) -> _WorldAnswer:
+        """bodies, pairs ([t, 0]), points, normals, depths (primitives only)."""
+    def contact_forces(self, stiffness: float) -> _WorldAnswer:
+        """contacts with each body's force, torque (n, 3) and q (list of n arrays)."""
+    def within(self, distance: float) -> _WorldAnswer:
+        """bodies, pairs, distances, points_a, points_b."""
+    def distances(self) -> _WorldAnswer:
+        """One row per body pair: bodies, distances, points_a, points_b, normals, triangles,
+        intersecting."""
+    def proxies(self, depth: int) -> _WorldAnswer:
+        """bodies, nodes, sphere_a, sphere_b, depth (nested trees)."""
+    def proxy_forces(self, depth: int, stiffness: float) -> _WorldAnswer:
+        """bodies, nodes, points, forces of pushing proxy pairs, and each body's force,
+        torque (n, 3) and q (list of n arrays)."""
+    def primitive_proxies(self, depth: int) -> _WorldAnswer:
+        """bodies ([i, n + p]), nodes, spheres, depths (nested trees)."""
+
+class _Run(TypedDict):
+    done: bool
+    status: str
+    pairs: npt.NDArray[np.int64]
+    pending: npt.NDArray[np.int64]
+
+@final
+class Interruptible:
+    """An interruptible, budgeted, resumable query between two bodies in their current states:
+    complete, the pairs of collide(a, b); interrupted, a conservative cover (confirmed triangle
+    pairs and pending node pairs)."""
+
+    def __new__(
+        cls, a: Body, b: Body, order: str = "breadth", capacity: int = 65536
+    ) -> "Interruptible": ...
+    def run(self, tests: Optional[int] = None, seconds: Optional[float] = None) -> _Run:
+        """Refines within a budget of tests or seconds (neither: no limit); resumes."""

@@ -78,7 +78,7 @@ pub(crate) trait OnFour {
 /// ```
 pub struct Body {
     tree: Tree,
-    kernel: Kernel,
+    pub(super) kernel: Kernel,
     state: State,
     /// The floating origin the kernel body's state is relative to.
     origin: [f64; 3],

@@ -9,6 +9,7 @@
 //! | [`Tree`] | a validated tree image (f32 or f64, read from its header), shared by its bodies |
 //! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked |
 //! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`] |
+//! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`] |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
 //! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and the contact Jacobian row `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
@@ -66,6 +67,7 @@ mod answer;
 mod body;
 mod error;
 mod geometry;
+mod interrupt;
 mod owned;
 pub mod placing;
 mod primitive;
@@ -78,6 +80,7 @@ pub mod world;
 pub use body::{Body, State};
 pub use error::{HostError, IMPRECISE_FRACTION};
 pub use geometry::level_cut;
+pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
 pub use primitive::Primitive;
 pub use query::{
     contact_forces, contacts, distance, force_at_node, pairs, primitive_contacts,

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use bdtree_core::{NodeKind, Scalar, TreeView};
 
-use super::scene::{Contact, PreparedScene, ProxyContact, RunError};
+use super::scene::{Contact, PreparedScene, PrimitiveProxyContact, ProxyContact, RunError};
 use crate::io::{ImageBuf, Pose, Scene};
 use crate::oracle;
 
@@ -74,11 +74,38 @@ pub fn uncovered_contacts(
     Ok(truth
         .iter()
         .copied()
-        // Proxy runs do not query primitives: their pairs (b ≥ bodies) are not theirs to cover.
+        // Contacts with primitives (b ≥ bodies): `uncovered_primitive_contacts`.
         .filter(|&(_, b, _, _)| b < owners.len())
         .filter(|&(a, b, ta, tb)| {
             let nodes = (owners[a][ta as usize], owners[b][tb as usize]);
             !reported.contains(&((a, b), nodes))
+        })
+        .collect())
+}
+
+/// The triangles of `truth` touching a primitive body (`(b, n + p, t, 0)`) that lie under no
+/// reported proxy of their body reaching into that primitive (must be empty: every triangle
+/// touching a primitive lies under a proxy [`bdtree_core::collide_primitive_proxies`] reports).
+pub fn uncovered_primitive_contacts(
+    prepared: &PreparedScene,
+    proxy_depth: u32,
+    proxies: &[PrimitiveProxyContact],
+    truth: &[Contact],
+) -> Result<Vec<Contact>, RunError> {
+    let owners = prepared
+        .images
+        .iter()
+        .map(|image| proxy_of_triangles(image, proxy_depth))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reported: HashSet<((usize, usize), u32)> =
+        proxies.iter().map(|p| (p.bodies, p.node)).collect();
+    Ok(truth
+        .iter()
+        .copied()
+        .filter(|&(_, b, _, _)| b >= owners.len())
+        .filter(|&(a, b, ta, _)| {
+            let node = owners[a][ta as usize];
+            !reported.contains(&((a, b), node))
         })
         .collect())
 }

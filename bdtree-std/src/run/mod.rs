@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `scene.rs` | the scene runner: [`prepare`], [`run`], [`run_with`] (proxies, self-contacts), [`distances`]; [`RunError`] |
 //! | `contacts.rs` | what a controller acts on: swept pairs between frames ([`run_swept`]) and the sub-stepped scene to compare them with ([`substeps`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
-//! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover check ([`uncovered_contacts`]) |
+//! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover checks ([`uncovered_contacts`], [`uncovered_primitive_contacts`]) |
 //! | `interrupt_table.rs` | interrupted queries per test budget (the interruptible-collision paper's Table 1) |
 //! | `frame.rs` | one frame's deformed meshes, contacts, proxies and spheres ([`frame_geometry`]), for pictures and exports |
 //! | `inspect.rs` | statistics of an image: sizes, per-level tightness, box bounds; compact vs complete ([`inspect::compare`]) |
@@ -26,7 +26,7 @@ pub use check::{
     brute_force_distance_frame, brute_force_frame, brute_force_frame_with,
     brute_force_primitive_frame, brute_force_within_frame, compare, deformed_triangles,
     interpolated_state, point_triangle_distance, primitive_solid, proxy_of_triangles,
-    sampled_swept_frame, uncovered_contacts, Comparison,
+    sampled_swept_frame, uncovered_contacts, uncovered_primitive_contacts, Comparison,
 };
 pub use contacts::{
     run_contact_forces, run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer,
@@ -37,5 +37,5 @@ pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{
     distances, frame_origin, kernel_primitive, prepare, run, run_unrefined, run_with, Contact,
-    FrameResult, PairDistance, PreparedScene, ProxyContact, RunError,
+    FrameResult, PairDistance, PreparedScene, PrimitiveProxyContact, ProxyContact, RunError,
 };

@@ -324,12 +324,26 @@ pub fn proxy_frame_json(
             })
         })
         .collect();
+    let primitive_proxies: Vec<serde_json::Value> = frame
+        .primitive_proxies
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "bodies": [name(p.bodies.0), name(p.bodies.1)],
+                "node": p.node,
+                "sphere": p.sphere,
+                "depth": p.depth,
+            })
+        })
+        .collect();
     let mut value = serde_json::json!({
         "frame": f,
         "proxy_depth": depth,
         "proxies": proxies,
+        "primitive_proxies": primitive_proxies,
         "stats": {
             "proxies": frame.proxies.len(),
+            "primitive_proxies": frame.primitive_proxies.len(),
             "nodes_visited": s.nodes_visited,
             "sphere_updates": s.sphere_updates,
             "overlap_tests": s.overlap_tests,
@@ -358,6 +372,13 @@ pub fn proxy_frame_text(f: usize, frame: &FrameResult, uncovered: Option<usize>)
         s.nodes_visited,
         s.sphere_updates
     );
+    if !frame.primitive_proxies.is_empty() {
+        let _ = write!(
+            line,
+            ", {} proxies reaching into primitives",
+            frame.primitive_proxies.len()
+        );
+    }
     if let Some(m) = uncovered {
         let _ = write!(line, "  | brute-force contacts not under a proxy pair: {m}");
     }

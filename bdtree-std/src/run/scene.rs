@@ -53,6 +53,19 @@ pub struct ProxyContact {
     pub depth: f64,
 }
 
+/// A contact proxy of a body reaching into a primitive body of the scene.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrimitiveProxyContact {
+    /// The body and the primitive, numbered `n + p` after the `n` bodies.
+    pub bodies: (usize, usize),
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]`, in the mesh's units.
+    pub sphere: [f64; 4],
+    /// How deep the sphere reaches into the primitive (see [`bdtree_core::PrimitiveProxy`]).
+    pub depth: f64,
+}
+
 /// The answer for one frame.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FrameResult {
@@ -60,6 +73,9 @@ pub struct FrameResult {
     pub pairs: Vec<Contact>,
     /// Overlapping proxy pairs, sorted by bodies and nodes (empty unless a proxy run).
     pub proxies: Vec<ProxyContact>,
+    /// Proxies of bodies reaching into the scene's primitive bodies, sorted by bodies and
+    /// node (empty unless a proxy run of a scene with primitives).
+    pub primitive_proxies: Vec<PrimitiveProxyContact>,
     /// Counters summed over the frame's body pairs.
     pub stats: QueryStats,
     /// Whether every query completed (always, with the host's unbounded sink).
@@ -557,6 +573,18 @@ pub fn run_with<S: Scalar>(
                         bodies: (p.bodies[0], p.bodies[1]),
                         nodes: (p.item.nodes[0], p.item.nodes[1]),
                         spheres: p.item.spheres,
+                        depth: p.item.depth,
+                    })
+                    .collect();
+                let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
+                result.stats.add(&answer.stats);
+                result.primitive_proxies = answer
+                    .found
+                    .iter()
+                    .map(|p| PrimitiveProxyContact {
+                        bodies: (p.bodies[0], p.bodies[1]),
+                        node: p.item.node,
+                        sphere: p.item.sphere,
                         depth: p.item.depth,
                     })
                     .collect();

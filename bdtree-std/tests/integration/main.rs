@@ -8,6 +8,8 @@ mod chairs;
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_contacts;
+#[cfg(feature = "cli")]
+mod cli_primitive_proxies;
 mod coherence;
 mod compact;
 mod contact;
@@ -16,6 +18,7 @@ mod far;
 mod fixtures;
 #[cfg(feature = "cli")]
 mod host;
+mod host_interrupt;
 mod image;
 mod interrupt;
 mod layout;

@@ -536,6 +536,59 @@ typedef struct bdtree_proxy_pair_f64 {
   double depth;
 } bdtree_proxy_pair_f64;
 
+// A wrench in f32 in the caller's storage: what forces do to one body. `force` and `torque`
+// are added to (zero them for a new step); `q` points to `q_len` floats, the generalized
+// force on the body's reduced coordinates, of which the first `modes` (the image's mode
+// count, `bdtree_image_info`) are added to — `q_len` below the body's modes is refused
+// (`BDTREE_STATUS_WRONG_MODE_COUNT`, nothing added). `q` may be NULL when `q_len` is 0.
+typedef struct bdtree_wrench_f32 {
+  // Total force (the bodies' frame: world axes).
+  float force[3];
+  // Total torque about the body's translation (world axes).
+  float torque[3];
+  // The generalized force on the reduced coordinates (force × mesh units per unit of `q`).
+  float *q;
+  // Entries at `q`.
+  size_t q_len;
+} bdtree_wrench_f32;
+
+// A penalty contact in f32: where and how hard (`bdtree_respond_f32`,
+// `bdtree_respond_contact_f32`).
+typedef struct bdtree_penalty_f32 {
+  // Unit normal, from the first body to the second.
+  float normal[3];
+  // Penetration depth (0 when the call gave no force).
+  float depth;
+  // The point the force acts at (the bodies' frame).
+  float point[3];
+  // The force on the second body (`stiffness · depth · normal`); the first gets its negative.
+  float force[3];
+} bdtree_penalty_f32;
+
+// A wrench in f64 in the caller's storage (see `bdtree_wrench_f32`).
+typedef struct bdtree_wrench_f64 {
+  // Total force.
+  double force[3];
+  // Total torque about the body's translation.
+  double torque[3];
+  // The generalized force on the reduced coordinates.
+  double *q;
+  // Entries at `q`.
+  size_t q_len;
+} bdtree_wrench_f64;
+
+// A penalty contact in f64 (see `bdtree_penalty_f32`).
+typedef struct bdtree_penalty_f64 {
+  // Unit normal, from the first body to the second.
+  double normal[3];
+  // Penetration depth (0 when the call gave no force).
+  double depth;
+  // The point the force acts at.
+  double point[3];
+  // The force on the second body.
+  double force[3];
+} bdtree_penalty_f64;
+
 // A triangle pair that may touch during a motion, in f32 (`bdtree_collide_swept_f32`).
 typedef struct bdtree_swept_pair_f32 {
   // Triangle of the first body.
@@ -1166,6 +1219,162 @@ bdtree_status bdtree_collide_proxies_f64(struct bdtree_body_f64 *a,
                                          size_t capacity,
                                          size_t *count,
                                          struct bdtree_stats *stats);
+
+// The penalty response of an overlapping pair of contact proxies (as
+// `bdtree_collide_proxies_f32` gives it, spheres in the bodies' frame): force
+// `stiffness · depth` along the unit normal from a's sphere centre to b's, at the middle
+// of the overlap, pushing `b` (and `a` the other way). Adds to each body's wrench the
+// force, its torque about the body's translation and the generalized force `Ūᵀ Rᵀ f`
+// through the proxy node's `Ū` (kernel `respond_mut`; `3M + 15` multiply-adds per body).
+// Writes the contact to `penalty` (NULL: not wanted); spheres that do not overlap (or are
+// concentric) give no force: `BDTREE_STATUS_OK`, wrenches unchanged, a penalty of zeros.
+// A node index the tree does not have, a stiffness negative or not finite, or the same
+// wrench (or overlapping `q` arrays) for both bodies: `BDTREE_STATUS_BAD_ARGUMENT`, nothing
+// added.
+//
+// # Safety
+//
+// `pair` NULL or readable; `a`, `b` NULL or distinct initialised bodies (their state the
+// one the pair was found at); `wrench_a`, `wrench_b` NULL or wrenches whose `q` is writable
+// for `q_len` floats; `penalty` NULL or writable.
+bdtree_status bdtree_respond_f32(const struct bdtree_proxy_pair_f32 *pair,
+                                 float stiffness,
+                                 struct bdtree_body_f32 *a,
+                                 struct bdtree_body_f32 *b,
+                                 struct bdtree_wrench_f32 *wrench_a,
+                                 struct bdtree_wrench_f32 *wrench_b,
+                                 struct bdtree_penalty_f32 *penalty);
+
+// The penalty response of an exact contact (as `bdtree_collide_contacts_f32` gives it):
+// force `stiffness · depth · normal` on `b` at the contact point, applied on its triangle
+// `contact.b`, and its negative on `a` on triangle `contact.a`. Adds to each wrench the
+// force, its torque and the generalized force of that point of the deformed triangle,
+// `Σ λ_i U_iᵀ Rᵀ f` (barycentric weights `λ` of the triangle's point nearest to the
+// contact point; kernel `respond_contact`: three vertex deformations and `9M`
+// multiply-adds per body). Writes the contact to `penalty` (NULL: not wanted); a depth
+// not above 0 gives no force (`BDTREE_STATUS_OK`, wrenches unchanged, a penalty of zeros).
+// Bad indices, stiffness or wrenches as `bdtree_respond_f32`.
+//
+// # Safety
+//
+// As `bdtree_respond_f32`, with `contact` for `pair`.
+bdtree_status bdtree_respond_contact_f32(const struct bdtree_contact_f32 *contact,
+                                         float stiffness,
+                                         struct bdtree_body_f32 *a,
+                                         struct bdtree_body_f32 *b,
+                                         struct bdtree_wrench_f32 *wrench_a,
+                                         struct bdtree_wrench_f32 *wrench_b,
+                                         struct bdtree_penalty_f32 *penalty);
+
+// Adds force `force` at `point` (both 3 floats, the body's frame), applied at `node` of
+// `body`, to `wrench`: the force, its torque about the body's translation and the
+// generalized force `Ūᵀ Rᵀ f` through the node's `Ū` (`3M + 15` multiply-adds) — for
+// responses of the caller's own (a floor pushing up under a proxy). A node the tree does
+// not have: `BDTREE_STATUS_BAD_ARGUMENT`; a NaN or infinity: `BDTREE_STATUS_NON_FINITE`;
+// nothing added either way.
+//
+// # Safety
+//
+// `body` NULL or an initialised body; `point`, `force` NULL or readable for 3 floats;
+// `wrench` NULL or a wrench whose `q` is writable for `q_len` floats.
+bdtree_status bdtree_apply_at_node_f32(struct bdtree_body_f32 *body,
+                                       uint32_t node,
+                                       const float *point,
+                                       const float *force,
+                                       struct bdtree_wrench_f32 *wrench);
+
+// Adds force `force` at `point` (the body's frame) on `triangle` of `body` to `wrench`:
+// the force, its torque and the generalized force of the deformed triangle's point
+// nearest to `point`, `Σ λ_i U_iᵀ Rᵀ f` (three vertex deformations and `9M`
+// multiply-adds). A triangle the model does not have: `BDTREE_STATUS_BAD_ARGUMENT`; a NaN
+// or infinity: `BDTREE_STATUS_NON_FINITE`; nothing added either way.
+//
+// # Safety
+//
+// As `bdtree_apply_at_node_f32`.
+bdtree_status bdtree_apply_at_triangle_f32(struct bdtree_body_f32 *body,
+                                           uint32_t triangle,
+                                           const float *point,
+                                           const float *force,
+                                           struct bdtree_wrench_f32 *wrench);
+
+// The penalty response of an overlapping pair of contact proxies (as
+// `bdtree_collide_proxies_f64` gives it, spheres in the bodies' frame): force
+// `stiffness · depth` along the unit normal from a's sphere centre to b's, at the middle
+// of the overlap, pushing `b` (and `a` the other way). Adds to each body's wrench the
+// force, its torque about the body's translation and the generalized force `Ūᵀ Rᵀ f`
+// through the proxy node's `Ū` (kernel `respond_mut`; `3M + 15` multiply-adds per body).
+// Writes the contact to `penalty` (NULL: not wanted); spheres that do not overlap (or are
+// concentric) give no force: `BDTREE_STATUS_OK`, wrenches unchanged, a penalty of zeros.
+// A node index the tree does not have, a stiffness negative or not finite, or the same
+// wrench (or overlapping `q` arrays) for both bodies: `BDTREE_STATUS_BAD_ARGUMENT`, nothing
+// added.
+//
+// # Safety
+//
+// `pair` NULL or readable; `a`, `b` NULL or distinct initialised bodies (their state the
+// one the pair was found at); `wrench_a`, `wrench_b` NULL or wrenches whose `q` is writable
+// for `q_len` doubles; `penalty` NULL or writable.
+bdtree_status bdtree_respond_f64(const struct bdtree_proxy_pair_f64 *pair,
+                                 double stiffness,
+                                 struct bdtree_body_f64 *a,
+                                 struct bdtree_body_f64 *b,
+                                 struct bdtree_wrench_f64 *wrench_a,
+                                 struct bdtree_wrench_f64 *wrench_b,
+                                 struct bdtree_penalty_f64 *penalty);
+
+// The penalty response of an exact contact (as `bdtree_collide_contacts_f64` gives it):
+// force `stiffness · depth · normal` on `b` at the contact point, applied on its triangle
+// `contact.b`, and its negative on `a` on triangle `contact.a`. Adds to each wrench the
+// force, its torque and the generalized force of that point of the deformed triangle,
+// `Σ λ_i U_iᵀ Rᵀ f` (barycentric weights `λ` of the triangle's point nearest to the
+// contact point; kernel `respond_contact`: three vertex deformations and `9M`
+// multiply-adds per body). Writes the contact to `penalty` (NULL: not wanted); a depth
+// not above 0 gives no force (`BDTREE_STATUS_OK`, wrenches unchanged, a penalty of zeros).
+// Bad indices, stiffness or wrenches as `bdtree_respond_f64`.
+//
+// # Safety
+//
+// As `bdtree_respond_f64`, with `contact` for `pair`.
+bdtree_status bdtree_respond_contact_f64(const struct bdtree_contact_f64 *contact,
+                                         double stiffness,
+                                         struct bdtree_body_f64 *a,
+                                         struct bdtree_body_f64 *b,
+                                         struct bdtree_wrench_f64 *wrench_a,
+                                         struct bdtree_wrench_f64 *wrench_b,
+                                         struct bdtree_penalty_f64 *penalty);
+
+// Adds force `force` at `point` (both 3 doubles, the body's frame), applied at `node` of
+// `body`, to `wrench`: the force, its torque about the body's translation and the
+// generalized force `Ūᵀ Rᵀ f` through the node's `Ū` (`3M + 15` multiply-adds) — for
+// responses of the caller's own (a floor pushing up under a proxy). A node the tree does
+// not have: `BDTREE_STATUS_BAD_ARGUMENT`; a NaN or infinity: `BDTREE_STATUS_NON_FINITE`;
+// nothing added either way.
+//
+// # Safety
+//
+// `body` NULL or an initialised body; `point`, `force` NULL or readable for 3 doubles;
+// `wrench` NULL or a wrench whose `q` is writable for `q_len` doubles.
+bdtree_status bdtree_apply_at_node_f64(struct bdtree_body_f64 *body,
+                                       uint32_t node,
+                                       const double *point,
+                                       const double *force,
+                                       struct bdtree_wrench_f64 *wrench);
+
+// Adds force `force` at `point` (the body's frame) on `triangle` of `body` to `wrench`:
+// the force, its torque and the generalized force of the deformed triangle's point
+// nearest to `point`, `Σ λ_i U_iᵀ Rᵀ f` (three vertex deformations and `9M`
+// multiply-adds). A triangle the model does not have: `BDTREE_STATUS_BAD_ARGUMENT`; a NaN
+// or infinity: `BDTREE_STATUS_NON_FINITE`; nothing added either way.
+//
+// # Safety
+//
+// As `bdtree_apply_at_node_f64`.
+bdtree_status bdtree_apply_at_triangle_f64(struct bdtree_body_f64 *body,
+                                           uint32_t triangle,
+                                           const double *point,
+                                           const double *force,
+                                           struct bdtree_wrench_f64 *wrench);
 
 // Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
 // between two steps (a swept query: a fast body cannot pass through another between ticks

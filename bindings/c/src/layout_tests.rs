@@ -27,10 +27,16 @@ const LAYERS: &[(&str, u32)] = &[
     ("swept", 5),
     ("traversal", 5),
     ("primitive", 6),
+    ("response", 6),
 ];
 
 /// Files that are tests, not library code.
-const TEST_FILES: &[&str] = &["contact_tests", "layout_tests", "swept_tests"];
+const TEST_FILES: &[&str] = &[
+    "contact_tests",
+    "layout_tests",
+    "response_tests",
+    "swept_tests",
+];
 
 fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)

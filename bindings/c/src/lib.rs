@@ -26,7 +26,7 @@
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
 //! | 5 | [`collide`], [`proxies`], [`distance`], [`swept`], [`contacts`], [`traversal`] | the queries |
-//! | 6 | [`primitive`] | rigid primitives and the queries against them (their contacts are [`contacts`]') |
+//! | 6 | [`primitive`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
 //! `exports_f64` module at the end of the same file is generated from it word for word (`cargo
@@ -67,6 +67,7 @@ pub mod collide;
 pub mod contacts;
 pub mod distance;
 pub mod proxies;
+pub mod response;
 pub mod swept;
 pub mod traversal;
 
@@ -85,6 +86,7 @@ mod c_names {
     pub use crate::primitive::{exports_f32::*, exports_f64::*, *};
     pub use crate::proxies::{exports_f32::*, exports_f64::*, *};
     pub use crate::query::*;
+    pub use crate::response::{exports_f32::*, exports_f64::*, *};
     pub use crate::status::*;
     pub use crate::swept::{exports_f32::*, exports_f64::*, *};
     pub use crate::traversal::{exports_f32::*, exports_f64::*, *};
@@ -95,6 +97,8 @@ mod c_names {
 mod contact_tests;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod response_tests;
 #[cfg(test)]
 mod swept_tests;
 

@@ -134,29 +134,7 @@ impl Body {
         translation: Option<&Bound<'_, PyAny>>,
         q: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let r = match rotation.filter(|r| !r.is_none()) {
-            Some(r) => vector::<4>("rotation", r)?,
-            None => [1.0, 0.0, 0.0, 0.0],
-        };
-        let t = match translation.filter(|t| !t.is_none()) {
-            Some(t) => finite_vector::<3>("translation", t)?,
-            None => [0.0; 3],
-        };
-        let q = match q.filter(|q| !q.is_none()) {
-            Some(q) => floats1("q", q)?,
-            None => vec![0.0; self.body.tree().modes()],
-        };
-        check_state(&r, &t, &q)?;
-        let modes = self.body.tree().modes();
-        self.body.set_state(r, t, &q).map_err(|e| match e {
-            // Finite numbers, a unit quaternion and as many coordinates as modes, refused for
-            // the translation or q: beyond the range of the precision.
-            HostError::State { argument, .. } if argument != "rotation" && q.len() == modes => {
-                let precision = precision_name(&self.body);
-                err(out_of_range(precision, largest(&q), largest(&t), "", &e))
-            }
-            e => err(e),
-        })
+        set_host_state(&mut self.body, rotation, translation, q)
     }
 
     /// World sphere `[x, y, z, r]` of a node for the current step (node 0: the whole body).
@@ -186,6 +164,39 @@ impl Body {
     fn tree(&self, py: Python<'_>) -> Py<Tree> {
         self.tree.clone_ref(py)
     }
+}
+
+/// Sets a host body's state from Python arguments (`None`: the identity, the origin, `q = 0`),
+/// every bad value refused with its parameter's name; a refused state changes nothing.
+pub(crate) fn set_host_state(
+    body: &mut host::Body,
+    rotation: Option<&Bound<'_, PyAny>>,
+    translation: Option<&Bound<'_, PyAny>>,
+    q: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let r = match rotation.filter(|r| !r.is_none()) {
+        Some(r) => vector::<4>("rotation", r)?,
+        None => [1.0, 0.0, 0.0, 0.0],
+    };
+    let t = match translation.filter(|t| !t.is_none()) {
+        Some(t) => finite_vector::<3>("translation", t)?,
+        None => [0.0; 3],
+    };
+    let q = match q.filter(|q| !q.is_none()) {
+        Some(q) => floats1("q", q)?,
+        None => vec![0.0; body.tree().modes()],
+    };
+    check_state(&r, &t, &q)?;
+    let modes = body.tree().modes();
+    let precision = precision_name(body);
+    body.set_state(r, t, &q).map_err(|e| match e {
+        // Finite numbers, a unit quaternion and as many coordinates as modes, refused for
+        // the translation or q: beyond the range of the precision.
+        HostError::State { argument, .. } if argument != "rotation" && q.len() == modes => {
+            err(out_of_range(precision, largest(&q), largest(&t), "", &e))
+        }
+        e => err(e),
+    })
 }
 
 /// A `bdtree.Body` argument.

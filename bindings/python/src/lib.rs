@@ -11,7 +11,7 @@
 //! [`bdtree_std::host::Tree`] and [`bdtree_std::host::Body`], and the Python messages of the
 //! host's errors), then one file per family of queries — `pairs` (collide, self, frames,
 //! distance), `contacts` (contact data and the Jacobian, within), `proxies` (proxies and
-//! penalty forces), `primitives`, `swept` — and `modes`, `export`. Each converts its arguments,
+//! penalty forces), `primitives`, `primitive_proxies`, `swept`, `world` (`bdtree.World`), `interrupt` (`bdtree.Interruptible`) — and `modes`, `export`. Each converts its arguments,
 //! calls the host and converts the answer; this crate has no `unsafe` and no query logic of
 //! its own.
 
@@ -21,12 +21,15 @@ mod args;
 mod body;
 mod contacts;
 mod export;
+mod interrupt;
 mod modes;
 mod pairs;
+mod primitive_proxies;
 mod primitives;
 mod proxies;
 mod swept;
 mod tree;
+mod world;
 
 use bdtree_std::io::Mesh;
 use numpy::ndarray::Array2;
@@ -104,6 +107,8 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pairs::Distance>()?;
     m.add_class::<primitives::Primitive>()?;
     m.add_class::<modes::Modes>()?;
+    m.add_class::<world::World>()?;
+    m.add_class::<interrupt::Interruptible>()?;
     m.add_function(wrap_pyfunction!(load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(load_basis, m)?)?;
     m.add_function(wrap_pyfunction!(pairs::collide, m)?)?;
@@ -116,6 +121,10 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(proxies::collide_proxies, m)?)?;
     m.add_function(wrap_pyfunction!(proxies::penalty_forces, m)?)?;
     m.add_function(wrap_pyfunction!(primitives::collide_primitive, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        primitive_proxies::collide_primitive_proxies,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(modes::modes, m)?)?;
     m.add_function(wrap_pyfunction!(export::export, m)?)?;
     Ok(())

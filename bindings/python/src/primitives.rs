@@ -43,7 +43,7 @@ enum Shape {
 #[pyclass(frozen, module = "bdtree")]
 pub(crate) struct Primitive {
     shape: Shape,
-    host: host::Primitive,
+    pub(crate) host: host::Primitive,
 }
 
 impl Primitive {

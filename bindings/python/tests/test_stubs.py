@@ -82,7 +82,7 @@ def test_classes_have_the_stubs_methods_and_attributes():
                 stubbed.add(item.target.id)
         assert stubbed == members, node.name
         checked += 1
-    assert checked == 5
+    assert checked == 7
 
 
 def test_the_returned_dicts_have_the_stubs_keys(tmp_path):
@@ -101,6 +101,9 @@ def test_the_returned_dicts_have_the_stubs_keys(tmp_path):
         "_Within": bdtree.within(a, b, 0.1),
         "_PrimitiveContacts": bdtree.collide_primitive(a, bdtree.Primitive.sphere((0, 0, 0), 1)),
         "_Penalty": bdtree.penalty_forces(a, 1, b, 1, 10.0),
+        "_Run": bdtree.Interruptible(a, b).run(tests=3),
+        "_PrimitiveProxies": bdtree.collide_primitive_proxies(
+            a, 1, bdtree.Primitive.sphere((0, 0, 0), 1)),
         "_Export": bdtree.export(tmp_path / "x.ply", [a, b]),
     }
     for name, value in returned.items():

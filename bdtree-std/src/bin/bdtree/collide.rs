@@ -8,6 +8,7 @@ use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::run::{
     brute_force_frame, brute_force_frame_with, compare, report, run_with, uncovered_contacts,
+    uncovered_primitive_contacts,
 };
 
 use crate::error::CliError;
@@ -27,12 +28,14 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     repeat: usize,
     /// Also compute the f64 brute-force answer and compare (slow on large meshes). With
-    /// `--depth`: check that every brute-force contact lies under a reported proxy pair.
+    /// `--depth`: check that every brute-force contact lies under a reported proxy pair (a
+    /// triangle touching a primitive under a reported proxy of its body).
     #[arg(long)]
     check: bool,
     /// Bounded-depth query: report the overlapping contact proxies (nodes at this depth,
     /// or shallower leaves; the root has depth 0) with their world spheres and
-    /// penetration depths instead of triangle pairs. Builds the trees nested.
+    /// penetration depths instead of triangle pairs, and each body's proxies reaching into
+    /// the scene's primitive bodies. Builds the trees nested.
     #[arg(long, value_name = "L")]
     depth: Option<u32>,
     /// Also report each body's self-collisions (non-adjacent triangle pairs of one body),
@@ -187,7 +190,7 @@ fn proxies(
         nested: true,
         ..options
     };
-    let (scene, prepared) = load_and_prepare(path, options, Some("`bdtree collide --depth`"))?;
+    let (scene, prepared) = load_and_prepare(path, options, None)?;
     let (frames, ms) = match options.precision {
         Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, Some(depth), false),
         Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, Some(depth), false),
@@ -198,9 +201,11 @@ fn proxies(
         let missed = if check {
             let truth = brute_force_frame(&scene, f);
             contacts += truth.len();
-            let missed = uncovered_contacts(&prepared, depth, &frame.proxies, &truth)?;
-            uncovered += missed.len();
-            Some(missed.len())
+            let missed = uncovered_contacts(&prepared, depth, &frame.proxies, &truth)?.len()
+                + uncovered_primitive_contacts(&prepared, depth, &frame.primitive_proxies, &truth)?
+                    .len();
+            uncovered += missed;
+            Some(missed)
         } else {
             None
         };
@@ -213,11 +218,17 @@ fn proxies(
     }
     if !json {
         let total: usize = frames.iter().map(|f| f.proxies.len()).sum();
+        let grounded: usize = frames.iter().map(|f| f.primitive_proxies.len()).sum();
+        let grounded = if scene.primitives.is_empty() {
+            String::new()
+        } else {
+            format!(" and {grounded} proxies reaching into primitives")
+        };
         writeln!(
             out,
-            "{} frames, {} bodies, {total} proxy pairs at depth {depth} in all; {ms:.4} ms per frame (mean of {} run(s))",
+            "{} frames, {} bodies, {total} proxy pairs at depth {depth} in all{grounded}; {ms:.4} ms per frame (mean of {} run(s))",
             frames.len(),
-            scene.bodies.len(),
+            scene.bodies.len() + scene.primitives.len(),
             repeat.max(1)
         )?;
         if check {
