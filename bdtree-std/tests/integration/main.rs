@@ -8,6 +8,8 @@ mod chairs;
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_contacts;
+#[cfg(feature = "cli")]
+mod closer;
 mod coherence;
 mod compact;
 mod contact;
@@ -16,6 +18,8 @@ mod far;
 mod fixtures;
 #[cfg(feature = "cli")]
 mod host;
+#[cfg(feature = "cli")]
+mod host_boxes;
 mod image;
 mod interrupt;
 mod layout;
