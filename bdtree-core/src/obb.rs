@@ -3,11 +3,11 @@
 //!
 //! # Bounds
 //!
-//! A node's box is centred on its sphere center and aligned with the body's axes. With
+//! A node's box is centred on its BD-Tree sphere's center and aligned with the body's axes. With
 //! `H_k ≥ max_i |p_ik − c_k|` and `ΔH_jk ≥ max_i |U_ijk − Ū_jk|` over the node's vertices,
 //!
 //! ```text
-//! c' = c + Ū q                      (the sphere's center, shared)
+//! c' = c + Ū q                      (the BD-Tree sphere's center, computed for the box)
 //! h_k = H_k + Σ_j ΔH_jk |q_j|        (3M multiply-adds, the same kernel as the sphere update)
 //! ```
 //!
@@ -20,7 +20,9 @@
 //!
 //! `H_k ≤ R` and `ΔH_jk ≤ ΔR_j`, so the per-coordinate error bound `δ` of the sphere update
 //! ([`crate::sphere`]) covers the half-extents too (the loader checks both inequalities); the
-//! world center is the sphere's, within `√3 δ` of the exact one; the box axes are the computed
+//! world center is computed as the sphere update computes it, within `√3 δ` of the exact one
+//! (not read from the sphere cache: with a vertex cache a leaf's cached sphere is centred on
+//! its deformed triangle, with temporal coherence on the reference `q`); the box axes are the computed
 //! rotation's columns, whose deviation is in `δ` as well. World boxes are inflated by `3δ` per
 //! half-extent, and both box tests add a relative slack of `64u` of the magnitudes they compare,
 //! so they never separate boxes whose exact versions touch.
@@ -80,10 +82,7 @@ impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S,
             node: u32,
         ) -> Option<(WorldBox<S>, S)> {
             let sphere = side.sphere(node)?;
-            Some((
-                box_around(side.body, table, node as usize, sphere)?,
-                sphere[3],
-            ))
+            Some((box_around(side.body, table, node as usize)?, sphere[3]))
         }
         if first {
             of(&mut self.bodies.a, self.tables[0], node)
@@ -120,7 +119,8 @@ impl<S: Scalar, X: ContactSink + ?Sized> Policy for Boxes<'_, '_, '_, '_, '_, S,
 
 /// [`crate::collide()`] with box bounds: every intersecting triangle pair of `a` and `b`, the
 /// node pairs pruned by the boxes of `boxes_a` and `boxes_b` under `test` (boxes computed on
-/// demand, their centers from the bodies' sphere caches).
+/// demand, each centred on its node's BD-Tree center `c + Ū q` computed for it: a body's
+/// cached sphere may be centred elsewhere, see [`world_box`]).
 #[allow(clippy::too_many_arguments)]
 pub fn collide_boxes<S: Scalar>(
     a: &mut Body<'_, '_, S>,

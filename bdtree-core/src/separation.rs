@@ -261,11 +261,19 @@ fn branch_and_bound<S: Scalar>(
     found: &mut impl FnMut(Nearest<S>) -> (S, bool),
 ) -> (QueryStatus, QueryStats) {
     let mut stats = QueryStats::default();
-    let bodies = Bodies::new(a, b);
+    let mut bodies = Bodies::new(a, b);
     if let Err(status) = bodies.check(stack.len()) {
         return (status, stats);
     }
     let error = bodies.error();
+    let before = bodies.updates();
+    // The root pair is pushed untested, and `Search::visit` reads the spheres of the pairs it
+    // pops from the cache without asking whether they are of this step (a pushed pair's were
+    // computed when it was offered): the roots' must be computed now, or a root sphere of a
+    // previous state could skip the whole search (a "not closer" for touching bodies).
+    if bodies.sphere(true, 0).is_none() || bodies.sphere(false, 0).is_none() {
+        return (QueryStatus::Inconsistent, stats);
+    }
     let mut search = Search {
         bodies,
         bound,
@@ -273,7 +281,6 @@ fn branch_and_bound<S: Scalar>(
         ties,
         found,
     };
-    let before = search.updates();
     let mut pending = NearestFirst::new(stack);
     let status = if pending.push([0, 0]) {
         walk(&mut search, &mut pending, &mut Unlimited, &mut stats).status()

@@ -7,7 +7,7 @@ body is ``R (p + U q) + t``: ``p`` its rest position, ``U`` the displacement bas
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union, final
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -201,11 +201,15 @@ class Modes:
     normalization: str
     held_vertices: int
 
-def collide(a: Body, b: Body) -> npt.NDArray[np.int64]:
+def collide(
+    a: Body, b: Body, bounds: Optional[Literal["spheres", "boxes15", "boxes6"]] = None
+) -> npt.NDArray[np.int64]:
     """Intersecting triangle pairs (K, 2) [triangle of a, triangle of b], rows sorted.
     Conservative; in f32 the pairs are re-tested in f64 on the stored model, so an extra pair
     is closer than the model's f32 storage rounding (~1e-6 on unit-size bodies). The pair is
-    placed at its own floating origin (the centre of the two translations)."""
+    placed at its own floating origin (the centre of the two translations). `bounds`: the node
+    bound the search prunes with, the tree's spheres (default) or oriented boxes tested on 15
+    or 6 separating axes; the same pairs either way."""
 
 def collide_swept(
     a_before: Body, a_now: Body, b_before: Body, b_now: Body
@@ -234,6 +238,11 @@ def collide_frames(
 
 def distance(a: Body, b: Body) -> Distance:
     """Exact minimum distance (0 when intersecting) with witnesses and the normal a -> b."""
+
+def closer_than(a: Body, b: Body, distance: float) -> bool:
+    """Whether a and b come within `distance` (touching counts at 0): True whenever the f64
+    brute force puts them within it (never a false False), True only when a triangle pair is
+    within `distance` plus the pair's rounding bound. Early exit: cheaper than `distance`."""
 
 def contacts(a: Body, b: Body) -> _Contacts:
     """The pairs of `collide` with their contacts: points (K, 3) world, unit normals (K, 3)

@@ -33,22 +33,26 @@ pub fn world_box<S: Scalar>(
     table: &BoxTable<'_, S>,
     node: usize,
 ) -> Option<WorldBox<S>> {
-    let sphere = body.sphere(node)?;
-    box_around(body, table, node, sphere)
+    box_around(body, table, node)
 }
 
-/// [`world_box`] around the node's world sphere `sphere`, already computed.
+/// [`world_box`]. The center is the node's BD-Tree center `R (c + Ū q) + t`, computed here
+/// (`3M` multiply-adds and a transform, the sphere update's arithmetic and rounding), never
+/// read from the sphere cache: with a vertex cache a leaf's cached sphere is centred on its
+/// deformed triangle, and with temporal coherence a node's on its reference `q` — boxes
+/// around those centres with the half-extents of `c + Ū q` miss contacts.
 #[inline]
 pub(crate) fn box_around<S: Scalar>(
     body: &Body<'_, '_, S>,
     table: &BoxTable<'_, S>,
     node: usize,
-    sphere: [S; 4],
 ) -> Option<WorldBox<S>> {
+    let local = body.tree().update(node, body.weights())?;
+    let center = body.pose().apply([local[0], local[1], local[2]]);
     let h = half_extents(table.record(node)?, body.weights());
-    let inflate = S::from_u32(3) * body.sphere_error();
+    let inflate = S::from_u32(3) * body.error().max(body.sphere_error());
     Some(WorldBox {
-        center: [sphere[0], sphere[1], sphere[2]],
+        center,
         axes: body.pose().rotation,
         half: [h[0] + inflate, h[1] + inflate, h[2] + inflate],
     })

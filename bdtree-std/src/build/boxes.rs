@@ -1,6 +1,6 @@
 //! Box bounds for a built tree (the box variant of the BD-Tree, see [`bdtree_core::obb`]).
 
-use bdtree_core::{Image, NodeKind, Scalar};
+use bdtree_core::{Image, Model, NodeKind, Scalar, TreeView};
 
 /// The box table of an image: per node `M + 1` rows `[H_x, H_y, H_z, 0]`,
 /// `[ΔH_jx, ΔH_jy, ΔH_jz, 0]` with `H_k = max_i |p_ik − c_k|` and `ΔH_jk = max_i |U_ijk − Ū_jk|`
@@ -10,11 +10,14 @@ use bdtree_core::{Image, NodeKind, Scalar};
 ///
 /// Empty for a bounded-depth image (no mesh to bound; box queries refuse such trees anyway).
 pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {
-    let tree = &image.tree;
+    box_rows(&image.tree, &image.model)
+}
+
+/// [`box_table`] of an image's tree and model (as a kernel body holds them).
+pub fn box_rows<S: Scalar>(tree: &TreeView<'_, S>, model: &Model<'_, S>) -> Vec<[S; 4]> {
     if tree.is_bounded() {
         return Vec::new();
     }
-    let model = &image.model;
     let m = tree.modes();
     let n = tree.node_count();
     // Any storage (a 16-bit model's stored values are what the boxes must bound).

@@ -20,7 +20,7 @@ pub mod tree;
 pub mod welzl;
 mod writer;
 
-pub use boxes::box_table;
+pub use boxes::{box_rows, box_table};
 pub use compact::{compact, CompactReport};
 pub use tree::{
     build, BuildError, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit,

@@ -1,7 +1,7 @@
 //! [`Body`]: an owned body over a [`Tree`] — its caches, its state in f64 as the caller gave it,
 //! the precision of its tree chosen at run time — and the one precision dispatch of the host.
 
-use bdtree_core::{floating_origin, Body as KernelBody, BodyError, Pose, PoseError, Scalar};
+use bdtree_core::{floating_origin, Body as KernelBody, BodyError, Model, Pose, PoseError, Scalar};
 
 use super::error::{HostError, IMPRECISE_FRACTION};
 use super::owned::Owned;
@@ -417,7 +417,16 @@ impl Exact {
         body: &KernelBody<'_, '_, S>,
         v: usize,
     ) -> Option<[f64; 3]> {
-        let model = body.model();
+        self.model_vertex(body.model(), v)
+    }
+
+    /// Vertex `v` of `model` at this state (a body's model, copied out of it where the body
+    /// itself is borrowed by a walk).
+    pub(crate) fn model_vertex<S: Scalar>(
+        &self,
+        model: &Model<'_, S>,
+        v: usize,
+    ) -> Option<[f64; 3]> {
         let mut x = model.position(v)?.map(S::to_f64);
         for (axis, c) in x.iter_mut().enumerate() {
             for (j, &qj) in self.q.iter().enumerate() {
@@ -437,10 +446,19 @@ impl Exact {
         body: &KernelBody<'_, '_, S>,
         t: u32,
     ) -> Option<[[f64; 3]; 3]> {
-        let face = *body.model().triangles().get(t as usize)?;
+        self.model_triangle(body.model(), t)
+    }
+
+    /// Triangle `t` of `model` at this state.
+    pub(crate) fn model_triangle<S: Scalar>(
+        &self,
+        model: &Model<'_, S>,
+        t: u32,
+    ) -> Option<[[f64; 3]; 3]> {
+        let face = *model.triangles().get(t as usize)?;
         let mut out = [[0.0; 3]; 3];
         for (o, &v) in out.iter_mut().zip(&face) {
-            *o = self.vertex(body, v as usize)?;
+            *o = self.model_vertex(model, v as usize)?;
         }
         Some(out)
     }

@@ -10,6 +10,8 @@
 //! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked |
 //! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`] |
 //! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`] |
+//! | [`closer_than`] ([`closer`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
+//! | [`pairs_with`] ([`boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
 //! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and the contact Jacobian row `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
@@ -65,6 +67,8 @@
 
 mod answer;
 mod body;
+pub mod boxes;
+pub mod closer;
 mod error;
 mod geometry;
 mod interrupt;
@@ -78,6 +82,8 @@ mod tree;
 pub mod world;
 
 pub use body::{Body, State};
+pub use boxes::{pairs_with, PairBound};
+pub use closer::{closer_than, Closer};
 pub use error::{HostError, IMPRECISE_FRACTION};
 pub use geometry::level_cut;
 pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};

@@ -35,6 +35,9 @@ pub(crate) struct TreeData {
     pub(crate) radius: f64,
     /// The image's depth (for stack capacities).
     pub(crate) depth: u32,
+    /// The tree's box table, computed the first time a box-bound query asks for it
+    /// ([`super::boxes`]): its `[S; 4]` rows in the tree's scalar, as 8-byte words.
+    pub(crate) boxes: std::sync::OnceLock<Vec<u64>>,
 }
 
 /// A scalar a tree can be stored in, and the view of a [`TreeData`] in it.

@@ -74,6 +74,7 @@ impl Tree {
                 nested,
                 radius,
                 depth,
+                boxes: std::sync::OnceLock::new(),
             }),
         })
     }

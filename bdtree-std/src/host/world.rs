@@ -328,7 +328,7 @@ impl World {
     }
 
     /// Runs `query` on every open candidate pair at its origin.
-    fn per_pair<T>(
+    pub(crate) fn per_pair<T>(
         &mut self,
         reach: f64,
         depth: u32,
@@ -373,7 +373,7 @@ impl World {
     }
 
     /// Every body against every primitive at the body's own origin.
-    fn against_primitives<T>(
+    pub(crate) fn against_primitives<T>(
         &mut self,
         answer: &mut WorldAnswer<T>,
         mut query: impl FnMut(&mut Body, &Primitive) -> Result<Answer<T>, HostError>,
@@ -387,7 +387,10 @@ impl World {
         Ok(())
     }
 
-    fn finish<T>(mut answer: WorldAnswer<T>, key: impl Fn(&T) -> [u32; 2]) -> WorldAnswer<T> {
+    pub(crate) fn finish<T>(
+        mut answer: WorldAnswer<T>,
+        key: impl Fn(&T) -> [u32; 2],
+    ) -> WorldAnswer<T> {
         answer.found.sort_by_key(|x| (x.bodies, key(&x.item)));
         answer
     }

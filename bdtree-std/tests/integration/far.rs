@@ -83,7 +83,7 @@ fn random_q(rng: &mut Rng, basis: Option<&Basis>, reach: f64) -> Vec<f64> {
 /// {0, 1, 2, 5, 12}, and `frames` random states: a common centre up to 10⁵ s from the origin
 /// (log-uniform), each body within ±0.45 s of it, arbitrary rotations, `q` over ±0.15 s of
 /// displacement.
-fn far_scene(seed: u64, frames: usize) -> Scene {
+pub(crate) fn far_scene(seed: u64, frames: usize) -> Scene {
     let mut rng = Rng::new(seed);
     let s = [1.0, 1e-3, 50.0][rng.below(3)];
     let pool = |k: usize, rng: &mut Rng| -> Mesh {
@@ -196,7 +196,7 @@ fn rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
 /// coincide bit for bit), or each body's rest mesh is shifted by a grid offset `d_k` and its
 /// translation by `R d_k` (the faces touch in exact arithmetic; in f64 they touch or miss by
 /// a rounding unit, and the oracle decides which). Millimetre or unit size.
-fn touching_scene(seed: u64, frames: usize) -> Scene {
+pub(crate) fn touching_scene(seed: u64, frames: usize) -> Scene {
     let mut rng = Rng::new(seed);
     let s: f64 = [1.0, 1e-3][rng.below(2)];
     // A power of two near s / 16: grid coordinates are exact.

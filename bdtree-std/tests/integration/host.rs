@@ -29,7 +29,7 @@ fn norm(v: [f64; 3]) -> f64 {
 }
 
 /// The bound of `placing` for the pair (a, b) of frame `f` (a self pair when `a == b`).
-fn pair_bound(scene: &Scene, f: usize, a: usize, b: usize) -> f64 {
+pub(crate) fn pair_bound(scene: &Scene, f: usize, a: usize, b: usize) -> f64 {
     let x = extents(scene, f);
     if a == b {
         return BOUND * U32 * 2.0 * x[a];
@@ -145,7 +145,7 @@ fn finger_scene() -> Scene {
 }
 
 /// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
-fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+pub(crate) fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = crate::cli::bdtree(args);
     assert!(
         out.status.success(),
@@ -237,7 +237,7 @@ fn f32_contacts_of_a_finger_pressing_a_ball_are_refined_like_pairs_issue_39() {
 /// Two 1 mm bodies (a ball and two crossing sheets, its self pairs) 0.36 mm apart near the
 /// origin, beside a 1000-unit body (a torus) 265 units away; a second frame moves them into
 /// each other, a third moves everything 10⁴ units away.
-fn millimetre_scene() -> Scene {
+pub(crate) fn millimetre_scene() -> Scene {
     let ball = icosphere(0.5e-3, 2);
     let mut cross = sheet(1e-3, 1e-3, 6, 6);
     let mut other = sheet(1e-3, 1e-3, 6, 6);
@@ -335,7 +335,7 @@ fn millimetre_bodies_beside_a_far_large_body_keep_their_own_precision_issue_39()
 /// A random scene mixing sizes (1 mm, 1, 1000) and distances: clusters of bodies touching or
 /// nearly, each cluster anywhere from the origin to 10⁵ of its size away, and a large body
 /// near some small ones.
-fn mixed_scene(seed: u64) -> Scene {
+pub(crate) fn mixed_scene(seed: u64) -> Scene {
     let mut rng = Rng::new(seed);
     let mut bodies = Vec::new();
     let mut sizes = Vec::new();

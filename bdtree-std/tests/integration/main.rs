@@ -10,6 +10,7 @@ mod cli;
 mod cli_contacts;
 #[cfg(feature = "cli")]
 mod cli_primitive_proxies;
+mod closer;
 mod coherence;
 mod compact;
 mod contact;
@@ -19,6 +20,8 @@ mod fixtures;
 #[cfg(feature = "cli")]
 mod host;
 mod host_interrupt;
+#[cfg(feature = "cli")]
+mod host_boxes;
 mod image;
 mod interrupt;
 mod layout;

@@ -262,3 +262,77 @@ fn a_box_table_that_breaks_its_bounds_is_refused() {
     rows[3][1] = 1e9;
     assert!(BoxTable::new(&rows, &image.tree).is_err());
 }
+
+/// Box queries on bodies with vertex caches centred each box on the node's cached sphere,
+/// which a vertex cache makes, for a leaf, the sphere of its deformed triangle: on the
+/// touching fixture (rigid sheets and a ball in contact) the 15-axis query found 12 of the 36
+/// intersecting pairs of two bodies. Boxes now take their center from the tree (issue 39).
+#[test]
+fn box_queries_on_bodies_with_vertex_caches_miss_nothing_issue_39() {
+    use bdtree_core::{collide, mode_storage, Body, CacheEntry, VertexEntry};
+    use bdtree_std::io::Scene;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let scene = Scene::load(&root.join("scenes/touching.json")).expect("scene");
+    let prepared = bdtree_std::run::prepare(&scene, BuildOptions::default()).expect("build");
+    let n = scene.bodies.len();
+    let mut compared = 0;
+    for f in 0..scene.frames.len() {
+        for i in 0..n {
+            for j in i + 1..n {
+                let (ia, ib) = (
+                    prepared.images[i].parse::<f32>().expect("a"),
+                    prepared.images[j].parse::<f32>().expect("b"),
+                );
+                let (ra, rb) = (box_table(&ia), box_table(&ib));
+                let ta = BoxTable::new(&ra, &ia.tree).expect("a");
+                let tb = BoxTable::new(&rb, &ib.tree).expect("b");
+                let mut c1 = vec![CacheEntry::EMPTY; ia.tree.node_count()];
+                let mut c2 = vec![CacheEntry::EMPTY; ib.tree.node_count()];
+                let mut m1 = vec![0f32; mode_storage(ia.tree.modes())];
+                let mut m2 = vec![0f32; mode_storage(ib.tree.modes())];
+                let mut v1 = vec![VertexEntry::EMPTY; ia.model.vertex_count()];
+                let mut v2 = vec![VertexEntry::EMPTY; ib.model.vertex_count()];
+                let mut a = Body::new(&ia, &mut c1, &mut m1)
+                    .and_then(|b| b.with_vertex_cache(&mut v1))
+                    .expect("a");
+                let mut b = Body::new(&ib, &mut c2, &mut m2)
+                    .and_then(|b| b.with_vertex_cache(&mut v2))
+                    .expect("b");
+                let fr = &scene.frames[f];
+                let origin =
+                    bdtree_core::floating_origin(&[fr[i].0.translation, fr[j].0.translation]);
+                a.set_state_f64(fr[i].0.rotation, fr[i].0.translation, &fr[i].1, origin)
+                    .expect("a");
+                b.set_state_f64(fr[j].0.rotation, fr[j].0.translation, &fr[j].1, origin)
+                    .expect("b");
+                let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
+                let mut spheres = Vec::new();
+                collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
+                    spheres.push((p.a, p.b));
+                    true
+                });
+                spheres.sort_unstable();
+                for test in [BoxTest::Exact, BoxTest::FaceAxes] {
+                    let mut boxes = Vec::new();
+                    let outcome = collide_boxes(
+                        &mut a,
+                        &ta,
+                        &mut b,
+                        &tb,
+                        test,
+                        &mut stack,
+                        &mut |p: TrianglePair| {
+                            boxes.push((p.a, p.b));
+                            true
+                        },
+                    );
+                    assert_eq!(outcome.status, QueryStatus::Complete);
+                    boxes.sort_unstable();
+                    assert_eq!(boxes, spheres, "frame {f}, bodies {i} {j}, {test:?}");
+                }
+                compared += spheres.len();
+            }
+        }
+    }
+    assert!(compared > 0, "no intersecting pair in the fixture");
+}

@@ -168,3 +168,73 @@ fn a_short_stack_is_reported() {
     ));
     assert_eq!(closer_than(&mut a, &mut b, 1.0, 0.0, &mut stack).0, None);
 }
+
+/// `closer_than` read the root pair's spheres from the cache without computing them for the
+/// current state: after a state change (a new pose, or the same state at another floating
+/// origin), the previous state's root spheres could skip the whole search and answer "not
+/// closer" for bodies in contact (found through the host's `closer_than`, issue 39).
+#[test]
+fn closer_than_after_a_state_change_reads_this_states_roots_issue_39() {
+    let mesh = icosphere(0.5, 2);
+    for precision in [Precision::F32, Precision::F64] {
+        let options = BuildOptions {
+            precision,
+            ..BuildOptions::default()
+        };
+        let buf = build(&mesh, None, options, &mut |_| {}).expect("build").0;
+        macro_rules! run {
+            ($s:ty) => {{
+                let im = buf.parse::<$s>().expect("image");
+                let (mut c0, mut c1) = (
+                    BodyStorage::new(im.tree.node_count()),
+                    BodyStorage::new(im.tree.node_count()),
+                );
+                let mut a = c0.body(&im).expect("a");
+                let mut b = c1.body(&im).expect("b");
+                let mut stack = vec![[0u32; 2]; stack_capacity(im.tree.depth(), im.tree.depth())];
+                let at = |x: f64| Pose::from_quaternion([1.0, 0.0, 0.0, 0.0], [x as $s, 0.0, 0.0]);
+                // Far apart: not closer than 0.1 (and every root sphere cached there).
+                a.set_state(at(0.0).expect("pose"), &[]).expect("a");
+                b.set_state(at(5.0).expect("pose"), &[]).expect("b");
+                assert_eq!(
+                    closer_than(&mut a, &mut b, 0.1, 0.0, &mut stack).0,
+                    Some(false)
+                );
+                // Then touching, by a new pose of b and by the same states at another origin.
+                b.set_state(at(0.9).expect("pose"), &[]).expect("b");
+                assert_eq!(
+                    closer_than(&mut a, &mut b, 0.0, 0.0, &mut stack).0,
+                    Some(true)
+                );
+                b.set_state(at(5.0).expect("pose"), &[]).expect("b");
+                assert_eq!(
+                    closer_than(&mut a, &mut b, 0.1, 0.0, &mut stack).0,
+                    Some(false)
+                );
+                let q: [f64; 0] = [];
+                a.set_state_f64(
+                    [1.0, 0.0, 0.0, 0.0],
+                    [100.0, 0.0, 0.0],
+                    &q,
+                    [100.0, 0.0, 0.0],
+                )
+                .expect("a");
+                b.set_state_f64(
+                    [1.0, 0.0, 0.0, 0.0],
+                    [100.9, 0.0, 0.0],
+                    &q,
+                    [100.0, 0.0, 0.0],
+                )
+                .expect("b");
+                assert_eq!(
+                    closer_than(&mut a, &mut b, 0.0, 0.0, &mut stack).0,
+                    Some(true)
+                );
+            }};
+        }
+        match precision {
+            Precision::F32 => run!(f32),
+            Precision::F64 => run!(f64),
+        }
+    }
+}

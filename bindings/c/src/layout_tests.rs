@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("image", 2),
     ("body", 3),
     ("query", 4),
+    ("closer", 5),
     ("collide", 5),
     ("contacts", 5),
     ("distance", 5),
@@ -32,6 +33,7 @@ const LAYERS: &[(&str, u32)] = &[
 
 /// Files that are tests, not library code.
 const TEST_FILES: &[&str] = &[
+    "closer_tests",
     "contact_tests",
     "layout_tests",
     "response_tests",

@@ -19,6 +19,7 @@
 
 mod args;
 mod body;
+mod closer;
 mod contacts;
 mod export;
 mod interrupt;
@@ -115,6 +116,7 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pairs::collide_self, m)?)?;
     m.add_function(wrap_pyfunction!(pairs::collide_frames, m)?)?;
     m.add_function(wrap_pyfunction!(pairs::distance, m)?)?;
+    m.add_function(wrap_pyfunction!(closer::closer_than, m)?)?;
     m.add_function(wrap_pyfunction!(swept::collide_swept, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contacts, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::within, m)?)?;

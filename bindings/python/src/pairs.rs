@@ -8,7 +8,7 @@ use numpy::ndarray::Array2;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 
-use crate::args::{floats2, pair_array};
+use crate::args::{floats2, pair_array, shown, str_arg};
 use crate::body::{body_arg, borrow_two, query_error};
 use crate::{err, Floats};
 
@@ -19,15 +19,28 @@ use crate::{err, Floats};
 /// (the exact second stage, as the CLI runs it), so an extra pair is closer than the model's
 /// f32 storage rounding (~10⁻⁶ on unit-size bodies). The two bodies are placed at their own
 /// floating origin (the centre of their translations), so the precision depends on their
-/// sizes and distance from each other only.
+/// sizes and distance from each other only. `bounds` is the node bound the search prunes
+/// with: `"spheres"` (the tree's), `"boxes15"` or `"boxes6"` (oriented boxes tested on 15 or 6
+/// separating axes, [`host::pairs_with`]) — the same pairs, found by a different walk.
 #[pyfunction]
+#[pyo3(signature = (a, b, bounds = None))]
 pub(crate) fn collide<'py>(
     py: Python<'py>,
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
+    bounds: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let bound = match bounds.filter(|x| !x.is_none()) {
+        None => host::PairBound::Spheres,
+        Some(x) => {
+            let what = "\"spheres\", \"boxes15\" or \"boxes6\"";
+            let name = str_arg("bounds", x, what)?;
+            host::PairBound::from_name(&name)
+                .ok_or_else(|| err(format!("bounds = {}: expected {what}", shown(x))))?
+        }
+    };
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
-    let found = host::pairs(&mut a.body, &mut b.body)
+    let found = host::pairs_with(&mut a.body, &mut b.body, bound)
         .map_err(|e| query_error("collide", &[("a", &a.body), ("b", &b.body)], e))?;
     Ok(pair_array(py, &found.items))
 }

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::host::PairBound;
 use bdtree_std::run::{
-    brute_force_frame, brute_force_frame_with, compare, report, run_with, uncovered_contacts,
-    uncovered_primitive_contacts,
+    brute_force_frame, brute_force_frame_with, compare, report, run_bounded, run_with,
+    uncovered_contacts, uncovered_primitive_contacts,
 };
 
 use crate::error::CliError;
@@ -65,8 +66,34 @@ pub struct Args {
     /// force, torque about its translation, generalized force on its `q`.
     #[arg(long, value_name = "K", requires = "contacts")]
     stiffness: Option<f64>,
+    /// The node bound the triangle-pair query prunes with: the tree's spheres, or oriented
+    /// boxes tested on 15 or 6 separating axes (the box variant of the BD-Tree). The pairs are
+    /// the same; the work differs. Body pairs only: self pairs and primitives use spheres.
+    #[arg(long = "bounds", value_enum, default_value_t = Bounds::Spheres, conflicts_with_all = ["depth", "swept", "contacts"])]
+    node_bounds: Bounds,
     #[command(flatten)]
     bounds: BoundsArgs,
+}
+
+/// `--bounds`: the node bound of the triangle-pair query.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Bounds {
+    /// The tree's spheres.
+    Spheres,
+    /// Oriented boxes, all 15 separating axes.
+    Boxes15,
+    /// Oriented boxes, the 6 face axes only (cheaper test, looser).
+    Boxes6,
+}
+
+impl Bounds {
+    fn host(self) -> PairBound {
+        match self {
+            Bounds::Spheres => PairBound::Spheres,
+            Bounds::Boxes15 => PairBound::Boxes15,
+            Bounds::Boxes6 => PairBound::Boxes6,
+        }
+    }
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
@@ -107,6 +134,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             args.repeat,
             args.check,
             args.self_pairs,
+            args.node_bounds.host(),
         )
         .map(|_| ()),
     }
@@ -120,12 +148,19 @@ pub fn collide(
     repeat: usize,
     check: bool,
     self_pairs: bool,
+    bound: PairBound,
 ) -> Result<usize, CliError> {
     let (scene, prepared) = load_and_prepare(path, options, None)?;
     let precision = options.precision;
-    let (frames, ms) = match precision {
-        Precision::F32 => run_with::<f32>(&scene, &prepared, repeat, None, self_pairs),
-        Precision::F64 => run_with::<f64>(&scene, &prepared, repeat, None, self_pairs),
+    let (frames, ms) = match (precision, bound) {
+        (Precision::F32, PairBound::Spheres) => {
+            run_with::<f32>(&scene, &prepared, repeat, None, self_pairs)
+        }
+        (Precision::F64, PairBound::Spheres) => {
+            run_with::<f64>(&scene, &prepared, repeat, None, self_pairs)
+        }
+        (Precision::F32, _) => run_bounded::<f32>(&scene, &prepared, repeat, bound, self_pairs),
+        (Precision::F64, _) => run_bounded::<f64>(&scene, &prepared, repeat, bound, self_pairs),
     }?;
     let mut problems = 0;
     let (mut extra, mut max_gap, mut oracle_pairs) = (0usize, 0.0f64, 0usize);

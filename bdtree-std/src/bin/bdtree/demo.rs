@@ -92,7 +92,15 @@ fn scene() -> Result<(), CliError> {
         precision: Precision::F32,
         ..BuildOptions::default()
     };
-    let frames = crate::collide::collide(&scene, false, options, 20, true, false)?;
+    let frames = crate::collide::collide(
+        &scene,
+        false,
+        options,
+        20,
+        true,
+        false,
+        bdtree_std::host::PairBound::Spheres,
+    )?;
     writeln!(
         std::io::stdout(),
         "all {frames} frames agree with the f64 brute-force oracle (no missed contacts)"

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::run::{
-    brute_force_distance_frame, brute_force_within_frame, distances, report, run_within,
-    PreparedScene,
+    brute_force_distance_frame, brute_force_pair_distance, brute_force_within_frame, closer_line,
+    distances, report, run_closer_than, run_within, PreparedScene,
 };
 
 use crate::error::CliError;
@@ -35,6 +35,16 @@ pub struct Args {
     /// its distance and witness points, one line per frame, instead of the nearest points.
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     within: Option<f64>,
+    /// Whether each body pair comes within D (touching counts at 0), one line per frame and
+    /// body pair, with a witness triangle pair when it does: early exit, settled in f64 (never
+    /// a false "no"). With `--check`, against the brute-force distance.
+    #[arg(
+        long,
+        value_name = "D",
+        allow_negative_numbers = true,
+        conflicts_with = "within"
+    )]
+    closer_than: Option<f64>,
 }
 
 pub fn exec(args: Args) -> Result<(), CliError> {
@@ -43,6 +53,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         ..BuildOptions::default()
     };
     let (scene, prepared) = load_and_prepare(&args.scene, options, Some("`bdtree distance`"))?;
+    if let Some(d) = args.closer_than {
+        return closer_than(&scene, &prepared, args.precision, d, args.check, args.json);
+    }
     if let Some(d) = args.within {
         return within(&scene, &prepared, args.precision, d, args.check, args.json);
     }
@@ -130,6 +143,59 @@ fn within(
         writeln!(
             out,
             "brute force (f64): {missed} pair(s) within {d} missed; largest difference of a distance {worst:.2e}"
+        )?;
+    }
+    if missed > 0 {
+        return Err(CliError::Missed { count: missed });
+    }
+    if worst > TOLERANCE {
+        return Err(CliError::Distances { worst });
+    }
+    Ok(())
+}
+
+/// `--closer-than D`: whether each body pair comes within `d` per frame; with `check`, against
+/// the brute-force distance (every pair the brute force puts within `d` answered "closer",
+/// every "closer" within [`TOLERANCE`] of `d`).
+fn closer_than(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    precision: Precision,
+    d: f64,
+    check: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    if !(d >= 0.0 && d.is_finite()) {
+        return Err(CliError::BadCloserThan { value: d });
+    }
+    let frames = match precision {
+        Precision::F32 => run_closer_than::<f32>(scene, prepared, d),
+        Precision::F64 => run_closer_than::<f64>(scene, prepared, d),
+    }?;
+    let (mut missed, mut worst) = (0usize, 0.0f64);
+    let mut out = std::io::stdout().lock();
+    for (f, row) in frames.iter().enumerate() {
+        for p in row {
+            let (a, b) = p.bodies;
+            let truth = check
+                .then(|| brute_force_pair_distance(scene, f, a, b))
+                .flatten();
+            if let Some(t) = truth {
+                match p.witness {
+                    None if t <= d => missed += 1,
+                    Some(_) => worst = worst.max(t - d),
+                    None => {}
+                }
+            }
+            writeln!(out, "{}", closer_line(scene, f, p, d, truth, json))?;
+        }
+    }
+    if check && !json {
+        writeln!(
+            out,
+            "brute force (f64): {missed} pair(s) within {d} answered \"not closer\"; \
+             largest distance beyond {d} of a \"closer\" pair {:.2e}",
+            worst.max(0.0)
         )?;
     }
     if missed > 0 {

@@ -61,6 +61,8 @@ pub enum CliError {
     Distances { worst: f64 },
     /// `distance --within D` with a negative or non-finite D.
     BadWithin { value: f64 },
+    /// `distance --closer-than D` with a negative or non-finite D.
+    BadCloserThan { value: f64 },
     /// Standard output could not be written (a closed pipe ends the command quietly instead:
     /// see `main`).
     Stdout(std::io::Error),
@@ -140,6 +142,10 @@ impl fmt::Display for CliError {
             Self::BadWithin { value } => write!(
                 f,
                 "--within {value}: the distance must be a finite number ≥ 0"
+            ),
+            Self::BadCloserThan { value } => write!(
+                f,
+                "--closer-than {value}: the distance must be a finite number ≥ 0"
             ),
         }
     }

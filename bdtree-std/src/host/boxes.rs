@@ -1,0 +1,180 @@
+//! The bound a triangle-pair query prunes node pairs with: the tree's spheres, or the box
+//! variant of the BD-Tree ([`bdtree_core::obb`]: oriented boxes with the spheres' centre update
+//! and a per-axis growth, tested on 15 or 6 separating axes) — [`pairs_with`] for two bodies,
+//! [`World::pairs_with`] for a world.
+//!
+//! The bound changes which node pairs the walk visits, never the answer: every bound contains
+//! its node's deformed geometry (with its rounding), so every intersecting pair is reached, and
+//! the leaf test and the f32 refinement are the same as [`super::pairs`]'. After refinement the
+//! answer is the triangle pairs [`super::pairs`] gives (the tests hold both against the f64
+//! brute force: nothing missed, extras within the pair's bound of [`super::placing`]).
+//!
+//! **Cost.** A tree's box table (`16 (M + 1)` bytes per node in f32, built by
+//! [`crate::build::box_rows`] from the image) is computed the first time a box query asks for
+//! it and kept with the [`Tree`], shared by its bodies. A box test costs more than a sphere test
+//! and the half-extents `3M` multiply-adds per node visited; boxes prune better on elongated or
+//! flat nodes (sheets, limbs), spheres on round ones — `benches/benches/boxes.rs` measures both.
+
+use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
+use bdtree_core::{refine, stack_capacity, Body as KernelBody, QueryStats, Scalar, TrianglePair};
+
+use super::body::{Body, OnTwo};
+use super::error::HostError;
+use super::placing::pair_origin;
+use super::query::{self, Answer, Stack};
+use super::tree::Tree;
+use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
+use crate::build::box_rows;
+
+/// The bound a triangle-pair query prunes with (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PairBound {
+    /// The tree's spheres ([`super::pairs`]).
+    #[default]
+    Spheres,
+    /// Oriented boxes, the separating-axis test over all 15 axes ([`BoxTest::Exact`]).
+    Boxes15,
+    /// Oriented boxes, the 6 face axes only ([`BoxTest::FaceAxes`], Lau's "SAT lite": cheaper,
+    /// prunes less).
+    Boxes6,
+}
+
+impl PairBound {
+    /// The name the command line and Python give it (`spheres`, `boxes15`, `boxes6`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PairBound::Spheres => "spheres",
+            PairBound::Boxes15 => "boxes15",
+            PairBound::Boxes6 => "boxes6",
+        }
+    }
+
+    /// The bound named `name` (see [`PairBound::name`]).
+    pub fn from_name(name: &str) -> Option<PairBound> {
+        [PairBound::Spheres, PairBound::Boxes15, PairBound::Boxes6]
+            .into_iter()
+            .find(|b| b.name() == name)
+    }
+}
+
+/// The box rows of `tree` in its scalar `S` (the scalar of its bodies), computed once from
+/// the kernel body's tree and model and kept with the tree (as 8-byte words, which any
+/// scalar's rows can be viewed from).
+fn rows<'t, S: Scalar>(tree: &'t Tree, body: &KernelBody<'_, '_, S>) -> Option<&'t [[S; 4]]> {
+    let words = tree.data.boxes.get_or_init(|| {
+        let rows = box_rows(body.tree(), body.model());
+        let bytes: &[u8] = bytemuck::cast_slice(&rows);
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        words
+    });
+    bytemuck::try_cast_slice(words).ok()
+}
+
+struct BoxPairs {
+    trees: [Tree; 2],
+    test: BoxTest,
+}
+
+impl OnTwo for BoxPairs {
+    type Out = Result<Answer<[u32; 2]>, HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let bad = |message: String| HostError::Body { message };
+        let (Some(ra), Some(rb)) = (rows(&self.trees[0], a), rows(&self.trees[1], b)) else {
+            return Err(bad(
+                "the tree's box table is not in its precision".to_string()
+            ));
+        };
+        let ta = BoxTable::new(ra, a.tree()).map_err(|e| bad(format!("a: {e}")))?;
+        let tb = BoxTable::new(rb, b.tree()).map_err(|e| bad(format!("b: {e}")))?;
+        let mut found = Vec::new();
+        let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+        let outcome = collide_boxes(
+            a,
+            &ta,
+            b,
+            &tb,
+            self.test,
+            &mut stack,
+            &mut |p: TrianglePair| {
+                found.push(p);
+                true
+            },
+        );
+        if !outcome.status.is_complete() {
+            return Err(HostError::Incomplete {
+                query: "collide_boxes",
+                status: outcome.status,
+            });
+        }
+        let kept = refine(a, b, &mut found);
+        let mut items: Vec<[u32; 2]> = found.iter().take(kept).map(|p| [p.a, p.b]).collect();
+        items.sort_unstable();
+        let mut stats = QueryStats::default();
+        stats.add(&outcome.stats);
+        Ok(Answer { items, stats })
+    }
+}
+
+/// [`super::pairs`] with the node bound `bound`: every intersecting triangle pair of `a` and
+/// `b` (`[triangle of a, triangle of b]`, sorted) at the pair's floating origin, refined in
+/// f64 in f32 — the same pairs whichever the bound (module docs), found by a different walk.
+pub fn pairs_with(
+    a: &mut Body,
+    b: &mut Body,
+    bound: PairBound,
+) -> Result<Answer<[u32; 2]>, HostError> {
+    let test = match bound {
+        PairBound::Spheres => return query::pairs(a, b),
+        PairBound::Boxes15 => BoxTest::Exact,
+        PairBound::Boxes6 => BoxTest::FaceAxes,
+    };
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let trees = [a.tree().clone(), b.tree().clone()];
+    Body::on_two(a, b, BoxPairs { trees, test })?
+}
+
+impl World {
+    /// [`World::pairs`] with the node bound `bound` for the body pairs ([`pairs_with`]); self
+    /// pairs and primitives are as [`World::pairs`] gives them (sphere bounds: the box variant
+    /// has no self or primitive query).
+    pub fn pairs_with(
+        &mut self,
+        self_pairs: bool,
+        bound: PairBound,
+    ) -> Result<WorldAnswer<[u32; 2]>, HostError> {
+        if bound == PairBound::Spheres {
+            return self.pairs(self_pairs);
+        }
+        let mut answer = WorldAnswer::default();
+        if self_pairs {
+            for (i, body) in self.bodies_mut().iter_mut().enumerate() {
+                let found = query::self_pairs(body)?;
+                answer.stats.add(&found.stats);
+                answer
+                    .found
+                    .extend(found.items.into_iter().map(|item| super::world::Found {
+                        bodies: [i, i],
+                        item,
+                    }));
+            }
+        }
+        self.against_primitives(&mut answer, |body, p| {
+            let contacts = query::primitive_contacts(body, p)?;
+            Ok(Answer {
+                items: contacts.items.iter().map(|c| c.triangles).collect(),
+                stats: contacts.stats,
+            })
+        })?;
+        self.per_pair(0.0, CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            pairs_with(a, b, bound)
+        })?;
+        Ok(World::finish(answer, |p| *p))
+    }
+}

@@ -1,0 +1,178 @@
+//! "Are these bodies closer than `d`?" — the safety monitor's question, answered with an early
+//! exit and settled in f64 against the caller's state: [`closer_than`] for two bodies,
+//! [`World::closer_than`] for every body pair of a world.
+//!
+//! # What the answer guarantees
+//!
+//! Let `D` be the distance of the two bodies by the f64 brute force on the explicitly deformed
+//! meshes at the states as given (the least distance over every triangle pair; 0 when they
+//! intersect), and `ε` the pair's rounding bound of [`super::placing`]
+//! (`256 u (x_a + x_b + ‖t_a − t_b‖)`, `u` the tree precision's unit roundoff):
+//!
+//! * `D ≤ d` ⇒ the answer is **yes** (never a false "no"; touching counts at `d = 0`);
+//! * a **yes** comes with a witness: a triangle pair whose distance, computed again in f64 on
+//!   the stored model at the state as given, is at most `d` plus that recomputation's bound
+//!   ([`bdtree_core::refine_error`], `√3` of it per point) — so `D ≤ d + ε`.
+//!
+//! Between `d` and `d + ε` (ties, exact touching under rounding) either answer may come. In
+//! f32 that band is the pair's own (its sizes and its distance, not where the pair sits), in
+//! f64 it is `~10⁻¹⁵` of the pair's size.
+//!
+//! # How
+//!
+//! At the pair's floating origin ([`super::placing::pair_origin`]): the kernel's
+//! [`bdtree_core::separation::closer_than`] (nearest-first, pruned at `d` from the root,
+//! stopping at the first leaf pair within `d` plus its error bound). Its "no" is final (it never
+//! says "not closer" for bodies within `d` at the state as given, whose rounding its error
+//! bound includes). Its "yes" is a "maybe" in the tree's precision: it is settled by the
+//! kernel's [`bdtree_core::within`] walk at `d`, each pair it reaches measured again in f64 on
+//! the stored model at the state as given, stopping at the first pair within `d` plus the
+//! measurement's bound — the witness. Cost: one pruned walk for "no"; for "yes" two walks, each
+//! stopping early.
+
+use bdtree_core::closest::closest_points;
+use bdtree_core::separation::closer_than as kernel_closer_than;
+use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::{
+    refine_error, stack_capacity, within as kernel_within, Body as KernelBody, NearPair,
+    QueryStats, QueryStatus, Scalar,
+};
+
+use super::body::{Body, Exact, OnTwo};
+use super::error::HostError;
+use super::placing::pair_origin;
+use super::query::{Answer, Stack};
+use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
+
+/// The witness of a "yes" of [`closer_than`]: a triangle pair within the distance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Closer {
+    /// Triangle of the first body and of the second.
+    pub triangles: [u32; 2],
+    /// Their distance, in f64 on the stored model at the states as given (0 when they may
+    /// intersect): at most the distance asked for plus the recomputation's bound.
+    pub distance: f64,
+}
+
+struct CloserThan {
+    distance: f64,
+    exact: [Exact; 2],
+}
+
+/// The f64 tolerance of a triangle pair measured again on the stored model: each point moves
+/// by at most `√3` of each body's per-coordinate bound, plus the f64 distance computation's
+/// own rounding on coordinates of magnitude `size`.
+fn tolerance<S: Scalar>(a: &KernelBody<'_, '_, S>, b: &KernelBody<'_, '_, S>) -> f64 {
+    (3.0f64).sqrt() * (refine_error(a) + refine_error(b)) * (1.0 + 1e-12)
+}
+
+fn magnitude(t: &[[f64; 3]; 3]) -> f64 {
+    t.iter()
+        .flat_map(|v| v.iter())
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+impl OnTwo for CloserThan {
+    type Out = Result<(Option<Closer>, QueryStats), HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stats = QueryStats::default();
+        let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+        // Rounded up, so that `S`'s distance is not below the one asked for.
+        let d = S::from_f64(self.distance * (1.0 + 4.0 * S::UNIT_ROUNDOFF.to_f64()));
+        let (maybe, first) = kernel_closer_than(a, b, d, S::ZERO, &mut stack);
+        stats.add(&first);
+        if maybe == Some(false) {
+            return Ok((None, stats));
+        }
+        // (`None`: the walk could not complete; the walk below ends with the status that says
+        // why, or answers in full.)
+        // Settle the "maybe" in f64: the first pair within `d` (plus the measurement's bound)
+        // on the stored model at the states as given.
+        let tol = tolerance(a, b);
+        let (model_a, model_b) = (*a.model(), *b.model());
+        let [ea, eb] = &self.exact;
+        let limit = self.distance;
+        let mut witness = None;
+        let outcome = kernel_within(a, b, d, &mut stack, &mut |p: NearPair<S>| {
+            let (Some(ta), Some(tb)) = (
+                ea.model_triangle(&model_a, p.a),
+                eb.model_triangle(&model_b, p.b),
+            ) else {
+                return true;
+            };
+            let (d2, _, _) = closest_points(&ta, &tb);
+            let gap = d2.sqrt();
+            let slack = tol + 64.0 * f64::EPSILON * (magnitude(&ta) + magnitude(&tb) + limit);
+            let touching = triangles_may_intersect(&ta, &tb, tol);
+            if touching || gap <= limit + slack {
+                witness = Some(Closer {
+                    triangles: [p.a, p.b],
+                    distance: if touching { 0.0 } else { gap },
+                });
+                return false;
+            }
+            true
+        });
+        stats.add(&outcome.stats);
+        match (witness, outcome.status) {
+            (Some(w), _) => Ok((Some(w), stats)),
+            (None, QueryStatus::Complete) => Ok((None, stats)),
+            (None, status) => Err(HostError::Incomplete {
+                query: "closer_than",
+                status,
+            }),
+        }
+    }
+}
+
+/// Whether `a` and `b` come within `distance` of each other (touching counts), with a
+/// witness triangle pair when they do, at the pair's floating origin; see the
+/// [module docs](self) for what is guaranteed (never a false "no"; a "yes" within the pair's
+/// rounding bound of `distance`) and how it is settled in f64. `distance` must be finite and
+/// at least 0.
+pub fn closer_than(
+    a: &mut Body,
+    b: &mut Body,
+    distance: f64,
+) -> Result<(Option<Closer>, QueryStats), HostError> {
+    if !(distance >= 0.0 && distance.is_finite()) {
+        return Err(HostError::Argument {
+            name: "distance",
+            message: format!("{distance} must be finite and at least 0"),
+        });
+    }
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
+    Body::on_two(a, b, CloserThan { distance, exact })?
+}
+
+impl World {
+    /// Every pair of distinct bodies closer than `distance`, each with its witness, as
+    /// [`closer_than`] answers it; pairs not closer are absent. The broad phase and the
+    /// certificates of separation (grown by `distance`) settle far pairs without placing them.
+    pub fn closer_than(&mut self, distance: f64) -> Result<WorldAnswer<Closer>, HostError> {
+        if !(distance >= 0.0 && distance.is_finite()) {
+            return Err(HostError::Argument {
+                name: "distance",
+                message: format!("{distance} must be finite and at least 0"),
+            });
+        }
+        let mut answer = WorldAnswer::default();
+        // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
+        let reach = distance * (1.0 + 1e-9);
+        self.per_pair(reach, CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            let (found, stats) = closer_than(a, b, distance)?;
+            Ok(Answer {
+                items: found.into_iter().collect(),
+                stats,
+            })
+        })?;
+        Ok(World::finish(answer, |c| c.triangles))
+    }
+}

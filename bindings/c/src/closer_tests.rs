@@ -1,0 +1,285 @@
+//! `bdtree_closer_than_*` through the C functions only: equal to the kernel's answer on the
+//! same images and states, and against the f64 brute-force distance (never "not closer" for
+//! a pair within the distance, the brute force at the pair's origin; "closer" within the
+//! documented slack of it) — on the demo, touching and fold fixture scenes, moved 3 km away
+//! and with one body 250 units off, each pair placed at its own floating origin by
+//! `bdtree_floating_origin`; at d = 0 and d > 0; and its statuses.
+
+use std::boxed::Box;
+use std::path::Path;
+use std::vec;
+use std::vec::Vec;
+
+use bdtree_core::separation::closer_than;
+use bdtree_core::{floating_origin, stack_capacity, Scalar};
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
+use bdtree_std::run::{brute_force_pair_distance, prepare, PreparedScene};
+use bdtree_std::BodyStorage;
+
+use crate::c_names::*;
+use crate::swept_tests::aligned;
+
+fn scene(path: &str) -> Scene {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    Scene::load(&root.join(path)).expect("fixture scene")
+}
+
+/// The scene with every body translation moved by `by`, or only body `only`'s.
+fn moved(mut scene: Scene, by: [f64; 3], only: Option<usize>) -> Scene {
+    for frame in &mut scene.frames {
+        for (b, (pose, _)) in frame.iter_mut().enumerate() {
+            if only.is_none_or(|o| o == b) {
+                for (t, d) in pose.translation.iter_mut().zip(by) {
+                    *t += d;
+                }
+            }
+        }
+    }
+    scene
+}
+
+/// What the checks saw: answers "closer", "not closer".
+#[derive(Debug, Default)]
+struct Tally {
+    yes: usize,
+    no: usize,
+}
+
+macro_rules! closer_through_c {
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $closer:ident) => {
+        mod $module {
+            use super::*;
+
+            type S = $s;
+
+            /// The scene's images parsed through C and a body per mesh body (all boxed: the
+            /// C objects hold pointers into them).
+            struct World {
+                _words: Vec<Vec<u64>>,
+                _storage: Vec<Vec<u64>>,
+                _images: Vec<Box<$image>>,
+                bodies: Vec<Box<$body>>,
+                depth: u32,
+            }
+
+            fn world(prepared: &PreparedScene) -> World {
+                let words: Vec<Vec<u64>> = prepared
+                    .images
+                    .iter()
+                    .map(|im| aligned(im.as_bytes()))
+                    .collect();
+                let (mut images, mut bodies, mut storage, mut depth) =
+                    (Vec::new(), Vec::new(), Vec::new(), 0);
+                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid
+                // for the length given and outlives the objects (all kept in `World`).
+                unsafe {
+                    for (w, im) in words.iter().zip(&prepared.images) {
+                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
+                        let s = $parse(w.as_ptr().cast(), im.as_bytes().len(), &mut *image);
+                        assert_eq!(s, bdtree_status::Ok);
+                        let mut info = bdtree_image_info::default();
+                        assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
+                        depth = depth.max(info.depth);
+                        let need = $size(&*image, 0);
+                        let mut block = vec![0u64; need.div_ceil(8)];
+                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
+                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, 0);
+                        assert_eq!(s, bdtree_status::Ok);
+                        storage.push(block);
+                        images.push(image);
+                        bodies.push(body);
+                    }
+                }
+                World {
+                    _words: words,
+                    _storage: storage,
+                    _images: images,
+                    bodies,
+                    depth,
+                }
+            }
+
+            fn set(world: &mut World, scene: &Scene, f: usize, b: usize, origin: [f64; 3]) {
+                let (pose, q) = &scene.frames[f][b];
+                // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
+                let s = unsafe {
+                    $set(
+                        &mut *world.bodies[b],
+                        pose.rotation.as_ptr(),
+                        pose.translation.as_ptr(),
+                        origin.as_ptr(),
+                        q.as_ptr(),
+                        q.len(),
+                    )
+                };
+                assert_eq!(s, bdtree_status::Ok);
+            }
+
+            fn c_closer(world: &mut World, i: usize, j: usize, d: S, len: usize) -> (bdtree_status, bool) {
+                let mut stack = vec![bdtree_node_pair::default(); len];
+                let mut closer = false;
+                let mut stats = bdtree_stats::default();
+                let (head, tail) = world.bodies.split_at_mut(j);
+                // SAFETY: distinct bodies; the stack holds `len` entries.
+                let s = unsafe {
+                    $closer(
+                        &mut *head[i],
+                        &mut *tail[0],
+                        d,
+                        stack.as_mut_ptr(),
+                        len,
+                        &mut closer,
+                        &mut stats,
+                    )
+                };
+                (s, closer)
+            }
+
+            /// The kernel's answer on bodies of the same images, from Rust.
+            fn kernel_closer(
+                prepared: &PreparedScene,
+                scene: &Scene,
+                f: usize,
+                (i, j): (usize, usize),
+                origin: [f64; 3],
+                d: S,
+            ) -> bool {
+                let parse = |k: usize| prepared.images[k].parse::<S>().expect("image");
+                let (ia, ib) = (parse(i), parse(j));
+                let mut ca = BodyStorage::new(ia.tree.node_count());
+                let mut cb = BodyStorage::new(ib.tree.node_count());
+                let mut a = ca.body(&ia).expect("a");
+                let mut b = cb.body(&ib).expect("b");
+                for (body, k) in [(&mut a, i), (&mut b, j)] {
+                    let (pose, q) = &scene.frames[f][k];
+                    body.set_state_f64(pose.rotation, pose.translation, q, origin)
+                        .expect("state");
+                }
+                let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
+                closer_than(&mut a, &mut b, d, S::ZERO, &mut stack)
+                    .0
+                    .expect("complete")
+            }
+
+            /// Every frame and body pair of `scene` at d = 0, `near` and each pair's own
+            /// brute-force distance.
+            pub(super) fn check(scene: &Scene, near: f64, tally: &mut Tally) {
+                let options = BuildOptions {
+                    precision: $precision,
+                    ..BuildOptions::default()
+                };
+                let prepared = prepare(scene, options).expect("build");
+                let mut w = world(&prepared);
+                let n = scene.bodies.len();
+                let full = stack_capacity(w.depth, w.depth);
+                for f in 0..scene.frames.len() {
+                    for i in 0..n {
+                        for j in i + 1..n {
+                            let ts = [scene.frames[f][i].0.translation, scene.frames[f][j].0.translation];
+                            let mut origin = [f64::NAN; 3];
+                            let flat: Vec<f64> = ts.iter().flatten().copied().collect();
+                            // SAFETY: 6 doubles in, 3 out.
+                            let s = unsafe { bdtree_floating_origin(flat.as_ptr(), 2, origin.as_mut_ptr()) };
+                            assert_eq!(s, bdtree_status::Ok);
+                            assert_eq!(origin, floating_origin(&ts));
+                            set(&mut w, scene, f, i, origin);
+                            set(&mut w, scene, f, j, origin);
+                            let truth = brute_force_pair_distance(scene, f, i, j).expect("distance");
+                            for d in [0.0, near, truth, truth * 0.99] {
+                                let ds = S::from_f64(d);
+                                let (s, closer) = c_closer(&mut w, i, j, ds, full);
+                                assert_eq!(s, bdtree_status::Ok);
+                                let kernel = kernel_closer(&prepared, scene, f, (i, j), origin, ds);
+                                assert_eq!(closer, kernel, "frame {f}, bodies {i} {j}, d {d}");
+                                if truth <= ds.to_f64() {
+                                    assert!(closer, "frame {f}, bodies {i} {j}: not closer than {d:e}, brute force {truth:e}");
+                                }
+                                if closer {
+                                    // The documented slack, 2√3 · 4 (δ_a + δ_b), with δ a few
+                                    // hundred unit roundoffs of the pair's extent and distance.
+                                    let u = if S::BYTES == 4 { 1e-3 } else { 1e-9 };
+                                    let slack = u * (1.0 + truth);
+                                    assert!(truth <= d + slack, "frame {f}, bodies {i} {j}: closer than {d:e}, brute force {truth:e}");
+                                    tally.yes += 1;
+                                } else {
+                                    tally.no += 1;
+                                }
+                            }
+                            // Statuses: a short stack, a bad distance, one body twice.
+                            if f == 0 && i == 0 && j == 1 {
+                                let (s, _) = c_closer(&mut w, i, j, S::ZERO, 2);
+                                assert_eq!(s, bdtree_status::StackTooSmall);
+                                for bad in [-1.0, f64::NAN, f64::INFINITY] {
+                                    let (s, _) = c_closer(&mut w, i, j, S::from_f64(bad), full);
+                                    assert_eq!(s, bdtree_status::BadArgument, "distance {bad}");
+                                }
+                                let mut stack = vec![bdtree_node_pair::default(); full];
+                                let mut closer = false;
+                                let body: *mut $body = &mut *w.bodies[0];
+                                // SAFETY: one body passed twice is refused before any use.
+                                let s = unsafe {
+                                    $closer(body, body, S::ZERO, stack.as_mut_ptr(), full, &mut closer, core::ptr::null_mut())
+                                };
+                                assert_eq!(s, bdtree_status::SameBody);
+                                // SAFETY: a NULL `closer` is refused.
+                                let s = unsafe {
+                                    $closer(body, &mut *w.bodies[1], S::ZERO, stack.as_mut_ptr(), full, core::ptr::null_mut(), core::ptr::null_mut())
+                                };
+                                assert_eq!(s, bdtree_status::NullPointer);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+closer_through_c!(
+    in_f32,
+    f32,
+    Precision::F32,
+    bdtree_image_f32,
+    bdtree_body_f32,
+    bdtree_image_parse_f32,
+    bdtree_image_info_f32,
+    bdtree_body_storage_size_f32,
+    bdtree_body_init_f32,
+    bdtree_body_set_state_from_f64_f32,
+    bdtree_closer_than_f32
+);
+
+closer_through_c!(
+    in_f64,
+    f64,
+    Precision::F64,
+    bdtree_image_f64,
+    bdtree_body_f64,
+    bdtree_image_parse_f64,
+    bdtree_image_info_f64,
+    bdtree_body_storage_size_f64,
+    bdtree_body_init_f64,
+    bdtree_body_set_state_from_f64_f64,
+    bdtree_closer_than_f64
+);
+
+#[test]
+fn closer_than_equals_the_kernel_and_holds_the_brute_force() {
+    let mut tally = Tally::default();
+    for path in [
+        "scenes/demo.json",
+        "scenes/touching.json",
+        "scenes/fold.json",
+    ] {
+        let base = scene(path);
+        let far = moved(base.clone(), [3000.0, -2000.0, 1000.0], None);
+        let apart = moved(base.clone(), [250.0, 0.0, 0.0], Some(0));
+        for s in [&base, &far, &apart] {
+            in_f32::check(s, 0.01, &mut tally);
+            in_f64::check(s, 0.01, &mut tally);
+        }
+    }
+    assert!(tally.yes > 0 && tally.no > 0, "{tally:?}");
+}

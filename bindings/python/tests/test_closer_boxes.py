@@ -1,0 +1,104 @@
+"""`closer_than` and `collide(bounds=...)` against NumPy brute force in float64 on the
+explicitly deformed meshes: near the origin, 10^3.5–10^4 away, millimetre parts 250 away,
+exactly touching sheets under rotation far away, f32 and f64."""
+
+import numpy as np
+import pytest
+
+import bdtree
+from geometry import all_pair_distances
+from test_oracle import brute_force, random_quaternion, world
+from test_queries import KINDS, Scene, tolerance
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_closer_than_against_brute_force(precision, kind):
+    rng = np.random.default_rng(239 + KINDS.index(kind) + 10 * (precision == "f32"))
+    answers = set()
+    for step in range(5):
+        s = Scene(rng, kind, precision)
+        if step % 2:
+            s.tb = s.ta + (s.tb - s.ta) * 1.4
+            s.b.set_state(rotation=s.rb, translation=s.tb, q=s.qb)
+            s.PB = world(s.V, s.UB, s.rb, s.tb, s.qb)
+        tol = tolerance(precision, s.size)
+        D = all_pair_distances(s.PA, s.F, s.PB, s.F).min()
+        for d in (0.0, D, D * (1 - 1e-3), D * (1 + 1e-3), D + 0.1 * s.size, 0.5 * D):
+            closer = bdtree.closer_than(s.a, s.b, d)
+            assert isinstance(closer, bool)
+            if D <= d:
+                assert closer, (step, d, D)
+            if closer:
+                assert D <= d + 100 * tol, (step, d, D)
+            answers.add(closer)
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_closer_than_touching_sheets_under_rotation_far_away(precision):
+    # Two coplanar sheets sharing part of their area, one pose: touching exactly (d = 0 is
+    # "closer"); b lifted along the rotated normal by 2 h: closer than 2 h, not than h.
+    n, h = 8, 2.0 ** -6
+    def grid(ox, oy):
+        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
+                      for j in range(n + 1) for i in range(n + 1)])
+        at = lambda i, j: j * (n + 1) + i
+        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
+        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
+        return V, np.array(F, dtype=np.int64)
+    VA, FA = grid(0, 0)
+    VB, FB = grid(3, 2)
+    rng = np.random.default_rng(12)
+    a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
+    b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))
+    for _ in range(6):
+        r = random_quaternion(rng)
+        d = rng.normal(size=3)
+        t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 4)
+        a.set_state(rotation=r, translation=t)
+        b.set_state(rotation=r, translation=t)
+        assert bdtree.closer_than(a, b, 0.0)
+        normal = world(np.array([[0.0, 0.0, 1.0]]), None, r, np.zeros(3), None)[0]
+        b.set_state(rotation=r, translation=t + 2 * h * normal)
+        PA = world(VA, None, r, t, None)
+        PB = world(VB, None, r, t + 2 * h * normal, None)
+        D = all_pair_distances(PA, FA, PB, FB).min()
+        assert abs(D - 2 * h) <= 1e-9 * (1 + np.linalg.norm(t))
+        assert bdtree.closer_than(a, b, 2.5 * h)
+        assert not bdtree.closer_than(a, b, h)
+        assert not bdtree.closer_than(a, b, 0.0)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_collide_with_box_bounds_equals_spheres_and_brute_force(precision, kind):
+    rng = np.random.default_rng(339 + KINDS.index(kind) + 10 * (precision == "f32"))
+    found = 0
+    for _ in range(5):
+        s = Scene(rng, kind, precision)
+        spheres = bdtree.collide(s.a, s.b)
+        assert (bdtree.collide(s.a, s.b, bounds="spheres") == spheres).all()
+        for bounds in ("boxes15", "boxes6"):
+            boxes = bdtree.collide(s.a, s.b, bounds=bounds)
+            assert boxes.shape == spheres.shape and (boxes == spheres).all(), bounds
+        truth = {tuple(p) for p in brute_force(s.PA, s.F, s.PB, s.F)}
+        got = {tuple(p) for p in spheres.tolist()}
+        assert not truth - got, f"missed {sorted(truth - got)[:4]}"
+        found += len(truth)
+    assert found > 0
+
+
+def test_bad_arguments_name_their_parameter():
+    V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+    F = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
+    a = bdtree.Body(bdtree.Tree.build(V, F))
+    b = bdtree.Body(bdtree.Tree.build(V, F))
+    for bad in (-1.0, float("nan"), float("inf"), "near", True):
+        with pytest.raises(bdtree.Error, match=r"^distance = "):
+            bdtree.closer_than(a, b, bad)
+    for bad in ("boxes", 15, "Spheres"):
+        with pytest.raises(bdtree.Error, match=r"^bounds = "):
+            bdtree.collide(a, b, bounds=bad)
+    with pytest.raises(bdtree.Error, match="b"):
+        bdtree.closer_than(a, "not a body", 1.0)
