@@ -21,7 +21,8 @@ use bdtree_core::{refine, stack_capacity, Body as KernelBody, QueryStats, Scalar
 use super::body::{Body, OnTwo};
 use super::error::HostError;
 use super::placing::pair_origin;
-use super::query::{self, Answer, Stack};
+use super::query::{self, Answer};
+use super::stack::Stack;
 use super::tree::Tree;
 use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 use crate::build::box_rows;

@@ -41,7 +41,8 @@ use bdtree_core::{
 use super::body::{Body, Exact, OnTwo};
 use super::error::HostError;
 use super::placing::pair_origin;
-use super::query::{Answer, Stack};
+use super::query::Answer;
+use super::stack::Stack;
 use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 
 /// The witness of a "yes" of [`closer_than`]: a triangle pair within the distance.

@@ -19,9 +19,9 @@ mod far;
 mod fixtures;
 #[cfg(feature = "cli")]
 mod host;
-mod host_interrupt;
 #[cfg(feature = "cli")]
 mod host_boxes;
+mod host_interrupt;
 mod image;
 mod interrupt;
 mod layout;
