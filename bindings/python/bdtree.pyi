@@ -27,6 +27,7 @@ __all__ = [
     "Primitive",
     "Tree",
     "World",
+    "closer_than",
     "collide",
     "collide_frames",
     "collide_primitive",

@@ -53,22 +53,22 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,267   15,045,480 (fold)      1,104
- *   bdtree_body_init_f32                             11,870       30,560 (demo)      1,196
- *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,649       60,920 (fold)        796
- *   bdtree_collide_f32                            3,101,036   10,537,000 (fold)      1,064
- *   bdtree_collide_self_f32                       4,343,996   12,679,600 (fold)        968
+ *   bdtree_image_parse_f32 (per image)            3,005,261   15,045,480 (fold)      1,104
+ *   bdtree_body_init_f32                             11,873       30,560 (demo)      1,196
+ *   bdtree_body_set_state_f32                         1,394        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,650       60,920 (fold)        796
+ *   bdtree_collide_f32                            3,101,037   10,537,000 (fold)      1,064
+ *   bdtree_collide_self_f32                       4,343,996   12,679,640 (fold)        968
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             75,380      109,960 (fold)        496
- *   bdtree_distance_f32                           2,987,782   17,851,640 (demo)      1,704
- *   bdtree_collide_contacts_f32                   3,571,880   12,694,720 (fold)      1,840
- *   bdtree_within_f32 (d = 0.005)                 7,290,560   32,968,320 (fold)      1,728
- *   bdtree_collide_primitive_f32                    655,765    2,701,200 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,189        9,760 (demo)        336
+ *   bdtree_collide_proxies_f32 (depth 4)             75,383      109,920 (fold)        496
+ *   bdtree_distance_f32                           2,996,752   17,899,280 (demo)      1,888
+ *   bdtree_collide_contacts_f32                   3,571,878   12,694,760 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,290,559   32,968,320 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    655,767    2,701,160 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,191        9,800 (thin)        336
  *   bdtree_traversal_run_f32 (64 tests)              11,258      117,960 (demo)      1,192
- *   bdtree_collide_f32, no vertex cache           8,882,784   71,402,400 (fold)        976
- *   bdtree_collide_f32, vertex caches             2,463,966    5,790,680 (fold)      1,064
+ *   bdtree_collide_f32, no vertex cache           8,882,782   71,402,400 (fold)        976
+ *   bdtree_collide_f32, vertex caches             2,463,962    5,790,680 (fold)      1,064
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -388,15 +388,6 @@ typedef struct bdtree_node_pair {
   uint32_t b;
 } bdtree_node_pair;
 
-// A pair of triangles, one of each body (indices in each mesh's face order; for a
-// self-collision, two triangles of one body with `a < b`).
-typedef struct bdtree_triangle_pair {
-  // Triangle of the first body.
-  uint32_t a;
-  // Triangle of the second body.
-  uint32_t b;
-} bdtree_triangle_pair;
-
 // Work counters of a query (optional output: pass NULL when not wanted).
 typedef struct bdtree_stats {
   // Node pairs visited.
@@ -410,6 +401,15 @@ typedef struct bdtree_stats {
   // Items delivered.
   uint32_t pairs;
 } bdtree_stats;
+
+// A pair of triangles, one of each body (indices in each mesh's face order; for a
+// self-collision, two triangles of one body with `a < b`).
+typedef struct bdtree_triangle_pair {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+} bdtree_triangle_pair;
 
 // A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
 // `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
@@ -931,6 +931,56 @@ bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node
 // Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
 // `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
 size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Whether bodies `a` and `b` come within `distance` of each other (touching counts at 0),
+// written to `closer`. Never `false` for bodies within `distance` at their states (the
+// kernel's per-coordinate rounding bound δ of each body included, the rounding of a
+// state given in doubles too); `true` may
+// come for bodies up to `4 (δ_a + δ_b)` (times `2√3` in distance) farther — on a device
+// there is no f64 stage to settle it; the host layer (`bdtree_std::host::closer_than`)
+// settles it in f64. Nearest-first, pruned at `distance` from the roots, stopping at the
+// first leaf pair within it: far cheaper than `bdtree_distance_f32` when the answer is
+// "no" far from the limit or "yes" well inside it. Place the pair at its own floating
+// origin (`bdtree_floating_origin` of the two translations) when the states are in
+// doubles. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries; a negative or
+// non-finite `distance` is `BDTREE_STATUS_BAD_ARGUMENT`.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f32` objects; `stack` `stack_len` writable
+// entries; `closer` writable; `stats` NULL or writable.
+bdtree_status bdtree_closer_than_f32(struct bdtree_body_f32 *a,
+                                     struct bdtree_body_f32 *b,
+                                     float distance,
+                                     struct bdtree_node_pair *stack,
+                                     size_t stack_len,
+                                     bool *closer,
+                                     struct bdtree_stats *stats);
+
+// Whether bodies `a` and `b` come within `distance` of each other (touching counts at 0),
+// written to `closer`. Never `false` for bodies within `distance` at their states (the
+// kernel's per-coordinate rounding bound δ of each body included, the rounding of a
+// state given in doubles too); `true` may
+// come for bodies up to `4 (δ_a + δ_b)` (times `2√3` in distance) farther — on a device
+// there is no f64 stage to settle it; the host layer (`bdtree_std::host::closer_than`)
+// settles it in f64. Nearest-first, pruned at `distance` from the roots, stopping at the
+// first leaf pair within it: far cheaper than `bdtree_distance_f64` when the answer is
+// "no" far from the limit or "yes" well inside it. Place the pair at its own floating
+// origin (`bdtree_floating_origin` of the two translations) when the states are in
+// doubles. `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries; a negative or
+// non-finite `distance` is `BDTREE_STATUS_BAD_ARGUMENT`.
+//
+// # Safety
+//
+// `a` and `b` must be distinct `bdtree_body_f64` objects; `stack` `stack_len` writable
+// entries; `closer` writable; `stats` NULL or writable.
+bdtree_status bdtree_closer_than_f64(struct bdtree_body_f64 *a,
+                                     struct bdtree_body_f64 *b,
+                                     double distance,
+                                     struct bdtree_node_pair *stack,
+                                     size_t stack_len,
+                                     bool *closer,
+                                     struct bdtree_stats *stats);
 
 // Stack entries a self-collision query on a tree of depth `depth` needs.
 size_t bdtree_self_stack_capacity(uint32_t depth);
