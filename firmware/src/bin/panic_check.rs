@@ -577,6 +577,11 @@ fn traversal_deadline<S: Scalar>() {
         black_box(t.start(a, b));
         let mut budget = Deadline::new(Ticks(0), black_box(100));
         black_box(t.run(a, b, &mut budget, &mut sink));
+        // Released and resumed over storage of any length (a short one included).
+        let progress = black_box(t.suspend());
+        let n = black_box(64);
+        let mut t = Traversal::resume(pending.get_mut(..n).unwrap_or(&mut []), progress);
+        black_box(t.run(a, b, &mut budget, &mut sink));
     });
 }
 
