@@ -182,7 +182,7 @@ unsafe fn wrench<'a, S: Forces>(
 ///
 /// # Safety
 ///
-/// As [`wrench`], each.
+/// Each non-NULL, its `q` writable for its `q_len` scalars.
 unsafe fn two_wrenches<'a, S: Forces>(
     wa: *mut S::Wrench,
     wb: *mut S::Wrench,
@@ -217,7 +217,7 @@ fn stiffness_ok<S: Forces>(k: S) -> Result<()> {
 ///
 /// # Safety
 ///
-/// `pair` NULL or readable; bodies as [`crate::collide::collide()`]; wrenches as [`wrench`];
+/// `pair` NULL or readable; bodies as [`crate::collide::collide()`]; wrenches non-NULL, each `q` writable for its `q_len` scalars;
 /// `penalty` NULL or writable.
 pub unsafe fn respond<S: Forces>(
     pair: *const S::Proxy,
