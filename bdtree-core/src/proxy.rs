@@ -188,6 +188,32 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
     }
 }
 
+/// What a proxy query needs before it walks: nested trees and a stack of
+/// [`proxy_stack_capacity`] entries.
+#[inline(always)]
+fn checked<S: Scalar>(
+    a: &Body<'_, '_, S>,
+    proxy_depth_a: u32,
+    b: &Body<'_, '_, S>,
+    proxy_depth_b: u32,
+    stack: &[[u32; 2]],
+) -> Result<(), QueryStatus> {
+    let needed = proxy_stack_capacity(
+        a.tree().depth(),
+        proxy_depth_a,
+        b.tree().depth(),
+        proxy_depth_b,
+    );
+    if !a.tree().is_nested() || !b.tree().is_nested() {
+        Err(QueryStatus::NotNested)
+    } else if stack.len() < needed {
+        let given = stack.len();
+        Err(QueryStatus::StackTooSmall { needed, given })
+    } else {
+        Ok(())
+    }
+}
+
 /// Every pair of proxies (nodes at depth `proxy_depth_a` of `a`'s tree, or leaves above it;
 /// likewise for `b`) whose updated world spheres overlap — exactly the pairs for which
 /// [`spheres_overlap`] holds on [`Body::sphere`], see the module docs — delivered to `sink`
@@ -205,20 +231,7 @@ pub fn collide_proxies<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl ProxySink<S> + ?Sized),
 ) -> QueryOutcome {
-    let needed = proxy_stack_capacity(
-        a.tree().depth(),
-        proxy_depth_a,
-        b.tree().depth(),
-        proxy_depth_b,
-    );
-    let check = if !a.tree().is_nested() || !b.tree().is_nested() {
-        Err(QueryStatus::NotNested)
-    } else if stack.len() < needed {
-        let given = stack.len();
-        Err(QueryStatus::StackTooSmall { needed, given })
-    } else {
-        Ok(())
-    };
+    let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
     let mut policy = Proxies {
         margins: [margin(a), margin(b)],
         bodies: Bodies::new(a, b),
@@ -268,20 +281,7 @@ pub fn collide_proxies_apart<S: Scalar>(
             stats: QueryStats::default(),
         };
     }
-    let needed = proxy_stack_capacity(
-        a.tree().depth(),
-        proxy_depth_a,
-        b.tree().depth(),
-        proxy_depth_b,
-    );
-    let check = if !a.tree().is_nested() || !b.tree().is_nested() {
-        Err(QueryStatus::NotNested)
-    } else if stack.len() < needed {
-        let given = stack.len();
-        Err(QueryStatus::StackTooSmall { needed, given })
-    } else {
-        Ok(())
-    };
+    let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
     let mut policy = Apart {
         inner: Proxies {
             margins: [margin(a), margin(b)],
