@@ -48,6 +48,22 @@ pub const fn stack_capacity(depth_a: u32, depth_b: u32) -> usize {
     a + b + if a < b { a } else { b } + 3
 }
 
+/// Stack entries that serve **every** query between trees of these depths (or no deeper): the
+/// pair walks ([`stack_capacity`]: `collide`, contacts, swept, distance, proxies at any depth,
+/// primitives, a world of such trees) and each body's self-collision
+/// ([`crate::self_stack_capacity`], the larger). A `const fn`: one static stack for a
+/// controller's queries (`bdtree inspect --rust` prints the depth to give it).
+pub const fn query_stack_capacity(depth_a: u32, depth_b: u32) -> usize {
+    let pair = stack_capacity(depth_a, depth_b);
+    let deeper = if depth_a > depth_b { depth_a } else { depth_b };
+    let own = crate::selfcollide::self_stack_capacity(deeper);
+    if pair > own {
+        pair
+    } else {
+        own
+    }
+}
+
 /// A node as the walk sees it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node {

@@ -83,6 +83,102 @@ impl Inspection {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+
+    /// The image's sizes as Rust constants for a controller's storage (`bdtree inspect
+    /// --rust`), each named `{prefix}_…` (`prefix` made of ASCII capitals, digits and `_`,
+    /// [`constant_prefix`]); `file` is named in the heading comment. The depth's and modes'
+    /// constants feed `bdtree_core`'s `const fn` capacity helpers, which the last two
+    /// constants call.
+    pub fn rust_constants(&self, prefix: &str, file: &str) -> String {
+        let kind = match (self.bounded, self.nested) {
+            (true, _) => "bounded depth (proxy queries only)",
+            (false, true) => "complete, nested",
+            (false, false) => "complete",
+        };
+        let mut out = format!(
+            "// Sizes of the tree image `{file}` (`bdtree inspect --rust`): {scalar}, {encoding} \
+             rows, {kind}.\n\
+             // Give the image's `Body` a sphere cache of `{p}_NODES` `CacheEntry<{scalar}>` and \
+             `{p}_MODE_STORAGE` scalars of mode storage.\n",
+            scalar = self.scalar,
+            encoding = self.encoding,
+            p = prefix,
+        );
+        let mut line = |doc: &str, name: &str, ty: &str, value: String| {
+            out.push_str(&format!(
+                "/// {doc}\npub const {prefix}_{name}: {ty} = {value};\n"
+            ));
+        };
+        line(
+            "Nodes: the sphere cache's entries.",
+            "NODES",
+            "usize",
+            self.nodes.to_string(),
+        );
+        line(
+            "Depth of the deepest node (stack sizes).",
+            "DEPTH",
+            "u32",
+            self.depth.to_string(),
+        );
+        line(
+            "Modes: the length of `q`.",
+            "MODES",
+            "usize",
+            self.modes.to_string(),
+        );
+        line(
+            "Vertices: the optional vertex cache's entries (0 for a bounded-depth image).",
+            "VERTICES",
+            "usize",
+            self.vertices.to_string(),
+        );
+        line(
+            "Triangles (indices reported by the queries are below it).",
+            "TRIANGLES",
+            "usize",
+            self.triangles.to_string(),
+        );
+        line(
+            "Bytes of the image (flash).",
+            "IMAGE_BYTES",
+            "usize",
+            self.bytes.to_string(),
+        );
+        line(
+            "Scalars of mode storage (`q` and the update's weights).",
+            "MODE_STORAGE",
+            "usize",
+            format!("bdtree_core::mode_storage({prefix}_MODES)"),
+        );
+        line(
+            "Stack entries for every query of this tree against one no deeper, and its own \
+             self-collision.",
+            "STACK",
+            "usize",
+            format!("bdtree_core::query_stack_capacity({prefix}_DEPTH, {prefix}_DEPTH)"),
+        );
+        out
+    }
+}
+
+/// A constant prefix from a file name: its stem in ASCII capitals, every other character `_`,
+/// `_` first if it would start with a digit (`arm-v2.bdt` → `ARM_V2`; `2dof.bdt` → `_2DOF`).
+pub fn constant_prefix(stem: &str) -> String {
+    let mut p: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if p.is_empty() || p.starts_with(|c: char| c.is_ascii_digit()) {
+        p.insert(0, '_');
+    }
+    p
 }
 
 /// Inspects a parsed image.

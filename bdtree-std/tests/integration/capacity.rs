@@ -155,3 +155,33 @@ fn each_node_is_updated_at_most_once_per_step() {
     body.sphere(0).unwrap();
     assert!(body.is_cached(0));
 }
+
+/// `query_stack_capacity` serves every query: at least each query's own helper, for any pair of
+/// depths (the self-collision of either tree included), and no more than the largest of them.
+#[test]
+fn one_stack_size_serves_every_query() {
+    use bdtree_core::{
+        primitive_stack_capacity, proxy_stack_capacity, query_stack_capacity, self_stack_capacity,
+    };
+    for a in 0..=40u32 {
+        for b in 0..=40u32 {
+            let one = query_stack_capacity(a, b);
+            let mut needs = vec![
+                stack_capacity(a, b),
+                stack_capacity(b, a),
+                self_stack_capacity(a),
+                self_stack_capacity(b),
+                primitive_stack_capacity(a),
+                primitive_stack_capacity(b),
+            ];
+            for la in 0..=a {
+                needs.push(proxy_stack_capacity(a, la, b, b.min(la + 1)));
+            }
+            assert!(
+                needs.iter().all(|&n| n <= one),
+                "{a} {b}: {one} < {needs:?}"
+            );
+            assert_eq!(Some(&one), needs.iter().max(), "{a} {b}");
+        }
+    }
+}

@@ -332,6 +332,8 @@ fn build_then_inspect() {
         "leaves grow much less than the root: {deepest}"
     );
 
+    inspect_rust_prints_the_images_sizes_as_constants(&image);
+
     // A corrupted image is refused with the file name and the reason.
     let mut bytes = std::fs::read(&image).unwrap();
     let last = bytes.len() - 1;
@@ -623,4 +625,76 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
         .expect("pair count");
     assert!(pairs > 0, "the balls intersect: {summary}");
     assert!(summary.contains(", 0 missed"), "{summary}");
+}
+
+/// `bdtree inspect --rust`: one `pub const NAME: TYPE = VALUE;` per size, each preceded by its
+/// doc line, the values those of the parsed image, the storage constants through the kernel's
+/// `const fn` helpers (which `bdtree_core` exports under those names); a bad `--name` refused.
+fn inspect_rust_prints_the_images_sizes_as_constants(image: &Path) {
+    use bdtree_core::{mode_storage, query_stack_capacity};
+    let path = image.to_str().unwrap();
+    let out = bdtree(&["inspect", path, "--rust"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let bytes = std::fs::read(image).unwrap();
+    let buf = bdtree_std::io::ImageBuf::from_bytes(&bytes);
+    let parsed = buf.parse::<f32>().expect("image");
+    let tree = &parsed.tree;
+    let mut constants = std::collections::BTreeMap::new();
+    let mut previous = "";
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("pub const ") {
+            assert!(previous.starts_with("/// "), "undocumented: {line}");
+            let (name, rest) = rest.split_once(": ").expect(line);
+            let (ty, value) = rest.split_once(" = ").expect(line);
+            let value = value.strip_suffix(';').expect(line);
+            assert!(
+                name.starts_with("BALL_")
+                    && name.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+                "{line}"
+            );
+            assert!(ty == "usize" || ty == "u32", "{line}");
+            constants.insert(name.to_string(), value.to_string());
+        } else {
+            assert!(
+                line.starts_with("//"),
+                "neither a constant nor a comment: {line}"
+            );
+        }
+        previous = line;
+    }
+    let number = |name: &str| -> usize {
+        constants[name]
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: {constants:?}"))
+    };
+    assert_eq!(number("BALL_NODES"), tree.node_count());
+    assert_eq!(number("BALL_DEPTH"), tree.depth() as usize);
+    assert_eq!(number("BALL_MODES"), tree.modes());
+    assert_eq!(number("BALL_MODES"), 5);
+    assert_eq!(number("BALL_VERTICES"), parsed.model.vertex_count());
+    assert_eq!(number("BALL_TRIANGLES"), parsed.model.triangles().len());
+    assert_eq!(number("BALL_IMAGE_BYTES"), bytes.len());
+    assert_eq!(
+        constants["BALL_MODE_STORAGE"],
+        "bdtree_core::mode_storage(BALL_MODES)"
+    );
+    assert_eq!(
+        constants["BALL_STACK"],
+        "bdtree_core::query_stack_capacity(BALL_DEPTH, BALL_DEPTH)"
+    );
+    // What those expressions are, for this image.
+    assert!(mode_storage(5) >= 5 && query_stack_capacity(tree.depth(), tree.depth()) > 0);
+    assert_eq!(constants.len(), 8, "{constants:?}");
+
+    let named = bdtree(&["inspect", path, "--rust", "--name", "TOOL_2"]);
+    assert!(String::from_utf8_lossy(&named.stdout).contains("pub const TOOL_2_NODES: usize"));
+    fails_with(
+        &["inspect", path, "--rust", "--name", "tool"],
+        &["--name \"tool\"", "try \"TOOL\""],
+    );
 }

@@ -63,6 +63,8 @@ pub enum CliError {
     BadWithin { value: f64 },
     /// `distance --closer-than D` with a negative or non-finite D.
     BadCloserThan { value: f64 },
+    /// `inspect --rust --name NAME` with a NAME that is not a constant prefix; `suggested` is.
+    BadConstantName { name: String, suggested: String },
     /// Standard output could not be written (a closed pipe ends the command quietly instead:
     /// see `main`).
     Stdout(std::io::Error),
@@ -146,6 +148,11 @@ impl fmt::Display for CliError {
             Self::BadCloserThan { value } => write!(
                 f,
                 "--closer-than {value}: the distance must be a finite number ≥ 0"
+            ),
+            Self::BadConstantName { name, suggested } => write!(
+                f,
+                "--name {name:?}: a constant prefix is ASCII capitals, digits and `_`, not \
+                 starting with a digit (try {suggested:?})"
             ),
         }
     }

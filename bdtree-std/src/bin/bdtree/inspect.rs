@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::io::ImageBuf;
-use bdtree_std::run::inspect::{compare, inspect};
+use bdtree_std::run::inspect::{compare, constant_prefix, inspect};
 use bdtree_std::run::report;
 
 use crate::error::CliError;
@@ -15,8 +15,18 @@ pub struct Args {
     /// The image.
     image: PathBuf,
     /// One JSON object instead of a table.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rust")]
     json: bool,
+    /// Rust constants instead of a table: the image's nodes, depth, modes, vertices,
+    /// triangles, bytes, and its mode storage and stack through `bdtree_core`'s `const fn`
+    /// helpers, to size a controller's static storage (`bdtree inspect --rust arm.bdt >
+    /// src/arm_sizes.rs`).
+    #[arg(long, conflicts_with = "reference")]
+    rust: bool,
+    /// The constants' prefix for `--rust` (default: the file's stem in capitals, `ARM` for
+    /// `arm.bdt`).
+    #[arg(long, requires = "rust")]
+    name: Option<String>,
     /// The complete f32 image a compact one was made from: report the tightness cost
     /// (radius growth, overlap tests per proxy query) against it.
     #[arg(long)]
@@ -58,6 +68,36 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         }
         None => None,
     };
+    if args.rust {
+        let prefix = match &args.name {
+            Some(name) => {
+                let prefix = constant_prefix(name);
+                if prefix != *name {
+                    return Err(CliError::BadConstantName {
+                        name: name.clone(),
+                        suggested: prefix,
+                    });
+                }
+                prefix
+            }
+            None => constant_prefix(
+                &path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            ),
+        };
+        let file = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        write!(
+            std::io::stdout(),
+            "{}",
+            inspection.rust_constants(&prefix, &file)
+        )?;
+        return Ok(());
+    }
     if args.json {
         match &comparison {
             Some((c, _)) => writeln!(
