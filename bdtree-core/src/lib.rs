@@ -109,7 +109,9 @@ pub use response::{
 };
 pub use scalar::Scalar;
 pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
-pub use swept::{collide_swept, SweptPair, TrackEntry};
+pub use swept::{
+    collide_swept, collide_swept_front, FrontEntry, SweptFront, SweptPair, TrackEntry,
+};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::{query_stack_capacity, stack_capacity};
 pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};

@@ -638,6 +638,24 @@ pub(crate) fn run_from_roots<P: Policy>(
     depth_first(policy, stack, len, stats).status()
 }
 
+/// The depth-first walk from one pair whose bounds the policy computed in this query and found
+/// overlapping (the swept front re-walks the pairs whose certificates ran out from them).
+pub(crate) fn run_from_pair<P: Policy>(
+    policy: &mut P,
+    stack: &mut [[u32; 2]],
+    pair: [u32; 2],
+    stats: &mut QueryStats,
+) -> QueryStatus {
+    let Some(slot) = stack.first_mut() else {
+        return QueryStatus::StackTooSmall {
+            needed: 1,
+            given: 0,
+        };
+    };
+    *slot = pair;
+    depth_first(policy, stack, 1, stats).status()
+}
+
 /// [`walk`] on the caller's stack with no budget, as every query from the root pair runs it:
 /// the same steps, pairs and order, in a loop with less to carry — an entry is popped before
 /// its step (nothing interrupts the walk, so nothing needs it pending), and an expansion's

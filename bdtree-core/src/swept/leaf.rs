@@ -292,13 +292,15 @@ fn spans<S: Scalar>(
 /// Whether the direction of closest approach of the two centroids keeps the triangles more
 /// than `reach` apart over the whole motion: `a[0]`, `b[0]` at the first tick, `a[1]`, `b[1]`
 /// at the second, every vertex within `reach` (less the tolerance) of its chord. The first
-/// test of every pair (module docs): it settles most.
+/// test of every pair (module docs): it settles most. When it does, the gap it leaves at the
+/// second tick: at most the distance between the triangles there, less `reach` (the
+/// certificate a swept front carries to the next tick, [`super::front`]).
 pub(super) fn apart_throughout<S: Scalar>(
     a: [&Tri<S>; 2],
     b: [&Tri<S>; 2],
     reach: S,
     w: S,
-) -> bool {
+) -> Option<S> {
     let d0 = sub(centroid3(a[0]), centroid3(b[0]));
     let d1 = sub(centroid3(a[1]), centroid3(b[1]));
     let v = sub(d1, d0);
@@ -309,7 +311,22 @@ pub(super) fn apart_throughout<S: Scalar>(
     let [up, down] = spans(n, a, b, [S::ZERO, S::ONE], need(reach, w));
     // A span of the whole motion is exactly [0, 1].
     let whole = |x: [S; 2]| x[0] <= S::ZERO && x[1] >= S::ONE;
-    whole(up) || whole(down)
+    if !(whole(up) || whole(down)) {
+        return None;
+    }
+    // The gap along n at the second tick, per unit of |n|, less the reach and the rounding.
+    let range = |t: &Tri<S>| {
+        let [x, y, z] = [dot(n, t[0]), dot(n, t[1]), dot(n, t[2])];
+        (x.min(y).min(z), x.max(y).max(z))
+    };
+    let ((la, ha), (lb, hb)) = (range(a[1]), range(b[1]));
+    let gap = if whole(up) { la - hb } else { lb - ha };
+    let u = S::UNIT_ROUNDOFF;
+    let length = dot(n, n).sqrt() * (S::ONE + S::from_u32(4) * u);
+    Some(
+        gap / length * (S::ONE - S::from_u32(8) * u)
+            - need(reach, w) * (S::ONE + S::from_u32(8) * u),
+    )
 }
 
 /// Spans (of [`spans`]) kept to join later ones.

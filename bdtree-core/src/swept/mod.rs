@@ -7,6 +7,7 @@
 //! | `mod.rs` | the query: its policy over the one walk (relative-motion node test) and [`collide_swept`] |
 //! | `motion.rs` | one body's motion: slerp, the poses at dyadic times, the rotation angle bound |
 //! | `track.rs` | a node's track over the motion, cached per query; the time window of two tracks |
+//! | `front.rs` | certificates that last across ticks: the query's front carried to the next tick |
 //! | `leaf.rs` | the leaf test: chords of the cached end vertices, arc bounds, conservative advancement |
 //!
 //! # The motion
@@ -69,9 +70,12 @@ use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sin
 use crate::scalar::{norm_inf, Scalar};
 use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy, Side};
 
+mod front;
 mod leaf;
 mod motion;
 mod track;
+
+pub use front::{collide_swept_front, FrontEntry, SweptFront};
 
 use leaf::{apart_throughout, first_contact, Path};
 use motion::Motion;
@@ -245,6 +249,9 @@ struct Swept<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: ?Sized> {
     w: S,
     /// The leaf test's tolerance `T` ([`leaf`]).
     tolerance: S,
+    /// What the last leaf test left between the triangles at the second tick (0 unless its
+    /// first axis settled it): the front's certificate of a leaf pair ([`front`]).
+    gap: S,
     sink: &'q mut X,
 }
 
@@ -330,9 +337,13 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         };
         let (ea, eb) = (self.a.arc.within(&ta), self.b.arc.within(&tb));
         // Most pairs: one axis apart over the whole motion, from the ticks' vertices.
-        if apart_throughout([&a0, &a1], [&b0, &b1], ea + eb + self.tolerance, self.w) {
+        if let Some(gap) =
+            apart_throughout([&a0, &a1], [&b0, &b1], ea + eb + self.tolerance, self.w)
+        {
+            self.gap = gap;
             return Ok(Flow::Continue);
         }
+        self.gap = S::ZERO;
         let Some(window) = meet(&ta, &tb, [S::ZERO, S::ONE]) else {
             return Ok(Flow::Continue);
         };
@@ -364,6 +375,15 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
     }
 }
 
+impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> front::LeafGap
+    for Swept<'_, '_, '_, '_, '_, '_, '_, '_, '_, S, X>
+{
+    #[inline(always)]
+    fn leaf_gap(&self) -> S {
+        self.gap
+    }
+}
+
 /// Every triangle pair of two bodies that may intersect at some time of their motion from
 /// `a_from`, `b_from` (the previous step) to `a_to`, `b_to` (the current one), with a
 /// conservative earliest time of impact — delivered to `sink` in traversal order. Never misses
@@ -378,33 +398,66 @@ pub fn collide_swept<S: Scalar>(
     stack: &mut [[u32; 2]],
     sink: &mut (impl Sink<SweptPair<S>> + ?Sized),
 ) -> QueryOutcome {
+    let check = checked(a_from, a_to, b_from, b_to, stack.len());
+    let mut policy = Swept::new(a_from, a_to, b_from, b_to, check.is_ok(), sink);
+    run_query(&mut policy, stack, check)
+}
+
+/// The swept query's preconditions: each body's two ends of one image, complete trees, the
+/// stack.
+#[inline(always)]
+fn checked<S: Scalar>(
+    a_from: &Body<'_, '_, S>,
+    a_to: &Body<'_, '_, S>,
+    b_from: &Body<'_, '_, S>,
+    b_to: &Body<'_, '_, S>,
+    stack: usize,
+) -> Result<(), QueryStatus> {
     let same = |x: &Body<'_, '_, S>, y: &Body<'_, '_, S>| {
         x.tree().node_count() == y.tree().node_count()
             && x.tree().depth() == y.tree().depth()
             && x.model().triangles().len() == y.model().triangles().len()
             && x.q().len() == y.q().len()
     };
-    let check = if !same(a_from, a_to) || !same(b_from, b_to) {
+    if !same(a_from, a_to) || !same(b_from, b_to) {
         Err(QueryStatus::Inconsistent)
     } else {
         let bounded = a_to.tree().is_bounded() || b_to.tree().is_bounded();
         let needed = stack_capacity(a_to.tree().depth(), b_to.tree().depth());
-        check_triangle_query(bounded, needed, stack.len())
-    };
-    let mut policy = Swept {
-        a: Ends::new(a_from, a_to),
-        b: Ends::new(b_from, b_to),
-        w: S::ZERO,
-        tolerance: S::ZERO,
-        sink,
-    };
-    if check.is_ok() {
-        // Every vertex lies in its root's spheres; the translations for the poses at τ.
-        let w = policy.a.extent().max(policy.b.extent());
-        let u = S::UNIT_ROUNDOFF;
-        policy.w = w;
-        policy.tolerance = S::from_u32(4) * (policy.a.error + policy.b.error)
-            + S::from_u32(256) * u * (w + S::ONE);
+        check_triangle_query(bounded, needed, stack)
     }
-    run_query(&mut policy, stack, check)
+}
+
+impl<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: Sink<SweptPair<S>> + ?Sized>
+    Swept<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S, X>
+{
+    /// The policy over both bodies' ends; with `checked` (the preconditions hold) its extent
+    /// and tolerance.
+    #[inline(always)]
+    fn new(
+        a_from: &'q mut Body<'a0, 'c0, S>,
+        a_to: &'q mut Body<'a1, 'c1, S>,
+        b_from: &'q mut Body<'b0, 'd0, S>,
+        b_to: &'q mut Body<'b1, 'd1, S>,
+        checked: bool,
+        sink: &'q mut X,
+    ) -> Self {
+        let mut policy = Swept {
+            a: Ends::new(a_from, a_to),
+            b: Ends::new(b_from, b_to),
+            w: S::ZERO,
+            tolerance: S::ZERO,
+            gap: S::ZERO,
+            sink,
+        };
+        if checked {
+            // Every vertex lies in its root's spheres; the translations for the poses at τ.
+            let w = policy.a.extent().max(policy.b.extent());
+            let u = S::UNIT_ROUNDOFF;
+            policy.w = w;
+            policy.tolerance = S::from_u32(4) * (policy.a.error + policy.b.error)
+                + S::from_u32(256) * u * (w + S::ONE);
+        }
+        policy
+    }
 }

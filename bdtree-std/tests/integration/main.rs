@@ -43,4 +43,5 @@ mod selfcollide;
 mod separation;
 mod support;
 mod swept;
+mod swept_front;
 mod world;
