@@ -207,14 +207,14 @@ pub fn collide_swept_front<S: Scalar>(
                 continue;
             }
             front.retested += 1;
-            status = policy.from_pair(entry.pair, stack, &mut stats);
+            status = policy.walk_pair(entry.pair, stack, &mut stats);
             if !status.is_complete() {
                 break;
             }
         }
         status
     } else {
-        policy.from_pair([0, 0], stack, &mut stats)
+        policy.walk_pair([0, 0], stack, &mut stats)
     };
     stats.sphere_updates = policy.updates().wrapping_sub(before);
     let (len, full) = (policy.len, policy.full);
@@ -334,7 +334,7 @@ impl<P: LeafGap<Bound = Track<S>, S = S>, S: Scalar> Fronted<'_, P, S> {
 
     /// The walk from one pair: its tracks (this query's), recorded when apart, walked when
     /// near.
-    fn from_pair(
+    fn walk_pair(
         &mut self,
         [i, j]: [u32; 2],
         stack: &mut [[u32; 2]],
