@@ -188,8 +188,10 @@ pub fn collide_swept_front<S: Scalar>(
     } else {
         S::ZERO
     };
+    let mut swept = Swept::new(a_from, a_to, b_from, b_to, true, sink);
+    swept.certify = true;
     let mut policy = Fronted {
-        swept: Swept::new(a_from, a_to, b_from, b_to, true, sink),
+        swept,
         out: &mut *front.spare,
         len: 0,
         full: false,

@@ -314,19 +314,22 @@ pub(super) fn apart_throughout<S: Scalar>(
     if !(whole(up) || whole(down)) {
         return None;
     }
-    // The gap along n at the second tick, per unit of |n|, less the reach and the rounding.
+    Some(gap_along(n, a[1], b[1], reach, w))
+}
+
+/// The gap between two triangles along `n` (either way round), per unit of `|n|`, less `reach`
+/// and the rounding: at most their distance less `reach` (negative or NaN when `n` does not
+/// separate them by more).
+pub(super) fn gap_along<S: Scalar>(n: V<S>, a: &Tri<S>, b: &Tri<S>, reach: S, w: S) -> S {
     let range = |t: &Tri<S>| {
         let [x, y, z] = [dot(n, t[0]), dot(n, t[1]), dot(n, t[2])];
         (x.min(y).min(z), x.max(y).max(z))
     };
-    let ((la, ha), (lb, hb)) = (range(a[1]), range(b[1]));
-    let gap = if whole(up) { la - hb } else { lb - ha };
+    let ((la, ha), (lb, hb)) = (range(a), range(b));
+    let gap = (la - hb).max(lb - ha);
     let u = S::UNIT_ROUNDOFF;
     let length = dot(n, n).sqrt() * (S::ONE + S::from_u32(4) * u);
-    Some(
-        gap / length * (S::ONE - S::from_u32(8) * u)
-            - need(reach, w) * (S::ONE + S::from_u32(8) * u),
-    )
+    gap / length * (S::ONE - S::from_u32(8) * u) - need(reach, w) * (S::ONE + S::from_u32(8) * u)
 }
 
 /// Spans (of [`spans`]) kept to join later ones.

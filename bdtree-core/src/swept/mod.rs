@@ -68,6 +68,7 @@
 use crate::body::Body;
 use crate::output::{report, QueryOutcome, QueryStats, QueryStatus, Reported, Sink, TrianglePair};
 use crate::scalar::{norm_inf, Scalar};
+use crate::triangle::filter_axis_for;
 use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy, Side};
 
 mod front;
@@ -77,7 +78,7 @@ mod track;
 
 pub use front::{collide_swept_front, FrontEntry, SweptFront};
 
-use leaf::{apart_throughout, first_contact, Path};
+use leaf::{apart_throughout, first_contact, gap_along, Path};
 use motion::Motion;
 pub use track::TrackEntry;
 use track::{meet, near, Arc, Track};
@@ -252,6 +253,8 @@ struct Swept<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: ?Sized> {
     /// What the last leaf test left between the triangles at the second tick (0 unless its
     /// first axis settled it): the front's certificate of a leaf pair ([`front`]).
     gap: S,
+    /// Whether a leaf cleared beyond its first axis is certified too (for a front).
+    certify: bool,
     sink: &'q mut X,
 }
 
@@ -345,6 +348,7 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         }
         self.gap = S::ZERO;
         let Some(window) = meet(&ta, &tb, [S::ZERO, S::ONE]) else {
+            self.certify(&a1, &b1);
             return Ok(Flow::Continue);
         };
         let span = |t: &[[S; 3]; 3]| {
@@ -363,15 +367,32 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         let Some(found) = found else {
             return Err(BROKEN);
         };
-        if let Some(time) = found {
-            let item = SweptPair {
-                a: a.triangle,
-                b: b.triangle,
-                time,
-            };
-            report(self.sink, item, stats)?;
+        match found {
+            Some(time) => {
+                let item = SweptPair {
+                    a: a.triangle,
+                    b: b.triangle,
+                    time,
+                };
+                report(self.sink, item, stats)?;
+            }
+            None => self.certify(&a1, &b1),
         }
         Ok(Flow::Continue)
+    }
+}
+
+impl<S: Scalar, X: ?Sized> Swept<'_, '_, '_, '_, '_, '_, '_, '_, '_, S, X> {
+    /// For a front ([`front`]): the gap a leaf pair apart throughout the motion leaves at its
+    /// end, along the static filter's axis there (nothing without a front: it costs a filter).
+    #[inline(never)]
+    fn certify(&mut self, a1: &[[S; 3]; 3], b1: &[[S; 3]; 3]) {
+        if !self.certify {
+            return;
+        }
+        if let Some(axis) = filter_axis_for(a1, b1, self.tolerance) {
+            self.gap = gap_along(axis, a1, b1, self.tolerance, self.w);
+        }
     }
 }
 
@@ -448,6 +469,7 @@ impl<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: Sink<SweptPair<S>
             w: S::ZERO,
             tolerance: S::ZERO,
             gap: S::ZERO,
+            certify: false,
             sink,
         };
         if checked {

@@ -23,6 +23,10 @@ struct Resting {
     scale: f64,
     offset: [f64; 3],
     rate: f64,
+    /// Sliding velocity (units/s at unit scale), turning rate (rad/s), mode amplitude.
+    speed: [f64; 2],
+    turn: f64,
+    breath: f64,
 }
 
 impl Resting {
@@ -41,6 +45,9 @@ impl Resting {
             scale,
             offset,
             rate,
+            speed: [0.05, 0.01],
+            turn: 0.2,
+            breath: 1.0,
         }
     }
 
@@ -68,7 +75,8 @@ impl Resting {
     fn world(&self, k: usize, jump: bool) -> [(Vec<f64>, oracle::Pose); 2] {
         let t = k as f64 / self.rate;
         let (s, o) = (self.scale, self.offset);
-        let wave = |phase: f64| (std::f64::consts::TAU * 3.0 * t + phase).sin();
+        let b = self.breath;
+        let wave = |phase: f64| b * (std::f64::consts::TAU * 3.0 * t + phase).sin();
         let plate = (
             vec![0.3 * wave(0.0), -0.2 * wave(1.0)],
             oracle::Pose {
@@ -76,15 +84,15 @@ impl Resting {
                 translation: o,
             },
         );
-        let half = 0.5 * 0.2 * t;
+        let half = 0.5 * self.turn * t;
         let aside = if jump { 0.1 } else { 0.0 };
         let pad = (
             vec![0.5 * wave(0.3), 0.4 * wave(2.0), -0.3 * wave(4.0)],
             oracle::Pose {
                 rotation: [half.cos(), 0.0, 0.0, half.sin()],
                 translation: [
-                    o[0] + s * (-0.1 + 0.05 * t + aside),
-                    o[1] + s * 0.01 * t,
+                    o[0] + s * (-0.1 + self.speed[0] * t + aside),
+                    o[1] + s * self.speed[1] * t,
                     o[2] + s * (0.06 - 0.005),
                 ],
             },
@@ -150,6 +158,18 @@ fn set<S: Scalar>(body: &mut Body<'_, '_, S>, (q, pose): &(Vec<f64>, oracle::Pos
 
 type Found = Vec<(u32, u32, u64)>;
 
+/// A state as the kernel holds it (each number rounded to `S`), for the oracle.
+fn rounded<S: Scalar>((q, p): &(Vec<f64>, oracle::Pose)) -> (Vec<f64>, oracle::Pose) {
+    let round = |x: f64| S::from_f64(x).to_f64();
+    (
+        q.iter().map(|&x| round(x)).collect(),
+        oracle::Pose {
+            rotation: p.rotation.map(round),
+            translation: p.translation.map(round),
+        },
+    )
+}
+
 fn sorted<S: Scalar>(pairs: &[SweptPair<S>]) -> Found {
     let mut v: Found = pairs
         .iter()
@@ -170,6 +190,8 @@ struct Run {
     overflows: usize,
     /// Pairs one of the two answers has and the other has not.
     differ: usize,
+    /// Pairs only the root walk reported, sampled densely and found apart.
+    sampled: usize,
 }
 
 /// `ticks` ticks of the scene: each tick's front answer equals the root walk's, pairs and times
@@ -188,6 +210,8 @@ fn replay<S: Scalar>(
         plate_buf.parse::<S>().expect("plate"),
         pad_buf.parse::<S>().expect("pad"),
     );
+    let plate_model = crate::support::stored_model(&plate);
+    let pad_model = crate::support::stored_model(&pad);
     let mut stores: Vec<Storage<S>> = (0..4)
         .map(|k| Storage::new(if k < 2 { &plate } else { &pad }))
         .collect();
@@ -259,6 +283,39 @@ fn replay<S: Scalar>(
         }
         run.differ += f.keys().filter(|p| !r.contains_key(p)).count()
             + r.keys().filter(|p| !f.contains_key(p)).count();
+        // A pair only the root walk reports was certified or pruned by the front: dense
+        // sampling of the tick's motion must find it apart throughout.
+        let only_root: Vec<(u32, u32)> = r.keys().filter(|p| !f.contains_key(p)).copied().collect();
+        if !only_root.is_empty() {
+            // The pad's `from` is the last tick's `to` (teleported when the jump was then), or
+            // the teleported state the jump resets it to.
+            let teleported = jump == Some(k) || (k > 0 && jump == Some(k - 1));
+            let from_states = scene.states(k, teleported);
+            let to_states = scene.states(k + 1, jump == Some(k));
+            let plate_ends = [rounded::<S>(&from_states[0]), rounded::<S>(&to_states[0])];
+            let pad_ends = [rounded::<S>(&from_states[1]), rounded::<S>(&to_states[1])];
+            for i in 0..=64 {
+                let tau = i as f64 / 64.0;
+                let (qa, pa) = state_at(&plate_ends, tau);
+                let (qb, pb) = state_at(&pad_ends, tau);
+                let wa = oracle::deform(&plate_model.0.vertices, Some(&plate_model.1), &qa, &pa);
+                let wb = oracle::deform(&pad_model.0.vertices, Some(&pad_model.1), &qb, &pb);
+                for &(ta, tb) in &only_root {
+                    let tri = |w: &[[f64; 3]], m: &Mesh, t: u32| {
+                        m.triangles[t as usize].map(|v| w[v as usize])
+                    };
+                    assert!(
+                        !oracle::triangles_intersect(
+                            &tri(&wa, &plate_model.0, ta),
+                            &tri(&wb, &pad_model.0, tb)
+                        ),
+                        "{} tick {k}: pair ({ta}, {tb}) touches at τ = {tau}, the front missed it",
+                        S::NAME
+                    );
+                }
+            }
+            run.sampled += only_root.len();
+        }
         run.ticks += 1;
         run.pairs += by_root.len();
         run.certified += front.certified();
@@ -297,6 +354,41 @@ fn the_front_answers_as_the_root_walk_tick_after_tick() {
             assert!(run.differ * 50 <= run.pairs + 50, "{run:?}");
         }
     }
+}
+
+/// Random motions (faster sliding and turning, larger mode amplitudes, lower rates, far from
+/// the origin and at millimetre scale): the front's answer against the root walk's, every pair
+/// only the root walk reports sampled densely and found apart.
+#[test]
+fn random_motions_keep_the_front_honest() {
+    let mut rng = crate::support::Rng::new(0x5EE7_F407);
+    let mut sampled = 0;
+    for case in 0..12 {
+        let scale = if case % 3 == 2 { 1e-3 } else { 1.0 };
+        let offset = if case % 2 == 1 {
+            [
+                rng.uniform(-3e3, 3e3),
+                rng.uniform(-3e3, 3e3),
+                rng.uniform(-3e3, 3e3),
+            ]
+        } else {
+            [0.0; 3]
+        };
+        let rate = [1000.0, 250.0, 60.0][case % 3];
+        let mut scene = Resting::new(scale, offset, rate);
+        scene.speed = [rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)];
+        scene.turn = rng.uniform(-3.0, 3.0);
+        scene.breath = rng.uniform(0.0, 2.0);
+        let run = if case % 2 == 0 {
+            replay::<f32>(&scene, 30, Some(17), case % 4 == 0, 1 << 16)
+        } else {
+            replay::<f64>(&scene, 30, Some(17), case % 4 == 1, 1 << 16)
+        };
+        eprintln!("case {case}: scale {scale}, {rate} Hz: {run:?}");
+        assert!(run.certified > 0, "{run:?}");
+        sampled += run.sampled;
+    }
+    eprintln!("{sampled} pairs only the root walk reported, each sampled and found apart");
 }
 
 /// A front that does not fit its storage is dropped: the answer stays the root walk's, the next
