@@ -79,7 +79,7 @@ pub mod walk;
 pub mod world;
 
 pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
-pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
+pub use broad::{AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus};
 pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use collide::collide;
@@ -112,4 +112,6 @@ pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, Self
 pub use swept::{collide_swept, SweptPair, TrackEntry};
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::stack_capacity;
-pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};
+pub use world::{
+    collide_world, collide_world_primitives, WorldBodies, WorldContact, WorldOutcome, WorldPair,
+};
