@@ -310,9 +310,9 @@ macro_rules! world_through_c {
                         scene.frames[f].iter().map(|(p, _)| p.translation).collect();
                     let flat: Vec<f64> = ts.iter().flatten().copied().collect();
                     let mut origin = [f64::NAN; 3];
+                    let (from, to) = (flat.as_ptr(), origin.as_mut_ptr());
                     // SAFETY: 3n doubles in, 3 out.
-                    let s =
-                        unsafe { bdtree_floating_origin(flat.as_ptr(), n, origin.as_mut_ptr()) };
+                    let s = unsafe { bdtree_floating_origin(from, n, to) };
                     assert_eq!(s, bdtree_status::Ok);
                     assert_eq!(origin, floating_origin(&ts));
                     set(&mut w, scene, f, origin);
