@@ -86,14 +86,27 @@ impl<'w> BitMatrix<'w> {
         Some(m)
     }
 
-    fn bit(&self, i: usize, j: usize) -> Option<usize> {
-        let (i, j) = if i <= j { (i, j) } else { (j, i) };
-        if j >= self.n {
+    /// A matrix over words that already hold one, kept as they are (not reset): words `new`
+    /// and [`BitMatrix::set`] wrote earlier, or a table computed offline. Pair `(i, j)`,
+    /// `i <= j < n` (`i == j`: self-collision), is bit `b % 32` of word `b / 32` with
+    /// `b = j (j + 1) / 2 + i`; a set bit allows it. `None` as for [`BitMatrix::new`].
+    pub fn from_words(words: &'w mut [u32], n: usize) -> Option<Self> {
+        if words.len() < Self::checked_words_needed(n)? {
             return None;
         }
-        // `j < n`, and `n (n + 1) / 2` fits (checked by `new`): so does `j (j + 1) / 2 + i`.
-        let row = triangular(j as u64, usize::MAX as u64)? as usize;
-        row.checked_add(i)
+        Some(Self { bits: words, n })
+    }
+
+    /// The matrix, read-only.
+    pub fn view(&self) -> BitMatrixView<'_> {
+        BitMatrixView {
+            bits: self.bits,
+            n: self.n,
+        }
+    }
+
+    fn bit(&self, i: usize, j: usize) -> Option<usize> {
+        bit_index(self.n, i, j)
     }
 
     /// Allows or forbids the pair (or, with `i == j`, the body's self-collision). Indices out
@@ -110,10 +123,54 @@ impl<'w> BitMatrix<'w> {
 
 impl PairFilter for BitMatrix<'_> {
     fn allows(&self, i: usize, j: usize) -> bool {
-        self.bit(i, j)
-            .and_then(|b| self.bits.get(b / 32).map(|w| w >> (b % 32) & 1 == 1))
-            .unwrap_or(false)
+        allowed(self.bits, self.n, i, j)
     }
+}
+
+/// A read-only allowed-collision matrix over words a [`BitMatrix`] wrote, for queries whose
+/// filter lives in read-only memory (a table in flash, a C client's `const` array). The layout
+/// is [`BitMatrix::from_words`]'s.
+#[derive(Debug, Clone, Copy)]
+pub struct BitMatrixView<'w> {
+    bits: &'w [u32],
+    n: usize,
+}
+
+impl<'w> BitMatrixView<'w> {
+    /// A view of the matrix of `n` bodies in `words`; `None` when they are too few (fewer than
+    /// [`BitMatrix::words_needed`]`(n)`).
+    pub fn new(words: &'w [u32], n: usize) -> Option<Self> {
+        if words.len() < BitMatrix::checked_words_needed(n)? {
+            return None;
+        }
+        Some(Self { bits: words, n })
+    }
+}
+
+impl PairFilter for BitMatrixView<'_> {
+    fn allows(&self, i: usize, j: usize) -> bool {
+        allowed(self.bits, self.n, i, j)
+    }
+}
+
+/// Bit `j (j + 1) / 2 + i` (`i <= j < n`, the pair in either order) of `bits`, bit `b % 32` of
+/// word `b / 32`; `false` out of range.
+fn allowed(bits: &[u32], n: usize, i: usize, j: usize) -> bool {
+    bit_index(n, i, j)
+        .and_then(|b| bits.get(b / 32).map(|w| w >> (b % 32) & 1 == 1))
+        .unwrap_or(false)
+}
+
+/// The bit of pair `(i, j)` in a matrix of `n` bodies (see [`allowed`]).
+fn bit_index(n: usize, i: usize, j: usize) -> Option<usize> {
+    let (i, j) = if i <= j { (i, j) } else { (j, i) };
+    if j >= n {
+        return None;
+    }
+    // `j < n`, and `n (n + 1) / 2` fits (checked by the constructors): so does
+    // `j (j + 1) / 2 + i`.
+    let row = triangular(j as u64, usize::MAX as u64)? as usize;
+    row.checked_add(i)
 }
 
 /// `n (n + 1) / 2` when it is at most `max` (the platform's `usize::MAX`), else `None`. The
@@ -297,5 +354,37 @@ mod tests {
         let mut words = [0u32; 2];
         let m = BitMatrix::new(&mut words, 10).expect("fits");
         assert!(m.allows(0, 9) && !m.allows(9, 9) && !m.allows(3, 10));
+    }
+
+    /// Words kept by `from_words` and read by a view answer as the matrix that wrote them, at
+    /// the documented bit `j (j + 1) / 2 + i`.
+    #[test]
+    fn words_are_kept_and_viewed() {
+        let n = 9;
+        let mut words = [0u32; 2];
+        let mut m = BitMatrix::new(&mut words, n).expect("fits");
+        m.set(2, 5, false);
+        m.set(7, 7, true);
+        let before: [[bool; 9]; 9] =
+            core::array::from_fn(|i| core::array::from_fn(|j| m.allows(i, j)));
+        let mut kept = BitMatrix::from_words(&mut words, n).expect("fits");
+        for (i, row) in before.iter().enumerate() {
+            for (j, &a) in row.iter().enumerate() {
+                assert_eq!(kept.allows(i, j), a, "({i}, {j})");
+                assert_eq!(kept.view().allows(i, j), a, "({i}, {j})");
+            }
+        }
+        kept.set(0, 1, false);
+        assert!(!kept.allows(1, 0));
+        let view = BitMatrixView::new(&words, n).expect("fits");
+        assert!(!view.allows(0, 1) && !view.allows(5, 2) && view.allows(7, 7));
+        assert!(!view.allows(3, 9), "out of range");
+        for (i, j) in [(2, 5), (7, 7), (0, 1), (3, 8)] {
+            let b = j * (j + 1) / 2 + i;
+            assert_eq!(words[b / 32] >> (b % 32) & 1 == 1, view.allows(i, j));
+        }
+        assert!(BitMatrixView::new(&words[..1], n).is_none());
+        assert!(BitMatrix::from_words(&mut [0u32; 1], n).is_none());
+        assert!(BitMatrixView::new(&words, usize::MAX).is_none());
     }
 }

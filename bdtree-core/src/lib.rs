@@ -79,7 +79,7 @@ pub mod walk;
 pub mod world;
 
 pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
-pub use broad::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
+pub use broad::{AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus};
 pub use budget::{Budget, Clock, Deadline, TestBudget};
 pub use coherence::{Anchor, ReferenceEntry};
 pub use collide::collide;
@@ -114,4 +114,6 @@ pub use swept::{
 };
 pub use tree::{Encoding, NodeKind, TreeView};
 pub use walk::{query_stack_capacity, stack_capacity};
-pub use world::{collide_world, collide_world_primitives, WorldContact, WorldOutcome, WorldPair};
+pub use world::{
+    collide_world, collide_world_primitives, WorldBodies, WorldContact, WorldOutcome, WorldPair,
+};

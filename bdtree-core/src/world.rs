@@ -15,6 +15,8 @@
 //!     collide_primitive(bodies[i], primitives[p])  → WorldContact { i, p, contact } to the sink
 //! ```
 
+use core::borrow::BorrowMut;
+
 use crate::body::Body;
 use crate::broad::{PairFilter, SweepAndPrune, SweepStatus};
 use crate::collide::collide;
@@ -37,6 +39,40 @@ pub struct WorldPair {
     pub triangles: TrianglePair,
 }
 
+/// The bodies of a world, as [`collide_world`] and [`collide_world_primitives`] reach them:
+/// their count, one body, two distinct bodies at once. Implemented for slices of bodies and of
+/// anything that borrows one mutably (`[Body]`, `[&mut Body]`, through `as_mut_slice()` for a
+/// `Vec`), so bodies need not be contiguous; a binding implements it over its caller's own
+/// array of body handles (the C API's array of body pointers) without copying them.
+pub trait WorldBodies<'t, 'c, S: Scalar> {
+    /// How many bodies (indices `0..count()`).
+    fn count(&self) -> usize;
+    /// Body `i`; `None` when `i` is out of range.
+    fn body(&mut self, i: usize) -> Option<&mut Body<'t, 'c, S>>;
+    /// Bodies `i` and `j`, `i < j`, at once; `None` when `i >= j` or `j` is out of range.
+    #[allow(clippy::type_complexity)]
+    fn pair(&mut self, i: usize, j: usize) -> Option<(&mut Body<'t, 'c, S>, &mut Body<'t, 'c, S>)>;
+}
+
+impl<'t, 'c, S: Scalar, B: BorrowMut<Body<'t, 'c, S>>> WorldBodies<'t, 'c, S> for [B] {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn body(&mut self, i: usize) -> Option<&mut Body<'t, 'c, S>> {
+        self.get_mut(i).map(BorrowMut::borrow_mut)
+    }
+
+    #[inline]
+    fn pair(&mut self, i: usize, j: usize) -> Option<(&mut Body<'t, 'c, S>, &mut Body<'t, 'c, S>)> {
+        let (head, tail) = self.split_at_mut_checked(j)?;
+        let (a, b) = (head.get_mut(i)?, tail.first_mut()?);
+        Some((a.borrow_mut(), b.borrow_mut()))
+    }
+}
+
 /// What a world query did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -56,11 +92,14 @@ pub struct WorldOutcome {
 /// whose self-collision it allows), to `sink` as [`WorldPair`]s. A refused pair ends the query
 /// with the narrow query's `OutputFull` status.
 ///
+/// `bodies`: a slice of bodies or of `&mut Body`, or any [`WorldBodies`]; every body's state
+/// must be given in one frame (one floating origin for the whole world).
+///
 /// `roots` needs one entry per body; `stack` what the deepest pair needs
 /// ([`crate::stack_capacity`] and [`crate::self_stack_capacity`] of the deepest tree). More
 /// bodies than `roots` or the sweep's storage hold ends with [`QueryStatus::TooManyBodies`].
-pub fn collide_world<S: Scalar>(
-    bodies: &mut [Body<'_, '_, S>],
+pub fn collide_world<'t, 'c, S: Scalar>(
+    bodies: &mut (impl WorldBodies<'t, 'c, S> + ?Sized),
     sweep: &mut SweepAndPrune<'_>,
     roots: &mut [[S; 4]],
     filter: &impl PairFilter,
@@ -73,13 +112,13 @@ pub fn collide_world<S: Scalar>(
         broad_tests: 0,
         candidate_pairs: 0,
     };
-    let n = bodies.len();
+    let n = bodies.count();
     let Some(roots) = roots.get_mut(..n) else {
         outcome.status = QueryStatus::TooManyBodies { bodies: n };
         return outcome;
     };
-    for (root, body) in roots.iter_mut().zip(bodies.iter_mut()) {
-        match body.sphere(0) {
+    for (i, root) in roots.iter_mut().enumerate() {
+        match bodies.body(i).and_then(|body| body.sphere(0)) {
             Some(s) => *root = s,
             None => {
                 outcome.status = QueryStatus::Inconsistent;
@@ -90,15 +129,11 @@ pub fn collide_world<S: Scalar>(
     let mut first_failure: Option<QueryStatus> = None;
     let mut candidates = 0u32;
     let (status, tests) = sweep.pairs(roots, filter, &mut |i, j| {
-        let (i, j) = (i as usize, j as usize);
-        let Some((head, tail)) = bodies.split_at_mut_checked(j) else {
-            return false;
-        };
-        let (Some(a), Some(b)) = (head.get_mut(i), tail.first_mut()) else {
+        let Some((a, b)) = bodies.pair(i as usize, j as usize) else {
             return false;
         };
         candidates += 1;
-        let (a_index, b_index) = (i as u32, j as u32);
+        let (a_index, b_index) = (i, j);
         let mut pair_sink = |triangles: TrianglePair| {
             let pair = WorldPair {
                 a: a_index,
@@ -126,10 +161,14 @@ pub fn collide_world<S: Scalar>(
         }
     }
     if first_failure.is_none() {
-        for (i, body) in bodies.iter_mut().enumerate() {
+        for i in 0..n {
             if !filter.allows(i, i) {
                 continue;
             }
+            let Some(body) = bodies.body(i) else {
+                first_failure = Some(QueryStatus::Inconsistent);
+                break;
+            };
             let index = i as u32;
             let mut self_sink = |triangles: TrianglePair| {
                 let pair = WorldPair {
@@ -172,7 +211,7 @@ pub struct WorldContact<S> {
 /// primitive.
 ///
 /// **Filter.** The primitives follow the bodies in the filter's numbering: body `i` against
-/// primitive `p` is asked as `filter.allows(i, n + p)` with `n = bodies.len()`, so one
+/// primitive `p` is asked as `filter.allows(i, n + p)` with `n = bodies.count()`, so one
 /// [`crate::BitMatrix`] of `n + m` entries covers body pairs ([`collide_world`]) and
 /// body–primitive pairs. Primitive–primitive pairs are not queried.
 ///
@@ -189,8 +228,8 @@ pub struct WorldContact<S> {
 /// `stack` needs [`crate::primitive_stack_capacity`] of the deepest tree. A refused contact
 /// ends the query with `OutputFull`; more bodies or primitives than `u32` indices hold end it
 /// with [`QueryStatus::TooManyBodies`].
-pub fn collide_world_primitives<S: Scalar>(
-    bodies: &mut [Body<'_, '_, S>],
+pub fn collide_world_primitives<'t, 'c, S: Scalar>(
+    bodies: &mut (impl WorldBodies<'t, 'c, S> + ?Sized),
     primitives: &[Primitive<S>],
     filter: &impl PairFilter,
     stack: &mut [[u32; 2]],
@@ -202,7 +241,7 @@ pub fn collide_world_primitives<S: Scalar>(
         broad_tests: 0,
         candidate_pairs: 0,
     };
-    let n = bodies.len();
+    let n = bodies.count();
     let too_many = QueryStatus::TooManyBodies {
         bodies: n.saturating_add(primitives.len()),
     };
@@ -211,7 +250,11 @@ pub fn collide_world_primitives<S: Scalar>(
         return outcome;
     }
     let mut first_failure: Option<QueryStatus> = None;
-    'bodies: for (i, body) in bodies.iter_mut().enumerate() {
+    'bodies: for i in 0..n {
+        let Some(body) = bodies.body(i) else {
+            first_failure = Some(QueryStatus::Inconsistent);
+            break;
+        };
         let mut root: Option<[S; 4]> = None;
         for (p, primitive) in primitives.iter().enumerate() {
             let Some(index) = n.checked_add(p) else {

@@ -1218,6 +1218,10 @@ fn cost_rows(
             "bdtree_traversal_run_f32 (64 tests)",
         ),
         (
+            "bdtree_collide_world_f32",
+            "bdtree_collide_world_f32 (all bodies)",
+        ),
+        (
             "bdtree_collide[plain]_f32",
             "bdtree_collide_f32, no vertex cache",
         ),

@@ -660,7 +660,7 @@ pub fn run_unrefined<S: Scalar>(
                 true
             };
             let outcome = collide_world(
-                &mut bodies,
+                bodies.as_mut_slice(),
                 &mut sweep,
                 &mut roots,
                 &filter,
@@ -688,7 +688,7 @@ pub fn run_unrefined<S: Scalar>(
                     true
                 };
                 let outcome = collide_world_primitives(
-                    &mut bodies,
+                    bodies.as_mut_slice(),
                     &primitives,
                     &AllPairs,
                     &mut stack,

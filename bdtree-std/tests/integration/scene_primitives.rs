@@ -320,7 +320,7 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
     let mut stack = vec![[0u32; 2]; primitive_stack_capacity(depth)];
     let mut found = Vec::new();
     let outcome = collide_world_primitives(
-        &mut bodies,
+        bodies.as_mut_slice(),
         &primitives,
         &filter,
         &mut stack,
@@ -368,7 +368,7 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
     // A full sink ends the query with its status.
     let mut one = 0;
     let outcome = collide_world_primitives(
-        &mut bodies,
+        bodies.as_mut_slice(),
         &primitives,
         &filter,
         &mut stack,

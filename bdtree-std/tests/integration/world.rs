@@ -75,12 +75,23 @@ proptest! {
         let mut sweep = SweepAndPrune::new(&mut order);
         let mut roots = vec![[0.0f32; 4]; n];
         let mut found = Vec::new();
-        let outcome = collide_world(&mut bodies, &mut sweep, &mut roots, &filter, &mut stack, &mut |w: WorldPair| {
+        let outcome = collide_world(bodies.as_mut_slice(), &mut sweep, &mut roots, &filter, &mut stack, &mut |w: WorldPair| {
             found.push((w.a as usize, w.b as usize, w.triangles.a, w.triangles.b));
             true
         });
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
         found.sort_unstable();
+        // The same world over bodies held by reference (`[&mut Body]`) answers the same.
+        let mut refs: Vec<&mut Body<'_, '_, f32>> = bodies.iter_mut().collect();
+        let mut sweep = SweepAndPrune::new(&mut order);
+        let mut by_ref = Vec::new();
+        let again = collide_world(refs.as_mut_slice(), &mut sweep, &mut roots, &filter, &mut stack, &mut |w: WorldPair| {
+            by_ref.push((w.a as usize, w.b as usize, w.triangles.a, w.triangles.b));
+            true
+        });
+        prop_assert_eq!(again.status, QueryStatus::Complete);
+        by_ref.sort_unstable();
+        prop_assert_eq!(&by_ref, &found);
         let world: Vec<Vec<[f64; 3]>> = (0..n)
             .map(|b| oracle::deform(&meshes[b].vertices, Some(&bases[b]), &qs[b], &poses[b]))
             .collect();

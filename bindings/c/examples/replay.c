@@ -259,6 +259,7 @@ enum {
     COST_PRIMITIVE,
     COST_PRIMITIVE_PROXIES,
     COST_TRAVERSAL_RUN,
+    COST_WORLD,
     COST_COLLIDE_PLAIN,
     COST_COLLIDE_CACHED,
     COST_COUNT
@@ -271,7 +272,8 @@ static const char *const cost_names[COST_COUNT] = {
     "bdtree_body_set_state_from_f64", "bdtree_collide",   "bdtree_collide_self",
     "bdtree_refine",         "bdtree_collide_proxies",    "bdtree_distance",
     "bdtree_collide_contacts", "bdtree_within",           "bdtree_collide_primitive",
-    "bdtree_collide_primitive_proxies", "bdtree_traversal_run", "bdtree_collide[plain]",
+    "bdtree_collide_primitive_proxies", "bdtree_traversal_run", "bdtree_collide_world",
+    "bdtree_collide[plain]",
     "bdtree_collide[cached]",
 };
 

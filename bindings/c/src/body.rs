@@ -355,6 +355,8 @@ pub unsafe fn floating_origin(
 /// * a swept pair (`bdtree_collide_swept_*`): of the four translations, both bodies at both
 ///   ends of the motion;
 /// * a body's self pairs (`bdtree_collide_self_*`): of its own translation;
+/// * a world (`bdtree_collide_world_*`): of every body's translation, one origin for all (each
+///   pair's precision is then that of the whole world's extent);
 /// * a body against a primitive (`bdtree_collide_primitive_*`): of the body's own
 ///   translation, the primitive's coordinates given less the same origin (subtracted in double).
 ///

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("proxies", 5),
     ("swept", 5),
     ("traversal", 5),
+    ("world", 5),
     ("primitive", 6),
     ("response", 6),
 ];
@@ -38,6 +39,7 @@ const TEST_FILES: &[&str] = &[
     "layout_tests",
     "response_tests",
     "swept_tests",
+    "world_tests",
 ];
 
 fn layer(module: &str) -> Option<u32> {

@@ -25,7 +25,7 @@
 //! | 2 | [`image`] | tree images: parse, check, info |
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
-//! | 5 | [`collide`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`] | the queries |
+//! | 5 | [`collide`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries (a world: many bodies, broad phase, pair filter) |
 //! | 6 | [`primitive`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
@@ -71,6 +71,7 @@ pub mod proxies;
 pub mod response;
 pub mod swept;
 pub mod traversal;
+pub mod world;
 
 pub mod primitive;
 
@@ -93,6 +94,7 @@ mod c_names {
     pub use crate::swept::{exports_f32::*, exports_f64::*, *};
     pub use crate::traversal::{exports_f32::*, exports_f64::*, *};
     pub use crate::version::*;
+    pub use crate::world::{exports_f32::*, exports_f64::*, *};
 }
 
 #[cfg(test)]
@@ -105,6 +107,8 @@ mod layout_tests;
 mod response_tests;
 #[cfg(test)]
 mod swept_tests;
+#[cfg(test)]
+mod world_tests;
 
 pub use status::bdtree_status;
 

@@ -46,12 +46,14 @@ pub enum bdtree_status {
     /// A pointer is not aligned for its type (storage: `BDTREE_STORAGE_ALIGN` bytes).
     Misaligned = 101,
     /// The storage given is smaller than `bdtree_body_storage_size_*` says (or a traversal's
-    /// storage holds no pending entry).
+    /// storage holds no pending entry, or a world query's order, roots or pair filter, or a
+    /// pair filter's words, hold fewer entries than its body count needs).
     StorageTooSmall = 102,
     /// An object was used before its `…_init`/`…_parse` succeeded (or the wrong kind of object
     /// was passed).
     NotInitialized = 103,
-    /// The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`).
+    /// The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`),
+    /// or twice (or two overlapping objects) in a world query's body array.
     SameBody = 104,
     /// `q` has a length other than the body's mode count.
     WrongModeCount = 105,

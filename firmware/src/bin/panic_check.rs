@@ -31,9 +31,9 @@ use bdtree_core::sphere::{error_bound, mode_weights, spheres_overlap, update, up
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
     collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
-    Anchor, BitMatrix, Body, CacheEntry, ContactBuffer, Deadline, Header, Image, Order, Pending,
-    Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList, SweepAndPrune,
-    TestBudget, Traversal, TrianglePair, VertexEntry, WorldPair,
+    Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header, Image,
+    Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList,
+    SweepAndPrune, TestBudget, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
@@ -745,6 +745,15 @@ fn broad_phase<S: Scalar>() {
         black_box(sweep.pairs(spheres, &matrix, &mut pairs));
     }
     black_box(BitMatrix::words_needed(black_box(70_000)));
+    // Words kept and viewed read-only (a filter in flash, a C client's table).
+    let words = black_box(&mut words);
+    if let Some(mut kept) = BitMatrix::from_words(words.as_mut_slice(), black_box(8)) {
+        kept.set(black_box(3), black_box(3), true);
+        black_box(sweep.pairs(spheres, &kept.view(), &mut pairs));
+    }
+    if let Some(view) = BitMatrixView::new(black_box(&words[..]), black_box(8)) {
+        black_box(sweep.pairs(spheres, &view, &mut pairs));
+    }
     let filter = |i: usize, j: usize| black_box(i ^ j) != 3;
     black_box(sweep.pairs(spheres, &filter, &mut pairs));
 }
@@ -765,6 +774,20 @@ fn world<S: Scalar>() {
     let n = black_box(2);
     black_box(collide_world(
         bodies.get_mut(..n).unwrap_or(&mut []),
+        &mut sweep,
+        &mut roots,
+        &AllPairs,
+        &mut stack,
+        &mut sink,
+    ));
+    // Bodies held by reference (`[&mut Body]`: not contiguous).
+    let mut refs: [&mut Body<'_, '_, S>; 2] = {
+        let [a, b] = &mut bodies;
+        [a, b]
+    };
+    let mut sweep = SweepAndPrune::new(&mut order);
+    black_box(collide_world(
+        refs.get_mut(..n).unwrap_or(&mut []),
         &mut sweep,
         &mut roots,
         &AllPairs,

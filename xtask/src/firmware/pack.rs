@@ -111,7 +111,7 @@ pub(super) fn host_sums(
                     true
                 };
                 collide_world(
-                    &mut bodies,
+                    bodies.as_mut_slice(),
                     &mut sweep,
                     &mut roots,
                     &distinct,
