@@ -20,8 +20,10 @@
  *
  * Ownership: the caller owns every byte. Nothing is allocated or freed here.
  *   - Image bytes (flash, a static array, a heap block): read in place; they must outlive the
- *     image view and every body made from it, unchanged.
- *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*):
+ *     image view and every body made from it, unchanged. So must a box table's bytes (the
+ *     file `bdtree boxes` writes) outlive its bdtree_box_table_* view.
+ *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*,
+ *     bdtree_box_table_*):
  *     fixed-size, 8-byte aligned structs the caller declares (static, stack, heap);
  *     …_parse/…_init/bdtree_primitive_… fill them. Bodies and traversals must not be copied.
  *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
@@ -167,6 +169,27 @@
 #define BDTREE_BODY_WORDS_F64 54
 #endif
 
+// Bytes of a box table file's header (`bdtree_box_table_init_*`): the rows start there.
+#define BDTREE_BOX_TABLE_HEADER_BYTES 32
+
+// `axes` of `bdtree_collide_boxes_*`: the separating-axis test over all 15 axes (3 + 3 face
+// normals, 9 edge cross products): exact for boxes, up to a rounding slack.
+#define BDTREE_BOX_AXES_15 15
+
+// `axes` of `bdtree_collide_boxes_*`: the 6 face normals only ("SAT lite"): cheaper per
+// test, prunes less (it may keep boxes only an edge-edge axis separates), never the reverse.
+#define BDTREE_BOX_AXES_6 6
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_box_table_f32`/`bdtree_box_table_f64` on a 64-bit target.
+#define BDTREE_BOX_TABLE_WORDS 8
+#endif
+
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_box_table_f32`/`bdtree_box_table_f64` on a 32-bit target.
+#define BDTREE_BOX_TABLE_WORDS 6
+#endif
+
 // Bytes of one pending pair of a traversal in f32.
 #define BDTREE_PENDING_ENTRY_BYTES_F32 12
 
@@ -201,7 +224,8 @@
 
 // How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 // normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
-// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors.
+// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors, 300–399
+// box table errors (`bdtree_box_table_init_*`).
 // `bdtree_status_name` gives a sentence for each.
 enum bdtree_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -324,6 +348,27 @@ enum bdtree_status
   BDTREE_STATUS_IMAGE_UNKNOWN_ENCODING = 218,
   // Another image error (of a newer kernel).
   BDTREE_STATUS_IMAGE_INVALID = 299,
+  // The box table is truncated: shorter than its header, or than the image's nodes and
+  // modes say.
+  BDTREE_STATUS_BOX_TABLE_TOO_SHORT = 300,
+  // Not a box table (bad magic: a box table starts with `"BDTBOXES"`).
+  BDTREE_STATUS_BOX_TABLE_BAD_MAGIC = 301,
+  // A box table format version this library does not read.
+  BDTREE_STATUS_BOX_TABLE_UNSUPPORTED_VERSION = 302,
+  // The box table stores the other scalar (an f64 table given to an `_f32` function or the
+  // reverse).
+  BDTREE_STATUS_BOX_TABLE_SCALAR_MISMATCH = 303,
+  // The box table belongs to another tree: its nodes, modes or image checksum differ from
+  // the image's (`bdtree_box_table_init_*`), or a body was not made from the image its table
+  // was validated against (`bdtree_collide_boxes_*`).
+  BDTREE_STATUS_BOX_TABLE_WRONG_TREE = 304,
+  // The box table is longer than the image's nodes and modes say.
+  BDTREE_STATUS_BOX_TABLE_LENGTH_MISMATCH = 305,
+  // The box table's checksum does not match: the table is corrupt.
+  BDTREE_STATUS_BOX_TABLE_CHECKSUM_MISMATCH = 306,
+  // A box table value is not finite, negative, a fourth lane is not zero, or a half-extent
+  // or growth exceeds its sphere's radius or growth (`H <= R`, `dH_j <= dR_j`).
+  BDTREE_STATUS_BOX_TABLE_BAD_VALUE = 307,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -379,6 +424,13 @@ typedef struct bdtree_body_f64 {
   uint64_t _opaque[BDTREE_BODY_WORDS_F64];
 } bdtree_body_f64;
 
+// A tree's box table in f32, validated against its image (`bdtree_box_table_init_f32`). It
+// borrows the table bytes: they must stay valid and unchanged while it is used. Opaque; may
+// be copied.
+typedef struct bdtree_box_table_f32 {
+  uint64_t _opaque[BDTREE_BOX_TABLE_WORDS];
+} bdtree_box_table_f32;
+
 // One stack entry of a depth-first query: a pair of nodes (scratch space; its contents are
 // meaningless to the caller).
 typedef struct bdtree_node_pair {
@@ -387,6 +439,15 @@ typedef struct bdtree_node_pair {
   // Node of the second body.
   uint32_t b;
 } bdtree_node_pair;
+
+// A pair of triangles, one of each body (indices in each mesh's face order; for a
+// self-collision, two triangles of one body with `a < b`).
+typedef struct bdtree_triangle_pair {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+} bdtree_triangle_pair;
 
 // Work counters of a query (optional output: pass NULL when not wanted).
 typedef struct bdtree_stats {
@@ -402,14 +463,10 @@ typedef struct bdtree_stats {
   uint32_t pairs;
 } bdtree_stats;
 
-// A pair of triangles, one of each body (indices in each mesh's face order; for a
-// self-collision, two triangles of one body with `a < b`).
-typedef struct bdtree_triangle_pair {
-  // Triangle of the first body.
-  uint32_t a;
-  // Triangle of the second body.
-  uint32_t b;
-} bdtree_triangle_pair;
+// A tree's box table in f64 (`bdtree_box_table_init_f64`).
+typedef struct bdtree_box_table_f64 {
+  uint64_t _opaque[BDTREE_BOX_TABLE_WORDS];
+} bdtree_box_table_f64;
 
 // A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
 // `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
@@ -931,6 +988,134 @@ bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node
 // Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
 // `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
 size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Validates a tree's box table against its image, once, and views it in place (zero-copy).
+// The table is made on a host (`bdtree boxes TREE.bdt -o TABLE`, computed in double
+// precision from the image's own model and rounded up) and loaded beside the image.
+//
+// Format (`bdtree_std::build::box_file`): a 32-byte header of little-endian 32-bit words —
+// bytes 0-7 the magic `"BDTBOXES"`, 8-11 the format version (1), 12-15 the scalar's bytes
+// (4 or 8, the image's), 16-19 the nodes N and 20-23 the modes M (the image's), 24-27 the
+// image's checksum (the CRC-32 in the image header: the tree the table belongs to), 28-31
+// the CRC-32 of bytes 32 to the end — then N (M + 1) rows of 4 little-endian scalars: per
+// node `[H_x, H_y, H_z, 0]`, the box half-extents about the node's sphere center in the
+// body's axes, then per mode `[dH_jx, dH_jy, dH_jz, 0]`, their growth per unit `|q_j|`.
+// Its size is `BDTREE_BOX_TABLE_HEADER_BYTES + 4 N (M + 1) s` bytes, `s` the scalar's
+// bytes (4 or 8).
+//
+// Checks, in order, each with its status: a bounded-depth image (`BDTREE_STATUS_TRUNCATED`:
+// no mesh to bound); the magic (`…_BOX_TABLE_BAD_MAGIC`), the version (`…_UNSUPPORTED_VERSION`),
+// the scalar (`…_SCALAR_MISMATCH`); nodes, modes and image checksum against `image`
+// (`…_WRONG_TREE`); the length (`…_TOO_SHORT` for a header or table cut short,
+// `…_LENGTH_MISMATCH` for bytes beyond it); the CRC (`…_CHECKSUM_MISMATCH`); every value
+// finite, non-negative, the fourth lanes 0, and each within its sphere's matching bound
+// `H <= R`, `dH_j <= dR_j` (`…_BAD_VALUE`). `O(size)`. On success `table` holds the view;
+// on failure it is marked unusable.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 4 (16 is always enough), that stay
+// valid and unchanged while the table is used. `image` must be NULL or point to a
+// `bdtree_image_f32`; `table` NULL or writable memory for a `bdtree_box_table_f32`.
+bdtree_status bdtree_box_table_init_f32(const uint8_t *bytes,
+                                        size_t len,
+                                        const struct bdtree_image_f32 *image,
+                                        struct bdtree_box_table_f32 *table);
+
+// `bdtree_collide_f32` with box bounds: the same intersecting triangle pairs, node pairs
+// pruned by oriented boxes (each centred on its node's BD-Tree center `c + U q`, aligned
+// with the body's axes, half-extents `H + sum_j dH_j |q_j|`) instead of spheres. Boxes
+// prune better on flat or elongated nodes (sheets, limbs), spheres on round ones; a box
+// test costs more than a sphere test. Conservative as `bdtree_collide_f32`: the boxes hold
+// their node's deformed geometry with its rounding, so every intersecting pair is
+// reported, and the leaf test is the same (refine an f32 answer with `bdtree_refine_f32`).
+//
+// `table_a` and `table_b` are the box tables of the images `a` and `b` were made from
+// (`bdtree_box_table_init_f32` with that image; `BDTREE_STATUS_BOX_TABLE_WRONG_TREE`
+// otherwise). `axes` is `BDTREE_BOX_AXES_15` (the exact separating-axis test) or
+// `BDTREE_BOX_AXES_6` (face axes only); anything else is `BDTREE_STATUS_BAD_ARGUMENT`.
+// Stack, output buffer, `count`, `stats` and the other statuses as `bdtree_collide_f32`
+// (`bdtree_stack_capacity(depth_a, depth_b)` entries).
+//
+// # Safety
+//
+// As `bdtree_collide_f32`; `table_a` and `table_b` must be NULL or point to
+// `bdtree_box_table_f32` objects whose bytes are still valid.
+bdtree_status bdtree_collide_boxes_f32(struct bdtree_body_f32 *a,
+                                       const struct bdtree_box_table_f32 *table_a,
+                                       struct bdtree_body_f32 *b,
+                                       const struct bdtree_box_table_f32 *table_b,
+                                       uint32_t axes,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
+
+// Validates a tree's box table against its image, once, and views it in place (zero-copy).
+// The table is made on a host (`bdtree boxes TREE.bdt -o TABLE`, computed in double
+// precision from the image's own model and rounded up) and loaded beside the image.
+//
+// Format (`bdtree_std::build::box_file`): a 32-byte header of little-endian 32-bit words —
+// bytes 0-7 the magic `"BDTBOXES"`, 8-11 the format version (1), 12-15 the scalar's bytes
+// (4 or 8, the image's), 16-19 the nodes N and 20-23 the modes M (the image's), 24-27 the
+// image's checksum (the CRC-32 in the image header: the tree the table belongs to), 28-31
+// the CRC-32 of bytes 32 to the end — then N (M + 1) rows of 4 little-endian scalars: per
+// node `[H_x, H_y, H_z, 0]`, the box half-extents about the node's sphere center in the
+// body's axes, then per mode `[dH_jx, dH_jy, dH_jz, 0]`, their growth per unit `|q_j|`.
+// Its size is `BDTREE_BOX_TABLE_HEADER_BYTES + 4 N (M + 1) s` bytes, `s` the scalar's
+// bytes (4 or 8).
+//
+// Checks, in order, each with its status: a bounded-depth image (`BDTREE_STATUS_TRUNCATED`:
+// no mesh to bound); the magic (`…_BOX_TABLE_BAD_MAGIC`), the version (`…_UNSUPPORTED_VERSION`),
+// the scalar (`…_SCALAR_MISMATCH`); nodes, modes and image checksum against `image`
+// (`…_WRONG_TREE`); the length (`…_TOO_SHORT` for a header or table cut short,
+// `…_LENGTH_MISMATCH` for bytes beyond it); the CRC (`…_CHECKSUM_MISMATCH`); every value
+// finite, non-negative, the fourth lanes 0, and each within its sphere's matching bound
+// `H <= R`, `dH_j <= dR_j` (`…_BAD_VALUE`). `O(size)`. On success `table` holds the view;
+// on failure it is marked unusable.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
+// valid and unchanged while the table is used. `image` must be NULL or point to a
+// `bdtree_image_f64`; `table` NULL or writable memory for a `bdtree_box_table_f64`.
+bdtree_status bdtree_box_table_init_f64(const uint8_t *bytes,
+                                        size_t len,
+                                        const struct bdtree_image_f64 *image,
+                                        struct bdtree_box_table_f64 *table);
+
+// `bdtree_collide_f64` with box bounds: the same intersecting triangle pairs, node pairs
+// pruned by oriented boxes (each centred on its node's BD-Tree center `c + U q`, aligned
+// with the body's axes, half-extents `H + sum_j dH_j |q_j|`) instead of spheres. Boxes
+// prune better on flat or elongated nodes (sheets, limbs), spheres on round ones; a box
+// test costs more than a sphere test. Conservative as `bdtree_collide_f64`: the boxes hold
+// their node's deformed geometry with its rounding, so every intersecting pair is
+// reported, and the leaf test is the same (refine an f64 answer with `bdtree_refine_f64`).
+//
+// `table_a` and `table_b` are the box tables of the images `a` and `b` were made from
+// (`bdtree_box_table_init_f64` with that image; `BDTREE_STATUS_BOX_TABLE_WRONG_TREE`
+// otherwise). `axes` is `BDTREE_BOX_AXES_15` (the exact separating-axis test) or
+// `BDTREE_BOX_AXES_6` (face axes only); anything else is `BDTREE_STATUS_BAD_ARGUMENT`.
+// Stack, output buffer, `count`, `stats` and the other statuses as `bdtree_collide_f64`
+// (`bdtree_stack_capacity(depth_a, depth_b)` entries).
+//
+// # Safety
+//
+// As `bdtree_collide_f64`; `table_a` and `table_b` must be NULL or point to
+// `bdtree_box_table_f64` objects whose bytes are still valid.
+bdtree_status bdtree_collide_boxes_f64(struct bdtree_body_f64 *a,
+                                       const struct bdtree_box_table_f64 *table_a,
+                                       struct bdtree_body_f64 *b,
+                                       const struct bdtree_box_table_f64 *table_b,
+                                       uint32_t axes,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
 
 // Whether bodies `a` and `b` come within `distance` of each other (touching counts at 0),
 // written to `closer`. Never `false` for bodies within `distance` at their states (the

@@ -25,7 +25,7 @@
 //! | 2 | [`image`] | tree images: parse, check, info |
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
-//! | 5 | [`collide`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`] | the queries |
+//! | 5 | [`collide`], [`boxes`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`] | the queries (box bounds: a tree's box table and the pair query pruned by it) |
 //! | 6 | [`primitive`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
@@ -63,6 +63,7 @@ pub mod body;
 
 pub mod query;
 
+pub mod boxes;
 pub mod closer;
 pub mod collide;
 pub mod contacts;
@@ -80,6 +81,7 @@ pub mod primitive;
 #[allow(unused_imports)] // every C name, whether a test uses it yet or not
 mod c_names {
     pub use crate::body::{exports_f32::*, exports_f64::*, *};
+    pub use crate::boxes::{exports_f32::*, exports_f64::*, *};
     pub use crate::closer::{exports_f32::*, exports_f64::*, *};
     pub use crate::collide::{exports_f32::*, exports_f64::*, *};
     pub use crate::contacts::{exports_f32::*, exports_f64::*, *};
@@ -95,6 +97,8 @@ mod c_names {
     pub use crate::version::*;
 }
 
+#[cfg(test)]
+mod boxes_tests;
 #[cfg(test)]
 mod closer_tests;
 #[cfg(test)]
