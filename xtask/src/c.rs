@@ -31,7 +31,7 @@
 //! `PREFIX/lib/cmake/bdtree/bdtreeConfig.cmake` (`find_package(bdtree)`, target
 //! `bdtree::bdtree`); see `install.rs`.
 //!
-//! # Pack format (version 2)
+//! # Pack format (version 3)
 //!
 //! Little-endian; `u32` words unless noted; scalars in the scene's precision (f32 or f64 bits);
 //! `pad(n)` pads with zeros to a multiple of `n` bytes from the start of the pack.
@@ -42,6 +42,8 @@
 //!             max_pairs  max_proxies  max_contacts  max_near  max_primitive
 //!             pad(8) near_distance pad(4)                  (flags: 1 = self-collisions too)
 //!   per body:   modes  image_len  pad(16)  image  pad(4)
+//!               boxes_len  pad(16)  boxes  pad(4)      (its box table: `bdtree boxes`' file;
+//!               boxes_len 0 when above `MAX_PACKED_BOXES`: none, its pairs' box query skipped)
 //!   per frame:  pad(8)  per body: rotation w x y z, translation x y z, q[modes]   (scalars)
 //!               pad(4)  pair_count, pair_count × (body_a body_b tri_a tri_b)     the kernel's
 //!               oracle_count, oracle_count × (body_a body_b tri_a tri_b)         brute force
@@ -81,7 +83,7 @@ use bdtree_core::{
     ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar, TrianglePair,
     VertexEntry,
 };
-use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::build::{box_file, BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::run::prepare;
 use bdtree_std::BodyStorage;
@@ -89,7 +91,11 @@ use bdtree_std::BodyStorage;
 use crate::install::{c_dir, command, exported_functions, library, out_dir, path_arg, strings};
 use crate::root;
 
-const PACK_VERSION: u32 = 2;
+const PACK_VERSION: u32 = 3;
+/// The largest box table packed (bytes): the fold scene's (90 modes, 0.5–0.9 MB a body) and the
+/// demo's largest (0.1–0.25 MB) are left out, so the Cortex-M4F pack fits the board's 4 MiB of
+/// flash with its code.
+const MAX_PACKED_BOXES: usize = 128 * 1024;
 /// The within-distance of the packed `within` queries, in the fixtures' units (their bodies are
 /// ~0.1–1 across).
 const NEAR_DISTANCE: f64 = 0.005;
@@ -727,6 +733,15 @@ fn write_scene<S: Scalar>(
         out.pad(16);
         out.0.extend_from_slice(image.as_bytes());
         out.pad(4);
+        let parsed = image.parse::<S>().map_err(|e| format!("{label}: {e}"))?;
+        let mut boxes = box_file(&parsed).ok_or_else(|| format!("{label}: no box table"))?;
+        if boxes.len() > MAX_PACKED_BOXES {
+            boxes.clear();
+        }
+        out.usize(boxes.len())?;
+        out.pad(16);
+        out.0.extend_from_slice(&boxes);
+        out.pad(4);
     }
     for ((frame, answer), oracle) in scene.frames.iter().zip(answers).zip(oracle) {
         out.pad(8);
@@ -1197,6 +1212,14 @@ fn cost_rows(
         ),
         ("bdtree_collide_f32", "bdtree_collide_f32"),
         ("bdtree_collide_self_f32", "bdtree_collide_self_f32"),
+        (
+            "bdtree_box_table_init_f32",
+            "bdtree_box_table_init_f32 (per table)",
+        ),
+        (
+            "bdtree_collide_boxes_f32",
+            "bdtree_collide_boxes_f32 (15 axes)",
+        ),
         ("bdtree_refine_f32", "bdtree_refine_f32 (per pair given)"),
         (
             "bdtree_collide_proxies_f32",

@@ -85,3 +85,60 @@ pub fn box_rows<S: Scalar>(tree: &TreeView<'_, S>, model: &Model<'_, S>) -> Vec<
     }
     rows
 }
+
+/// The first 8 bytes of a box table file ([`box_file`]).
+pub const BOX_FILE_MAGIC: [u8; 8] = *b"BDTBOXES";
+
+/// The box table file format's version ([`box_file`]).
+pub const BOX_FILE_VERSION: u32 = 1;
+
+/// Bytes of a box table file's header ([`box_file`]).
+pub const BOX_FILE_HEADER_BYTES: usize = 32;
+
+/// The box table of an image as a file a device loads (`bdtree boxes`; the C API's
+/// `bdtree_box_table_init_*` validates it against the image): a 32-byte header of
+/// little-endian words, then the rows of [`box_table`].
+///
+/// | bytes | what |
+/// |---|---|
+/// | 0–7 | magic `BDTBOXES` |
+/// | 8–11 | format version (1) |
+/// | 12–15 | scalar bytes (4 or 8, the image's) |
+/// | 16–19 | nodes `N` (the image's) |
+/// | 20–23 | modes `M` (the image's) |
+/// | 24–27 | the image's checksum (the CRC-32 in its header): the tree the table belongs to |
+/// | 28–31 | CRC-32 of bytes 32 to the end (the rows) |
+/// | 32– | `N (M + 1)` rows of 4 little-endian scalars: per node `[H_x, H_y, H_z, 0]`, then per mode `[ΔH_jx, ΔH_jy, ΔH_jz, 0]` |
+///
+/// `32 + 16 N (M + 1)` bytes in f32, `32 + 32 N (M + 1)` in f64. `None` for a bounded-depth
+/// image (no mesh to bound: box queries refuse such trees).
+pub fn box_file<S: Scalar>(image: &Image<'_, S>) -> Option<Vec<u8>> {
+    if image.tree.is_bounded() {
+        return None;
+    }
+    let rows = box_table(image);
+    let mut body = Vec::with_capacity(rows.len() * 4 * S::BYTES as usize);
+    for row in &rows {
+        for v in row {
+            match S::BYTES {
+                4 => body.extend_from_slice(&(v.to_f64() as f32).to_le_bytes()),
+                _ => body.extend_from_slice(&v.to_f64().to_le_bytes()),
+            }
+        }
+    }
+    let words = [
+        BOX_FILE_VERSION,
+        S::BYTES,
+        image.tree.node_count() as u32,
+        image.tree.modes() as u32,
+        image.header.checksum,
+        bdtree_core::crc32(&body),
+    ];
+    let mut file = Vec::with_capacity(BOX_FILE_HEADER_BYTES + body.len());
+    file.extend_from_slice(&BOX_FILE_MAGIC);
+    for w in words {
+        file.extend_from_slice(&w.to_le_bytes());
+    }
+    file.extend_from_slice(&body);
+    Some(file)
+}

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
-//! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]) |
+//! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
 //! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
 //! | `quality.rs` | zero-area triangles and slivers: counted in a mesh and in an image ([`quality::counts`]) |
 //! | `writer.rs` | the one image writer both use: section layout, magnitude bounds, header and checksum |
@@ -20,7 +20,7 @@ pub mod tree;
 pub mod welzl;
 mod writer;
 
-pub use boxes::{box_rows, box_table};
+pub use boxes::{box_file, box_rows, box_table};
 pub use compact::{compact, CompactReport};
 pub use tree::{
     build, BuildError, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit,

@@ -7,6 +7,8 @@ mod chairs;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
+mod cli_boxes;
+#[cfg(feature = "cli")]
 mod cli_contacts;
 #[cfg(feature = "cli")]
 mod cli_primitive_proxies;

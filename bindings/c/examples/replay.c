@@ -259,6 +259,8 @@ enum {
     COST_PRIMITIVE,
     COST_PRIMITIVE_PROXIES,
     COST_TRAVERSAL_RUN,
+    COST_BOX_TABLE_INIT,
+    COST_COLLIDE_BOXES,
     COST_WORLD,
     COST_COLLIDE_PLAIN,
     COST_COLLIDE_CACHED,
@@ -272,8 +274,8 @@ static const char *const cost_names[COST_COUNT] = {
     "bdtree_body_set_state_from_f64", "bdtree_collide",   "bdtree_collide_self",
     "bdtree_refine",         "bdtree_collide_proxies",    "bdtree_distance",
     "bdtree_collide_contacts", "bdtree_within",           "bdtree_collide_primitive",
-    "bdtree_collide_primitive_proxies", "bdtree_traversal_run", "bdtree_collide_world",
-    "bdtree_collide[plain]",
+    "bdtree_collide_primitive_proxies", "bdtree_traversal_run", "bdtree_box_table_init",
+    "bdtree_collide_boxes",  "bdtree_collide_world", "bdtree_collide[plain]",
     "bdtree_collide[cached]",
 };
 
@@ -510,8 +512,8 @@ int replay_pack(const uint8_t *pack, size_t len, uint8_t *memory, size_t memory_
     r.len = len;
     r.at = 0;
     r.bad = 0;
-    if (memcmp(read_bytes(&r, 4), "BDCP", 4) != 0 || read_u32(&r) != 2u) {
-        print("not a version-2 fixture pack\n");
+    if (memcmp(read_bytes(&r, 4), "BDCP", 4) != 0 || read_u32(&r) != 3u) {
+        print("not a version-3 fixture pack\n");
         return 1;
     }
     /* The library linked is the one the header describes. */

@@ -20,8 +20,10 @@
  *
  * Ownership: the caller owns every byte. Nothing is allocated or freed here.
  *   - Image bytes (flash, a static array, a heap block): read in place; they must outlive the
- *     image view and every body made from it, unchanged.
- *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*):
+ *     image view and every body made from it, unchanged. So must a box table's bytes (the
+ *     file `bdtree boxes` writes) outlive its bdtree_box_table_* view.
+ *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*,
+ *     bdtree_box_table_*):
  *     fixed-size, 8-byte aligned structs the caller declares (static, stack, heap);
  *     …_parse/…_init/bdtree_primitive_… fill them. Bodies and traversals must not be copied.
  *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
@@ -47,28 +49,32 @@
  * `-icount shift=0`: instructions counted with SysTick as `cargo xtask qemu` counts the
  * firmware's, stack as the bytes a call wrote below its caller (found by painting, +-32 B);
  * library built by `cargo xtask c` (profile c-release), example by arm-none-eabi-gcc -O2.
- * Mean and largest per call, with the scene of the largest; refine per pair given. The last
+ * Mean and largest per call, with the scene of the largest; refine per pair given; box rows
+ * over the bodies whose box table is at most 128 KiB (the fold scene's and the demo's larger
+ * ones are left out of the M4F's 4 MiB flash: compare them with bdtree_collide_f32 on the
+ * same scenes only). The last
  * rows collide bodies 0 and 1 of each scene without and with vertex caches (states from
  * doubles). `cargo xtask c` measures them again and fails when one moves by more than 25 %
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,264   15,045,440 (fold)      1,104
+ *   bdtree_image_parse_f32 (per image)            3,005,255   15,045,440 (fold)      1,104
  *   bdtree_body_init_f32                             11,870       30,560 (demo)      1,196
- *   bdtree_body_set_state_f32                         1,394        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,648       60,920 (fold)        796
- *   bdtree_collide_f32                            3,101,031   10,537,000 (fold)      1,064
- *   bdtree_collide_self_f32                       4,343,990   12,679,600 (fold)        968
+ *   bdtree_body_set_state_f32                         1,391        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,651       60,880 (fold)        796
+ *   bdtree_collide_f32                            3,101,035   10,537,000 (fold)      1,064
+ *   bdtree_collide_self_f32                       4,343,986   12,679,600 (fold)        968
+ *   bdtree_box_table_init_f32 (per table)           601,744    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,797,564   18,195,480 (rigid)     1,920
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             75,383      109,920 (fold)        496
- *   bdtree_distance_f32                           2,996,753   17,899,240 (demo)      1,888
- *   bdtree_collide_contacts_f32                   3,571,881   12,694,720 (fold)      1,840
- *   bdtree_within_f32 (d = 0.005)                 7,290,561   32,968,320 (fold)      1,728
- *   bdtree_collide_primitive_f32                    655,767    2,701,200 (demo)      1,832
+ *   bdtree_collide_proxies_f32 (depth 4)             75,381      109,920 (fold)        496
+ *   bdtree_distance_f32                           2,996,754   17,899,240 (demo)      1,888
+ *   bdtree_collide_contacts_f32                   3,571,878   12,694,720 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,290,553   32,968,320 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    655,763    2,701,200 (demo)      1,832
  *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,190        9,800 (thin)        336
- *   bdtree_traversal_run_f32 (64 tests)              11,258      117,960 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         8,760,921   35,602,840 (fold)      1,256
- *   bdtree_collide_f32, no vertex cache           8,882,785   71,402,400 (fold)        976
+ *   bdtree_traversal_run_f32 (64 tests)              11,258      118,000 (demo)      1,192
+ *   bdtree_collide_f32, no vertex cache           8,882,783   71,402,400 (fold)        976
  *   bdtree_collide_f32, vertex caches             2,463,964    5,790,680 (fold)      1,064
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
@@ -168,6 +174,27 @@
 #define BDTREE_BODY_WORDS_F64 54
 #endif
 
+// Bytes of a box table file's header (`bdtree_box_table_init_*`): the rows start there.
+#define BDTREE_BOX_TABLE_HEADER_BYTES 32
+
+// `axes` of `bdtree_collide_boxes_*`: the separating-axis test over all 15 axes (3 + 3 face
+// normals, 9 edge cross products): exact for boxes, up to a rounding slack.
+#define BDTREE_BOX_AXES_15 15
+
+// `axes` of `bdtree_collide_boxes_*`: the 6 face normals only ("SAT lite"): cheaper per
+// test, prunes less (it may keep boxes only an edge-edge axis separates), never the reverse.
+#define BDTREE_BOX_AXES_6 6
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_box_table_f32`/`bdtree_box_table_f64` on a 64-bit target.
+#define BDTREE_BOX_TABLE_WORDS 8
+#endif
+
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_box_table_f32`/`bdtree_box_table_f64` on a 32-bit target.
+#define BDTREE_BOX_TABLE_WORDS 6
+#endif
+
 // Bytes of one pending pair of a traversal in f32.
 #define BDTREE_PENDING_ENTRY_BYTES_F32 12
 
@@ -202,7 +229,8 @@
 
 // How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 // normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
-// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors.
+// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors, 300–399
+// box table errors (`bdtree_box_table_init_*`).
 // `bdtree_status_name` gives a sentence for each.
 enum bdtree_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -243,14 +271,12 @@ enum bdtree_status
   // A pointer is not aligned for its type (storage: `BDTREE_STORAGE_ALIGN` bytes).
   BDTREE_STATUS_MISALIGNED = 101,
   // The storage given is smaller than `bdtree_body_storage_size_*` says (or a traversal's
-  // storage holds no pending entry, or a world query's order, roots or pair filter, or a
-  // pair filter's words, hold fewer entries than its body count needs).
+  // storage holds no pending entry).
   BDTREE_STATUS_STORAGE_TOO_SMALL = 102,
   // An object was used before its `…_init`/`…_parse` succeeded (or the wrong kind of object
   // was passed).
   BDTREE_STATUS_NOT_INITIALIZED = 103,
-  // The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`),
-  // or twice (or two overlapping objects) in a world query's body array.
+  // The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`).
   BDTREE_STATUS_SAME_BODY = 104,
   // `q` has a length other than the body's mode count.
   BDTREE_STATUS_WRONG_MODE_COUNT = 105,
@@ -327,6 +353,27 @@ enum bdtree_status
   BDTREE_STATUS_IMAGE_UNKNOWN_ENCODING = 218,
   // Another image error (of a newer kernel).
   BDTREE_STATUS_IMAGE_INVALID = 299,
+  // The box table is truncated: shorter than its header, or than the image's nodes and
+  // modes say.
+  BDTREE_STATUS_BOX_TABLE_TOO_SHORT = 300,
+  // Not a box table (bad magic: a box table starts with `"BDTBOXES"`).
+  BDTREE_STATUS_BOX_TABLE_BAD_MAGIC = 301,
+  // A box table format version this library does not read.
+  BDTREE_STATUS_BOX_TABLE_UNSUPPORTED_VERSION = 302,
+  // The box table stores the other scalar (an f64 table given to an `_f32` function or the
+  // reverse).
+  BDTREE_STATUS_BOX_TABLE_SCALAR_MISMATCH = 303,
+  // The box table belongs to another tree: its nodes, modes or image checksum differ from
+  // the image's (`bdtree_box_table_init_*`), or a body was not made from the image its table
+  // was validated against (`bdtree_collide_boxes_*`).
+  BDTREE_STATUS_BOX_TABLE_WRONG_TREE = 304,
+  // The box table is longer than the image's nodes and modes say.
+  BDTREE_STATUS_BOX_TABLE_LENGTH_MISMATCH = 305,
+  // The box table's checksum does not match: the table is corrupt.
+  BDTREE_STATUS_BOX_TABLE_CHECKSUM_MISMATCH = 306,
+  // A box table value is not finite, negative, a fourth lane is not zero, or a half-extent
+  // or growth exceeds its sphere's radius or growth (`H <= R`, `dH_j <= dR_j`).
+  BDTREE_STATUS_BOX_TABLE_BAD_VALUE = 307,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -382,6 +429,13 @@ typedef struct bdtree_body_f64 {
   uint64_t _opaque[BDTREE_BODY_WORDS_F64];
 } bdtree_body_f64;
 
+// A tree's box table in f32, validated against its image (`bdtree_box_table_init_f32`). It
+// borrows the table bytes: they must stay valid and unchanged while it is used. Opaque; may
+// be copied.
+typedef struct bdtree_box_table_f32 {
+  uint64_t _opaque[BDTREE_BOX_TABLE_WORDS];
+} bdtree_box_table_f32;
+
 // One stack entry of a depth-first query: a pair of nodes (scratch space; its contents are
 // meaningless to the caller).
 typedef struct bdtree_node_pair {
@@ -390,6 +444,15 @@ typedef struct bdtree_node_pair {
   // Node of the second body.
   uint32_t b;
 } bdtree_node_pair;
+
+// A pair of triangles, one of each body (indices in each mesh's face order; for a
+// self-collision, two triangles of one body with `a < b`).
+typedef struct bdtree_triangle_pair {
+  // Triangle of the first body.
+  uint32_t a;
+  // Triangle of the second body.
+  uint32_t b;
+} bdtree_triangle_pair;
 
 // Work counters of a query (optional output: pass NULL when not wanted).
 typedef struct bdtree_stats {
@@ -405,14 +468,10 @@ typedef struct bdtree_stats {
   uint32_t pairs;
 } bdtree_stats;
 
-// A pair of triangles, one of each body (indices in each mesh's face order; for a
-// self-collision, two triangles of one body with `a < b`).
-typedef struct bdtree_triangle_pair {
-  // Triangle of the first body.
-  uint32_t a;
-  // Triangle of the second body.
-  uint32_t b;
-} bdtree_triangle_pair;
+// A tree's box table in f64 (`bdtree_box_table_init_f64`).
+typedef struct bdtree_box_table_f64 {
+  uint64_t _opaque[BDTREE_BOX_TABLE_WORDS];
+} bdtree_box_table_f64;
 
 // A triangle pair that intersects, with its contact, in f32 (`bdtree_collide_contacts_f32`;
 // `bdtree_collide_primitive_f32` gives `(triangle, 0)` pairs).
@@ -623,30 +682,6 @@ typedef struct bdtree_traversal_f64 {
   uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
 } bdtree_traversal_f64;
 
-// An intersecting triangle pair of a world: two bodies (indices into the `bodies` array given
-// to `bdtree_collide_world_*`, `a < b`, or `a == b` for a self-collision) and their triangles
-// (each mesh's face order; for a self-collision `triangle_a < triangle_b`).
-typedef struct bdtree_world_pair {
-  // The first body.
-  uint32_t a;
-  // The second body.
-  uint32_t b;
-  // Triangle of body `a`.
-  uint32_t triangle_a;
-  // Triangle of body `b`.
-  uint32_t triangle_b;
-} bdtree_world_pair;
-
-// Work counters of a world query (optional output: pass NULL when not wanted).
-typedef struct bdtree_world_stats {
-  // Root-sphere tests of the broad phase (allowed body pairs whose x extents overlap).
-  uint32_t broad_tests;
-  // Body pairs whose root spheres overlap: the pair queries run.
-  uint32_t candidate_pairs;
-  // The work counters of every pair and self query, summed.
-  struct bdtree_stats queries;
-} bdtree_world_stats;
-
 // A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
 // (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
 // nothing, may be copied, and needs no clean-up.
@@ -784,8 +819,6 @@ bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
 // * a swept pair (`bdtree_collide_swept_*`): of the four translations, both bodies at both
 //   ends of the motion;
 // * a body's self pairs (`bdtree_collide_self_*`): of its own translation;
-// * a world (`bdtree_collide_world_*`): of every body's translation, one origin for all (each
-//   pair's precision is then that of the whole world's extent);
 // * a body against a primitive (`bdtree_collide_primitive_*`): of the body's own
 //   translation, the primitive's coordinates given less the same origin (subtracted in double).
 //
@@ -960,6 +993,134 @@ bdtree_status bdtree_body_sphere_f64(struct bdtree_body_f64 *body, uint32_t node
 // Stack entries (`bdtree_node_pair`) a triangle or distance query between trees of depths
 // `depth_a` and `depth_b` needs: `depth_a + depth_b + min(depth_a, depth_b) + 3`.
 size_t bdtree_stack_capacity(uint32_t depth_a, uint32_t depth_b);
+
+// Validates a tree's box table against its image, once, and views it in place (zero-copy).
+// The table is made on a host (`bdtree boxes TREE.bdt -o TABLE`, computed in double
+// precision from the image's own model and rounded up) and loaded beside the image.
+//
+// Format (`bdtree_std::build::box_file`): a 32-byte header of little-endian 32-bit words —
+// bytes 0-7 the magic `"BDTBOXES"`, 8-11 the format version (1), 12-15 the scalar's bytes
+// (4 or 8, the image's), 16-19 the nodes N and 20-23 the modes M (the image's), 24-27 the
+// image's checksum (the CRC-32 in the image header: the tree the table belongs to), 28-31
+// the CRC-32 of bytes 32 to the end — then N (M + 1) rows of 4 little-endian scalars: per
+// node `[H_x, H_y, H_z, 0]`, the box half-extents about the node's sphere center in the
+// body's axes, then per mode `[dH_jx, dH_jy, dH_jz, 0]`, their growth per unit `|q_j|`.
+// Its size is `BDTREE_BOX_TABLE_HEADER_BYTES + 4 N (M + 1) s` bytes, `s` the scalar's
+// bytes (4 or 8).
+//
+// Checks, in order, each with its status: a bounded-depth image (`BDTREE_STATUS_TRUNCATED`:
+// no mesh to bound); the magic (`…_BOX_TABLE_BAD_MAGIC`), the version (`…_UNSUPPORTED_VERSION`),
+// the scalar (`…_SCALAR_MISMATCH`); nodes, modes and image checksum against `image`
+// (`…_WRONG_TREE`); the length (`…_TOO_SHORT` for a header or table cut short,
+// `…_LENGTH_MISMATCH` for bytes beyond it); the CRC (`…_CHECKSUM_MISMATCH`); every value
+// finite, non-negative, the fourth lanes 0, and each within its sphere's matching bound
+// `H <= R`, `dH_j <= dR_j` (`…_BAD_VALUE`). `O(size)`. On success `table` holds the view;
+// on failure it is marked unusable.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 4 (16 is always enough), that stay
+// valid and unchanged while the table is used. `image` must be NULL or point to a
+// `bdtree_image_f32`; `table` NULL or writable memory for a `bdtree_box_table_f32`.
+bdtree_status bdtree_box_table_init_f32(const uint8_t *bytes,
+                                        size_t len,
+                                        const struct bdtree_image_f32 *image,
+                                        struct bdtree_box_table_f32 *table);
+
+// `bdtree_collide_f32` with box bounds: the same intersecting triangle pairs, node pairs
+// pruned by oriented boxes (each centred on its node's BD-Tree center `c + U q`, aligned
+// with the body's axes, half-extents `H + sum_j dH_j |q_j|`) instead of spheres. Boxes
+// prune better on flat or elongated nodes (sheets, limbs), spheres on round ones; a box
+// test costs more than a sphere test. Conservative as `bdtree_collide_f32`: the boxes hold
+// their node's deformed geometry with its rounding, so every intersecting pair is
+// reported, and the leaf test is the same (refine an f32 answer with `bdtree_refine_f32`).
+//
+// `table_a` and `table_b` are the box tables of the images `a` and `b` were made from
+// (`bdtree_box_table_init_f32` with that image; `BDTREE_STATUS_BOX_TABLE_WRONG_TREE`
+// otherwise). `axes` is `BDTREE_BOX_AXES_15` (the exact separating-axis test) or
+// `BDTREE_BOX_AXES_6` (face axes only); anything else is `BDTREE_STATUS_BAD_ARGUMENT`.
+// Stack, output buffer, `count`, `stats` and the other statuses as `bdtree_collide_f32`
+// (`bdtree_stack_capacity(depth_a, depth_b)` entries).
+//
+// # Safety
+//
+// As `bdtree_collide_f32`; `table_a` and `table_b` must be NULL or point to
+// `bdtree_box_table_f32` objects whose bytes are still valid.
+bdtree_status bdtree_collide_boxes_f32(struct bdtree_body_f32 *a,
+                                       const struct bdtree_box_table_f32 *table_a,
+                                       struct bdtree_body_f32 *b,
+                                       const struct bdtree_box_table_f32 *table_b,
+                                       uint32_t axes,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
+
+// Validates a tree's box table against its image, once, and views it in place (zero-copy).
+// The table is made on a host (`bdtree boxes TREE.bdt -o TABLE`, computed in double
+// precision from the image's own model and rounded up) and loaded beside the image.
+//
+// Format (`bdtree_std::build::box_file`): a 32-byte header of little-endian 32-bit words —
+// bytes 0-7 the magic `"BDTBOXES"`, 8-11 the format version (1), 12-15 the scalar's bytes
+// (4 or 8, the image's), 16-19 the nodes N and 20-23 the modes M (the image's), 24-27 the
+// image's checksum (the CRC-32 in the image header: the tree the table belongs to), 28-31
+// the CRC-32 of bytes 32 to the end — then N (M + 1) rows of 4 little-endian scalars: per
+// node `[H_x, H_y, H_z, 0]`, the box half-extents about the node's sphere center in the
+// body's axes, then per mode `[dH_jx, dH_jy, dH_jz, 0]`, their growth per unit `|q_j|`.
+// Its size is `BDTREE_BOX_TABLE_HEADER_BYTES + 4 N (M + 1) s` bytes, `s` the scalar's
+// bytes (4 or 8).
+//
+// Checks, in order, each with its status: a bounded-depth image (`BDTREE_STATUS_TRUNCATED`:
+// no mesh to bound); the magic (`…_BOX_TABLE_BAD_MAGIC`), the version (`…_UNSUPPORTED_VERSION`),
+// the scalar (`…_SCALAR_MISMATCH`); nodes, modes and image checksum against `image`
+// (`…_WRONG_TREE`); the length (`…_TOO_SHORT` for a header or table cut short,
+// `…_LENGTH_MISMATCH` for bytes beyond it); the CRC (`…_CHECKSUM_MISMATCH`); every value
+// finite, non-negative, the fourth lanes 0, and each within its sphere's matching bound
+// `H <= R`, `dH_j <= dR_j` (`…_BAD_VALUE`). `O(size)`. On success `table` holds the view;
+// on failure it is marked unusable.
+//
+// # Safety
+//
+// `bytes` must point to `len` readable bytes, aligned to 8 (16 is always enough), that stay
+// valid and unchanged while the table is used. `image` must be NULL or point to a
+// `bdtree_image_f64`; `table` NULL or writable memory for a `bdtree_box_table_f64`.
+bdtree_status bdtree_box_table_init_f64(const uint8_t *bytes,
+                                        size_t len,
+                                        const struct bdtree_image_f64 *image,
+                                        struct bdtree_box_table_f64 *table);
+
+// `bdtree_collide_f64` with box bounds: the same intersecting triangle pairs, node pairs
+// pruned by oriented boxes (each centred on its node's BD-Tree center `c + U q`, aligned
+// with the body's axes, half-extents `H + sum_j dH_j |q_j|`) instead of spheres. Boxes
+// prune better on flat or elongated nodes (sheets, limbs), spheres on round ones; a box
+// test costs more than a sphere test. Conservative as `bdtree_collide_f64`: the boxes hold
+// their node's deformed geometry with its rounding, so every intersecting pair is
+// reported, and the leaf test is the same (refine an f64 answer with `bdtree_refine_f64`).
+//
+// `table_a` and `table_b` are the box tables of the images `a` and `b` were made from
+// (`bdtree_box_table_init_f64` with that image; `BDTREE_STATUS_BOX_TABLE_WRONG_TREE`
+// otherwise). `axes` is `BDTREE_BOX_AXES_15` (the exact separating-axis test) or
+// `BDTREE_BOX_AXES_6` (face axes only); anything else is `BDTREE_STATUS_BAD_ARGUMENT`.
+// Stack, output buffer, `count`, `stats` and the other statuses as `bdtree_collide_f64`
+// (`bdtree_stack_capacity(depth_a, depth_b)` entries).
+//
+// # Safety
+//
+// As `bdtree_collide_f64`; `table_a` and `table_b` must be NULL or point to
+// `bdtree_box_table_f64` objects whose bytes are still valid.
+bdtree_status bdtree_collide_boxes_f64(struct bdtree_body_f64 *a,
+                                       const struct bdtree_box_table_f64 *table_a,
+                                       struct bdtree_body_f64 *b,
+                                       const struct bdtree_box_table_f64 *table_b,
+                                       uint32_t axes,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_triangle_pair *pairs,
+                                       size_t capacity,
+                                       size_t *count,
+                                       struct bdtree_stats *stats);
 
 // Whether bodies `a` and `b` come within `distance` of each other (touching counts at 0),
 // written to `closer`. Never `false` for bodies within `distance` at their states (the
@@ -1669,191 +1830,6 @@ bdtree_status bdtree_traversal_run_until_f64(struct bdtree_traversal_f64 *traver
 // `traversal` must be NULL or point to a `bdtree_traversal_f64`.
 size_t bdtree_traversal_pending_f64(struct bdtree_traversal_f64 *traversal);
 
-// `uint32_t` words of a pair filter of `count` bodies: `ceil(count (count + 1) / 2 / 32)`, one
-// bit per unordered pair and per body's self-collision (the header's
-// `BDTREE_PAIR_FILTER_WORDS(count)` is the same number as a constant expression); `SIZE_MAX`
-// when that bit count does not fit a `size_t`.
-size_t bdtree_pair_filter_words(size_t count);
-
-// Writes a pair filter of `count` bodies to `words` (`len` of them, at least
-// `bdtree_pair_filter_words(count)`): every pair of distinct bodies allowed, every body's
-// self-collision off. Pair `(i, j)`, `i <= j < count` (`i == j`: body `i`'s self-collision),
-// is bit `k % 32` of `words[k / 32]` with `k = j (j + 1) / 2 + i`; a set bit allows it (so a
-// table may also be computed offline and kept in flash). Words beyond the bits are zeroed.
-//
-// Returns `BDTREE_STATUS_STORAGE_TOO_SMALL` when `len` is too short, `…_BAD_ARGUMENT` when
-// the bit count of `count` overflows.
-//
-// # Safety
-//
-// `words` must point to `len` writable words.
-bdtree_status bdtree_pair_filter_init(uint32_t *words, size_t len, size_t count);
-
-// Allows (`allowed` true) or forbids pair `(i, j)` in a pair filter of `count` bodies (either
-// order; `i == j` turns body `i`'s self-collision on or off), leaving every other bit as it
-// is: adjacent links of an arm, a tool and the part it holds. Returns
-// `BDTREE_STATUS_BAD_ARGUMENT` when `i` or `j` is not below `count`,
-// `…_STORAGE_TOO_SMALL` when `len` is below `bdtree_pair_filter_words(count)`.
-//
-// # Safety
-//
-// `words` must point to `len` readable and writable words.
-bdtree_status bdtree_pair_filter_set(uint32_t *words,
-                                     size_t len,
-                                     size_t count,
-                                     size_t i,
-                                     size_t j,
-                                     bool allowed);
-
-// Whether a pair filter of `count` bodies allows pair `(i, j)` (either order; `i == j`: body
-// `i`'s self-collision); false for an index not below `count`, NULL `words` or `len` below
-// `bdtree_pair_filter_words(count)`.
-//
-// # Safety
-//
-// `words` must be NULL or point to `len` readable words.
-bool bdtree_pair_filter_allows(const uint32_t *words, size_t len, size_t count, size_t i, size_t j);
-
-// Finds every intersecting triangle pair of a world of `count` bodies in their current step:
-// between every two bodies the filter allows, and within each body whose self-collision it
-// allows, and writes them to `pairs` (`*pair_count` of them) as `bdtree_world_pair`s naming
-// the bodies by their index in `bodies`. The answer is the union of `bdtree_collide_f32` on
-// each allowed body pair and `bdtree_collide_self_f32` on each allowed body, the same pairs
-// bit for bit, in the order: body pairs in broad-phase order (each pair's triangles in
-// traversal order), then self-collisions by body index.
-//
-// How: each body's root sphere (node 0, `bdtree_body_sphere_f32`) is written to `roots[4k..4k+4]`
-// as `[x, y, z, r]`; a sweep-and-prune over them (sorted by the lower end of their x extent,
-// insertion sort from body order, in `order`) tests every allowed pair whose x extents
-// overlap (`broad_tests`) and runs the triangle query on each pair whose spheres overlap
-// (`candidate_pairs`): a pair it skips has no intersecting triangles. Then the allowed
-// self-collisions.
-//
-// **One frame.** All bodies must have their state of this step in one frame: set each with
-// `bdtree_body_set_state_f32` in world coordinates, or — for a world far from the origin —
-// each with `bdtree_body_set_state_from_f64_f32` and the same `origin`,
-// `bdtree_floating_origin` of all `count` translations (then the precision of every pair is
-// that of the whole world's extent: a small part next to a large body far away gets wider
-// bounds; for a pair's own precision, query that pair with `bdtree_collide_f32` at the
-// pair's own floating origin instead).
-//
-// Storage, all the caller's and used only during the call:
-//
-// * `bodies`: `count` pointers to initialised, distinct bodies (one body twice, or two
-//   overlapping objects, is `BDTREE_STATUS_SAME_BODY`: checked with `count²/2` address
-//   comparisons; a NULL entry is `…_NULL_POINTER`, an uninitialised one `…_NOT_INITIALIZED`);
-// * `order`: `order_len ≥ count` words of scratch for the sweep;
-// * `roots`: `4 · roots_len` floats, `roots_len ≥ count`: each body's root sphere;
-// * `filter`: NULL for every pair of distinct bodies and no self-collision, or `filter_len
-//   ≥ bdtree_pair_filter_words(count)` words written by `bdtree_pair_filter_init` and
-//   `bdtree_pair_filter_set` (or a `const` table of the same layout);
-// * `stack`: `stack_len` entries, at least `bdtree_stack_capacity(d, d)` for the deepest
-//   tree's depth `d`, and `bdtree_self_stack_capacity(d)` when a self-collision is allowed;
-// * `pairs`: `capacity` entries.
-//
-// `order_len` or `roots_len` below `count`, or `filter_len` below what `count` bodies need,
-// is `BDTREE_STATUS_STORAGE_TOO_SMALL` (nothing done). When `pairs` fills, the query stops
-// with `BDTREE_STATUS_OUTPUT_FULL` and `*pair_count == capacity`: the pairs written are
-// valid and more exist. A narrow query that cannot finish (`…_STACK_TOO_SMALL`,
-// `…_TRUNCATED` for a bounded-depth image) ends the world query with its status: treat the
-// world as possibly colliding. `stats` (NULL when not wanted) receives the broad phase's
-// counters and the queries' summed work.
-//
-// Conservative as `bdtree_collide_f32`: every intersecting pair (touching counts) is
-// reported. Refine an f32 answer per body pair with `bdtree_refine_f32`.
-//
-// # Safety
-//
-// `bodies` must point to `count` readable pointers (NULL when `count` is 0), each NULL or a
-// `bdtree_body_f32` that nothing else accesses during the call; `order` to `order_len`
-// writable words; `roots` to `4 · roots_len` writable floats; `filter` NULL or `filter_len`
-// readable words; `stack` to `stack_len` writable entries; `pairs` to `capacity` writable
-// entries; `pair_count` writable; `stats` NULL or writable. None of these may overlap.
-bdtree_status bdtree_collide_world_f32(struct bdtree_body_f32 *const *bodies,
-                                       size_t count,
-                                       uint32_t *order,
-                                       size_t order_len,
-                                       float *roots,
-                                       size_t roots_len,
-                                       const uint32_t *filter,
-                                       size_t filter_len,
-                                       struct bdtree_node_pair *stack,
-                                       size_t stack_len,
-                                       struct bdtree_world_pair *pairs,
-                                       size_t capacity,
-                                       size_t *pair_count,
-                                       struct bdtree_world_stats *stats);
-
-// Finds every intersecting triangle pair of a world of `count` bodies in their current step:
-// between every two bodies the filter allows, and within each body whose self-collision it
-// allows, and writes them to `pairs` (`*pair_count` of them) as `bdtree_world_pair`s naming
-// the bodies by their index in `bodies`. The answer is the union of `bdtree_collide_f64` on
-// each allowed body pair and `bdtree_collide_self_f64` on each allowed body, the same pairs
-// bit for bit, in the order: body pairs in broad-phase order (each pair's triangles in
-// traversal order), then self-collisions by body index.
-//
-// How: each body's root sphere (node 0, `bdtree_body_sphere_f64`) is written to `roots[4k..4k+4]`
-// as `[x, y, z, r]`; a sweep-and-prune over them (sorted by the lower end of their x extent,
-// insertion sort from body order, in `order`) tests every allowed pair whose x extents
-// overlap (`broad_tests`) and runs the triangle query on each pair whose spheres overlap
-// (`candidate_pairs`): a pair it skips has no intersecting triangles. Then the allowed
-// self-collisions.
-//
-// **One frame.** All bodies must have their state of this step in one frame: set each with
-// `bdtree_body_set_state_f64` in world coordinates, or — for a world far from the origin —
-// each with `bdtree_body_set_state_from_f64_f64` and the same `origin`,
-// `bdtree_floating_origin` of all `count` translations (then the precision of every pair is
-// that of the whole world's extent: a small part next to a large body far away gets wider
-// bounds; for a pair's own precision, query that pair with `bdtree_collide_f64` at the
-// pair's own floating origin instead).
-//
-// Storage, all the caller's and used only during the call:
-//
-// * `bodies`: `count` pointers to initialised, distinct bodies (one body twice, or two
-//   overlapping objects, is `BDTREE_STATUS_SAME_BODY`: checked with `count²/2` address
-//   comparisons; a NULL entry is `…_NULL_POINTER`, an uninitialised one `…_NOT_INITIALIZED`);
-// * `order`: `order_len ≥ count` words of scratch for the sweep;
-// * `roots`: `4 · roots_len` doubles, `roots_len ≥ count`: each body's root sphere;
-// * `filter`: NULL for every pair of distinct bodies and no self-collision, or `filter_len
-//   ≥ bdtree_pair_filter_words(count)` words written by `bdtree_pair_filter_init` and
-//   `bdtree_pair_filter_set` (or a `const` table of the same layout);
-// * `stack`: `stack_len` entries, at least `bdtree_stack_capacity(d, d)` for the deepest
-//   tree's depth `d`, and `bdtree_self_stack_capacity(d)` when a self-collision is allowed;
-// * `pairs`: `capacity` entries.
-//
-// `order_len` or `roots_len` below `count`, or `filter_len` below what `count` bodies need,
-// is `BDTREE_STATUS_STORAGE_TOO_SMALL` (nothing done). When `pairs` fills, the query stops
-// with `BDTREE_STATUS_OUTPUT_FULL` and `*pair_count == capacity`: the pairs written are
-// valid and more exist. A narrow query that cannot finish (`…_STACK_TOO_SMALL`,
-// `…_TRUNCATED` for a bounded-depth image) ends the world query with its status: treat the
-// world as possibly colliding. `stats` (NULL when not wanted) receives the broad phase's
-// counters and the queries' summed work.
-//
-// Conservative as `bdtree_collide_f64`: every intersecting pair (touching counts) is
-// reported. Refine an f64 answer per body pair with `bdtree_refine_f64`.
-//
-// # Safety
-//
-// `bodies` must point to `count` readable pointers (NULL when `count` is 0), each NULL or a
-// `bdtree_body_f64` that nothing else accesses during the call; `order` to `order_len`
-// writable words; `roots` to `4 · roots_len` writable doubles; `filter` NULL or `filter_len`
-// readable words; `stack` to `stack_len` writable entries; `pairs` to `capacity` writable
-// entries; `pair_count` writable; `stats` NULL or writable. None of these may overlap.
-bdtree_status bdtree_collide_world_f64(struct bdtree_body_f64 *const *bodies,
-                                       size_t count,
-                                       uint32_t *order,
-                                       size_t order_len,
-                                       double *roots,
-                                       size_t roots_len,
-                                       const uint32_t *filter,
-                                       size_t filter_len,
-                                       struct bdtree_node_pair *stack,
-                                       size_t stack_len,
-                                       struct bdtree_world_pair *pairs,
-                                       size_t capacity,
-                                       size_t *pair_count,
-                                       struct bdtree_world_stats *stats);
-
 // Stack entries a primitive query (`bdtree_collide_primitive_*`,
 // `bdtree_collide_primitive_proxies_*`) on a tree of depth `depth` needs.
 size_t bdtree_primitive_stack_capacity(uint32_t depth);
@@ -2060,8 +2036,3 @@ bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
     (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F64) + \
      BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 8u) + \
      BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F64))
-
-/* uint32_t words of a pair filter of n bodies (the same number as bdtree_pair_filter_words),
- * as a constant expression for static arrays. */
-#define BDTREE_PAIR_FILTER_WORDS(n) \
-    (((size_t)(n) * ((size_t)(n) + 1u) / 2u + 31u) / 32u)

@@ -35,6 +35,10 @@ pub(crate) mod mark {
     pub(crate) const PRIMITIVE_F32: u64 = 0x6264_7472_0004_0004;
     /// `bdtree_primitive_f64`.
     pub(crate) const PRIMITIVE_F64: u64 = 0x6264_7472_0004_0008;
+    /// `bdtree_box_table_f32`.
+    pub(crate) const BOX_TABLE_F32: u64 = 0x6264_7472_00b0_0004;
+    /// `bdtree_box_table_f64`.
+    pub(crate) const BOX_TABLE_F64: u64 = 0x6264_7472_00b0_0008;
 }
 
 /// A scalar the C API is offered in, with its objects' marks.

@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("image", 2),
     ("body", 3),
     ("query", 4),
+    ("boxes", 5),
     ("closer", 5),
     ("collide", 5),
     ("contacts", 5),
@@ -34,6 +35,7 @@ const LAYERS: &[(&str, u32)] = &[
 
 /// Files that are tests, not library code.
 const TEST_FILES: &[&str] = &[
+    "boxes_tests",
     "closer_tests",
     "contact_tests",
     "layout_tests",

@@ -7,7 +7,8 @@
 //!
 //! Every function comes in two precisions (`…_f32`, `…_f64`), each reading tree images of its
 //! scalar. Nothing is allocated: the caller owns every byte — the image, the objects
-//! (`bdtree_image_f32`, `bdtree_body_f32`, `bdtree_traversal_f32`, `bdtree_primitive_f32`:
+//! (`bdtree_image_f32`, `bdtree_body_f32`, `bdtree_traversal_f32`, `bdtree_primitive_f32`,
+//! `bdtree_box_table_f32`:
 //! fixed-size, 8-byte aligned structs declared in the header, so they can be `static`, on the
 //! stack or in a heap block), the body's storage, stacks and output buffers. Nothing panics:
 //! every pointer and length is checked, and every outcome is a [`bdtree_status`]; a full output
@@ -25,7 +26,7 @@
 //! | 2 | [`image`] | tree images: parse, check, info |
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
-//! | 5 | [`collide`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries (a world: many bodies, broad phase, pair filter) |
+//! | 5 | [`collide`], [`boxes`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries (box bounds: a tree's box table and the pair query pruned by it; a world: many bodies, broad phase, pair filter) |
 //! | 6 | [`primitive`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
@@ -63,6 +64,7 @@ pub mod body;
 
 pub mod query;
 
+pub mod boxes;
 pub mod closer;
 pub mod collide;
 pub mod contacts;
@@ -81,6 +83,7 @@ pub mod primitive;
 #[allow(unused_imports)] // every C name, whether a test uses it yet or not
 mod c_names {
     pub use crate::body::{exports_f32::*, exports_f64::*, *};
+    pub use crate::boxes::{exports_f32::*, exports_f64::*, *};
     pub use crate::closer::{exports_f32::*, exports_f64::*, *};
     pub use crate::collide::{exports_f32::*, exports_f64::*, *};
     pub use crate::contacts::{exports_f32::*, exports_f64::*, *};
@@ -97,6 +100,8 @@ mod c_names {
     pub use crate::world::{exports_f32::*, exports_f64::*, *};
 }
 
+#[cfg(test)]
+mod boxes_tests;
 #[cfg(test)]
 mod closer_tests;
 #[cfg(test)]

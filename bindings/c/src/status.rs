@@ -7,7 +7,8 @@ use bdtree_core::{BodyError, ImageError, PoseError, PrimitiveError, QueryStatus,
 
 /// How a call ended. `BDTREE_STATUS_OK` (0) is success; `BDTREE_STATUS_INTERRUPTED` is the
 /// normal end of a budgeted traversal run with work left. Codes 1–99 mirror the kernel's
-/// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors.
+/// `QueryStatus`/`RunStatus`, 100–199 are bad arguments, 200–299 are image errors, 300–399
+/// box table errors (`bdtree_box_table_init_*`).
 /// `bdtree_status_name` gives a sentence for each.
 #[repr(i32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +131,27 @@ pub enum bdtree_status {
     ImageUnknownEncoding = 218,
     /// Another image error (of a newer kernel).
     ImageInvalid = 299,
+    /// The box table is truncated: shorter than its header, or than the image's nodes and
+    /// modes say.
+    BoxTableTooShort = 300,
+    /// Not a box table (bad magic: a box table starts with `"BDTBOXES"`).
+    BoxTableBadMagic = 301,
+    /// A box table format version this library does not read.
+    BoxTableUnsupportedVersion = 302,
+    /// The box table stores the other scalar (an f64 table given to an `_f32` function or the
+    /// reverse).
+    BoxTableScalarMismatch = 303,
+    /// The box table belongs to another tree: its nodes, modes or image checksum differ from
+    /// the image's (`bdtree_box_table_init_*`), or a body was not made from the image its table
+    /// was validated against (`bdtree_collide_boxes_*`).
+    BoxTableWrongTree = 304,
+    /// The box table is longer than the image's nodes and modes say.
+    BoxTableLengthMismatch = 305,
+    /// The box table's checksum does not match: the table is corrupt.
+    BoxTableChecksumMismatch = 306,
+    /// A box table value is not finite, negative, a fourth lane is not zero, or a half-extent
+    /// or growth exceeds its sphere's radius or growth (`H <= R`, `dH_j <= dR_j`).
+    BoxTableBadValue = 307,
 }
 
 /// Sentences for the statuses, in `bdtree_status` order (see [`status_name`]).
@@ -300,6 +322,35 @@ const STATUS_NAMES: &[(bdtree_status, &CStr)] = &[
         c"tree image encoding unknown",
     ),
     (bdtree_status::ImageInvalid, c"tree image invalid"),
+    (bdtree_status::BoxTableTooShort, c"box table truncated"),
+    (
+        bdtree_status::BoxTableBadMagic,
+        c"not a box table (bad magic)",
+    ),
+    (
+        bdtree_status::BoxTableUnsupportedVersion,
+        c"box table version not supported",
+    ),
+    (
+        bdtree_status::BoxTableScalarMismatch,
+        c"box table stores the other scalar (f32/f64)",
+    ),
+    (
+        bdtree_status::BoxTableWrongTree,
+        c"box table of another tree (nodes, modes or image checksum differ)",
+    ),
+    (
+        bdtree_status::BoxTableLengthMismatch,
+        c"box table longer than its tree needs",
+    ),
+    (
+        bdtree_status::BoxTableChecksumMismatch,
+        c"box table checksum mismatch: the table is corrupt",
+    ),
+    (
+        bdtree_status::BoxTableBadValue,
+        c"box table holds an invalid bound",
+    ),
 ];
 
 /// The sentence for a status code (`"unknown status"` for a code that is none).

@@ -45,6 +45,8 @@ pub enum CliError {
     CompactF64 { path: PathBuf },
     /// A compact image asked of an image that is not f32.
     NotF32 { path: PathBuf, scalar_bytes: u32 },
+    /// A box table asked of a bounded-depth image (`boxes`).
+    BoundedBoxes { path: PathBuf },
     /// A bounded image asked of an image that is not nested.
     NotNested { path: PathBuf },
     /// A tightness comparison of images that are not both nested.
@@ -105,6 +107,12 @@ impl fmt::Display for CliError {
             Self::NotF32 { path, scalar_bytes } => write!(
                 f,
                 "{}: compact images are made from f32 images; this one stores {scalar_bytes}-byte scalars",
+                path.display()
+            ),
+            Self::BoundedBoxes { path } => write!(
+                f,
+                "{}: a bounded-depth image stores no mesh, so it has no box table (box \
+                 bounds prune triangle queries); give the complete image",
                 path.display()
             ),
             Self::NotNested { path } => write!(

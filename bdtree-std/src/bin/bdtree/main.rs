@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod boxes;
 mod build;
 mod collide;
 mod compact;
@@ -43,6 +44,10 @@ enum Command {
     Build(build::Args),
     /// Make a compact image (quantized rows, bounded depth) from a complete f32 image.
     Compact(compact::Args),
+    /// Write a tree image's box table (the bounds of `collide --bounds boxes15|boxes6`, computed
+    /// in f64) to a file for a device: the C API's `bdtree_box_table_init_*` checks it against
+    /// the image and `bdtree_collide_boxes_*` prunes with it.
+    Boxes(boxes::Args),
     /// Print statistics of a tree image: sizes and the per-level tightness table.
     Inspect(inspect::Args),
     /// Find every intersecting triangle pair between distinct bodies, frame by frame.
@@ -86,6 +91,7 @@ fn main() -> ExitCode {
     let result: Result<(), CliError> = match Cli::parse().command {
         Command::Build(args) => build::exec(args),
         Command::Compact(args) => compact::exec(args),
+        Command::Boxes(args) => boxes::exec(args),
         Command::Inspect(args) => inspect::exec(args),
         Command::Collide(args) => collide::exec(args),
         Command::Interrupt(args) => interrupt::exec(args),
