@@ -58,24 +58,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,255   15,045,440 (fold)      1,104
+ *   bdtree_image_parse_f32 (per image)            3,005,258   15,045,440 (fold)      1,104
  *   bdtree_body_init_f32                             11,870       30,560 (demo)      1,196
- *   bdtree_body_set_state_f32                         1,391        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,651       60,880 (fold)        796
- *   bdtree_collide_f32                            3,101,035   10,537,000 (fold)      1,064
- *   bdtree_collide_self_f32                       4,343,986   12,679,600 (fold)        968
+ *   bdtree_body_set_state_f32                         1,396        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,648       60,920 (fold)        796
+ *   bdtree_collide_f32                            3,101,036   10,537,040 (fold)      1,064
+ *   bdtree_collide_self_f32                       4,343,990   12,679,600 (fold)        968
  *   bdtree_box_table_init_f32 (per table)           601,744    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,797,564   18,195,480 (rigid)     1,920
+ *   bdtree_collide_boxes_f32 (15 axes)            2,797,563   18,195,520 (rigid)     1,920
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             75,381      109,920 (fold)        496
- *   bdtree_distance_f32                           2,996,754   17,899,240 (demo)      1,888
- *   bdtree_collide_contacts_f32                   3,571,878   12,694,720 (fold)      1,840
- *   bdtree_within_f32 (d = 0.005)                 7,290,553   32,968,320 (fold)      1,728
- *   bdtree_collide_primitive_f32                    655,763    2,701,200 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,190        9,800 (thin)        336
+ *   bdtree_collide_proxies_f32 (depth 4)             75,380      109,960 (fold)        496
+ *   bdtree_distance_f32                           2,996,753   17,899,240 (demo)      1,888
+ *   bdtree_collide_contacts_f32                   3,571,877   12,694,720 (fold)      1,840
+ *   bdtree_within_f32 (d = 0.005)                 7,290,555   32,968,280 (fold)      1,728
+ *   bdtree_collide_primitive_f32                    655,760    2,701,200 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,191        9,800 (thin)        336
  *   bdtree_traversal_run_f32 (64 tests)              11,258      118,000 (demo)      1,192
- *   bdtree_collide_f32, no vertex cache           8,882,783   71,402,400 (fold)        976
- *   bdtree_collide_f32, vertex caches             2,463,964    5,790,680 (fold)      1,064
+ *   bdtree_collide_world_f32 (all bodies)         8,760,916   35,602,840 (fold)      1,256
+ *   bdtree_collide_f32, no vertex cache           8,882,786   71,402,440 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,463,959    5,790,680 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -271,12 +272,14 @@ enum bdtree_status
   // A pointer is not aligned for its type (storage: `BDTREE_STORAGE_ALIGN` bytes).
   BDTREE_STATUS_MISALIGNED = 101,
   // The storage given is smaller than `bdtree_body_storage_size_*` says (or a traversal's
-  // storage holds no pending entry).
+  // storage holds no pending entry, or a world query's order, roots or pair filter, or a
+  // pair filter's words, hold fewer entries than its body count needs).
   BDTREE_STATUS_STORAGE_TOO_SMALL = 102,
   // An object was used before its `…_init`/`…_parse` succeeded (or the wrong kind of object
   // was passed).
   BDTREE_STATUS_NOT_INITIALIZED = 103,
-  // The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`).
+  // The same body was passed as both bodies of a pair query (use `bdtree_collide_self_*`),
+  // or twice (or two overlapping objects) in a world query's body array.
   BDTREE_STATUS_SAME_BODY = 104,
   // `q` has a length other than the body's mode count.
   BDTREE_STATUS_WRONG_MODE_COUNT = 105,
@@ -682,6 +685,30 @@ typedef struct bdtree_traversal_f64 {
   uint64_t _opaque[BDTREE_TRAVERSAL_WORDS];
 } bdtree_traversal_f64;
 
+// An intersecting triangle pair of a world: two bodies (indices into the `bodies` array given
+// to `bdtree_collide_world_*`, `a < b`, or `a == b` for a self-collision) and their triangles
+// (each mesh's face order; for a self-collision `triangle_a < triangle_b`).
+typedef struct bdtree_world_pair {
+  // The first body.
+  uint32_t a;
+  // The second body.
+  uint32_t b;
+  // Triangle of body `a`.
+  uint32_t triangle_a;
+  // Triangle of body `b`.
+  uint32_t triangle_b;
+} bdtree_world_pair;
+
+// Work counters of a world query (optional output: pass NULL when not wanted).
+typedef struct bdtree_world_stats {
+  // Root-sphere tests of the broad phase (allowed body pairs whose x extents overlap).
+  uint32_t broad_tests;
+  // Body pairs whose root spheres overlap: the pair queries run.
+  uint32_t candidate_pairs;
+  // The work counters of every pair and self query, summed.
+  struct bdtree_stats queries;
+} bdtree_world_stats;
+
 // A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
 // (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
 // nothing, may be copied, and needs no clean-up.
@@ -819,6 +846,8 @@ bdtree_status bdtree_image_info_f64(const struct bdtree_image_f64 *image,
 // * a swept pair (`bdtree_collide_swept_*`): of the four translations, both bodies at both
 //   ends of the motion;
 // * a body's self pairs (`bdtree_collide_self_*`): of its own translation;
+// * a world (`bdtree_collide_world_*`): of every body's translation, one origin for all (each
+//   pair's precision is then that of the whole world's extent);
 // * a body against a primitive (`bdtree_collide_primitive_*`): of the body's own
 //   translation, the primitive's coordinates given less the same origin (subtracted in double).
 //
@@ -1830,6 +1859,191 @@ bdtree_status bdtree_traversal_run_until_f64(struct bdtree_traversal_f64 *traver
 // `traversal` must be NULL or point to a `bdtree_traversal_f64`.
 size_t bdtree_traversal_pending_f64(struct bdtree_traversal_f64 *traversal);
 
+// `uint32_t` words of a pair filter of `count` bodies: `ceil(count (count + 1) / 2 / 32)`, one
+// bit per unordered pair and per body's self-collision (the header's
+// `BDTREE_PAIR_FILTER_WORDS(count)` is the same number as a constant expression); `SIZE_MAX`
+// when that bit count does not fit a `size_t`.
+size_t bdtree_pair_filter_words(size_t count);
+
+// Writes a pair filter of `count` bodies to `words` (`len` of them, at least
+// `bdtree_pair_filter_words(count)`): every pair of distinct bodies allowed, every body's
+// self-collision off. Pair `(i, j)`, `i <= j < count` (`i == j`: body `i`'s self-collision),
+// is bit `k % 32` of `words[k / 32]` with `k = j (j + 1) / 2 + i`; a set bit allows it (so a
+// table may also be computed offline and kept in flash). Words beyond the bits are zeroed.
+//
+// Returns `BDTREE_STATUS_STORAGE_TOO_SMALL` when `len` is too short, `…_BAD_ARGUMENT` when
+// the bit count of `count` overflows.
+//
+// # Safety
+//
+// `words` must point to `len` writable words.
+bdtree_status bdtree_pair_filter_init(uint32_t *words, size_t len, size_t count);
+
+// Allows (`allowed` true) or forbids pair `(i, j)` in a pair filter of `count` bodies (either
+// order; `i == j` turns body `i`'s self-collision on or off), leaving every other bit as it
+// is: adjacent links of an arm, a tool and the part it holds. Returns
+// `BDTREE_STATUS_BAD_ARGUMENT` when `i` or `j` is not below `count`,
+// `…_STORAGE_TOO_SMALL` when `len` is below `bdtree_pair_filter_words(count)`.
+//
+// # Safety
+//
+// `words` must point to `len` readable and writable words.
+bdtree_status bdtree_pair_filter_set(uint32_t *words,
+                                     size_t len,
+                                     size_t count,
+                                     size_t i,
+                                     size_t j,
+                                     bool allowed);
+
+// Whether a pair filter of `count` bodies allows pair `(i, j)` (either order; `i == j`: body
+// `i`'s self-collision); false for an index not below `count`, NULL `words` or `len` below
+// `bdtree_pair_filter_words(count)`.
+//
+// # Safety
+//
+// `words` must be NULL or point to `len` readable words.
+bool bdtree_pair_filter_allows(const uint32_t *words, size_t len, size_t count, size_t i, size_t j);
+
+// Finds every intersecting triangle pair of a world of `count` bodies in their current step:
+// between every two bodies the filter allows, and within each body whose self-collision it
+// allows, and writes them to `pairs` (`*pair_count` of them) as `bdtree_world_pair`s naming
+// the bodies by their index in `bodies`. The answer is the union of `bdtree_collide_f32` on
+// each allowed body pair and `bdtree_collide_self_f32` on each allowed body, the same pairs
+// bit for bit, in the order: body pairs in broad-phase order (each pair's triangles in
+// traversal order), then self-collisions by body index.
+//
+// How: each body's root sphere (node 0, `bdtree_body_sphere_f32`) is written to `roots[4k..4k+4]`
+// as `[x, y, z, r]`; a sweep-and-prune over them (sorted by the lower end of their x extent,
+// insertion sort from body order, in `order`) tests every allowed pair whose x extents
+// overlap (`broad_tests`) and runs the triangle query on each pair whose spheres overlap
+// (`candidate_pairs`): a pair it skips has no intersecting triangles. Then the allowed
+// self-collisions.
+//
+// **One frame.** All bodies must have their state of this step in one frame: set each with
+// `bdtree_body_set_state_f32` in world coordinates, or — for a world far from the origin —
+// each with `bdtree_body_set_state_from_f64_f32` and the same `origin`,
+// `bdtree_floating_origin` of all `count` translations (then the precision of every pair is
+// that of the whole world's extent: a small part next to a large body far away gets wider
+// bounds; for a pair's own precision, query that pair with `bdtree_collide_f32` at the
+// pair's own floating origin instead).
+//
+// Storage, all the caller's and used only during the call:
+//
+// * `bodies`: `count` pointers to initialised, distinct bodies (one body twice, or two
+//   overlapping objects, is `BDTREE_STATUS_SAME_BODY`: checked with `count²/2` address
+//   comparisons; a NULL entry is `…_NULL_POINTER`, an uninitialised one `…_NOT_INITIALIZED`);
+// * `order`: `order_len ≥ count` words of scratch for the sweep;
+// * `roots`: `4 · roots_len` floats, `roots_len ≥ count`: each body's root sphere;
+// * `filter`: NULL for every pair of distinct bodies and no self-collision, or `filter_len
+//   ≥ bdtree_pair_filter_words(count)` words written by `bdtree_pair_filter_init` and
+//   `bdtree_pair_filter_set` (or a `const` table of the same layout);
+// * `stack`: `stack_len` entries, at least `bdtree_stack_capacity(d, d)` for the deepest
+//   tree's depth `d`, and `bdtree_self_stack_capacity(d)` when a self-collision is allowed;
+// * `pairs`: `capacity` entries.
+//
+// `order_len` or `roots_len` below `count`, or `filter_len` below what `count` bodies need,
+// is `BDTREE_STATUS_STORAGE_TOO_SMALL` (nothing done). When `pairs` fills, the query stops
+// with `BDTREE_STATUS_OUTPUT_FULL` and `*pair_count == capacity`: the pairs written are
+// valid and more exist. A narrow query that cannot finish (`…_STACK_TOO_SMALL`,
+// `…_TRUNCATED` for a bounded-depth image) ends the world query with its status: treat the
+// world as possibly colliding. `stats` (NULL when not wanted) receives the broad phase's
+// counters and the queries' summed work.
+//
+// Conservative as `bdtree_collide_f32`: every intersecting pair (touching counts) is
+// reported. Refine an f32 answer per body pair with `bdtree_refine_f32`.
+//
+// # Safety
+//
+// `bodies` must point to `count` readable pointers (NULL when `count` is 0), each NULL or a
+// `bdtree_body_f32` that nothing else accesses during the call; `order` to `order_len`
+// writable words; `roots` to `4 · roots_len` writable floats; `filter` NULL or `filter_len`
+// readable words; `stack` to `stack_len` writable entries; `pairs` to `capacity` writable
+// entries; `pair_count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_world_f32(struct bdtree_body_f32 *const *bodies,
+                                       size_t count,
+                                       uint32_t *order,
+                                       size_t order_len,
+                                       float *roots,
+                                       size_t roots_len,
+                                       const uint32_t *filter,
+                                       size_t filter_len,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_world_pair *pairs,
+                                       size_t capacity,
+                                       size_t *pair_count,
+                                       struct bdtree_world_stats *stats);
+
+// Finds every intersecting triangle pair of a world of `count` bodies in their current step:
+// between every two bodies the filter allows, and within each body whose self-collision it
+// allows, and writes them to `pairs` (`*pair_count` of them) as `bdtree_world_pair`s naming
+// the bodies by their index in `bodies`. The answer is the union of `bdtree_collide_f64` on
+// each allowed body pair and `bdtree_collide_self_f64` on each allowed body, the same pairs
+// bit for bit, in the order: body pairs in broad-phase order (each pair's triangles in
+// traversal order), then self-collisions by body index.
+//
+// How: each body's root sphere (node 0, `bdtree_body_sphere_f64`) is written to `roots[4k..4k+4]`
+// as `[x, y, z, r]`; a sweep-and-prune over them (sorted by the lower end of their x extent,
+// insertion sort from body order, in `order`) tests every allowed pair whose x extents
+// overlap (`broad_tests`) and runs the triangle query on each pair whose spheres overlap
+// (`candidate_pairs`): a pair it skips has no intersecting triangles. Then the allowed
+// self-collisions.
+//
+// **One frame.** All bodies must have their state of this step in one frame: set each with
+// `bdtree_body_set_state_f64` in world coordinates, or — for a world far from the origin —
+// each with `bdtree_body_set_state_from_f64_f64` and the same `origin`,
+// `bdtree_floating_origin` of all `count` translations (then the precision of every pair is
+// that of the whole world's extent: a small part next to a large body far away gets wider
+// bounds; for a pair's own precision, query that pair with `bdtree_collide_f64` at the
+// pair's own floating origin instead).
+//
+// Storage, all the caller's and used only during the call:
+//
+// * `bodies`: `count` pointers to initialised, distinct bodies (one body twice, or two
+//   overlapping objects, is `BDTREE_STATUS_SAME_BODY`: checked with `count²/2` address
+//   comparisons; a NULL entry is `…_NULL_POINTER`, an uninitialised one `…_NOT_INITIALIZED`);
+// * `order`: `order_len ≥ count` words of scratch for the sweep;
+// * `roots`: `4 · roots_len` doubles, `roots_len ≥ count`: each body's root sphere;
+// * `filter`: NULL for every pair of distinct bodies and no self-collision, or `filter_len
+//   ≥ bdtree_pair_filter_words(count)` words written by `bdtree_pair_filter_init` and
+//   `bdtree_pair_filter_set` (or a `const` table of the same layout);
+// * `stack`: `stack_len` entries, at least `bdtree_stack_capacity(d, d)` for the deepest
+//   tree's depth `d`, and `bdtree_self_stack_capacity(d)` when a self-collision is allowed;
+// * `pairs`: `capacity` entries.
+//
+// `order_len` or `roots_len` below `count`, or `filter_len` below what `count` bodies need,
+// is `BDTREE_STATUS_STORAGE_TOO_SMALL` (nothing done). When `pairs` fills, the query stops
+// with `BDTREE_STATUS_OUTPUT_FULL` and `*pair_count == capacity`: the pairs written are
+// valid and more exist. A narrow query that cannot finish (`…_STACK_TOO_SMALL`,
+// `…_TRUNCATED` for a bounded-depth image) ends the world query with its status: treat the
+// world as possibly colliding. `stats` (NULL when not wanted) receives the broad phase's
+// counters and the queries' summed work.
+//
+// Conservative as `bdtree_collide_f64`: every intersecting pair (touching counts) is
+// reported. Refine an f64 answer per body pair with `bdtree_refine_f64`.
+//
+// # Safety
+//
+// `bodies` must point to `count` readable pointers (NULL when `count` is 0), each NULL or a
+// `bdtree_body_f64` that nothing else accesses during the call; `order` to `order_len`
+// writable words; `roots` to `4 · roots_len` writable doubles; `filter` NULL or `filter_len`
+// readable words; `stack` to `stack_len` writable entries; `pairs` to `capacity` writable
+// entries; `pair_count` writable; `stats` NULL or writable. None of these may overlap.
+bdtree_status bdtree_collide_world_f64(struct bdtree_body_f64 *const *bodies,
+                                       size_t count,
+                                       uint32_t *order,
+                                       size_t order_len,
+                                       double *roots,
+                                       size_t roots_len,
+                                       const uint32_t *filter,
+                                       size_t filter_len,
+                                       struct bdtree_node_pair *stack,
+                                       size_t stack_len,
+                                       struct bdtree_world_pair *pairs,
+                                       size_t capacity,
+                                       size_t *pair_count,
+                                       struct bdtree_world_stats *stats);
+
 // Stack entries a primitive query (`bdtree_collide_primitive_*`,
 // `bdtree_collide_primitive_proxies_*`) on a tree of depth `depth` needs.
 size_t bdtree_primitive_stack_capacity(uint32_t depth);
@@ -2036,3 +2250,8 @@ bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
     (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F64) + \
      BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 8u) + \
      BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F64))
+
+/* uint32_t words of a pair filter of n bodies (the same number as bdtree_pair_filter_words),
+ * as a constant expression for static arrays. */
+#define BDTREE_PAIR_FILTER_WORDS(n) \
+    (((size_t)(n) * ((size_t)(n) + 1u) / 2u + 31u) / 32u)
