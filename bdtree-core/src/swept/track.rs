@@ -1,5 +1,5 @@
-//! A node's track over the motion (computed once per query and cached per node), the time
-//! window in which two tracks may meet, and the window carried down the walk in a pair's entry.
+//! A node's track over the motion (computed once per query and cached per node) and the time
+//! window in which two tracks may meet.
 //!
 //! # The track
 //!
@@ -27,21 +27,16 @@
 //! τ = (−d₀·v ± √h) / |v|²,   h = |v|² r² − |d₀ × v|²
 //! ```
 //!
-//! (no real root, `h < 0`: the line of relative motion passes farther than `r`). The walk
-//! intersects this window with the one of the pair it came from (**temporal culling**): a pair
-//! whose window is empty is pruned, and the leaf test is handed its pair's window. Computed in
+//! (no real root, `h < 0`: the line of relative motion passes farther than `r`). The walk prunes
+//! node pairs with the cheaper question of whether the relative center comes within `r` at all
+//! ([`near`]: the closest point of its segment); the leaf test computes its two leaves' window
+//! ([`meet`]) and searches only inside it. (Windows carried down the walk in the pair entries,
+//! intersected with the parent's, are not built.) Computed in
 //! `S`, `h` is bounded above (the cross product's rounding, `≤ 2.9 u |d₀||v|` per vector, and
 //! the products' — `|v|² (r² + 8u |d₀|²)(1 + 8u) − |d₀ × v|² (1 − 4u)`) and the window
 //! widened by `8u (|d₀||v| + |d₀·v| + √h) / |v|² + 4u`: it always contains the exact window
 //! of the computed `d₀`, `v`, `r` (tested against f64 below). Without relative motion
 //! (`|v|² < 2⁻¹⁰⁰`) the distance is `|d₀|` throughout. NaN never prunes.
-//!
-//! # The window in a pair's entry
-//!
-//! A pending pair is two `u32` node indices. With both trees below `2²⁴` nodes, each index's top
-//! byte carries the window in 1/256ths of the motion, rounded outward (exact in binary
-//! floating point): `lo = k/256` in the first, `hi = (256 − m)/256` in the second (a bare
-//! pair, as the walk writes the root, is the whole motion).
 
 // `!(x > y)` is meant: NaN takes the conservative branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

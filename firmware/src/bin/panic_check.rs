@@ -37,8 +37,9 @@ use bdtree_core::{
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
-    collide_world_primitives, refine, refine_error, refine_self, within, ContactPoint, NearPair,
-    Primitive, PrimitiveProxy, SweptPair, WorldContact,
+    collide_swept_front, collide_world_primitives, query_stack_capacity, refine, refine_error,
+    refine_self, within, ContactPoint, FrontEntry, NearPair, Primitive, PrimitiveProxy, SweptFront,
+    SweptPair, WorldContact,
 };
 use bdtree_firmware::rt;
 use core::hint::black_box;
@@ -101,6 +102,7 @@ entries!(
         primitive_query,
         world_primitives,
         swept_query,
+        swept_front,
         refine_pairs,
     ],
     // Known panic paths at opt-level `s` only: none at present (the bounds checks of
@@ -690,6 +692,28 @@ fn swept_query<S: Scalar>() {
     });
 }
 
+fn swept_front<S: Scalar>() {
+    two::<S>(|a0, b0| {
+        two::<S>(|a1, b1| {
+            set(a1, 0.2);
+            let mut stack = [[0u32; 2]; STACK];
+            let mut sink = |p: SweptPair<S>| black_box(p.a) != u32::MAX;
+            let mut entries = [FrontEntry::<S>::EMPTY; 64];
+            let mut spare = [FrontEntry::<S>::EMPTY; 64];
+            let mut front = SweptFront::new(&mut entries, &mut spare);
+            // The first walks from the root; the second carries (or not, if it overflowed).
+            black_box(collide_swept_front(
+                a0, a1, b0, b1, &mut front, &mut stack, &mut sink,
+            ));
+            black_box(collide_swept_front(
+                a0, a1, b0, b1, &mut front, &mut stack, &mut sink,
+            ));
+            black_box(front.entries().len() + front.certified() + front.retested());
+            front.reset();
+        });
+    });
+}
+
 fn boxes<S: Scalar>() {
     two::<S>(|a, b| {
         // Box rows as an application stores them (here: zero extents, from opaque storage).
@@ -901,6 +925,7 @@ fn capacities<S: Scalar>() {
     let d = black_box(12u32);
     black_box(stack_capacity(d, black_box(9)));
     black_box(self_stack_capacity(d));
+    black_box(query_stack_capacity(d, black_box(9)));
     black_box(proxy_stack_capacity(
         d,
         black_box(3),
