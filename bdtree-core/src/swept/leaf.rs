@@ -49,7 +49,7 @@
 //!
 //! # Rounding
 //!
-//! Everything runs in the body's scalar `S`. `T = 4 (δ_a + δ_b) + 256 u_S (w + 1)`, with `δ` a
+//! Everything runs in the body's scalar `S`. `T = 4 (δ_a + δ_b) + 256 u_S w`, with `δ` a
 //! body's larger [`crate::Body::error`] of its two states and `w` the largest coordinate in
 //! play (vertices and translations): it covers the stored states' rounding, the segment ends
 //! computed from poses at `k/K` (quaternions, series, normalisation: [`super::motion`]), the
@@ -564,7 +564,7 @@ mod tests {
             .iter()
             .flat_map(|t| t.iter())
             .fold(t, |m, &x| m.max(norm_inf(x)));
-        let tolerance = S::from_u32(256) * S::UNIT_ROUNDOFF * (w + S::ONE);
+        let tolerance = S::from_u32(256) * S::UNIT_ROUNDOFF * w;
         first_contact(&mut pa, &mut pb, [S::ZERO, S::ONE], tolerance, w).expect("state")
     }
 

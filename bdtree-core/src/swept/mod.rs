@@ -483,7 +483,7 @@ impl<'q, 'a0, 'c0, 'a1, 'c1, 'b0, 'd0, 'b1, 'd1, S: Scalar, X: Sink<SweptPair<S>
             let u = S::UNIT_ROUNDOFF;
             policy.w = w;
             policy.tolerance = S::from_u32(4) * (policy.a.error + policy.b.error)
-                + S::from_u32(256) * u * (w + S::ONE);
+                + S::from_u32(256) * u * w.max(S::from_f64(1e-30));
         }
         policy
     }

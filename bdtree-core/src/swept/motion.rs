@@ -6,7 +6,7 @@
 //! FPU-less or single-precision core. The rounding this leaves (the quaternions taken from the
 //! pose matrices, the series, the slerp's normalisation, the matrix from the quaternion) moves a
 //! computed position by a few hundred `u_S` of its magnitude at most; the leaf test's reach
-//! covers it with `256 u_S (w + 1)` ([`super::leaf`]).
+//! covers it with `256 u_S w` ([`super::leaf`]).
 
 // `!(x > y)` is meant: NaN takes the conservative branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

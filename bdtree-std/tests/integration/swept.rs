@@ -311,4 +311,30 @@ fn millimetre_parts_far_from_the_origin_between_ticks() {
         2 * r64 <= 3 * s64 + 8,
         "{r64} pairs reported, sampling finds {s64}"
     );
+    // Given to the kernel 200 m out, the f32 states round to 15 µm (its answer holds the
+    // sampling, with extras: the host layer places each pair at its own origin instead). At a
+    // floating origin, as the host places the pair, f32 is as tight as f64.
+    let origin = bdtree_core::floating_origin(&[far]);
+    let placed = |ends: &Ends| -> Ends {
+        ends.clone().map(|(q, p)| {
+            let t = [0, 1, 2].map(|k| p.translation[k] - origin[k]);
+            (
+                q,
+                oracle::Pose {
+                    rotation: p.rotation,
+                    translation: t,
+                },
+            )
+        })
+    };
+    let (sheet_placed, ball_placed) = (placed(&sheet_ends), placed(&ball_ends));
+    let (s32, r32) = check::<f32>(
+        (&sheet_mesh, &bs, &sheet_placed),
+        (&ball, &bb, &ball_placed),
+    )
+    .expect("f32 placed");
+    assert!(
+        s32 > 0 && 2 * r32 <= 3 * s32 + 8,
+        "f32 at a floating origin: {r32} pairs reported, sampling finds {s32}"
+    );
 }
