@@ -13,7 +13,9 @@
 //! The scene: a sheet 0.6 × 0.4 (432 triangles, 2 modes) and a modal ball of radius 0.06 (320
 //! triangles, 3 modes) pressed 5 mm into it, sliding at 5 cm/s and 1 cm/s, turning at 0.2 rad/s,
 //! both bodies' modes breathing at 3 Hz (the scene of `tests/integration/swept_front.rs`).
-//! `RESTING_TICKS=N` runs N ticks instead.
+//! `RESTING_TICKS=N` runs N ticks instead. `RESTING_TIME=R` times instead: R rounds, each
+//! running the front phase and the static phase once, in turn first (order flipped every
+//! round), and prints the medians per tick and the median of the rounds' ratios.
 
 use std::hint::black_box;
 
@@ -185,6 +187,51 @@ fn main() {
     let [p0, d0] = states(0);
     set(&mut ticks.plates[0], &p0);
     set(&mut ticks.pads[0], &d0);
+    if let Some(rounds) = std::env::var("RESTING_TIME")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let mut timed = |front: bool, ticks: &mut Ticks<'_, '_>| {
+            set(&mut ticks.plates[0], &p0);
+            set(&mut ticks.pads[0], &d0);
+            let start = std::time::Instant::now();
+            if front {
+                black_box(front_phase(ticks, n, &mut stack));
+            } else {
+                black_box(static_phase(ticks, n, &mut stack));
+            }
+            start.elapsed().as_secs_f64() / n.max(1) as f64
+        };
+        let (mut fronts, mut statics, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (f, s) = if round % 2 == 0 {
+                let f = timed(true, &mut ticks);
+                (f, timed(false, &mut ticks))
+            } else {
+                let s = timed(false, &mut ticks);
+                (timed(true, &mut ticks), s)
+            };
+            fronts.push(f);
+            statics.push(s);
+            ratios.push(f / s);
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (lo, hi) = (
+            ratios.iter().copied().fold(f64::INFINITY, f64::min),
+            ratios.iter().copied().fold(0.0, f64::max),
+        );
+        println!(
+            "resting pad, {rounds} rounds of {n} ticks, per tick (median): front {:.1} µs, \
+             static {:.1} µs; front / static median {:.3} (range {lo:.3}–{hi:.3})",
+            1e6 * median(&mut fronts),
+            1e6 * median(&mut statics),
+            median(&mut ratios),
+        );
+        return;
+    }
     let (front_pairs, certified) = black_box(front_phase(&mut ticks, n, &mut stack));
     set(&mut ticks.plates[0], &p0);
     set(&mut ticks.pads[0], &d0);
