@@ -292,15 +292,15 @@ fn spans<S: Scalar>(
 /// Whether the direction of closest approach of the two centroids keeps the triangles more
 /// than `reach` apart over the whole motion: `a[0]`, `b[0]` at the first tick, `a[1]`, `b[1]`
 /// at the second, every vertex within `reach` (less the tolerance) of its chord. The first
-/// test of every pair (module docs): it settles most. When it does, the gap it leaves at the
-/// second tick: at most the distance between the triangles there, less `reach` (the
-/// certificate a swept front carries to the next tick, [`super::front`]).
+/// test of every pair (module docs): it settles most. When it does, the direction (the gap it
+/// leaves at the second tick, [`gap_along`], is the certificate a swept front carries to the
+/// next tick, [`super::front`]).
 pub(super) fn apart_throughout<S: Scalar>(
     a: [&Tri<S>; 2],
     b: [&Tri<S>; 2],
     reach: S,
     w: S,
-) -> Option<S> {
+) -> Option<V<S>> {
     let d0 = sub(centroid3(a[0]), centroid3(b[0]));
     let d1 = sub(centroid3(a[1]), centroid3(b[1]));
     let v = sub(d1, d0);
@@ -311,10 +311,7 @@ pub(super) fn apart_throughout<S: Scalar>(
     let [up, down] = spans(n, a, b, [S::ZERO, S::ONE], need(reach, w));
     // A span of the whole motion is exactly [0, 1].
     let whole = |x: [S; 2]| x[0] <= S::ZERO && x[1] >= S::ONE;
-    if !(whole(up) || whole(down)) {
-        return None;
-    }
-    Some(gap_along(n, a[1], b[1], reach, w))
+    (whole(up) || whole(down)).then_some(n)
 }
 
 /// The gap between two triangles along `n` (either way round), per unit of `|n|`, less `reach`

@@ -345,10 +345,11 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         };
         let (ea, eb) = (self.a.arc.within(&ta), self.b.arc.within(&tb));
         // Most pairs: one axis apart over the whole motion, from the ticks' vertices.
-        if let Some(gap) =
-            apart_throughout([&a0, &a1], [&b0, &b1], ea + eb + self.tolerance, self.w)
-        {
-            self.gap = gap;
+        let reach = ea + eb + self.tolerance;
+        if let Some(n) = apart_throughout([&a0, &a1], [&b0, &b1], reach, self.w) {
+            if self.certify {
+                self.gap = gap_along(n, &a1, &b1, reach, self.w);
+            }
             return Ok(Flow::Continue);
         }
         self.gap = S::ZERO;
