@@ -13,7 +13,6 @@
 
 use std::boxed::Box;
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
@@ -25,26 +24,8 @@ use bdtree_std::run::{brute_force_frame, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use crate::c_names::*;
+use crate::closer_tests::{moved, scene};
 use crate::swept_tests::aligned;
-
-fn scene(path: &str) -> Scene {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    Scene::load(&root.join(path)).expect("fixture scene")
-}
-
-/// The scene with every body translation moved by `by`, or only body `only`'s.
-fn moved(mut scene: Scene, by: [f64; 3], only: Option<usize>) -> Scene {
-    for frame in &mut scene.frames {
-        for (b, (pose, _)) in frame.iter_mut().enumerate() {
-            if only.is_none_or(|o| o == b) {
-                for (t, d) in pose.translation.iter_mut().zip(by) {
-                    *t += d;
-                }
-            }
-        }
-    }
-    scene
-}
 
 /// `bdtree_floating_origin` of two translations, checked equal (bits) to the kernel's.
 fn c_origin(ts: [[f64; 3]; 2]) -> [f64; 3] {

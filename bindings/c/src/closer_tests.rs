@@ -24,13 +24,14 @@ use bdtree_std::BodyStorage;
 use crate::c_names::*;
 use crate::swept_tests::aligned;
 
-fn scene(path: &str) -> Scene {
+/// A fixture scene (also the world and box-bound tests').
+pub(crate) fn scene(path: &str) -> Scene {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     Scene::load(&root.join(path)).expect("fixture scene")
 }
 
 /// The scene with every body translation moved by `by`, or only body `only`'s.
-fn moved(mut scene: Scene, by: [f64; 3], only: Option<usize>) -> Scene {
+pub(crate) fn moved(mut scene: Scene, by: [f64; 3], only: Option<usize>) -> Scene {
     for frame in &mut scene.frames {
         for (b, (pose, _)) in frame.iter_mut().enumerate() {
             if only.is_none_or(|o| o == b) {
