@@ -71,6 +71,7 @@ documents! {
     ReferencePython = "src/reference/python.md",
     ReferenceC = "src/reference/c.md",
     ReferenceLayout = "src/reference/layout.md",
+    ReferenceChanges = "src/reference/changes.md",
     ReferenceCi = "src/reference/ci.md",
 }
 

@@ -24,21 +24,25 @@
 //! misses an intersecting pair of the stored model; it may report pairs that miss by less than
 //! the documented rounding inflation.
 //!
-//! # Rooms
+//! # Floor plan
 //!
-//! | layer | modules | what |
+//! | layer | folder | what |
 //! |---|---|---|
 //! | numbers | [`scalar`], `crc` | the two scalars and every float operation; checksums |
-//! | the image | [`tree`], [`model`], [`image`] | zero-copy views of a tree image: node rows and links, the mesh and basis, validation |
-//! | bounds | [`sphere`], [`coherence`], [`pose`], [`triangle`] | the BD-Tree update and its rounding bound, the coherent update, rigid poses, the exact leaf test |
-//! | state | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
-//! | the walk | [`output`], [`budget`], [`walk`] | sinks and statuses, budgets, the one pair walk with its container and split rule |
-//! | queries | [`collide()`](mod@collide), [`proxy`], [`obb`], [`separation`], [`selfcollide`], [`interrupt`], [`contact`], [`primitive`], [`swept`] | each a policy over the walk: bound, test, leaf step, container |
-//! | many bodies | [`broad`], [`world`], [`response`] | sweep-and-prune, the world query, penalty forces |
+//! | geometry | [`geometry`] | rigid poses, closest features, the exact leaf test, a triangle pair's contact and separation |
+//! | bounds | [`bounds`] | the BD-Tree sphere update and its rounding bound, the coherent update, the swept track cache |
+//! | image | [`image`] | zero-copy views of a tree image: node rows and links ([`image::tree`]), the mesh and basis ([`image::model`]), validation |
+//! | body | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
+//! | walk | [`walk`] | the one pair walk with its container and split rule; sinks and statuses ([`walk::output`]), budgets ([`walk::budget`]) |
+//! | queries | [`query`] | each query a policy over the walk, one file (or folder) each, one argument order |
+//! | world | [`world`] | sweep-and-prune ([`world::sweep`]), the many-body query, penalty forces ([`world::response`]) |
 //!
-//! **Dependency rule**: a module uses only modules of its own or an earlier layer (queries may
-//! use the triangle query's policy, [`interrupt`] does); nothing uses a later layer, so there
-//! is no cycle.
+//! **Dependency rule**: a module uses only its own layer or earlier ones; nothing uses a later
+//! layer, and no two modules import each other (held by `tests/layout.rs`). The crate root
+//! re-exports each name a user needs once (`bdtree_core::collide`, `bdtree_core::Body`, …);
+//! every other item has one path, its module's. The root's [`Error`] holds any of the kernel's
+//! errors. Paths of the flat layout before the folders (`bdtree_core::proxy`, `::sphere`, …)
+//! remain for one release as deprecated modules ([`moved`]).
 //!
 //! **No panics, no allocation.** Every index is validated when the image is loaded and read
 //! with checked accessors; capacities are the caller's; a full sink or a short stack ends a
@@ -51,69 +55,63 @@
 #![warn(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 pub mod body;
-pub mod broad;
-pub mod budget;
-pub mod closest;
-pub mod coherence;
-pub mod collide;
-pub mod contact;
+pub mod bounds;
 mod crc;
+mod error;
+pub mod geometry;
 pub mod image;
-pub mod interrupt;
-pub mod model;
-pub mod obb;
-pub mod output;
-pub mod pose;
-pub mod primitive;
-pub mod proxy;
-pub mod refine;
-pub mod response;
+pub mod moved;
+pub mod query;
 pub mod scalar;
-pub mod selfcollide;
-pub mod separation;
-pub mod sphere;
-pub mod swept;
-pub mod tree;
-pub mod triangle;
 pub mod walk;
 pub mod world;
 
+#[allow(deprecated)]
+pub use moved::{
+    broad, budget, closest, coherence, contact, interrupt, model, obb, output, pose, primitive,
+    proxy, response, selfcollide, separation, sphere, swept, tree, triangle,
+};
+
 pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
-pub use broad::{AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus};
-pub use budget::{Budget, Clock, Deadline, TestBudget};
-pub use coherence::{Anchor, ReferenceEntry};
-pub use collide::collide;
-pub use contact::{
-    collide_contacts, contact_tolerance, triangle_contact, within, ContactPoint, NearPair,
-    TriangleContact,
-};
+pub use bounds::coherence::{Anchor, ReferenceEntry};
+pub use bounds::track_cache::TrackEntry;
 pub use crc::crc32;
+pub use error::Error;
+pub use geometry::pose::{Pose, PoseError, QUATERNION_TOLERANCE};
+pub use geometry::triangle_pair::{contact_tolerance, triangle_contact, TriangleContact};
+pub use image::model::{Model, ModelError};
+pub use image::tree::{Encoding, NodeKind, TreeView};
 pub use image::{AlignedImage, Header, Image, ImageError, Layout};
-pub use interrupt::{Order, Pending, RunOutcome, RunStatus, Suspended, Traversal};
-pub use model::{Model, ModelError};
-pub use output::{
-    Buffer, ContactBuffer, ContactSink, QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
-};
-pub use pose::{Pose, PoseError, QUATERNION_TOLERANCE};
-pub use primitive::{
+pub use query::boxes::{collide_boxes, BoxTable, BoxTableError, BoxTest};
+pub use query::contacts::{collide_contacts, within, ContactPoint, NearPair};
+pub use query::primitives::{
     collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
-    primitive_tolerance, Primitive, PrimitiveError, PrimitiveProxy,
+    primitive_tolerance, Primitive, PrimitiveError,
 };
-pub use proxy::{
-    collide_proxies, collide_proxies_apart, proxy_stack_capacity, ProxyBuffer, ProxyPair, ProxySink,
+pub use query::proxies::{collide_proxies, collide_proxies_apart, proxy_stack_capacity};
+pub use query::query_stack_capacity;
+pub use query::refinement::{refine, refine_error, refine_self};
+pub use query::self_collision::{
+    collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList,
 };
-pub use refine::{refine, refine_error, refine_self};
-pub use response::{
+pub use query::separation::{closer_than, nearest, Nearest};
+pub use query::swept::{collide_swept, collide_swept_front, FrontEntry, SweptFront, SweptPair};
+pub use query::traversal::{Order, Pending, RunOutcome, RunStatus, Suspended, Traversal};
+pub use query::triangles::collide;
+pub use scalar::Scalar;
+pub use walk::budget::{Budget, Clock, Deadline, TestBudget};
+pub use walk::output::{
+    Buffer, ContactBuffer, ContactSink, PrimitiveProxy, ProxyBuffer, ProxyPair, ProxySink,
+    QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
+};
+pub use walk::stack_capacity;
+pub use world::response::{
     apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
     respond_mut, Penalty, Wrench, WrenchMut,
 };
-pub use scalar::Scalar;
-pub use selfcollide::{collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList};
-pub use swept::{
-    collide_swept, collide_swept_front, FrontEntry, SweptFront, SweptPair, TrackEntry,
+pub use world::sweep::{
+    AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus,
 };
-pub use tree::{Encoding, NodeKind, TreeView};
-pub use walk::{query_stack_capacity, stack_capacity};
 pub use world::{
     collide_world, collide_world_primitives, WorldBodies, WorldContact, WorldOutcome, WorldPair,
 };

@@ -3,7 +3,7 @@
 //! Each ball (radius 0.3 m, rubber-like: E = 0.5 MPa, ν = 0.45, ρ = 1000 kg/m³) moves by a
 //! rigid translation and its 6 lowest vibration modes from [`bdtree_std::modal`]. Every time
 //! step (0.1 ms) the bounded-depth proxy query (depth 10) finds the overlapping contact
-//! spheres; each gives a penalty force `k d n` ([`bdtree_core::response`]), summed into a force
+//! spheres; each gives a penalty force `k d n` ([`bdtree_core::world::response`]), summed into a force
 //! on each ball's center of mass and a generalized force on its modes. Dynamics, integrated by
 //! semi-implicit Euler:
 //!
@@ -25,7 +25,7 @@
 //! model is not exactly conservative; the modal damping and the energy left in vibration make
 //! the measured restitution below 1.
 
-use bdtree_core::response::{respond, Wrench};
+use bdtree_core::world::response::{respond, Wrench};
 use bdtree_core::{collide_proxies, proxy_stack_capacity, Pose, ProxyPair, QueryStatus};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::modal::{compute_modes, ModalOptions};
@@ -130,7 +130,7 @@ fn main() -> Result<(), String> {
         }
         pairs.clear();
         let [a, b] = &mut bodies;
-        let outcome = collide_proxies(a, PROXY_DEPTH, b, PROXY_DEPTH, &mut stack, &mut |p| {
+        let outcome = collide_proxies(a, b, PROXY_DEPTH, PROXY_DEPTH, &mut stack, &mut |p| {
             pairs.push(p);
             true
         });
@@ -140,7 +140,7 @@ fn main() -> Result<(), String> {
         let (mut wa, mut wb) = (Wrench::<f32, MODES>::ZERO, Wrench::<f32, MODES>::ZERO);
         let mut deepest = 0.0f64;
         for p in &pairs {
-            if let Some(c) = respond(p, STIFFNESS as f32, a, b, &mut wa, &mut wb) {
+            if let Some(c) = respond(a, b, p, STIFFNESS as f32, &mut wa, &mut wb) {
                 deepest = deepest.max(f64::from(c.depth));
             }
         }

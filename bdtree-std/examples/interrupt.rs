@@ -9,7 +9,7 @@
 //! cargo run --release -p bdtree-std --example interrupt -- fixtures/scenes/demo.json --slot-us 20
 //! ```
 //!
-//! On a controller the clock is a cycle counter or SysTick (see `bdtree_core::interrupt`).
+//! On a controller the clock is a cycle counter or SysTick (see `bdtree_core::query::traversal`).
 
 use bdtree_std::BodyStorage;
 use std::path::PathBuf;

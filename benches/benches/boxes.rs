@@ -12,7 +12,7 @@ use bdtree_std::BodyStorage;
 use std::path::Path;
 use std::time::Duration;
 
-use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
+use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{collide, stack_capacity, Body, Image, Pose, QueryStats, TrianglePair};
 use bdtree_std::build::{box_table, build, BuildOptions, Precision};
 use bdtree_std::io::{ImageBuf, Scene};
@@ -63,7 +63,7 @@ fn run(
                 let outcome = match method {
                     Method::Spheres => collide(a, b, &mut stack, &mut sink),
                     Method::Boxes(test) => {
-                        collide_boxes(a, &tables[i], b, &tables[j], test, &mut stack, &mut sink)
+                        collide_boxes(a, b, &tables[i], &tables[j], test, &mut stack, &mut sink)
                     }
                 };
                 assert!(outcome.status.is_complete());

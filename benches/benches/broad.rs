@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use bdtree_core::sphere::spheres_overlap;
+use bdtree_core::bounds::sphere::spheres_overlap;
 use bdtree_core::{AllPairs, SweepAndPrune};
 use criterion::{BenchmarkId, Criterion};
 

@@ -1,4 +1,4 @@
-//! The leaf test alone: `bdtree_core::triangle::triangles_may_intersect` on the triangle pairs a
+//! The leaf test alone: `bdtree_core::geometry::triangle::triangles_may_intersect` on the triangle pairs a
 //! query hands it.
 //!
 //! Pairs: two icospheres (radius 1, 1,280 triangles; radius 0.6, 320 triangles) whose surfaces
@@ -19,7 +19,7 @@
 use std::hint::black_box;
 
 use bdtree_benches::Rng;
-use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::geometry::triangle::triangles_may_intersect;
 use bdtree_core::Scalar;
 use bdtree_std::shapes::procedural::icosphere;
 use criterion::{Criterion, Throughput};

@@ -175,8 +175,8 @@ fn run(
                 let needed = proxy_stack_capacity(depth, l, depth, l);
                 collide_proxies(
                     &mut a,
-                    l,
                     &mut b,
+                    l,
                     l,
                     &mut stack[..needed],
                     &mut |p: ProxyPair<f32>| {

@@ -13,7 +13,7 @@ use bdtree_std::{oracle, BodyStorage};
 use std::path::Path;
 use std::time::Duration;
 
-use bdtree_core::selfcollide::{
+use bdtree_core::query::self_collision::{
     collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfList,
     UnitCounts,
 };
@@ -117,7 +117,7 @@ fn run(
             aids.list
                 .collide(body, with, &mut aids.stack, &mut sink, counts)
         } else {
-            collide_self_with(body, with, &mut aids.stack, &mut sink, counts)
+            collide_self_with(body, with, counts, &mut aids.stack, &mut sink)
         };
         assert!(outcome.status.is_complete());
         let o = outcome.stats;

@@ -10,7 +10,7 @@
 use bdtree_std::{oracle, BodyStorage};
 use std::time::Duration;
 
-use bdtree_core::separation::{closer_than, nearest};
+use bdtree_core::query::separation::{closer_than, nearest};
 use bdtree_core::{stack_capacity, Image, Pose};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -65,22 +65,24 @@ fn run(image: &Image<'_, f32>, frames: &[Frame], what: u8) -> Vec<f64> {
         a.set_state(pose(&f.pose[0]), &qa).expect("a");
         b.set_state(pose(&f.pose[1]), &qb).expect("b");
         out.push(match what {
-            0 => f64::from(
-                nearest(&mut a, &mut b, &mut stack)
-                    .nearest
-                    .expect("answer")
-                    .distance,
-            ),
-            1 => f64::from(u8::from(
-                closer_than(&mut a, &mut b, 0.1, 0.0, &mut stack)
-                    .0
-                    .expect("answer"),
-            )),
-            _ => f64::from(u8::from(
-                closer_than(&mut a, &mut b, 0.01, 0.0, &mut stack)
-                    .0
-                    .expect("answer"),
-            )),
+            0 => {
+                let mut answer = None;
+                let o = nearest(&mut a, &mut b, &mut stack, &mut answer);
+                assert!(o.status.is_complete());
+                f64::from(answer.expect("answer").distance)
+            }
+            1 => {
+                let mut closer = true;
+                let o = closer_than(&mut a, &mut b, 0.1, 0.0, &mut stack, &mut closer);
+                assert!(o.status.is_complete());
+                f64::from(u8::from(closer))
+            }
+            _ => {
+                let mut closer = true;
+                let o = closer_than(&mut a, &mut b, 0.01, 0.0, &mut stack, &mut closer);
+                assert!(o.status.is_complete());
+                f64::from(u8::from(closer))
+            }
         });
     }
     out

@@ -3,7 +3,7 @@
 //! Groups `update_f32` and `update_f64`, one benchmark per variant and mode count M ∈ {4, 10,
 //! 16, 32}, all reported per node (`Throughput::Elements(nodes)`):
 //!
-//! * `kernel/M` — `bdtree_core::sphere::update` over [`NODES`] node records laid out
+//! * `kernel/M` — `bdtree_core::bounds::sphere::update` over [`NODES`] node records laid out
 //!   contiguously as in a tree image (M + 1 rows `[c, R]`, `[Ū_j, ΔR_j]` per node), results
 //!   written to an output array.
 //! * `scalar_reference/M` — the same arithmetic written as a straightforward implementation
@@ -12,7 +12,7 @@
 //! * `body_sphere/M` — `Body::sphere` over every node of a built tree (icosphere, 1280
 //!   triangles, 2559 nodes): update, world transform, inflation and cache write. `set_state`
 //!   runs at the start of every iteration to invalidate the cache (O(M), included).
-//! * `coherent_kernel/M` — the single-flop coherent update (`bdtree_core::coherence`): per node
+//! * `coherent_kernel/M` — the single-flop coherent update (`bdtree_core::bounds::coherence`): per node
 //!   the reference center copied and `R'' = (R'_r + D ‖δq‖₂)(1 + 4u)` from the reference sphere
 //!   and the spread, `‖δq‖₂` once per iteration; same layout of [`NODES`] references as a
 //!   coherent body's cache (`[x, y, z, r]` and `D` per node).
@@ -28,8 +28,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_benches::Rng;
-use bdtree_core::coherence::{coherent_radius, drift_norm};
-use bdtree_core::sphere::{mode_weights, update};
+use bdtree_core::bounds::coherence::{coherent_radius, drift_norm};
+use bdtree_core::bounds::sphere::{mode_weights, update};
 use bdtree_core::{Anchor, Pose, ReferenceEntry, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::ImageBuf;

@@ -18,7 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bdtree_core::separation::{nearest, NearestOutcome};
+use bdtree_core::query::separation::{nearest, Nearest};
 use bdtree_core::{
     collide, floating_origin, stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry,
 };
@@ -49,8 +49,10 @@ fn nearest_pair(
     a: &mut Body<'_, '_, f32>,
     b: &mut Body<'_, '_, f32>,
     stack: &mut [[u32; 2]],
-) -> NearestOutcome<f32> {
-    nearest(a, b, stack)
+) -> (Option<Nearest<f32>>, QueryOutcome) {
+    let mut answer = None;
+    let outcome = nearest(a, b, stack, &mut answer);
+    (answer, outcome)
 }
 
 fn scene_path(args: &[String]) -> PathBuf {
@@ -120,8 +122,8 @@ fn run(path: &Path, vertices: bool) {
                 start();
                 let c = collide_pair(a, b, &mut stack);
                 start();
-                let n = nearest_pair(a, b, &mut stack);
-                let d = n.nearest.map_or(f32::NAN, |x| x.distance);
+                let (answer, n) = nearest_pair(a, b, &mut stack);
+                let d = answer.map_or(f32::NAN, |x| x.distance);
                 println!(
                     "frame {f} pair {i}-{j}: collide {} node pairs, {} triangle tests; nearest \
                      distance {d:.4}, {} node pairs, {} triangle tests",

@@ -123,7 +123,7 @@ fn broad_phase_is_checked() -> bool {
 /// Per-call instruction counts at M = 10 (loop overhead included: upper bounds):
 /// `update_m10` through [`bdtree_core::TreeView::update`] with the mode count known only at run
 /// time, as [`Body::sphere`] calls it; `update_m10_portable`, the Rust kernel alone
-/// ([`bdtree_core::sphere::update_portable`]); `sphere_m10`, a cache miss of [`Body::sphere`]
+/// ([`bdtree_core::bounds::sphere::update_portable`]); `sphere_m10`, a cache miss of [`Body::sphere`]
 /// (update, world transform, inflation, cache write); `sqrt_libm` and `sqrt_micromath`, the
 /// square root of a deepest-first ordering key without and with bdtree-core's `micromath`
 /// feature.
@@ -180,7 +180,7 @@ fn bench(work: &mut Work, counter: &Counter) -> bool {
     for _ in 0..ROUNDS {
         for node in 0..nodes {
             if let Some(r) = tree.record(node) {
-                h = fold(h, bdtree_core::sphere::update_portable(r, weights));
+                h = fold(h, bdtree_core::bounds::sphere::update_portable(r, weights));
             }
         }
     }
@@ -625,7 +625,7 @@ fn proxy_pairs(
         for (k, b) in tail.iter_mut().enumerate() {
             let j = (i + 1 + k) as u32;
             let mut sink = |p: ProxyPair<f32>| keep([i as u32, j, p.a, p.b]);
-            let outcome = collide_proxies(a, l, b, l, stack, &mut sink);
+            let outcome = collide_proxies(a, b, l, l, stack, &mut sink);
             complete &= outcome.status.is_complete();
             stats.add(&outcome.stats);
         }

@@ -59,7 +59,7 @@ fn exercise<S: Scalar>(image: &Image<'_, S>) {
         // Proxy queries at the tree's depth and one level up (bounded trees answer these).
         for l in [depth, depth.saturating_sub(1)] {
             let mut proxies = vec![[0u32; 2]; proxy_stack_capacity(depth, l, depth, l)];
-            let _ = collide_proxies(&mut a, l, &mut b, l, &mut proxies, &mut |_p: ProxyPair<S>| {
+            let _ = collide_proxies(&mut a, &mut b, l, l, &mut proxies, &mut |_p: ProxyPair<S>| {
                 found += 1;
                 true
             });

@@ -76,7 +76,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bdtree_core::separation::nearest;
+use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     collide, collide_contacts, collide_primitive, collide_primitive_proxies, collide_proxies,
     collide_self, proxy_stack_capacity, self_stack_capacity, stack_capacity, within, Body,
@@ -470,14 +470,13 @@ fn answers<S: Scalar>(
                     answer.proxies.push(([i, j, p.a, p.b], p.depth));
                     true
                 };
-                let o = collide_proxies(a, PROXY_DEPTH, b, PROXY_DEPTH, &mut stack, &mut sink);
+                let o = collide_proxies(a, b, PROXY_DEPTH, PROXY_DEPTH, &mut stack, &mut sink);
                 if !o.status.is_complete() {
                     return Err(format!("frame {f}: proxies: {:?}", o.status));
                 }
-                let n = nearest(a, b, &mut stack);
-                let near = n
-                    .nearest
-                    .ok_or_else(|| format!("frame {f}: distance: {:?}", n.status))?;
+                let mut near = None;
+                let n = nearest(a, b, &mut stack, &mut near);
+                let near = near.ok_or_else(|| format!("frame {f}: distance: {:?}", n.status))?;
                 answer.distances.push((
                     [
                         near.triangle_a,
@@ -557,7 +556,7 @@ fn answers<S: Scalar>(
                     true
                 };
                 let o =
-                    collide_primitive_proxies(body, PROXY_DEPTH, primitive, &mut stack, &mut sink);
+                    collide_primitive_proxies(body, primitive, PROXY_DEPTH, &mut stack, &mut sink);
                 if !o.status.is_complete() {
                     return Err(format!(
                         "frame {f}: body {i}: primitive proxies {k}: {:?}",

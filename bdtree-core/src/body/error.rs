@@ -1,6 +1,6 @@
 //! Why a body could not be set up, or refused a state.
 
-use crate::pose::PoseError;
+use crate::geometry::pose::PoseError;
 
 /// Why a body could not be set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,7 +92,7 @@ impl core::fmt::Display for BodyError {
             }
             Self::ModeStorageTooSmall { needed, given } => {
                 // `needed` is `mode_storage(M)`: the tree's mode count is named, not the slots.
-                let modes = needed / crate::mode_storage(1);
+                let modes = needed / crate::body::mode_storage(1);
                 write!(
                     f,
                     "mode storage has {given} scalars but the tree has {modes} modes, which need \

@@ -3,8 +3,8 @@
 //! cannot have moved.
 
 use super::{Body, BodyError};
+use crate::image::tree::TreeView;
 use crate::scalar::Scalar;
-use crate::tree::TreeView;
 
 /// Deformation regions (see [`Body::with_regions`]).
 pub(super) struct Regions<'c> {

@@ -16,7 +16,7 @@
 //!   that touches there is reported, at any distance from the origin.
 
 use super::{Body, BodyError};
-use crate::pose::{Pose, PoseError};
+use crate::geometry::pose::{Pose, PoseError};
 use crate::scalar::Scalar;
 
 impl<S: Scalar> Body<'_, '_, S> {

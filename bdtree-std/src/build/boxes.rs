@@ -1,4 +1,4 @@
-//! Box bounds for a built tree (the box variant of the BD-Tree, see [`bdtree_core::obb`]).
+//! Box bounds for a built tree (the box variant of the BD-Tree, see [`bdtree_core::query::boxes`]).
 
 use bdtree_core::{Image, Model, NodeKind, Scalar, TreeView};
 
@@ -6,7 +6,7 @@ use bdtree_core::{Image, Model, NodeKind, Scalar, TreeView};
 /// `[ΔH_jx, ΔH_jy, ΔH_jz, 0]` with `H_k = max_i |p_ik − c_k|` and `ΔH_jk = max_i |U_ijk − Ū_jk|`
 /// over the node's vertices, computed in f64 from the image's own model and centers, rounded up
 /// to the scalar and capped by the sphere's `R` and `ΔR_j` (which bound them already, so the
-/// cap only undoes the rounding). Validate with [`bdtree_core::obb::BoxTable::new`].
+/// cap only undoes the rounding). Validate with [`bdtree_core::query::boxes::BoxTable::new`].
 ///
 /// Empty for a bounded-depth image (no mesh to bound; box queries refuse such trees anyway).
 pub fn box_table<S: Scalar>(image: &Image<'_, S>) -> Vec<[S; 4]> {

@@ -38,7 +38,8 @@
 //! ([`bdtree_core::collide_proxies`]) at any proxy depth `≤ L` exactly as the complete image
 //! would with the same rows, and nothing else.
 
-use bdtree_core::image::{Layout, Section, NONE};
+use bdtree_core::image::tree::NONE;
+use bdtree_core::image::{Layout, Section};
 use bdtree_core::{Encoding, Image, NodeKind};
 
 use super::tree::BuildError;

@@ -4,7 +4,7 @@
 //! and slivers), CAD and STL exports, UV spheres whose poles are rings of coincident vertices,
 //! seams welded by duplicating vertices. The loaders keep them (they are valid geometry: a
 //! point or a segment), the kernel's leaf test answers them exactly
-//! ([`bdtree_core::triangle`]), and `bdtree build` and `bdtree inspect` say how many a mesh
+//! ([`bdtree_core::geometry::triangle`]), and `bdtree build` and `bdtree inspect` say how many a mesh
 //! holds ([`counts`], [`Counts::summary`]).
 //!
 //! The classes, from the rest positions in f64:

@@ -18,7 +18,8 @@
 //! rounded model with the rounded center and `Ū`, then rounded outward, so the stored bounds
 //! hold exactly for the stored model.
 
-use bdtree_core::image::{Layout, Section, NONE};
+use bdtree_core::image::tree::NONE;
+use bdtree_core::image::{Layout, Section};
 
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
@@ -114,7 +115,7 @@ pub struct BuildOptions {
     pub motion_weight: f64,
     /// Enlarge every internal node to contain its children's bounds for every `q` (a nested
     /// image, [`bdtree_core::image::FLAG_NESTED`]): needed by bounded-depth proxy queries
-    /// ([`bdtree_core::proxy`]); costs some tightness in the upper levels (measured in
+    /// ([`bdtree_core::query::proxies`]); costs some tightness in the upper levels (measured in
     /// the book's `docs/src/performance/proxies.md`).
     pub nested: bool,
 }

@@ -1,7 +1,7 @@
 //! What the queries answer: [`Answer`] and its items, in f64 world coordinates, and the
 //! [`Wrench`] of generalized forces (sized at run time).
 
-use bdtree_core::response::{penalty, Penalty};
+use bdtree_core::world::response::{penalty, Penalty};
 use bdtree_core::{QueryStats, Scalar, WrenchMut};
 
 /// A query's answer: its items, sorted, and the kernel's counters summed over its walks.
@@ -77,7 +77,7 @@ pub struct Proxy {
 
 impl Proxy {
     /// The penalty contact of this pair with `stiffness` (force per length):
-    /// [`bdtree_core::response::penalty`] on the two world spheres, in f64 — the point in the
+    /// [`bdtree_core::world::response::penalty`] on the two world spheres, in f64 — the point in the
     /// middle of the overlap, the unit normal from a's centre to b's, the depth, and the force
     /// `stiffness · depth · normal` on body b (a gets its negative). `None` when the spheres do
     /// not overlap or are concentric, where the response of [`super::proxy_forces`] gives no

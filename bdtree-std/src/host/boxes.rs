@@ -1,5 +1,5 @@
 //! The bound a triangle-pair query prunes node pairs with: the tree's spheres, or the box
-//! variant of the BD-Tree ([`bdtree_core::obb`]: oriented boxes with the spheres' centre update
+//! variant of the BD-Tree ([`bdtree_core::query::boxes`]: oriented boxes with the spheres' centre update
 //! and a per-axis growth, tested on 15 or 6 separating axes) — [`pairs_with`] for two bodies,
 //! [`World::pairs_with`] for a world.
 //!
@@ -15,7 +15,7 @@
 //! and the half-extents `3M` multiply-adds per node visited; boxes prune better on elongated or
 //! flat nodes (sheets, limbs), spheres on round ones — `benches/benches/boxes.rs` measures both.
 
-use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
+use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{refine, stack_capacity, Body as KernelBody, QueryStats, Scalar, TrianglePair};
 
 use super::body::{Body, OnTwo};
@@ -96,8 +96,8 @@ impl OnTwo for BoxPairs {
         let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
         let outcome = collide_boxes(
             a,
-            &ta,
             b,
+            &ta,
             &tb,
             self.test,
             &mut stack,

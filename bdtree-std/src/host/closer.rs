@@ -21,7 +21,7 @@
 //! # How
 //!
 //! At the pair's floating origin ([`super::placing::pair_origin`]): the kernel's
-//! [`bdtree_core::separation::closer_than`] (nearest-first, pruned at `d` from the root,
+//! [`bdtree_core::query::separation::closer_than`] (nearest-first, pruned at `d` from the root,
 //! stopping at the first leaf pair within `d` plus its error bound). Its "no" is final (it never
 //! says "not closer" for bodies within `d` at the state as given, whose rounding its error
 //! bound includes). Its "yes" is a "maybe" in the tree's precision: it is settled by the
@@ -30,9 +30,9 @@
 //! measurement's bound — the witness. Cost: one pruned walk for "no"; for "yes" two walks, each
 //! stopping early.
 
-use bdtree_core::closest::closest_points;
-use bdtree_core::separation::closer_than as kernel_closer_than;
-use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::geometry::closest::closest_points;
+use bdtree_core::geometry::triangle::triangles_may_intersect;
+use bdtree_core::query::separation::closer_than as kernel_closer_than;
 use bdtree_core::{
     refine_error, stack_capacity, within as kernel_within, Body as KernelBody, NearPair,
     QueryStats, QueryStatus, Scalar,
@@ -84,12 +84,13 @@ impl OnTwo for CloserThan {
         let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
         // Rounded up, so that `S`'s distance is not below the one asked for.
         let d = S::from_f64(self.distance * (1.0 + 4.0 * S::UNIT_ROUNDOFF.to_f64()));
-        let (maybe, first) = kernel_closer_than(a, b, d, S::ZERO, &mut stack);
-        stats.add(&first);
-        if maybe == Some(false) {
+        let mut closer = true;
+        let first = kernel_closer_than(a, b, d, S::ZERO, &mut stack, &mut closer);
+        stats.add(&first.stats);
+        if first.status.is_complete() && !closer {
             return Ok((None, stats));
         }
-        // (`None`: the walk could not complete; the walk below ends with the status that says
+        // (Incomplete: the walk could not complete; the walk below ends with the status that says
         // why, or answers in full.)
         // Settle the "maybe" in f64: the first pair within `d` (plus the measurement's bound)
         // on the stored model at the states as given.

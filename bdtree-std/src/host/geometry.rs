@@ -3,8 +3,8 @@
 //! the deformed vertices, and the **contact Jacobian** row of a point of a triangle. Each is
 //! computed at the body's own origin ([`super::placing::self_origin`]).
 
-use bdtree_core::closest::closest_on_triangle;
-use bdtree_core::tree::{NodeKind, TreeView};
+use bdtree_core::geometry::closest::closest_on_triangle;
+use bdtree_core::image::tree::{NodeKind, TreeView};
 use bdtree_core::{Body as KernelBody, Pose, Scalar};
 
 use super::body::{Body, Exact, OnOne};

@@ -33,7 +33,7 @@
 
 use std::time::{Duration, Instant};
 
-use bdtree_core::interrupt::{Clock, Deadline, TestBudget};
+use bdtree_core::walk::budget::{Clock, Deadline, TestBudget};
 use bdtree_core::{
     refine, Body as KernelBody, Pending, QueryStats, Scalar, Suspended, Traversal, TrianglePair,
 };

@@ -4,9 +4,9 @@
 //! parameters, and returns an [`Answer`] (its items and the kernel's counters) or a
 //! [`HostError`].
 
-use bdtree_core::closest::closest_points;
-use bdtree_core::separation::nearest;
-use bdtree_core::triangle::triangles_may_intersect;
+use bdtree_core::geometry::closest::closest_points;
+use bdtree_core::geometry::triangle::triangles_may_intersect;
+use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
     collide_self, collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error,
@@ -206,7 +206,7 @@ fn contact_wrenches<S: Scalar>(
                 depth: S::from_f64(c.depth),
             },
         };
-        let _ = respond_contact(&contact, S::from_f64(stiffness), a, b, wa.view(), wb.view());
+        let _ = respond_contact(a, b, &contact, S::from_f64(stiffness), wa.view(), wb.view());
     }
     [wa.wide(), wb.wide()]
 }
@@ -231,7 +231,7 @@ pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError
 /// [`contacts`] with the generalized forces of a penalty response: each contact pushes body b
 /// by `stiffness · depth` along its normal at its point (on its triangle, so the reduced force
 /// is the exact virtual work `Σ λ_i U_iᵀ Rᵀ f` of that point of the surface, see
-/// [`bdtree_core::response`]) and body a by the opposite. Returns the contacts and the two
+/// [`bdtree_core::world::response`]) and body a by the opposite. Returns the contacts and the two
 /// bodies' wrenches (computed in the bodies' precision, widened).
 pub fn contact_forces(
     a: &mut Body,
@@ -370,8 +370,9 @@ impl OnTwo for Distance {
         b: &mut KernelBody<'_, '_, S>,
     ) -> Self::Out {
         let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
-        let outcome = nearest(a, b, &mut stack);
-        let n = match outcome.nearest {
+        let mut answer = None;
+        let outcome = nearest(a, b, &mut stack, &mut answer);
+        let n = match answer {
             Some(n) if outcome.status.is_complete() => n,
             _ => {
                 return Err(HostError::Incomplete {
@@ -614,8 +615,8 @@ impl OnOne for AgainstPrimitive<'_> {
                 let mut items = Vec::new();
                 let outcome = collide_primitive_proxies(
                     body,
-                    depth,
                     &primitive,
+                    depth,
                     &mut stack,
                     &mut |p: KernelPrimitiveProxy<S>| {
                         items.push(PrimitiveProxy {

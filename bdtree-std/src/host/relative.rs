@@ -44,7 +44,7 @@ impl OnTwo for RelativeProxies {
         let offset = std::array::from_fn(|k| ob[k] - oa[k]);
         let mut found: Vec<[u32; 2]> = Vec::new();
         let outcome =
-            collide_proxies_apart(a, la, b, lb, offset, &mut stack, &mut |p: ProxyPair<S>| {
+            collide_proxies_apart(a, b, la, lb, offset, &mut stack, &mut |p: ProxyPair<S>| {
                 found.push([p.a, p.b]);
                 true
             });

@@ -90,7 +90,7 @@
 //!
 //! with `q` in mesh units, `F_v` the force on vertex `v` in newtons (in the body's axes:
 //! `Rᵀ f` for a world force `f`) and `U_vj` the vertex's 3-vector of mode `j` — the kernel's
-//! generalized force ([`bdtree_core::response`]). With `L` the unit's length in metres and `M`
+//! generalized force ([`bdtree_core::world::response`]). With `L` the unit's length in metres and `M`
 //! the lattice's mass matrix in kg, `m_j = L · U_jᵀ M U_j` (`U_j` on the lattice's nodes,
 //! dimensionless): N·s² per mesh unit, which is kg when the unit is the metre; `k_j` is in N
 //! per mesh unit. With [`Normalization::Mass`], `m_j = 1` and `k_j = ω_j²`. The elastic

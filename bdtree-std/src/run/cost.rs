@@ -77,8 +77,8 @@ pub fn cost_of_queries(
         let mut pairs = 0u64;
         let outcome = collide_proxies(
             &mut a,
-            proxy_depth,
             &mut b,
+            proxy_depth,
             proxy_depth,
             &mut stack,
             &mut |_p: ProxyPair<f32>| {

@@ -3,7 +3,7 @@
 //! overlapping contact proxies and every body's spheres at a tree level ([`level_cut`]).
 //!
 //! A contact point is a point of the intersection of the two triangles, the kernel's
-//! [`bdtree_core::closest::intersection_point`] in f64: the mean of the points where an edge of
+//! [`bdtree_core::geometry::closest::intersection_point`] in f64: the mean of the points where an edge of
 //! one crosses the other (the midpoint of the intersection segment for a transversal pair), or
 //! the midpoint of the two nearest points when no edge crosses (coplanar or touching pairs).
 
@@ -176,6 +176,6 @@ pub fn frame_geometry(
 
 /// A point of the intersection of two intersecting triangles (see the module documentation).
 pub fn contact_point(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [f64; 3] {
-    let tolerance = bdtree_core::contact::contact_tolerance(a, b, 0.0);
-    bdtree_core::closest::intersection_point(a, b, tolerance)
+    let tolerance = bdtree_core::geometry::triangle_pair::contact_tolerance(a, b, 0.0);
+    bdtree_core::geometry::closest::intersection_point(a, b, tolerance)
 }

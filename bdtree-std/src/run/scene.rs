@@ -40,7 +40,7 @@ use crate::BodyStorage;
 /// indices (face order of each mesh).
 pub type Contact = (usize, usize, u32, u32);
 
-/// An overlapping pair of contact proxies (see [`bdtree_core::proxy`]), widened to f64.
+/// An overlapping pair of contact proxies (see [`bdtree_core::query::proxies`]), widened to f64.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProxyContact {
     /// Body indices, `a < b`.
@@ -646,7 +646,7 @@ pub fn run_unrefined<S: Scalar>(
                         });
                         true
                     };
-                    let outcome = collide_proxies(a, l, b, l, &mut stack, &mut sink);
+                    let outcome = collide_proxies(a, b, l, l, &mut stack, &mut sink);
                     result.stats.add(&outcome.stats);
                     result.complete &= outcome.status.is_complete();
                 }

@@ -7,7 +7,7 @@
 //! [`crate::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
 //! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
 //! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
-//! penalty forces ([`bdtree_core::response`]), the ground as a plane primitive (the half-space
+//! penalty forces ([`bdtree_core::world::response`]), the ground as a plane primitive (the half-space
 //! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
 //! same depth ([`crate::host::World::primitive_proxies`]), or every exact triangle contact
 //! ([`crate::host::World::primitive_contacts`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal

@@ -2,7 +2,7 @@
 //! filter, frame after frame as bodies move (and as the world grows and shrinks); the
 //! allowed-collision matrix; a full sink.
 
-use bdtree_core::sphere::spheres_overlap;
+use bdtree_core::bounds::sphere::spheres_overlap;
 use bdtree_core::{AllPairs, BitMatrix, PairFilter, SweepAndPrune, SweepStatus};
 use proptest::prelude::*;
 

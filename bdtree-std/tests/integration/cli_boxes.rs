@@ -2,7 +2,7 @@
 //! `bdtree_std::build::box_file` (the C API's tests validate those against the image and query
 //! with them), in f32 and f64; bad input named with the file and the problem.
 
-use bdtree_core::obb::BoxTable;
+use bdtree_core::query::boxes::BoxTable;
 use bdtree_std::build::{box_file, box_table};
 use bdtree_std::io::ImageBuf;
 

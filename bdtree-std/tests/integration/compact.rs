@@ -240,7 +240,7 @@ proptest! {
         let mut stack = vec![[0u32; 2]; proxy_stack_capacity(ba.tree.depth(), proxy_depth, src_b.tree.depth(), lb)];
         let mut pairs: Vec<(usize, u32)> = Vec::new();
         let map = source_nodes(&src_a, Some(proxy_depth));
-        let outcome = collide_proxies(&mut a, proxy_depth, &mut b, lb, &mut stack, &mut |p: ProxyPair<f32>| {
+        let outcome = collide_proxies(&mut a, &mut b, proxy_depth, lb, &mut stack, &mut |p: ProxyPair<f32>| {
             pairs.push((map[p.a as usize], p.b));
             true
         });
@@ -381,8 +381,8 @@ fn resealed_random_corruptions_of_compact_images_never_panic() {
                 let mut stack = vec![[0u32; 2]; proxy_stack_capacity(d, d, d, d)];
                 let _ = collide_proxies(
                     &mut a,
-                    d,
                     &mut b2,
+                    d,
                     d,
                     &mut stack,
                     &mut |_p: ProxyPair<f32>| true,

@@ -1,5 +1,5 @@
 //! Zero-area triangles (issue 23): the leaf test against an oracle that shares no code with
-//! `bdtree_core::triangle` — exact intersection from `oracle::triangles_intersect` (expansion
+//! `bdtree_core::geometry::triangle` — exact intersection from `oracle::triangles_intersect` (expansion
 //! arithmetic) and, for every pair the kernel reports that does not intersect, the exact
 //! squared distance in rational arithmetic ([`exact`]).
 //!
@@ -13,8 +13,8 @@
 //!   sphere with pole rings, a welded and crumpled grid, a torus with point triangles, bodies
 //!   100 units across) against the brute force, and the distance query on them.
 
-use bdtree_core::separation::nearest;
-use bdtree_core::triangle::triangles_may_intersect;
+use crate::support::nearest;
+use bdtree_core::geometry::triangle::triangles_may_intersect;
 use bdtree_core::{
     collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
     TrianglePair,
@@ -175,7 +175,7 @@ pub mod exact {
 // ---------------------------------------------------------------------------------------
 // The documented bound.
 
-/// The constant `c` of the leaf test's bound `√3 τ + c u w` (`bdtree_core::triangle`).
+/// The constant `c` of the leaf test's bound `√3 τ + c u w` (`bdtree_core::geometry::triangle`).
 const SPREAD: f64 = 64.0;
 
 /// The leaf test's documented bound for triangles with largest coordinate `w`, vertex error

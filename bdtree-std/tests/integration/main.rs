@@ -31,6 +31,7 @@ mod modal_physics;
 mod modal_references;
 #[cfg(feature = "cli")]
 mod modes;
+mod moved;
 mod obb;
 #[cfg(feature = "cli")]
 mod pictures;

@@ -2,7 +2,9 @@
 //! poses and q); box queries (15-axis and 6-axis) equal to brute force; the 6-axis test never
 //! separates what the 15-axis test does not; hand-made separating-axis cases.
 
-use bdtree_core::obb::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox};
+use bdtree_core::query::boxes::{
+    boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox,
+};
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
 use bdtree_std::build::{box_table, build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, Mesh};
@@ -101,8 +103,8 @@ fn queries<S: Scalar>(
         let mut found = Vec::new();
         let outcome = collide_boxes(
             &mut body_a,
-            &tba,
             &mut body_b,
+            &tba,
             &tbb,
             test,
             &mut stack,
@@ -316,8 +318,8 @@ fn box_queries_on_bodies_with_vertex_caches_miss_nothing_issue_39() {
                     let mut boxes = Vec::new();
                     let outcome = collide_boxes(
                         &mut a,
-                        &ta,
                         &mut b,
+                        &ta,
                         &tb,
                         test,
                         &mut stack,

@@ -3,8 +3,8 @@
 //! exact and coherent spheres — plus the leaf contacts of the f64 oracle always lying under a
 //! reported proxy pair.
 
+use bdtree_core::bounds::sphere::spheres_overlap;
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_NESTED};
-use bdtree_core::sphere::spheres_overlap;
 use bdtree_core::{
     collide_proxies, collide_proxies_apart, proxy_stack_capacity, Anchor, Body, Image, ImageError,
     NodeKind, Pose, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
@@ -143,7 +143,7 @@ fn check_proxies<S: Scalar>(
     for &(la, lb) in depths {
         let mut stack = vec![[0u32; 2]; proxy_stack_capacity(ta.depth(), la, tb.depth(), lb)];
         let mut found: Vec<ProxyPair<S>> = Vec::new();
-        let outcome = collide_proxies(&mut body_a, la, &mut body_b, lb, &mut stack, &mut |p| {
+        let outcome = collide_proxies(&mut body_a, &mut body_b, la, lb, &mut stack, &mut |p| {
             found.push(p);
             true
         });
@@ -200,8 +200,8 @@ fn check_proxies<S: Scalar>(
         let mut apart: Vec<(u32, u32)> = Vec::new();
         let outcome = collide_proxies_apart(
             &mut body_a,
-            la,
             &mut body_b,
+            la,
             lb,
             [0.0; 3],
             &mut stack,
@@ -226,8 +226,8 @@ fn check_proxies<S: Scalar>(
         apart.clear();
         let outcome = collide_proxies_apart(
             &mut body_a,
-            la,
             &mut body_b,
+            la,
             lb,
             b.pose.translation,
             &mut stack,
@@ -417,11 +417,11 @@ fn proxy_queries_refuse_plain_trees_and_report_full_sinks_and_short_stacks() {
     let mut b = c2.body(&nested).expect("body");
     let mut stack = vec![[0u32; 2]; 64];
     let mut sink = ProxyBuffer::<f32, 4>::new();
-    let outcome = collide_proxies(&mut p, 2, &mut a, 2, &mut stack, &mut sink);
+    let outcome = collide_proxies(&mut p, &mut a, 2, 2, &mut stack, &mut sink);
     assert_eq!(outcome.status, QueryStatus::NotNested);
     assert!(sink.is_empty());
     // Two coincident balls: every depth-2 proxy of one overlaps some of the other.
-    let outcome = collide_proxies(&mut a, 2, &mut b, 2, &mut stack, &mut sink);
+    let outcome = collide_proxies(&mut a, &mut b, 2, 2, &mut stack, &mut sink);
     assert!(
         matches!(outcome.status, QueryStatus::ProxyOutputFull { .. }),
         "{:?}",
@@ -429,7 +429,7 @@ fn proxy_queries_refuse_plain_trees_and_report_full_sinks_and_short_stacks() {
     );
     assert_eq!(sink.len(), 4);
     let needed = proxy_stack_capacity(nested.tree.depth(), 2, nested.tree.depth(), 2);
-    let outcome = collide_proxies(&mut a, 2, &mut b, 2, &mut stack[..needed - 1], &mut sink);
+    let outcome = collide_proxies(&mut a, &mut b, 2, 2, &mut stack[..needed - 1], &mut sink);
     assert_eq!(
         outcome.status,
         QueryStatus::StackTooSmall {

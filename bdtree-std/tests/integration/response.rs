@@ -3,7 +3,7 @@
 //! f64 — and, by virtual work, to the derivative of `f · p_node(q)` along each mode.
 #![allow(clippy::needless_range_loop)] // x, y, z index loops read clearer here
 
-use bdtree_core::response::{
+use bdtree_core::world::response::{
     apply_at_triangle, penalty, respond, respond_contact, respond_mut, Wrench, WrenchMut,
 };
 use bdtree_core::{
@@ -66,7 +66,7 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
         let mut stack =
             vec![[0u32; 2]; proxy_stack_capacity(ia.tree.depth(), 4, ib.tree.depth(), 4)];
         let mut pairs: Vec<ProxyPair<f64>> = Vec::new();
-        let outcome = collide_proxies(&mut a, 4, &mut b, 4, &mut stack, &mut |p| {
+        let outcome = collide_proxies(&mut a, &mut b, 4, 4, &mut stack, &mut |p| {
             pairs.push(p);
             true
         });
@@ -76,7 +76,7 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
         let mut expected_qa = [0.0f64; 4];
         for p in &pairs {
             let before = wb;
-            let Some(c) = respond(p, k, &a, &b, &mut wa, &mut wb) else {
+            let Some(c) = respond(&a, &b, p, k, &mut wa, &mut wb) else {
                 continue;
             };
             checked += 1;
@@ -289,7 +289,7 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
                 torque: &mut tb2,
                 q: &mut qfb,
             };
-            match respond_contact(c, 100.0, &a, &b, wa, wb) {
+            match respond_contact(&a, &b, c, 100.0, wa, wb) {
                 Some(p) => {
                     contacts_seen += 1;
                     assert!(p.depth > 0.0);
@@ -311,7 +311,7 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
         let mut stack =
             vec![[0u32; 2]; proxy_stack_capacity(ia.tree.depth(), 3, ib.tree.depth(), 3)];
         let mut pairs: Vec<ProxyPair<f64>> = Vec::new();
-        collide_proxies(&mut a, 3, &mut b, 3, &mut stack, &mut |p| {
+        collide_proxies(&mut a, &mut b, 3, 3, &mut stack, &mut |p| {
             pairs.push(p);
             true
         });
@@ -319,7 +319,7 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
         let (mut fa, mut ta, mut qfa) = ([0.0; 3], [0.0; 3], vec![0.0; 4]);
         let (mut fb, mut tb2, mut qfb) = ([0.0; 3], [0.0; 3], vec![0.0; 3]);
         for p in &pairs {
-            let old = respond(p, 50.0, &a, &b, &mut oa, &mut ob);
+            let old = respond(&a, &b, p, 50.0, &mut oa, &mut ob);
             let wa = WrenchMut {
                 force: &mut fa,
                 torque: &mut ta,
@@ -330,7 +330,7 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
                 torque: &mut tb2,
                 q: &mut qfb,
             };
-            let new = respond_mut(p, 50.0, &a, &b, wa, wb);
+            let new = respond_mut(&a, &b, p, 50.0, wa, wb);
             assert_eq!(old, new);
             proxies_seen += usize::from(new.is_some());
         }

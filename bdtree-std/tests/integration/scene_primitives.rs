@@ -425,8 +425,8 @@ fn check_primitive_proxies<S: Scalar>(
     let mut found = Vec::new();
     let outcome = bdtree_core::collide_primitive_proxies(
         &mut body,
-        proxy_depth,
         &primitive,
+        proxy_depth,
         &mut stack,
         &mut |p: bdtree_core::PrimitiveProxy<S>| {
             found.push(p);

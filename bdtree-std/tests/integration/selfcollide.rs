@@ -140,7 +140,7 @@ fn a_folded_sheet_collides_with_itself() {
 /// one (it may miss, never invents).
 #[test]
 fn normal_culling_reports_a_subset_and_cones_nest() {
-    use bdtree_core::selfcollide::{collide_self_normal_culled, normal_cones};
+    use bdtree_core::query::self_collision::{collide_self_normal_culled, normal_cones};
     use bdtree_core::NodeKind;
     let mut rng = Rng::new(0xBD7_0702);
     for (mesh, expect_root) in [
@@ -226,7 +226,7 @@ fn node_vertices(image: &bdtree_core::Image<'_, f32>, triangles: &[[u32; 3]]) ->
 /// most non-adjacent leaf pairs.
 #[test]
 fn vertex_signatures_never_hide_a_shared_vertex() {
-    use bdtree_core::selfcollide::vertex_signatures;
+    use bdtree_core::query::self_collision::vertex_signatures;
     let mut rng = Rng::new(0xBD7_0703);
     for mesh in meshes() {
         let buf = build(&mesh, None, BuildOptions::default(), &mut |_| {})
@@ -291,7 +291,7 @@ fn list_run(
     states: &[Vec<f32>],
     capacity: usize,
 ) -> Result<Vec<(usize, bool)>, TestCaseError> {
-    use bdtree_core::selfcollide::{
+    use bdtree_core::query::self_collision::{
         collide_self_with, tree_parents, vertex_signatures, SelfAids, SelfList, UnitCounts,
     };
     let buf = build(mesh, Some(basis), BuildOptions::default(), &mut |_| {})
@@ -327,7 +327,7 @@ fn list_run(
             found.push((p.a, p.b));
             true
         };
-        let outcome = collide_self_with(&mut body, aids, &mut stack, &mut sink, &mut typed_counts);
+        let outcome = collide_self_with(&mut body, aids, &mut typed_counts, &mut stack, &mut sink);
         let typed = settle(&mut found, outcome)?;
         let mut sink = |p: TrianglePair| {
             found.push((p.a, p.b));

@@ -2,7 +2,8 @@
 //! witnesses and triangles, `closer_than` on both sides of the true distance, the root-sphere
 //! lower bound — in f32 and f64.
 
-use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
+use crate::support::{closer_than, nearest};
+use bdtree_core::query::separation::separation_lower_bound;
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, Mesh};

@@ -134,3 +134,39 @@ pub fn node_vertices<S: Scalar>(image: &Image<'_, S>) -> Vec<Vec<u32>> {
 pub fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
 }
+
+/// The distance query's answer and outcome together, as the tests read them.
+pub struct NearestAnswer<S> {
+    pub status: bdtree_core::QueryStatus,
+    pub nearest: Option<bdtree_core::Nearest<S>>,
+}
+
+/// [`bdtree_core::nearest`] with its answer slot returned beside its status.
+pub fn nearest<S: bdtree_core::Scalar>(
+    a: &mut bdtree_core::Body<'_, '_, S>,
+    b: &mut bdtree_core::Body<'_, '_, S>,
+    stack: &mut [[u32; 2]],
+) -> NearestAnswer<S> {
+    let mut nearest = None;
+    let outcome = bdtree_core::nearest(a, b, stack, &mut nearest);
+    NearestAnswer {
+        status: outcome.status,
+        nearest,
+    }
+}
+
+/// [`bdtree_core::closer_than`]'s answer, `None` when the query did not complete, and its work.
+pub fn closer_than<S: bdtree_core::Scalar>(
+    a: &mut bdtree_core::Body<'_, '_, S>,
+    b: &mut bdtree_core::Body<'_, '_, S>,
+    distance: S,
+    margin: S,
+    stack: &mut [[u32; 2]],
+) -> (Option<bool>, bdtree_core::QueryStats) {
+    let mut closer = true;
+    let outcome = bdtree_core::closer_than(a, b, distance, margin, stack, &mut closer);
+    (
+        outcome.status.is_complete().then_some(closer),
+        outcome.stats,
+    )
+}

@@ -1,11 +1,11 @@
-//! Box bounds (the box variant of the BD-Tree, `bdtree_core::obb`): a tree's box table, made
+//! Box bounds (the box variant of the BD-Tree, `bdtree_core::query::boxes`): a tree's box table, made
 //! on a host by `bdtree boxes` (computed in f64, which a device cannot do) and validated once
 //! against its image (`bdtree_box_table_init_*`), and the triangle-pair query that prunes
 //! node pairs with oriented boxes instead of spheres (`bdtree_collide_boxes_*`).
 
 use core::mem::size_of;
 
-use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
+use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{crc32, Body, Image, Scalar};
 
 use crate::body::{bdtree_body_f32, bdtree_body_f64, two_bodies, BodySlot};
@@ -221,7 +221,7 @@ pub unsafe fn collide_with_boxes<S: BoxPrecision>(
         }
         let stack = stack(stack_ptr, stack_len)?;
         let mut sink = CBuffer::new(ffi::slice_mut(pairs, capacity)?);
-        let outcome = collide_boxes(a, &ta.table, b, &tb.table, test, stack, &mut sink);
+        let outcome = collide_boxes(a, b, &ta.table, &tb.table, test, stack, &mut sink);
         finish(outcome, sink.len, count, stats)
     };
     status(run())

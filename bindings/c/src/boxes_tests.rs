@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_core::obb::{collide_boxes, BoxTable, BoxTest};
+use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{floating_origin, stack_capacity, TrianglePair};
 use bdtree_std::build::{box_file, box_table, BuildOptions, Precision};
 use bdtree_std::io::Scene;
@@ -229,7 +229,7 @@ macro_rules! boxes_through_c {
                 }
                 let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
                 let mut found = Vec::new();
-                let outcome = collide_boxes(&mut a, &ta, &mut b, &tb, test, &mut stack, &mut |p: TrianglePair| {
+                let outcome = collide_boxes(&mut a, &mut b, &ta, &tb, test, &mut stack, &mut |p: TrianglePair| {
                     found.push((p.a, p.b));
                     true
                 });

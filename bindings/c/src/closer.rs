@@ -1,7 +1,7 @@
 //! Whether two bodies come closer than a distance, stopping at the first proof
 //! (`bdtree_closer_than_*`): the safety monitor's check, cheaper than `bdtree_distance_*`.
 
-use bdtree_core::separation::closer_than as kernel_closer_than;
+use bdtree_core::query::separation::closer_than as kernel_closer_than;
 use bdtree_core::stack_capacity;
 
 use crate::body::{bdtree_body_f32, bdtree_body_f64, two_bodies, BodySlot};
@@ -34,8 +34,10 @@ pub unsafe fn closer_than<S: Precision>(
         }
         let (a, b) = two_bodies(a, b)?;
         let stack = stack(stack_ptr, stack_len)?;
-        let (answer, work) = kernel_closer_than(a, b, distance, S::ZERO, stack);
-        put(stats, work.into())?;
+        let mut closer = true;
+        let outcome = kernel_closer_than(a, b, distance, S::ZERO, stack, &mut closer);
+        put(stats, outcome.stats.into())?;
+        let answer = outcome.status.is_complete().then_some(closer);
         match answer {
             Some(x) => {
                 out.write(x);

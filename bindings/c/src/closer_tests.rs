@@ -13,7 +13,7 @@ use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_core::separation::closer_than;
+use bdtree_core::query::separation::closer_than;
 use bdtree_core::{floating_origin, stack_capacity, Scalar};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
@@ -163,9 +163,10 @@ macro_rules! closer_through_c {
                         .expect("state");
                 }
                 let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
-                closer_than(&mut a, &mut b, d, S::ZERO, &mut stack)
-                    .0
-                    .expect("complete")
+                let mut closer = true;
+                let outcome = closer_than(&mut a, &mut b, d, S::ZERO, &mut stack, &mut closer);
+                assert!(outcome.status.is_complete(), "{:?}", outcome.status);
+                closer
             }
 
             /// The frames `frames` and every body pair of `scene` at d = 0, `near` and, with

@@ -473,7 +473,7 @@ macro_rules! through_c {
                                 true
                             };
                             assert!(collide_primitive_proxies(
-                                &mut body, L, &k_prim, &mut stack, &mut sink
+                                &mut body, &k_prim, L, &mut stack, &mut sink
                             )
                             .status
                             .is_complete());

@@ -1,7 +1,7 @@
 //! The minimum distance between two bodies, with its witness points and normal
 //! (`bdtree_distance_*`).
 
-use bdtree_core::separation::{nearest, Nearest};
+use bdtree_core::query::separation::{nearest, Nearest};
 
 use crate::body::{bdtree_body_f32, bdtree_body_f64, two_bodies, BodySlot};
 use crate::ffi::{self, put, Precision};
@@ -90,9 +90,10 @@ pub unsafe fn distance<S: Precision, N: From<Nearest<S>>>(
         let out = ffi::out(out)?;
         let (a, b) = two_bodies(a, b)?;
         let stack = stack(stack_ptr, stack_len)?;
-        let outcome = nearest(a, b, stack);
+        let mut answer = None;
+        let outcome = nearest(a, b, stack, &mut answer);
         put(stats, outcome.stats.into())?;
-        match (bdtree_status::from(outcome.status), outcome.nearest) {
+        match (bdtree_status::from(outcome.status), answer) {
             (bdtree_status::Ok, Some(n)) => {
                 out.write(n.into());
                 Ok(())

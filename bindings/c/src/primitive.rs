@@ -247,7 +247,7 @@ pub unsafe fn collide_primitive_proxies<S: Precision, P: From<PrimitiveProxy<S>>
         let stack = stack(stack_ptr, stack_len)?;
         let mut sink = CBuffer::new(ffi::slice_mut(proxies, capacity)?);
         let outcome =
-            bdtree_core::collide_primitive_proxies(body, proxy_depth, primitive, stack, &mut sink);
+            bdtree_core::collide_primitive_proxies(body, primitive, proxy_depth, stack, &mut sink);
         finish(outcome, sink.len, count, stats)
     };
     status(run())

@@ -84,7 +84,7 @@ pub unsafe fn collide_proxies<S: Precision, P: From<ProxyPair<S>>>(
         let (a, b) = two_bodies(a, b)?;
         let stack = stack(stack_ptr, stack_len)?;
         let mut sink = CBuffer::new(ffi::slice_mut(pairs, capacity)?);
-        let outcome = bdtree_core::collide_proxies(a, depth_a, b, depth_b, stack, &mut sink);
+        let outcome = bdtree_core::collide_proxies(a, b, depth_a, depth_b, stack, &mut sink);
         finish(outcome, sink.len, count, stats)
     };
     status(run())

@@ -1,10 +1,10 @@
-//! Generalized forces: the kernel's contact response ([`bdtree_core::response`]) into wrenches
+//! Generalized forces: the kernel's contact response ([`bdtree_core::world::response`]) into wrenches
 //! sized at run time (`bdtree_wrench_*`: force, torque and the caller's `q` array) —
 //! penalty forces of a proxy pair (`bdtree_respond_*`) or of an exact contact
 //! (`bdtree_respond_contact_*`), and any force at a node (`bdtree_apply_at_node_*`) or on a
 //! triangle (`bdtree_apply_at_triangle_*`).
 
-use bdtree_core::response::{
+use bdtree_core::world::response::{
     apply_at_node_mut, apply_at_triangle, respond_contact, respond_mut, Penalty,
 };
 use bdtree_core::{Body, ContactPoint, ProxyPair, TriangleContact, WrenchMut};
@@ -245,7 +245,7 @@ pub unsafe fn respond<S: Forces>(
             .row(pair.b as usize, 0)
             .ok_or(bdtree_status::BadArgument)?;
         let (wa, wb) = two_wrenches::<S>(wrench_a, wrench_b, a, b)?;
-        let found = respond_mut(&pair, stiffness, a, b, wa, wb);
+        let found = respond_mut(a, b, &pair, stiffness, wa, wb);
         ffi::put(penalty, found.map(S::Penalty::from).unwrap_or_else(none))
     };
     status(run())
@@ -284,7 +284,7 @@ pub unsafe fn respond_to_contact<S: Forces>(
             .get(contact.b as usize)
             .ok_or(bdtree_status::BadArgument)?;
         let (wa, wb) = two_wrenches::<S>(wrench_a, wrench_b, a, b)?;
-        let found = respond_contact(&contact, stiffness, a, b, wa, wb);
+        let found = respond_contact(a, b, &contact, stiffness, wa, wb);
         ffi::put(penalty, found.map(S::Penalty::from).unwrap_or_else(none))
     };
     status(run())

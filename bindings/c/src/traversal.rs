@@ -3,7 +3,8 @@
 
 use core::ffi::c_void;
 
-use bdtree_core::interrupt::{Clock, Deadline, Order, Pending, TestBudget};
+use bdtree_core::query::traversal::{Order, Pending};
+use bdtree_core::walk::budget::{Clock, Deadline, TestBudget};
 use bdtree_core::Traversal;
 
 use crate::body::{bdtree_body_f32, bdtree_body_f64, two_bodies, BodySlot, BDTREE_STORAGE_ALIGN};

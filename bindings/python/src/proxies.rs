@@ -1,5 +1,5 @@
 //! Contact proxies and the forces on them: `collide_proxies` and `penalty_forces` — the host's
-//! [`host::proxies`] and [`host::proxy_forces`] (the kernel's [`bdtree_core::response`]:
+//! [`host::proxies`] and [`host::proxy_forces`] (the kernel's [`bdtree_core::world::response`]:
 //! penalty forces on overlapping proxies and the generalized forces they put on each body's
 //! frame and reduced coordinates), with [`host::Proxy::penalty`] for each pair's force.
 

@@ -16,18 +16,18 @@
 #![no_std]
 #![no_main]
 
-use bdtree_core::coherence::{coherent_radius, drift_norm};
+use bdtree_core::bounds::coherence::{coherent_radius, drift_norm};
 use bdtree_core::image::{check_nested, checksum};
-use bdtree_core::obb::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
-use bdtree_core::response::{
+use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
+use bdtree_core::world::response::{
     apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
     respond_mut, Wrench, WrenchMut,
 };
-use bdtree_core::selfcollide::{
+use bdtree_core::query::self_collision::{
     collide_self_normal_culled, normal_cones, tree_parents, vertex_signatures, UnitCounts,
 };
-use bdtree_core::separation::{closer_than, nearest, separation_lower_bound};
-use bdtree_core::sphere::{error_bound, mode_weights, spheres_overlap, update, update_sparse};
+use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
+use bdtree_core::bounds::sphere::{error_bound, mode_weights, spheres_overlap, update, update_sparse};
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
     collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
@@ -456,13 +456,13 @@ fn proxy_query<S: Scalar>() {
         let mut stack = [[0u32; 2]; STACK];
         let (la, lb) = (black_box(2), black_box(3));
         let mut sink = |p: ProxyPair<S>| black_box(p.a) != u32::MAX;
-        black_box(collide_proxies(a, la, b, lb, &mut stack, &mut sink));
+        black_box(collide_proxies(a, b, la, lb, &mut stack, &mut sink));
         let mut buffer = ProxyBuffer::<S, 8>::new();
-        black_box(collide_proxies(a, la, b, lb, &mut stack, &mut buffer));
+        black_box(collide_proxies(a, b, la, lb, &mut stack, &mut buffer));
         black_box(buffer.as_slice().len());
         let offset = [black_box(0.5), black_box(-2.0), black_box(1e3)];
         black_box(collide_proxies_apart(
-            a, la, b, lb, offset, &mut stack, &mut sink,
+            a, b, la, lb, offset, &mut stack, &mut sink,
         ));
     });
 }
@@ -490,9 +490,9 @@ fn self_query_with<S: Scalar>() {
         black_box(collide_self_with(
             body,
             aids,
+            &mut counts,
             &mut stack,
             &mut sink,
-            &mut counts,
         ));
         black_box(counts);
     });
@@ -587,7 +587,7 @@ fn traversal_deadline<S: Scalar>() {
     });
 }
 
-/// `Traversal::pending()` (its `% cap`, interrupt.rs ~274, was reported as a panic path; it
+/// `Traversal::pending()` (its `% cap`, query/traversal.rs, was reported as a panic path; it
 /// links clean at opt-level 3 and `s` here).
 fn traversal_pending<S: Scalar>() {
     two::<S>(|a, b| {
@@ -603,8 +603,12 @@ fn separation<S: Scalar>() {
     two::<S>(|a, b| {
         let mut stack = [[0u32; 2]; STACK];
         black_box(separation_lower_bound(a, b));
-        black_box(nearest(a, b, &mut stack).nearest.map(|n| n.distance));
-        black_box(closer_than(a, b, scalar(0.1), scalar(0.01), &mut stack));
+        let mut near = None;
+        black_box(nearest(a, b, &mut stack, &mut near));
+        black_box(near.map(|n| n.distance));
+        let mut closer = true;
+        black_box(closer_than(a, b, scalar(0.1), scalar(0.01), &mut stack, &mut closer));
+        black_box(closer);
     });
 }
 
@@ -643,8 +647,8 @@ fn primitive_query<S: Scalar>() {
             let depth = black_box(3);
             black_box(collide_primitive_proxies(
                 body,
-                depth,
                 primitive,
+                depth,
                 &mut stack,
                 &mut proxies,
             ));
@@ -733,13 +737,13 @@ fn boxes<S: Scalar>() {
             BoxTest::FaceAxes
         };
         let mut stack = [[0u32; 2]; STACK];
-        black_box(collide_boxes(a, &ta, b, &tb, test, &mut stack, &mut sink));
+        black_box(collide_boxes(a, b, &ta, &tb, test, &mut stack, &mut sink));
     });
 }
 
 /// Known panic path at opt-level `s`: `obb::boxes_overlap`'s `abs_r[i][j]` bounds checks.
 fn boxes_overlap_direct<S: Scalar>() {
-    let b = |x: f32| bdtree_core::obb::WorldBox {
+    let b = |x: f32| bdtree_core::query::boxes::WorldBox {
         center: [scalar::<S>(x); 3],
         axes: [[scalar::<S>(0.5); 3]; 3],
         half: [scalar::<S>(1.0); 3],
@@ -834,7 +838,7 @@ fn response<S: Scalar>() {
             };
             let mut wa = Wrench::<S, MODES>::ZERO;
             let mut wb = Wrench::<S, MODES>::default();
-            black_box(respond(&pair, scalar(100.0), a, b, &mut wa, &mut wb));
+            black_box(respond(a, b, &pair, scalar(100.0), &mut wa, &mut wb));
             black_box(apply_at_node(
                 a,
                 black_box(3),
@@ -857,10 +861,10 @@ fn response<S: Scalar>() {
                 q: qb.get_mut(..m).unwrap_or(&mut []),
             };
             black_box(respond_mut(
-                &pair,
-                scalar(100.0),
                 a,
                 b,
+                &pair,
+                scalar(100.0),
                 va.reborrow(),
                 vb.reborrow(),
             ));
@@ -874,10 +878,10 @@ fn response<S: Scalar>() {
                 },
             };
             black_box(respond_contact(
-                &contact,
-                scalar(100.0),
                 a,
                 b,
+                &contact,
+                scalar(100.0),
                 va.reborrow(),
                 vb.reborrow(),
             ));

@@ -129,7 +129,7 @@ pub(super) fn host_sums(
                             found.push([i as u32, j, p.a, p.b]);
                             true
                         };
-                        collide_proxies(a, l, b, l, &mut stack, &mut sink);
+                        collide_proxies(a, b, l, l, &mut stack, &mut sink);
                     }
                 }
             }

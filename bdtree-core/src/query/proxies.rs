@@ -1,0 +1,384 @@
+//! Bounded-depth traversal with contact proxies (James & Pai 2004, section 3.4).
+//!
+//! A **proxy** of a tree at proxy depth `L` is a node at depth `L`, or a leaf shallower than
+//! `L` (or a cut node of a bounded-depth tree, [`crate::TreeView::is_bounded`], whose depth is
+//! the tree's): the proxies partition the triangles, and a traversal that stops at them costs what a
+//! tree of depth `L` costs, whatever the mesh resolution. [`collide_proxies`] returns exactly
+//!
+//! ```text
+//! { (p, q) : p a proxy of a, q a proxy of b, spheres_overlap(a.sphere(p), b.sphere(q)) }
+//! ```
+//!
+//! — the proxy pairs whose updated spheres (as [`Body::sphere`] computes them, exact or
+//! coherent) overlap, each with its two world spheres and penetration depth for contact
+//! response. `L` is chosen per query and per body (0 is the root; a depth at or beyond the
+//! tree's depth makes every leaf a proxy, and the answer is then every overlapping leaf pair).
+//!
+//! # Why pruning at an ancestor is exact
+//!
+//! The trees must be **nested** (built with nesting, [`crate::image::FLAG_NESTED`]; the loader
+//! verifies it): every node's updated sphere contains its children's for every `q`, in exact
+//! arithmetic, and so (by induction) every descendant's. Computed spheres carry rounding
+//! error, so a computed ancestor sphere need not contain a computed descendant sphere; the
+//! traversal therefore tests every **non-proxy** node with its sphere enlarged by
+//!
+//! ```text
+//! margin = (8 + ⌈d / 4⌉) · δ      (d the tree's depth, δ the body's sphere rounding bound)
+//! ```
+//!
+//! Derivation: each computed center is within `√3 δ` of the exact one and each computed radius
+//! within `δ`, before the `3δ` inflation every sphere gets ([`crate::bounds::sphere`]). A computed
+//! descendant sphere therefore lies inside the exact descendant sphere grown by
+//! `(√3 + 4) δ`; that lies inside the exact ancestor sphere grown by the same amount plus the
+//! nesting tolerance the loader accepts (below `δ/4` per level, see
+//! [`crate::image::check_nested`]); and that lies inside the computed ancestor sphere grown by
+//! `(2√3 + 2) δ + ⌈d/4⌉ δ`. One more `δ` covers the overlap test's own rounding
+//! (`spheres_overlap`'s relative slack `16u` is below `δ/6` of any radius of the body) and the
+//! rounding of the enlargement itself. So if a proxy pair overlaps, every ancestor pair's
+//! enlarged spheres overlap and the traversal reaches it; and a proxy pair is reported exactly
+//! when its own (unenlarged) spheres overlap.
+//!
+//! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
+
+use crate::body::Body;
+use crate::bounds::sphere::spheres_overlap;
+use crate::image::tree::NONE;
+use crate::scalar::Scalar;
+use crate::walk::output::{report, QueryOutcome, QueryStats, QueryStatus};
+use crate::walk::output::{ProxyPair, ProxySink};
+use crate::walk::{run_query, stack_capacity, Bodies, Flow, Node, Policy};
+
+/// Stack entries [`collide_proxies`] needs for these trees and proxy depths. A `const fn`, so
+/// static storage can be sized with it.
+pub const fn proxy_stack_capacity(
+    tree_depth_a: u32,
+    proxy_depth_a: u32,
+    tree_depth_b: u32,
+    proxy_depth_b: u32,
+) -> usize {
+    /// `u32::min` is not a `const fn` (it is `Ord::min`).
+    const fn least(a: u32, b: u32) -> u32 {
+        if a < b {
+            a
+        } else {
+            b
+        }
+    }
+    stack_capacity(
+        least(tree_depth_a, proxy_depth_a),
+        least(tree_depth_b, proxy_depth_b),
+    )
+}
+
+/// The proxy query's policy: spheres enlarged above the proxy depth, proxies terminal, the
+/// leaf step reports the pair.
+struct Proxies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
+    bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
+    /// Per side: proxy depth and the non-proxy margin (module docs).
+    depths: [u32; 2],
+    margins: [S; 2],
+    sink: &'q mut X,
+}
+
+/// The enlargement of a body's non-proxy spheres (module docs).
+fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
+    let levels = S::from_u32(8 + body.tree().depth().div_ceil(4));
+    levels * body.sphere_error()
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Proxies<'_, '_, '_, '_, '_, S, X> {
+    /// A node's sphere as its bound: a proxy's own, a non-proxy's enlarged by the margin.
+    #[inline(always)]
+    fn enlarged(&self, first: bool, node: u32, [x, y, z, r]: [S; 4]) -> Option<[S; 4]> {
+        let proxy = self.node(first, node)?.terminal;
+        let margin = if first {
+            self.margins[0]
+        } else {
+            self.margins[1]
+        };
+        Some([x, y, z, if proxy { r } else { r + margin }])
+    }
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    /// Leaves, cut nodes of a bounded tree (no children) and nodes at the proxy depth are
+    /// terminal.
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        let tree = if first {
+            self.bodies.a.body.tree()
+        } else {
+            self.bodies.b.body.tree()
+        };
+        let [left, right, triangle, depth] = tree.links(node as usize)?;
+        let proxy_depth = if first {
+            self.depths[0]
+        } else {
+            self.depths[1]
+        };
+        Some(Node {
+            children: [left, right],
+            terminal: triangle != NONE || left == NONE || depth >= proxy_depth,
+            triangle,
+        })
+    }
+
+    /// A proxy's own sphere, a non-proxy's enlarged by the margin.
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let sphere = self.bodies.sphere(first, node)?;
+        self.enlarged(first, node, sphere)
+    }
+
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let sphere = self.bodies.cached_sphere(first, node)?;
+        self.enlarged(first, node, sphere)
+    }
+
+    #[inline(always)]
+    fn children(&mut self, first: bool, [left, right]: [u32; 2]) -> Option<[[S; 4]; 2]> {
+        let [l, r] = self.bodies.child_spheres(first, left)?;
+        Some([
+            self.enlarged(first, left, l)?,
+            self.enlarged(first, right, r)?,
+        ])
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        spheres_overlap(*a, *b).then_some(())
+    }
+
+    fn updates(&self) -> u32 {
+        self.bodies.updates()
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        _: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (Some(sa), Some(sb)) = (self.bodies.sphere(true, i), self.bodies.sphere(false, j))
+        else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        let pair = ProxyPair {
+            a: i,
+            b: j,
+            sphere_a: sa,
+            sphere_b: sb,
+            depth: sa[3] + sb[3] - distance,
+        };
+        report(self.sink, pair, stats)?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// What a proxy query needs before it walks: nested trees and a stack of
+/// [`proxy_stack_capacity`] entries.
+#[inline(always)]
+fn checked<S: Scalar>(
+    a: &Body<'_, '_, S>,
+    proxy_depth_a: u32,
+    b: &Body<'_, '_, S>,
+    proxy_depth_b: u32,
+    stack: &[[u32; 2]],
+) -> Result<(), QueryStatus> {
+    let needed = proxy_stack_capacity(
+        a.tree().depth(),
+        proxy_depth_a,
+        b.tree().depth(),
+        proxy_depth_b,
+    );
+    if !a.tree().is_nested() || !b.tree().is_nested() {
+        Err(QueryStatus::NotNested)
+    } else if stack.len() < needed {
+        let given = stack.len();
+        Err(QueryStatus::StackTooSmall { needed, given })
+    } else {
+        Ok(())
+    }
+}
+
+/// Every pair of proxies (nodes at depth `proxy_depth_a` of `a`'s tree, or leaves above it;
+/// likewise for `b`) whose updated world spheres overlap — exactly the pairs for which
+/// [`spheres_overlap`] holds on [`Body::sphere`], see the module docs — delivered to `sink`
+/// in traversal order with their spheres and penetration depth.
+///
+/// Both trees must be nested ([`crate::TreeView::is_nested`]); otherwise nothing is done and
+/// the status is [`QueryStatus::NotNested`]. `stack` needs [`proxy_stack_capacity`] entries.
+/// Cost: the traversal never goes below the proxies, so it is bounded by the node pairs above
+/// them, whatever the mesh resolution; no triangle is touched.
+pub fn collide_proxies<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    proxy_depth_a: u32,
+    proxy_depth_b: u32,
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl ProxySink<S> + ?Sized),
+) -> QueryOutcome {
+    let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
+    let mut policy = Proxies {
+        margins: [margin(a), margin(b)],
+        bodies: Bodies::new(a, b),
+        depths: [proxy_depth_a, proxy_depth_b],
+        sink,
+    };
+    run_query(&mut policy, stack, check)
+}
+
+/// [`collide_proxies`] on two bodies **each at its own floating origin** (e.g. each placed at
+/// its own translation, [`Body::set_state_f64`]): `offset` is b's origin less a's, in f64.
+/// The walk sees b's spheres from a's frame — moved by the offset rounded to `S`, grown by
+/// `slack = 16 u (X_a + X_b + ‖offset‖∞)` (`X` a body's root `‖c‖∞ + 2r`, every node's centre
+/// within it), which covers the rounding of the offset, of the move and of the overlap test
+/// on the moved coordinates — so every proxy pair whose spheres overlap is reported, at the
+/// precision a common origin between the two would give. Reported pairs carry a's sphere and
+/// b's **as seen** (moved and grown), and the depth between them. Spheres computed at each
+/// body's own origin serve every pair the body is in: a body among many is placed once per
+/// state.
+///
+/// An offset that is not finite (in f64, or once rounded to `S`) ends the query with
+/// [`QueryStatus::Inconsistent`] and reports nothing.
+pub fn collide_proxies_apart<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    proxy_depth_a: u32,
+    proxy_depth_b: u32,
+    offset: [f64; 3],
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl ProxySink<S> + ?Sized),
+) -> QueryOutcome {
+    let reach = |body: &mut Body<'_, '_, S>| {
+        body.sphere(0).map_or(f64::INFINITY, |s| {
+            let c = s[0].abs().max(s[1].abs()).max(s[2].abs());
+            c.to_f64() + 2.0 * s[3].to_f64()
+        })
+    };
+    let far = offset[0].abs().max(offset[1].abs()).max(offset[2].abs());
+    let size = reach(a) + reach(b) + far;
+    let u = S::UNIT_ROUNDOFF.to_f64();
+    // Rounded up to `S` by the extra factor.
+    let slack = S::from_f64(16.0 * u * size * (1.0 + 8.0 * u));
+    let shift = offset.map(S::from_f64);
+    if !(size.is_finite() && slack.is_finite() && shift.iter().all(|x| x.is_finite())) {
+        return QueryOutcome {
+            status: QueryStatus::Inconsistent,
+            stats: QueryStats::default(),
+        };
+    }
+    let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
+    let mut policy = Apart {
+        inner: Proxies {
+            margins: [margin(a), margin(b)],
+            bodies: Bodies::new(a, b),
+            depths: [proxy_depth_a, proxy_depth_b],
+            sink,
+        },
+        shift,
+        slack,
+    };
+    run_query(&mut policy, stack, check)
+}
+
+/// The proxy policy with b's spheres seen from a's frame ([`collide_proxies_apart`]): moved by
+/// `shift`, grown by `slack`. A wrapper, so [`collide_proxies`] compiles as it did.
+struct Apart<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
+    inner: Proxies<'q, 'ta, 'ca, 'tb, 'cb, S, X>,
+    shift: [S; 3],
+    slack: S,
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Apart<'_, '_, '_, '_, '_, S, X> {
+    #[inline(always)]
+    fn see(&self, first: bool, bound: [S; 4]) -> [S; 4] {
+        if first {
+            return bound;
+        }
+        let [x, y, z, r] = bound;
+        let o = self.shift;
+        [x + o[0], y + o[1], z + o[2], r + self.slack]
+    }
+}
+
+impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S, X> {
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+
+    #[inline(always)]
+    fn node(&self, first: bool, node: u32) -> Option<Node> {
+        self.inner.node(first, node)
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let bound = self.inner.bound(first, node)?;
+        Some(self.see(first, bound))
+    }
+
+    #[inline(always)]
+    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
+        let bound = self.inner.pending_bound(first, node)?;
+        Some(self.see(first, bound))
+    }
+
+    #[inline(always)]
+    fn children(&mut self, first: bool, pair: [u32; 2]) -> Option<[[S; 4]; 2]> {
+        let [l, r] = self.inner.children(first, pair)?;
+        Some([self.see(first, l), self.see(first, r)])
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        self.inner.test(a, b)
+    }
+
+    fn updates(&self) -> u32 {
+        self.inner.updates()
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        _: &Node,
+        _: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let bodies = &mut self.inner.bodies;
+        let (Some(sa), Some(sb)) = (bodies.sphere(true, i), bodies.sphere(false, j)) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let sb = self.see(false, sb);
+        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        let pair = ProxyPair {
+            a: i,
+            b: j,
+            sphere_a: sa,
+            sphere_b: sb,
+            depth: sa[3] + sb[3] - distance,
+        };
+        report(self.inner.sink, pair, stats)?;
+        Ok(Flow::Continue)
+    }
+}

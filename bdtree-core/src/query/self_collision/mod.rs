@@ -1,0 +1,384 @@
+//! Self-collision: every pair of non-adjacent triangles of one deformed body that intersect.
+//!
+//! The traversal runs one tree against itself in Lau et al.'s **test units**, on a binary tree:
+//!
+//! * **Type 1** — one node against itself. It expands into its children's Type 1 units and,
+//!   when the children's spheres overlap, the pair unit of the two children. A leaf has nothing
+//!   to test against itself.
+//! * **Type 2** — two nodes that may share a vertex (adjacent patches). Their spheres nearly
+//!   always overlap, so they descend to their leaves, where triangles sharing a vertex index are
+//!   skipped: touching along the shared vertex or edge is the mesh's own connectivity, not a
+//!   collision (a fold that makes two adjacent triangles cross beyond their shared vertex is not
+//!   reported; their non-adjacent neighbours are).
+//! * **Type 3** — two nodes that share no vertex: an ordinary pair, pruned by sphere overlap as
+//!   in [`crate::collide()`] (children tested at expansion, the larger sphere split, both when
+//!   within a factor of two); every pair below it is Type 3 too, so the classification is made
+//!   once and the leaves skip the adjacency check.
+//!
+//! **Adjacency in O(1)** for any mesh: [`vertex_signatures`] gives each node a 64-bit
+//! signature, bit `h(v)` set for every vertex `v` below it (`h` a multiplicative hash). Two
+//! nodes whose signatures share no bit share no vertex (Type 3, proven); otherwise they are
+//! taken as Type 2, which costs a leaf-level adjacency check and never an answer. (Lau et al.
+//! index quad-tree nodes on the `(u, v)` grid; a BD-Tree is built over arbitrary meshes, so the
+//! signature plays that role.) Without signatures every pair unit is treated as Type 2.
+//!
+//! **Incremental self-collision list.** [`SelfList`] carries the units where the previous
+//! step's traversal stopped (Lau's self-collision list; a front of the traversal tree) from
+//! step to step: each is re-tested from where it is — separated units stay, units that came to
+//! overlap descend, and two separated sibling units whose parent unit is separated too are
+//! merged into it (one level per step, Lau's "move up"). The list always partitions the body's
+//! pairs of non-adjacent triangles (adjacent leaf pairs are left out: they never report), so
+//! its answer equals [`collide_self`]'s.
+//!
+//! Every sphere is the body's own (the cache is shared: a node updated for a Type 1 unit is not
+//! updated again for a pair unit). Without a normal-cone test (Lau's 14-direction bitfields,
+//! which need every deformed normal each step, [`normal_cones`]), a Type 1 unit always descends
+//! to its leaves, so the cost is at least one test per pair of neighbouring leaves: `O(n)` per
+//! query on top of the pairs that truly come close. The cone test is an opt-in that can miss
+//! contacts ([`collide_self_normal_culled`]).
+
+use crate::body::Body;
+use crate::bounds::sphere::spheres_overlap;
+use crate::image::tree::{TreeView, NONE};
+use crate::scalar::Scalar;
+use crate::walk::budget::Unlimited;
+use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
+use crate::walk::{stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Stack, Visit};
+
+mod cones;
+mod list;
+
+pub use cones::{collide_self_normal_culled, normal_cones};
+pub use list::SelfList;
+
+/// On the stack, set in a pair unit's first slot when it is known to be Type 3 (a Type 1 unit
+/// is `[i, i]`).
+const TYPE3: u32 = 1 << 31;
+
+/// In a [`SelfList`] entry's second slot: the unit's spheres were disjoint this step.
+const SEPARATED: u32 = 1 << 31;
+/// The node bits of a [`SelfList`] entry slot.
+const NODE: u32 = SEPARATED - 1;
+
+/// Self-collision handles trees of fewer nodes than this (2³¹; the bit above carries a flag).
+pub const MAX_NODES: usize = 1 << 31;
+
+/// Stack entries [`collide_self`] needs for a tree of this depth: the self units left pending
+/// along one root-to-leaf path (two per level) plus a pair traversal's
+/// [`stack_capacity`]`(depth, depth)`, plus one.
+pub const fn self_stack_capacity(depth: u32) -> usize {
+    2 * depth as usize + stack_capacity(depth, depth) + 1
+}
+
+/// Optional accelerations of a self-collision query; [`SelfAids::NONE`] is the plain exact
+/// traversal.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfAids<'a> {
+    /// Per-node vertex signatures from [`vertex_signatures`] (empty: off). With them, pair
+    /// units are classified Type 2 / Type 3; the answer does not change.
+    pub signatures: &'a [u64],
+    /// **Opt-in, may miss contacts**: per-node normal bitfields for this step from
+    /// [`normal_cones`] (empty: off). A Type 1 unit whose bitfield is non-zero, and (with
+    /// signatures) a Type 2 unit whose two bitfields share a bit, is taken as free of
+    /// self-collision without Lau's contour test; see [`collide_self_normal_culled`].
+    pub cones: &'a [u16],
+}
+
+impl SelfAids<'_> {
+    /// No accelerations: the exact traversal.
+    pub const NONE: SelfAids<'static> = SelfAids {
+        signatures: &[],
+        cones: &[],
+    };
+}
+
+/// Test units a self-collision query processed, by Lau et al.'s types.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UnitCounts {
+    /// Type 1 units (a node against itself).
+    pub type1: u32,
+    /// Type 2 units (two nodes that may share a vertex; all pair units without signatures).
+    pub type2: u32,
+    /// Type 3 units (two nodes proven to share no vertex).
+    pub type3: u32,
+    /// Units taken as free by the normal-cone test (opt-in).
+    pub culled: u32,
+}
+
+/// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
+/// current state — conservatively, as [`crate::collide()`]: pairs closer than the rounding bound
+/// may be reported, intersecting pairs never missed — delivered to `sink` in traversal order.
+pub fn collide_self<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    collide_self_with(
+        body,
+        SelfAids::NONE,
+        &mut UnitCounts::default(),
+        stack,
+        sink,
+    )
+}
+
+/// [`collide_self`] with accelerations (see [`SelfAids`]), counting the test units by type
+/// into `counts` (added to what it holds). Exact unless `aids.cones` is given.
+pub fn collide_self_with<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    aids: SelfAids<'_>,
+    counts: &mut UnitCounts,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    if let Err(status) = check(body, &aids, stack) {
+        return QueryOutcome { status, stats };
+    }
+    let before = body.update_count();
+    let error = body.error() + body.error();
+    let mut units = Units {
+        body,
+        aids,
+        sink,
+        error,
+        counts,
+        record: &mut |_, _| {},
+        type3: false,
+    };
+    let mut pending = Stack::new(stack);
+    let status = if pending.push([0, 0]) {
+        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
+    } else {
+        QueryStatus::Inconsistent
+    };
+    stats.sphere_updates = units.body.update_count().wrapping_sub(before);
+    QueryOutcome { status, stats }
+}
+
+/// The checks every entry point makes before touching the body.
+fn check<S: Scalar>(
+    body: &Body<'_, '_, S>,
+    aids: &SelfAids<'_>,
+    stack: &[[u32; 2]],
+) -> Result<(), QueryStatus> {
+    if body.tree().is_bounded() {
+        return Err(QueryStatus::Truncated);
+    }
+    let needed = self_stack_capacity(body.tree().depth());
+    if stack.len() < needed {
+        return Err(QueryStatus::StackTooSmall {
+            needed,
+            given: stack.len(),
+        });
+    }
+    let nodes = body.tree().node_count();
+    let short = |len: usize| len != 0 && len < nodes;
+    if nodes >= MAX_NODES || short(aids.signatures.len()) || short(aids.cones.len()) {
+        return Err(QueryStatus::Inconsistent);
+    }
+    Ok(())
+}
+
+fn adjacent(a: [u32; 3], b: [u32; 3]) -> bool {
+    a.iter().any(|v| b.contains(v))
+}
+
+/// The bit of vertex `v` in a node signature (Fibonacci hashing: neighbouring indices land on
+/// distant bits).
+fn vertex_bit(v: u32) -> u64 {
+    1 << (v.wrapping_mul(0x9E37_79B9) >> 26)
+}
+
+/// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
+/// every triangle below the node. Computed once per tree, `O(nodes)`. `None` when `signatures`
+/// is shorter than the node count or the tree is inconsistent.
+pub fn vertex_signatures<S: Scalar>(body: &Body<'_, '_, S>, signatures: &mut [u64]) -> Option<()> {
+    let tree = body.tree();
+    let triangles = body.model().triangles();
+    let signatures = signatures.get_mut(..tree.node_count())?;
+    for k in (0..signatures.len()).rev() {
+        let [left, right, triangle, _] = tree.links(k)?;
+        let signature = if triangle != NONE {
+            let [a, b, c] = *triangles.get(triangle as usize)?;
+            vertex_bit(a) | vertex_bit(b) | vertex_bit(c)
+        } else {
+            signatures.get(left as usize)? | signatures.get(right as usize)?
+        };
+        *signatures.get_mut(k)? = signature;
+    }
+    Some(())
+}
+
+/// Each node's parent ([`NONE`] for the root), which a [`SelfList`] needs to merge units.
+/// `None` when `parents` is shorter than the node count or the tree is inconsistent.
+pub fn tree_parents<S: Scalar>(tree: &TreeView<'_, S>, parents: &mut [u32]) -> Option<()> {
+    let parents = parents.get_mut(..tree.node_count())?;
+    parents.fill(NONE);
+    for k in 0..parents.len() {
+        let [left, right, triangle, _] = tree.links(k)?;
+        if triangle == NONE {
+            *parents.get_mut(left as usize)? = k as u32;
+            *parents.get_mut(right as usize)? = k as u32;
+        }
+    }
+    Some(())
+}
+
+/// The self-collision policy: one body against itself in test units, spheres, leaves with the
+/// adjacency check, and a record of the units where the walk stops (for [`SelfList`]).
+///
+/// `record(unit, separated)` receives every unit where the walk stops and that may matter next
+/// step: pair units whose spheres are disjoint (`true`), pairs of non-adjacent leaves and units
+/// taken as free by the cones (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and
+/// adjacent leaf pairs never report anything, whatever the deformation, and are not recorded.)
+struct Units<'q, 't, 'c, S: Scalar, X: ?Sized, R> {
+    body: &'q mut Body<'t, 'c, S>,
+    aids: SelfAids<'q>,
+    sink: &'q mut X,
+    error: S,
+    counts: &'q mut UnitCounts,
+    record: &'q mut R,
+    /// The pair unit being visited is Type 3 (proven to share no vertex): its children are
+    /// too, and its leaves skip the adjacency check.
+    type3: bool,
+}
+
+impl<S, X, R> Units<'_, '_, '_, S, X, R>
+where
+    S: Scalar,
+    X: ContactSink + ?Sized,
+    R: FnMut([u32; 2], bool),
+{
+    /// Whether the pair unit `(i, j)` is proven Type 3 (no shared vertex).
+    fn signatures_disjoint(&self, i: u32, j: u32) -> bool {
+        match (
+            self.aids.signatures.get(i as usize),
+            self.aids.signatures.get(j as usize),
+        ) {
+            (Some(a), Some(b)) => a & b == 0,
+            _ => false,
+        }
+    }
+}
+
+impl<S, X, R> Policy for Units<'_, '_, '_, S, X, R>
+where
+    S: Scalar,
+    X: ContactSink + ?Sized,
+    R: FnMut([u32; 2], bool),
+{
+    type S = S;
+    type Bound = [S; 4];
+    type Key = ();
+    const SELF: bool = true;
+
+    #[inline(always)]
+    fn node(&self, _: bool, node: u32) -> Option<Node> {
+        self.body
+            .tree()
+            .links(node as usize)
+            .map(Node::leaf_terminal)
+    }
+
+    #[inline(always)]
+    fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
+        self.body.sphere(node as usize)
+    }
+
+    #[inline(always)]
+    fn size(bound: &[S; 4]) -> S {
+        bound[3]
+    }
+
+    fn updates(&self) -> u32 {
+        self.body.update_count()
+    }
+
+    #[inline(always)]
+    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
+        spheres_overlap(*a, *b).then_some(())
+    }
+
+    /// Classifies the unit (Type 1, 2 or 3), counts it, and culls it by the normal cones when
+    /// they are given.
+    fn visit(&mut self, [raw, j]: [u32; 2]) -> Visit {
+        let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
+        let cones = self.aids.cones;
+        if i == j {
+            self.counts.type1 += 1;
+            self.type3 = false;
+            let leaf = self
+                .body
+                .tree()
+                .links(i as usize)
+                .is_some_and(|l| l[2] != NONE);
+            if !leaf && cones.get(i as usize).is_some_and(|&c| c != 0) {
+                self.counts.culled += 1;
+                (self.record)([i, i], false);
+                return Visit::Skip;
+            }
+            return Visit::Pair([i, i]);
+        }
+        self.type3 = known3 || self.signatures_disjoint(i, j);
+        if self.type3 {
+            self.counts.type3 += 1;
+        } else {
+            self.counts.type2 += 1;
+            if !self.aids.signatures.is_empty() {
+                if let (Some(a), Some(b)) = (cones.get(i as usize), cones.get(j as usize)) {
+                    if a & b != 0 {
+                        self.counts.culled += 1;
+                        (self.record)([i, j], false);
+                        return Visit::Skip;
+                    }
+                }
+            }
+        }
+        Visit::Pair([i, j])
+    }
+
+    #[inline(always)]
+    fn tag(&self, [a, b]: [u32; 2]) -> [u32; 2] {
+        [if self.type3 { a | TYPE3 } else { a }, b]
+    }
+
+    #[inline(always)]
+    fn separated(&mut self, pair: [u32; 2]) {
+        (self.record)(pair, true);
+    }
+
+    fn leaf(
+        &mut self,
+        [i, j]: [u32; 2],
+        a: &Node,
+        b: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        let (ti, tj) = (a.triangle, b.triangle);
+        let triangles = self.body.model().triangles();
+        let (Some(&fi), Some(&fj)) = (triangles.get(ti as usize), triangles.get(tj as usize))
+        else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        // Adjacent triangles are never tested, and their spheres (both holding the shared
+        // vertex) always overlap: a list need not keep them.
+        if !self.type3 && adjacent(fi, fj) {
+            return Ok(Flow::Continue);
+        }
+        (self.record)([i, j], false);
+        let (Some(vi), Some(vj)) = (
+            self.body.world_triangle(ti as usize),
+            self.body.world_triangle(tj as usize),
+        ) else {
+            return Err(QueryStatus::Inconsistent);
+        };
+        let pair = TrianglePair {
+            a: ti.min(tj),
+            b: ti.max(tj),
+        };
+        triangle_step(&vi, &vj, self.error, pair, self.sink, stats)?;
+        Ok(Flow::Continue)
+    }
+}
