@@ -104,6 +104,7 @@ entries!(
         swept_query,
         swept_front,
         refine_pairs,
+        deprecated_paths,
     ],
     // Known panic paths at opt-level `s` only: none at present (the bounds checks of
     // `obb::boxes_overlap`, `response::penalty` and `apply_at_node` are gone).
@@ -936,4 +937,99 @@ fn capacities<S: Scalar>() {
         black_box(9),
         black_box(2),
     ));
+}
+
+/// The deprecated shapes of the flat layout's module paths (`bdtree_core::proxy::…`): each
+/// forwards to the new function, and is public API all the same.
+#[allow(deprecated)]
+fn deprecated_paths<S: Scalar>() {
+    use bdtree_core::{obb, primitive, proxy, response, selfcollide, separation};
+    two::<S>(|a, b| {
+        let mut stack = [[0u32; 2]; STACK];
+        let (la, lb) = (black_box(2), black_box(3));
+        let mut proxies = |p: ProxyPair<S>| black_box(p.a) != u32::MAX;
+        black_box(proxy::collide_proxies(a, la, b, lb, &mut stack, &mut proxies));
+        let offset = [black_box(0.5), black_box(-2.0), black_box(1e3)];
+        black_box(proxy::collide_proxies_apart(
+            a, la, b, lb, offset, &mut stack, &mut proxies,
+        ));
+        black_box(separation::nearest(a, b, &mut stack).nearest.map(|n| n.distance));
+        black_box(separation::closer_than(a, b, scalar(0.1), scalar(0.01), &mut stack));
+        let mut rows = [[S::ZERO; 4]; NODES * (MODES + 1)];
+        let n = black_box(a.tree().node_count() * (a.tree().modes() + 1));
+        rows.iter_mut().for_each(|r| *r = black_box(*r));
+        let rows = rows.get(..n).unwrap_or(&[]);
+        if let (Ok(ta), Ok(tb)) = (BoxTable::new(rows, a.tree()), BoxTable::new(rows, b.tree())) {
+            black_box(obb::collide_boxes(
+                a,
+                &ta,
+                b,
+                &tb,
+                BoxTest::Exact,
+                &mut stack,
+                &mut sink,
+            ));
+        }
+        if let (Some(sa), Some(sb)) = (a.sphere(0), b.sphere(0)) {
+            let pair = ProxyPair {
+                a: black_box(1),
+                b: black_box(2),
+                sphere_a: sa,
+                sphere_b: sb,
+                depth: scalar(0.01),
+            };
+            let (mut wa, mut wb) = (Wrench::<S, MODES>::ZERO, Wrench::<S, MODES>::ZERO);
+            black_box(response::respond(&pair, scalar(100.0), a, b, &mut wa, &mut wb));
+            black_box(response::respond_mut(
+                &pair,
+                scalar(100.0),
+                a,
+                b,
+                wa.as_mut(),
+                wb.as_mut(),
+            ));
+            let contact = ContactPoint {
+                a: black_box(1),
+                b: black_box(2),
+                contact: bdtree_core::TriangleContact {
+                    point: [sa[0], sa[1], sa[2]],
+                    normal: [S::ONE, S::ZERO, S::ZERO],
+                    depth: scalar(0.01),
+                },
+            };
+            black_box(response::respond_contact(
+                &contact,
+                scalar(100.0),
+                a,
+                b,
+                wa.as_mut(),
+                wb.as_mut(),
+            ));
+        }
+    });
+    one::<S>(|body| {
+        let mut stack = [[0u32; 2]; STACK];
+        let primitive = Primitive::sphere([scalar::<S>(0.1), S::ZERO, S::ZERO], scalar(0.05));
+        let mut proxies = |p: PrimitiveProxy<S>| black_box(p.node) != u32::MAX;
+        black_box(primitive::collide_primitive_proxies(
+            body,
+            black_box(3),
+            &primitive,
+            &mut stack,
+            &mut proxies,
+        ));
+        let mut counts = UnitCounts::default();
+        let aids = SelfAids {
+            signatures: &[],
+            cones: &[],
+        };
+        black_box(selfcollide::collide_self_with(
+            body,
+            aids,
+            &mut stack,
+            &mut sink,
+            &mut counts,
+        ));
+        black_box(counts);
+    });
 }
