@@ -355,15 +355,6 @@ fn covered<S: Scalar>(
     need: S,
     kept: &mut [[S; 2]; SPANS],
 ) -> S {
-    let d0 = sub(centroid3(a[0]), centroid3(b[0]));
-    let d1 = sub(centroid3(a[1]), centroid3(b[1]));
-    let v = sub(d1, d0);
-    let s = -dot(d0, v) / dot(v, v);
-    // NaN (no relative motion) takes the start.
-    let s = if s > S::ZERO { s.min(S::ONE) } else { S::ZERO };
-    let closest = [d0[0] + s * v[0], d0[1] + s * v[1], d0[2] + s * v[2]];
-    let edges = |t: &Tri<S>| [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])];
-    let (ea, eb) = (edges(a[0]), edges(b[0]));
     let mut len = 0usize;
     let mut reach = t0;
     let mut take = |axis: V<S>, reach: &mut S| {
@@ -393,17 +384,29 @@ fn covered<S: Scalar>(
         }
         *reach >= t1
     };
-    let (nb, na) = (cross(eb[0], eb[1]), cross(ea[0], ea[1]));
-    // The static test's axis may be one of the normals (the same bits: the same edges of the
-    // same triangles): each axis is taken once.
-    let (mut skip_b, mut skip_a) = (false, false);
+    // The static test's axis alone while it gains (it usually gains the most: the others are
+    // taken when it gains nothing).
     if let Some(axis) = first {
         if take(axis, &mut reach) {
             return t1;
         }
-        skip_b = axis == nb;
-        skip_a = axis == na;
+        if reach > t0 && !full {
+            return reach;
+        }
     }
+    let d0 = sub(centroid3(a[0]), centroid3(b[0]));
+    let d1 = sub(centroid3(a[1]), centroid3(b[1]));
+    let v = sub(d1, d0);
+    let s = -dot(d0, v) / dot(v, v);
+    // NaN (no relative motion) takes the start.
+    let s = if s > S::ZERO { s.min(S::ONE) } else { S::ZERO };
+    let closest = [d0[0] + s * v[0], d0[1] + s * v[1], d0[2] + s * v[2]];
+    let edges = |t: &Tri<S>| [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])];
+    let (ea, eb) = (edges(a[0]), edges(b[0]));
+    let (nb, na) = (cross(eb[0], eb[1]), cross(ea[0], ea[1]));
+    // The static test's axis may be one of the normals (the same bits: the same edges of the
+    // same triangles): each axis is taken once.
+    let (skip_b, skip_a) = (first == Some(nb), first == Some(na));
     if take(closest, &mut reach)
         || (!skip_b && take(nb, &mut reach))
         || (!skip_a && take(na, &mut reach))
