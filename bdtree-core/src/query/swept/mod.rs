@@ -56,7 +56,7 @@
 //! Measured on the swept fixtures against 129 samples per motion: 1.02–1.14× the sampled pairs.
 //!
 //! **Cost** (host, f32, callgrind instructions per motion against the static query at 8
-//! instants of the same motion): 2.5–3.4× (7.4–10.9× before the track cache and this leaf
+//! instants of the same motion): 2.4–3.2× (7.4–10.9× before the track cache and this leaf
 //! test; the book's `docs/src/performance/swept.md`).
 //!
 //! **Across ticks** ([`collide_swept_front`], `front.rs`): the pairs where the walk stops are
