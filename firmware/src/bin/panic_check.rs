@@ -17,17 +17,19 @@
 #![no_main]
 
 use bdtree_core::bounds::coherence::{coherent_radius, drift_norm};
+use bdtree_core::bounds::sphere::{
+    error_bound, mode_weights, spheres_overlap, update, update_sparse,
+};
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
-use bdtree_core::world::response::{
-    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
-    respond_mut, Wrench, WrenchMut,
-};
 use bdtree_core::query::self_collision::{
     collide_self_normal_culled, normal_cones, tree_parents, vertex_signatures, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
-use bdtree_core::bounds::sphere::{error_bound, mode_weights, spheres_overlap, update, update_sparse};
+use bdtree_core::world::response::{
+    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
+    respond_mut, Wrench, WrenchMut,
+};
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
     collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
@@ -608,7 +610,14 @@ fn separation<S: Scalar>() {
         black_box(nearest(a, b, &mut stack, &mut near));
         black_box(near.map(|n| n.distance));
         let mut closer = true;
-        black_box(closer_than(a, b, scalar(0.1), scalar(0.01), &mut stack, &mut closer));
+        black_box(closer_than(
+            a,
+            b,
+            scalar(0.1),
+            scalar(0.01),
+            &mut stack,
+            &mut closer,
+        ));
         black_box(closer);
     });
 }
@@ -948,13 +957,36 @@ fn deprecated_paths<S: Scalar>() {
         let mut stack = [[0u32; 2]; STACK];
         let (la, lb) = (black_box(2), black_box(3));
         let mut proxies = |p: ProxyPair<S>| black_box(p.a) != u32::MAX;
-        black_box(proxy::collide_proxies(a, la, b, lb, &mut stack, &mut proxies));
+        black_box(proxy::collide_proxies(
+            a,
+            la,
+            b,
+            lb,
+            &mut stack,
+            &mut proxies,
+        ));
         let offset = [black_box(0.5), black_box(-2.0), black_box(1e3)];
         black_box(proxy::collide_proxies_apart(
-            a, la, b, lb, offset, &mut stack, &mut proxies,
+            a,
+            la,
+            b,
+            lb,
+            offset,
+            &mut stack,
+            &mut proxies,
         ));
-        black_box(separation::nearest(a, b, &mut stack).nearest.map(|n| n.distance));
-        black_box(separation::closer_than(a, b, scalar(0.1), scalar(0.01), &mut stack));
+        black_box(
+            separation::nearest(a, b, &mut stack)
+                .nearest
+                .map(|n| n.distance),
+        );
+        black_box(separation::closer_than(
+            a,
+            b,
+            scalar(0.1),
+            scalar(0.01),
+            &mut stack,
+        ));
         let mut rows = [[S::ZERO; 4]; NODES * (MODES + 1)];
         let n = black_box(a.tree().node_count() * (a.tree().modes() + 1));
         rows.iter_mut().for_each(|r| *r = black_box(*r));
@@ -979,7 +1011,14 @@ fn deprecated_paths<S: Scalar>() {
                 depth: scalar(0.01),
             };
             let (mut wa, mut wb) = (Wrench::<S, MODES>::ZERO, Wrench::<S, MODES>::ZERO);
-            black_box(response::respond(&pair, scalar(100.0), a, b, &mut wa, &mut wb));
+            black_box(response::respond(
+                &pair,
+                scalar(100.0),
+                a,
+                b,
+                &mut wa,
+                &mut wb,
+            ));
             black_box(response::respond_mut(
                 &pair,
                 scalar(100.0),
@@ -1009,15 +1048,17 @@ fn deprecated_paths<S: Scalar>() {
     });
     one::<S>(|body| {
         let mut stack = [[0u32; 2]; STACK];
-        let primitive = Primitive::sphere([scalar::<S>(0.1), S::ZERO, S::ZERO], scalar(0.05));
-        let mut proxies = |p: PrimitiveProxy<S>| black_box(p.node) != u32::MAX;
-        black_box(primitive::collide_primitive_proxies(
-            body,
-            black_box(3),
-            &primitive,
-            &mut stack,
-            &mut proxies,
-        ));
+        let center = [scalar::<S>(0.1), S::ZERO, S::ZERO];
+        if let Ok(primitive) = Primitive::sphere(center, scalar(0.05)) {
+            let mut proxies = |p: PrimitiveProxy<S>| black_box(p.node) != u32::MAX;
+            black_box(primitive::collide_primitive_proxies(
+                body,
+                black_box(3),
+                &primitive,
+                &mut stack,
+                &mut proxies,
+            ));
+        }
         let mut counts = UnitCounts::default();
         let aids = SelfAids {
             signatures: &[],
