@@ -16,9 +16,15 @@
 //! decides), reported pairs. `SWEPT_WINDOWS=K` runs the swept phase over K windows of each
 //! motion instead (the swept query between consecutive instants of `substeps(scene, K)`: the
 //! same paths, cut into K motions; the last motion's last window is left out).
+//!
+//! `SWEPT_TIME=R` times instead, on the same phases: R rounds per scene, each running the swept
+//! phase and the sub-step phase once, in turn first (order flipped every round), and prints the
+//! medians per motion and the median of the rounds' ratios (swept / 8 sub-steps). On a shared
+//! machine take several runs and read the ratios.
 
 use std::hint::black_box;
 use std::path::Path;
+use std::time::Instant;
 
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
@@ -47,6 +53,11 @@ fn substep_phase(stepped: &Scene, prepared: &PreparedScene) -> (u64, u64) {
     (nodes, leaves)
 }
 
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/swept");
     let only = std::env::var("SWEPT_SCENE").ok();
@@ -70,8 +81,47 @@ fn main() {
         } else {
             scene.clone()
         };
-        let (nodes, leaves, pairs) = black_box(swept_phase(&windowed, &prepared));
         let motions = scene.frames.len() - 1;
+        if let Some(rounds) = std::env::var("SWEPT_TIME")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            let m = motions.max(1) as f64;
+            let swept = || {
+                let start = Instant::now();
+                black_box(swept_phase(&scene, &prepared));
+                start.elapsed().as_secs_f64() / m
+            };
+            let stepped_time = || {
+                let start = Instant::now();
+                black_box(substep_phase(&stepped, &prepared));
+                start.elapsed().as_secs_f64() / m
+            };
+            let (mut sw, mut st, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+            for round in 0..rounds {
+                let (a, b) = if round % 2 == 0 {
+                    let a = swept();
+                    (a, stepped_time())
+                } else {
+                    let b = stepped_time();
+                    (swept(), b)
+                };
+                sw.push(a);
+                st.push(b);
+                ratios.push(a / b);
+            }
+            println!(
+                "{name}: per motion, median of {rounds} rounds: swept {:.3} ms, 8 sub-steps \
+                 {:.3} ms; median ratio {:.2} (rounds {:.2}–{:.2})",
+                median(&mut sw) * 1e3,
+                median(&mut st) * 1e3,
+                median(&mut ratios.clone()),
+                ratios.iter().cloned().fold(f64::INFINITY, f64::min),
+                ratios.iter().cloned().fold(0.0, f64::max),
+            );
+            continue;
+        }
+        let (nodes, leaves, pairs) = black_box(swept_phase(&windowed, &prepared));
         let (step_nodes, step_leaves) = black_box(substep_phase(&stepped, &prepared));
         let m = motions.max(1) as f64;
         println!(
