@@ -9,7 +9,7 @@
 //! and for the CLI [`run`], [`sim`], [`view`]; beside them [`error`] ([`LoadError`]),
 //! [`storage`] ([`BodyStorage`], the one host body set-up) and [`rng`] (the one seeded
 //! generator) — and which may import which are described once, in the book's workspace-layout
-//! chapter (`docs/src/reference/layout.md`); `tests/integration/layout.rs` holds that
+//! chapter (`docs/src/reference/layout.md`); `tests/host/layout.rs` holds that
 //! chapter's rules (its rooms table included) against the sources.
 //!
 //! # Features

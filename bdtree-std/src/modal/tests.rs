@@ -1,5 +1,5 @@
 //! Unit tests of the modal analysis on small lattices; the physics checks against theory are
-//! in the integration tests (`tests/integration/modal_physics.rs`).
+//! in the integration tests (`tests/modal/modal_physics.rs`).
 
 use super::*;
 use crate::shapes::procedural::{bar, icosphere};

@@ -3,7 +3,7 @@ the displacements (mode shapes are defined up to sign, and up to rotation inside
 frequency), modal masses and stiffnesses — free and clamped; in millimetres with
 units="mm" it gives the metre mesh's frequencies; mass-normalised modes have unit modal mass.
 (The modal masses and stiffnesses themselves are checked against Euler–Bernoulli beam theory in
-`cargo test -p bdtree-std --test integration modal_mass`.)"""
+`cargo test -p bdtree-std --test modal modal_mass`.)"""
 
 import json
 import subprocess

@@ -10,9 +10,9 @@ use std::path::Path;
 use bdtree_std::io::Scene;
 use bdtree_std::oracle;
 
-use crate::cli::{bdtree, fails_with, fixtures};
-use crate::contact::{penetration_depth, point_distance};
-use crate::swept::{state_at, Ends};
+use crate::support::cli::{bdtree, fails_with, fixtures};
+use crate::support::motion::{state_at, Ends};
+use crate::support::triangles::{penetration_depth, point_distance};
 
 type Key = (String, String, u64, u64);
 type Tri = [[f64; 3]; 3];

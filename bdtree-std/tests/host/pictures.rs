@@ -14,7 +14,7 @@ use bdtree_std::view::render::{
     self, snapshot, tightness_series, ContactOptions, SnapshotBody, SphereOptions, View,
 };
 
-use crate::cli::{bdtree, fails_with, fixtures};
+use crate::support::cli::{bdtree, fails_with, fixtures};
 
 fn scratch(name: &str) -> Scratch {
     Scratch::new(&format!("pictures-{name}"))

@@ -2,7 +2,7 @@
 //! (`modal_references`): beams, a plate, the cube, a sphere. None is ignored: each takes
 //! 2–45 s in a debug build (the dev profile optimises dependencies), so `cargo test` runs
 //! them all. Their measured figures print with
-//! `cargo test -p bdtree-std --release --test integration modal_physics -- --nocapture --test-threads=1`.
+//! `cargo test -p bdtree-std --release --test modal modal_physics -- --nocapture --test-threads=1`.
 
 use std::f64::consts::PI;
 use std::time::Instant;
@@ -543,7 +543,7 @@ fn wave_number(mesh: &Mesh, modes: &Modes, j: usize) -> usize {
 /// first ovalling pair (n = 2) within 2 % of three-dimensional elasticity solved around the
 /// tube in Fourier harmonics (`Tube::harmonic`, 9-node elements over the wall's section)
 /// and of Saint-Venant's torsion. About 40 s and 2.4 GB in a release build:
-/// `cargo test -p bdtree-std --release --test integration thin_tube -- --ignored --nocapture`.
+/// `cargo test -p bdtree-std --release --test modal thin_tube -- --ignored --nocapture`.
 #[test]
 #[ignore = "about 40 s and 2.4 GB in a release build"]
 fn thin_tube_bends_twists_and_ovals_as_elasticity_says() {

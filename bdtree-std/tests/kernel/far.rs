@@ -10,16 +10,20 @@
 //!
 //! `cargo test` runs a shard; the full run (10⁵ scenes per precision, half of them far, half
 //! touching) is
-//! `BDTREE_FAR_SCENES=100000 cargo test --release -p bdtree-std --test integration
+//! `BDTREE_FAR_SCENES=100000 cargo test --release -p bdtree-std --test kernel
 //! far_and_touching_scenes_miss_nothing -- --nocapture` (families of 20 scenes of each kind;
 //! `BDTREE_FAR_FIRST=k` starts at family k, to run it in shards).
 
 use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::io::{Basis, Mesh, Pose, Scene, SceneBody};
+use bdtree_std::io::{Basis, Mesh, Pose, Scene};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
 use bdtree_std::run::{brute_force_frame, prepare, run, Contact, PreparedScene};
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
+use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
+
+use crate::support::scenes::{
+    extents, far_scene, field_basis, grid, random_q, scene_of, touching_scene, write_scene,
+};
 
 /// f32's unit roundoff.
 const U32: f64 = f32::EPSILON as f64 * 0.5;
@@ -29,256 +33,6 @@ const U32: f64 = f32::EPSILON as f64 * 0.5;
 /// ‖t_b − o‖)`, `x` a body's extent (`max ‖p_i‖ + Σ_j max_i ‖U_ij‖ |q_j|`) and `o` the floating
 /// origin.
 pub const EXTRA_FACTOR: f64 = 256.0;
-
-pub(crate) fn scene_of(bodies: Vec<(Mesh, Option<Basis>)>) -> Scene {
-    Scene {
-        path: "generated.json".into(),
-        bodies: bodies
-            .into_iter()
-            .enumerate()
-            .map(|(i, (mesh, basis))| SceneBody {
-                name: format!("body{i}"),
-                mesh_path: format!("body{i}.obj").into(),
-                mesh,
-                basis,
-            })
-            .collect(),
-        frames: Vec::new(),
-        primitives: Vec::new(),
-    }
-}
-
-/// The largest `‖U_ij‖` of a basis, per mode.
-fn mode_norms(basis: Option<&Basis>) -> Vec<f64> {
-    let Some(b) = basis else { return Vec::new() };
-    (0..b.modes)
-        .map(|j| {
-            (0..b.vertices)
-                .map(|i| {
-                    let r = |k: usize| b.data[(3 * i + k) * b.modes + j];
-                    (r(0) * r(0) + r(1) * r(1) + r(2) * r(2)).sqrt()
-                })
-                .fold(0.0, f64::max)
-        })
-        .collect()
-}
-
-/// `q` with every coordinate moving the body by up to `reach` (uniform in `[−1, 1]` of that).
-fn random_q(rng: &mut Rng, basis: Option<&Basis>, reach: f64) -> Vec<f64> {
-    let norms = mode_norms(basis);
-    let m = norms.len().max(1) as f64;
-    norms
-        .iter()
-        .map(|&n| {
-            if n > 0.0 {
-                rng.uniform(-1.0, 1.0) * reach / (n * m.sqrt())
-            } else {
-                0.0
-            }
-        })
-        .collect()
-}
-
-/// Three bodies of size `s` (unit, millimetre or 50-unit parts) from a pool, `M` from
-/// {0, 1, 2, 5, 12}, and `frames` random states: a common centre up to 10⁵ s from the origin
-/// (log-uniform), each body within ±0.45 s of it, arbitrary rotations, `q` over ±0.15 s of
-/// displacement.
-pub(crate) fn far_scene(seed: u64, frames: usize) -> Scene {
-    let mut rng = Rng::new(seed);
-    let s = [1.0, 1e-3, 50.0][rng.below(3)];
-    let pool = |k: usize, rng: &mut Rng| -> Mesh {
-        match k {
-            0 => icosphere(0.5 * s, 2),
-            1 => torus(0.5 * s, 0.15 * s, 18, 8),
-            2 => sheet(1.5 * s, 1.0 * s, 9, 6),
-            3 => blob(0.5 * s, 2, 5, rng.next_u64()),
-            4 => bar(2.0 * s, 0.08 * s, 14),
-            _ => uv_sphere(0.4 * s, 8, 12),
-        }
-    };
-    let bodies = (0..3)
-        .map(|_| {
-            let mesh = pool(rng.below(6), &mut rng);
-            let m = [0, 1, 2, 5, 12][rng.below(5)];
-            let basis = (m > 0).then(|| smooth_basis(&mesh.vertices, m, 0.2 * s));
-            (mesh, basis)
-        })
-        .collect();
-    let mut scene = scene_of(bodies);
-    for _ in 0..frames {
-        let far = s * 10f64.powf(rng.uniform(0.0, 5.0));
-        let centre = rng.unit_vector().map(|x| x * far);
-        let frame = scene
-            .bodies
-            .iter()
-            .map(|b| {
-                let offset = [0; 3].map(|_| rng.uniform(-0.45, 0.45) * s);
-                let pose = Pose {
-                    rotation: rng.rotation(),
-                    translation: std::array::from_fn(|k| centre[k] + offset[k]),
-                };
-                (pose, random_q(&mut rng, b.basis.as_ref(), 0.15 * s))
-            })
-            .collect();
-        scene.frames.push(frame);
-    }
-    scene
-}
-
-/// A flat grid sheet in the plane `z = 0` (or, `fin`, `y = 0`) with vertices at exact
-/// multiples of `h` (a power of two): sheets offset by multiples of `h` share vertices exactly.
-fn grid(origin: [i32; 2], nx: u32, ny: u32, h: f64, fin: bool) -> Mesh {
-    let mut vertices = Vec::new();
-    for j in 0..=ny {
-        for i in 0..=nx {
-            let (x, y) = (
-                f64::from(origin[0] + i as i32) * h,
-                f64::from(origin[1] + j as i32) * h,
-            );
-            vertices.push(if fin { [x, 0.0, y] } else { [x, y, 0.0] });
-        }
-    }
-    let mut triangles = Vec::new();
-    let at = |i: u32, j: u32| j * (nx + 1) + i;
-    for j in 0..ny {
-        for i in 0..nx {
-            triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
-            triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
-        }
-    }
-    Mesh {
-        vertices,
-        triangles,
-    }
-}
-
-/// A basis that is a function of the rest position alone (two smooth fields, bending and
-/// stretching), so that coincident rest vertices of different bodies move identically.
-fn field_basis(mesh: &Mesh, scale: f64) -> Basis {
-    let modes = 2;
-    let mut data = Vec::with_capacity(3 * mesh.vertices.len() * modes);
-    for p in &mesh.vertices {
-        let (x, y) = (p[0] / scale, p[1] / scale);
-        let rows = [
-            [
-                0.0,
-                0.1 * (2.0 * y).sin(),
-                (3.0 * x).sin() * (2.0 * y).cos(),
-            ],
-            [0.2 * x, 0.0, 0.3 * (x * y).cos()],
-        ];
-        for k in 0..3 {
-            for row in &rows {
-                data.push(row[k] * scale);
-            }
-        }
-    }
-    Basis {
-        vertices: mesh.vertices.len(),
-        modes,
-        data,
-    }
-}
-
-/// `v` turned by the unit quaternion `q = (w, x, y, z)`.
-fn rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
-    let pose = Pose {
-        rotation: q,
-        translation: [0.0; 3],
-    };
-    pose.apply(v)
-}
-
-/// Sheets whose faces touch exactly under rotation, up to 10⁵ sizes from the origin, all
-/// deformed by one field (coincident rest vertices move identically): two coplanar sheets
-/// overlapping over part of their area, and a third sharing only an edge with the first or a
-/// fin standing edge-on on it. Either every body has the same pose (the world vertices then
-/// coincide bit for bit), or each body's rest mesh is shifted by a grid offset `d_k` and its
-/// translation by `R d_k` (the faces touch in exact arithmetic; in f64 they touch or miss by
-/// a rounding unit, and the oracle decides which). Millimetre or unit size.
-pub(crate) fn touching_scene(seed: u64, frames: usize) -> Scene {
-    let mut rng = Rng::new(seed);
-    let s: f64 = [1.0, 1e-3][rng.below(2)];
-    // A power of two near s / 16: grid coordinates are exact.
-    let h = 2f64.powi((s / 16.0).log2().round() as i32);
-    let n = 16;
-    let split = rng.below(2) == 1;
-    let d: Vec<[i32; 2]> = (0..3)
-        .map(|k| {
-            if split && k > 0 {
-                [rng.below(40) as i32 - 20, rng.below(40) as i32 - 20]
-            } else {
-                [0, 0]
-            }
-        })
-        .collect();
-    let shift = [rng.below(8) as i32 + 1, rng.below(8) as i32 + 1];
-    let at = |o: [i32; 2], k: usize| [o[0] - d[k][0], o[1] - d[k][1]];
-    let a = grid(at([0, 0], 0), n, n, h, false);
-    let b = grid(at(shift, 1), n, n, h, false);
-    let third = match rng.below(2) {
-        0 => grid(at([n as i32, rng.below(8) as i32], 2), n, n, h, false),
-        // A fin standing on the sheet: rest plane y = y₀ (a grid line inside the first
-        // sheet), its bottom edge at z = 0 on the sheet's faces.
-        _ => {
-            let mut fin = grid([rng.below(4) as i32 - d[2][0], 0], n / 2, n / 2, h, true);
-            let y0 = f64::from(rng.below(14) as i32 + 1 - d[2][1]) * h;
-            fin.vertices.iter_mut().for_each(|p| p[1] = y0);
-            fin
-        }
-    };
-    let scale = f64::from(n) * h;
-    let bodies = [a, b, third]
-        .into_iter()
-        .map(|mesh| {
-            let basis = field_basis(&mesh, scale);
-            (mesh, Some(basis))
-        })
-        .collect();
-    let mut scene = scene_of(bodies);
-    for _ in 0..frames {
-        let far = scale * 10f64.powf(rng.uniform(0.0, 5.0));
-        let rotation = rng.rotation();
-        let centre = rng.unit_vector().map(|x| x * far);
-        let q = vec![rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1)];
-        let frame = (0..3)
-            .map(|k| {
-                let offset = [f64::from(d[k][0]) * h, f64::from(d[k][1]) * h, 0.0];
-                let turned = rotate(rotation, offset);
-                let pose = Pose {
-                    rotation,
-                    translation: std::array::from_fn(|i| centre[i] + turned[i]),
-                };
-                (pose, q.clone())
-            })
-            .collect();
-        scene.frames.push(frame);
-    }
-    scene
-}
-
-/// Per-body extents (`max ‖p_i‖ + Σ_j max_i ‖U_ij‖ |q_j|`) of a frame.
-pub(crate) fn extents(scene: &Scene, f: usize) -> Vec<f64> {
-    scene
-        .bodies
-        .iter()
-        .zip(&scene.frames[f])
-        .map(|(b, (_, q))| {
-            let rest = b
-                .mesh
-                .vertices
-                .iter()
-                .map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt())
-                .fold(0.0, f64::max);
-            let modes: f64 = mode_norms(b.basis.as_ref())
-                .iter()
-                .zip(q)
-                .map(|(n, q)| n * q.abs())
-                .sum();
-            rest + modes
-        })
-        .collect()
-}
 
 /// What one family of scenes gave.
 #[derive(Debug, Default)]
@@ -496,51 +250,6 @@ fn touching_millimetre_sheets_f32_finds_all_issue_28() {
     );
 }
 
-/// Writes a generated scene to `dir` (OBJ meshes, `.npy` bases, the scene file) for the CLI.
-pub(crate) fn write_scene(dir: &std::path::Path, scene: &Scene, name: &str) -> std::path::PathBuf {
-    use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, SceneFile};
-    let mut specs = Vec::new();
-    for (k, body) in scene.bodies.iter().enumerate() {
-        let mesh = format!("{name}-{k}.obj");
-        let mut obj = Vec::new();
-        write_obj(&body.mesh, &mut obj).expect("obj");
-        std::fs::write(dir.join(&mesh), obj).expect("write obj");
-        let basis = body.basis.as_ref().map(|basis| {
-            let file = format!("{name}-{k}.npy");
-            let mut npy = Vec::new();
-            write_npy(basis, &mut npy).expect("npy");
-            std::fs::write(dir.join(&file), npy).expect("write npy");
-            file
-        });
-        specs.push(BodySpec::mesh(
-            format!("body{k}"),
-            &mesh,
-            basis.map(Into::into),
-        ));
-    }
-    let frames = scene
-        .frames
-        .iter()
-        .map(|frame| FrameSpec {
-            bodies: frame
-                .iter()
-                .map(|(pose, q)| BodyFrame {
-                    rotation: pose.rotation,
-                    translation: pose.translation,
-                    q: q.clone(),
-                })
-                .collect(),
-        })
-        .collect();
-    let file = SceneFile {
-        bodies: specs,
-        frames,
-    };
-    let path = dir.join(format!("{name}.json"));
-    file.write(&path).expect("write scene");
-    path
-}
-
 /// The far and touching scenes through the CLI: `bdtree collide SCENE --precision f32
 /// --check` (the exact second stage on, as users run it) misses no pair of the f64 brute
 /// force. `BDTREE_FAR_CLI_SCENES` scenes per kind (default 40; the full run: 1000).
@@ -560,7 +269,7 @@ fn far_and_touching_scenes_through_the_cli_miss_nothing() {
         ] {
             let path = write_scene(&dir, &scene, &format!("{kind}{family}"));
             for precision in ["f32", "f64"] {
-                let out = crate::cli::bdtree(&[
+                let out = crate::support::cli::bdtree(&[
                     "collide",
                     path.to_str().unwrap(),
                     "--precision",
@@ -695,11 +404,11 @@ fn proxies_in_each_pairs_relative_frame_cover_every_touching_pair() {
                 .map(|image| match precision {
                     Precision::F32 => {
                         let view = image.parse::<f32>().expect("image");
-                        crate::proxies::proxy_of_triangle(&view.tree, DEPTH)
+                        crate::support::proxy_of_triangle(&view.tree, DEPTH)
                     }
                     Precision::F64 => {
                         let view = image.parse::<f64>().expect("image");
-                        crate::proxies::proxy_of_triangle(&view.tree, DEPTH)
+                        crate::support::proxy_of_triangle(&view.tree, DEPTH)
                     }
                 })
                 .collect();

@@ -6,7 +6,7 @@ use crate::support::Scratch;
 
 use bdtree_std::io::{load_mesh, load_npy};
 
-use crate::cli::{bdtree, fails_with};
+use crate::support::cli::{bdtree, fails_with};
 
 fn mesh(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -15,8 +15,10 @@ use bdtree_std::run::{
 };
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
-use crate::far::{far_scene, touching_scene, write_scene};
-use crate::host::{json_lines, millimetre_scene, mixed_scene, pair_bound};
+use crate::support::cli::json_lines;
+use crate::support::scenes::{
+    far_scene, millimetre_scene, mixed_scene, pair_bound, touching_scene, write_scene,
+};
 
 /// What a scene's checks saw.
 #[derive(Debug, Default)]
@@ -283,13 +285,13 @@ fn distance_closer_than_through_the_cli_holds_the_brute_force() {
         }
     }
     assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
-    crate::cli::fails_with(
+    crate::support::cli::fails_with(
         &["distance", path, "--closer-than", "-1"],
         &["--closer-than -1", "finite number ≥ 0"],
     );
     // The text form on a fixture scene, checked by the CLI itself.
-    let demo = crate::cli::fixtures().join("scenes/touching.json");
-    let out = crate::cli::bdtree(&[
+    let demo = crate::support::cli::fixtures().join("scenes/touching.json");
+    let out = crate::support::cli::bdtree(&[
         "distance",
         demo.to_str().expect("path"),
         "--closer-than",

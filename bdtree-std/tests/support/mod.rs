@@ -1,6 +1,16 @@
-//! Shared test helpers: deterministic randomness, stored-model extraction, node vertex sets.
+//! Shared test helpers of the three test binaries (`kernel`, `host`, `modal`): deterministic
+//! randomness, stored-model extraction, node vertex sets and proxies, and (in submodules) the
+//! `bdtree` binary, generated scenes, triangle and motion oracles.
+// Each binary uses a part of the helpers.
+#![allow(dead_code)]
 
-use bdtree_core::{Image, NodeKind, Scalar};
+#[cfg(feature = "cli")]
+pub mod cli;
+pub mod motion;
+pub mod scenes;
+pub mod triangles;
+
+use bdtree_core::{Image, NodeKind, Scalar, TreeView};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, torus};
 use proptest::test_runner::{Config, RngSeed};
@@ -129,6 +139,30 @@ pub fn node_vertices<S: Scalar>(image: &Image<'_, S>) -> Vec<Vec<u32>> {
         sets[k] = set;
     }
     sets
+}
+
+/// The proxy (ancestor at depth `l`, or the leaf itself) of every leaf, by triangle.
+pub fn proxy_of_triangle<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
+    let mut owner = vec![u32::MAX; tree.node_count()];
+    let mut by_triangle = vec![u32::MAX; tree.triangle_count()];
+    for k in 0..tree.node_count() {
+        let depth = tree.node_depth(k).expect("node");
+        if depth <= l {
+            owner[k] = k as u32;
+        }
+        match tree.kind(k).expect("node") {
+            NodeKind::Internal { left, right } => {
+                for c in [left, right] {
+                    if depth >= l {
+                        owner[c as usize] = owner[k];
+                    }
+                }
+            }
+            NodeKind::Leaf { triangle } => by_triangle[triangle as usize] = owner[k],
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
+        }
+    }
+    by_triangle
 }
 
 pub fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {

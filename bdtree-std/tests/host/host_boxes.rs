@@ -16,8 +16,10 @@ use bdtree_std::run::{
 };
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 
-use crate::far::{far_scene, touching_scene, write_scene};
-use crate::host::{json_lines, millimetre_scene, mixed_scene, pair_bound};
+use crate::support::cli::json_lines;
+use crate::support::scenes::{
+    far_scene, millimetre_scene, mixed_scene, pair_bound, touching_scene, write_scene,
+};
 
 /// Checks every frame of `scene` with each bound against the sphere-bound answer and the brute
 /// force; returns `(brute-force pairs, node pairs visited per bound)`.
@@ -150,7 +152,7 @@ fn collide_bounds_through_the_cli_give_the_sphere_pairs() {
     let dir = crate::support::Scratch::new("boxes-cli");
     let scene = millimetre_scene();
     let path = write_scene(&dir, &scene, "mm");
-    let demo = crate::cli::fixtures().join("scenes/touching.json");
+    let demo = crate::support::cli::fixtures().join("scenes/touching.json");
     for path in [path.to_str().expect("path"), demo.to_str().expect("path")] {
         for precision in ["f32", "f64"] {
             let pairs = |bounds: &str| -> Vec<serde_json::Value> {
@@ -178,7 +180,8 @@ fn collide_bounds_through_the_cli_give_the_sphere_pairs() {
     }
     // An unknown bound is a usage error (clap's exit code 2) naming the flag, the value and
     // the choices.
-    let out = crate::cli::bdtree(&["collide", demo.to_str().unwrap(), "--bounds", "boxes"]);
+    let out =
+        crate::support::cli::bdtree(&["collide", demo.to_str().unwrap(), "--bounds", "boxes"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     for needle in ["'boxes'", "--bounds", "spheres, boxes15, boxes6"] {

@@ -14,7 +14,7 @@ use bdtree_std::run::{brute_force_primitive_frame, prepare, proxy_of_triangles};
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 use serde_json::Value;
 
-use crate::cli::bdtree;
+use crate::support::cli::bdtree;
 use crate::support::{Rng, Scratch};
 
 const DEPTH: u32 = 3;

@@ -15,7 +15,7 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, dist, meshes, rough_basis, Rng};
+use crate::support::{config, dist, meshes, proxy_of_triangle, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {
@@ -43,30 +43,6 @@ fn proxies<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
         })
         .map(|k| k as u32)
         .collect()
-}
-
-/// The proxy (ancestor at depth `l`, or the leaf itself) of every leaf, by triangle.
-pub(crate) fn proxy_of_triangle<S: Scalar>(tree: &TreeView<'_, S>, l: u32) -> Vec<u32> {
-    let mut owner = vec![u32::MAX; tree.node_count()];
-    let mut by_triangle = vec![u32::MAX; tree.triangle_count()];
-    for k in 0..tree.node_count() {
-        let depth = tree.node_depth(k).expect("node");
-        if depth <= l {
-            owner[k] = k as u32;
-        }
-        match tree.kind(k).expect("node") {
-            NodeKind::Internal { left, right } => {
-                for c in [left, right] {
-                    if depth >= l {
-                        owner[c as usize] = owner[k];
-                    }
-                }
-            }
-            NodeKind::Leaf { triangle } => by_triangle[triangle as usize] = owner[k],
-            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
-        }
-    }
-    by_triangle
 }
 
 struct Case<'m> {

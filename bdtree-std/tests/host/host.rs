@@ -13,33 +13,12 @@ use bdtree_std::rng::Rng;
 use bdtree_std::run::{
     brute_force_frame_with, prepare, run_contacts, run_with, Contact, PreparedScene,
 };
-use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus, uv_sphere};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus, uv_sphere};
 
-use crate::far::{extents, scene_of, write_scene};
-
-/// f32's unit roundoff.
-const U32: f64 = f32::EPSILON as f64 * 0.5;
-
-/// The documented bound of `bdtree_std::host::placing` on f32 extras: a pair of bodies a and b
-/// closer than `BOUND u₃₂ (x_a + x_b + ‖t_a − t_b‖)`, a self pair `BOUND u₃₂ · 2 x_a`.
-const BOUND: f64 = 256.0;
-
-fn norm(v: [f64; 3]) -> f64 {
-    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
-}
-
-/// The bound of `placing` for the pair (a, b) of frame `f` (a self pair when `a == b`).
-pub(crate) fn pair_bound(scene: &Scene, f: usize, a: usize, b: usize) -> f64 {
-    let x = extents(scene, f);
-    if a == b {
-        return BOUND * U32 * 2.0 * x[a];
-    }
-    let (ta, tb) = (
-        scene.frames[f][a].0.translation,
-        scene.frames[f][b].0.translation,
-    );
-    BOUND * U32 * (x[a] + x[b] + norm(std::array::from_fn(|k| ta[k] - tb[k])))
-}
+use crate::support::cli::json_lines;
+use crate::support::scenes::{
+    millimetre_scene, mixed_scene, norm, pair_bound, scene_of, write_scene,
+};
 
 /// Every body's triangles in frame `f`, deformed explicitly (f64).
 fn triangles(scene: &Scene, f: usize) -> Vec<Vec<[[f64; 3]; 3]>> {
@@ -144,20 +123,6 @@ fn finger_scene() -> Scene {
     scene
 }
 
-/// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
-pub(crate) fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
-    let out = crate::cli::bdtree(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
-}
-
 fn pair_key(p: &serde_json::Value) -> (u64, u64) {
     (
         p[2].as_u64().expect("triangle"),
@@ -234,45 +199,6 @@ fn f32_contacts_of_a_finger_pressing_a_ball_are_refined_like_pairs_issue_39() {
     }
 }
 
-/// Two 1 mm bodies (a ball and two crossing sheets, its self pairs) 0.36 mm apart near the
-/// origin, beside a 1000-unit body (a torus) 265 units away; a second frame moves them into
-/// each other, a third moves everything 10⁴ units away.
-pub(crate) fn millimetre_scene() -> Scene {
-    let ball = icosphere(0.5e-3, 2);
-    let mut cross = sheet(1e-3, 1e-3, 6, 6);
-    let mut other = sheet(1e-3, 1e-3, 6, 6);
-    for v in &mut other.vertices {
-        *v = [v[0], 0.0, v[1]];
-    }
-    let n = cross.vertices.len() as u32;
-    cross.vertices.extend(other.vertices);
-    cross
-        .triangles
-        .extend(other.triangles.iter().map(|t| t.map(|v| v + n)));
-    let big = torus(400.0, 100.0, 48, 24);
-    let cross_basis = smooth_basis(&cross.vertices, 2, 0.05e-3);
-    let mut scene = scene_of(vec![(ball, None), (cross, Some(cross_basis)), (big, None)]);
-    let turn = Pose::from_axis_angle([0.3, 1.0, 0.2], 0.7, [0.0; 3]).rotation;
-    for (gap, shift) in [(0.36e-3, 0.0), (-0.2e-3, 0.0), (0.36e-3, 1e4)] {
-        let at = |p: [f64; 3]| [p[0] + shift, p[1] - shift, p[2] + 0.5 * shift];
-        scene.frames.push(vec![
-            (Pose::from_translation(at([0.0, 0.0, 0.0])), Vec::new()),
-            (
-                Pose {
-                    rotation: turn,
-                    translation: at([1.0e-3 + gap, 0.0, 0.0]),
-                },
-                vec![0.3, -0.2],
-            ),
-            (
-                Pose::from_translation(at([-126.0, 201.0, 111.0])),
-                Vec::new(),
-            ),
-        ]);
-    }
-    scene
-}
-
 #[test]
 fn millimetre_bodies_beside_a_far_large_body_keep_their_own_precision_issue_39() {
     let scene = millimetre_scene();
@@ -324,58 +250,13 @@ fn millimetre_bodies_beside_a_far_large_body_keep_their_own_precision_issue_39()
         }
     }
     // The f32 pairs with self pairs through the CLI, checked by the CLI against the brute force.
-    let out = crate::cli::bdtree(&["collide", path, "--precision", "f32", "--self", "--check"]);
+    let out =
+        crate::support::cli::bdtree(&["collide", path, "--precision", "f32", "--self", "--check"]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-/// A random scene mixing sizes (1 mm, 1, 1000) and distances: clusters of bodies touching or
-/// nearly, each cluster anywhere from the origin to 10⁵ of its size away, and a large body
-/// near some small ones.
-pub(crate) fn mixed_scene(seed: u64) -> Scene {
-    let mut rng = Rng::new(seed);
-    let mut bodies = Vec::new();
-    let mut sizes = Vec::new();
-    for _ in 0..5 {
-        let s = [1e-3, 1.0, 1000.0][rng.below(3)];
-        let mesh = match rng.below(3) {
-            0 => icosphere(0.5 * s, 2),
-            1 => torus(0.5 * s, 0.15 * s, 16, 8),
-            _ => sheet(1.2 * s, 0.8 * s, 6, 5),
-        };
-        let m = [0, 2, 5][rng.below(3)];
-        let basis = (m > 0).then(|| smooth_basis(&mesh.vertices, m, 0.1 * s));
-        bodies.push((mesh, basis));
-        sizes.push(s);
-    }
-    let mut scene = scene_of(bodies);
-    for _ in 0..4 {
-        // Two clusters: bodies 0–2 around one centre, 3–4 around another.
-        let centres: Vec<[f64; 3]> = (0..2)
-            .map(|_| {
-                let far = 10f64.powf(rng.uniform(-1.0, 5.0));
-                rng.unit_vector().map(|x| x * far)
-            })
-            .collect();
-        let frame = (0..5)
-            .map(|b| {
-                let c = centres[usize::from(b >= 3)];
-                let s = sizes[b];
-                let offset = [0; 3].map(|_| rng.uniform(-0.6, 0.6) * s);
-                let pose = Pose {
-                    rotation: rng.rotation(),
-                    translation: std::array::from_fn(|k| c[k] + offset[k]),
-                };
-                let m = scene.bodies[b].basis.as_ref().map_or(0, |x| x.modes);
-                (pose, (0..m).map(|_| rng.uniform(-0.5, 0.5)).collect())
-            })
-            .collect();
-        scene.frames.push(frame);
-    }
-    scene
 }
 
 #[test]
@@ -460,7 +341,7 @@ fn an_absurd_f32_state_is_refused_naming_the_value() {
     ]);
     let dir = crate::support::Scratch::new("host-absurd");
     let path = write_scene(&dir, &scene, "absurd");
-    crate::cli::fails_with(
+    crate::support::cli::fails_with(
         &["collide", path.to_str().unwrap(), "--precision", "f32"],
         &["frame 0, body body0: q: q[0] = 1e9", "f32"],
     );
@@ -511,7 +392,7 @@ fn a_world_answers_each_pair_as_the_pair_query_does() {
 
 #[test]
 fn the_cli_ends_cleanly_on_a_closed_pipe_or_a_full_output() {
-    let scene = crate::cli::fixtures().join("scenes/demo.json");
+    let scene = crate::support::cli::fixtures().join("scenes/demo.json");
     let scene = scene.to_str().expect("path");
     // A reader that is gone before the output comes (`bdtree … | true`): no panic, exit 0.
     let out = std::process::Command::new("bash")
@@ -637,7 +518,7 @@ fn contact_forces_balance_and_do_the_virtual_work_of_their_points() {
 
 #[test]
 fn the_cli_gives_every_bodys_wrench_with_stiffness() {
-    let scene = crate::cli::fixtures().join("scenes/demo.json");
+    let scene = crate::support::cli::fixtures().join("scenes/demo.json");
     let lines = json_lines(&[
         "collide",
         scene.to_str().expect("path"),
@@ -672,7 +553,8 @@ fn the_cli_gives_every_bodys_wrench_with_stiffness() {
     }
     assert!(pushed > 5, "too few frames with forces: {pushed}");
     // Without `--contacts`: a usage error naming it.
-    let out = crate::cli::bdtree(&["collide", scene.to_str().unwrap(), "--stiffness", "3"]);
+    let out =
+        crate::support::cli::bdtree(&["collide", scene.to_str().unwrap(), "--stiffness", "3"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--contacts"), "{stderr}");

@@ -592,7 +592,7 @@ proptest! {
 }
 
 /// 10⁶ random pairs per precision (run with
-/// `cargo test --release -p bdtree-std --test integration degenerate_pairs_million -- --ignored --nocapture`).
+/// `cargo test --release -p bdtree-std --test kernel degenerate_pairs_million -- --ignored --nocapture`).
 #[test]
 #[ignore = "10⁶ pairs: run in release with --ignored"]
 fn degenerate_pairs_million() {
@@ -982,7 +982,7 @@ fn exact_distance_agrees_with_the_f64_oracle() {
 /// OBJ with `f 1 1 1` and a collinear face loads and builds.
 #[test]
 fn build_and_inspect_count_zero_area_triangles() {
-    use crate::cli::bdtree;
+    use crate::support::cli::bdtree;
     let dir = crate::support::Scratch::new("degenerate");
     let obj = dir.join("poles.obj");
     let mut mesh = pole_sphere(1.0, 6, 8);

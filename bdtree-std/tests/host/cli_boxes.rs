@@ -6,7 +6,7 @@ use bdtree_core::query::boxes::BoxTable;
 use bdtree_std::build::{box_file, box_table};
 use bdtree_std::io::ImageBuf;
 
-use crate::cli::{bdtree, fails_with, fixtures};
+use crate::support::cli::{bdtree, fails_with, fixtures};
 use crate::support::Scratch;
 
 #[test]

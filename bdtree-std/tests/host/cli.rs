@@ -1,38 +1,12 @@
 //! The `bdtree` command line: outputs, and clear errors (never a panic) on bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::cli::{bdtree, fails_with, fixtures};
 use crate::support::Scratch;
-use std::process::{Command, Output};
-
-pub(crate) fn bdtree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bdtree"))
-        .args(args)
-        .output()
-        .expect("run bdtree")
-}
-
-pub(crate) fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
 
 fn scratch(name: &str) -> Scratch {
     Scratch::new(&format!("cli-{name}"))
-}
-
-/// Runs a command that must fail cleanly: exit code 1 (not a panic's 101), and a message on
-/// stderr containing every `needle`.
-pub(crate) fn fails_with(args: &[&str], needles: &[&str]) {
-    let out = bdtree(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {needle:?} not in {stderr:?}"
-        );
-    }
 }
 
 #[test]
