@@ -38,8 +38,9 @@
 //! | world | [`world`] | sweep-and-prune ([`world::sweep`]), the many-body query, penalty forces ([`world::response`]) |
 //!
 //! **Dependency rule**: a module uses only its own layer or earlier ones; nothing uses a later
-//! layer, and no two modules import each other (held by `tests/layout.rs`). The crate root
-//! re-exports each name a user needs once (`bdtree_core::collide`, `bdtree_core::Body`, …);
+//! layer, and no two modules import each other (held by
+//! `bdtree-std/tests/host/kernel_layout.rs`). The crate root re-exports each name a user needs
+//! once (`bdtree_core::collide`, `bdtree_core::Body`, …);
 //! every other item has one path, its module's. The root's [`Error`] holds any of the kernel's
 //! errors. Paths of the flat layout before the folders (`bdtree_core::proxy`, `::sphere`, …)
 //! remain for one release as deprecated modules ([`moved`]).

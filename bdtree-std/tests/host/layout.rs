@@ -42,7 +42,7 @@ fn src() -> PathBuf {
 }
 
 /// Every `.rs` file under `dir`, relative to it, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("read src") {
             let path = entry.expect("entry").path();
@@ -91,7 +91,7 @@ fn room_of_file(file: &Path) -> Option<&'static str> {
 
 /// A file's library code: up to its first `#[cfg(test)]` line, comments dropped; empty for a
 /// file that is a test module itself.
-fn library_code(file: &Path, text: &str) -> String {
+pub(super) fn library_code(file: &Path, text: &str) -> String {
     if file.file_name().is_some_and(|n| n == "tests.rs") {
         return String::new();
     }
@@ -104,7 +104,7 @@ fn library_code(file: &Path, text: &str) -> String {
 
 /// Every path of `code` that starts with `crate::` or `super::`, brace groups expanded:
 /// `crate::io::{Basis, mesh::Mesh}` gives `crate::io::Basis` and `crate::io::mesh::Mesh`.
-fn paths(code: &str) -> Vec<Vec<String>> {
+pub(super) fn paths(code: &str) -> Vec<Vec<String>> {
     let bytes = code.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -223,7 +223,7 @@ fn rooms_import_only_what_the_rule_allows() {
 }
 
 /// The module a file defines: `io/ply/header.rs` → `io::ply::header`, `io/mod.rs` → `io`.
-fn module_of(file: &Path) -> Vec<String> {
+pub(super) fn module_of(file: &Path) -> Vec<String> {
     let mut parts: Vec<String> = file
         .iter()
         .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
@@ -292,7 +292,17 @@ fn no_module_imports_itself_through_others() {
             }
         }
     }
-    // Depth-first search for a cycle.
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!("module cycle: {}", cycle.join(" → "));
+    }
+    assert!(edges.len() > 40, "{} modules read", edges.len());
+}
+
+/// A module cycle of `edges` (module → the modules it imports), by depth-first search: the
+/// modules on it, the first repeated at the end; `None` when there is none.
+pub(super) fn find_cycle(
+    edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+) -> Option<Vec<String>> {
     fn visit(
         m: &Vec<String>,
         edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
@@ -321,15 +331,9 @@ fn no_module_imports_itself_through_others() {
         None
     }
     let mut state = BTreeMap::new();
-    for m in edges.keys() {
-        let cycle = visit(m, &edges, &mut state, &mut Vec::new());
-        assert!(
-            cycle.is_none(),
-            "module cycle: {}",
-            cycle.unwrap().join(" → ")
-        );
-    }
-    assert!(edges.len() > 40, "{} modules read", edges.len());
+    edges
+        .keys()
+        .find_map(|m| visit(m, edges, &mut state, &mut Vec::new()))
 }
 
 /// The book's rooms table (`docs/src/reference/layout.md`, the one description of the layout)

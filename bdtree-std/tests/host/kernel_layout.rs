@@ -1,14 +1,14 @@
 //! The kernel's floor plan, as the book's workspace-layout chapter
 //! (`docs/src/reference/layout.md`, "The floors of bdtree-core") states it: the folders' layers,
-//! no module cycle, no module named like a function, no library path through a root re-export,
-//! file sizes. Read from the sources (`src/`), library code only: a file's test module
+//! no module cycle, no module named like a function, no library path through a root re-export
+//! (file sizes: [`super::layout`]'s size test covers the kernel). Read from the kernel's sources
+//! with the workspace layout test's readers, library code only: a file's test module
 //! (everything from its first `#[cfg(test)]` line) and comments are skipped.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Longest source file, in lines.
-const MAX_LINES: usize = 900;
+use super::layout::{find_cycle, library_code, module_of, paths, rust_files};
 
 /// The floors, lowest first: each may import only the floors before it (and itself). The files
 /// of the crate root (`lib.rs`, `error.rs`, `moved.rs`) gather names from every floor and are
@@ -36,94 +36,11 @@ fn floor_of(segment: &str) -> Option<&'static str> {
 const ROOT_FILES: &[&str] = &["lib.rs", "error.rs", "moved.rs"];
 
 fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// Every `.rs` file under `dir`, relative to it, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("read src") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path.strip_prefix(root).expect("under src").to_path_buf());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bdtree-core/src")
 }
 
 fn is_root_file(file: &Path) -> bool {
     ROOT_FILES.iter().any(|r| file == Path::new(r))
-}
-
-/// A file's library code: up to its first `#[cfg(test)]` line, comments dropped.
-fn library_code(text: &str) -> String {
-    text.lines()
-        .take_while(|l| l.trim() != "#[cfg(test)]")
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Every path of `code` that starts with `crate::` or `super::`, brace groups expanded (one
-/// level): `crate::walk::{output::Sink, Flow}` gives `crate::walk::output::Sink` and
-/// `crate::walk::Flow`.
-fn paths(code: &str) -> Vec<Vec<String>> {
-    let bytes = code.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let starts = (bytes[i..].starts_with(b"crate::") || bytes[i..].starts_with(b"super::"))
-            && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        let rest = &code[i..];
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-            .unwrap_or(rest.len());
-        let head: Vec<String> = rest[..end]
-            .split("::")
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect();
-        if rest[end..].starts_with('{') {
-            let close = rest[end..].find('}').map_or(rest.len(), |c| end + c);
-            for item in rest[end + 1..close].split(',') {
-                let mut p = head.clone();
-                p.extend(
-                    item.split("::")
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty() && s != "self"),
-                );
-                out.push(p);
-            }
-            i += close.max(end);
-        } else {
-            out.push(head);
-            i += end.max(1);
-        }
-    }
-    out
-}
-
-/// The module a file defines: `query/swept/leaf.rs` → `query::swept::leaf`, `walk/mod.rs` →
-/// `walk`.
-fn module_of(file: &Path) -> Vec<String> {
-    let mut parts: Vec<String> = file
-        .iter()
-        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
-        .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
-        parts.pop();
-    }
-    parts
 }
 
 /// Every library file with its module and the absolute module paths (without `crate`) its code
@@ -134,7 +51,7 @@ fn library() -> Vec<(PathBuf, Vec<String>, Vec<Vec<String>>)> {
         .map(|file| {
             let me = module_of(&file);
             let text = std::fs::read_to_string(src().join(&file)).expect("read");
-            let absolute = paths(&library_code(&text))
+            let absolute = paths(&library_code(&file, &text))
                 .into_iter()
                 .map(|path| {
                     if path[0] == "crate" {
@@ -152,21 +69,6 @@ fn library() -> Vec<(PathBuf, Vec<String>, Vec<Vec<String>>)> {
             (file, me, absolute)
         })
         .collect()
-}
-
-#[test]
-fn no_source_file_is_over_900_lines() {
-    let mut problems = Vec::new();
-    for file in rust_files(&src()) {
-        let lines = std::fs::read_to_string(src().join(&file))
-            .expect("read")
-            .lines()
-            .count();
-        if lines > MAX_LINES {
-            problems.push(format!("{}: {lines} lines", file.display()));
-        }
-    }
-    assert!(problems.is_empty(), "{problems:#?}");
 }
 
 #[test]
@@ -233,38 +135,8 @@ fn no_two_modules_import_each_other_through_any_chain() {
             }
         }
     }
-    fn visit(
-        m: &Vec<String>,
-        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
-        state: &mut BTreeMap<Vec<String>, u8>,
-        stack: &mut Vec<Vec<String>>,
-    ) -> Option<Vec<String>> {
-        match state.get(m) {
-            Some(2) => return None,
-            Some(1) => {
-                let at = stack.iter().position(|s| s == m).unwrap_or(0);
-                let mut cycle: Vec<String> = stack[at..].iter().map(|s| s.join("::")).collect();
-                cycle.push(m.join("::"));
-                return Some(cycle);
-            }
-            _ => {}
-        }
-        state.insert(m.clone(), 1);
-        stack.push(m.clone());
-        for next in edges.get(m).into_iter().flatten() {
-            if let Some(cycle) = visit(next, edges, state, stack) {
-                return Some(cycle);
-            }
-        }
-        stack.pop();
-        state.insert(m.clone(), 2);
-        None
-    }
-    let mut state = BTreeMap::new();
-    for m in edges.keys() {
-        if let Some(cycle) = visit(m, &edges, &mut state, &mut Vec::new()) {
-            panic!("module cycle: {}", cycle.join(" → "));
-        }
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!("module cycle: {}", cycle.join(" → "));
     }
     assert!(edges.len() > 40, "{} modules read", edges.len());
 }
@@ -279,7 +151,7 @@ fn no_module_is_named_like_a_function() {
         }
         let text = std::fs::read_to_string(src().join(&file)).expect("read");
         // Free functions: items at the file's top level (methods are not the module's names).
-        for line in library_code(&text).lines() {
+        for line in library_code(&file, &text).lines() {
             let mut rest = line;
             for prefix in ["pub(crate) ", "pub(super) ", "pub ", "const ", "unsafe "] {
                 rest = rest.strip_prefix(prefix).unwrap_or(rest);
