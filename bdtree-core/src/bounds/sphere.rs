@@ -311,6 +311,36 @@ pub fn spheres_overlap<S: Scalar>(a: [S; 4], b: [S; 4]) -> bool {
     d2 <= r * r * slack
 }
 
+/// A sphere `[x, y, z, r]` containing both spheres `a` and `b` (the smallest one up to
+/// rounding: its centre on the segment between theirs), conservatively in floating point:
+/// whatever the rounding of the centre, the radius is measured from the computed centre to
+/// each given sphere's far side and grown by `16u`, which covers the rounding of the two
+/// distances (a square root of a sum of three squares of differences: under `6u` relative)
+/// and of the sums. Two square roots and a division.
+#[inline]
+pub fn enclosing_sphere<S: Scalar>(a: [S; 4], b: [S; 4]) -> [S; 4] {
+    let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    // Where the centre sits on the segment from a's centre (0) to b's (1): the midpoint of the
+    // two far sides, clamped (one sphere inside the other gives 0 or 1). A zero or non-finite
+    // distance takes the larger sphere's centre.
+    let t = (distance + b[3] - a[3]) / (distance + distance);
+    let t = if t.is_finite() {
+        t.max(S::ZERO).min(S::ONE)
+    } else if a[3] >= b[3] {
+        S::ZERO
+    } else {
+        S::ONE
+    };
+    let c = [a[0] + t * d[0], a[1] + t * d[1], a[2] + t * d[2]];
+    let reach = |s: [S; 4]| {
+        let e = [s[0] - c[0], s[1] - c[1], s[2] - c[2]];
+        (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt() + s[3]
+    };
+    let grow = S::ONE + S::from_u32(16) * S::UNIT_ROUNDOFF;
+    [c[0], c[1], c[2], reach(a).max(reach(b)) * grow]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,5 +431,53 @@ mod tests {
             [0.0f64, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0]
         ));
+    }
+
+    #[test]
+    fn enclosing_sphere_contains_both_spheres_in_f32() {
+        // Random pairs (nested, apart, coincident, far from the origin): every point on either
+        // sphere's far side along the six axes and the centre line is inside the result,
+        // measured in f64.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..20_000 {
+            let scale = [1e-3, 1.0, 1e3][case % 3];
+            let offset = if case % 5 == 0 { 1e4 } else { 0.0 };
+            let mut sphere = || -> [f32; 4] {
+                [
+                    (offset + scale * (next() - 0.5)) as f32,
+                    (scale * (next() - 0.5)) as f32,
+                    (scale * (next() - 0.5)) as f32,
+                    (scale * next() * next()) as f32,
+                ]
+            };
+            let a = sphere();
+            let b = if case % 7 == 0 { a } else { sphere() };
+            let e = enclosing_sphere(a, b);
+            let c = [e[0] as f64, e[1] as f64, e[2] as f64];
+            for s in [a, b] {
+                let d = [0, 1, 2].map(|k| s[k] as f64 - c[k]);
+                let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                assert!(
+                    distance + s[3] as f64 <= e[3] as f64,
+                    "{s:?} not inside {e:?} (case {case})"
+                );
+            }
+            // Never much larger than the smallest enclosing sphere.
+            let d = [0, 1, 2].map(|k| b[k] as f64 - a[k] as f64);
+            let gap = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            let best = ((gap + a[3] as f64 + b[3] as f64) / 2.0)
+                .max(a[3] as f64)
+                .max(b[3] as f64);
+            assert!(
+                e[3] as f64 <= best * 1.001 + 1e-6 * (scale + offset),
+                "{e:?} vs {best}"
+            );
+        }
     }
 }

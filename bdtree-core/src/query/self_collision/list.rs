@@ -95,6 +95,13 @@ impl<'s> SelfList<'s> {
             };
         }
         let before = body.update_count();
+        if body.refit().is_none() {
+            self.reset();
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
         let (mut next, mut overflow) = (0usize, false);
         let spare = &mut *self.spare;
         let mut record = |[a, b]: [u32; 2], separated: bool| {

@@ -137,6 +137,12 @@ pub fn collide_self_with<S: Scalar>(
         return QueryOutcome { status, stats };
     }
     let before = body.update_count();
+    if body.refit().is_none() {
+        return QueryOutcome {
+            status: QueryStatus::Inconsistent,
+            stats,
+        };
+    }
     let error = body.error() + body.error();
     let mut units = Units {
         body,
