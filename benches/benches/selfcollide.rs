@@ -1,24 +1,25 @@
 //! Self-collision: the exact traversal, its typed (Type 2/3 units from vertex signatures) and
-//! incremental (Lau's self-collision list) forms, and Lau et al.'s normal-cone culling (opt-in,
-//! may miss), on the `fold` fixture's curtain and on a crumpling sheet.
+//! incremental (Lau's self-collision list) forms, and sound culling (normal cones and the
+//! contour test), on the `fold` fixture's curtain and on a crumpling sheet.
 //!
 //! Group `selfcollide`, per scene: `exact` (`collide_self`), `typed` (`collide_self_with` and
 //! signatures), `list` (`SelfList::collide` with signatures, reset at the start of each
-//! iteration), `cones` (`normal_cones` + Type 1 culling) and `cones_typed` (Type 1 and Type 2
-//! culling); one iteration = all frames. Before timing, every frame is compared with the f64
-//! brute force over non-adjacent pairs: the exact modes must miss nothing (checked), the culled
-//! ones' misses are counted and printed, with the test units per frame by type.
+//! iteration), `culled` (`normal_cones` each frame, signatures and the tree's contours:
+//! Type 1 units proven free are skipped) and `culled_list` (the list with the same aids); one
+//! iteration = all frames. Before timing, every frame is compared with the f64 brute force
+//! over non-adjacent pairs: no mode may miss a pair (checked), with the test units per frame
+//! by type.
 
 use bdtree_std::{oracle, BodyStorage};
 use std::path::Path;
 use std::time::Duration;
 
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfList,
-    UnitCounts,
+    collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfContours,
+    SelfList, UnitCounts,
 };
 use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
-use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::build::{build, self_contours, BuildOptions, ContourTable};
 use bdtree_std::io::{Basis, Mesh, Scene};
 use bdtree_std::shapes::procedural::{sheet, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
@@ -62,22 +63,23 @@ enum Mode {
     Exact,
     Typed,
     List,
-    Cones,
-    ConesTyped,
+    Culled,
+    CulledList,
 }
 
 const MODES: [(Mode, &str); 5] = [
     (Mode::Exact, "exact"),
     (Mode::Typed, "typed"),
     (Mode::List, "list"),
-    (Mode::Cones, "cones"),
-    (Mode::ConesTyped, "cones_typed"),
+    (Mode::Culled, "culled"),
+    (Mode::CulledList, "culled_list"),
 ];
 
-/// What a mode needs besides the body: signatures, cones, the list and a stack.
+/// What a mode needs besides the body: signatures, cones, contours, the list and a stack.
 struct Aids<'s> {
     signatures: Vec<u64>,
     cones: Vec<u16>,
+    contours: ContourTable,
     list: SelfList<'s>,
     stack: Vec<[u32; 2]>,
 }
@@ -100,20 +102,23 @@ fn run(
             found.push((p.a, p.b));
             true
         };
-        if matches!(mode, Mode::Cones | Mode::ConesTyped) {
+        let culled = matches!(mode, Mode::Culled | Mode::CulledList);
+        if culled {
             normal_cones(body, &mut aids.cones).expect("cones");
         }
         let with = SelfAids {
             signatures: match mode {
-                Mode::Exact | Mode::Cones => &[],
+                Mode::Exact => &[],
                 _ => &aids.signatures,
             },
-            cones: match mode {
-                Mode::Cones | Mode::ConesTyped => &aids.cones,
-                _ => &[],
+            cones: if culled { &aids.cones } else { &[] },
+            contours: if culled {
+                aids.contours.view()
+            } else {
+                SelfContours::NONE
             },
         };
-        let outcome = if mode == Mode::List {
+        let outcome = if matches!(mode, Mode::List | Mode::CulledList) {
             aids.list
                 .collide(body, with, &mut aids.stack, &mut sink, counts)
         } else {
@@ -162,6 +167,7 @@ fn bench(c: &mut Criterion) {
         let mut aids = Aids {
             signatures,
             cones: vec![0u16; n],
+            contours: self_contours(&image.tree, image.model.triangles()),
             list: SelfList::new(&parents, &mut units, &mut spare),
             stack: vec![[0u32; 2]; self_stack_capacity(image.tree.depth())],
         };
@@ -199,11 +205,10 @@ fn bench(c: &mut Criterion) {
             let mut missed = 0usize;
             for (k, t) in truth.iter().enumerate() {
                 let lost = t.iter().filter(|p| found[k].binary_search(p).is_err());
-                if matches!(mode, Mode::Cones | Mode::ConesTyped) {
-                    missed += lost.count();
-                } else if let Some(p) = lost.clone().next() {
+                if let Some(p) = lost.clone().next() {
                     panic!("{name} self-collision missed {p:?} in frame {k}");
                 }
+                missed += lost.count();
             }
             let per = |x: u64| x as f64 / case.frames.len() as f64;
             println!(
@@ -217,7 +222,7 @@ fn bench(c: &mut Criterion) {
                 per(stats[2]),
                 100.0 * missed as f64 / total.max(1) as f64
             );
-            if mode == Mode::List {
+            if matches!(mode, Mode::List | Mode::CulledList) {
                 println!("  list: {} units after the last frame", aids.list.len());
             }
             group.bench_function(BenchmarkId::new(name, case.name), |b| {

@@ -6,6 +6,7 @@
 //! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
+//! | `contours.rs` | boundary loops of the nodes' patches for sound self-collision culling ([`self_contours`]) |
 //! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
 //! | `quality.rs` | zero-area triangles and slivers: counted in a mesh and in an image ([`quality::counts`]) |
 //! | `writer.rs` | the one image writer both use: section layout, magnitude bounds, header and checksum |
@@ -15,6 +16,7 @@
 
 pub mod boxes;
 pub mod compact;
+pub mod contours;
 pub mod quality;
 pub mod tree;
 pub mod welzl;
@@ -22,6 +24,7 @@ mod writer;
 
 pub use boxes::{box_file, box_rows, box_table};
 pub use compact::{compact, CompactReport};
+pub use contours::{self_contours, ContourTable};
 pub use tree::{
     build, BuildError, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit,
 };

@@ -38,6 +38,15 @@ pub(crate) struct TreeData {
     /// The tree's box table, computed the first time a box-bound query asks for it
     /// ([`super::boxes`]): its `[S; 4]` rows in the tree's scalar, as 8-byte words.
     pub(crate) boxes: std::sync::OnceLock<Vec<u64>>,
+    /// What the culled self-collision query reads of the tree, made the first time a body of it
+    /// asks for its self pairs ([`super::query::self_pairs`]): vertex signatures and contours.
+    pub(crate) self_aids: std::sync::OnceLock<SelfTreeAids>,
+}
+
+/// The per-tree aids of sound self-collision culling ([`bdtree_core::SelfAids`]).
+pub(crate) struct SelfTreeAids {
+    pub(crate) signatures: Vec<u64>,
+    pub(crate) contours: crate::build::ContourTable,
 }
 
 /// A scalar a tree can be stored in, and the view of a [`TreeData`] in it.

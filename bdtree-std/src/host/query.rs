@@ -6,10 +6,13 @@
 
 use bdtree_core::geometry::closest::closest_points;
 use bdtree_core::geometry::triangle::triangles_may_intersect;
+use bdtree_core::query::self_collision::{
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+};
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
-    collide_self, collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error,
+    collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error,
     refine_self, respond_contact, self_stack_capacity, stack_capacity, triangle_contact,
     within as kernel_within, Body as KernelBody, ContactPoint, NearPair,
     PrimitiveProxy as KernelPrimitiveProxy, QueryStats, Scalar, SweptPair, TriangleContact,
@@ -20,10 +23,13 @@ use super::answer::{wide, world, world_sphere, ScalarWrench};
 pub use super::answer::{Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
 use super::body::{Body, Exact, OnFour, OnOne, OnTwo};
 use super::error::HostError;
+use super::owned::SelfTreeAids;
 use super::placing::{pair_origin, self_origin, swept_origin};
 use super::primitive::Primitive;
 use super::relative;
 use super::stack::{complete, Stack};
+use super::tree::Tree;
+use crate::build::self_contours;
 
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
@@ -98,17 +104,45 @@ pub fn pairs(a: &mut Body, b: &mut Body) -> Result<Answer<[u32; 2]>, HostError> 
     Body::on_two(a, b, Pairs)?
 }
 
-struct SelfPairs;
+struct SelfPairs<'t> {
+    tree: &'t Tree,
+}
 
-impl OnOne for SelfPairs {
+impl OnOne for SelfPairs<'_> {
     type Out = Result<Answer<[u32; 2]>, HostError>;
     fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let n = body.tree().node_count();
+        let tree_aids = self.tree.data.self_aids.get_or_init(|| {
+            let mut signatures = vec![0u64; n];
+            if vertex_signatures(body, &mut signatures).is_none() {
+                signatures.clear();
+            }
+            SelfTreeAids {
+                signatures,
+                contours: self_contours(body.tree(), body.model().triangles()),
+            }
+        });
+        let mut cones = vec![0u16; n];
+        if normal_cones(body, &mut cones).is_none() {
+            cones.clear();
+        }
+        let aids = SelfAids {
+            signatures: &tree_aids.signatures,
+            cones: &cones,
+            contours: tree_aids.contours.view(),
+        };
         let mut found = Vec::new();
         let mut stack = Stack::take(self_stack_capacity(body.tree().depth()));
-        let outcome = collide_self(body, &mut stack, &mut |p: TrianglePair| {
-            found.push(p);
-            true
-        });
+        let outcome = collide_self_with(
+            body,
+            aids,
+            &mut UnitCounts::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                found.push(p);
+                true
+            },
+        );
         complete("collide_self", &outcome)?;
         let kept = refine_self(body, &mut found);
         let mut items: Vec<[u32; 2]> = found.iter().take(kept).map(|p| [p.a, p.b]).collect();
@@ -125,7 +159,8 @@ impl OnOne for SelfPairs {
 /// wherever it sits. Refined in f64 in f32, as [`pairs`].
 pub fn self_pairs(body: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
     body.place(self_origin(body))?;
-    body.on_one(SelfPairs)
+    let tree = body.tree().clone();
+    body.on_one(SelfPairs { tree: &tree })
 }
 
 struct Contacts {

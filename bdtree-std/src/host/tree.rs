@@ -75,6 +75,7 @@ impl Tree {
                 radius,
                 depth,
                 boxes: std::sync::OnceLock::new(),
+                self_aids: std::sync::OnceLock::new(),
             }),
         })
     }

@@ -23,7 +23,7 @@ use bdtree_core::bounds::sphere::{
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
-    collide_self_normal_culled, normal_cones, tree_parents, vertex_signatures, UnitCounts,
+    normal_cones, tree_parents, vertex_signatures, SelfContours, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{
@@ -87,7 +87,7 @@ entries!(
         self_query,
         self_query_with,
         self_list,
-        self_normal_culled,
+        self_culled,
         traversal_test_budget,
         traversal_deadline,
         traversal_pending,
@@ -487,6 +487,7 @@ fn self_query_with<S: Scalar>() {
         let aids = SelfAids {
             signatures: signatures.get(..n).unwrap_or(&[]),
             cones: cones.get(..black_box(0)).unwrap_or(&[]),
+            contours: SelfContours::NONE,
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
@@ -515,16 +516,10 @@ fn self_list<S: Scalar>() {
         );
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
-        let aids = SelfAids {
-            signatures: &[],
-            cones: &[],
-        };
+        let aids = SelfAids::NONE;
         black_box(list.collide(body, aids, &mut stack, &mut sink, &mut counts));
         set(body, 0.15);
-        let aids = SelfAids {
-            signatures: &[],
-            cones: &[],
-        };
+        let aids = SelfAids::NONE;
         black_box(list.collide(body, aids, &mut stack, &mut sink, &mut counts));
         black_box((
             list.len(),
@@ -536,14 +531,32 @@ fn self_list<S: Scalar>() {
     });
 }
 
-fn self_normal_culled<S: Scalar>() {
+fn self_culled<S: Scalar>() {
     one::<S>(|body| {
         let mut cones = [0u16; NODES];
         black_box(normal_cones(body, &mut cones));
+        // Any contour table the caller may give (the host writes it; here whatever the
+        // optimiser cannot see through).
+        let starts = black_box([0u32; NODES + 1]);
+        let vertices = black_box([0u32; 96]);
+        let aids = SelfAids {
+            signatures: &[],
+            cones: &cones,
+            contours: SelfContours {
+                starts: starts.get(..black_box(NODES + 1)).unwrap_or(&[]),
+                vertices: vertices.get(..black_box(96)).unwrap_or(&[]),
+            },
+        };
         let mut stack = [[0u32; 2]; STACK];
-        black_box(collide_self_normal_culled(
-            body, &cones, &mut stack, &mut sink,
+        let mut counts = UnitCounts::default();
+        black_box(collide_self_with(
+            body,
+            aids,
+            &mut counts,
+            &mut stack,
+            &mut sink,
         ));
+        black_box(counts);
     });
 }
 
@@ -1060,10 +1073,7 @@ fn deprecated_paths<S: Scalar>() {
             ));
         }
         let mut counts = UnitCounts::default();
-        let aids = SelfAids {
-            signatures: &[],
-            cones: &[],
-        };
+        let aids = SelfAids::NONE;
         black_box(selfcollide::collide_self_with(
             body,
             aids,

@@ -1,43 +1,13 @@
-//! Lau et al.'s normal test (opt-in, may miss contacts): per-node bitfields of the directions
-//! every deformed normal below the node faces.
+//! Lau et al.'s normal test, made conservative: per-node bitfields of the sampled directions
+//! that every true normal below the node faces.
 
-use super::{collide_self_with, SelfAids, UnitCounts};
 use crate::body::Body;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
-use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus};
 
-/// **Opt-in, may miss contacts.** [`collide_self`](super::collide_self) with Lau et al.'s normal
-/// test: a Type 1 unit whose node has a non-zero normal bitfield ([`normal_cones`], computed for
-/// this step) is not expanded. The theorem behind it also needs a contour test (the projected
-/// boundary must not cross itself), which Lau skipped and this skips too: a nearly flat patch whose
-/// outline folds over itself can self-intersect with all its normals in one half-space, and such
-/// contacts are missed. Measured miss rate: the book's `docs/src/performance/self.md`. Use
-/// [`collide_self`](super::collide_self) when nothing may be missed. With
-/// [`SelfAids::signatures`](super::SelfAids::signatures) as well
-/// ([`collide_self_with`](super::collide_self_with)), Type 2 units are culled the same way.
-pub fn collide_self_normal_culled<S: Scalar>(
-    body: &mut Body<'_, '_, S>,
-    cones: &[u16],
-    stack: &mut [[u32; 2]],
-    sink: &mut impl ContactSink,
-) -> QueryOutcome {
-    if cones.len() < body.tree().node_count() {
-        return QueryOutcome {
-            status: QueryStatus::Inconsistent,
-            stats: QueryStats::default(),
-        };
-    }
-    let aids = SelfAids {
-        signatures: &[],
-        cones,
-    };
-    collide_self_with(body, aids, &mut UnitCounts::default(), stack, sink)
-}
-
-/// The 14 sampled directions of Lau et al.'s normal test: the 6 axis directions and the 8 cube
+/// The 14 sampled directions of Lau et al.'s normal test (bit `d` of a cone is direction `d`): the 6 axis directions and the 8 cube
 /// diagonals (unnormalised: only signs of dot products matter).
-const DIRECTIONS: [[i8; 3]; 14] = [
+pub const DIRECTIONS: [[i8; 3]; 14] = [
     [1, 0, 0],
     [-1, 0, 0],
     [0, 1, 0],
@@ -54,13 +24,22 @@ const DIRECTIONS: [[i8; 3]; 14] = [
     [-1, -1, -1],
 ];
 
-/// Lau et al.'s normal bitfields for this step: per node, bit d set when sampled direction d has
-/// a positive dot product with the (deformed) normal of every triangle below the node. Deforms
-/// every triangle (`O(n)` per step, unlike the lazy spheres). `cones` needs one entry per node;
-/// `None` for a short slice or a bad index.
+/// Lau et al.'s normal bitfields for this step: per node, bit `d` set when sampled direction
+/// `d` ([`DIRECTIONS`]) has a positive dot product with the true deformed normal of every
+/// triangle below the node. Conservative: a bit is set only when the computed dot product
+/// exceeds the most the rounding of the vertices (each within [`Body::error`] per coordinate)
+/// and of the normal's own arithmetic can move it, so a nearly edge-on triangle clears it.
+/// Deforms every triangle (`O(n)` per step; reads with a vertex cache). `cones` needs one entry
+/// per node; `None` for a short slice or a bad index.
+///
+/// A bit alone proves nothing about self-collision (a patch whose normals fit in a cone can
+/// fold over its own boundary): [`super::collide_self_with`] culls a node only when its
+/// contour ([`super::SelfContours`]) projected along a set direction does not cross itself.
 pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) -> Option<()> {
     let n = body.tree().node_count();
     let cones = cones.get_mut(..n)?;
+    let delta = body.error();
+    let (two, u) = (S::from_u32(2), S::UNIT_ROUNDOFF);
     for k in (0..n).rev() {
         let [left, right, triangle, _] = body.tree().links(k)?;
         let mask = if triangle != NONE {
@@ -72,12 +51,25 @@ pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) ->
                 e1[2] * e2[0] - e1[0] * e2[2],
                 e1[0] * e2[1] - e1[1] * e2[0],
             ];
+            // Per coordinate, the edges are within `2δ` (both vertices) plus their rounding of
+            // the true edges; the normal's coordinates within `2(m1 Δ2 + m2 Δ1 + Δ1 Δ2)` plus
+            // its rounding `4u m1 m2`; a dot product with a direction of three ±1 entries
+            // within three times that plus its own rounding `12u m1 m2`.
+            let largest = |e: [S; 3]| e[0].abs().max(e[1].abs()).max(e[2].abs());
+            let (m1, m2) = (largest(e1), largest(e2));
+            let (d1, d2) = (two * delta + two * u * m1, two * delta + two * u * m2);
+            let spread = m1 * d2 + m2 * d1 + d1 * d2;
+            let threshold = (S::from_u32(6) * spread + S::from_u32(24) * u * m1 * m2)
+                * (S::ONE + S::from_u32(16) * u);
             let mut mask = 0u16;
             for (d, dir) in DIRECTIONS.iter().enumerate() {
-                let dot = normal[0] * S::from_f64(f64::from(dir[0]))
-                    + normal[1] * S::from_f64(f64::from(dir[1]))
-                    + normal[2] * S::from_f64(f64::from(dir[2]));
-                if dot > S::ZERO {
+                let term = |x: S, s: i8| match s {
+                    1 => x,
+                    -1 => S::ZERO - x,
+                    _ => S::ZERO,
+                };
+                let dot = term(normal[0], dir[0]) + term(normal[1], dir[1]) + term(normal[2], dir[2]);
+                if dot > threshold {
                     mask |= 1 << d;
                 }
             }

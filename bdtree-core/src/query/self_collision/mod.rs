@@ -30,12 +30,19 @@
 //! pairs of non-adjacent triangles (adjacent leaf pairs are left out: they never report), so
 //! its answer equals [`collide_self`]'s.
 //!
-//! Every sphere is the body's own (the cache is shared: a node updated for a Type 1 unit is not
-//! updated again for a pair unit). Without a normal-cone test (Lau's 14-direction bitfields,
-//! which need every deformed normal each step, [`normal_cones`]), a Type 1 unit always descends
-//! to its leaves, so the cost is at least one test per pair of neighbouring leaves: `O(n)` per
-//! query on top of the pairs that truly come close. The cone test is an opt-in that can miss
-//! contacts ([`collide_self_normal_culled`]).
+//! **Spheres that follow the fold.** Before the walk every node's sphere is rebuilt bottom-up
+//! from the deformed triangles (`Body::refit`): a fold or crumple turns each node's BD-Tree
+//! sphere (which carries `Σ_j ΔR_j |q_j|`) into many times the node's true size, and
+//! self-collision reaches most of the tree anyway. The spheres stay in the body's cache for
+//! the step, so later queries on the body read them.
+//!
+//! **Sound culling** (with [`SelfAids::cones`] and [`SelfAids::contours`]): a Type 1 unit is
+//! skipped when every true normal of its patch faces one of the 14 sampled directions
+//! ([`normal_cones`], with margins for rounding) and the patch's boundary loop, projected
+//! along that direction, is a simple closed curve ([`SelfContours`]): the theorem of Volino
+//! and Magnenat-Thalmann, with the contour half Lau et al. dropped. Without both, a Type 1
+//! unit always descends to its leaves, so the cost is at least one test per pair of
+//! neighbouring leaves: `O(n)` per query on top of the pairs that truly come close.
 
 use crate::body::Body;
 use crate::bounds::sphere::spheres_overlap;
@@ -44,11 +51,14 @@ use crate::scalar::Scalar;
 use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 use crate::walk::{stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Stack, Visit};
+use contour::certified;
 
 mod cones;
+mod contour;
 mod list;
 
-pub use cones::{collide_self_normal_culled, normal_cones};
+pub use cones::{normal_cones, DIRECTIONS};
+pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
 
 /// On the stack, set in a pair unit's first slot when it is known to be Type 3 (a Type 1 unit
@@ -71,17 +81,20 @@ pub const fn self_stack_capacity(depth: u32) -> usize {
 }
 
 /// Optional accelerations of a self-collision query; [`SelfAids::NONE`] is the plain exact
-/// traversal.
+/// traversal. None of them changes the answer: every culled unit is proven free.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SelfAids<'a> {
     /// Per-node vertex signatures from [`vertex_signatures`] (empty: off). With them, pair
     /// units are classified Type 2 / Type 3; the answer does not change.
     pub signatures: &'a [u64],
-    /// **Opt-in, may miss contacts**: per-node normal bitfields for this step from
-    /// [`normal_cones`] (empty: off). A Type 1 unit whose bitfield is non-zero, and (with
-    /// signatures) a Type 2 unit whose two bitfields share a bit, is taken as free of
-    /// self-collision without Lau's contour test; see [`collide_self_normal_culled`].
+    /// Per-node normal bitfields for this step from [`normal_cones`] (empty: off). Used only
+    /// with [`SelfAids::contours`]: a Type 1 unit (a node against itself) is culled when its
+    /// bitfield is non-zero and its contour, projected along a direction the bitfield names,
+    /// does not cross itself (the contour test Lau et al. skipped; see [`SelfContours`]).
     pub cones: &'a [u16],
+    /// Per-node boundary loops, written once per tree by the host
+    /// (`bdtree_std::build::self_contours`); [`SelfContours::NONE`]: no unit is culled.
+    pub contours: SelfContours<'a>,
 }
 
 impl SelfAids<'_> {
@@ -89,6 +102,7 @@ impl SelfAids<'_> {
     pub const NONE: SelfAids<'static> = SelfAids {
         signatures: &[],
         cones: &[],
+        contours: SelfContours::NONE,
     };
 }
 
@@ -102,7 +116,7 @@ pub struct UnitCounts {
     pub type2: u32,
     /// Type 3 units (two nodes proven to share no vertex).
     pub type3: u32,
-    /// Units taken as free by the normal-cone test (opt-in).
+    /// Type 1 units culled: proven free by the normal cone and the contour test.
     pub culled: u32,
 }
 
@@ -124,7 +138,7 @@ pub fn collide_self<S: Scalar>(
 }
 
 /// [`collide_self`] with accelerations (see [`SelfAids`]), counting the test units by type
-/// into `counts` (added to what it holds). Exact unless `aids.cones` is given.
+/// into `counts` (added to what it holds). The same answer with or without them.
 pub fn collide_self_with<S: Scalar>(
     body: &mut Body<'_, '_, S>,
     aids: SelfAids<'_>,
@@ -181,7 +195,12 @@ fn check<S: Scalar>(
     }
     let nodes = body.tree().node_count();
     let short = |len: usize| len != 0 && len < nodes;
-    if nodes >= MAX_NODES || short(aids.signatures.len()) || short(aids.cones.len()) {
+    let starts = aids.contours.starts.len();
+    if nodes >= MAX_NODES
+        || short(aids.signatures.len())
+        || short(aids.cones.len())
+        || (starts != 0 && starts <= nodes)
+    {
         return Err(QueryStatus::Inconsistent);
     }
     Ok(())
@@ -307,11 +326,10 @@ where
         spheres_overlap(*a, *b).then_some(())
     }
 
-    /// Classifies the unit (Type 1, 2 or 3), counts it, and culls it by the normal cones when
-    /// they are given.
+    /// Classifies the unit (Type 1, 2 or 3), counts it, and culls a Type 1 unit whose patch is
+    /// proven free of self-intersection (normal cone and contour, when both are given).
     fn visit(&mut self, [raw, j]: [u32; 2]) -> Visit {
         let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
-        let cones = self.aids.cones;
         if i == j {
             self.counts.type1 += 1;
             self.type3 = false;
@@ -320,10 +338,15 @@ where
                 .tree()
                 .links(i as usize)
                 .is_some_and(|l| l[2] != NONE);
-            if !leaf && cones.get(i as usize).is_some_and(|&c| c != 0) {
-                self.counts.culled += 1;
-                (self.record)([i, i], false);
-                return Visit::Skip;
+            if !leaf {
+                if let Some(&cone) = self.aids.cones.get(i as usize) {
+                    let contours = self.aids.contours;
+                    if certified(self.body, &contours, i as usize, cone) {
+                        self.counts.culled += 1;
+                        (self.record)([i, i], false);
+                        return Visit::Skip;
+                    }
+                }
             }
             return Visit::Pair([i, i]);
         }
@@ -332,15 +355,6 @@ where
             self.counts.type3 += 1;
         } else {
             self.counts.type2 += 1;
-            if !self.aids.signatures.is_empty() {
-                if let (Some(a), Some(b)) = (cones.get(i as usize), cones.get(j as usize)) {
-                    if a & b != 0 {
-                        self.counts.culled += 1;
-                        (self.record)([i, j], false);
-                        return Visit::Skip;
-                    }
-                }
-            }
         }
         Visit::Pair([i, j])
     }
