@@ -9,3 +9,4 @@ pub mod fem_scene;
 pub mod measure;
 pub mod query_scene;
 pub mod refit;
+pub mod self_scene;
