@@ -9,4 +9,5 @@ pub mod fem_scene;
 pub mod measure;
 pub mod query_scene;
 pub mod refit;
+pub mod self_refit;
 pub mod self_scene;

@@ -84,6 +84,48 @@ pub fn callgrind(file: &Path, toggle: &str, args: &[&str]) -> u64 {
     callgrind_total(file)
 }
 
+/// Instructions a callgrind file collected inside calls to functions whose names contain
+/// `callee` (their inclusive cost, summed over the call sites in other functions).
+///
+/// # Panics
+///
+/// If the file cannot be read.
+pub fn callgrind_inclusive(file: &Path, callee: &str) -> u64 {
+    let text = std::fs::read_to_string(file).expect("the callgrind file is readable");
+    // Compressed names: `fn=(id) name` or `cfn=(id) name` the first time, `(id)` after.
+    let mut names = std::collections::HashMap::new();
+    let mut is_callee = |rest: &str| {
+        let (id, name) = rest.split_once(')').unwrap_or((rest, ""));
+        let name = name.trim();
+        if !name.is_empty() {
+            names.insert(id.to_string(), name.contains(callee));
+        }
+        names.get(id).copied().unwrap_or(false)
+    };
+    let (mut inside, mut target, mut call) = (false, false, false);
+    let mut sum = 0;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("fn=(") {
+            inside = is_callee(rest);
+        } else if let Some(rest) = line.strip_prefix("cfn=(") {
+            target = is_callee(rest);
+        } else if line.starts_with("calls=") {
+            call = true;
+        } else if call {
+            // The line after `calls=` is the call's inclusive cost: position, then events.
+            call = false;
+            if target && !inside {
+                sum += line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|c| c.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    sum
+}
+
 /// The `totals:` (or `summary:`) line of a callgrind file.
 fn callgrind_total(file: &Path) -> u64 {
     let text = std::fs::read_to_string(file).expect("the callgrind file is readable");
