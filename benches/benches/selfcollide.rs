@@ -10,8 +10,8 @@
 //! over non-adjacent pairs: no mode may miss a pair (checked), with the test units per frame
 //! by type.
 
+use bdtree_benches::self_scene::{self, SelfScene};
 use bdtree_std::{oracle, BodyStorage};
-use std::path::Path;
 use std::time::Duration;
 
 use bdtree_core::query::self_collision::{
@@ -20,42 +20,11 @@ use bdtree_core::query::self_collision::{
 };
 use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
 use bdtree_std::build::{build, self_contours, BuildOptions, ContourTable};
-use bdtree_std::io::{Basis, Mesh, Scene};
-use bdtree_std::shapes::procedural::{sheet, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 
-struct Case {
-    name: &'static str,
-    mesh: Mesh,
-    basis: Basis,
-    frames: Vec<Vec<f64>>,
-}
-
-fn cases() -> Vec<Case> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/scenes/fold.json");
-    let scene = Scene::load(&path).expect("fold scene");
-    let curtain = &scene.bodies[0];
-    let fold = Case {
-        name: "fold_curtain",
-        mesh: curtain.mesh.clone(),
-        basis: curtain.basis.clone().expect("basis"),
-        frames: scene.frames.iter().map(|f| f[0].1.clone()).collect(),
-    };
-    let mesh = sheet(1.0, 1.0, 32, 32);
-    let basis = smooth_basis(&mesh.vertices, 8, 0.6);
-    let crumpled = Case {
-        name: "crumpled_sheet",
-        mesh,
-        basis,
-        frames: (0..24)
-            .map(|k| {
-                (0..8)
-                    .map(|j| 0.9 * (0.15 * k as f64 + j as f64).sin())
-                    .collect()
-            })
-            .collect(),
-    };
-    vec![fold, crumpled]
+/// The fold curtain and the crumpling sheet (`bdtree_benches::self_scene`).
+fn cases() -> Vec<SelfScene> {
+    vec![self_scene::curtain(), self_scene::sheet()]
 }
 
 #[derive(Clone, Copy, PartialEq)]

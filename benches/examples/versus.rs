@@ -30,31 +30,20 @@
 //! Images and bases are cached in `target/walk-profile/`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Instant;
 
 use bdtree_benches::fem_scene::{fem_bodies, fem_frames};
-use bdtree_benches::query_scene::{bodies, build_image, core_frames, frames, CoreFrame, Frame};
+use bdtree_benches::measure::{cache_dir, cached_image, callgrind, env_usize, median};
+use bdtree_benches::query_scene::{bodies, core_frames, frames, CoreFrame, Frame};
 use bdtree_benches::refit::ParryScene;
 use bdtree_core::{
     collide, refine, stack_capacity, Body, QueryOutcome, QueryStats, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::Precision;
-use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::BodyStorage;
-
-fn cache_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/walk-profile")
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The scene's bodies and frames, and a name for its cached images.
 fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
@@ -75,20 +64,6 @@ fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
             frames,
         )
     }
-}
-
-/// The f32 image of `mesh`, read from the cache folder or built and written there.
-fn image(name: &str, mesh: &Mesh, basis: &Basis) -> ImageBuf {
-    let path = cache_dir().join(format!("{name}-F32.bdt"));
-    if let Ok(image) = ImageBuf::read(&path) {
-        if image.parse::<f32>().is_ok() {
-            return image;
-        }
-    }
-    let image = build_image(mesh, basis, Precision::F32);
-    std::fs::create_dir_all(cache_dir()).expect("the cache folder is writable");
-    std::fs::write(&path, image.as_bytes()).expect("the image is written");
-    image
 }
 
 /// bdtree's side: both bodies (vertex caches on), the stack and the pairs.
@@ -137,8 +112,13 @@ fn with_bdtree<R>(
     f: impl FnOnce(&mut Bdtree<'_, '_>) -> R,
 ) -> R {
     let (big, big_basis, small, small_basis) = meshes;
-    let big_image = image(scene_name, big, big_basis);
-    let small_image = image(&format!("{scene_name}-small"), small, small_basis);
+    let big_image = cached_image(scene_name, big, big_basis, Precision::F32);
+    let small_image = cached_image(
+        &format!("{scene_name}-small"),
+        small,
+        small_basis,
+        Precision::F32,
+    );
     let (big_view, small_view) = (
         big_image.parse::<f32>().expect("parses"),
         small_image.parse::<f32>().expect("parses"),
@@ -163,31 +143,14 @@ fn with_bdtree<R>(
     f(&mut side)
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// `count`: this binary under callgrind once per side; instructions per frame.
 fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
     let out = cache_dir().join("../versus");
     std::fs::create_dir_all(&out).expect("target/versus is writable");
-    let exe = std::env::current_exe().expect("the example's path");
-    let mut totals = [0u64; 2];
-    for (t, side) in totals.iter_mut().zip(["bdtree", "parry"]) {
+    let totals = ["bdtree", "parry"].map(|side| {
         let file = out.join(format!("{scene_name}-{side}.callgrind"));
-        let status = Command::new("valgrind")
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", file.display()))
-            .arg(format!("--toggle-collect=versus::{side}_frame*"))
-            .arg(&exe)
-            .arg("run")
-            .arg(side)
-            .status()
-            .expect("valgrind runs (install it: apt-get install valgrind)");
-        assert!(status.success(), "the {side} run under callgrind failed");
-        *t = callgrind_total(&file);
-    }
+        callgrind(&file, &format!("versus::{side}_frame*"), &["run", side])
+    });
     // The work counters, outside callgrind.
     let stats = with_bdtree(scene_name, meshes, frames, |side| {
         let mut total = QueryStats::default();
@@ -302,19 +265,6 @@ fn parts(file: &Path) -> Vec<(&'static str, u64)> {
         }
     }
     PARTS.iter().map(|(name, _)| *name).zip(sums).collect()
-}
-
-/// The `totals:` (or `summary:`) line of a callgrind file.
-fn callgrind_total(file: &Path) -> u64 {
-    let text = std::fs::read_to_string(file).expect("the callgrind file is readable");
-    text.lines()
-        .filter_map(|l| {
-            l.strip_prefix("totals:")
-                .or_else(|| l.strip_prefix("summary:"))
-        })
-        .filter_map(|v| v.split_whitespace().next()?.parse().ok())
-        .next_back()
-        .expect("a totals line")
 }
 
 /// `run SIDE`: one pass over the frames on one side (what `count` measures).

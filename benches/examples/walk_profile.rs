@@ -16,31 +16,13 @@
 //! in cache, to separate memory from work; `BDTREE_BENCH_DEPTH`, `BDTREE_BENCH_REST`). It
 //! prints the counters the walk keeps, per frame.
 
-use std::path::PathBuf;
-
-use bdtree_benches::query_scene::{
-    big_subdivisions, bodies, build_image, core_frames, frames, CoreFrame,
-};
+use bdtree_benches::measure::cached_image;
+use bdtree_benches::query_scene::{big_subdivisions, bodies, core_frames, frames, CoreFrame};
 use bdtree_core::{
     collide, stack_capacity, Body, QueryOutcome, QueryStats, Scalar, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::Precision;
-use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::BodyStorage;
-
-/// The image of `mesh` in `precision`, read from `target/walk-profile/NAME.bdt` or built and
-/// written there.
-fn image(name: &str, mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/walk-profile");
-    let path = dir.join(format!("{name}-{precision:?}.bdt"));
-    if let Ok(image) = ImageBuf::read(&path) {
-        return image;
-    }
-    let image = build_image(mesh, basis, precision);
-    std::fs::create_dir_all(&dir).expect("target/walk-profile is writable");
-    std::fs::write(&path, image.as_bytes()).expect("the image is written");
-    image
-}
 
 /// One frame: both states set, then the query (not inlined, so that
 /// `valgrind --tool=callgrind --toggle-collect='walk_profile::frame*'` counts the frames alone).
@@ -71,8 +53,8 @@ fn run<S: Scalar>(rounds: usize) {
         Precision::F64
     };
     let sub = big_subdivisions();
-    let big_image = image(&format!("big-s{sub}"), &big, &big_basis, precision);
-    let small_image = image("small", &small, &small_basis, precision);
+    let big_image = cached_image(&format!("big-s{sub}"), &big, &big_basis, precision);
+    let small_image = cached_image("small", &small, &small_basis, precision);
     let (big_view, small_view) = (
         big_image.parse::<S>().expect("parses"),
         small_image.parse::<S>().expect("parses"),

@@ -6,5 +6,8 @@
 pub use bdtree_std::rng::Rng;
 
 pub mod fem_scene;
+pub mod measure;
 pub mod query_scene;
 pub mod refit;
+pub mod self_refit;
+pub mod self_scene;

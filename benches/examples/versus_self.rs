@@ -1,0 +1,396 @@
+//! bdtree's self-collision frame against parry3d's, on the same frames, in one binary: the
+//! measuring tool for self-collision at refit-free cost.
+//!
+//! Each side runs in a function of its own that is never inlined:
+//!
+//! * `bdtree_self_frame`: `set_state` and `collide_self` on the f32 body with a vertex cache
+//!   (the pairs `collide_self` reports, before `refine`);
+//! * `parry_query_frame`: parry3d's query phase alone, on the frame's mesh deformed and refitted
+//!   beforehand: `Bvh::traverse_bvtt_single_tree` (the BVH against itself), triangle pairs that
+//!   share a vertex skipped, the exact triangle test on every other candidate
+//!   (`bdtree_benches::self_refit`);
+//! * `parry_pipeline_frame`: parry's whole frame, every vertex deformed (`p + U q`), the BVH
+//!   refitted (`TriMesh::update_vertices`), then the same query.
+//!
+//! ```text
+//! cargo build --release -p bdtree-benches --example versus_self
+//! target/release/examples/versus_self count     # instructions per frame, three sides (callgrind)
+//! target/release/examples/versus_self time      # interleaved per-frame timing, medians
+//! target/release/examples/versus_self check     # answers against the f64 brute force
+//! VERSUS_SCENE=ribbon target/release/examples/versus_self count
+//! ```
+//!
+//! * `count` runs this binary three times under `valgrind --tool=callgrind`, once per side, with
+//!   `--toggle-collect` on that side's frame function, over every frame once (the setup is not
+//!   counted), and prints instructions per frame with the ratios bdtree / parry query and parry
+//!   pipeline / bdtree. The callgrind files stay in `target/versus/` for
+//!   `callgrind_annotate --inclusive=yes`.
+//! * `time` runs the three sides frame by frame, the order reversed every other frame and round,
+//!   over `VERSUS_ROUNDS` rounds (default: as many as fit in about 60 s, at least 3) in each of
+//!   `VERSUS_RUNS` runs (default 3); per run it prints each side's median frame time and the
+//!   medians over frames of the per-frame ratios, then the median of the runs' ratios.
+//! * `check` compares every side's pairs with `oracle::brute_force_self_pairs` (the exact f64
+//!   answer over non-adjacent triangle pairs, a sort-and-sweep with `triangles_intersect` on
+//!   every pair whose boxes touch, about 2.5 s a frame on the ribbon): bdtree's after the exact
+//!   second stage (`refine_self`) must miss nothing; extra pairs are counted on every side, and
+//!   for bdtree's the largest f64 distance between an extra pair's triangles is printed beside
+//!   `refine_error`'s bound.
+//!
+//! `VERSUS_SCENE` picks the scene (`bdtree_benches::self_scene`): `sheet` (default; the
+//! selfcollide bench's crumpling sheet, 2,048 triangles, 24 frames), `curtain` (the `fold`
+//! fixture's curtain, 320 triangles, 8 frames) or `ribbon` (51,200 triangles folding onto
+//! themselves, 20 frames). Images are cached in `target/walk-profile/`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use bdtree_benches::measure::{
+    cache_dir, cached_image, callgrind, callgrind_inclusive, env_usize, median,
+};
+use bdtree_benches::self_refit::{ParrySelf, SelfSearch};
+use bdtree_benches::self_scene::{by_name, SelfScene};
+use bdtree_core::{
+    collide_self, refine_error, refine_self, self_stack_capacity, Body, Pose, QueryOutcome,
+    TrianglePair, VertexEntry,
+};
+use bdtree_std::build::Precision;
+use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance, Pose as OraclePose};
+use bdtree_std::BodyStorage;
+
+/// The sides, in the order `time` runs them on even frames (reversed on odd ones).
+const SIDES: [&str; 3] = ["bdtree_self", "parry_query", "parry_pipeline"];
+
+/// bdtree's side: the body (vertex cache on), the stack, the pairs and the frames in f32.
+struct Bdtree<'t, 'c> {
+    body: Body<'t, 'c, f32>,
+    stack: Vec<[u32; 2]>,
+    pairs: Vec<TrianglePair>,
+    frames: Vec<Vec<f32>>,
+}
+
+/// One bdtree frame: the state set, then the self query.
+#[inline(never)]
+fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
+    side.body
+        .set_state(Pose::identity(), &side.frames[k])
+        .expect("a valid state");
+    side.pairs.clear();
+    let pairs = &mut side.pairs;
+    collide_self(&mut side.body, &mut side.stack, &mut |p: TrianglePair| {
+        pairs.push(p);
+        true
+    })
+}
+
+/// One parry frame, query phase alone: the self search on the frame's refitted mesh.
+#[inline(never)]
+fn parry_query_frame(parry: &mut ParrySelf, k: usize) -> SelfSearch {
+    parry.query_only(k)
+}
+
+/// One parry frame, whole pipeline: deform, refit, then the self search.
+#[inline(never)]
+fn parry_pipeline_frame(parry: &mut ParrySelf, k: usize) -> SelfSearch {
+    parry.refit_pipeline(k)
+}
+
+/// Runs `f` with bdtree's side set up on the scene.
+fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -> R {
+    let image = cached_image(scene.name, &scene.mesh, &scene.basis, Precision::F32);
+    let view = image.parse::<f32>().expect("parses");
+    let mut cache = BodyStorage::new(view.tree.node_count());
+    let mut vertices = vec![VertexEntry::<f32>::default(); scene.mesh.vertices.len()];
+    let mut side = Bdtree {
+        body: cache
+            .body(&view)
+            .and_then(|b| b.with_vertex_cache(&mut vertices))
+            .expect("caches fit"),
+        stack: vec![[0u32; 2]; self_stack_capacity(view.tree.depth())],
+        pairs: Vec::with_capacity(4096),
+        frames: scene
+            .frames
+            .iter()
+            .map(|q| q.iter().map(|&x| x as f32).collect())
+            .collect(),
+    };
+    f(&mut side)
+}
+
+/// `count`: this binary under callgrind once per side; instructions per frame.
+fn count(scene: &SelfScene) {
+    let out = cache_dir().join("../versus");
+    std::fs::create_dir_all(&out).expect("target/versus is writable");
+    let files = SIDES.map(|side| out.join(format!("{}-{side}.callgrind", scene.name)));
+    let mut totals = [0u64; 3];
+    for ((total, file), side) in totals.iter_mut().zip(&files).zip(SIDES) {
+        *total = callgrind(file, &format!("versus_self::{side}_frame*"), &["run", side]);
+    }
+    // The exact triangle test's share of parry's query (`oracle::triangles_intersect`, whose
+    // exact predicates fall back to expansion arithmetic on coplanar and touching pairs).
+    let exact = callgrind_inclusive(&files[1], "triangles_intersect");
+    // The work counters, outside callgrind.
+    let n = scene.frames.len();
+    let bdtree = with_bdtree(scene, |side| {
+        let mut total = [0u64; 4];
+        for k in 0..n {
+            let s = bdtree_self_frame(side, k).stats;
+            let counts = [
+                s.nodes_visited,
+                s.sphere_updates,
+                s.triangle_tests,
+                side.pairs.len() as u32,
+            ];
+            for (t, c) in total.iter_mut().zip(counts) {
+                *t += u64::from(c);
+            }
+        }
+        total
+    });
+    let mut parry = ParrySelf::new(&scene.mesh, &scene.basis, &scene.frames);
+    let mut work = [0usize; 3];
+    for k in 0..n {
+        let done = parry.query_only(k);
+        for (t, c) in work
+            .iter_mut()
+            .zip([done.candidates, done.tests, parry.pairs.len()])
+        {
+            *t += c;
+        }
+    }
+    let per = |x: f64| x / n as f64;
+    let [b, q, p] = totals.map(|t| per(t as f64));
+    let e = per(exact as f64);
+    println!(
+        "scene {} ({} triangles, {n} frames), per frame:",
+        scene.name,
+        scene.mesh.triangles.len()
+    );
+    println!(
+        "  bdtree self     {b:>12.0} instructions  ({:.0} node pairs, {:.0} sphere updates, \
+         {:.0} triangle tests, {:.1} pairs reported)",
+        per(bdtree[0] as f64),
+        per(bdtree[1] as f64),
+        per(bdtree[2] as f64),
+        per(bdtree[3] as f64),
+    );
+    println!(
+        "  parry query     {q:>12.0} instructions  ({:.0} leaf pairs, {:.0} exact tests, {:.1} \
+         pairs)",
+        per(work[0] as f64),
+        per(work[1] as f64),
+        per(work[2] as f64),
+    );
+    println!(
+        "    of which the exact test {e:>8.0} ({:.0} per test), the traversal and the rest {:.0}",
+        e / per(work[1] as f64),
+        q - e
+    );
+    println!(
+        "  parry pipeline  {p:>12.0} instructions  (deform and refit: pipeline - query = {:.0})",
+        p - q
+    );
+    println!("  ratio bdtree / parry query    = {:.3} (goal <= 1)", b / q);
+    println!(
+        "  ratio parry pipeline / bdtree = {:.3} (goal >= 10)",
+        p / b
+    );
+    println!("  callgrind files: {}", out.display());
+}
+
+/// `run SIDE`: one pass over the frames on one side (what `count` measures).
+fn run(side: &str, scene: &SelfScene) {
+    let n = scene.frames.len();
+    if side == SIDES[0] {
+        with_bdtree(scene, |side| {
+            for k in 0..n {
+                let outcome = bdtree_self_frame(side, k);
+                assert!(outcome.status.is_complete(), "{outcome:?}");
+            }
+        });
+        return;
+    }
+    let mut parry = ParrySelf::new(&scene.mesh, &scene.basis, &scene.frames);
+    for k in 0..n {
+        if side == SIDES[1] {
+            black_box(parry_query_frame(&mut parry, k));
+        } else {
+            black_box(parry_pipeline_frame(&mut parry, k));
+        }
+    }
+}
+
+/// Seconds of one frame on side `s` (an index into [`SIDES`]).
+fn timed(s: usize, side: &mut Bdtree<'_, '_>, parry: &mut ParrySelf, k: usize) -> f64 {
+    let start = Instant::now();
+    match s {
+        0 => {
+            black_box(bdtree_self_frame(side, k));
+        }
+        1 => {
+            black_box(parry_query_frame(parry, k));
+        }
+        _ => {
+            black_box(parry_pipeline_frame(parry, k));
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// `time`: the three sides interleaved frame by frame.
+fn time(scene: &SelfScene) {
+    let runs = env_usize("VERSUS_RUNS", 3);
+    let mut parry = ParrySelf::new(&scene.mesh, &scene.basis, &scene.frames);
+    with_bdtree(scene, |side| {
+        let n = scene.frames.len();
+        // One warm-up pass, which also sizes the default round count.
+        let pass: f64 = (0..n)
+            .map(|k| (0..3).map(|s| timed(s, side, &mut parry, k)).sum::<f64>())
+            .sum();
+        let rounds = env_usize("VERSUS_ROUNDS", ((60.0 / pass) as usize).max(3));
+        println!(
+            "scene {}: {n} frames, {rounds} rounds per run, sides alternated frame by frame \
+             (order reversed every other frame and round)",
+            scene.name
+        );
+        let mut run_ratios = [Vec::new(), Vec::new()];
+        for run in 0..runs {
+            // Per frame, per side, the times of every round.
+            let mut t = vec![[(); 3].map(|_| Vec::with_capacity(rounds)); n];
+            for round in 0..rounds {
+                for (k, sides) in t.iter_mut().enumerate() {
+                    for i in 0..3 {
+                        let s = if (round + k) % 2 == 0 { i } else { 2 - i };
+                        sides[s].push(timed(s, side, &mut parry, k));
+                    }
+                }
+            }
+            // Per side, each frame's median time.
+            let m: Vec<Vec<f64>> = (0..3)
+                .map(|s| t.iter_mut().map(|sides| median(&mut sides[s])).collect())
+                .collect();
+            let ratio = |x: usize, y: usize| {
+                let mut r: Vec<f64> = m[x].iter().zip(&m[y]).map(|(a, b)| a / b).collect();
+                median(&mut r)
+            };
+            let (bq, pb) = (ratio(0, 1), ratio(2, 0));
+            let mid = |s: usize| median(&mut m[s].clone()) * 1e6;
+            println!(
+                "run {run}: per-frame medians bdtree self {:.1} µs, parry query {:.1} µs, parry \
+                 pipeline {:.1} µs; medians over frames of the ratios bdtree / query {bq:.3}, \
+                 pipeline / bdtree {pb:.3}",
+                mid(0),
+                mid(1),
+                mid(2)
+            );
+            run_ratios[0].push(bq);
+            run_ratios[1].push(pb);
+        }
+        let [bq, pb] = run_ratios.map(|mut r| median(&mut r));
+        println!(
+            "median of {runs} runs: bdtree / parry query {bq:.3} (goal <= 1), parry pipeline / \
+             bdtree {pb:.3} (goal >= 10)"
+        );
+    });
+}
+
+/// The pairs `found` has that `truth` (sorted) lacks, and how many pairs of `truth` `found`
+/// (sorted) lacks.
+fn differences(found: &[(u32, u32)], truth: &[(u32, u32)]) -> (Vec<(u32, u32)>, usize) {
+    let extra = found
+        .iter()
+        .filter(|p| truth.binary_search(p).is_err())
+        .copied()
+        .collect();
+    let missed = truth
+        .iter()
+        .filter(|p| found.binary_search(p).is_err())
+        .count();
+    (extra, missed)
+}
+
+/// `check`: every side's pairs against the brute force.
+fn check(scene: &SelfScene) {
+    let mut parry = ParrySelf::new(&scene.mesh, &scene.basis, &scene.frames);
+    with_bdtree(scene, |side| {
+        let mut totals = [0usize; 5];
+        let (mut farthest, mut bound) = (0.0f64, 0.0f64);
+        for (k, q) in scene.frames.iter().enumerate() {
+            let world = deform(
+                &scene.mesh.vertices,
+                Some(&scene.basis),
+                q,
+                &OraclePose::IDENTITY,
+            );
+            let truth = brute_force_self_pairs(&world, &scene.mesh.triangles);
+            let outcome = bdtree_self_frame(side, k);
+            assert!(outcome.status.is_complete(), "{outcome:?}");
+            let reported = side.pairs.len();
+            let kept = refine_self(&side.body, &mut side.pairs);
+            let mut ours: Vec<(u32, u32)> = side.pairs[..kept]
+                .iter()
+                .map(|p| (p.a.min(p.b), p.a.max(p.b)))
+                .collect();
+            ours.sort_unstable();
+            let (extra, missed) = differences(&ours, &truth);
+            // How far apart bdtree's extra pairs are, against the bound `refine` keeps within.
+            let corners = |t: u32| scene.mesh.triangles[t as usize].map(|v| world[v as usize]);
+            for &(a, b) in &extra {
+                farthest = farthest.max(triangle_distance(&corners(a), &corners(b)).0);
+            }
+            bound = bound.max(refine_error(&side.body));
+            let extra = extra.len();
+            parry_query_frame(&mut parry, k);
+            let mut theirs = parry.pairs.clone();
+            theirs.sort_unstable();
+            let (parry_extra, parry_missed) = differences(&theirs, &truth);
+            let parry_extra = parry_extra.len();
+            parry_pipeline_frame(&mut parry, k);
+            let mut pipeline = parry.pairs.clone();
+            pipeline.sort_unstable();
+            assert_eq!(
+                pipeline, theirs,
+                "parry's pipeline and query differ on frame {k}"
+            );
+            println!(
+                "frame {k}: brute force {} pairs; bdtree {reported} reported, {kept} after \
+                 refine ({extra} extra, {missed} missed); parry {} ({parry_extra} extra, \
+                 {parry_missed} missed)",
+                truth.len(),
+                theirs.len()
+            );
+            assert_eq!(missed, 0, "bdtree missed a pair on frame {k}");
+            for (t, x) in
+                totals
+                    .iter_mut()
+                    .zip([truth.len(), extra, missed, parry_extra, parry_missed])
+            {
+                *t += x;
+            }
+        }
+        println!(
+            "scene {}: {} true pairs over {} frames; bdtree {} extra (at most {farthest:.2e} \
+             apart; refine's per-coordinate bound at most {bound:.2e}), {} missed; parry {} extra, {} \
+             missed",
+            scene.name,
+            totals[0],
+            scene.frames.len(),
+            totals[1],
+            totals[2],
+            totals[3],
+            totals[4]
+        );
+    });
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = std::env::var("VERSUS_SCENE").unwrap_or_else(|_| "sheet".into());
+    let scene = by_name(&name)
+        .unwrap_or_else(|| panic!("VERSUS_SCENE={name}: expected sheet, curtain or ribbon"));
+    match args.first().map(String::as_str) {
+        Some("run") => run(args.get(1).map_or(SIDES[0], String::as_str), &scene),
+        Some("time") => time(&scene),
+        Some("check") => check(&scene),
+        _ => count(&scene),
+    }
+}
