@@ -3,8 +3,10 @@
 //!
 //! Each side runs in a function of its own that is never inlined:
 //!
-//! * `bdtree_self_frame`: `set_state` and `collide_self` on the f32 body with a vertex cache
-//!   (the pairs `collide_self` reports, before `refine`);
+//! * `bdtree_self_frame`: `set_state`, `normal_cones` and `collide_self_with` (vertex
+//!   signatures and the tree's contours made once beforehand: what the host layer runs) on the
+//!   f32 body with a vertex cache, the pairs it reports before `refine`; `VERSUS_BDTREE=exact`
+//!   runs `set_state` and plain `collide_self` instead;
 //! * `parry_query_frame`: parry3d's query phase alone, on the frame's mesh deformed and refitted
 //!   beforehand: `Bvh::traverse_bvtt_single_tree` (the BVH against itself), triangle pairs that
 //!   share a vertex skipped, the exact triangle test on every other candidate
@@ -53,22 +55,32 @@ use bdtree_core::{
     collide_self, refine_error, refine_self, self_stack_capacity, Body, Pose, QueryOutcome,
     TrianglePair, VertexEntry,
 };
-use bdtree_std::build::Precision;
+use bdtree_core::query::self_collision::{
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+};
+use bdtree_std::build::{self_contours, ContourTable, Precision};
 use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance, Pose as OraclePose};
 use bdtree_std::BodyStorage;
 
 /// The sides, in the order `time` runs them on even frames (reversed on odd ones).
 const SIDES: [&str; 3] = ["bdtree_self", "parry_query", "parry_pipeline"];
 
-/// bdtree's side: the body (vertex cache on), the stack, the pairs and the frames in f32.
+/// bdtree's side: the body (vertex cache on), the stack, the pairs, the frames in f32, and the
+/// culling aids the host layer gives every self query (signatures and contours made once per
+/// tree, normal cones each frame); `VERSUS_BDTREE=exact` runs plain `collide_self` instead.
 struct Bdtree<'t, 'c> {
     body: Body<'t, 'c, f32>,
     stack: Vec<[u32; 2]>,
     pairs: Vec<TrianglePair>,
     frames: Vec<Vec<f32>>,
+    culled: bool,
+    signatures: Vec<u64>,
+    contours: ContourTable,
+    cones: Vec<u16>,
 }
 
-/// One bdtree frame: the state set, then the self query.
+/// One bdtree frame: the state set, then the self query (with the cones of the frame when
+/// culling).
 #[inline(never)]
 fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
     side.body
@@ -76,10 +88,26 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
         .expect("a valid state");
     side.pairs.clear();
     let pairs = &mut side.pairs;
-    collide_self(&mut side.body, &mut side.stack, &mut |p: TrianglePair| {
+    let mut sink = |p: TrianglePair| {
         pairs.push(p);
         true
-    })
+    };
+    if !side.culled {
+        return collide_self(&mut side.body, &mut side.stack, &mut sink);
+    }
+    normal_cones(&mut side.body, &mut side.cones).expect("cones");
+    let aids = SelfAids {
+        signatures: &side.signatures,
+        cones: &side.cones,
+        contours: side.contours.view(),
+    };
+    collide_self_with(
+        &mut side.body,
+        aids,
+        &mut UnitCounts::default(),
+        &mut side.stack,
+        &mut sink,
+    )
 }
 
 /// One parry frame, query phase alone: the self search on the frame's refitted mesh.
@@ -100,11 +128,19 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
     let view = image.parse::<f32>().expect("parses");
     let mut cache = BodyStorage::new(view.tree.node_count());
     let mut vertices = vec![VertexEntry::<f32>::default(); scene.mesh.vertices.len()];
+    let n = view.tree.node_count();
+    let body = cache
+        .body(&view)
+        .and_then(|b| b.with_vertex_cache(&mut vertices))
+        .expect("caches fit");
+    let mut signatures = vec![0u64; n];
+    vertex_signatures(&body, &mut signatures).expect("signatures");
     let mut side = Bdtree {
-        body: cache
-            .body(&view)
-            .and_then(|b| b.with_vertex_cache(&mut vertices))
-            .expect("caches fit"),
+        body,
+        culled: std::env::var("VERSUS_BDTREE").as_deref() != Ok("exact"),
+        signatures,
+        contours: self_contours(&view.tree, view.model.triangles()),
+        cones: vec![0u16; n],
         stack: vec![[0u32; 2]; self_stack_capacity(view.tree.depth())],
         pairs: Vec::with_capacity(4096),
         frames: scene
