@@ -22,9 +22,10 @@ use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
 use bdtree_std::build::{build, self_contours, BuildOptions, ContourTable};
 use criterion::{BenchmarkId, Criterion};
 
-/// The fold curtain and the crumpling sheet (`bdtree_benches::self_scene`).
+/// The fold curtain, the crumpling sheet and the gently bent sheet
+/// (`bdtree_benches::self_scene`).
 fn cases() -> Vec<SelfScene> {
-    vec![self_scene::curtain(), self_scene::sheet()]
+    vec![self_scene::curtain(), self_scene::sheet(), self_scene::bent()]
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -40,7 +40,8 @@
 //!
 //! `VERSUS_SCENE` picks the scene (`bdtree_benches::self_scene`): `sheet` (default; the
 //! selfcollide bench's crumpling sheet, 2,048 triangles, 24 frames), `curtain` (the `fold`
-//! fixture's curtain, 320 triangles, 8 frames) or `ribbon` (51,200 triangles folding onto
+//! fixture's curtain, 320 triangles, 8 frames), `bent` (1,922 triangles bending gently, no contact,
+//! 24 frames) or `ribbon` (51,200 triangles folding onto
 //! themselves, 20 frames). Images are cached in `target/walk-profile/`.
 
 use std::hint::black_box;

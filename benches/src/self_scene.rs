@@ -3,6 +3,8 @@
 //!
 //! * [`sheet`]: the crumpling sheet, 2,048 triangles, 24 frames.
 //! * [`curtain`]: the `fold` fixture's curtain (`fixtures/scenes/fold.json`, body 0), 8 frames.
+//! * [`bent`]: a sheet of 1,922 triangles gently bent by 8 smooth modes, no contact at all, 24
+//!   frames: what self-collision costs when nothing touches.
 //! * [`ribbon`]: a 51,200-triangle ribbon whose far half folds over onto the near half and opens
 //!   again, 20 frames, its rippled flap crossing the near half in the middle eight.
 
@@ -30,6 +32,7 @@ pub fn by_name(name: &str) -> Option<SelfScene> {
         "sheet" => Some(sheet()),
         "curtain" => Some(curtain()),
         "ribbon" => Some(ribbon()),
+        "bent" => Some(bent()),
         _ => None,
     }
 }
@@ -48,6 +51,26 @@ pub fn sheet() -> SelfScene {
         .collect();
     SelfScene {
         name: "crumpled_sheet",
+        mesh,
+        basis,
+        frames,
+    }
+}
+
+/// A unit sheet of 31 × 31 quads (1,922 triangles) with 8 smooth modes of amplitude 0.6, over
+/// 24 frames `q_j = 0.08 sin(0.3 k + j)`: it bends and waves gently, touching itself nowhere.
+pub fn bent() -> SelfScene {
+    let mesh = flat_sheet(1.0, 1.0, 31, 31);
+    let basis = smooth_basis(&mesh.vertices, 8, 0.6);
+    let frames = (0..24)
+        .map(|k| {
+            (0..8)
+                .map(|j| 0.08 * (0.3 * k as f64 + j as f64).sin())
+                .collect()
+        })
+        .collect();
+    SelfScene {
+        name: "bent_sheet",
         mesh,
         basis,
         frames,

@@ -9,8 +9,10 @@ use crate::scalar::Scalar;
 impl<S: Scalar> Body<'_, '_, S> {
     /// Every node's sphere for this step rebuilt from the bottom: a leaf's from its deformed
     /// triangle (as with a vertex cache, inflated by `3δ`), an internal node's the sphere
-    /// enclosing its two children's ([`enclosing_sphere`]), or the one already cached this step
-    /// when that is smaller (both contain the node's deformed vertices, so either may serve).
+    /// enclosing its two children's ([`enclosing_sphere`]). A node whose sphere an earlier
+    /// query already computed this step keeps it (both contain the node's deformed vertices;
+    /// a sphere once given out stays the step's, so [`Body::sphere`] answers the same whoever
+    /// asks first).
     ///
     /// The BD-Tree sphere of a node carries `Σ_j ΔR_j |q_j|`, which a large local rotation (a
     /// fold, a crumple) makes many times the node's true size; these spheres follow the
@@ -23,19 +25,17 @@ impl<S: Scalar> Body<'_, '_, S> {
         let epoch = self.epoch;
         for node in (0..links.len()).rev() {
             let [left, right, triangle, _] = *links.get(node)?;
-            let fitted = if triangle != NONE {
+            if self.cache.get(node)?.epoch == epoch {
+                // A sphere this step already gave out stays the one of the step.
+                continue;
+            }
+            let sphere = if triangle != NONE {
                 self.triangle_sphere(triangle as usize)?
             } else {
                 let child = |k: u32| self.cache.get(k as usize).map(|e| e.sphere);
                 enclosing_sphere(child(left)?, child(right)?)
             };
-            let entry = self.cache.get_mut(node)?;
-            let sphere = if entry.epoch == epoch && entry.sphere[3] <= fitted[3] {
-                entry.sphere
-            } else {
-                fitted
-            };
-            *entry = CacheEntry { sphere, epoch };
+            *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
             self.updates = self.updates.wrapping_add(1);
         }
         Some(())

@@ -21,8 +21,10 @@ use crate::body::Body;
 use crate::scalar::Scalar;
 
 /// The longest contour the kernel tests (vertices of one loop): the test is `O(B²)` segment
-/// pairs in a stack array of `B` points. Nodes with longer contours are never culled.
-pub const MAX_CONTOUR: usize = 64;
+/// pairs on a stack array of `MAX_CONTOUR` projected points (1 KiB in f32, 2 KiB in f64). Nodes
+/// with longer contours are never culled. 128 lets a square sheet of up to ~1,000 quads be culled
+/// whole at its root.
+pub const MAX_CONTOUR: usize = 128;
 
 /// Per node, the boundary loop of its patch of triangles as vertex indices (the host's
 /// `bdtree_std::build::self_contours` writes them once per tree): node `k`'s loop is
@@ -68,21 +70,8 @@ pub(super) fn certified<S: Scalar>(
     let Some(contour) = contours.loop_of(node) else {
         return false;
     };
-    let mut world = [[S::ZERO; 3]; MAX_CONTOUR];
-    let mut reach = S::ZERO;
-    for (w, &v) in world.iter_mut().zip(contour) {
-        let Some(p) = body.world_vertex(v as usize) else {
-            return false;
-        };
-        reach = reach.max(p[0].abs()).max(p[1].abs()).max(p[2].abs());
-        *w = p;
-    }
-    let world = &world[..contour.len()];
-    // Each projected coordinate is a sum or difference of two world coordinates: within `2δ`
-    // of the true one, plus one rounding of the result.
     let u = S::UNIT_ROUNDOFF;
     let two = S::from_u32(2);
-    let eta = (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
     let mut bits = cone;
     for _ in 0..2 {
         if bits == 0 {
@@ -93,11 +82,22 @@ pub(super) fn certified<S: Scalar>(
         let Some(&direction) = DIRECTIONS.get(d) else {
             return false;
         };
+        // The loop projected (vertices read from the vertex cache, or deformed), and the
+        // largest coordinate it reads, for the rounding of the projection.
         let mut plane = [[S::ZERO; 2]; MAX_CONTOUR];
-        for (q, p) in plane.iter_mut().zip(world) {
-            *q = project(*p, direction);
+        let mut reach = S::ZERO;
+        for (q, &v) in plane.iter_mut().zip(contour) {
+            let Some(p) = body.world_vertex(v as usize) else {
+                return false;
+            };
+            reach = reach.max(p[0].abs()).max(p[1].abs()).max(p[2].abs());
+            *q = project(p, direction);
         }
-        if simple(&plane[..world.len()], eta) {
+        // Each projected coordinate is a sum or difference of two world coordinates: within
+        // `2δ` of the true one, plus one rounding of the result.
+        let eta =
+            (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
+        if simple(plane.get(..contour.len()).unwrap_or(&[]), eta) {
             return true;
         }
     }

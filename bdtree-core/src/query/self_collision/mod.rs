@@ -151,6 +151,17 @@ pub fn collide_self_with<S: Scalar>(
         return QueryOutcome { status, stats };
     }
     let before = body.update_count();
+    // A body whose whole surface is proven free needs no spheres at all.
+    let whole = aids.cones.first().copied().unwrap_or(0);
+    let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
+    if !leaf && certified(body, &aids.contours, 0, whole) {
+        counts.type1 += 1;
+        counts.culled += 1;
+        return QueryOutcome {
+            status: QueryStatus::Complete,
+            stats,
+        };
+    }
     if body.refit().is_none() {
         return QueryOutcome {
             status: QueryStatus::Inconsistent,
