@@ -410,6 +410,11 @@ impl Exact {
         }
     }
 
+    /// The rotation matrix of this state (its quaternion normalised).
+    pub(crate) fn rotation(&self) -> &[[f64; 3]; 3] {
+        &self.rotation
+    }
+
     /// Vertex `v` of a kernel body's stored model at this state (`None` for a vertex the
     /// model does not have).
     pub(crate) fn vertex<S: Scalar>(
