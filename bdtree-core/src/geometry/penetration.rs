@@ -42,6 +42,9 @@ use crate::scalar::{add, cross, dot, scale, sub, Scalar};
 
 type V<S> = [S; 3];
 
+/// The derivative of a depth with respect to a triangle's three vertices.
+pub type VertexGradient<S> = [[S; 3]; 3];
+
 /// The candidate axis a least penetration is measured along. Edge `i` of a triangle runs from
 /// its vertex `i` to vertex `i + 1` (mod 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,7 +232,7 @@ pub fn penetration_gradient<S: Scalar>(
     a: &[V<S>; 3],
     b: &[V<S>; 3],
     features: &PenetrationFeatures,
-) -> Option<([V<S>; 3], [V<S>; 3])> {
+) -> Option<(VertexGradient<S>, VertexGradient<S>)> {
     let axis = axis_vector(features.axis, a, b);
     let len2 = dot(axis, axis);
     if !(len2 > S::ZERO) || !len2.is_finite() {
@@ -279,6 +282,8 @@ pub fn penetration_gradient<S: Scalar>(
 mod tests {
     use super::*;
 
+    type Triangle = [V<f64>; 3];
+
     /// Central differences of the depth of fixed features, step `H`, against the gradient.
     const H: f64 = 1e-6;
     const TOLERANCE: f64 = 1e-6;
@@ -295,7 +300,7 @@ mod tests {
     }
 
     /// Every axis kind, on pairs that interpenetrate in different ways.
-    fn pairs() -> [([V<f64>; 3], [V<f64>; 3]); 3] {
+    fn pairs() -> [(Triangle, Triangle); 3] {
         let t = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
         [
             // A thin triangle piercing t (edge–edge wins).

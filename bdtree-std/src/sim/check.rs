@@ -10,11 +10,92 @@
 //! simulation's contacts (a **missed** contact fails the check); a reported pair that is not
 //! one must be within the f32 rounding of touching (an **extra** farther apart fails too).
 
+use std::fmt;
+
 use crate::host::level_cut;
 use bdtree_core::image::tree::{NodeKind, TreeView};
+use bdtree_core::ImageError;
 
 use super::chairs::{mat_vec, rotation_matrix, Chair, Placement, ProxyContact};
-use super::demo::DemoError;
+
+/// Why [`proxy_check`] failed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The chair's image did not parse.
+    Image(ImageError),
+    /// A node row the tree should have is missing.
+    MissingNode(u32),
+    /// The simulation missed a proxy contact the brute force found: a bug.
+    Missed {
+        /// The chairs.
+        chairs: [usize; 2],
+        /// Their proxy nodes.
+        nodes: [u32; 2],
+        /// How much the brute-force spheres overlap, m.
+        overlap: f64,
+    },
+    /// The simulation reported a proxy contact whose brute-force spheres are apart by more
+    /// than the f32 rounding.
+    Extra {
+        /// The chairs.
+        chairs: [usize; 2],
+        /// Their proxy nodes.
+        nodes: [u32; 2],
+        /// The gap between the brute-force spheres, m (infinite for a node that is no proxy).
+        gap: f64,
+    },
+    /// A brute-force proxy sphere does not contain its triangles: the truth is no bound.
+    Outside {
+        /// The chair.
+        chair: usize,
+        /// The proxy node.
+        node: u32,
+        /// The triangle with a vertex outside.
+        triangle: u32,
+        /// How far outside, m.
+        by: f64,
+    },
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Image(e) => e.fmt(f),
+            Self::MissingNode(k) => write!(f, "the chair's tree has no node {k}"),
+            Self::Missed {
+                chairs: [i, j],
+                nodes: [k, l],
+                overlap,
+            } => write!(
+                f,
+                "chairs {i}, {j}: proxies {k}, {l} overlap by {overlap:.3e} m (brute force) but \
+                 the simulation has no contact for them"
+            ),
+            Self::Extra {
+                chairs: [i, j],
+                nodes: [k, l],
+                gap,
+            } => write!(
+                f,
+                "chairs {i}, {j}: the simulation has a contact for proxies {k}, {l}, which the \
+                 brute force finds {gap:.3e} m apart"
+            ),
+            Self::Outside {
+                chair,
+                node,
+                triangle,
+                by,
+            } => write!(
+                f,
+                "chair {chair}: triangle {triangle} reaches {by:.3e} m outside the sphere of its \
+                 proxy {node}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
 
 /// The f64 rounding allowance of the brute-force spheres, relative to a chair's size plus its
 /// distance from the origin (the sums have 10 modes and a rotation: a few hundred ulps).
@@ -47,11 +128,11 @@ struct Spheres {
 }
 
 /// The world sphere of `node` of chair `p` in f64 from the stored rows.
-fn sphere(tree: &TreeView<'_, f32>, node: u32, p: &Placement) -> Result<[f64; 4], DemoError> {
+fn sphere(tree: &TreeView<'_, f32>, node: u32, p: &Placement) -> Result<[f64; 4], CheckError> {
     let row = |r: usize| {
         tree.row(node as usize, r)
             .map(|x| x.map(f64::from))
-            .ok_or(DemoError::EmptyTree)
+            .ok_or(CheckError::MissingNode(node))
     };
     let head = row(0)?;
     let (mut c, mut radius) = ([head[0], head[1], head[2]], head[3]);
@@ -96,8 +177,8 @@ pub fn proxy_check(
     placements: &[Placement],
     worlds: &[Vec<[f64; 3]>],
     reported: &[ProxyContact],
-) -> Result<ProxyCheck, DemoError> {
-    let image = chair.image.parse::<f32>().map_err(DemoError::Image)?;
+) -> Result<ProxyCheck, CheckError> {
+    let image = chair.image.parse::<f32>().map_err(CheckError::Image)?;
     let tree = image.tree;
     let cut = level_cut(&tree, depth);
     let below: Vec<Vec<u32>> = cut.iter().map(|&k| triangles_below(&tree, k)).collect();
@@ -109,10 +190,10 @@ pub fn proxy_check(
                 proxies: cut
                     .iter()
                     .map(|&k| Ok((k, sphere(&tree, k, p)?)))
-                    .collect::<Result<_, DemoError>>()?,
+                    .collect::<Result<_, CheckError>>()?,
             })
         })
-        .collect::<Result<Vec<_>, DemoError>>()?;
+        .collect::<Result<Vec<_>, CheckError>>()?;
     let tolerance = |i: usize| {
         let x = placements[i].x.iter().map(|v| v.abs()).fold(0.0, f64::max);
         F64_ROUNDING * (x + spheres[i].root[3])
@@ -160,14 +241,14 @@ pub fn proxy_check(
     sorted.sort_unstable();
     for (t, by) in &truth {
         if sorted.binary_search(t).is_err() {
-            return Err(DemoError::MissedProxy {
+            return Err(CheckError::Missed {
                 chairs: t.chairs,
                 nodes: t.nodes,
                 overlap: *by,
             });
         }
     }
-    truth.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    truth.sort_unstable_by_key(|t| t.0);
     for r in &sorted {
         if truth.binary_search_by(|t| t.0.cmp(r)).is_ok() {
             continue;
@@ -180,7 +261,7 @@ pub fn proxy_check(
                 .map(|p| p.1)
         };
         let (Some(a), Some(b)) = (find(i, r.nodes[0]), find(j, r.nodes[1])) else {
-            return Err(DemoError::ExtraProxy {
+            return Err(CheckError::Extra {
                 chairs: r.chairs,
                 nodes: r.nodes,
                 gap: f64::INFINITY,
@@ -188,7 +269,7 @@ pub fn proxy_check(
         };
         let gap = -overlap(a, b);
         if gap > F32_ROUNDING * spheres[i].root[3].max(spheres[j].root[3]) {
-            return Err(DemoError::ExtraProxy {
+            return Err(CheckError::Extra {
                 chairs: r.chairs,
                 nodes: r.nodes,
                 gap,
@@ -207,7 +288,7 @@ fn check_containment(
     spheres: &Spheres,
     below: &[Vec<u32>],
     world: &[[f64; 3]],
-) -> Result<usize, DemoError> {
+) -> Result<usize, CheckError> {
     for ((node, s), triangles) in spheres.proxies.iter().zip(below) {
         let slack = F64_ROUNDING * (s[3] + s.iter().take(3).map(|v| v.abs()).fold(0.0, f64::max));
         for &t in triangles {
@@ -220,7 +301,7 @@ fn check_containment(
                 };
                 let d = (0..3).map(|k| (p[k] - s[k]).powi(2)).sum::<f64>().sqrt();
                 if d > s[3] + slack {
-                    return Err(DemoError::ProxyOutside {
+                    return Err(CheckError::Outside {
                         chair: c,
                         node: *node,
                         triangle: t,

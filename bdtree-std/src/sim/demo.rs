@@ -26,7 +26,7 @@ use crate::host::{self, Body, HostError, Tree};
 use crate::io::load_mesh;
 use crate::oracle::brute_force_pairs;
 
-use super::check::{proxy_check, ProxyCheck};
+use super::check::{proxy_check, CheckError, ProxyCheck};
 
 /// The bundled chair mesh (`fixtures/meshes/chair.obj`).
 pub fn chair_path() -> PathBuf {
@@ -74,36 +74,9 @@ pub enum DemoError {
     },
     /// The host layer refused a chair's state or the query failed.
     Host(HostError),
-    /// The simulation missed a proxy contact the brute force found: a bug.
-    MissedProxy {
-        /// The chairs.
-        chairs: [usize; 2],
-        /// Their proxy nodes.
-        nodes: [u32; 2],
-        /// How much the brute-force spheres overlap, m.
-        overlap: f64,
-    },
-    /// The simulation reported a proxy contact whose brute-force spheres are apart by more
-    /// than the f32 rounding.
-    ExtraProxy {
-        /// The chairs.
-        chairs: [usize; 2],
-        /// Their proxy nodes.
-        nodes: [u32; 2],
-        /// The gap between the brute-force spheres, m (infinite for a node that is no proxy).
-        gap: f64,
-    },
-    /// A brute-force proxy sphere does not contain its triangles: the truth is no bound.
-    ProxyOutside {
-        /// The chair.
-        chair: usize,
-        /// The proxy node.
-        node: u32,
-        /// The triangle with a vertex outside.
-        triangle: u32,
-        /// How far outside, m.
-        by: f64,
-    },
+    /// The proxy check failed (a missed or far extra contact, a sphere not containing its
+    /// triangles).
+    Check(CheckError),
     /// The simulation's count of proxy contacts differs from the contacts it recorded.
     Recorded {
         /// The step.
@@ -146,34 +119,7 @@ impl fmt::Display for DemoError {
                 f,
                 "demo: chairs {i}, {j}: the exact query missed triangle pair {pair:?}"
             ),
-            Self::MissedProxy {
-                chairs: [i, j],
-                nodes: [k, l],
-                overlap,
-            } => write!(
-                f,
-                "demo check failed: chairs {i}, {j}: proxies {k}, {l} overlap by {overlap:.3e} m \
-                 (brute force) but the simulation has no contact for them"
-            ),
-            Self::ExtraProxy {
-                chairs: [i, j],
-                nodes: [k, l],
-                gap,
-            } => write!(
-                f,
-                "demo check failed: chairs {i}, {j}: the simulation has a contact for proxies \
-                 {k}, {l}, which the brute force finds {gap:.3e} m apart"
-            ),
-            Self::ProxyOutside {
-                chair,
-                node,
-                triangle,
-                by,
-            } => write!(
-                f,
-                "demo check failed: chair {chair}: triangle {triangle} reaches {by:.3e} m \
-                 outside the sphere of its proxy {node}"
-            ),
+            Self::Check(e) => write!(f, "demo check failed: {e}"),
             Self::Recorded {
                 step,
                 counted,
@@ -394,7 +340,8 @@ pub fn run_with_ground(
             recorded: recorded.len(),
         });
     }
-    let proxy_check = proxy_check(chair, options.proxy_depth, at, &worlds, recorded)?;
+    let proxy_check =
+        proxy_check(chair, options.proxy_depth, at, &worlds, recorded).map_err(DemoError::Check)?;
     let check = exact_check(chair, at, &worlds)?;
     Ok(Demo {
         options,

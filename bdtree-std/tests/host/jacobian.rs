@@ -95,11 +95,10 @@ fn compare(pair: &mut Pair, tally: &mut Tally) {
         .items;
     let rows = host::contact_jacobians(&mut pair.a, &mut pair.b, &contacts).expect("rows");
     assert_eq!(rows.len(), contacts.len());
-    let modes = [pair.q[0].len(), pair.q[1].len()];
     // Per contact: finite differences of both rows, or None once its features switch.
     let mut fd: Vec<Option<Vec<f64>>> = vec![Some(Vec::new()); contacts.len()];
-    for side in 0..2 {
-        for j in 0..modes[side] {
+    for (side, modes) in [pair.q[0].len(), pair.q[1].len()].into_iter().enumerate() {
+        for j in 0..modes {
             let mut depth_at = |h: f64| {
                 let mut q = pair.q[side].clone();
                 q[j] += h;
