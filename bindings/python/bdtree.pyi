@@ -248,7 +248,8 @@ def closer_than(a: Body, b: Body, distance: float) -> bool:
 def contacts(a: Body, b: Body) -> _Contacts:
     """The pairs of `collide` with their contacts: points (K, 3) world, unit normals (K, 3)
     from a's triangle to b's, depths (K,) >= 0, and jacobian_a (K, M_a), jacobian_b (K, M_b):
-    d depth / d q of each body (row n^T R sum_v w_v U_v for a, its negative for b)."""
+    d depth / d q of each body, the normal turning with the triangle features that define it
+    (not the derivative at a feature switch or at depth 0: see the Python reference)."""
 
 def within(a: Body, b: Body, distance: float) -> _Within:
     """Triangle pairs at most `distance` apart (conservative), with distances and witnesses."""

@@ -15,6 +15,9 @@
 //! 3. **Built links**: in every page mdBook wrote, every relative `href` and `src` resolves to
 //!    a file of the built book and every `#anchor` to an `id` of its page — the ids mdBook
 //!    really generated, so a difference between the heading rule above and mdBook's is caught.
+//! 4. **Commands**: every `bdtree` line of an `sh` block is run and the output a following
+//!    `text` block quotes is compared with what it prints (`commands.rs`; alone as `cargo
+//!    xtask book-commands`).
 //!
 //! mdBook is installed by `.ci/run` (`cargo install --locked mdbook --version 0.5.4
 //! --no-default-features --features search`); without it the build
@@ -36,6 +39,7 @@ pub fn check() -> Vec<String> {
         Ok(out) => failures.extend(built_links(&out)),
         Err(e) => failures.push(e),
     }
+    failures.extend(crate::commands::check());
     failures
 }
 

@@ -11,7 +11,9 @@
 //!   public API (M0 and M4F, opt-level 3 and `s`);
 //! * `defmt` — run the defmt example and decode its log with `defmt-print`;
 //! * `book` — check the README and the book's sources (code block languages, tables, links and
-//!   anchors), build the book with mdBook and check the built pages' links (see `book.rs`);
+//!   anchors), build the book with mdBook and check the built pages' links (see `book.rs`),
+//!   then run every `bdtree` line the documents print and compare the output they quote;
+//! * `book-commands` — that last step alone (see `commands.rs`);
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
 //! * `c --install PREFIX [--target TRIPLE]` — install the C library (see `install.rs`);
@@ -28,6 +30,8 @@
 mod book;
 #[cfg(feature = "full")]
 mod c;
+#[cfg(feature = "full")]
+mod commands;
 #[cfg(feature = "full")]
 mod firmware;
 #[cfg(feature = "full")]
@@ -372,6 +376,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         ["panic-check"] => firmware::panic_check(),
         ["defmt"] => firmware::defmt(),
         ["book"] => book::check(),
+        ["book-commands"] => commands::check(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(true),
@@ -379,7 +384,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | book | \
+                 size [--overwrite] | panic-check | defmt | book | book-commands | \
                  c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );

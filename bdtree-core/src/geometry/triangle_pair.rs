@@ -18,10 +18,12 @@
 //!   these axes is the least over all directions), the unit axis `n` of least overlap `d` of
 //!   the projections, oriented from the first triangle to the second: moving the second
 //!   triangle by `d n` separates the pair. `d` is local to the two triangles (how far *they*
-//!   interpenetrate), not a depth of the bodies. Pairs that only touch within rounding have
-//!   `d` within rounding of 0, possibly slightly negative. Axes nearly parallel to a
-//!   degenerate cross (edges within `4√u` radians of parallel) are skipped; when no axis is
-//!   left (two zero-area triangles), the normal is the unit `x` axis and the depth 0.
+//!   interpenetrate), not a depth of the bodies ([`super::penetration`] gives the features
+//!   behind it and its derivative with respect to the vertices). Pairs that only touch
+//!   within rounding have `d` within rounding of 0, possibly slightly negative. Axes nearly
+//!   parallel to a degenerate cross (edges within `4√u` radians of parallel) are skipped;
+//!   when no axis is left (two zero-area triangles), the normal is the unit `x` axis and the
+//!   depth 0.
 //!
 //! **Pairs that do not touch are not contacts.** The exact leaf test
 //! ([`crate::geometry::triangle::triangles_may_intersect`]) widens every separating axis by the
@@ -48,6 +50,7 @@
 use crate::geometry::closest::{
     closest_points, crossing_mean, intersection_point, triangle_distance,
 };
+use crate::geometry::penetration::least_penetration;
 use crate::geometry::triangle::triangles_may_intersect;
 use crate::scalar::{add, cross, dot, norm1, norm_inf, scale, sub, Scalar};
 
@@ -94,10 +97,13 @@ pub fn triangle_contact<S: Scalar>(
         return None;
     }
     let point = crossing_mean(a, b, t).unwrap_or_else(|| scale(add(pa, pb), S::from_f64(0.5)));
-    let (normal, depth) = least_penetration(a, b).unwrap_or_else(|| {
-        let (o, i) = (S::ZERO, S::ONE);
-        ([i, o, o], o)
-    });
+    let (normal, depth) = least_penetration(a, b).map_or_else(
+        || {
+            let (o, i) = (S::ZERO, S::ONE);
+            ([i, o, o], o)
+        },
+        |p| (p.normal, p.depth),
+    );
     Some(TriangleContact {
         point,
         normal,
@@ -214,56 +220,6 @@ pub(crate) fn triangle_separation<S: Scalar>(
         normal,
         intersecting: false,
     }
-}
-
-/// The unit axis of least overlap of the two triangles' projections over the 17 candidate axes,
-/// oriented from `a` to `b`, and that overlap; `None` when every axis is degenerate.
-fn least_penetration<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> Option<(V<S>, S)> {
-    let ea = [sub(a[1], a[0]), sub(a[2], a[1]), sub(a[0], a[2])];
-    let eb = [sub(b[1], b[0]), sub(b[2], b[1]), sub(b[0], b[2])];
-    let na = cross(ea[0], ea[1]);
-    let nb = cross(eb[0], eb[1]);
-    // Axis validity: |x × y|² > 16u |x|² |y|² (the generating vectors are not within about
-    // 4√u radians of parallel).
-    let slack = S::from_u32(16) * S::UNIT_ROUNDOFF;
-    let mut best: Option<(V<S>, S)> = None;
-    let mut consider = |axis: V<S>, x: V<S>, y: V<S>| {
-        let len2 = dot(axis, axis);
-        if len2 <= slack * dot(x, x) * dot(y, y) || !len2.is_finite() {
-            return;
-        }
-        let project = |t: &[V<S>; 3]| {
-            let p = [dot(axis, t[0]), dot(axis, t[1]), dot(axis, t[2])];
-            (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
-        };
-        let ((min_a, max_a), (min_b, max_b)) = (project(a), project(b));
-        let len = len2.sqrt();
-        // Pushing b along +axis separates after max_a − min_b, along −axis after max_b − min_a.
-        let (up, down) = (max_a - min_b, max_b - min_a);
-        let (overlap, sign) = if up <= down {
-            (up, S::ONE)
-        } else {
-            (down, -S::ONE)
-        };
-        let depth = overlap / len;
-        if best.is_none_or(|(_, d)| depth < d) {
-            best = Some((scale(axis, sign / len), depth));
-        }
-    };
-    consider(na, ea[0], ea[1]);
-    consider(nb, eb[0], eb[1]);
-    for e in ea {
-        for f in eb {
-            consider(cross(e, f), e, f);
-        }
-    }
-    for e in ea {
-        consider(cross(na, e), na, e);
-    }
-    for f in eb {
-        consider(cross(nb, f), nb, f);
-    }
-    best
 }
 
 #[cfg(test)]

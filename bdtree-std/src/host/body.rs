@@ -95,7 +95,12 @@ impl std::fmt::Debug for Body {
 }
 
 /// The host's message for a state the kernel refused.
-fn state_error<S: Scalar>(error: BodyError, translation: [f64; 3], q: &[f64]) -> HostError {
+fn state_error<S: Scalar>(
+    error: BodyError,
+    translation: [f64; 3],
+    origin: [f64; 3],
+    q: &[f64],
+) -> HostError {
     let biggest = |x: &[f64]| {
         x.iter().enumerate().fold(
             (0, 0.0f64),
@@ -127,9 +132,20 @@ fn state_error<S: Scalar>(error: BodyError, translation: [f64; 3], q: &[f64]) ->
         }
         BodyError::OutOfRange => {
             let (j, qj) = biggest(q);
-            let (k, tk) = biggest(&translation);
-            let (argument, what) = if tk.abs() > qj.abs() {
-                ("translation", format!("translation[{k}] = {tk:e}"))
+            // What the kernel holds is the translation less the query's floating origin.
+            let local: [f64; 3] = std::array::from_fn(|k| translation[k] - origin[k]);
+            let (k, tk) = biggest(&local);
+            let (argument, what) = if tk.abs() >= qj.abs() {
+                let what = if origin == [0.0; 3] {
+                    format!("translation[{k}] = {tk:e}")
+                } else {
+                    format!(
+                        "translation[{k}] = {:e} (at {tk:e} from the query's floating origin \
+                         {origin:?}: the bodies are that far apart)",
+                        translation[k]
+                    )
+                };
+                ("translation", what)
             } else {
                 ("q", format!("q[{j}] = {qj:e}"))
             };
@@ -164,7 +180,7 @@ impl OnOne for Place<'_> {
             q,
         } = self.state;
         body.set_state_f64(*rotation, *translation, q, self.origin)
-            .map_err(|e| state_error::<S>(e, *translation, q))?;
+            .map_err(|e| state_error::<S>(e, *translation, self.origin, q))?;
         Ok(body.error().to_f64())
     }
 }
@@ -408,6 +424,11 @@ impl Exact {
             translation: pose.translation,
             q: state.q.clone(),
         }
+    }
+
+    /// The rotation matrix of this state (its quaternion normalised).
+    pub(crate) fn rotation(&self) -> &[[f64; 3]; 3] {
+        &self.rotation
     }
 
     /// Vertex `v` of a kernel body's stored model at this state (`None` for a vertex the

@@ -1,6 +1,6 @@
 //! A [`Body`]'s geometry at its state, in world coordinates (f64), for what reads it besides
 //! the queries (drawings, exports, controllers): node spheres, the spheres of a tree level,
-//! the deformed vertices, and the **contact Jacobian** row of a point of a triangle. Each is
+//! the deformed vertices, and the motion of a point of a triangle along a normal. Each is
 //! computed at the body's own origin ([`super::placing::self_origin`]).
 
 use bdtree_core::geometry::closest::closest_on_triangle;
@@ -80,7 +80,7 @@ impl OnOne for Vertices {
     }
 }
 
-/// `Σ_v w_v (U_vᵀ n_local)`: the Jacobian row of a point with weights `w` on a face.
+/// `Σ_v w_v (U_vᵀ n_local)`: the motion along a normal of a point with weights `w` on a face.
 struct NormalRow {
     face: [u32; 3],
     weights: [f64; 3],
@@ -182,13 +182,14 @@ impl Body {
             .collect())
     }
 
-    /// The **contact Jacobian** row of a world `point` on `triangle` along a world `normal`:
+    /// The motion of a world `point` on `triangle` along a fixed world `normal`:
     /// `∂(n · x)/∂q = nᵀ R Σ_v w_v U_v`, how far the point of the surface at `point` (`w` its
     /// barycentric weights on the triangle at the body's state, `U_v` vertex `v`'s 3 × M
     /// block, `R` the state's rotation) moves along `normal` per unit of each reduced
-    /// coordinate. For a contact of [`super::contacts`] (normal from a's triangle to b's),
-    /// body a's row is `∂depth/∂q_a` and the negative of b's row is `∂depth/∂q_b`, to first
-    /// order. `None` for a triangle the mesh does not have. Cost: `O(M)` after the triangle.
+    /// coordinate. This is **not** a contact's depth derivative (the depth's features are not
+    /// at the contact point, and its normal turns with them): that is
+    /// [`super::contact_jacobians`]. `None` for a triangle the mesh does not have. Cost:
+    /// `O(M)` after the triangle.
     pub fn normal_row(
         &mut self,
         triangle: u32,

@@ -12,8 +12,9 @@
 //! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`] |
 //! | [`closer_than`] ([`closer`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
 //! | [`pairs_with`] ([`boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |
+//! | [`contact_jacobians`] ([`jacobian`]) | the derivative of each contact's depth with respect to each body's `q`, with the features it differentiates |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
-//! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and the contact Jacobian row `∂(n · x)/∂q` |
+//! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
 //! | [`World`], [`world::swept`] | every query over many bodies and primitives, each pair at its own origin |
 //! | [`placing`] | where each query's floating origin is, and the precision bound that follows |
@@ -72,6 +73,7 @@ pub mod closer;
 mod error;
 mod geometry;
 mod interrupt;
+pub mod jacobian;
 mod owned;
 pub mod placing;
 mod primitive;
@@ -87,6 +89,7 @@ pub use closer::{closer_than, Closer};
 pub use error::{HostError, IMPRECISE_FRACTION};
 pub use geometry::level_cut;
 pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
+pub use jacobian::{contact_jacobians, ContactJacobian};
 pub use primitive::Primitive;
 pub use query::{
     contact_forces, contacts, distance, force_at_node, pairs, primitive_contacts,

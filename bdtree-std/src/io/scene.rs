@@ -295,7 +295,7 @@ impl Scene {
                 format!("bodies[{}]", p.place),
                 format!(
                     "body \"{}\" is a {} primitive; {what} takes mesh bodies only (primitives \
-                     take part in `bdtree collide` and `collide --contacts`)",
+                     take part in `bdtree collide`, `collide --contacts` and `collide --depth`)",
                     p.name,
                     p.shape.kind()
                 ),

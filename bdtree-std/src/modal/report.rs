@@ -38,6 +38,31 @@ pub fn warnings(modes: &Modes) -> Vec<String> {
     out
 }
 
+/// Longest side of a mesh's bounding box (in its unit) above which a metal or rubber body
+/// given in metres is suspicious: 10 units.
+pub const SUSPICIOUS_EXTENT: f64 = 10.0;
+
+/// The warning for a mesh analysed in metres that is probably in another unit (issue 50: a
+/// 100-unit millimetre part read as metres gave 0.0212 Hz and 4.8·10¹⁰ kg, silently): its
+/// bounding box's longest side `extent` (in mesh units) is over [`SUSPICIOUS_EXTENT`] and its
+/// material is rubber-like (Young's modulus 10⁵–10⁸ Pa, density 800–2,000 kg/m³, the defaults
+/// among them) or metal-like (4·10¹⁰–10¹² Pa, 1,500–23,000 kg/m³). `None` otherwise. The caller
+/// asks only when no unit was given.
+pub fn unit_warning(extent: f64, young: f64, density: f64) -> Option<String> {
+    let rubber = (1e5..=1e8).contains(&young) && (800.0..=2000.0).contains(&density);
+    let metal = (4e10..=1e12).contains(&young) && (1500.0..=23000.0).contains(&density);
+    // A NaN extent (no vertices) is not over the limit.
+    if extent.is_nan() || extent <= SUSPICIOUS_EXTENT || !(rubber || metal) {
+        return None;
+    }
+    let material = if rubber { "rubber" } else { "metal" };
+    Some(format!(
+        "the mesh is {extent:.4} long, read as metres (no --units): a {material} body \
+         {extent:.1} m long? If its coordinates are millimetres (most CAD exports), pass \
+         --units mm (or cm, um, in); the frequencies and masses below assume metres"
+    ))
+}
+
 /// How the resolution was chosen, in words.
 fn chosen_text(modes: &Modes) -> String {
     let l = &modes.lattice;
@@ -176,4 +201,23 @@ pub fn table(modes: &Modes, output: &Path, seconds: f64) -> String {
         s += &format!("  {j:>4} {f:>14.6} {m:>16.6e} {k:>16.6e}\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_millimetre_part_read_as_metres_is_warned_about_issue_50() {
+        // The defaults (1 MPa, 1000 kg/m³: rubber) on a 100-unit part.
+        let w = unit_warning(100.0, 1e6, 1000.0).expect("a warning");
+        assert!(w.contains("--units mm") && w.contains("rubber"), "{w}");
+        // Steel, 250 units long.
+        let w = unit_warning(250.0, 2.1e11, 7850.0).expect("a warning");
+        assert!(w.contains("metal"), "{w}");
+        // A 2 m rubber part, a 10 m one (not over), a 50 m concrete body: no warning.
+        assert_eq!(unit_warning(2.0, 1e6, 1000.0), None);
+        assert_eq!(unit_warning(10.0, 1e6, 1000.0), None);
+        assert_eq!(unit_warning(50.0, 3e10, 2400.0), None);
+    }
 }

@@ -108,37 +108,64 @@ impl Normalization {
     }
 }
 
-/// A length `x` in mesh units of `unit` as text: in a readable metric unit (m, cm, mm, µm) for
-/// metric meshes, in inches for inch meshes.
+/// A length `x` in mesh units of `unit` as text. A metre mesh (the default unit) gets a
+/// readable metric unit (m, cm, mm, µm); a mesh in any other unit gets that unit, so a report
+/// asked for in millimetres speaks millimetres throughout (issue 50: its lattice line said cm).
 pub(super) fn length(x: f64, unit: LengthUnit) -> String {
-    if unit == LengthUnit::Inch {
-        return format!("{x:.4} in");
+    if unit != LengthUnit::Metre {
+        return format!("{} {}", significant(x), unit.symbol());
     }
-    let m = x * unit.metres();
-    if m >= 1.0 {
-        format!("{m:.3} m")
-    } else if m >= 0.01 {
-        format!("{:.2} cm", m * 100.0)
-    } else if m >= 1e-5 {
-        format!("{:.2} mm", m * 1000.0)
+    if x >= 1.0 {
+        format!("{x:.3} m")
+    } else if x >= 0.01 {
+        format!("{:.2} cm", x * 100.0)
+    } else if x >= 1e-5 {
+        format!("{:.2} mm", x * 1000.0)
     } else {
-        format!("{:.2} µm", m * 1e6)
+        format!("{:.2} µm", x * 1e6)
     }
 }
 
-/// An area `x` in squared mesh units of `unit` as text, in a readable unit.
+/// An area `x` in squared mesh units of `unit` as text, in the unit [`length`] uses.
 pub(super) fn area(x: f64, unit: LengthUnit) -> String {
-    if unit == LengthUnit::Inch {
-        return format!("{x:.3} in²");
+    if unit != LengthUnit::Metre {
+        return format!("{} {}²", significant(x), unit.symbol());
     }
-    let m2 = x * unit.metres() * unit.metres();
-    if m2 >= 1.0 {
-        format!("{m2:.2} m²")
-    } else if m2 >= 1e-4 {
-        format!("{:.1} cm²", m2 * 1e4)
-    } else if m2 >= 1e-10 {
-        format!("{:.2} mm²", m2 * 1e6)
+    if x >= 1.0 {
+        format!("{x:.2} m²")
+    } else if x >= 1e-4 {
+        format!("{:.1} cm²", x * 1e4)
+    } else if x >= 1e-10 {
+        format!("{:.2} mm²", x * 1e6)
     } else {
-        format!("{:.2} µm²", m2 * 1e12)
+        format!("{:.2} µm²", x * 1e12)
+    }
+}
+
+/// `x` with at least two decimals and at least four significant digits (at most 12
+/// decimals): `50.00`, `8.333`, `0.004167`.
+fn significant(x: f64) -> String {
+    let magnitude = if x.is_finite() && x != 0.0 {
+        x.abs().log10().floor() as i32
+    } else {
+        0
+    };
+    let decimals = (3 - magnitude).clamp(2, 12) as usize;
+    format!("{x:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_speak_the_mesh_unit_issue_50() {
+        assert_eq!(length(50.0, LengthUnit::Millimetre), "50.00 mm");
+        assert_eq!(length(25.0 / 3.0, LengthUnit::Millimetre), "8.333 mm");
+        assert_eq!(length(0.05, LengthUnit::Centimetre), "0.05000 cm");
+        assert_eq!(length(0.05, LengthUnit::Metre), "5.00 cm");
+        assert_eq!(length(1.5, LengthUnit::Inch), "1.500 in");
+        assert_eq!(area(2500.0, LengthUnit::Millimetre), "2500.00 mm²");
+        assert_eq!(area(0.0025, LengthUnit::Metre), "25.0 cm²");
     }
 }

@@ -224,11 +224,23 @@ pub struct StepReport {
     pub incomplete: usize,
 }
 
+/// A chair–chair proxy contact: the two chairs (the first the lower index) and their proxy
+/// nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProxyContact {
+    /// The chairs.
+    pub chairs: [usize; 2],
+    /// The proxy node of each.
+    pub nodes: [u32; 2],
+}
+
 /// The contacts of one step: chair–chair penalty points and ground points, world, m.
 #[derive(Debug, Clone, Default)]
 pub struct StepContacts {
     /// Chair–chair contact points.
     pub chairs: Vec<[f32; 3]>,
+    /// The chair–chair proxy contacts behind them, in the same order.
+    pub proxies: Vec<ProxyContact>,
     /// Ground contact points.
     pub ground: Vec<[f32; 3]>,
 }
@@ -338,6 +350,10 @@ impl Chairs {
             points
                 .chairs
                 .push(std::array::from_fn(|k| (sa[k] + reach * d[k] / len) as f32));
+            points.proxies.push(ProxyContact {
+                chairs: found.bodies,
+                nodes: p.nodes,
+            });
             report.contacts += 1;
             if last != Some(found.bodies) {
                 report.colliding_pairs += 1;
@@ -432,11 +448,11 @@ pub struct Trajectory {
     pub contacts: Vec<StepContacts>,
 }
 
-fn mat_vec(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
+pub(super) fn mat_vec(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|i| (0..3).map(|j| m[i][j] * v[j]).sum())
 }
 
-fn rotation_matrix(q: [f64; 4]) -> [[f64; 3]; 3] {
+pub(super) fn rotation_matrix(q: [f64; 4]) -> [[f64; 3]; 3] {
     let [w, x, y, z] = q;
     [
         [

@@ -1,7 +1,11 @@
 //! The demo behind `bdtree demo`: flexing chairs dropped on the ground (the BD-Tree paper's
 //! experiment, small), from the bundled chair mesh, with the collision cost per step against
-//! the same placements rigid, and an **exact check**: the kernel's triangle query on the busiest
-//! step's closest chair pairs against the f64 brute force on the explicitly deformed meshes.
+//! the same placements rigid, and two checks at the busiest step (the step with the most proxy
+//! contacts): the **proxy check** ([`super::check`]), the simulation's chair–chair proxy
+//! contacts against a brute force over every proxy pair of every chair pair whose root spheres
+//! overlap, and the **exact check**, the kernel's triangle query on the step's closest chair
+//! pairs against the f64 brute force on the explicitly deformed meshes (the chairs touch
+//! through their proxies, so this one often finds no intersecting pair to compare).
 //!
 //! [`prepare`] loads and analyses the chair, [`run`] simulates, replays and checks; their
 //! `Display` is the demo's printed summary. The picture of the busiest step is drawn by
@@ -21,6 +25,8 @@ use crate::error::LoadError;
 use crate::host::{self, Body, HostError, Tree};
 use crate::io::load_mesh;
 use crate::oracle::brute_force_pairs;
+
+use super::check::{proxy_check, CheckError, ProxyCheck};
 
 /// The bundled chair mesh (`fixtures/meshes/chair.obj`).
 pub fn chair_path() -> PathBuf {
@@ -68,6 +74,18 @@ pub enum DemoError {
     },
     /// The host layer refused a chair's state or the query failed.
     Host(HostError),
+    /// The proxy check failed (a missed or far extra contact, a sphere not containing its
+    /// triangles).
+    Check(CheckError),
+    /// The simulation's count of proxy contacts differs from the contacts it recorded.
+    Recorded {
+        /// The step.
+        step: usize,
+        /// Counted.
+        counted: usize,
+        /// Recorded.
+        recorded: usize,
+    },
     /// The exact query missed a triangle pair the brute force found: a bug.
     Missed {
         /// The chairs.
@@ -100,6 +118,16 @@ impl fmt::Display for DemoError {
             } => write!(
                 f,
                 "demo: chairs {i}, {j}: the exact query missed triangle pair {pair:?}"
+            ),
+            Self::Check(e) => write!(f, "demo check failed: {e}"),
+            Self::Recorded {
+                step,
+                counted,
+                recorded,
+            } => write!(
+                f,
+                "demo check failed: step {step} counted {counted} proxy contacts and recorded \
+                 {recorded}"
             ),
         }
     }
@@ -259,6 +287,8 @@ pub struct Demo {
     pub busiest: usize,
     /// Every chair's world vertices at the busiest step (f64).
     pub worlds: Vec<Vec<[f64; 3]>>,
+    /// The proxy check at the busiest step.
+    pub proxy_check: ProxyCheck,
     /// The exact check at the busiest step.
     pub check: ExactCheck,
 }
@@ -301,6 +331,17 @@ pub fn run_with_ground(
         .unwrap_or(0);
     let at = &trajectory.steps[busiest];
     let worlds: Vec<Vec<[f64; 3]>> = at.iter().map(|p| world_vertices(chair, p)).collect();
+    let counted = trajectory.reports[busiest].contacts;
+    let recorded = &trajectory.contacts[busiest].proxies;
+    if counted != recorded.len() {
+        return Err(DemoError::Recorded {
+            step: busiest,
+            counted,
+            recorded: recorded.len(),
+        });
+    }
+    let proxy_check =
+        proxy_check(chair, options.proxy_depth, at, &worlds, recorded).map_err(DemoError::Check)?;
     let check = exact_check(chair, at, &worlds)?;
     Ok(Demo {
         options,
@@ -310,6 +351,7 @@ pub fn run_with_ground(
         rigid,
         busiest,
         worlds,
+        proxy_check,
         check,
     })
 }
@@ -365,6 +407,18 @@ impl fmt::Display for Demo {
                 0 => "every query complete".to_string(),
                 n => format!("{n} queries incomplete (their contacts may be missing)"),
             }
+        )?;
+        let p = &self.proxy_check;
+        writeln!(
+            f,
+            "  proxy check at the busiest step ({}): its {} proxy contacts against a brute force over the {} chair pairs whose root spheres overlap ({} proxy pairs, {} proxy spheres each checked to contain its deformed triangles): {} overlapping, 0 missed, {} extra within f32 rounding",
+            self.busiest,
+            p.reported,
+            p.chair_pairs,
+            p.proxy_pairs,
+            p.proxies,
+            p.truth,
+            p.extra
         )?;
         let check = &self.check;
         write!(

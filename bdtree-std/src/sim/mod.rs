@@ -6,6 +6,8 @@
 //! |---|---|
 //! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::replay`] |
 //! | `demo.rs` | `bdtree demo`: the run, its summary and its exact check against brute force |
+//! | `check.rs` | the demo's proxy check: a step's proxy contacts against a brute force |
 
 pub mod chairs;
+pub mod check;
 pub mod demo;

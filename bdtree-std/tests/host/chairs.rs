@@ -1,11 +1,21 @@
 //! The chairs simulation: mass properties, starting placements, and a short fall that lands
 //! every chair on the ground without launching any.
 
+use std::sync::OnceLock;
+
 use bdtree_std::shapes::chair_mesh;
 use bdtree_std::sim::chairs::{
-    initial_placements, prepare_chair, replay, simulate, world_vertices, ChairOptions,
-    GroundContacts, MODES,
+    initial_placements, prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions,
+    GroundContacts, ProxyContact, MODES,
 };
+use bdtree_std::sim::check::{proxy_check, CheckError};
+use bdtree_std::sim::demo::{self, DemoError};
+
+/// The chair, analysed once for every test of this file (the modal analysis takes seconds).
+fn chair() -> &'static Chair {
+    static CHAIR: OnceLock<Chair> = OnceLock::new();
+    CHAIR.get_or_init(|| prepare_chair(chair_mesh()).expect("chair"))
+}
 
 /// The mesh's origin is the solid's center of mass: its vertices balance around 0 in x and y
 /// (the chair is symmetric in x) and the seat sits above the origin.
@@ -72,7 +82,7 @@ fn chairs_start_apart() {
 /// placements.
 #[test]
 fn a_short_fall_lands_every_chair() {
-    let chair = prepare_chair(chair_mesh()).expect("chair");
+    let chair = chair();
     assert_eq!(chair.omega.len(), MODES);
     let options = ChairOptions {
         count: 8,
@@ -80,7 +90,7 @@ fn a_short_fall_lands_every_chair() {
         ..ChairOptions::default()
     };
     let mut calls = 0;
-    let trajectory = simulate(&chair, &options, &mut |_| calls += 1).expect("simulate");
+    let trajectory = simulate(chair, &options, &mut |_| calls += 1).expect("simulate");
     assert_eq!(calls, 400);
     assert_eq!(trajectory.reports[0].contacts, 0, "chairs start apart");
     let ground: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
@@ -101,14 +111,14 @@ fn a_short_fall_lands_every_chair() {
             .chain(&b.q)
             .all(|x| x.is_finite()));
         assert!(b.x[2] < a.x[2], "fell");
-        let lowest = world_vertices(&chair, b)
+        let lowest = world_vertices(chair, b)
             .iter()
             .map(|v| v[2])
             .fold(f64::INFINITY, f64::min);
         assert!(lowest > -0.05, "sank {lowest} m into the ground");
         assert!(b.q.iter().all(|q| q.abs() <= 0.01), "strain limit");
     }
-    let rigid = replay(&chair, &options, &trajectory, true).expect("replay");
+    let rigid = replay(chair, &options, &trajectory, true).expect("replay");
     assert!(rigid.mean_seconds > 0.0 && rigid.contacts > 0.0);
 }
 
@@ -116,14 +126,14 @@ fn a_short_fall_lands_every_chair() {
 /// sinks into it (every 10th step), and the largest over the lower layer's chairs (the first
 /// 4) of the lowest their meshes came to the ground.
 fn fall(ground: GroundContacts) -> (f64, f64) {
-    let chair = prepare_chair(chair_mesh()).expect("chair");
+    let chair = chair();
     let options = ChairOptions {
         count: 8,
         steps: 400,
         ground_contacts: ground,
         ..ChairOptions::default()
     };
-    let trajectory = simulate(&chair, &options, &mut |_| {}).expect("simulate");
+    let trajectory = simulate(chair, &options, &mut |_| {}).expect("simulate");
     let contacts: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
     assert!(contacts > 0, "no ground contact");
     let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
@@ -137,7 +147,7 @@ fn fall(ground: GroundContacts) -> (f64, f64) {
     let (mut deepest, mut closest) = (0.0f64, [f64::INFINITY; 4]);
     for step in trajectory.steps.iter().step_by(10) {
         for (k, p) in step.iter().enumerate() {
-            let lowest = world_vertices(&chair, p)
+            let lowest = world_vertices(chair, p)
                 .iter()
                 .map(|v| v[2])
                 .fold(f64::INFINITY, f64::min);
@@ -175,4 +185,64 @@ fn chairs_land_on_either_ground_model() {
             "{ground:?}: a lower-layer chair stayed {above} m above the ground"
         );
     }
+}
+
+/// The demo's proxy check compares something that can be wrong: on a short demo it finds the
+/// busiest step's proxy contacts among a brute force with some to compare, and it fails,
+/// naming the chairs and nodes, when a contact is dropped from the simulation's list or a
+/// far pair is added to it.
+#[test]
+fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
+    let chair = chair();
+    let run = demo::run(chair, 8, 400, &mut |_| {}).expect("demo");
+    let check = &run.proxy_check;
+    let step = run.busiest;
+    let reported = &run.trajectory.contacts[step].proxies;
+    assert!(
+        check.truth > 0 && check.reported == reported.len(),
+        "{check:?}"
+    );
+    assert!(check.proxies > 0 && check.chair_pairs > 0, "{check:?}");
+    let summary = run.to_string();
+    assert!(
+        summary.contains(&format!(
+            "its {} proxy contacts against a brute force",
+            reported.len()
+        )),
+        "{summary}"
+    );
+    let at = &run.trajectory.steps[step];
+    let depth = run.options.proxy_depth;
+    // Dropped: every contact's absence is seen.
+    for k in 0..reported.len() {
+        let mut dropped = reported.clone();
+        let gone = dropped.remove(k);
+        match proxy_check(chair, depth, at, &run.worlds, &dropped) {
+            Err(CheckError::Missed { chairs, nodes, .. }) => {
+                assert_eq!((chairs, nodes), (gone.chairs, gone.nodes));
+            }
+            other => panic!("dropping {gone:?}: {other:?}"),
+        }
+    }
+    // Invented: a proxy pair of the two chairs farthest apart.
+    let apart = |i: usize, j: usize| {
+        let (a, b) = (at[i].x, at[j].x);
+        (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>()
+    };
+    let (i, j) = (0..8)
+        .flat_map(|i| (i + 1..8).map(move |j| (i, j)))
+        .max_by(|p, q| apart(p.0, p.1).total_cmp(&apart(q.0, q.1)))
+        .expect("pairs");
+    let far = ProxyContact {
+        chairs: [i, j],
+        nodes: reported[0].nodes,
+    };
+    let mut invented = reported.clone();
+    invented.push(far);
+    let e = proxy_check(chair, depth, at, &run.worlds, &invented).expect_err("extra");
+    assert!(matches!(e, CheckError::Extra { .. }), "{e:?}");
+    // The demo's error (what `bdtree demo` prints before exiting with status 1).
+    let text = DemoError::Check(e).to_string();
+    let named = format!("demo check failed: chairs {i}, {j}");
+    assert!(text.starts_with(&named), "{text}");
 }

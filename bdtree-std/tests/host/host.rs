@@ -291,6 +291,27 @@ fn two_bodies(a: &Mesh, b: &Mesh, precision: Precision) -> (Body, Body) {
 }
 
 #[test]
+fn an_f32_pair_1e12_apart_is_refused_naming_the_translation_issue_50() {
+    // Each body alone is fine; at the pair's floating origin each is 5e11 away, beyond what
+    // f32 computes with: the error names the translation and its value, not q (which is 0).
+    let (mut a, mut b) = two_bodies(&icosphere(0.5, 2), &icosphere(0.5, 1), Precision::F32);
+    a.set_state([1.0, 0.0, 0.0, 0.0], [0.0; 3], &[0.0; 3])
+        .expect("a");
+    b.set_state([1.0, 0.0, 0.0, 0.0], [1e12, 0.0, 0.0], &[])
+        .expect("b");
+    let text = host::pairs(&mut a, &mut b)
+        .expect_err("too far")
+        .to_string();
+    assert!(
+        text.starts_with(
+            "translation: translation[0] = 0e0 (at -5e11 from the query's floating origin \
+             [500000000000.0, 0.0, 0.0]: the bodies are that far apart) is out of range"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_absurd_f32_state_is_refused_naming_the_value() {
     let (mut a, _) = two_bodies(&icosphere(0.5, 2), &icosphere(0.5, 1), Precision::F32);
     let e = a

@@ -20,6 +20,7 @@ mod host;
 #[cfg(feature = "cli")]
 mod host_boxes;
 mod host_interrupt;
+mod jacobian;
 mod kernel_layout;
 mod layout;
 #[cfg(feature = "cli")]

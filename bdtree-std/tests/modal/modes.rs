@@ -420,18 +420,40 @@ fn modes_of_a_millimetre_mesh_with_units_mm_are_the_metre_ones_issue_39() {
             "{m} {k}"
         );
     }
-    // The table speaks millimetres; a bad unit is named.
+    // The table speaks millimetres, the lattice line too (issue 50: it said "5.00 cm"); a
+    // bad unit is named.
     let text = bdtree(&[&["modes", mm_path, "--units", "mm"][..], &common].concat());
     let table = String::from_utf8_lossy(&text.stdout);
     assert!(
-        table.contains("cells of 5.00 cm") && table.contains("mm³"),
+        table.contains("cells of 50.00 mm") && table.contains("mm³") && !table.contains(" cm"),
         "{table}"
     );
+    // Without --units the 1000-unit rubber bar is warned about, naming the option; the metre
+    // bar and a unit given explicitly are not.
+    let stderr = |args: &[&str]| {
+        let out = bdtree(&[&["modes"][..], args, &common].concat());
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let warned = stderr(&[mm_path]);
+    assert!(
+        warned.contains("warning: ") && warned.contains("pass --units mm"),
+        "{warned}"
+    );
+    for quiet in [stderr(&[m_path]), stderr(&[mm_path, "--units", "m"])] {
+        assert!(!quiet.contains("--units"), "{quiet}");
+    }
+    // A flag clap refuses is a usage error, status 2; a failure on the input, status 1 (as
+    // the command-line reference says).
     let bad = bdtree(&["modes", mm_path, "--units", "furlong", "-o", out]);
     let message = String::from_utf8_lossy(&bad.stderr);
     assert!(
-        !bad.status.success() && message.contains("'furlong' is not a length unit"),
-        "{message}"
+        bad.status.code() == Some(2) && message.contains("'furlong' is not a length unit"),
+        "{:?} {message}",
+        bad.status
     );
+    let missing = dir.join("no-such-mesh.obj");
+    let failed = bdtree(&["modes", missing.to_str().expect("utf-8"), "-o", out]);
+    assert_eq!(failed.status.code(), Some(1), "{failed:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,7 @@
-//! Contact data: `contacts` (point, normal, depth and the Jacobian `∂d/∂q` of each body) and
-//! `within` (pairs closer than a distance, with witnesses) — the host's [`host::contacts`],
-//! [`host::Body::normal_row`] and [`host::within`] (f32 answers measured again in f64 on the
-//! stored model: no negative depth, one contact per refined pair).
+//! Contact data: `contacts` (point, normal, depth and the Jacobian `∂depth/∂q` of each body)
+//! and `within` (pairs closer than a distance, with witnesses) — the host's
+//! [`host::contacts`], [`host::contact_jacobians`] and [`host::within`] (f32 answers measured
+//! again in f64 on the stored model: no negative depth, one contact per refined pair).
 
 use bdtree_std::host;
 use numpy::ndarray::{Array1, Array2};
@@ -11,28 +11,17 @@ use pyo3::types::PyDict;
 
 use crate::args::{float_arg, pair_array, rows};
 use crate::body::{borrow_two, query_error};
-use crate::err;
 
-/// The contact Jacobian rows of `body` (`sign` −1 for the second body of a contact), one per
-/// contact, `modes` wide.
-fn jacobian(
-    body: &mut host::Body,
-    contacts: &[host::Contact],
-    side: usize,
-    sign: f64,
-) -> PyResult<Array2<f64>> {
-    let modes = body.tree().modes();
-    let mut out = Array2::zeros((contacts.len(), modes));
-    for (i, c) in contacts.iter().enumerate() {
-        let row = body
-            .normal_row(c.triangles[side], c.point, c.normal)
-            .map_err(err)?
-            .unwrap_or_default();
-        for (j, v) in row.into_iter().enumerate().take(modes) {
-            out[[i, j]] = sign * v;
+/// The rows of one body (`side` 0 for a, 1 for b) of every contact's Jacobian, `modes` wide.
+fn jacobian(rows: &[host::ContactJacobian], side: usize, modes: usize) -> Array2<f64> {
+    let mut out = Array2::zeros((rows.len(), modes));
+    for (i, r) in rows.iter().enumerate() {
+        let row = if side == 0 { &r.a } else { &r.b };
+        for (j, &v) in row.iter().enumerate().take(modes) {
+            out[[i, j]] = v;
         }
     }
-    Ok(out)
+    out
 }
 
 /// Every intersecting triangle pair of two bodies with its contact: a dict of `pairs` int64
@@ -41,11 +30,11 @@ fn jacobian(
 /// `normals` float64 (K, 3) (unit, of least penetration, from a's triangle to b's), `depths`
 /// float64 (K,) (≥ 0: moving b's triangle by `depth · normal` separates the pair; 0 for
 /// touching; measured in f64 on the stored model, for f32 trees too), and `jacobian_a` (K,
-/// M_a), `jacobian_b` (K, M_b): the rows `∂depth/∂q` of each body — moving `q_a` by `δ`
-/// changes the depth by `jacobian_a @ δ` to first order. For a point `x` with barycentric
-/// weights `w` on a's triangle, row `nᵀ R_a Σ_v w_v U_v` (the point's motion along the
-/// normal, which deepens the contact), and for b the negative of b's. A penalty force of
-/// stiffness k then has the generalized forces `−k · jacobian.T @ depths` on each body's q.
+/// M_a), `jacobian_b` (K, M_b): the derivatives `∂depth/∂q` of each body — moving `q_a` by
+/// `δ` changes the depth by `jacobian_a @ δ` to first order, the normal turning with the
+/// triangle features that define it ([`host::jacobian`]: the definition, and where it is not
+/// the derivative — a feature switch, depth 0). A penalty force of stiffness k then has the
+/// generalized forces `−k · jacobian.T @ depths` on each body's q.
 #[pyfunction]
 pub(crate) fn contacts<'py>(
     py: Python<'py>,
@@ -56,8 +45,10 @@ pub(crate) fn contacts<'py>(
     let found = host::contacts(&mut a.body, &mut b.body)
         .map_err(|e| query_error("contacts", &[("a", &a.body), ("b", &b.body)], e))?;
     let found = found.items;
-    let ja = jacobian(&mut a.body, &found, 0, 1.0)?;
-    let jb = jacobian(&mut b.body, &found, 1, -1.0)?;
+    let derivatives = host::contact_jacobians(&mut a.body, &mut b.body, &found)
+        .map_err(|e| query_error("contacts", &[("a", &a.body), ("b", &b.body)], e))?;
+    let ja = jacobian(&derivatives, 0, a.body.tree().modes());
+    let jb = jacobian(&derivatives, 1, b.body.tree().modes());
     let d = PyDict::new(py);
     let pairs: Vec<[u32; 2]> = found.iter().map(|c| c.triangles).collect();
     let points: Vec<[f64; 3]> = found.iter().map(|c| c.point).collect();

@@ -61,7 +61,8 @@ enum Command {
     Distance(distance::Args),
     /// The main job: flexing chairs dropped on the ground (the BD-Tree paper's experiment,
     /// small), from the bundled chair mesh; prints a summary (collision cost per step against
-    /// the same placements rigid, contacts, an exact check against brute force) and writes a
+    /// the same placements rigid, contacts, the busiest step's proxy contacts checked against
+    /// a brute force, an exact triangle check) and writes a
     /// picture. `--scene` runs the bundled three-body scene against brute force instead.
     Demo(demo::Args),
     /// Compute the lowest elastic vibration modes of a closed mesh (linear elasticity on an

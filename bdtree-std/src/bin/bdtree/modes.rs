@@ -47,11 +47,12 @@ pub struct Args {
     /// Hold these mesh vertices fixed: a file of 0-based vertex indices, one a line.
     #[arg(long)]
     fixed_vertices: Vec<PathBuf>,
-    /// The unit of the mesh's coordinates: m, cm, mm, um or in. Young's modulus and the
+    /// The unit of the mesh's coordinates: m (the default), cm, mm, um or in. Young's modulus and the
     /// density stay in SI units; frequencies are right whatever the unit, the lattice, walls and
     /// volumes are reported in it, and the basis moves vertices in it (so `q` is in it).
-    #[arg(long, default_value = "m", value_parser = LengthUnit::parse)]
-    units: LengthUnit,
+    /// Without it, a rubber or metal body over 10 units long is warned about.
+    #[arg(long, value_parser = LengthUnit::parse, value_name = "m|cm|mm|um|in")]
+    units: Option<LengthUnit>,
     /// How each mode is scaled: `peak` (the largest vertex displacement is 1 mesh unit per unit
     /// of q, so q_j is mode j's peak displacement) or `mass` (unit modal mass: m_j = 1,
     /// k_j = ω_j²). Modal masses and stiffnesses are reported either way.
@@ -72,7 +73,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         resolution: args.resolution,
         max_cells: args.max_cells,
         fixed: args.fixed,
-        units: args.units,
+        units: args.units.unwrap_or_default(),
         normalization: args.normalize,
     };
     for path in &args.fixed_vertices {
@@ -83,6 +84,11 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     let (mesh_path, output) = (&args.mesh, &args.output);
     options.validate().map_err(CliError::ModalOptions)?;
     let mesh = load_mesh(mesh_path)?;
+    if args.units.is_none() {
+        if let Some(w) = report::unit_warning(extent(&mesh.vertices), args.young, args.density) {
+            let _ = writeln!(std::io::stderr(), "warning: {}: {w}", mesh_path.display());
+        }
+    }
     let started = std::time::Instant::now();
     let bar = progress_bar(
         options.modes + 6,
@@ -138,4 +144,18 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         )?;
     }
     Ok(())
+}
+
+/// The longest side of the vertices' bounding box.
+fn extent(vertices: &[[f64; 3]]) -> f64 {
+    (0..3)
+        .map(|k| {
+            let (lo, hi) = vertices
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v[k]), hi.max(v[k]))
+                });
+            hi - lo
+        })
+        .fold(0.0, f64::max)
 }
