@@ -699,9 +699,9 @@ fn messages_give_lengths_in_the_mesh_unit_issue_39() {
     };
     let modes = compute_modes(&plate, &options, &mut |_| {}).expect("modes");
     let warnings = report::warnings(&modes).join("\n");
-    assert!(warnings.contains("thinnest wall (4.00 mm)"), "{warnings}");
+    assert!(warnings.contains("thinnest wall (4.000 mm)"), "{warnings}");
     let table = report::table(&modes, std::path::Path::new("plate.npy"), 0.0);
-    assert!(table.contains("cells of 2.00 mm"), "{table}");
+    assert!(table.contains("cells of 2.000 mm"), "{table}");
     assert!(table.contains("mm³"), "{table}");
     // Without the unit the same numbers are metres: "2.000 m" cells for a 16 mm part.
     let metres = ModalOptions {

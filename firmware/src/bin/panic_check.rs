@@ -20,6 +20,7 @@ use bdtree_core::bounds::coherence::{coherent_radius, drift_norm};
 use bdtree_core::bounds::sphere::{
     error_bound, mode_weights, spheres_overlap, update, update_sparse,
 };
+use bdtree_core::geometry::penetration::{least_penetration, penetration_gradient};
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
@@ -944,6 +945,12 @@ fn kernel<S: Scalar>() {
         [S::ONE; 3],
     ));
     black_box(spheres_overlap(rows[0], rows[1]));
+    let corner = |x: f32, y: f32, z: f32| [scalar::<S>(x), scalar(y), scalar(z)];
+    let a = [corner(0.0, 0.0, 0.0), corner(1.0, 0.0, 0.0), corner(0.0, 1.0, 0.0)];
+    let b = [corner(0.2, 0.2, -0.5), corner(0.3, 0.2, 0.5), corner(0.2, 0.3, 0.5)];
+    if let Some(p) = black_box(least_penetration(&a, &b)) {
+        black_box(penetration_gradient(&a, &b, &black_box(p.features)));
+    }
 }
 
 // `S` unused: the entry list instantiates every entry point in f32 and f64.
