@@ -9,3 +9,5 @@ pub mod penetration;
 pub mod pose;
 pub mod triangle;
 pub mod triangle_pair;
+#[cfg(test)]
+mod triangle_pair_witness;
