@@ -25,7 +25,11 @@ use criterion::{BenchmarkId, Criterion};
 /// The fold curtain, the crumpling sheet and the gently bent sheet
 /// (`bdtree_benches::self_scene`).
 fn cases() -> Vec<SelfScene> {
-    vec![self_scene::curtain(), self_scene::sheet(), self_scene::bent()]
+    vec![
+        self_scene::curtain(),
+        self_scene::sheet(),
+        self_scene::bent(),
+    ]
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -52,12 +52,12 @@ use bdtree_benches::measure::{
 };
 use bdtree_benches::self_refit::{ParrySelf, SelfSearch};
 use bdtree_benches::self_scene::{by_name, SelfScene};
+use bdtree_core::query::self_collision::{
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+};
 use bdtree_core::{
     collide_self, refine_error, refine_self, self_stack_capacity, Body, Pose, QueryOutcome,
     TrianglePair, VertexEntry,
-};
-use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
 };
 use bdtree_std::build::{self_contours, ContourTable, Precision};
 use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance, Pose as OraclePose};

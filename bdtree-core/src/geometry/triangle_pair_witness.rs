@@ -349,27 +349,23 @@ fn witness_points_lie_within_the_contact_tolerance_of_both_triangles() {
         w.b
     );
     for (k, kind) in KINDS.iter().enumerate() {
-        assert!(
-            worst[0][k].ratio <= 1.0,
-            "contact {kind:?}: {}",
-            worst[0][k].ratio
-        );
+        // Every pair the exact test accepts has a contact (slivers included: issue 50).
+        assert_eq!(dropped[k], 0, "{kind:?} pairs without a contact");
         if *kind != Kind::Sliver {
-            assert!(
-                worst[1][k].ratio <= 1.0,
-                "separation {kind:?}: {}",
-                worst[1][k].ratio
-            );
-            assert_eq!(dropped[k], 0, "{kind:?} pairs without a contact");
+            for (path, name) in ["contact", "separation"].iter().enumerate() {
+                assert!(
+                    worst[path][k].ratio <= 1.0,
+                    "{name} {kind:?}: {}",
+                    worst[path][k].ratio
+                );
+            }
         }
     }
     assert!(
         well_shaped[0] <= 1.0 && well_shaped[1] <= 1.0,
         "{well_shaped:?}"
     );
+    // Slivers: both points within T / sin²φ.
     assert!(sliver_fit <= 1.0, "distance · sin²φ / T = {sliver_fit}");
-    assert!(
-        dropped_sine < 0.02,
-        "a pair without a contact at smallest sine {dropped_sine}"
-    );
+    let _ = (dropped_gap, dropped_sine);
 }

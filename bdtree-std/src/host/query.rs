@@ -12,8 +12,8 @@ use bdtree_core::query::self_collision::{
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     apply_at_node_mut, collide, collide_contacts, collide_primitive, collide_primitive_proxies,
-    collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error,
-    refine_self, respond_contact, self_stack_capacity, stack_capacity, triangle_contact,
+    collide_swept, primitive_contact, primitive_stack_capacity, refine, refine_error, refine_self,
+    respond_contact, self_stack_capacity, stack_capacity, triangle_contact,
     within as kernel_within, Body as KernelBody, ContactPoint, NearPair,
     PrimitiveProxy as KernelPrimitiveProxy, QueryStats, Scalar, SweptPair, TriangleContact,
     TrianglePair,

@@ -256,7 +256,11 @@ fn culling_never_hides_a_fold() {
         for (case, q) in [0.0, 0.5, 0.9, 0.97, 1.0, 1.03].into_iter().enumerate() {
             let (scale, offset) = [(1.0, 0.0), (1.0, 200.0), (1e-3, 0.2)][case % 3];
             let mut scaled = mesh.clone();
-            scaled.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
+            scaled
+                .vertices
+                .iter_mut()
+                .flatten()
+                .for_each(|x| *x *= scale);
             let mut b = basis.clone();
             b.data.iter_mut().for_each(|x| *x *= scale);
             let pose = oracle::Pose {
@@ -332,7 +336,10 @@ fn normal_cones_nest_and_hold_for_the_true_normals() {
                             e1[0] * e2[1] - e1[1] * e2[0],
                         ];
                         let dot: f64 = (0..3).map(|i| normal[i] * f64::from(dir[i])).sum();
-                        assert!(dot > 0.0, "node {k} bit {d}: triangle {t} faces away ({dot})");
+                        assert!(
+                            dot > 0.0,
+                            "node {k} bit {d}: triangle {t} faces away ({dot})"
+                        );
                     }
                 }
             }
@@ -524,10 +531,18 @@ fn list_run(
         let q64: Vec<f64> = q.iter().map(|&x| f64::from(x)).collect();
         let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &oracle::Pose::IDENTITY);
         for t in oracle::brute_force_self_pairs(&world, &mesh.triangles) {
-            prop_assert!(culled.binary_search(&t).is_ok(), "culled list missed {:?}", t);
+            prop_assert!(
+                culled.binary_search(&t).is_ok(),
+                "culled list missed {:?}",
+                t
+            );
         }
         for p in &culled {
-            prop_assert!(exact.binary_search(p).is_ok(), "culled list invented {:?}", p);
+            prop_assert!(
+                exact.binary_search(p).is_ok(),
+                "culled list invented {:?}",
+                p
+            );
         }
         prop_assert_eq!(&typed, &exact, "typed traversal differs");
         prop_assert_eq!(&incremental, &exact, "incremental list differs");

@@ -68,7 +68,8 @@ pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) ->
                     -1 => S::ZERO - x,
                     _ => S::ZERO,
                 };
-                let dot = term(normal[0], dir[0]) + term(normal[1], dir[1]) + term(normal[2], dir[2]);
+                let dot =
+                    term(normal[0], dir[0]) + term(normal[1], dir[1]) + term(normal[2], dir[2]);
                 if dot > threshold {
                     mask |= 1 << d;
                 }

@@ -48,7 +48,10 @@ impl<'a> SelfContours<'a> {
 
     /// Node `node`'s loop, `None` when there is none to test.
     fn loop_of(&self, node: usize) -> Option<&'a [u32]> {
-        let (start, end) = (*self.starts.get(node)?, *self.starts.get(node.checked_add(1)?)?);
+        let (start, end) = (
+            *self.starts.get(node)?,
+            *self.starts.get(node.checked_add(1)?)?,
+        );
         let contour = self.vertices.get(start as usize..end as usize)?;
         (contour.len() >= 3 && contour.len() <= MAX_CONTOUR).then_some(contour)
     }
@@ -95,8 +98,7 @@ pub(super) fn certified<S: Scalar>(
         }
         // Each projected coordinate is a sum or difference of two world coordinates: within
         // `2δ` of the true one, plus one rounding of the result.
-        let eta =
-            (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
+        let eta = (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
         if simple(plane.get(..contour.len()).unwrap_or(&[]), eta) {
             return true;
         }
@@ -159,9 +161,9 @@ fn cross<S: Scalar>(e: [S; 2], f: [S; 2]) -> S {
 }
 
 /// How far `cross(e, f)` or `e · f` can be from its true value when the three points behind
-/// `e` and `f` are each within `eta` per coordinate of their true positions: `2η (|e|₁ + |f|₁)
-/// + 8η²`, plus the rounding of the differences and products (`8u |e|₁ |f|₁`), grown for this
-/// bound's own rounding.
+/// `e` and `f` are each within `eta` per coordinate of their true positions:
+/// `2η (|e|₁ + |f|₁) + 8η²`, plus the rounding of the differences and products
+/// (`8u |e|₁ |f|₁`), grown for this bound's own rounding.
 fn perturbation<S: Scalar>(e: [S; 2], f: [S; 2], eta: S) -> S {
     let u = S::UNIT_ROUNDOFF;
     let (ne, nf) = (e[0].abs() + e[1].abs(), f[0].abs() + f[1].abs());
@@ -206,7 +208,13 @@ mod tests {
         let bow_tie = [[0.0f64, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
         assert!(!simple(&bow_tie, 1e-9));
         // A loop folding back along an edge (a spike) and one touching itself are not simple.
-        let spike = [[0.0f64, 0.0], [2.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let spike = [
+            [0.0f64, 0.0],
+            [2.0, 0.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [0.0, 1.0],
+        ];
         assert!(!simple(&spike, 1e-9));
         let pinch = [
             [0.0f64, 0.0],
@@ -218,9 +226,21 @@ mod tests {
         ];
         assert!(!simple(&pinch, 1e-9));
         // A straight run of collinear vertices is simple; the margin decides near-touching.
-        let long = [[0.0f64, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0], [0.0, 1.0]];
+        let long = [
+            [0.0f64, 0.0],
+            [1.0, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [0.0, 1.0],
+        ];
         assert!(simple(&long, 1e-9));
-        let close = [[0.0f64, 0.0], [1.0, 0.0], [0.5, 1e-3], [1.0, 1.0], [0.0, 1.0]];
+        let close = [
+            [0.0f64, 0.0],
+            [1.0, 0.0],
+            [0.5, 1e-3],
+            [1.0, 1.0],
+            [0.0, 1.0],
+        ];
         assert!(simple(&close, 1e-9));
         assert!(!simple(&close, 1e-3));
     }
