@@ -125,11 +125,14 @@ fn tied(axis: PenetrationAxis, first: bool) -> u8 {
 /// The extreme feature of a triangle whose projections are `p`: the top (`top`) or bottom
 /// vertex, widened to its construction tie group `group`.
 fn extreme<S: Scalar>(p: [S; 3], top: bool, group: u8) -> u8 {
-    let mut k = 0;
-    for i in 1..3 {
-        if (top && p[i] > p[k]) || (!top && p[i] < p[k]) {
-            k = i;
-        }
+    // The first vertex of the extreme value, without a variable index (no bounds check).
+    let beats = |x: S, y: S| (top && x > y) || (!top && x < y);
+    let (mut k, mut best) = (0u8, p[0]);
+    if beats(p[1], best) {
+        (k, best) = (1, p[1]);
+    }
+    if beats(p[2], best) {
+        k = 2;
     }
     if group & (1 << k) != 0 {
         group
@@ -200,7 +203,17 @@ pub fn least_penetration<S: Scalar>(a: &[V<S>; 3], b: &[V<S>; 3]) -> Option<Pene
 
 /// The lowest vertex of a feature's bit set (vertex 0 for an empty set).
 fn first_vertex(set: u8) -> usize {
-    (0..3).find(|&k| set & (1 << k) != 0).unwrap_or(0)
+    // A match on constants, so the optimiser knows the index is below 3 (no bounds check, no
+    // panic path: the firmware's panic check links this).
+    if set & 1 != 0 {
+        0
+    } else if set & 2 != 0 {
+        1
+    } else if set & 4 != 0 {
+        2
+    } else {
+        0
+    }
 }
 
 /// Adds `∂(m · (x × y))` to the gradients of the vertices behind `x` and `y`: `y × m` for
@@ -212,7 +225,8 @@ fn cross_gradient<S: Scalar>(m: V<S>, x: V<S>, y: V<S>) -> (V<S>, V<S>) {
 /// Adds the gradient `g` of an edge vector (edge `i`: vertex `i + 1` minus vertex `i`) to its
 /// two vertices.
 fn spread_edge<S: Scalar>(grad: &mut [V<S>; 3], i: usize, g: V<S>) {
-    grad[(i + 1) % 3] = add(grad[(i + 1) % 3], g);
+    let (i, next) = (i % 3, (i + 1) % 3);
+    grad[next] = add(grad[next], g);
     grad[i] = sub(grad[i], g);
 }
 

@@ -946,8 +946,16 @@ fn kernel<S: Scalar>() {
     ));
     black_box(spheres_overlap(rows[0], rows[1]));
     let corner = |x: f32, y: f32, z: f32| [scalar::<S>(x), scalar(y), scalar(z)];
-    let a = [corner(0.0, 0.0, 0.0), corner(1.0, 0.0, 0.0), corner(0.0, 1.0, 0.0)];
-    let b = [corner(0.2, 0.2, -0.5), corner(0.3, 0.2, 0.5), corner(0.2, 0.3, 0.5)];
+    let a = [
+        corner(0.0, 0.0, 0.0),
+        corner(1.0, 0.0, 0.0),
+        corner(0.0, 1.0, 0.0),
+    ];
+    let b = [
+        corner(0.2, 0.2, -0.5),
+        corner(0.3, 0.2, 0.5),
+        corner(0.2, 0.3, 0.5),
+    ];
     if let Some(p) = black_box(least_penetration(&a, &b)) {
         black_box(penetration_gradient(&a, &b, &black_box(p.features)));
     }
