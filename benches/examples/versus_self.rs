@@ -56,8 +56,8 @@ use bdtree_core::query::self_collision::{
     collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
 };
 use bdtree_core::{
-    collide_self, refine_error, refine_self, self_stack_capacity, Body, Pose, QueryOutcome,
-    TrianglePair, VertexEntry,
+    collide_self, refine_error, refine_self, self_stack_capacity, Body, NodeKind, Pose,
+    QueryOutcome, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{self_contours, ContourTable, Precision};
 use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance, Pose as OraclePose};
@@ -78,6 +78,8 @@ struct Bdtree<'t, 'c> {
     signatures: Vec<u64>,
     contours: ContourTable,
     cones: Vec<u16>,
+    /// The test units of every culled frame so far, by type.
+    units: UnitCounts,
 }
 
 /// One bdtree frame: the state set, then the self query (with the cones of the frame when
@@ -105,7 +107,7 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
     collide_self_with(
         &mut side.body,
         aids,
-        &mut UnitCounts::default(),
+        &mut side.units,
         &mut side.stack,
         &mut sink,
     )
@@ -142,6 +144,7 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
         signatures,
         contours: self_contours(&view.tree, view.model.triangles()),
         cones: vec![0u16; n],
+        units: UnitCounts::default(),
         stack: vec![[0u32; 2]; self_stack_capacity(view.tree.depth())],
         pairs: Vec::with_capacity(4096),
         frames: scene
@@ -181,8 +184,9 @@ fn count(scene: &SelfScene) {
                 *t += u64::from(c);
             }
         }
-        total
+        (total, side.units)
     });
+    let (bdtree, units) = bdtree;
     let mut parry = ParrySelf::new(&scene.mesh, &scene.basis, &scene.frames);
     let mut work = [0usize; 3];
     for k in 0..n {
@@ -209,6 +213,13 @@ fn count(scene: &SelfScene) {
         per(bdtree[1] as f64),
         per(bdtree[2] as f64),
         per(bdtree[3] as f64),
+    );
+    println!(
+        "    units: {:.0} type 1 ({:.0} culled), {:.0} type 2, {:.0} type 3",
+        per(f64::from(units.type1)),
+        per(f64::from(units.culled)),
+        per(f64::from(units.type2)),
+        per(f64::from(units.type3)),
     );
     println!(
         "  parry query     {q:>12.0} instructions  ({:.0} leaf pairs, {:.0} exact tests, {:.1} \
@@ -419,6 +430,51 @@ fn check(scene: &SelfScene) {
     });
 }
 
+/// `units`: per frame, the Type 1 units the culled walk expands (node against itself, not
+/// proven free) by why: no normal cone, no loop for the node, or a loop whose projection
+/// the contour test could not prove simple.
+fn units(scene: &SelfScene) {
+    with_bdtree(scene, |side| {
+        let tree = *side.body.tree();
+        let mut why = [0usize; 4];
+        for k in 0..scene.frames.len() {
+            bdtree_self_frame(side, k);
+            let mut open = vec![0usize];
+            while let Some(node) = open.pop() {
+                let Some(NodeKind::Internal { left, right }) = tree.kind(node) else {
+                    continue;
+                };
+                let cone = side.cones[node];
+                let size = side.contours.starts[node + 1] - side.contours.starts[node];
+                let reason = if cone == 0 {
+                    0
+                } else if size == 0 {
+                    1
+                } else {
+                    2
+                };
+                // A node with a cone and a loop may have been culled: only the walk knows,
+                // so count it and stop (an upper bound on the contour test's refusals).
+                why[reason] += 1;
+                if reason == 2 {
+                    why[3] += size as usize;
+                    continue;
+                }
+                open.extend([left as usize, right as usize]);
+            }
+        }
+        let n = scene.frames.len() as f64;
+        println!(
+            "per frame, internal Type 1 units reached: no cone {:.1}, cone but no loop {:.1}, \
+             cone and loop {:.1} (mean loop {:.1} vertices)",
+            why[0] as f64 / n,
+            why[1] as f64 / n,
+            why[2] as f64 / n,
+            why[3] as f64 / why[2].max(1) as f64
+        );
+    });
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let name = std::env::var("VERSUS_SCENE").unwrap_or_else(|_| "sheet".into());
@@ -428,6 +484,7 @@ fn main() {
         Some("run") => run(args.get(1).map_or(SIDES[0], String::as_str), &scene),
         Some("time") => time(&scene),
         Some("check") => check(&scene),
+        Some("units") => units(&scene),
         _ => count(&scene),
     }
 }

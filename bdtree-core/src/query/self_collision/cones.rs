@@ -61,18 +61,20 @@ pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) ->
             let spread = m1 * d2 + m2 * d1 + d1 * d2;
             let threshold = (S::from_u32(6) * spread + S::from_u32(24) * u * m1 * m2)
                 * (S::ONE + S::from_u32(16) * u);
-            let mut mask = 0u16;
-            for (d, dir) in DIRECTIONS.iter().enumerate() {
-                let term = |x: S, s: i8| match s {
-                    1 => x,
-                    -1 => S::ZERO - x,
-                    _ => S::ZERO,
-                };
-                let dot =
-                    term(normal[0], dir[0]) + term(normal[1], dir[1]) + term(normal[2], dir[2]);
-                if dot > threshold {
-                    mask |= 1 << d;
-                }
+            // The 14 dot products as sums of the normal's coordinates (each direction's terms
+            // in the same order as `DIRECTIONS`, the negated directions by exact negation).
+            let [x, y, z] = normal;
+            let (p, m) = (x + y, x - y);
+            let diagonals = [p + z, p - z, m + z, m - z];
+            let bit = |positive: bool, d: u32| u16::from(positive) << d;
+            let mut mask = bit(x > threshold, 0)
+                | bit(x < -threshold, 1)
+                | bit(y > threshold, 2)
+                | bit(y < -threshold, 3)
+                | bit(z > threshold, 4)
+                | bit(z < -threshold, 5);
+            for (k, dot) in (0u32..).zip(diagonals) {
+                mask |= bit(dot > threshold, 6 + k) | bit(dot < -threshold, 13 - k);
             }
             mask
         } else {
