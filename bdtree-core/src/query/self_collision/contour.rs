@@ -20,11 +20,16 @@ use super::cones::DIRECTIONS;
 use crate::body::Body;
 use crate::scalar::Scalar;
 
-/// The longest contour the kernel tests (vertices of one loop): the test is `O(B²)` segment
-/// pairs on a stack array of `MAX_CONTOUR` projected points (1 KiB in f32, 2 KiB in f64). Nodes
-/// with longer contours are never culled. 128 lets a square sheet of up to ~1,000 quads be culled
-/// whole at its root.
-pub const MAX_CONTOUR: usize = 128;
+/// The longest contour the kernel tests (vertices of one loop). The loop is cut into runs of
+/// [`RUN`] edges, each with its projected bounding box (a stack array of `MAX_CONTOUR / RUN`
+/// boxes: 1 KiB in f32, 2 KiB in f64); only edges of runs whose boxes come close are tested
+/// against each other, so a smooth loop of `B` vertices costs `O(B²/RUN² + B·RUN)`. Nodes with
+/// longer contours are never culled. 1,024 lets a square sheet of ~65,000 quads (or a ribbon
+/// 500 triangles long) be culled whole at its root.
+pub const MAX_CONTOUR: usize = 1024;
+
+/// Edges per run of the contour test (see [`MAX_CONTOUR`]).
+const RUN: usize = 16;
 
 /// Per node, the boundary loop of its patch of triangles as vertex indices (the host's
 /// `bdtree_std::build::self_contours` writes them once per tree): node `k`'s loop is
@@ -75,6 +80,18 @@ pub(super) fn certified<S: Scalar>(
     };
     let u = S::UNIT_ROUNDOFF;
     let two = S::from_u32(2);
+    // The largest coordinate the loop reads, for the rounding of the projection (vertices read
+    // from the vertex cache, or deformed).
+    let mut reach = S::ZERO;
+    for &v in contour {
+        let Some(p) = body.world_vertex(v as usize) else {
+            return false;
+        };
+        reach = reach.max(p[0].abs()).max(p[1].abs()).max(p[2].abs());
+    }
+    // Each projected coordinate is a sum or difference of two world coordinates: within `2δ`
+    // of the true one, plus one rounding of the result.
+    let eta = (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
     let mut bits = cone;
     for _ in 0..2 {
         if bits == 0 {
@@ -85,25 +102,64 @@ pub(super) fn certified<S: Scalar>(
         let Some(&direction) = DIRECTIONS.get(d) else {
             return false;
         };
-        // The loop projected (vertices read from the vertex cache, or deformed), and the
-        // largest coordinate it reads, for the rounding of the projection.
-        let mut plane = [[S::ZERO; 2]; MAX_CONTOUR];
-        let mut reach = S::ZERO;
-        for (q, &v) in plane.iter_mut().zip(contour) {
-            let Some(p) = body.world_vertex(v as usize) else {
-                return false;
-            };
-            reach = reach.max(p[0].abs()).max(p[1].abs()).max(p[2].abs());
-            *q = project(p, direction);
-        }
-        // Each projected coordinate is a sum or difference of two world coordinates: within
-        // `2δ` of the true one, plus one rounding of the result.
-        let eta = (two * body.error() + two * u * (reach + reach)) * (S::ONE + S::from_u32(8) * u);
-        if simple(plane.get(..contour.len()).unwrap_or(&[]), eta) {
+        let mut loop_ = Projected {
+            body: &mut *body,
+            contour,
+            direction,
+        };
+        if simple(&mut loop_, eta) == Some(true) {
             return true;
         }
     }
     false
+}
+
+/// A closed polygon whose points are read one at a time (indices wrap).
+trait Polygon<S: Scalar> {
+    /// Number of points (and of edges).
+    fn len(&self) -> usize;
+    /// Point `k mod len`.
+    fn at(&mut self, k: usize) -> Option<[S; 2]>;
+
+    /// The points of run `r`: edges `r·RUN ..`, up to [`RUN`] of them (their end points, the
+    /// last wrapping to point 0), and how many edges.
+    fn run(&mut self, r: usize, points: &mut [[S; 2]; RUN + 1]) -> Option<usize> {
+        let first = r.checked_mul(RUN)?;
+        let edges = self.len().checked_sub(first)?.min(RUN);
+        for (k, p) in points.iter_mut().enumerate().take(edges + 1) {
+            *p = self.at(first + k)?;
+        }
+        Some(edges)
+    }
+}
+
+/// A contour projected along a direction, its points computed on demand.
+struct Projected<'q, 'b, 't, 'c, S: Scalar> {
+    body: &'q mut Body<'t, 'c, S>,
+    contour: &'b [u32],
+    direction: [i8; 3],
+}
+
+impl<S: Scalar> Polygon<S> for Projected<'_, '_, '_, '_, S> {
+    fn len(&self) -> usize {
+        self.contour.len()
+    }
+
+    fn at(&mut self, k: usize) -> Option<[S; 2]> {
+        let v = *self.contour.get(k.checked_rem(self.contour.len())?)?;
+        Some(project(self.body.world_vertex(v as usize)?, self.direction))
+    }
+}
+
+#[cfg(test)]
+impl<S: Scalar> Polygon<S> for &[[S; 2]] {
+    fn len(&self) -> usize {
+        <[[S; 2]]>::len(self)
+    }
+
+    fn at(&mut self, k: usize) -> Option<[S; 2]> {
+        self.get(k.checked_rem(<[[S; 2]]>::len(self))?).copied()
+    }
 }
 
 /// `p` projected along `d` onto a plane: two coordinates, each a linear form that vanishes on
@@ -122,34 +178,86 @@ fn project<S: Scalar>(p: [S; 3], d: [i8; 3]) -> [S; 2] {
     }
 }
 
-/// Whether the closed polygon `points` (each within `eta` per coordinate of its true position)
+/// Whether the closed polygon (each point within `eta` per coordinate of its true position)
 /// is certainly simple: every two non-adjacent edges apart, and no two adjacent edges folding
-/// back over each other.
-fn simple<S: Scalar>(points: &[[S; 2]], eta: S) -> bool {
-    let b = points.len();
+/// back over each other. Edges are taken in runs of [`RUN`]; two runs whose boxes are more than
+/// the margin apart hold only edge pairs [`apart`] would pass on its box test (an edge's box is
+/// inside its run's, and rounded differences are monotone), so they are skipped whole. `None`
+/// for a loop too long or an unreadable vertex.
+fn simple<S: Scalar>(loop_: &mut impl Polygon<S>, eta: S) -> Option<bool> {
+    let b = loop_.len();
     if b < 3 {
-        return false;
+        return Some(false);
     }
-    let at = |k: usize| points.get(k % b).copied().unwrap_or([S::ZERO; 2]);
-    for i in 0..b {
-        // The corner at vertex i + 1: not a fold back along the edge it ends.
-        let (p, q, r) = (at(i), at(i + 1), at(i + 2));
-        let (e, f) = (sub(q, p), sub(r, q));
-        let bound = perturbation(e, f, eta);
-        let turn = cross(e, f);
-        let ahead = e[0] * f[0] + e[1] * f[1];
-        if !(turn > bound || S::ZERO - turn > bound || ahead > bound) {
-            return false;
-        }
-        // Edge i against every later edge that shares no vertex with it.
-        let last = if i == 0 { b - 1 } else { b };
-        for j in i + 2..last {
-            if !apart([p, q], [at(j), at(j + 1)], eta) {
-                return false;
+    let runs = b.div_ceil(RUN);
+    let mut boxes = [[S::ZERO; 4]; MAX_CONTOUR / RUN];
+    let boxes = boxes.get_mut(..runs)?;
+    let mut points = [[S::ZERO; 2]; RUN + 1];
+    let mut others = [[S::ZERO; 2]; RUN + 1];
+    // Each run's box, and the corner at every vertex: not a fold back along the edge it ends.
+    for (r, bounds) in boxes.iter_mut().enumerate() {
+        let edges = loop_.run(r, &mut points)?;
+        let next = loop_.at(r * RUN + edges + 1)?;
+        let first = *points.first()?;
+        *bounds = [first[0], first[1], first[0], first[1]];
+        for k in 0..edges {
+            let (p, q) = (*points.get(k)?, *points.get(k + 1)?);
+            *bounds = [
+                bounds[0].min(q[0]),
+                bounds[1].min(q[1]),
+                bounds[2].max(q[0]),
+                bounds[3].max(q[1]),
+            ];
+            let r_ = if k + 2 <= edges {
+                *points.get(k + 2)?
+            } else {
+                next
+            };
+            let (e, f) = (sub(q, p), sub(r_, q));
+            let bound = perturbation(e, f, eta);
+            let turn = cross(e, f);
+            let ahead = e[0] * f[0] + e[1] * f[1];
+            if !(turn > bound || S::ZERO - turn > bound || ahead > bound) {
+                return Some(false);
             }
         }
     }
-    true
+    // Edge pairs that share no vertex, run against run.
+    let margin = (eta + eta) * (S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF);
+    for r in 0..runs {
+        let edges = loop_.run(r, &mut points)?;
+        let mine = *boxes.get(r)?;
+        for s in r..runs {
+            let theirs = *boxes.get(s)?;
+            let far = theirs[0] - mine[2] > margin
+                || mine[0] - theirs[2] > margin
+                || theirs[1] - mine[3] > margin
+                || mine[1] - theirs[3] > margin;
+            if far {
+                continue;
+            }
+            let others_len = if s == r {
+                others = points;
+                edges
+            } else {
+                loop_.run(s, &mut others)?
+            };
+            for i in 0..edges {
+                let (ei, e) = (r * RUN + i, [*points.get(i)?, *points.get(i + 1)?]);
+                for j in 0..others_len {
+                    let ej = s * RUN + j;
+                    // Only later edges, and not the two that share a vertex with edge `ei`.
+                    if ej < ei + 2 || (ei == 0 && ej == b - 1) {
+                        continue;
+                    }
+                    if !apart(e, [*others.get(j)?, *others.get(j + 1)?], eta) {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+    }
+    Some(true)
 }
 
 fn sub<S: Scalar>(a: [S; 2], b: [S; 2]) -> [S; 2] {
@@ -204,9 +312,9 @@ mod tests {
     #[test]
     fn a_square_is_simple_and_a_bow_tie_is_not() {
         let square = [[0.0f64, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
-        assert!(simple(&square, 1e-9));
+        assert_eq!(simple(&mut &square[..], 1e-9), Some(true));
         let bow_tie = [[0.0f64, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
-        assert!(!simple(&bow_tie, 1e-9));
+        assert_eq!(simple(&mut &bow_tie[..], 1e-9), Some(false));
         // A loop folding back along an edge (a spike) and one touching itself are not simple.
         let spike = [
             [0.0f64, 0.0],
@@ -215,7 +323,7 @@ mod tests {
             [1.0, 1.0],
             [0.0, 1.0],
         ];
-        assert!(!simple(&spike, 1e-9));
+        assert_eq!(simple(&mut &spike[..], 1e-9), Some(false));
         let pinch = [
             [0.0f64, 0.0],
             [1.0, 0.0],
@@ -224,7 +332,7 @@ mod tests {
             [0.0, 1.0],
             [0.5, 0.5 + 1e-12],
         ];
-        assert!(!simple(&pinch, 1e-9));
+        assert_eq!(simple(&mut &pinch[..], 1e-9), Some(false));
         // A straight run of collinear vertices is simple; the margin decides near-touching.
         let long = [
             [0.0f64, 0.0],
@@ -233,7 +341,7 @@ mod tests {
             [2.0, 1.0],
             [0.0, 1.0],
         ];
-        assert!(simple(&long, 1e-9));
+        assert_eq!(simple(&mut &long[..], 1e-9), Some(true));
         let close = [
             [0.0f64, 0.0],
             [1.0, 0.0],
@@ -241,8 +349,8 @@ mod tests {
             [1.0, 1.0],
             [0.0, 1.0],
         ];
-        assert!(simple(&close, 1e-9));
-        assert!(!simple(&close, 1e-3));
+        assert_eq!(simple(&mut &close[..], 1e-9), Some(true));
+        assert_eq!(simple(&mut &close[..], 1e-3), Some(false));
     }
 
     #[test]
@@ -252,5 +360,87 @@ mod tests {
             let moved = [0, 1, 2].map(|k| p[k] + 3.0 * f64::from(d[k]));
             assert_eq!(project(p, d), project(moved, d), "{d:?}");
         }
+    }
+
+    /// The test without runs: every corner, every non-adjacent edge pair.
+    fn simple_every_pair(points: &[[f64; 2]], eta: f64) -> bool {
+        let b = points.len();
+        let at = |k: usize| points[k % b];
+        for i in 0..b {
+            let (p, q, r) = (at(i), at(i + 1), at(i + 2));
+            let (e, f) = (sub(q, p), sub(r, q));
+            let bound = perturbation(e, f, eta);
+            let turn = cross(e, f);
+            let ahead = e[0] * f[0] + e[1] * f[1];
+            if !(turn > bound || -turn > bound || ahead > bound) {
+                return false;
+            }
+            let last = if i == 0 { b - 1 } else { b };
+            for j in i + 2..last {
+                if !apart([p, q], [at(j), at(j + 1)], eta) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn runs_decide_as_every_pair_on_long_loops() {
+        // Star-shaped loops (simple) of 3 to MAX_CONTOUR points, some with two points swapped
+        // or one pulled across the loop (crossings), some thin (runs whose boxes meet across
+        // the loop): the runs' answer is the all-pairs answer on every one.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut simple_seen, mut crossed_seen) = (0, 0);
+        for case in 0..400 {
+            let b = 3 + (random() * (MAX_CONTOUR - 3) as f64) as usize;
+            let thin = if case % 3 == 0 { 0.02 } else { 1.0 };
+            let mut all = [[0.0f64; 2]; MAX_CONTOUR];
+            let points = &mut all[..b];
+            for (k, p) in points.iter_mut().enumerate() {
+                let angle = core::f64::consts::TAU * k as f64 / b as f64;
+                let radius = 1.0 + 0.3 * random();
+                *p = [
+                    1e3 + radius * libm::cos(angle),
+                    -5.0 + thin * radius * libm::sin(angle),
+                ];
+            }
+            match case % 4 {
+                1 => {
+                    let (i, j) = (
+                        (random() * b as f64) as usize,
+                        (random() * b as f64) as usize,
+                    );
+                    points.swap(i, j);
+                }
+                2 => {
+                    let i = (random() * b as f64) as usize;
+                    points[i] = [2e3 - points[i][0], -10.0 - points[i][1]];
+                }
+                _ => {}
+            }
+            let eta = 1e-9 * 1e3;
+            let every = simple_every_pair(points, eta);
+            assert_eq!(
+                simple(&mut &points[..], eta),
+                Some(every),
+                "case {case}, {b} points"
+            );
+            if every {
+                simple_seen += 1;
+            } else {
+                crossed_seen += 1;
+            }
+        }
+        assert!(
+            simple_seen > 50 && crossed_seen > 50,
+            "{simple_seen} simple, {crossed_seen} crossed"
+        );
     }
 }
