@@ -1,0 +1,479 @@
+//! A prototype of issue 52's 4-wide pair walk, for measurement only (`examples/versus_wide.rs`):
+//! the f32 triangle query of `bdtree_core::collide` on 4-wide nodes built from a body's binary
+//! BD-Tree.
+//!
+//! * **The node.** A wide node is a binary internal node; its up to four lanes are its
+//!   grandchildren where a child is internal and the child itself where it is a leaf. The
+//!   lanes' rows are stored side by side (structure of arrays): for each row `r` of the
+//!   binary record (`r = 0`: `[c, R]`, `r = j + 1`: `[Ū_j, ΔR_j]`) and each component `k`
+//!   (x, y, z, radius), one `[f32; 4]` holding the four lanes. Empty lanes have a NaN centre,
+//!   so they never overlap anything.
+//! * **The update.** A wide node's four lane spheres are computed together when the walk first
+//!   reaches the node in a step (one epoch per wide node): `4 (M + 1)` four-lane multiply-adds
+//!   in the same order as the kernel's `bounds::sphere::update` (even and odd accumulators), the
+//!   world transform in four lanes, and the kernel's inflation `3δ`. A leaf lane's sphere is then
+//!   replaced by the sphere of its deformed triangle, as the kernel does with a vertex cache
+//!   (`Body::triangle_sphere`, copied here), so every sphere has the kernel's bits.
+//! * **The walk.** Depth-first on a stack whose entries carry both spheres; a popped pair of two
+//!   leaves gets the leaf test; otherwise the larger sphere's node (the internal one when the
+//!   other is a leaf) is descended and its four lanes are tested against the other sphere in
+//!   one step (the kernel's `spheres_overlap`, four lanes), the overlapping ones pushed.
+//! * **The leaf test.** The kernel's leaf step (`walk::triangle_step_refs`, crate-private): the
+//!   coordinate-box filter (copied) and then the public `triangles_may_intersect`, which
+//!   repeats a box test the kernel's leaf step skips (the answer is the same: its tolerance is
+//!   larger than the filter's), on the world triangles of `Body::world_triangle` (the bodies'
+//!   vertex caches).
+
+use bdtree_core::geometry::triangle::triangles_may_intersect;
+use bdtree_core::{Body, NodeKind, Scalar, TreeView, TrianglePair};
+
+/// A lane target: a wide node, or `LEAF | triangle`.
+const LEAF: u32 = 1 << 31;
+/// An empty lane.
+const EMPTY: u32 = u32::MAX;
+
+/// Four lanes.
+type L = [f32; 4];
+
+/// A body's binary tree as 4-wide nodes (see the module docs).
+pub struct WideTree {
+    /// Modes `M`.
+    modes: usize,
+    /// Per wide node `4 (M + 1)` lane rows: row `r`, component `k` at `4 r + k`.
+    rows: Vec<L>,
+    /// Per wide node, its lanes' targets.
+    lanes: Vec<[u32; 4]>,
+    /// Per wide node, the bit mask of its leaf lanes.
+    leaves: Vec<u8>,
+    /// The root's target.
+    root: u32,
+    /// Wide levels below the root (the longest path).
+    depth: u32,
+}
+
+/// One wide node's lane spheres for a step.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub struct LaneSpheres {
+    /// Centres' x, y, z and radii, four lanes each.
+    s: [L; 4],
+    epoch: u32,
+}
+
+/// The wide walk's per-body state: the lane sphere cache (one entry per wide node).
+pub struct WideCache {
+    spheres: Vec<LaneSpheres>,
+}
+
+/// A pending pair: both targets and their world spheres.
+#[derive(Clone, Copy, Default)]
+pub struct Entry {
+    a: u32,
+    b: u32,
+    sa: [f32; 4],
+    sb: [f32; 4],
+}
+
+/// Work counters of one wide query.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct WideStats {
+    /// Pairs popped (the wide walk's node pairs, leaf pairs included).
+    pub visits: u64,
+    /// Wide node expansions (each tests four lanes).
+    pub expansions: u64,
+    /// Wide node updates (four lane spheres each).
+    pub updates: u64,
+    /// Leaf spheres computed from deformed triangles.
+    pub leaf_spheres: u64,
+    /// Leaf pairs tested (box filter and, past it, the triangle test).
+    pub leaf_pairs: u64,
+    /// Leaf pairs past the box filter.
+    pub triangle_tests: u64,
+}
+
+impl WideTree {
+    /// The wide nodes of `tree` (scalar rows; `None` for quantized rows or a cut tree).
+    pub fn new(tree: &TreeView<'_, f32>) -> Option<Self> {
+        let modes = tree.modes();
+        let mut wide = WideTree {
+            modes,
+            rows: Vec::new(),
+            lanes: Vec::new(),
+            leaves: Vec::new(),
+            root: 0,
+            depth: 0,
+        };
+        // Binary internal nodes that become wide nodes, in the order of their ids, and their
+        // wide depth.
+        let mut queue: Vec<(u32, u32)> = Vec::new();
+        match tree.kind(0)? {
+            NodeKind::Leaf { triangle } => wide.root = LEAF | triangle,
+            NodeKind::Internal { .. } => queue.push((0, 0)),
+            _ => return None,
+        }
+        let mut next = 0;
+        while let Some(&(node, depth)) = queue.get(next) {
+            next += 1;
+            wide.depth = wide.depth.max(depth);
+            let NodeKind::Internal { left, right } = tree.kind(node as usize)? else {
+                return None;
+            };
+            let mut lanes: Vec<(u32, u32)> = Vec::with_capacity(4);
+            for child in [left, right] {
+                match tree.kind(child as usize)? {
+                    NodeKind::Leaf { triangle } => lanes.push((child, LEAF | triangle)),
+                    NodeKind::Internal { left, right } => {
+                        for g in [left, right] {
+                            match tree.kind(g as usize)? {
+                                NodeKind::Leaf { triangle } => lanes.push((g, LEAF | triangle)),
+                                NodeKind::Internal { .. } => {
+                                    lanes.push((g, queue.len() as u32));
+                                    queue.push((g, depth + 1));
+                                }
+                                _ => return None,
+                            }
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+            let base = wide.rows.len();
+            wide.rows.resize(base + 4 * (modes + 1), [0.0; 4]);
+            let mut targets = [EMPTY; 4];
+            let mut leaf_mask = 0u8;
+            for lane in 0..4 {
+                match lanes.get(lane) {
+                    Some(&(binary, target)) => {
+                        targets[lane] = target;
+                        if target & LEAF != 0 {
+                            leaf_mask |= 1 << lane;
+                        }
+                        let record = tree.record(binary as usize)?;
+                        for (r, row) in record.iter().enumerate().take(modes + 1) {
+                            for (k, &v) in row.iter().enumerate() {
+                                wide.rows[base + 4 * r + k][lane] = v;
+                            }
+                        }
+                    }
+                    None => {
+                        for k in 0..3 {
+                            wide.rows[base + k][lane] = f32::NAN;
+                        }
+                    }
+                }
+            }
+            wide.lanes.push(targets);
+            wide.leaves.push(leaf_mask);
+        }
+        Some(wide)
+    }
+
+    /// Wide nodes.
+    pub fn node_count(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// Bytes of the lane rows (the update's data).
+    pub fn row_bytes(&self) -> usize {
+        self.rows.len() * core::mem::size_of::<L>()
+    }
+
+    /// Wide levels below the root.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// An empty sphere cache for this tree.
+    pub fn cache(&self) -> WideCache {
+        WideCache {
+            spheres: vec![LaneSpheres::default(); self.lanes.len()],
+        }
+    }
+}
+
+/// Stack entries a walk between wide trees of these depths needs: each step pops one pair and
+/// pushes at most four (three left pending per level), and writes four slots above the top.
+pub fn wide_stack_capacity(a: &WideTree, b: &WideTree) -> usize {
+    3 * (a.depth as usize + b.depth as usize + 2) + 5
+}
+
+/// One side of the wide walk: the body (pose, weights, error, vertex cache), its wide tree and
+/// its lane sphere cache.
+pub struct WideSide<'w, 'q, 't, 'c> {
+    pub body: &'q mut Body<'t, 'c, f32>,
+    pub tree: &'w WideTree,
+    pub cache: &'w mut WideCache,
+}
+
+impl WideSide<'_, '_, '_, '_> {
+    /// The lane spheres of wide node `w` for this step (`epoch`), computed on first use.
+    #[inline(always)]
+    fn lanes(&mut self, w: u32, epoch: u32, stats: &mut WideStats) -> Option<[L; 4]> {
+        let entry = self.cache.spheres.get(w as usize)?;
+        if entry.epoch == epoch {
+            return Some(entry.s);
+        }
+        self.update(w, epoch, stats)
+    }
+
+    /// The miss of [`WideSide::lanes`]: the four lanes' exact update, world transform and
+    /// inflation, leaf lanes from their deformed triangles.
+    #[inline(never)]
+    fn update(&mut self, w: u32, epoch: u32, stats: &mut WideStats) -> Option<[L; 4]> {
+        let m = self.tree.modes;
+        let stride = 4 * (m + 1);
+        let start = (w as usize) * stride;
+        let rows = self.tree.rows.get(start..start + stride)?;
+        let local = update_lanes(rows, self.body.weights());
+        let pose = *self.body.pose();
+        let (r, t) = (pose.rotation, pose.translation);
+        let inflation = 3.0f32 * self.body.error();
+        let mut s = [[0.0f32; 4]; 4];
+        for l in 0..4 {
+            let (x, y, z) = (local[0][l], local[1][l], local[2][l]);
+            s[0][l] = r[0][0] * x + r[0][1] * y + r[0][2] * z + t[0];
+            s[1][l] = r[1][0] * x + r[1][1] * y + r[1][2] * z + t[1];
+            s[2][l] = r[2][0] * x + r[2][1] * y + r[2][2] * z + t[2];
+            s[3][l] = local[3][l] + inflation;
+        }
+        let mut leaves = *self.tree.leaves.get(w as usize)?;
+        if leaves != 0 {
+            let targets = *self.tree.lanes.get(w as usize)?;
+            while leaves != 0 {
+                let lane = leaves.trailing_zeros() as usize;
+                leaves &= leaves - 1;
+                let sphere = triangle_sphere(self.body, (targets[lane] & !LEAF) as usize)?;
+                for (k, v) in sphere.iter().enumerate() {
+                    s[k][lane] = *v;
+                }
+                stats.leaf_spheres += 1;
+            }
+        }
+        *self.cache.spheres.get_mut(w as usize)? = LaneSpheres { s, epoch };
+        stats.updates += 1;
+        Some(s)
+    }
+}
+
+/// The exact update of four lanes: `[c + Ū q, R + Σ ΔR_j |q_j|]` per lane, the kernel's sum
+/// in the kernel's order (`bounds::sphere::update`: even and odd accumulators, the odd one
+/// started by mode 1, a trailing odd mode added to the even one, the two added last), so each
+/// lane has the bits of the kernel's update of that node. `4 (M + 1)` four-lane
+/// multiply-adds.
+#[inline(always)]
+fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
+    let Some((head, cols)) = rows.split_first_chunk::<4>() else {
+        return [[f32::NAN; 4]; 4];
+    };
+    let mut even = *head;
+    let mut odd = [[0.0f32; 4]; 4];
+    let mut col_pairs = cols.chunks_exact(8);
+    let mut w_pairs = weights.chunks_exact(2);
+    let mac = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
+        for k in 0..4 {
+            for l in 0..4 {
+                acc[k][l] += c[k][l] * w[k];
+            }
+        }
+    };
+    let mul = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
+        for k in 0..4 {
+            for l in 0..4 {
+                acc[k][l] = c[k][l] * w[k];
+            }
+        }
+    };
+    if let (Some(c), Some([w0, w1])) = (col_pairs.next(), w_pairs.next()) {
+        mac(&mut even, &c[..4], w0);
+        mul(&mut odd, &c[4..], w1);
+    }
+    for (c, w) in (&mut col_pairs).zip(&mut w_pairs) {
+        if let [w0, w1] = w {
+            mac(&mut even, &c[..4], w0);
+            mac(&mut odd, &c[4..], w1);
+        }
+    }
+    let rest = col_pairs.remainder();
+    if let (Some(c), Some(w)) = (rest.get(..4), w_pairs.remainder().first()) {
+        mac(&mut even, c, w);
+    }
+    for k in 0..4 {
+        for l in 0..4 {
+            even[k][l] += odd[k][l];
+        }
+    }
+    even
+}
+
+/// A leaf's sphere from its deformed world triangle: the kernel's `Body::triangle_sphere`
+/// (crate-private; the same arithmetic), through the body's vertex cache.
+#[inline(never)]
+fn triangle_sphere(body: &mut Body<'_, '_, f32>, triangle: usize) -> Option<[f32; 4]> {
+    let [a, b, c] = body.world_triangle(triangle)?;
+    let sub = |p: [f32; 3], q: [f32; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+    let norm2 = |d: [f32; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let half = 1.0f32 / 2.0;
+    let mid = |p: [f32; 3], q: [f32; 3]| {
+        [
+            (p[0] + q[0]) * half,
+            (p[1] + q[1]) * half,
+            (p[2] + q[2]) * half,
+        ]
+    };
+    let (ab, bc, ca) = (norm2(sub(b, a)), norm2(sub(c, b)), norm2(sub(a, c)));
+    let (p, q, o) = if ab >= bc && ab >= ca {
+        (a, b, c)
+    } else if bc >= ca {
+        (b, c, a)
+    } else {
+        (c, a, b)
+    };
+    let mut center = mid(p, q);
+    if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
+        let third = 1.0f32 / 3.0;
+        center = [
+            (a[0] + b[0] + c[0]) * third,
+            (a[1] + b[1] + c[1]) * third,
+            (a[2] + b[2] + c[2]) * third,
+        ];
+    }
+    let r2 = norm2(sub(a, center))
+        .max(norm2(sub(b, center)))
+        .max(norm2(sub(c, center)));
+    let grow = 1.0f32 + 8.0 * f32::UNIT_ROUNDOFF;
+    let r = Scalar::sqrt(r2) * grow;
+    Some([center[0], center[1], center[2], r + 3.0 * body.error()])
+}
+
+/// The kernel's `spheres_overlap` on four lanes against one sphere: the mask of overlapping
+/// lanes.
+#[inline(always)]
+fn overlap_lanes(s: &[L; 4], o: &[f32; 4]) -> u32 {
+    let slack = 1.0f32 + 16.0 * f32::UNIT_ROUNDOFF;
+    let mut mask = 0;
+    for l in 0..4 {
+        let d = [s[0][l] - o[0], s[1][l] - o[1], s[2][l] - o[2]];
+        let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        let r = s[3][l] + o[3];
+        mask |= u32::from(d2 <= r * r * slack) << l;
+    }
+    mask
+}
+
+/// The kernel's leaf-step box filter (`walk::boxes_apart`): whether two triangles' coordinate
+/// boxes are more than `error (1 + 2u)` apart on some axis.
+#[inline(always)]
+fn boxes_apart(a: &[[f32; 3]; 3], b: &[[f32; 3]; 3], error: f32) -> bool {
+    let limit = error * (1.0 + 2.0 * f32::UNIT_ROUNDOFF);
+    (0..3).any(|k| {
+        let lo = |t: &[[f32; 3]; 3]| t[0][k].min(t[1][k]).min(t[2][k]);
+        let hi = |t: &[[f32; 3]; 3]| t[0][k].max(t[1][k]).max(t[2][k]);
+        lo(a) - hi(b) > limit || lo(b) - hi(a) > limit
+    })
+}
+
+/// The leaf step on two triangles.
+#[inline(always)]
+fn leaf(
+    a: &mut WideSide<'_, '_, '_, '_>,
+    b: &mut WideSide<'_, '_, '_, '_>,
+    ta: u32,
+    tb: u32,
+    error: f32,
+    out: &mut Vec<TrianglePair>,
+    stats: &mut WideStats,
+) -> Option<()> {
+    stats.leaf_pairs += 1;
+    let va = a.body.world_triangle(ta as usize)?;
+    let vb = b.body.world_triangle(tb as usize)?;
+    if boxes_apart(&va, &vb, error) {
+        return Some(());
+    }
+    stats.triangle_tests += 1;
+    if triangles_may_intersect(&va, &vb, error) {
+        out.push(TrianglePair { a: ta, b: tb });
+    }
+    Some(())
+}
+
+/// Every triangle pair of the two bodies (in their current states) that may intersect, pushed
+/// to `out`: the wide walk (see the module docs). `None` when the stack is too small or a
+/// lookup fails.
+pub fn collide_wide(
+    a: &mut WideSide<'_, '_, '_, '_>,
+    b: &mut WideSide<'_, '_, '_, '_>,
+    stack: &mut [Entry],
+    out: &mut Vec<TrianglePair>,
+    stats: &mut WideStats,
+) -> Option<()> {
+    let (ea, eb) = (a.body.step(), b.body.step());
+    let error = a.body.error() + b.body.error();
+    let (ra, rb) = (a.tree.root, b.tree.root);
+    let sa = if ra & LEAF != 0 {
+        triangle_sphere(a.body, (ra & !LEAF) as usize)?
+    } else {
+        a.body.sphere(0)?
+    };
+    let sb = if rb & LEAF != 0 {
+        triangle_sphere(b.body, (rb & !LEAF) as usize)?
+    } else {
+        b.body.sphere(0)?
+    };
+    let root = [[sa[0]], [sa[1]], [sa[2]], [sa[3]]].map(|[v]| [v, 0.0, 0.0, 0.0]);
+    if overlap_lanes(&root, &sb) & 1 == 0 {
+        return Some(());
+    }
+    *stack.first_mut()? = Entry {
+        a: ra,
+        b: rb,
+        sa,
+        sb,
+    };
+    let mut len = 1;
+    while len > 0 {
+        len -= 1;
+        let e = *stack.get(len)?;
+        stats.visits += 1;
+        let (leaf_a, leaf_b) = (e.a & LEAF != 0, e.b & LEAF != 0);
+        if leaf_a & leaf_b {
+            leaf(a, b, e.a & !LEAF, e.b & !LEAF, error, out, stats)?;
+            continue;
+        }
+        let slots = stack.get_mut(len..len + 4)?;
+        stats.expansions += 1;
+        let mut kept = 0;
+        if !leaf_a & (leaf_b | (e.sa[3] >= e.sb[3])) {
+            let s = a.lanes(e.a, ea, stats)?;
+            let targets = *a.tree.lanes.get(e.a as usize)?;
+            let mut mask = overlap_lanes(&s, &e.sb);
+            while mask != 0 {
+                let l = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                *slots.get_mut(kept)? = Entry {
+                    a: targets[l],
+                    b: e.b,
+                    sa: [s[0][l], s[1][l], s[2][l], s[3][l]],
+                    sb: e.sb,
+                };
+                kept += 1;
+            }
+        } else {
+            let s = b.lanes(e.b, eb, stats)?;
+            let targets = *b.tree.lanes.get(e.b as usize)?;
+            let mut mask = overlap_lanes(&s, &e.sa);
+            while mask != 0 {
+                let l = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                *slots.get_mut(kept)? = Entry {
+                    a: e.a,
+                    b: targets[l],
+                    sa: e.sa,
+                    sb: [s[0][l], s[1][l], s[2][l], s[3][l]],
+                };
+                kept += 1;
+            }
+        }
+        len += kept;
+    }
+    Some(())
+}
