@@ -26,6 +26,7 @@
 
 use bdtree_core::geometry::triangle::triangles_may_intersect;
 use bdtree_core::{Body, NodeKind, Scalar, TreeView, TrianglePair};
+use wide::f32x4;
 
 /// A lane target: a wide node, or `LEAF | triangle`.
 const LEAF: u32 = 1 << 31;
@@ -33,7 +34,7 @@ const LEAF: u32 = 1 << 31;
 const EMPTY: u32 = u32::MAX;
 
 /// Four lanes.
-type L = [f32; 4];
+type L = f32x4;
 
 /// A body's binary tree as 4-wide nodes (see the module docs).
 pub struct WideTree {
@@ -41,6 +42,8 @@ pub struct WideTree {
     modes: usize,
     /// Per wide node `4 (M + 1)` lane rows: row `r`, component `k` at `4 r + k`.
     rows: Vec<L>,
+    /// The same rows as arrays while the tree is built.
+    build: Vec<[f32; 4]>,
     /// Per wide node, its lanes' targets.
     lanes: Vec<[u32; 4]>,
     /// Per wide node, the bit mask of its leaf lanes.
@@ -53,7 +56,6 @@ pub struct WideTree {
 
 /// One wide node's lane spheres for a step.
 #[derive(Clone, Copy, Default)]
-#[repr(C, align(16))]
 pub struct LaneSpheres {
     /// Centres' x, y, z and radii, four lanes each.
     s: [L; 4],
@@ -98,6 +100,7 @@ impl WideTree {
         let mut wide = WideTree {
             modes,
             rows: Vec::new(),
+            build: Vec::new(),
             lanes: Vec::new(),
             leaves: Vec::new(),
             root: 0,
@@ -137,8 +140,8 @@ impl WideTree {
                     _ => return None,
                 }
             }
-            let base = wide.rows.len();
-            wide.rows.resize(base + 4 * (modes + 1), [0.0; 4]);
+            let base = wide.build.len();
+            wide.build.resize(base + 4 * (modes + 1), [0.0; 4]);
             let mut targets = [EMPTY; 4];
             let mut leaf_mask = 0u8;
             for lane in 0..4 {
@@ -151,13 +154,13 @@ impl WideTree {
                         let record = tree.record(binary as usize)?;
                         for (r, row) in record.iter().enumerate().take(modes + 1) {
                             for (k, &v) in row.iter().enumerate() {
-                                wide.rows[base + 4 * r + k][lane] = v;
+                                wide.build[base + 4 * r + k][lane] = v;
                             }
                         }
                     }
                     None => {
                         for k in 0..3 {
-                            wide.rows[base + k][lane] = f32::NAN;
+                            wide.build[base + k][lane] = f32::NAN;
                         }
                     }
                 }
@@ -165,6 +168,10 @@ impl WideTree {
             wide.lanes.push(targets);
             wide.leaves.push(leaf_mask);
         }
+        wide.rows = core::mem::take(&mut wide.build)
+            .into_iter()
+            .map(f32x4::new)
+            .collect();
         Some(wide)
     }
 
@@ -224,30 +231,29 @@ impl WideSide<'_, '_, '_, '_> {
         let stride = 4 * (m + 1);
         let start = (w as usize) * stride;
         let rows = self.tree.rows.get(start..start + stride)?;
-        let local = update_lanes(rows, self.body.weights());
+        let [x, y, z, radius] = update_lanes(rows, self.body.weights());
         let pose = *self.body.pose();
         let (r, t) = (pose.rotation, pose.translation);
         let inflation = 3.0f32 * self.body.error();
-        let mut s = [[0.0f32; 4]; 4];
-        for l in 0..4 {
-            let (x, y, z) = (local[0][l], local[1][l], local[2][l]);
-            s[0][l] = r[0][0] * x + r[0][1] * y + r[0][2] * z + t[0];
-            s[1][l] = r[1][0] * x + r[1][1] * y + r[1][2] * z + t[1];
-            s[2][l] = r[2][0] * x + r[2][1] * y + r[2][2] * z + t[2];
-            s[3][l] = local[3][l] + inflation;
-        }
+        let row = |k: usize| {
+            f32x4::splat(r[k][0]) * x + f32x4::splat(r[k][1]) * y + f32x4::splat(r[k][2]) * z
+                + f32x4::splat(t[k])
+        };
+        let mut s = [row(0), row(1), row(2), radius + f32x4::splat(inflation)];
         let mut leaves = *self.tree.leaves.get(w as usize)?;
         if leaves != 0 {
             let targets = *self.tree.lanes.get(w as usize)?;
+            let mut a = s.map(f32x4::to_array);
             while leaves != 0 {
                 let lane = leaves.trailing_zeros() as usize;
                 leaves &= leaves - 1;
                 let sphere = triangle_sphere(self.body, (targets[lane] & !LEAF) as usize)?;
                 for (k, v) in sphere.iter().enumerate() {
-                    s[k][lane] = *v;
+                    a[k][lane] = *v;
                 }
                 stats.leaf_spheres += 1;
             }
+            s = a.map(f32x4::new);
         }
         *self.cache.spheres.get_mut(w as usize)? = LaneSpheres { s, epoch };
         stats.updates += 1;
@@ -263,24 +269,27 @@ impl WideSide<'_, '_, '_, '_> {
 #[inline(always)]
 fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
     let Some((head, cols)) = rows.split_first_chunk::<4>() else {
-        return [[f32::NAN; 4]; 4];
+        return [f32x4::splat(f32::NAN); 4];
     };
     let mut even = *head;
-    let mut odd = [[0.0f32; 4]; 4];
+    let mut odd = [f32x4::ZERO; 4];
     let mut col_pairs = cols.chunks_exact(8);
     let mut w_pairs = weights.chunks_exact(2);
+    // The weight `[q_j, q_j, q_j, |q_j|]` of component `k`, in four lanes.
+    let lanes = |w: &[f32; 4]| {
+        let (q, a) = (f32x4::splat(w[0]), f32x4::splat(w[3]));
+        [q, q, q, a]
+    };
     let mac = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
+        let w = lanes(w);
         for k in 0..4 {
-            for l in 0..4 {
-                acc[k][l] += c[k][l] * w[k];
-            }
+            acc[k] += c[k] * w[k];
         }
     };
     let mul = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
+        let w = lanes(w);
         for k in 0..4 {
-            for l in 0..4 {
-                acc[k][l] = c[k][l] * w[k];
-            }
+            acc[k] = c[k] * w[k];
         }
     };
     if let (Some(c), Some([w0, w1])) = (col_pairs.next(), w_pairs.next()) {
@@ -298,9 +307,7 @@ fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
         mac(&mut even, c, w);
     }
     for k in 0..4 {
-        for l in 0..4 {
-            even[k][l] += odd[k][l];
-        }
+        even[k] += odd[k];
     }
     even
 }
@@ -349,15 +356,11 @@ fn triangle_sphere(body: &mut Body<'_, '_, f32>, triangle: usize) -> Option<[f32
 /// lanes.
 #[inline(always)]
 fn overlap_lanes(s: &[L; 4], o: &[f32; 4]) -> u32 {
-    let slack = 1.0f32 + 16.0 * f32::UNIT_ROUNDOFF;
-    let mut mask = 0;
-    for l in 0..4 {
-        let d = [s[0][l] - o[0], s[1][l] - o[1], s[2][l] - o[2]];
-        let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        let r = s[3][l] + o[3];
-        mask |= u32::from(d2 <= r * r * slack) << l;
-    }
-    mask
+    let slack = f32x4::splat(1.0f32 + 16.0 * f32::UNIT_ROUNDOFF);
+    let d = [0, 1, 2].map(|k| s[k] - f32x4::splat(o[k]));
+    let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let r = s[3] + f32x4::splat(o[3]);
+    d2.simd_le(r * r * slack).to_bitmask()
 }
 
 /// The kernel's leaf-step box filter (`walk::boxes_apart`): whether two triangles' coordinate
@@ -419,7 +422,7 @@ pub fn collide_wide(
     } else {
         b.body.sphere(0)?
     };
-    let root = [[sa[0]], [sa[1]], [sa[2]], [sa[3]]].map(|[v]| [v, 0.0, 0.0, 0.0]);
+    let root = [0, 1, 2, 3].map(|k| f32x4::splat(sa[k]));
     if overlap_lanes(&root, &sb) & 1 == 0 {
         return Some(());
     }
@@ -446,6 +449,17 @@ pub fn collide_wide(
             let s = a.lanes(e.a, ea, stats)?;
             let targets = *a.tree.lanes.get(e.a as usize)?;
             let mut mask = overlap_lanes(&s, &e.sb);
+            if leaf_b {
+                // Leaf lanes against a leaf: the leaf step now, not pushed.
+                let mut now = mask & u32::from(*a.tree.leaves.get(e.a as usize)?);
+                mask &= !now;
+                while now != 0 {
+                    let l = now.trailing_zeros() as usize;
+                    now &= now - 1;
+                    leaf(a, b, targets[l] & !LEAF, e.b & !LEAF, error, out, stats)?;
+                }
+            }
+            let s = s.map(f32x4::to_array);
             while mask != 0 {
                 let l = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -461,6 +475,16 @@ pub fn collide_wide(
             let s = b.lanes(e.b, eb, stats)?;
             let targets = *b.tree.lanes.get(e.b as usize)?;
             let mut mask = overlap_lanes(&s, &e.sa);
+            if leaf_a {
+                let mut now = mask & u32::from(*b.tree.leaves.get(e.b as usize)?);
+                mask &= !now;
+                while now != 0 {
+                    let l = now.trailing_zeros() as usize;
+                    now &= now - 1;
+                    leaf(a, b, e.a & !LEAF, targets[l] & !LEAF, error, out, stats)?;
+                }
+            }
+            let s = s.map(f32x4::to_array);
             while mask != 0 {
                 let l = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
