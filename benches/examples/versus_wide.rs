@@ -105,16 +105,8 @@ fn wide_frame(side: &mut Sides<'_, '_>, k: usize) -> WideStats {
     set_states(side, k);
     side.wide_pairs.clear();
     let mut stats = WideStats::default();
-    let mut a = WideSide {
-        body: &mut side.big,
-        tree: &side.wide_big,
-        cache: &mut side.cache_big,
-    };
-    let mut b = WideSide {
-        body: &mut side.small,
-        tree: &side.wide_small,
-        cache: &mut side.cache_small,
-    };
+    let mut a = WideSide::new(&side.big, &side.wide_big, &mut side.cache_big);
+    let mut b = WideSide::new(&side.small, &side.wide_small, &mut side.cache_small);
     collide_wide(
         &mut a,
         &mut b,
@@ -169,8 +161,8 @@ fn with_sides<R>(
         stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
         pairs: Vec::with_capacity(4096),
         frames: core_frames(frames),
-        cache_big: wide_big.cache(),
-        cache_small: wide_small.cache(),
+        cache_big: wide_big.cache(big.vertices.len()),
+        cache_small: wide_small.cache(small.vertices.len()),
         wide_stack: vec![Entry::default(); wide_stack_capacity(&wide_big, &wide_small)],
         wide_pairs: Vec::with_capacity(4096),
         wide_big,

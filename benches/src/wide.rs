@@ -25,7 +25,8 @@
 //!   vertex caches).
 
 use bdtree_core::geometry::triangle::triangles_may_intersect;
-use bdtree_core::{Body, NodeKind, Scalar, TreeView, TrianglePair};
+use bdtree_core::image::model::Model;
+use bdtree_core::{Body, NodeKind, Pose, Scalar, TreeView, TrianglePair};
 use wide::f32x4;
 
 /// A lane target: a wide node, or `LEAF | triangle`.
@@ -62,9 +63,19 @@ pub struct LaneSpheres {
     epoch: u32,
 }
 
-/// The wide walk's per-body state: the lane sphere cache (one entry per wide node).
+/// One slot of the wide walk's vertex cache: a deformed world vertex and its step (the
+/// kernel's `VertexEntry`).
+#[derive(Clone, Copy, Default)]
+pub struct VertexSlot {
+    position: [f32; 3],
+    epoch: u32,
+}
+
+/// The wide walk's per-body state: the lane sphere cache (one entry per wide node) and a vertex
+/// cache (one entry per model vertex, as the kernel's `Body::with_vertex_cache`).
 pub struct WideCache {
     spheres: Vec<LaneSpheres>,
+    vertices: Vec<VertexSlot>,
 }
 
 /// A pending pair: both targets and their world spheres.
@@ -190,10 +201,11 @@ impl WideTree {
         self.depth
     }
 
-    /// An empty sphere cache for this tree.
-    pub fn cache(&self) -> WideCache {
+    /// Empty caches for this tree and a model of `vertices` vertices.
+    pub fn cache(&self, vertices: usize) -> WideCache {
         WideCache {
             spheres: vec![LaneSpheres::default(); self.lanes.len()],
+            vertices: vec![VertexSlot::default(); vertices],
         }
     }
 }
@@ -204,42 +216,74 @@ pub fn wide_stack_capacity(a: &WideTree, b: &WideTree) -> usize {
     3 * (a.depth as usize + b.depth as usize + 2) + 5
 }
 
-/// One side of the wide walk: the body (pose, weights, error, vertex cache), its wide tree and
-/// its lane sphere cache.
-pub struct WideSide<'w, 'q, 't, 'c> {
-    pub body: &'q mut Body<'t, 'c, f32>,
-    pub tree: &'w WideTree,
-    pub cache: &'w mut WideCache,
+/// One side of the wide walk for one query: the body's state (pose, `q`, weights, error, step)
+/// and model held in locals, its wide tree and its caches (as the kernel's `walk::Side`).
+pub struct WideSide<'w, 't> {
+    tree: &'w WideTree,
+    spheres: &'w mut [LaneSpheres],
+    vertices: &'w mut [VertexSlot],
+    faces: &'t [[u32; 3]],
+    model: Model<'t, f32>,
+    q: &'w [f32],
+    weights: &'w [[f32; 4]],
+    pose: Pose<f32>,
+    error: f32,
+    inflation: f32,
+    epoch: u32,
+    /// The root's world sphere when the root is internal (the kernel's `Body::sphere(0)`).
+    root: Option<[f32; 4]>,
 }
 
-impl WideSide<'_, '_, '_, '_> {
-    /// The lane spheres of wide node `w` for this step (`epoch`), computed on first use.
+impl<'w, 't> WideSide<'w, 't> {
+    /// A body in its current state (set by `Body::set_state`), its wide tree and caches.
+    pub fn new(body: &'w Body<'t, '_, f32>, tree: &'w WideTree, cache: &'w mut WideCache) -> Self {
+        let (pose, error) = (*body.pose(), body.error());
+        let inflation = 3.0f32 * error;
+        let root = body.tree().update(0, body.weights()).map(|local| {
+            let [x, y, z] = pose.apply([local[0], local[1], local[2]]);
+            [x, y, z, local[3] + inflation]
+        });
+        WideSide {
+            tree,
+            spheres: &mut cache.spheres,
+            vertices: &mut cache.vertices,
+            faces: body.model().triangles(),
+            model: *body.model(),
+            q: body.q(),
+            weights: body.weights(),
+            pose,
+            error,
+            inflation,
+            epoch: body.step(),
+            root,
+        }
+    }
+
+    /// The lane spheres of wide node `w` for this step, computed on first use.
     #[inline(always)]
-    fn lanes(&mut self, w: u32, epoch: u32, stats: &mut WideStats) -> Option<[L; 4]> {
-        let entry = self.cache.spheres.get(w as usize)?;
-        if entry.epoch == epoch {
+    fn lanes(&mut self, w: u32, stats: &mut WideStats) -> Option<[L; 4]> {
+        let entry = self.spheres.get(w as usize)?;
+        if entry.epoch == self.epoch {
             return Some(entry.s);
         }
-        self.update(w, epoch, stats)
+        self.update(w, stats)
     }
 
     /// The miss of [`WideSide::lanes`]: the four lanes' exact update, world transform and
     /// inflation, leaf lanes from their deformed triangles.
     #[inline(never)]
-    fn update(&mut self, w: u32, epoch: u32, stats: &mut WideStats) -> Option<[L; 4]> {
+    fn update(&mut self, w: u32, stats: &mut WideStats) -> Option<[L; 4]> {
         let m = self.tree.modes;
         let stride = 4 * (m + 1);
         let start = (w as usize) * stride;
         let rows = self.tree.rows.get(start..start + stride)?;
-        let [x, y, z, radius] = update_lanes(rows, self.body.weights());
-        let pose = *self.body.pose();
-        let (r, t) = (pose.rotation, pose.translation);
-        let inflation = 3.0f32 * self.body.error();
+        let [x, y, z, radius] = update_lanes(rows, self.weights);
+        let (r, t) = (self.pose.rotation, self.pose.translation);
         let row = |k: usize| {
             f32x4::splat(r[k][0]) * x + f32x4::splat(r[k][1]) * y + f32x4::splat(r[k][2]) * z
                 + f32x4::splat(t[k])
         };
-        let mut s = [row(0), row(1), row(2), radius + f32x4::splat(inflation)];
+        let mut s = [row(0), row(1), row(2), radius + f32x4::splat(self.inflation)];
         let mut leaves = *self.tree.leaves.get(w as usize)?;
         if leaves != 0 {
             let targets = *self.tree.lanes.get(w as usize)?;
@@ -247,7 +291,7 @@ impl WideSide<'_, '_, '_, '_> {
             while leaves != 0 {
                 let lane = leaves.trailing_zeros() as usize;
                 leaves &= leaves - 1;
-                let sphere = triangle_sphere(self.body, (targets[lane] & !LEAF) as usize)?;
+                let sphere = self.triangle_sphere(targets[lane] & !LEAF)?;
                 for (k, v) in sphere.iter().enumerate() {
                     a[k][lane] = *v;
                 }
@@ -255,9 +299,86 @@ impl WideSide<'_, '_, '_, '_> {
             }
             s = a.map(f32x4::new);
         }
-        *self.cache.spheres.get_mut(w as usize)? = LaneSpheres { s, epoch };
+        *self.spheres.get_mut(w as usize)? = LaneSpheres {
+            s,
+            epoch: self.epoch,
+        };
         stats.updates += 1;
         Some(s)
+    }
+
+    /// A deformed world vertex, from the vertex cache or deformed and cached (the kernel's
+    /// `Body::world_vertex`: `pose.apply(model.deformed(v, q))`).
+    #[inline(always)]
+    fn vertex(&mut self, v: u32) -> Option<[f32; 3]> {
+        let slot = self.vertices.get_mut(v as usize)?;
+        if slot.epoch == self.epoch {
+            return Some(slot.position);
+        }
+        let position = self.pose.apply(self.model.deformed(v as usize, self.q)?);
+        *slot = VertexSlot {
+            position,
+            epoch: self.epoch,
+        };
+        Some(position)
+    }
+
+    /// A triangle's deformed world vertices (cache reads in a leaf step: its leaf's sphere
+    /// deformed them).
+    #[inline(always)]
+    fn triangle(&mut self, triangle: u32) -> Option<[[f32; 3]; 3]> {
+        let [a, b, c] = *self.faces.get(triangle as usize)?;
+        Some([self.vertex(a)?, self.vertex(b)?, self.vertex(c)?])
+    }
+
+    /// A leaf's sphere from its deformed world triangle: the kernel's `Body::triangle_sphere`
+    /// (crate-private; the same arithmetic).
+    #[inline(never)]
+    fn triangle_sphere(&mut self, triangle: u32) -> Option<[f32; 4]> {
+        let [a, b, c] = self.triangle(triangle)?;
+        let sub = |p: [f32; 3], q: [f32; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let norm2 = |d: [f32; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        let half = 1.0f32 / 2.0;
+        let mid = |p: [f32; 3], q: [f32; 3]| {
+            [
+                (p[0] + q[0]) * half,
+                (p[1] + q[1]) * half,
+                (p[2] + q[2]) * half,
+            ]
+        };
+        let (ab, bc, ca) = (norm2(sub(b, a)), norm2(sub(c, b)), norm2(sub(a, c)));
+        let (p, q, o) = if ab >= bc && ab >= ca {
+            (a, b, c)
+        } else if bc >= ca {
+            (b, c, a)
+        } else {
+            (c, a, b)
+        };
+        let mut center = mid(p, q);
+        if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
+            let third = 1.0f32 / 3.0;
+            center = [
+                (a[0] + b[0] + c[0]) * third,
+                (a[1] + b[1] + c[1]) * third,
+                (a[2] + b[2] + c[2]) * third,
+            ];
+        }
+        let r2 = norm2(sub(a, center))
+            .max(norm2(sub(b, center)))
+            .max(norm2(sub(c, center)));
+        let grow = 1.0f32 + 8.0 * f32::UNIT_ROUNDOFF;
+        let r = Scalar::sqrt(r2) * grow;
+        Some([center[0], center[1], center[2], r + 3.0 * self.error])
+    }
+
+    /// The root's world sphere and target.
+    fn root(&mut self) -> Option<(u32, [f32; 4])> {
+        let root = self.tree.root;
+        if root & LEAF != 0 {
+            Some((root, self.triangle_sphere(root & !LEAF)?))
+        } else {
+            Some((root, self.root?))
+        }
     }
 }
 
@@ -312,46 +433,6 @@ fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
     even
 }
 
-/// A leaf's sphere from its deformed world triangle: the kernel's `Body::triangle_sphere`
-/// (crate-private; the same arithmetic), through the body's vertex cache.
-#[inline(never)]
-fn triangle_sphere(body: &mut Body<'_, '_, f32>, triangle: usize) -> Option<[f32; 4]> {
-    let [a, b, c] = body.world_triangle(triangle)?;
-    let sub = |p: [f32; 3], q: [f32; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-    let norm2 = |d: [f32; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    let half = 1.0f32 / 2.0;
-    let mid = |p: [f32; 3], q: [f32; 3]| {
-        [
-            (p[0] + q[0]) * half,
-            (p[1] + q[1]) * half,
-            (p[2] + q[2]) * half,
-        ]
-    };
-    let (ab, bc, ca) = (norm2(sub(b, a)), norm2(sub(c, b)), norm2(sub(a, c)));
-    let (p, q, o) = if ab >= bc && ab >= ca {
-        (a, b, c)
-    } else if bc >= ca {
-        (b, c, a)
-    } else {
-        (c, a, b)
-    };
-    let mut center = mid(p, q);
-    if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
-        let third = 1.0f32 / 3.0;
-        center = [
-            (a[0] + b[0] + c[0]) * third,
-            (a[1] + b[1] + c[1]) * third,
-            (a[2] + b[2] + c[2]) * third,
-        ];
-    }
-    let r2 = norm2(sub(a, center))
-        .max(norm2(sub(b, center)))
-        .max(norm2(sub(c, center)));
-    let grow = 1.0f32 + 8.0 * f32::UNIT_ROUNDOFF;
-    let r = Scalar::sqrt(r2) * grow;
-    Some([center[0], center[1], center[2], r + 3.0 * body.error()])
-}
-
 /// The kernel's `spheres_overlap` on four lanes against one sphere: the mask of overlapping
 /// lanes.
 #[inline(always)]
@@ -375,11 +456,11 @@ fn boxes_apart(a: &[[f32; 3]; 3], b: &[[f32; 3]; 3], error: f32) -> bool {
     })
 }
 
-/// The leaf step on two triangles.
+/// The leaf step on two triangles: the kernel's (box filter, then the exact test).
 #[inline(always)]
 fn leaf(
-    a: &mut WideSide<'_, '_, '_, '_>,
-    b: &mut WideSide<'_, '_, '_, '_>,
+    a: &mut WideSide<'_, '_>,
+    b: &mut WideSide<'_, '_>,
     ta: u32,
     tb: u32,
     error: f32,
@@ -387,8 +468,8 @@ fn leaf(
     stats: &mut WideStats,
 ) -> Option<()> {
     stats.leaf_pairs += 1;
-    let va = a.body.world_triangle(ta as usize)?;
-    let vb = b.body.world_triangle(tb as usize)?;
+    let va = a.triangle(ta)?;
+    let vb = b.triangle(tb)?;
     if boxes_apart(&va, &vb, error) {
         return Some(());
     }
@@ -403,25 +484,15 @@ fn leaf(
 /// to `out`: the wide walk (see the module docs). `None` when the stack is too small or a
 /// lookup fails.
 pub fn collide_wide(
-    a: &mut WideSide<'_, '_, '_, '_>,
-    b: &mut WideSide<'_, '_, '_, '_>,
+    a: &mut WideSide<'_, '_>,
+    b: &mut WideSide<'_, '_>,
     stack: &mut [Entry],
     out: &mut Vec<TrianglePair>,
     stats: &mut WideStats,
 ) -> Option<()> {
-    let (ea, eb) = (a.body.step(), b.body.step());
-    let error = a.body.error() + b.body.error();
-    let (ra, rb) = (a.tree.root, b.tree.root);
-    let sa = if ra & LEAF != 0 {
-        triangle_sphere(a.body, (ra & !LEAF) as usize)?
-    } else {
-        a.body.sphere(0)?
-    };
-    let sb = if rb & LEAF != 0 {
-        triangle_sphere(b.body, (rb & !LEAF) as usize)?
-    } else {
-        b.body.sphere(0)?
-    };
+    let error = a.error + b.error;
+    let (ra, sa) = a.root()?;
+    let (rb, sb) = b.root()?;
     let root = [0, 1, 2, 3].map(|k| f32x4::splat(sa[k]));
     if overlap_lanes(&root, &sb) & 1 == 0 {
         return Some(());
@@ -446,7 +517,7 @@ pub fn collide_wide(
         stats.expansions += 1;
         let mut kept = 0;
         if !leaf_a & (leaf_b | (e.sa[3] >= e.sb[3])) {
-            let s = a.lanes(e.a, ea, stats)?;
+            let s = a.lanes(e.a, stats)?;
             let targets = *a.tree.lanes.get(e.a as usize)?;
             let mut mask = overlap_lanes(&s, &e.sb);
             if leaf_b {
@@ -472,7 +543,7 @@ pub fn collide_wide(
                 kept += 1;
             }
         } else {
-            let s = b.lanes(e.b, eb, stats)?;
+            let s = b.lanes(e.b, stats)?;
             let targets = *b.tree.lanes.get(e.b as usize)?;
             let mut mask = overlap_lanes(&s, &e.sa);
             if leaf_a {
