@@ -386,9 +386,76 @@ impl<'w, 't> WideSide<'w, 't> {
 /// in the kernel's order (`bounds::sphere::update`: even and odd accumulators, the odd one
 /// started by mode 1, a trailing odd mode added to the even one, the two added last), so each
 /// lane has the bits of the kernel's update of that node. `4 (M + 1)` four-lane
-/// multiply-adds.
+/// multiply-adds. As the kernel, mode counts in its `FIXED_MODES` run a kernel unrolled for
+/// that count (`M` is known only at run time: this dispatch picks it), others a loop.
 #[inline(always)]
 fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
+    macro_rules! dispatch {
+        ($($modes:literal)*) => {
+            match weights.len() {
+                $($modes => {
+                    if let (Some(r), Some(w)) = (
+                        rows.first_chunk::<{ 4 * ($modes + 1) }>(),
+                        weights.first_chunk::<$modes>(),
+                    ) {
+                        return update_fixed(r, w);
+                    }
+                })*
+                _ => {}
+            }
+        };
+    }
+    dispatch!(4 6 8 10 12 16);
+    update_loop(rows, weights)
+}
+
+/// The weight `[q_j, q_j, q_j, |q_j|]` of each component, in four lanes.
+#[inline(always)]
+fn lanes(w: &[f32; 4]) -> [L; 4] {
+    let (q, a) = (f32x4::splat(w[0]), f32x4::splat(w[3]));
+    [q, q, q, a]
+}
+
+/// `acc += c w` per component.
+#[inline(always)]
+fn mac(acc: &mut [L; 4], c: &[L], w: &[f32; 4]) {
+    let w = lanes(w);
+    for ((a, c), w) in acc.iter_mut().zip(c).zip(w) {
+        *a += *c * w;
+    }
+}
+
+/// [`update_lanes`] unrolled for `M` modes (`R = 4 (M + 1)` lane rows).
+#[inline(always)]
+fn update_fixed<const R: usize, const M: usize>(rows: &[L; R], weights: &[[f32; 4]; M]) -> [L; 4] {
+    let row = |j: usize| rows.get(4 + 4 * j..8 + 4 * j).unwrap_or(&[]);
+    let mut even = [rows[0], rows[1], rows[2], rows[3]];
+    let mut odd = [f32x4::ZERO; 4];
+    if M >= 2 {
+        mac(&mut even, row(0), &weights[0]);
+        let w = lanes(&weights[1]);
+        for ((o, c), w) in odd.iter_mut().zip(row(1)).zip(w) {
+            *o = *c * w;
+        }
+    }
+    let mut j = 2;
+    while j + 1 < M {
+        mac(&mut even, row(j), &weights[j]);
+        mac(&mut odd, row(j + 1), &weights[j + 1]);
+        j += 2;
+    }
+    if M % 2 == 1 {
+        mac(&mut even, row(M - 1), &weights[M - 1]);
+    }
+    for k in 0..4 {
+        even[k] += odd[k];
+    }
+    even
+}
+
+/// [`update_lanes`] for any mode count: the same sum as [`update_fixed`], as a loop.
+#[inline(never)]
+fn update_loop(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
     let Some((head, cols)) = rows.split_first_chunk::<4>() else {
         return [f32x4::splat(f32::NAN); 4];
     };
@@ -396,26 +463,12 @@ fn update_lanes(rows: &[L], weights: &[[f32; 4]]) -> [L; 4] {
     let mut odd = [f32x4::ZERO; 4];
     let mut col_pairs = cols.chunks_exact(8);
     let mut w_pairs = weights.chunks_exact(2);
-    // The weight `[q_j, q_j, q_j, |q_j|]` of component `k`, in four lanes.
-    let lanes = |w: &[f32; 4]| {
-        let (q, a) = (f32x4::splat(w[0]), f32x4::splat(w[3]));
-        [q, q, q, a]
-    };
-    let mac = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
-        let w = lanes(w);
-        for k in 0..4 {
-            acc[k] += c[k] * w[k];
-        }
-    };
-    let mul = |acc: &mut [L; 4], c: &[L], w: &[f32; 4]| {
-        let w = lanes(w);
-        for k in 0..4 {
-            acc[k] = c[k] * w[k];
-        }
-    };
     if let (Some(c), Some([w0, w1])) = (col_pairs.next(), w_pairs.next()) {
         mac(&mut even, &c[..4], w0);
-        mul(&mut odd, &c[4..], w1);
+        let w = lanes(w1);
+        for ((o, c), w) in odd.iter_mut().zip(&c[4..]).zip(w) {
+            *o = *c * w;
+        }
     }
     for (c, w) in (&mut col_pairs).zip(&mut w_pairs) {
         if let [w0, w1] = w {
