@@ -180,7 +180,11 @@ fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
     std::fs::create_dir_all(&out).expect("target/versus-wide is writable");
     let totals = SIDES.map(|side| {
         let file = out.join(format!("{scene_name}-{side}.callgrind"));
-        callgrind(&file, &format!("versus_wide::{side}_frame*"), &["run", side])
+        callgrind(
+            &file,
+            &format!("versus_wide::{side}_frame*"),
+            &["run", side],
+        )
     });
     // The work counters, outside callgrind.
     let (binary, wide, memory) = with_sides(scene_name, meshes, frames, |side| {
@@ -291,9 +295,12 @@ fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fram
              frame by frame (order rotated)"
         );
         for run in 0..runs {
-            let mut t = vec![vec![Vec::with_capacity(rounds); n]; 3];
+            // Per frame, per side, the times.
+            let mut t: Vec<[Vec<f64>; 3]> = (0..n)
+                .map(|_| std::array::from_fn(|_| Vec::with_capacity(rounds)))
+                .collect();
             for round in 0..rounds {
-                for k in 0..n {
+                for (k, times) in t.iter_mut().enumerate() {
                     for s in 0..3 {
                         let which = (s + round + k) % 3;
                         let start = Instant::now();
@@ -308,13 +315,13 @@ fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fram
                                 black_box(parry_frame(&mut parry, k));
                             }
                         }
-                        t[which][k].push(start.elapsed().as_secs_f64());
+                        times[which].push(start.elapsed().as_secs_f64());
                     }
                 }
             }
-            let m: Vec<Vec<f64>> = t
-                .iter_mut()
-                .map(|side| side.iter_mut().map(|v| median(v)).collect())
+            // Per side, per frame, the median.
+            let m: Vec<Vec<f64>> = (0..3)
+                .map(|which| t.iter_mut().map(|f| median(&mut f[which])).collect())
                 .collect();
             let ratio = |x: usize, y: usize| {
                 let mut r: Vec<f64> = m[x].iter().zip(&m[y]).map(|(a, b)| a / b).collect();
@@ -367,10 +374,8 @@ fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
                 .filter(|p| wide.binary_search(p).is_err())
                 .count();
             let kept = refine(&side.big, &side.small, &mut side.wide_pairs);
-            let mut refined: Vec<(u32, u32)> = side.wide_pairs[..kept]
-                .iter()
-                .map(|p| (p.a, p.b))
-                .collect();
+            let mut refined: Vec<(u32, u32)> =
+                side.wide_pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
             refined.sort_unstable();
             let missed = truth
                 .iter()

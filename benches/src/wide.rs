@@ -1,29 +1,34 @@
 //! A prototype of issue 52's 4-wide pair walk, for measurement only (`examples/versus_wide.rs`):
 //! the f32 triangle query of `bdtree_core::collide` on 4-wide nodes built from a body's binary
-//! BD-Tree.
+//! BD-Tree. It reports the same triangle pairs as `collide` (checked on every frame of both
+//! scenes by `versus_wide check`).
 //!
 //! * **The node.** A wide node is a binary internal node; its up to four lanes are its
 //!   grandchildren where a child is internal and the child itself where it is a leaf. The
-//!   lanes' rows are stored side by side (structure of arrays): for each row `r` of the
-//!   binary record (`r = 0`: `[c, R]`, `r = j + 1`: `[Ū_j, ΔR_j]`) and each component `k`
-//!   (x, y, z, radius), one `[f32; 4]` holding the four lanes. Empty lanes have a NaN centre,
-//!   so they never overlap anything.
+//!   lanes' rows are stored side by side (structure of arrays, `wide::f32x4`): for each row `r`
+//!   of the binary record (`r = 0`: `[c, R]`, `r = j + 1`: `[Ū_j, ΔR_j]`) and each component
+//!   `k` (x, y, z, radius), one `f32x4` holding the four lanes. Empty lanes have a NaN centre,
+//!   so they never overlap anything. The binary nodes between two wide levels have no rows.
 //! * **The update.** A wide node's four lane spheres are computed together when the walk first
 //!   reaches the node in a step (one epoch per wide node): `4 (M + 1)` four-lane multiply-adds
-//!   in the same order as the kernel's `bounds::sphere::update` (even and odd accumulators), the
-//!   world transform in four lanes, and the kernel's inflation `3δ`. A leaf lane's sphere is then
-//!   replaced by the sphere of its deformed triangle, as the kernel does with a vertex cache
-//!   (`Body::triangle_sphere`, copied here), so every sphere has the kernel's bits.
-//! * **The walk.** Depth-first on a stack whose entries carry both spheres; a popped pair of two
-//!   leaves gets the leaf test; otherwise the larger sphere's node (the internal one when the
-//!   other is a leaf) is descended and its four lanes are tested against the other sphere in
-//!   one step (the kernel's `spheres_overlap`, four lanes), the overlapping ones pushed.
-//! * **The leaf test.** The kernel's leaf step (`walk::triangle_step_refs`, crate-private): the
-//!   coordinate-box filter (copied) and then the public `triangles_may_intersect`, which
-//!   repeats a box test the kernel's leaf step skips (the answer is the same: its tolerance is
-//!   larger than the filter's), on the world triangles of `Body::world_triangle` (the bodies'
-//!   vertex caches).
-
+//!   in the same order as the kernel's `bounds::sphere::update` (even and odd accumulators,
+//!   unrolled for the kernel's fixed mode counts, `M` known at run time), the world transform in
+//!   four lanes, and the kernel's inflation `3δ`. A leaf lane's sphere is then replaced by the
+//!   sphere of its deformed triangle, as the kernel does with a vertex cache
+//!   (`Body::triangle_sphere`, crate-private, copied here), so every sphere has the kernel's
+//!   bits.
+//! * **The walk.** Depth-first on a stack whose entries carry both spheres. A popped pair's
+//!   larger sphere's node (the internal one when the other is a leaf) is descended and its four
+//!   lanes are tested against the other sphere in one step (the kernel's `spheres_overlap`, four
+//!   lanes); overlapping leaf lanes against a leaf get the leaf step at once, the other
+//!   overlapping lanes are pushed.
+//! * **The leaf step.** The kernel's (`walk::triangle_step_refs`, crate-private): the
+//!   coordinate-box filter (copied), then the public `triangles_may_intersect`, which repeats a
+//!   box stage the kernel's leaf step skips (`triangles_may_intersect_boxed`, crate-private; the
+//!   answer is the same, its tolerance being larger than the filter's; the repeat costs this
+//!   side a few dozen instructions per triangle test). The vertices come from a vertex cache of
+//!   the walk's own, laid out as the kernel's (`VertexEntry`, read through the faces) and
+//!   filled by the kernel's arithmetic (`pose.apply(model.deformed(v, q))`).
 use bdtree_core::geometry::triangle::triangles_may_intersect;
 use bdtree_core::image::model::Model;
 use bdtree_core::{Body, NodeKind, Pose, Scalar, TreeView, TrianglePair};
@@ -155,10 +160,10 @@ impl WideTree {
             wide.build.resize(base + 4 * (modes + 1), [0.0; 4]);
             let mut targets = [EMPTY; 4];
             let mut leaf_mask = 0u8;
-            for lane in 0..4 {
+            for (lane, slot) in targets.iter_mut().enumerate() {
                 match lanes.get(lane) {
                     Some(&(binary, target)) => {
-                        targets[lane] = target;
+                        *slot = target;
                         if target & LEAF != 0 {
                             leaf_mask |= 1 << lane;
                         }
@@ -280,10 +285,17 @@ impl<'w, 't> WideSide<'w, 't> {
         let [x, y, z, radius] = update_lanes(rows, self.weights);
         let (r, t) = (self.pose.rotation, self.pose.translation);
         let row = |k: usize| {
-            f32x4::splat(r[k][0]) * x + f32x4::splat(r[k][1]) * y + f32x4::splat(r[k][2]) * z
+            f32x4::splat(r[k][0]) * x
+                + f32x4::splat(r[k][1]) * y
+                + f32x4::splat(r[k][2]) * z
                 + f32x4::splat(t[k])
         };
-        let mut s = [row(0), row(1), row(2), radius + f32x4::splat(self.inflation)];
+        let mut s = [
+            row(0),
+            row(1),
+            row(2),
+            radius + f32x4::splat(self.inflation),
+        ];
         let mut leaves = *self.tree.leaves.get(w as usize)?;
         if leaves != 0 {
             let targets = *self.tree.lanes.get(w as usize)?;
