@@ -3,8 +3,9 @@
 //!
 //! Each side runs in a function of its own that is never inlined: `binary_frame` (both
 //! `set_state` calls and `collide`, vertex caches on: `versus`'s `bdtree_frame`), `wide_frame`
-//! (both `set_state` calls and `collide_wide` on the same bodies: the same leaf spheres and leaf
-//! test, only the walk differs) and `parry_frame` (`versus`'s).
+//! (both `set_state` calls and `collide_wide` on the same bodies' states, with the wide walk's
+//! own sphere and vertex caches: the same spheres, the same leaf step, only the walk and its
+//! node layout differ) and `parry_frame` (`versus`'s).
 //!
 //! ```text
 //! cargo build --release -p bdtree-benches --example versus_wide
