@@ -11,3 +11,4 @@ pub mod query_scene;
 pub mod refit;
 pub mod self_refit;
 pub mod self_scene;
+pub mod wide;

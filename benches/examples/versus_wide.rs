@@ -1,0 +1,421 @@
+//! Issue 52's prototype measured: the kernel's binary pair walk (`collide`), the 4-wide walk of
+//! `bdtree_benches::wide` and parry's query phase, on the same frames, in one binary.
+//!
+//! Each side runs in a function of its own that is never inlined: `binary_frame` (both
+//! `set_state` calls and `collide`, vertex caches on: `versus`'s `bdtree_frame`), `wide_frame`
+//! (both `set_state` calls and `collide_wide` on the same bodies' states, with the wide walk's
+//! own sphere and vertex caches: the same spheres, the same leaf step, only the walk and its
+//! node layout differ) and `parry_frame` (`versus`'s).
+//!
+//! ```text
+//! cargo build --release -p bdtree-benches --example versus_wide
+//! target/release/examples/versus_wide count   # instructions per frame, three sides (callgrind)
+//! target/release/examples/versus_wide time    # interleaved per-frame timing, medians
+//! target/release/examples/versus_wide check   # wide = binary pairs, and the brute force
+//! ```
+//!
+//! `VERSUS_SCENE=fem` runs the FEM scene; images and bases are cached in
+//! `target/walk-profile/` (shared with `versus`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use bdtree_benches::fem_scene::{fem_bodies, fem_frames};
+use bdtree_benches::measure::{cache_dir, cached_image, callgrind, env_usize, median};
+use bdtree_benches::query_scene::{bodies, core_frames, frames, CoreFrame, Frame};
+use bdtree_benches::refit::ParryScene;
+use bdtree_benches::wide::{
+    collide_wide, wide_stack_capacity, Entry, WideCache, WideSide, WideStats, WideTree,
+};
+use bdtree_core::{
+    collide, refine, stack_capacity, Body, QueryOutcome, QueryStats, TrianglePair, VertexEntry,
+};
+use bdtree_std::build::Precision;
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::oracle::{brute_force_pairs, deform};
+use bdtree_std::BodyStorage;
+
+/// The scene's bodies and frames, and a name for its cached images.
+fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
+    if std::env::var("VERSUS_SCENE").as_deref() == Ok("fem") {
+        let (big, big_basis, small, small_basis) = fem_bodies(&cache_dir());
+        let frames = fem_frames(&big, &big_basis);
+        ("fem".into(), big, big_basis, small, small_basis, frames)
+    } else {
+        let (big, big_basis, small, small_basis) = bodies();
+        let frames = frames(&big, &big_basis);
+        let sub = bdtree_benches::query_scene::big_subdivisions();
+        (
+            format!("big-s{sub}"),
+            big,
+            big_basis,
+            small,
+            small_basis,
+            frames,
+        )
+    }
+}
+
+/// Both bodies (vertex caches on), both walks' state and the pairs.
+struct Sides<'t, 'c> {
+    big: Body<'t, 'c, f32>,
+    small: Body<'t, 'c, f32>,
+    stack: Vec<[u32; 2]>,
+    pairs: Vec<TrianglePair>,
+    frames: Vec<CoreFrame<f32>>,
+    wide_big: WideTree,
+    wide_small: WideTree,
+    cache_big: WideCache,
+    cache_small: WideCache,
+    wide_stack: Vec<Entry>,
+    wide_pairs: Vec<TrianglePair>,
+}
+
+/// Both states set.
+#[inline(always)]
+fn set_states(side: &mut Sides<'_, '_>, k: usize) {
+    let f = &side.frames[k];
+    side.big
+        .set_state(f.pose_big, &f.q_big)
+        .expect("a valid state");
+    side.small
+        .set_state(f.pose_small, &f.q_small)
+        .expect("a valid state");
+}
+
+/// One binary frame: both states set, then the kernel's query.
+#[inline(never)]
+fn binary_frame(side: &mut Sides<'_, '_>, k: usize) -> QueryOutcome {
+    set_states(side, k);
+    side.pairs.clear();
+    let pairs = &mut side.pairs;
+    collide(
+        &mut side.big,
+        &mut side.small,
+        &mut side.stack,
+        &mut |p: TrianglePair| {
+            pairs.push(p);
+            true
+        },
+    )
+}
+
+/// One wide frame: both states set, then the wide walk.
+#[inline(never)]
+fn wide_frame(side: &mut Sides<'_, '_>, k: usize) -> WideStats {
+    set_states(side, k);
+    side.wide_pairs.clear();
+    let mut stats = WideStats::default();
+    let mut a = WideSide::new(&side.big, &side.wide_big, &mut side.cache_big);
+    let mut b = WideSide::new(&side.small, &side.wide_small, &mut side.cache_small);
+    collide_wide(
+        &mut a,
+        &mut b,
+        &mut side.wide_stack,
+        &mut side.wide_pairs,
+        &mut stats,
+    )
+    .expect("the wide walk completes");
+    stats
+}
+
+/// One parry frame: the query phase on the frame's refitted meshes.
+#[inline(never)]
+fn parry_frame(parry: &mut ParryScene, k: usize) -> usize {
+    parry.query_only(k)
+}
+
+/// Runs `f` with both walks set up on the scene.
+fn with_sides<R>(
+    scene_name: &str,
+    meshes: (&Mesh, &Basis, &Mesh, &Basis),
+    frames: &[Frame],
+    f: impl FnOnce(&mut Sides<'_, '_>) -> R,
+) -> R {
+    let (big, big_basis, small, small_basis) = meshes;
+    let big_image = cached_image(scene_name, big, big_basis, Precision::F32);
+    let small_image = cached_image(
+        &format!("{scene_name}-small"),
+        small,
+        small_basis,
+        Precision::F32,
+    );
+    let (big_view, small_view) = (
+        big_image.parse::<f32>().expect("parses"),
+        small_image.parse::<f32>().expect("parses"),
+    );
+    let wide_big = WideTree::new(&big_view.tree).expect("scalar rows");
+    let wide_small = WideTree::new(&small_view.tree).expect("scalar rows");
+    let mut big_cache = BodyStorage::new(big_view.tree.node_count());
+    let mut small_cache = BodyStorage::new(small_view.tree.node_count());
+    let mut big_vertices = vec![VertexEntry::<f32>::default(); big.vertices.len()];
+    let mut small_vertices = vec![VertexEntry::<f32>::default(); small.vertices.len()];
+    let mut side = Sides {
+        big: big_cache
+            .body(&big_view)
+            .and_then(|b| b.with_vertex_cache(&mut big_vertices))
+            .expect("caches fit"),
+        small: small_cache
+            .body(&small_view)
+            .and_then(|b| b.with_vertex_cache(&mut small_vertices))
+            .expect("caches fit"),
+        stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
+        pairs: Vec::with_capacity(4096),
+        frames: core_frames(frames),
+        cache_big: wide_big.cache(big.vertices.len()),
+        cache_small: wide_small.cache(small.vertices.len()),
+        wide_stack: vec![Entry::default(); wide_stack_capacity(&wide_big, &wide_small)],
+        wide_pairs: Vec::with_capacity(4096),
+        wide_big,
+        wide_small,
+    };
+    f(&mut side)
+}
+
+/// The sides `count` measures and `time` interleaves.
+const SIDES: [&str; 3] = ["binary", "wide", "parry"];
+
+/// `count`: this binary under callgrind once per side; instructions per frame.
+fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let out = cache_dir().join("../versus-wide");
+    std::fs::create_dir_all(&out).expect("target/versus-wide is writable");
+    let totals = SIDES.map(|side| {
+        let file = out.join(format!("{scene_name}-{side}.callgrind"));
+        callgrind(
+            &file,
+            &format!("versus_wide::{side}_frame*"),
+            &["run", side],
+        )
+    });
+    // The work counters, outside callgrind.
+    let (binary, wide, memory) = with_sides(scene_name, meshes, frames, |side| {
+        let mut total = QueryStats::default();
+        let mut wide = WideStats::default();
+        for k in 0..frames.len() {
+            total.add(&binary_frame(side, k).stats);
+            let w = wide_frame(side, k);
+            wide.visits += w.visits;
+            wide.expansions += w.expansions;
+            wide.updates += w.updates;
+            wide.leaf_spheres += w.leaf_spheres;
+            wide.leaf_pairs += w.leaf_pairs;
+            wide.triangle_tests += w.triangle_tests;
+        }
+        let modes = side.big.tree().modes();
+        let memory = [
+            (side.big.tree().node_count(), side.wide_big.node_count()),
+            (side.small.tree().node_count(), side.wide_small.node_count()),
+        ]
+        .map(|(binary, wide)| (binary, binary * 16 * (modes + 1), wide));
+        let rows = [side.wide_big.row_bytes(), side.wide_small.row_bytes()];
+        (total, wide, memory.into_iter().zip(rows))
+    });
+    let parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let parry_pairs: usize = (0..frames.len()).map(|k| parry.node_pairs(k)).sum();
+    let n = frames.len() as f64;
+    let [b, w, p] = totals.map(|t| t as f64 / n);
+    let pairs = binary.nodes_visited as f64 / n;
+    println!("scene {scene_name}, {} frames, per frame:", frames.len());
+    println!(
+        "  binary {b:>10.0} instructions  {pairs:>7.1} node pairs  {:>5.0} per node pair  \
+         ({:.1} sphere updates, {:.1} triangle tests)",
+        b / pairs,
+        binary.sphere_updates as f64 / n,
+        binary.triangle_tests as f64 / n,
+    );
+    println!(
+        "  wide   {w:>10.0} instructions  {:>7.1} wide pairs  {:>5.0} per wide pair, {:>5.0} per \
+         binary node pair  ({:.1} expansions, {:.1} wide updates = {:.1} lane spheres incl. \
+         {:.1} leaf spheres, {:.1} leaf pairs, {:.1} triangle tests)",
+        wide.visits as f64 / n,
+        w * n / wide.visits as f64,
+        w / pairs,
+        wide.expansions as f64 / n,
+        wide.updates as f64 / n,
+        4.0 * wide.updates as f64 / n,
+        wide.leaf_spheres as f64 / n,
+        wide.leaf_pairs as f64 / n,
+        wide.triangle_tests as f64 / n,
+    );
+    println!(
+        "  parry  {p:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair",
+        parry_pairs as f64 / n,
+        p * n / parry_pairs as f64,
+    );
+    println!(
+        "  wide / binary = {:.3}, binary / parry = {:.3}, wide / parry = {:.3} (instructions)",
+        w / b,
+        b / p,
+        w / p
+    );
+    for (name, ((nodes, bytes, wide_nodes), rows)) in ["big", "small"].iter().zip(memory) {
+        println!(
+            "  {name} tree: {nodes} binary nodes, {:.1} MB of rows; {wide_nodes} wide nodes, \
+             {:.1} MB of lane rows ({:.2}x)",
+            bytes as f64 / 1e6,
+            rows as f64 / 1e6,
+            rows as f64 / bytes as f64
+        );
+    }
+    println!("  callgrind files: {}", out.display());
+}
+
+/// `run SIDE`: one pass over the frames on one side (what `count` measures).
+fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    match side {
+        "binary" => with_sides(scene_name, meshes, frames, |side| {
+            for k in 0..frames.len() {
+                let outcome = binary_frame(side, k);
+                assert!(outcome.status.is_complete(), "{outcome:?}");
+            }
+        }),
+        "wide" => with_sides(scene_name, meshes, frames, |side| {
+            for k in 0..frames.len() {
+                black_box(wide_frame(side, k));
+            }
+        }),
+        _ => {
+            let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+            for k in 0..frames.len() {
+                black_box(parry_frame(&mut parry, k));
+            }
+        }
+    }
+}
+
+/// `time`: the three sides interleaved frame by frame, the order rotated every frame and
+/// round.
+fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let rounds = env_usize("VERSUS_ROUNDS", 200);
+    let runs = env_usize("VERSUS_RUNS", 3);
+    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    with_sides(scene_name, meshes, frames, |side| {
+        let n = frames.len();
+        println!(
+            "scene {scene_name}: {n} frames, {rounds} rounds per run, three sides alternated \
+             frame by frame (order rotated)"
+        );
+        for run in 0..runs {
+            // Per frame, per side, the times.
+            let mut t: Vec<[Vec<f64>; 3]> = (0..n)
+                .map(|_| std::array::from_fn(|_| Vec::with_capacity(rounds)))
+                .collect();
+            for round in 0..rounds {
+                for (k, times) in t.iter_mut().enumerate() {
+                    for s in 0..3 {
+                        let which = (s + round + k) % 3;
+                        let start = Instant::now();
+                        match which {
+                            0 => {
+                                black_box(binary_frame(side, k));
+                            }
+                            1 => {
+                                black_box(wide_frame(side, k));
+                            }
+                            _ => {
+                                black_box(parry_frame(&mut parry, k));
+                            }
+                        }
+                        times[which].push(start.elapsed().as_secs_f64());
+                    }
+                }
+            }
+            // Per side, per frame, the median.
+            let m: Vec<Vec<f64>> = (0..3)
+                .map(|which| t.iter_mut().map(|f| median(&mut f[which])).collect())
+                .collect();
+            let ratio = |x: usize, y: usize| {
+                let mut r: Vec<f64> = m[x].iter().zip(&m[y]).map(|(a, b)| a / b).collect();
+                median(&mut r)
+            };
+            let mid = |x: usize| median(&mut m[x].clone()) * 1e6;
+            println!(
+                "run {run}: per-frame medians binary {:.1} µs, wide {:.1} µs, parry {:.1} µs; \
+                 median over frames of wide / binary {:.3}, binary / parry {:.3}, wide / parry \
+                 {:.3}",
+                mid(0),
+                mid(1),
+                mid(2),
+                ratio(1, 0),
+                ratio(0, 2),
+                ratio(1, 2)
+            );
+        }
+    });
+}
+
+/// `check`: on every frame, the wide walk's pairs are the binary walk's, and after `refine`
+/// they miss nothing of the f64 brute force.
+fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+    let (big, big_basis, small, small_basis) = meshes;
+    with_sides(scene_name, meshes, frames, |side| {
+        for (k, f) in frames.iter().enumerate() {
+            let wb = deform(&big.vertices, Some(big_basis), &f.q_big, &f.pose_big);
+            let ws = deform(
+                &small.vertices,
+                Some(small_basis),
+                &f.q_small,
+                &f.pose_small,
+            );
+            let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles);
+            let outcome = binary_frame(side, k);
+            assert!(outcome.status.is_complete(), "{outcome:?}");
+            let stats = wide_frame(side, k);
+            let mut binary: Vec<(u32, u32)> = side.pairs.iter().map(|p| (p.a, p.b)).collect();
+            let mut wide: Vec<(u32, u32)> = side.wide_pairs.iter().map(|p| (p.a, p.b)).collect();
+            binary.sort_unstable();
+            wide.sort_unstable();
+            let duplicates = wide.windows(2).filter(|w| w[0] == w[1]).count();
+            let only_wide = wide
+                .iter()
+                .filter(|p| binary.binary_search(p).is_err())
+                .count();
+            let only_binary = binary
+                .iter()
+                .filter(|p| wide.binary_search(p).is_err())
+                .count();
+            let kept = refine(&side.big, &side.small, &mut side.wide_pairs);
+            let mut refined: Vec<(u32, u32)> =
+                side.wide_pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
+            refined.sort_unstable();
+            let missed = truth
+                .iter()
+                .filter(|p| refined.binary_search(p).is_err())
+                .count();
+            println!(
+                "frame {k}: brute force {} pairs; binary {} reported; wide {} reported ({} only \
+                 wide, {} only binary, {duplicates} duplicates), {kept} after refine, {missed} \
+                 missed; binary node pairs {}, binary triangle tests {}, wide leaf pairs {}, \
+                 wide triangle tests {}",
+                truth.len(),
+                binary.len(),
+                wide.len(),
+                only_wide,
+                only_binary,
+                outcome.stats.nodes_visited,
+                outcome.stats.triangle_tests,
+                stats.leaf_pairs,
+                stats.triangle_tests,
+            );
+            assert_eq!(binary, wide, "the walks' pairs differ on frame {k}");
+            assert_eq!(missed, 0, "the wide walk missed a pair on frame {k}");
+        }
+    });
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (name, big, big_basis, small, small_basis, frames) = scene();
+    let meshes = (&big, &big_basis, &small, &small_basis);
+    match args.first().map(String::as_str) {
+        Some("run") => run(
+            args.get(1).map_or("binary", String::as_str),
+            &name,
+            meshes,
+            &frames,
+        ),
+        Some("time") => time(&name, meshes, &frames),
+        Some("check") => check(&name, meshes, &frames),
+        _ => count(&name, meshes, &frames),
+    }
+}
