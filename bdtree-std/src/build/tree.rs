@@ -23,10 +23,7 @@ use bdtree_core::image::{Layout, Section};
 
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
-use crate::io::{Basis, Mesh};
-
-/// The image buffer (now in [`crate::io::image`]), under its old path.
-pub use crate::io::ImageBuf;
+use crate::io::{Basis, ImageBuf, Mesh};
 
 /// The scalar of an image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

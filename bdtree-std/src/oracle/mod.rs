@@ -34,8 +34,6 @@ mod predicates;
 mod primitive;
 mod triangles;
 
-/// The pose of scene files, which the oracle applies (its old path).
-pub use crate::io::pose::Pose;
 pub use brute::{brute_force_distance, brute_force_pairs, brute_force_self_pairs};
 pub use deform::deform;
 pub use distance::triangle_distance;

@@ -282,12 +282,7 @@ pub fn brute_force_distance_frame(scene: &Scene, frame: usize, a: usize, b: usiz
 /// Body `b`'s pose and `q` at time `tau` of the motion from frame `f − 1` to frame `f` (`q` and
 /// translation linear, rotation by slerp on the shorter arc), written independently of the
 /// kernel's motion.
-pub fn interpolated_state(
-    scene: &Scene,
-    f: usize,
-    b: usize,
-    tau: f64,
-) -> Option<(oracle::Pose, Vec<f64>)> {
+pub fn interpolated_state(scene: &Scene, f: usize, b: usize, tau: f64) -> Option<(Pose, Vec<f64>)> {
     let (p0, q0) = scene.frames.get(f.checked_sub(1)?)?.get(b)?;
     let (p1, q1) = scene.frames.get(f)?.get(b)?;
     let q = q0.iter().zip(q1).map(|(x, y)| x + tau * (y - x)).collect();
@@ -311,7 +306,7 @@ pub fn interpolated_state(
         unit([0, 1, 2, 3].map(|k| wa * a[k] + wc * c[k]))
     };
     Some((
-        oracle::Pose {
+        Pose {
             rotation,
             translation,
         },

@@ -13,7 +13,7 @@ use super::scene::{
 use crate::build::{BuildOptions, Precision};
 use crate::io::Scene;
 
-pub use crate::host::level_cut;
+use crate::host::level_cut;
 
 /// What [`frame_geometry`] computes besides the deformed meshes and the contacts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

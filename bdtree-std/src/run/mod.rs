@@ -38,7 +38,7 @@ pub use contacts::{
     run_contact_forces, run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer,
     NearContact, SweptContact,
 };
-pub use frame::{contact_point, frame_geometry, level_cut, FrameGeometry, GeometryOptions};
+pub use frame::{contact_point, frame_geometry, FrameGeometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{

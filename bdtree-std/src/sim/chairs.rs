@@ -33,9 +33,6 @@ use crate::modal::{compute_modes, ModalOptions, ModesError};
 use crate::rng::Rng;
 use crate::shapes::chair::{mass_properties, DENSITY};
 
-/// The chair mesh (now in [`crate::shapes::chair`]), under its old path.
-pub use crate::shapes::chair::chair_mesh;
-
 /// Modes per chair.
 pub const MODES: usize = 10;
 const GRAVITY: f64 = 9.81;

@@ -1,7 +1,7 @@
 //! Export of a scene frame for MeshLab or Blender: deformed meshes, spheres and contact points
 //! as PLY or OBJ.
 //!
-//! [`frame_geometry`] ([`crate::run::frame`]) deforms every body of one frame (f64,
+//! [`crate::run::frame::frame_geometry`] deforms every body of one frame (f64,
 //! [`crate::oracle::deform`]), finds its intersecting triangle pairs with the kernel (f64
 //! images), and optionally the overlapping contact proxies and every body's spheres at a tree
 //! level. [`write_frame`] writes it, in the format of the file's extension:
@@ -29,12 +29,8 @@ use std::path::Path;
 
 use super::colors::{growth_color, HIGHLIGHT, PALETTE};
 use super::error::RenderError;
+use crate::run::frame::FrameGeometry;
 use crate::shapes::procedural::icosphere;
-
-/// Frame geometry (computed by the scene runner), under its old path.
-pub use crate::run::frame::{
-    contact_point, frame_geometry, BodyGeometry, FrameGeometry, GeometryOptions,
-};
 
 /// The error of an export: the file concerned and the problem.
 pub type ExportError = RenderError;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::layout::{find_cycle, library_code, module_of, paths, rust_files};
 
 /// The floors, lowest first: each may import only the floors before it (and itself). The files
-/// of the crate root (`lib.rs`, `error.rs`, `moved.rs`) gather names from every floor and are
+/// of the crate root (`lib.rs`, `error.rs`) gather names from every floor and are
 /// imported by none.
 const FLOORS: &[&str] = &[
     "numbers", "geometry", "bounds", "image", "body", "walk", "query", "world",
@@ -33,7 +33,7 @@ fn floor_of(segment: &str) -> Option<&'static str> {
 }
 
 /// The crate root's own files.
-const ROOT_FILES: &[&str] = &["lib.rs", "error.rs", "moved.rs"];
+const ROOT_FILES: &[&str] = &["lib.rs", "error.rs"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bdtree-core/src")

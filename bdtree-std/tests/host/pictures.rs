@@ -8,8 +8,9 @@ use crate::support::Scratch;
 
 use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io::{load_mesh, load_npy, ImageBuf, Scene};
+use bdtree_std::run::frame::{frame_geometry, GeometryOptions};
 use bdtree_std::run::inspect::inspect;
-use bdtree_std::view::export::{frame_geometry, write_frame, GeometryOptions};
+use bdtree_std::view::export::write_frame;
 use bdtree_std::view::render::{
     self, snapshot, tightness_series, ContactOptions, SnapshotBody, SphereOptions, View,
 };
@@ -89,7 +90,7 @@ fn spheres_svg_has_one_circle_per_sphere_of_the_level() {
             ..SphereOptions::default()
         };
         let summary = render::spheres(&image, &options, &out).expect("render");
-        let cut = render::level_cut(&parsed.tree, level);
+        let cut = bdtree_std::host::level_cut(&parsed.tree, level);
         let at_level = (0..parsed.tree.node_count())
             .filter(|&k| parsed.tree.node_depth(k) == Some(level))
             .count();

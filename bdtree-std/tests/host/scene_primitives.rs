@@ -12,6 +12,7 @@ use bdtree_core::{
     Scalar, WorldContact,
 };
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, Scene, SceneFile};
 use bdtree_std::run::{
@@ -336,7 +337,7 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
     assert_eq!(outcome.candidate_pairs, 3);
     found.sort_unstable();
     let mut truth = Vec::new();
-    let poses = places.map(oracle::Pose::from_translation);
+    let poses = places.map(io::Pose::from_translation);
     let solids = [
         oracle::Solid::HalfSpace {
             normal: [0.0, 0.0, 1.0],
@@ -387,9 +388,9 @@ fn the_world_query_filters_and_prunes_primitive_pairs() {
 fn check_primitive_proxies<S: Scalar>(
     mesh: &bdtree_std::io::Mesh,
     q: &[f64],
-    pose: &oracle::Pose,
+    pose: &io::Pose,
     shape: &PrimitiveShape,
-    place: &oracle::Pose,
+    place: &io::Pose,
     proxy_depth: u32,
 ) -> Result<usize, TestCaseError> {
     let precision = if S::BYTES == 4 {
@@ -497,12 +498,12 @@ proptest! {
             blob(0.4, 1, 4, 7),
         ];
         let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect();
-        let pose = oracle::Pose {
+        let pose = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-0.1, 0.1)),
         };
         let shape = random_shape(&mut rng);
-        let place = oracle::Pose {
+        let place = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-0.3, 0.3)),
         };

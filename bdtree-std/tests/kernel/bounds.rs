@@ -3,6 +3,7 @@
 //! to brute force on fixture scenes, and the minimal-ball `ΔR_j` never above the mean-centered
 //! one.
 
+use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,7 @@ fn check_containment<S: Scalar>(
     basis: &Basis,
     options: BuildOptions,
     q: &[f64],
-    pose: &oracle::Pose,
+    pose: &io::Pose,
 ) {
     let buf = image(mesh, Some(basis), options);
     let image = buf.parse::<S>().expect("the loader accepts the image");
@@ -94,7 +95,7 @@ fn every_option_contains_every_deformed_vertex() {
                     for q_scale in [0.1, 1.0, 20.0] {
                         let q: Vec<f64> =
                             (0..modes).map(|_| rng.uniform(-q_scale, q_scale)).collect();
-                        let pose = oracle::Pose {
+                        let pose = io::Pose {
                             rotation: rng.rotation(),
                             translation: [0, 1, 2].map(|_| rng.uniform(-5.0, 5.0)),
                         };

@@ -4,6 +4,7 @@
 
 use bdtree_core::{collide, stack_capacity, Anchor, Pose, ReferenceEntry, Scalar, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::{oracle, BodyStorage};
@@ -54,7 +55,7 @@ fn policies<S: Scalar>() -> [Anchor<S>; 4] {
     ]
 }
 
-fn pose_of<S: Scalar>(pose: &oracle::Pose) -> Pose<S> {
+fn pose_of<S: Scalar>(pose: &io::Pose) -> Pose<S> {
     Pose::from_quaternion(
         pose.rotation.map(S::from_f64),
         pose.translation.map(S::from_f64),
@@ -85,7 +86,7 @@ fn check_containment<S: Scalar>(
     let (stored_mesh, stored_basis) = stored_model(&image);
     let sets = node_vertices(&image);
     for (step, q) in qs.iter().enumerate() {
-        let pose = oracle::Pose {
+        let pose = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-5.0, 5.0)),
         };
@@ -190,11 +191,11 @@ fn coherent_traversal_equals_brute_force_along_trajectories() {
             .expect("b");
         let mut stack = vec![[0u32; 2]; stack_capacity(image_a.tree.depth(), image_b.tree.depth())];
         for step in 0..8 {
-            let pa = oracle::Pose {
+            let pa = io::Pose {
                 rotation: rng.rotation(),
                 translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)),
             };
-            let pb = oracle::Pose {
+            let pb = io::Pose {
                 rotation: rng.rotation(),
                 translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)),
             };

@@ -9,6 +9,7 @@ use bdtree_core::{
     NodeKind, Pose, ProxyPair, QueryStatus, TrianglePair,
 };
 use bdtree_std::build::{build, compact, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -89,8 +90,7 @@ fn check_containment(source_buf: &ImageBuf, rng: &mut Rng) -> Result<(), TestCas
             prop_assert_eq!(map.len(), image.tree.node_count());
             for _ in 0..6 {
                 let q: Vec<f64> = (0..m).map(|_| rng.uniform(-3.0, 3.0)).collect();
-                let world =
-                    oracle::deform(&mesh.vertices, Some(&basis), &q, &oracle::Pose::IDENTITY);
+                let world = oracle::deform(&mesh.vertices, Some(&basis), &q, &io::Pose::IDENTITY);
                 for (k, &src) in map.iter().enumerate() {
                     let s = sphere(&image, k, &q);
                     for &v in &sets[src] {
@@ -162,7 +162,7 @@ proptest! {
     }
 }
 
-fn pose(p: &oracle::Pose) -> Pose<f32> {
+fn pose(p: &io::Pose) -> Pose<f32> {
     Pose::from_quaternion(
         p.rotation.map(|x| x as f32),
         p.translation.map(|x| x as f32),
@@ -198,8 +198,8 @@ proptest! {
             (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect(),
             (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect(),
         );
-        let pa = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
-        let pb = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.6, 0.6)) };
+        let pa = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
+        let pb = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.6, 0.6)) };
         let world_a = oracle::deform(&mesh_a.vertices, Some(&basis_a), &qa, &pa);
         let world_b = oracle::deform(&mesh_b.vertices, Some(&basis_b), &qb, &pb);
         let contacts = oracle::brute_force_pairs(&world_a, &mesh_a.triangles, &world_b, &mesh_b.triangles);

@@ -10,6 +10,7 @@ use bdtree_core::{
     QueryStatus, Scalar,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -30,7 +31,7 @@ fn overlap_along(a: &Tri, b: &Tri, n: V) -> f64 {
     max_a - min_b
 }
 
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, oracle::Pose);
+type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 /// Counts of what one case checked: (intersecting pairs, pairs within the largest distance).
 fn check<S: Scalar>(
@@ -72,7 +73,7 @@ fn check<S: Scalar>(
             &mesh.vertices,
             Some(&basis),
             &q,
-            &oracle::Pose {
+            &io::Pose {
                 rotation,
                 translation,
             },
@@ -280,8 +281,8 @@ proptest! {
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
-        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
-        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose {
+        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
+        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
             rotation: rng.rotation(),
             translation: [reach, rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2)],
         });
@@ -302,12 +303,12 @@ fn the_cases_intersect() {
             smooth_basis(&ma.vertices, 2, 0.1),
             smooth_basis(&mb.vertices, 2, 0.1),
         );
-        let a: Case<'_> = (ma, &ba, vec![0.5, -0.5], oracle::Pose::IDENTITY);
+        let a: Case<'_> = (ma, &ba, vec![0.5, -0.5], io::Pose::IDENTITY);
         let b: Case<'_> = (
             mb,
             &bb,
             vec![-0.3, 0.8],
-            oracle::Pose {
+            io::Pose {
                 rotation: rng.rotation(),
                 translation: [0.2, 0.05, 0.0],
             },

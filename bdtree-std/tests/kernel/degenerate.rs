@@ -21,6 +21,7 @@ use bdtree_core::{
 };
 use bdtree_std::build::quality::counts;
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus};
@@ -703,7 +704,7 @@ struct Placed<'m> {
     mesh: &'m Mesh,
     basis: Basis,
     q: Vec<f64>,
-    pose: oracle::Pose,
+    pose: io::Pose,
 }
 
 fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::io::ImageBuf {
@@ -873,8 +874,8 @@ fn welded_grid(size: f64, n: u32) -> Mesh {
     mesh
 }
 
-fn pose(rng: &mut Rng, reach: f64) -> oracle::Pose {
-    oracle::Pose {
+fn pose(rng: &mut Rng, reach: f64) -> io::Pose {
+    io::Pose {
         rotation: rng.rotation(),
         translation: [0, 1, 2].map(|_| rng.uniform(-reach, reach)),
     }

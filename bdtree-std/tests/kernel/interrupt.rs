@@ -7,6 +7,7 @@ use bdtree_core::{
     Pose, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -242,7 +243,7 @@ fn run_case<S: Scalar>(ia: usize, ib: usize, modes: usize, seed: u64) -> Result<
         smooth_basis(&mb.vertices, modes, 0.1),
     );
     let q64: [Vec<f64>; 2] = [0, 1].map(|_| (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect());
-    let poses = [0.2, 0.6].map(|reach| oracle::Pose {
+    let poses = [0.2, 0.6].map(|reach| io::Pose {
         rotation: rng.rotation(),
         translation: [0, 1, 2].map(|_| rng.uniform(-reach, reach)),
     });

@@ -13,7 +13,6 @@ mod degenerate;
 mod far;
 mod image;
 mod interrupt;
-mod moved;
 mod obb;
 mod primitive;
 mod properties;

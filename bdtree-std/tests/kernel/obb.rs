@@ -7,6 +7,7 @@ use bdtree_core::query::boxes::{
 };
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
 use bdtree_std::build::{box_table, build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
@@ -22,7 +23,7 @@ fn precision<S: Scalar>() -> Precision {
     }
 }
 
-fn pose<S: Scalar>(p: &oracle::Pose) -> Pose<S> {
+fn pose<S: Scalar>(p: &io::Pose) -> Pose<S> {
     Pose::from_quaternion(p.rotation.map(S::from_f64), p.translation.map(S::from_f64))
         .expect("pose")
 }
@@ -32,7 +33,7 @@ fn containment<S: Scalar>(
     mesh: &Mesh,
     basis: &Basis,
     q: &[f64],
-    p: oracle::Pose,
+    p: io::Pose,
 ) -> Result<(), TestCaseError> {
     let options = BuildOptions {
         precision: precision::<S>(),
@@ -70,8 +71,8 @@ fn containment<S: Scalar>(
 
 /// Box queries against brute force: nothing missed, extras near-touching only.
 fn queries<S: Scalar>(
-    a: (&Mesh, &Basis, &[f64], oracle::Pose),
-    b: (&Mesh, &Basis, &[f64], oracle::Pose),
+    a: (&Mesh, &Basis, &[f64], io::Pose),
+    b: (&Mesh, &Basis, &[f64], io::Pose),
 ) -> Result<(), TestCaseError> {
     let options = BuildOptions {
         precision: precision::<S>(),
@@ -150,7 +151,7 @@ proptest! {
         let mesh = meshes().swap_remove(index);
         let basis = if rough { rough_basis(mesh.vertices.len(), modes, 0.1, &mut rng) } else { smooth_basis(&mesh.vertices, modes, 0.3) };
         let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
-        let p = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-50.0, 50.0)) };
+        let p = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-50.0, 50.0)) };
         containment::<f32>(&mesh, &basis, &q, p)?;
         containment::<f64>(&mesh, &basis, &q, p)?;
     }
@@ -168,15 +169,15 @@ proptest! {
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.2), smooth_basis(&mb.vertices, modes, 0.2));
         let qa: Vec<f64> = (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect();
         let qb: Vec<f64> = (0..modes).map(|_| rng.uniform(-1.5, 1.5)).collect();
-        let pa = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
-        let pb = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) };
+        let pa = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
+        let pb = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) };
         queries::<f32>((ma, &ba, &qa, pa), (mb, &bb, &qb, pb))?;
         queries::<f64>((ma, &ba, &qa, pa), (mb, &bb, &qb, pb))?;
     }
 }
 
 fn rotation(q: [f64; 4]) -> [[f64; 3]; 3] {
-    oracle::Pose {
+    io::Pose {
         rotation: q,
         translation: [0.0; 3],
     }

@@ -8,6 +8,7 @@ use bdtree_core::{
     Primitive, QueryStatus, Scalar,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -126,7 +127,7 @@ fn hull_penetration(a: &[V], b: &[V]) -> f64 {
 }
 
 fn box_axes(q: [f64; 4]) -> [V; 3] {
-    let r = oracle::Pose {
+    let r = io::Pose {
         rotation: q,
         translation: [0.0; 3],
     }
@@ -226,7 +227,7 @@ impl Shape {
     }
 }
 
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, oracle::Pose);
+type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 /// The number of triangles touching the primitive by brute force.
 fn check<S: Scalar>(body: &Case<'_>, shape: Shape) -> Result<usize, TestCaseError> {
@@ -257,7 +258,7 @@ fn check<S: Scalar>(body: &Case<'_>, shape: Shape) -> Result<usize, TestCaseErro
         &mesh.vertices,
         Some(&basis),
         &q,
-        &oracle::Pose {
+        &io::Pose {
             rotation,
             translation,
         },
@@ -409,7 +410,7 @@ proptest! {
         let all = meshes();
         let m = &all[mesh];
         let basis = smooth_basis(&m.vertices, modes, 0.1);
-        let case: Case<'_> = (m, &basis, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose {
+        let case: Case<'_> = (m, &basis, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-0.1, 0.1)),
         });
@@ -427,7 +428,7 @@ fn the_primitives_cut_the_bodies() {
         let mut cut = 0;
         for m in &all {
             let basis = smooth_basis(&m.vertices, 2, 0.1);
-            let case: Case<'_> = (m, &basis, vec![0.4, -0.6], oracle::Pose::IDENTITY);
+            let case: Case<'_> = (m, &basis, vec![0.4, -0.6], io::Pose::IDENTITY);
             let shape = match kind {
                 0 => Shape::Plane([0.0, 0.6, 0.8], 0.05),
                 1 => Shape::Sphere([0.1, 0.2, 0.0], 0.3),

@@ -3,6 +3,7 @@
 
 use bdtree_core::{collide, stack_capacity, Image, Pose, Scalar, TrianglePair, VertexEntry};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
 use bdtree_std::{oracle, BodyStorage};
@@ -79,7 +80,7 @@ fn check_containment_of<S: Scalar>(
         .expect("pose");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(pose, &qs).expect("state");
-    let opose = oracle::Pose {
+    let opose = io::Pose {
         rotation,
         translation,
     };
@@ -140,8 +141,8 @@ proptest! {
 /// The kernel's pairs for two bodies against brute force on the f64 source data: nothing
 /// missed, and any extra pair separated by less than the bodies' rounding inflation.
 fn check_traversal<S: Scalar>(
-    a: (&Mesh, Option<&Basis>, &[f64], oracle::Pose),
-    b: (&Mesh, Option<&Basis>, &[f64], oracle::Pose),
+    a: (&Mesh, Option<&Basis>, &[f64], io::Pose),
+    b: (&Mesh, Option<&Basis>, &[f64], io::Pose),
 ) -> Result<usize, TestCaseError> {
     let (buf_a, buf_b) = (image_of::<S>(a.0, a.1), image_of::<S>(b.0, b.1));
     let (image_a, image_b) = (
@@ -228,8 +229,8 @@ proptest! {
         let basis_b = smooth_basis(&mesh_b.vertices, modes_b, amplitude);
         let qa: Vec<f64> = (0..modes_a).map(|_| rng.uniform(-1.5, 1.5)).collect();
         let qb: Vec<f64> = (0..modes_b).map(|_| rng.uniform(-1.5, 1.5)).collect();
-        let pose_a = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
-        let pose_b = oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) };
+        let pose_a = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) };
+        let pose_b = io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) };
         let a = (mesh_a, Some(&basis_a), qa.as_slice(), pose_a);
         let b = (mesh_b, Some(&basis_b), qb.as_slice(), pose_b);
         check_traversal::<f32>(a, b)?;
@@ -244,7 +245,7 @@ fn lifted(mut mesh: Mesh, t: [f64; 3]) -> Mesh {
 
 #[test]
 fn touching_and_nearly_touching_bodies() {
-    let id = oracle::Pose::IDENTITY;
+    let id = io::Pose::IDENTITY;
     let floor = sheet(2.0, 2.0, 10, 10);
     let cases: Vec<(&str, Mesh, bool)> = vec![
         (

@@ -10,6 +10,7 @@ use bdtree_core::{
     NodeKind, Pose, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -49,7 +50,7 @@ struct Case<'m> {
     mesh: &'m Mesh,
     basis: Option<&'m Basis>,
     q: Vec<f64>,
-    pose: oracle::Pose,
+    pose: io::Pose,
 }
 
 fn set_state<S: Scalar>(body: &mut Body<'_, '_, S>, case: &Case<'_>) {
@@ -193,7 +194,7 @@ fn check_proxies<S: Scalar>(
             mesh: b.mesh,
             basis: b.basis,
             q: b.q.clone(),
-            pose: oracle::Pose {
+            pose: io::Pose {
                 translation: [0.0; 3],
                 ..b.pose
             },
@@ -254,13 +255,13 @@ proptest! {
             mesh: mesh_a,
             basis: Some(&basis_a),
             q: (0..modes_a).map(|_| rng.uniform(-1.5, 1.5)).collect(),
-            pose: oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) },
+            pose: io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.2, 0.2)) },
         };
         let b = Case {
             mesh: mesh_b,
             basis: Some(&basis_b),
             q: (0..modes_b).map(|_| rng.uniform(-1.5, 1.5)).collect(),
-            pose: oracle::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) },
+            pose: io::Pose { rotation: rng.rotation(), translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)) },
         };
         let depths = [(0, 0), (1, 3), (3, 3), (4, 2), (5, 6), (64, 64), (2, 64)];
         check_proxies::<f32>(&a, &b, &depths, coherent)?;

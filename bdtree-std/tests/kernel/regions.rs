@@ -4,6 +4,7 @@
 
 use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{blob, smooth_basis};
 use bdtree_std::shapes::{bspline_patch, cage_basis};
@@ -48,7 +49,7 @@ fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), Test
     let sets = node_vertices(&image);
     let m = basis.modes;
     let mut q = vec![0.0f64; m];
-    let mut pose = oracle::Pose::IDENTITY;
+    let mut pose = io::Pose::IDENTITY;
     for step in 0..8 {
         match rng.below(4) {
             0 => {
@@ -65,7 +66,7 @@ fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), Test
                 }
             }
             2 => {
-                pose = oracle::Pose {
+                pose = io::Pose {
                     rotation: rng.rotation(),
                     translation: [0, 1, 2].map(|_| rng.uniform(-3.0, 3.0)),
                 }
@@ -200,7 +201,7 @@ fn queries_with_regions_equal_brute_force_step_after_step() {
     let mut rng = Rng::new(0xBD7_0C02);
     let m = basis.modes;
     let (mut qa, mut qb) = (vec![0.0f64; m], vec![0.0f64; m]);
-    let pose_b = oracle::Pose::from_axis_angle([1.0, 0.0, 0.0], 1.2, [0.1, 0.05, 0.0]);
+    let pose_b = io::Pose::from_axis_angle([1.0, 0.0, 0.0], 1.2, [0.1, 0.05, 0.0]);
     let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];
     let mut total = 0;
     for _ in 0..30 {
@@ -223,7 +224,7 @@ fn queries_with_regions_equal_brute_force_step_after_step() {
         });
         assert!(outcome.status.is_complete());
         found.sort_unstable();
-        let wa_ = oracle::deform(&mesh.vertices, Some(&basis), &qa, &oracle::Pose::IDENTITY);
+        let wa_ = oracle::deform(&mesh.vertices, Some(&basis), &qa, &io::Pose::IDENTITY);
         let wb_ = oracle::deform(&mesh.vertices, Some(&basis), &qb, &pose_b);
         let truth = oracle::brute_force_pairs(&wa_, &mesh.triangles, &wb_, &mesh.triangles);
         for t in &truth {

@@ -11,6 +11,7 @@ use bdtree_core::{
     ProxyPair, QueryStatus,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 
@@ -51,16 +52,15 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
     for _ in 0..10 {
         let qa: Vec<f64> = (0..4).map(|_| rng.uniform(-1.0, 1.0)).collect();
         let qb: Vec<f64> = (0..3).map(|_| rng.uniform(-1.0, 1.0)).collect();
-        let pa = oracle::Pose {
+        let pa = io::Pose {
             rotation: rng.rotation(),
             translation: [0.0, 0.0, 0.0],
         };
-        let pb = oracle::Pose {
+        let pb = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-0.5, 0.5)),
         };
-        let pose =
-            |p: &oracle::Pose| Pose::from_quaternion(p.rotation, p.translation).expect("pose");
+        let pose = |p: &io::Pose| Pose::from_quaternion(p.rotation, p.translation).expect("pose");
         a.set_state(pose(&pa), &qa).expect("a");
         b.set_state(pose(&pb), &qb).expect("b");
         let mut stack =
@@ -89,7 +89,7 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
             // Virtual work on a, independently: d/dq_j of (−f) · (R (c + Ū q) + t) for the node
             // center, by central differences of the world center computed in f64.
             let rows = ia.tree.record(p.a as usize).expect("record");
-            let r = oracle::Pose {
+            let r = io::Pose {
                 rotation: pa.rotation,
                 translation: pa.translation,
             };
@@ -164,7 +164,7 @@ fn a_force_on_a_triangle_does_the_virtual_work_of_its_point_in_a_wrench_sized_at
     let mut checked = 0;
     for _ in 0..20 {
         let q: Vec<f64> = (0..5).map(|_| rng.uniform(-1.0, 1.0)).collect();
-        let pose = oracle::Pose {
+        let pose = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| rng.uniform(-2.0, 2.0)),
         };

@@ -8,6 +8,7 @@ use bdtree_core::{
     collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, self_contours, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -23,7 +24,7 @@ fn check<S: Scalar>(
     mesh: &Mesh,
     basis: &Basis,
     q: &[f64],
-    pose: oracle::Pose,
+    pose: io::Pose,
 ) -> Result<usize, TestCaseError> {
     let options = BuildOptions {
         precision: if S::BYTES == 4 {
@@ -168,7 +169,7 @@ proptest! {
         mesh.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
         basis.data.iter_mut().for_each(|x| *x *= scale);
         let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
-        let pose = oracle::Pose {
+        let pose = io::Pose {
             rotation: rng.rotation(),
             translation: [0, 1, 2].map(|_| far * scale * rng.uniform(-1.0, 1.0)),
         };
@@ -192,8 +193,8 @@ fn a_folded_sheet_collides_with_itself() {
     }
     let mut total = 0;
     for q in [0.0, 0.5, 1.0, 1.2] {
-        total += check::<f32>(&mesh, &basis, &[q], oracle::Pose::IDENTITY).expect("f32");
-        total += check::<f64>(&mesh, &basis, &[q], oracle::Pose::IDENTITY).expect("f64");
+        total += check::<f32>(&mesh, &basis, &[q], io::Pose::IDENTITY).expect("f32");
+        total += check::<f64>(&mesh, &basis, &[q], io::Pose::IDENTITY).expect("f64");
     }
     assert!(total > 0, "the fold crosses the sheet somewhere");
 }
@@ -263,7 +264,7 @@ fn culling_never_hides_a_fold() {
                 .for_each(|x| *x *= scale);
             let mut b = basis.clone();
             b.data.iter_mut().for_each(|x| *x *= scale);
-            let pose = oracle::Pose {
+            let pose = io::Pose {
                 rotation: rng.rotation(),
                 translation: [offset, -offset, 0.5 * offset],
             };
@@ -312,12 +313,8 @@ fn normal_cones_nest_and_hold_for_the_true_normals() {
                 }
             }
             let q_stored: Vec<f64> = q32.iter().map(|&x| f64::from(x)).collect();
-            let world = oracle::deform(
-                &mesh.vertices,
-                Some(&basis),
-                &q_stored,
-                &oracle::Pose::IDENTITY,
-            );
+            let world =
+                oracle::deform(&mesh.vertices, Some(&basis), &q_stored, &io::Pose::IDENTITY);
             for k in 0..n {
                 if let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) {
                     assert_eq!(cones[k], cones[left as usize] & cones[right as usize]);
@@ -529,7 +526,7 @@ fn list_run(
         );
         let culled = settle(&mut found, outcome)?;
         let q64: Vec<f64> = q.iter().map(|&x| f64::from(x)).collect();
-        let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &oracle::Pose::IDENTITY);
+        let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &io::Pose::IDENTITY);
         for t in oracle::brute_force_self_pairs(&world, &mesh.triangles) {
             prop_assert!(
                 culled.binary_search(&t).is_ok(),

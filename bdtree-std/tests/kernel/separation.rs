@@ -6,6 +6,7 @@ use crate::support::{closer_than, nearest};
 use bdtree_core::query::separation::separation_lower_bound;
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -33,7 +34,7 @@ fn meshes() -> Vec<Mesh> {
     ]
 }
 
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, oracle::Pose);
+type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
     let options = BuildOptions {
@@ -139,8 +140,8 @@ proptest! {
         let all = meshes();
         let (ma, mb) = (&all[ia], &all[ib]);
         let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
-        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
-        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), oracle::Pose {
+        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
+        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
             rotation: rng.rotation(),
             translation: [reach, rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)],
         });

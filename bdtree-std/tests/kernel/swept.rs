@@ -5,6 +5,7 @@
 
 use bdtree_core::{collide_swept, stack_capacity, Pose, QueryStatus, Scalar, SweptPair};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{bar, icosphere, sheet, smooth_basis, torus};
@@ -76,7 +77,7 @@ fn check<S: Scalar>(
         ends.clone().map(|(q, p)| {
             (
                 q.iter().map(|&x| round(x)).collect(),
-                oracle::Pose {
+                io::Pose {
                     rotation: p.rotation.map(round),
                     translation: p.translation.map(round),
                 },
@@ -140,7 +141,7 @@ fn case(mesh: &Mesh, modes: usize, rng: &mut Rng, from: [f64; 3], to: [f64; 3]) 
             (0..modes)
                 .map(|_| rng.uniform(-1.0, 1.0))
                 .collect::<Vec<_>>(),
-            oracle::Pose {
+            io::Pose {
                 rotation: rng.rotation(),
                 translation: t,
             },
@@ -199,16 +200,16 @@ fn a_ball_through_a_sheet_between_ticks_is_found() {
         smooth_basis(&sheet_mesh.vertices, 2, 0.05),
         smooth_basis(&ball.vertices, 2, 0.05),
     );
-    let rest = oracle::Pose::IDENTITY;
+    let rest = io::Pose::IDENTITY;
     let sheet_ends: Ends = [(vec![0.3, -0.2], rest), (vec![-0.3, 0.4], rest)];
     let ball_ends: Ends = [
         (
             vec![0.5, 0.5],
-            oracle::Pose::from_axis_angle([1.0, 0.0, 0.0], 0.3, [0.05, 0.0, 0.5]),
+            io::Pose::from_axis_angle([1.0, 0.0, 0.0], 0.3, [0.05, 0.0, 0.5]),
         ),
         (
             vec![-0.5, 0.2],
-            oracle::Pose::from_axis_angle([0.0, 1.0, 0.0], 2.0, [0.0, 0.05, -0.5]),
+            io::Pose::from_axis_angle([0.0, 1.0, 0.0], 2.0, [0.0, 0.05, -0.5]),
         ),
     ];
     let a = (&sheet_mesh, &bs, &sheet_ends);
@@ -252,16 +253,16 @@ fn millimetre_parts_far_from_the_origin_between_ticks() {
     );
     let far = [200.0, -120.0, 35.0];
     let at = |x: f64, y: f64, z: f64| [far[0] + x, far[1] + y, far[2] + z];
-    let still = oracle::Pose::from_axis_angle([0.0, 0.0, 1.0], 0.0, at(0.0, 0.0, 0.0));
+    let still = io::Pose::from_axis_angle([0.0, 0.0, 1.0], 0.0, at(0.0, 0.0, 0.0));
     let sheet_ends: Ends = [(vec![0.3, -0.2], still), (vec![-0.3, 0.4], still)];
     let ball_ends: Ends = [
         (
             vec![0.5, 0.5],
-            oracle::Pose::from_axis_angle([1.0, 0.0, 0.0], 0.3, at(0.0005, 0.0, 0.005)),
+            io::Pose::from_axis_angle([1.0, 0.0, 0.0], 0.3, at(0.0005, 0.0, 0.005)),
         ),
         (
             vec![-0.5, 0.2],
-            oracle::Pose::from_axis_angle([0.0, 1.0, 0.0], 2.0, at(0.0, 0.0005, -0.005)),
+            io::Pose::from_axis_angle([0.0, 1.0, 0.0], 2.0, at(0.0, 0.0005, -0.005)),
         ),
     ];
     let a = (&sheet_mesh, &bs, &sheet_ends);
@@ -282,7 +283,7 @@ fn millimetre_parts_far_from_the_origin_between_ticks() {
             let t = [0, 1, 2].map(|k| p.translation[k] - origin[k]);
             (
                 q,
-                oracle::Pose {
+                io::Pose {
                     rotation: p.rotation,
                     translation: t,
                 },

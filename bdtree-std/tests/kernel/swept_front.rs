@@ -8,6 +8,7 @@ use bdtree_core::{
     QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
@@ -55,14 +56,14 @@ impl Resting {
     /// floating origin (its offset, as the host places a pair): the pad 5 mm (at unit scale)
     /// into the plate, sliding at 0.05 units/s, turning at 0.2 rad/s, both bodies' modes
     /// breathing at 3 Hz; `jump` teleports the pad 0.1 units aside.
-    fn states(&self, k: usize, jump: bool) -> [(Vec<f64>, oracle::Pose); 2] {
+    fn states(&self, k: usize, jump: bool) -> [(Vec<f64>, io::Pose); 2] {
         let [plate, pad] = self.world(k, jump);
         let origin = bdtree_core::floating_origin(&[self.offset]);
-        let placed = |(q, p): (Vec<f64>, oracle::Pose)| {
+        let placed = |(q, p): (Vec<f64>, io::Pose)| {
             let t = [0, 1, 2].map(|i| p.translation[i] - origin[i]);
             (
                 q,
-                oracle::Pose {
+                io::Pose {
                     rotation: p.rotation,
                     translation: t,
                 },
@@ -72,14 +73,14 @@ impl Resting {
     }
 
     /// The states in world coordinates.
-    fn world(&self, k: usize, jump: bool) -> [(Vec<f64>, oracle::Pose); 2] {
+    fn world(&self, k: usize, jump: bool) -> [(Vec<f64>, io::Pose); 2] {
         let t = k as f64 / self.rate;
         let (s, o) = (self.scale, self.offset);
         let b = self.breath;
         let wave = |phase: f64| b * (std::f64::consts::TAU * 3.0 * t + phase).sin();
         let plate = (
             vec![0.3 * wave(0.0), -0.2 * wave(1.0)],
-            oracle::Pose {
+            io::Pose {
                 rotation: [1.0, 0.0, 0.0, 0.0],
                 translation: o,
             },
@@ -88,7 +89,7 @@ impl Resting {
         let aside = if jump { 0.1 } else { 0.0 };
         let pad = (
             vec![0.5 * wave(0.3), 0.4 * wave(2.0), -0.3 * wave(4.0)],
-            oracle::Pose {
+            io::Pose {
                 rotation: [half.cos(), 0.0, 0.0, half.sin()],
                 translation: [
                     o[0] + s * (-0.1 + self.speed[0] * t + aside),
@@ -146,7 +147,7 @@ impl<S: Scalar> Storage<S> {
     }
 }
 
-fn set<S: Scalar>(body: &mut Body<'_, '_, S>, (q, pose): &(Vec<f64>, oracle::Pose)) {
+fn set<S: Scalar>(body: &mut Body<'_, '_, S>, (q, pose): &(Vec<f64>, io::Pose)) {
     let pose = Pose::from_quaternion(
         pose.rotation.map(S::from_f64),
         pose.translation.map(S::from_f64),
@@ -159,11 +160,11 @@ fn set<S: Scalar>(body: &mut Body<'_, '_, S>, (q, pose): &(Vec<f64>, oracle::Pos
 type Found = Vec<(u32, u32, u64)>;
 
 /// A state as the kernel holds it (each number rounded to `S`), for the oracle.
-fn rounded<S: Scalar>((q, p): &(Vec<f64>, oracle::Pose)) -> (Vec<f64>, oracle::Pose) {
+fn rounded<S: Scalar>((q, p): &(Vec<f64>, io::Pose)) -> (Vec<f64>, io::Pose) {
     let round = |x: f64| S::from_f64(x).to_f64();
     (
         q.iter().map(|&x| round(x)).collect(),
-        oracle::Pose {
+        io::Pose {
             rotation: p.rotation.map(round),
             translation: p.translation.map(round),
         },
@@ -430,10 +431,10 @@ fn dense_sampling_of_the_resting_pad_finds_nothing_missed_or_late() {
         let mut front = SweptFront::new(&mut entries, &mut spare);
         let mut stack = vec![[0u32; 2]; stack_capacity(plate.tree.depth(), pad.tree.depth())];
         let round = |x: f64| S::from_f64(x).to_f64();
-        let rounded = |(q, p): &(Vec<f64>, oracle::Pose)| {
+        let rounded = |(q, p): &(Vec<f64>, io::Pose)| {
             (
                 q.iter().map(|&x| round(x)).collect::<Vec<_>>(),
-                oracle::Pose {
+                io::Pose {
                     rotation: p.rotation.map(round),
                     translation: p.translation.map(round),
                 },

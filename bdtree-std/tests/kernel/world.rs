@@ -6,6 +6,7 @@ use bdtree_core::{
     QueryStatus, SweepAndPrune, WorldPair,
 };
 use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
@@ -52,8 +53,8 @@ proptest! {
             .map(|(c, im)| c.body(im).expect("body"))
             .collect();
         let qs: Vec<Vec<f64>> = (0..n).map(|_| (0..3).map(|_| rng.uniform(-2.0, 2.0)).collect()).collect();
-        let poses: Vec<oracle::Pose> = (0..n)
-            .map(|_| oracle::Pose {
+        let poses: Vec<io::Pose> = (0..n)
+            .map(|_| io::Pose {
                 rotation: rng.rotation(),
                 translation: [0, 1, 2].map(|_| rng.uniform(-0.8, 0.8)),
             })

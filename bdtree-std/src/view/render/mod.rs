@@ -42,7 +42,6 @@ mod tightness;
 
 pub use super::colors::{growth_color, HIGHLIGHT, PALETTE, SECONDARY};
 pub use super::error::RenderError;
-pub use crate::run::frame::level_cut;
 pub use contacts::{contacts, ContactOptions, ContactSummary};
 pub use picture::{Format, View};
 pub use snapshot::{snapshot, snapshot_with, SnapshotBody, SnapshotOptions};

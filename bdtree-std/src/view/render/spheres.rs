@@ -7,8 +7,8 @@ use bdtree_core::{Image, Pose, Scalar};
 
 use super::picture::{fmt_list, Circ, ColorBar, Picture};
 use super::picture::{Format, View};
+use crate::host::level_cut;
 use crate::io::ImageBuf;
-use crate::run::frame::level_cut;
 use crate::vec3::{dot, sub};
 use crate::view::colors::growth_color;
 use crate::view::error::RenderError;
