@@ -14,6 +14,9 @@
 //!   anchors), build the book with mdBook and check the built pages' links (see `book.rs`),
 //!   then run every `bdtree` line the documents print and compare the output they quote;
 //! * `book-commands` — that last step alone (see `commands.rs`);
+//! * `layout` — the layout rules over every crate: no file over 900 lines, no module cycle, no
+//!   library reaching the application, the rooms of `bdtree-std` and the floors of
+//!   `bdtree-core` (see `layout.rs`; its tests plant a violation of each rule in a copy);
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
 //! * `c --install PREFIX [--target TRIPLE]` — install the C library (see `install.rs`);
@@ -37,6 +40,8 @@ mod firmware;
 #[cfg(feature = "full")]
 mod fixtures;
 mod install;
+#[cfg(feature = "full")]
+mod layout;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -248,6 +253,7 @@ fn ci(with_tests: bool) -> Vec<String> {
         }
     }
     failures.extend(lean_library());
+    failures.extend(layout::check());
     failures.extend(book::check());
     failures.extend(cross());
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
@@ -377,6 +383,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         ["defmt"] => firmware::defmt(),
         ["book"] => book::check(),
         ["book-commands"] => commands::check(),
+        ["layout"] => layout::check(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(true),
@@ -384,7 +391,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | book | book-commands | \
+                 size [--overwrite] | panic-check | defmt | book | book-commands | layout | \
                  c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );

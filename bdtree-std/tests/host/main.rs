@@ -1,5 +1,5 @@
 //! The host library (`bdtree_std::host`, the scene runner), the `bdtree` command line and the
-//! workspace's checks (fixtures, layout) against the independent f64 brute-force oracle.
+//! workspace's checks (fixtures) against the independent f64 brute-force oracle.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -21,8 +21,6 @@ mod host;
 mod host_boxes;
 mod host_interrupt;
 mod jacobian;
-mod kernel_layout;
-mod layout;
 #[cfg(feature = "cli")]
 mod pictures;
 mod scene_primitives;
