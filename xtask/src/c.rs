@@ -38,10 +38,12 @@ mod m4f;
 mod pack;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
-use bdtree_std::build::Precision;
+use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
+use bdtree_std::run::prepare;
 
 use crate::install::{c_dir, command, library, out_dir, path_arg, strings};
 use crate::root;

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{frames_line, header, C_FLAGS, M4F_FLAGS};
-use crate::install::{c_dir, exported_functions, library, out_dir, path_arg, strings};
+use crate::install::{c_dir, command, exported_functions, library, out_dir, path_arg, strings};
 
 /// The M4F board and the time its run may take.
 const BOARD: &str = "mps2-an386";

@@ -41,7 +41,7 @@
 //! `c + (0, r, 0)`, and the box of half extents `(r, r/4, r/8)` at `c` turned by the
 //! quaternion `(0.8, 0, 0.6, 0)`.
 
-use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
