@@ -39,7 +39,7 @@
 //!
 //! **Dependency rule**: a module uses only its own layer or earlier ones; nothing uses a later
 //! layer, and no two modules import each other (held by
-//! `bdtree-std/tests/host/kernel_layout.rs`). The crate root re-exports each name a user needs
+//! `cargo xtask layout`, `xtask/src/layout/floors.rs`). The crate root re-exports each name a user needs
 //! once (`bdtree_core::collide`, `bdtree_core::Body`, …);
 //! every other item has one path, its module's. The root's [`Error`] holds any of the kernel's
 //! errors.

@@ -143,6 +143,29 @@ fn sizes(root: &Path, dir: &str, crates: &[String]) -> Vec<String> {
     problems
 }
 
+/// The rows of the layout chapter's table headed `header` (`docs/src/reference/layout.md`
+/// under `root`), each as its three cells; `Err` when the chapter has no such table or a row
+/// has not three cells.
+pub fn chapter_table(root: &Path, header: &str) -> Result<Vec<[String; 3]>, String> {
+    let chapter = root.join("docs/src/reference/layout.md");
+    let text = std::fs::read_to_string(&chapter).unwrap_or_default();
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(header));
+    if lines.next().is_none() {
+        return Err(format!("the layout chapter has no `{header}` table"));
+    }
+    lines
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+            match cells[..] {
+                [a, b, c] => Ok([a.to_string(), b.to_string(), c.to_string()]),
+                _ => Err(format!("layout chapter: a row without three cells: {row}")),
+            }
+        })
+        .collect()
+}
+
 /// A file's library code: up to its first `#[cfg(test)]` line, comments dropped; empty for a
 /// file that is a test module itself (`tests.rs`, `*_tests.rs`).
 pub fn library_code(file: &Path, text: &str) -> String {

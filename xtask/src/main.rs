@@ -232,13 +232,13 @@ fn ci(with_tests: bool) -> Vec<String> {
             "warnings",
         ],
         // The lean library (no CLI, pictures or Rerun) builds on its own.
-        &["build", "-p", "bdtree-std", "--no-default-features"],
+        &["build", "-p", "bdtree-std"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400
         // crates of the Rerun SDK).
         &[
             "clippy",
             "-p",
-            "bdtree-std",
+            "bdtree-cli",
             "--features",
             "rerun",
             "--all-targets",
@@ -255,6 +255,7 @@ fn ci(with_tests: bool) -> Vec<String> {
     failures.extend(lean_library());
     failures.extend(layout::check());
     failures.extend(book::check());
+    failures.extend(commands::check());
     failures.extend(cross());
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
@@ -272,8 +273,8 @@ fn ci(with_tests: bool) -> Vec<String> {
     failures
 }
 
-/// `bdtree-std` without default features depends on none of the command line's, the pictures'
-/// or Rerun's crates (the lean library bindings build on).
+/// `bdtree-std` depends on none of the command line's, the pictures' or Rerun's crates (the
+/// lean library the application and the bindings build on).
 #[cfg(feature = "full")]
 fn lean_library() -> Option<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -281,7 +282,6 @@ fn lean_library() -> Option<String> {
         "tree",
         "-p",
         "bdtree-std",
-        "--no-default-features",
         "-e",
         "normal",
         "--prefix",
@@ -307,12 +307,7 @@ fn lean_library() -> Option<String> {
                 .any(|l| l.split_whitespace().next() == Some(*name))
         })
         .collect();
-    (!heavy.is_empty()).then(|| {
-        format!(
-            "bdtree-std --no-default-features depends on {}",
-            heavy.join(", ")
-        )
-    })
+    (!heavy.is_empty()).then(|| format!("bdtree-std depends on {}", heavy.join(", ")))
 }
 
 fn main() -> ExitCode {
@@ -381,7 +376,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
         ["defmt"] => firmware::defmt(),
-        ["book"] => book::check(),
+        ["book"] => book::check().into_iter().chain(commands::check()).collect(),
         ["book-commands"] => commands::check(),
         ["layout"] => layout::check(),
         ["c"] => c::run(false),

@@ -7,6 +7,7 @@ mod support;
 
 mod geometry {
     mod degenerate;
+    mod degenerate_meshes;
 }
 
 mod bounds {

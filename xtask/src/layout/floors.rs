@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::{absolute, library_code, module_of, paths, rust_files};
+use super::{absolute, chapter_table, library_code, module_of, paths, rust_files};
 
 /// The floors, lowest first: each may import only the floors before it (and itself). The files
 /// of the crate root (`lib.rs`, `error.rs`) gather names from every floor and are imported by
@@ -71,7 +71,10 @@ fn imports(src: &Path) -> Vec<String> {
             continue;
         }
         let Some(mine) = me.first().and_then(|m| floor_of(m)) else {
-            problems.insert(format!("bdtree-core/src/{}: outside every floor", file.display()));
+            problems.insert(format!(
+                "bdtree-core/src/{}: outside every floor",
+                file.display()
+            ));
             continue;
         };
         for path in named {
@@ -130,7 +133,10 @@ fn names(src: &Path) -> Vec<String> {
         .map(|(name, file)| format!("bdtree-core: fn {name} ({file}) is also a module"))
         .collect();
     if functions.len() <= 150 {
-        problems.push(format!("bdtree-core: only {} functions read", functions.len()));
+        problems.push(format!(
+            "bdtree-core: only {} functions read",
+            functions.len()
+        ));
     }
     problems
 }
@@ -138,22 +144,14 @@ fn names(src: &Path) -> Vec<String> {
 /// The book's floors table states [`FLOORS`] and [`floor_of`]: the same folders in the same
 /// order.
 fn book(root: &Path) -> Vec<String> {
-    let chapter = root.join("docs/src/reference/layout.md");
-    let text = std::fs::read_to_string(&chapter).unwrap_or_default();
-    let mut lines = text
-        .lines()
-        .skip_while(|l| !l.starts_with("| floor | folders | what |"));
-    if lines.next().is_none() {
-        return vec!["the layout chapter has no `| floor | folders | what |` table".into()];
-    }
+    let rows = match chapter_table(root, "| floor | folders | what |") {
+        Ok(rows) => rows,
+        Err(e) => return vec![e],
+    };
     let mut problems = Vec::new();
     let mut stated = Vec::new();
-    for row in lines.skip(1).take_while(|l| l.starts_with('|')) {
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        let [floor, folders, _] = cells[..] else {
-            problems.push(format!("layout chapter: a floors row without three cells: {row}"));
-            continue;
-        };
+    for [floor, folders, _] in &rows {
+        let floor = floor.as_str();
         for folder in folders.split('`').skip(1).step_by(2) {
             let name = folder.trim_end_matches('/').trim_end_matches(".rs");
             if floor_of(name) != Some(floor) {

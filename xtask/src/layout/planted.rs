@@ -23,9 +23,10 @@ impl Copy {
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     }
-    fn append(&self, file: &str, text: &str) {
+    /// `text` as the file's first line (before any test module, which the rules skip).
+    fn prepend(&self, file: &str, text: &str) {
         let old = std::fs::read_to_string(self.0.join(file)).expect("read");
-        self.write(file, &format!("{old}\n{text}\n"));
+        self.write(file, &format!("{text}\n{old}"));
     }
     fn problems(&self) -> Vec<String> {
         let mut problems = workspace(&self.0);
@@ -81,7 +82,10 @@ fn the_checkout_holds_the_layout() {
         "firmware",
         "xtask",
     ] {
-        assert!(crates.iter().any(|c| c == expected), "{expected}: {crates:?}");
+        assert!(
+            crates.iter().any(|c| c == expected),
+            "{expected}: {crates:?}"
+        );
     }
 }
 
@@ -91,7 +95,9 @@ fn a_long_file_in_any_crate_fails() {
     assert!(copy.problems().is_empty(), "{:#?}", copy.problems());
     let long = "// a line\n".repeat(super::MAX_LINES + 1);
     for dir in crates(&copy.0) {
-        let file = format!("{dir}/planted_long.rs").trim_start_matches('/').to_string();
+        let file = format!("{dir}/planted_long.rs")
+            .trim_start_matches('/')
+            .to_string();
         copy.write(&file, &long);
         assert_reported(&copy.problems(), &file);
     }
@@ -118,8 +124,14 @@ fn a_module_cycle_in_any_crate_fails() {
 fn the_library_naming_the_application_fails() {
     let (_, package, krate) = APPLICATION;
     let copy = Copy::new("application");
-    copy.append("bdtree-std/src/io/mod.rs", &format!("use {krate}::run::prepare;"));
-    assert_reported(&copy.problems(), "bdtree-std/src/io/mod.rs names the application");
+    copy.prepend(
+        "bdtree-std/src/io/mod.rs",
+        &format!("use {krate}::run::prepare;"),
+    );
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/io/mod.rs names the application",
+    );
     let manifest = std::fs::read_to_string(copy.0.join("bdtree-std/Cargo.toml")).expect("read");
     copy.write(
         "bdtree-std/Cargo.toml",
@@ -129,14 +141,26 @@ fn the_library_naming_the_application_fails() {
             1,
         ),
     );
-    assert_reported(&copy.problems(), &format!("bdtree-std/Cargo.toml depends on {package}"));
+    assert_reported(
+        &copy.problems(),
+        &format!("bdtree-std/Cargo.toml depends on {package}"),
+    );
 }
 
 #[test]
 fn a_room_or_floor_crossed_the_wrong_way_fails() {
     let copy = Copy::new("rooms");
-    copy.append("bdtree-std/src/io/mod.rs", "use crate::host::Tree;");
-    assert_reported(&copy.problems(), "bdtree-std/src/io/mod.rs (io) imports crate::host");
-    copy.append("bdtree-core/src/geometry/pose.rs", "use crate::world::sweep::AllPairs;");
-    assert_reported(&copy.problems(), "geometry/pose.rs (geometry) imports world");
+    copy.prepend("bdtree-std/src/io/mod.rs", "use crate::host::Tree;");
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/io/mod.rs (io) imports crate::host",
+    );
+    copy.prepend(
+        "bdtree-core/src/geometry/pose.rs",
+        "use crate::world::sweep::AllPairs;",
+    );
+    assert_reported(
+        &copy.problems(),
+        "geometry/pose.rs (geometry) imports world",
+    );
 }

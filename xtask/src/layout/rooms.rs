@@ -1,13 +1,14 @@
 //! The rooms of `bdtree-std`, as the book's workspace-layout chapter states them: which room
 //! may import which ([`RULE`], read back from the chapter's rooms table), no module cycle
-//! counting a module's imports of its own children, and the CLI's glue files short.
+//! counting a module's imports of its own children; and the application's glue files
+//! (`bdtree-cli/src/bin/`) short.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::{absolute, find_cycle, library_code, module_of, paths, rust_files};
+use super::{absolute, chapter_table, find_cycle, library_code, module_of, paths, rust_files};
 
-/// Longest file of the command-line tool's glue (`src/bin/`), in lines.
+/// Longest file of the command-line application's glue (`bdtree-cli/src/bin/`), in lines.
 const MAX_CLI_LINES: usize = 300;
 
 /// Which rooms each room may import (the rooms table of `docs/src/reference/layout.md`). `base`
@@ -20,22 +21,8 @@ pub const RULE: &[(&str, &[&str])] = &[
     ("oracle", &["io"]),
     ("modes", &["io"]),
     ("host", &["io", "build"]),
-    ("run", &["io", "build", "oracle", "host"]),
-    (
-        "sim",
-        &["io", "shapes", "build", "oracle", "modes", "host", "run"],
-    ),
-    (
-        "view",
-        &[
-            "io", "shapes", "build", "oracle", "modes", "host", "run", "sim",
-        ],
-    ),
+    ("export", &["io", "shapes"]),
 ];
-
-fn is_cli(file: &Path) -> bool {
-    file.starts_with("bin")
-}
 
 /// The room a first path segment under `crate::` names.
 fn room_of(segment: &str) -> Option<&'static str> {
@@ -47,9 +34,7 @@ fn room_of(segment: &str) -> Option<&'static str> {
         "oracle" => "oracle",
         "host" => "host",
         "modes" | "modal" => "modes",
-        "run" => "run",
-        "sim" => "sim",
-        "view" => "view",
+        "export" => "export",
         _ => return None,
     })
 }
@@ -66,24 +51,23 @@ fn room_of_file(file: &Path) -> Option<&'static str> {
 /// Every rule of the rooms over the checkout at `root`.
 pub fn check(root: &Path) -> Vec<String> {
     let src = root.join("bdtree-std/src");
-    let mut problems = cli_sizes(&src);
+    let mut problems = cli_sizes(&root.join("bdtree-cli/src/bin"));
     problems.extend(imports(&src));
     problems.extend(cycle(&src));
     problems.extend(book(root));
     problems
 }
 
-fn cli_sizes(src: &Path) -> Vec<String> {
-    rust_files(src)
+fn cli_sizes(bin: &Path) -> Vec<String> {
+    rust_files(bin)
         .into_iter()
-        .filter(|f| is_cli(f))
         .filter_map(|file| {
-            let lines = std::fs::read_to_string(src.join(&file))
+            let lines = std::fs::read_to_string(bin.join(&file))
                 .map(|t| t.lines().count())
                 .unwrap_or(0);
             (lines > MAX_CLI_LINES).then(|| {
                 format!(
-                    "bdtree-std/src/{}: {lines} lines (a CLI file's limit {MAX_CLI_LINES})",
+                    "bdtree-cli/src/bin/{}: {lines} lines (a CLI file's limit {MAX_CLI_LINES})",
                     file.display()
                 )
             })
@@ -97,12 +81,18 @@ fn imports(src: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for (k, (room, allowed)) in RULE.iter().enumerate() {
         for a in allowed.iter() {
-            if RULE.iter().position(|(r, _)| r == a).is_none_or(|at| at >= k) {
-                problems.push(format!("rooms: {room} may import {a}, which comes after it"));
+            if RULE
+                .iter()
+                .position(|(r, _)| r == a)
+                .is_none_or(|at| at >= k)
+            {
+                problems.push(format!(
+                    "rooms: {room} may import {a}, which comes after it"
+                ));
             }
         }
     }
-    for file in rust_files(src).iter().filter(|f| !is_cli(f)) {
+    for file in rust_files(src).iter() {
         let Some(room) = room_of_file(file) else {
             continue;
         };
@@ -130,7 +120,7 @@ fn imports(src: &Path) -> Vec<String> {
 /// counting as an import (stricter than the workspace rule, where a module and its children
 /// are one).
 fn cycle(src: &Path) -> Vec<String> {
-    let files: Vec<PathBuf> = rust_files(src).into_iter().filter(|f| !is_cli(f)).collect();
+    let files: Vec<PathBuf> = rust_files(src);
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
     let resolve = |path: &[String]| -> Vec<String> {
         (0..=path.len())
@@ -184,22 +174,13 @@ fn cycle(src: &Path) -> Vec<String> {
 /// The book's rooms table (`docs/src/reference/layout.md`, the one description of the layout)
 /// says what [`RULE`] holds: the same rooms, each with the same imports.
 fn book(root: &Path) -> Vec<String> {
-    let chapter = root.join("docs/src/reference/layout.md");
-    let text = std::fs::read_to_string(&chapter).unwrap_or_default();
-    let mut lines = text
-        .lines()
-        .skip_while(|l| !l.starts_with("| room | what | imports |"));
-    if lines.next().is_none() {
-        return vec!["the layout chapter has no `| room | what | imports |` table".into()];
-    }
+    let rows = match chapter_table(root, "| room | what | imports |") {
+        Ok(rows) => rows,
+        Err(e) => return vec![e],
+    };
     let mut problems = Vec::new();
     let mut stated: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for row in lines.skip(1).take_while(|l| l.starts_with('|')) {
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        let [room, _, imports] = cells[..] else {
-            problems.push(format!("layout chapter: a rooms row without three cells: {row}"));
-            continue;
-        };
+    for [room, _, imports] in &rows {
         // `io/` or `error.rs`, `storage.rs`, `rng.rs` (the base): the first name decides.
         let name = room.split('`').nth(1).unwrap_or("");
         let name = name.trim_end_matches('/').trim_end_matches(".rs");

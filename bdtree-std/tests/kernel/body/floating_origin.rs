@@ -14,15 +14,16 @@
 //! far_and_touching_scenes_miss_nothing -- --nocapture` (families of 20 scenes of each kind;
 //! `BDTREE_FAR_FIRST=k` starts at family k, to run it in shards).
 
+use bdtree_cli::run::{brute_force_frame, prepare, run, PreparedScene};
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, Mesh, Pose, Scene};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
-use bdtree_std::run::{brute_force_frame, prepare, run, Contact, PreparedScene};
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 
 use crate::support::scenes::{
-    extents, far_scene, field_basis, grid, random_q, scene_of, touching_scene, write_scene,
+    extents, far_scene, field_basis, grid, random_q, scene_of, touching_scene,
 };
 
 /// f32's unit roundoff.
@@ -59,7 +60,7 @@ fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {
 fn corners(scene: &Scene, f: usize, body: usize, t: u32) -> [[f64; 3]; 3] {
     let b = &scene.bodies[body];
     let (pose, q) = &scene.frames[f][body];
-    let origin = bdtree_std::run::frame_origin(scene, [f]);
+    let origin = bdtree_cli::run::frame_origin(scene, [f]);
     let pose = Pose {
         translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
         ..*pose
@@ -77,7 +78,7 @@ fn check(scene: &Scene, tally: &mut Tally) {
         let truth = brute_force_frame(scene, f);
         tally.scenes += 1;
         tally.truth += truth.len();
-        let origin = bdtree_std::run::frame_origin(scene, [f]);
+        let origin = bdtree_cli::run::frame_origin(scene, [f]);
         let x = extents(scene, f);
         for (k, answer) in [&r32[f], &r64[f]].into_iter().enumerate() {
             tally.nodes[k] += u64::from(answer.stats.nodes_visited);
@@ -250,50 +251,6 @@ fn touching_millimetre_sheets_f32_finds_all_issue_28() {
     );
 }
 
-/// The far and touching scenes through the CLI: `bdtree collide SCENE --precision f32
-/// --check` (the exact second stage on, as users run it) misses no pair of the f64 brute
-/// force. `BDTREE_FAR_CLI_SCENES` scenes per kind (default 40; the full run: 1000).
-#[test]
-fn far_and_touching_scenes_through_the_cli_miss_nothing() {
-    let total = std::env::var("BDTREE_FAR_CLI_SCENES")
-        .ok()
-        .and_then(|s| s.parse::<usize>().ok())
-        .unwrap_or(40);
-    let per_family = 20.min(total.max(1));
-    let dir = crate::support::Scratch::new("far-cli");
-    let mut checked = 0;
-    for family in 0..total.div_ceil(per_family) as u64 {
-        for (kind, scene) in [
-            ("far", far_scene(0xc11f + family, per_family)),
-            ("touching", touching_scene(0xc11e + family, per_family)),
-        ] {
-            let path = write_scene(&dir, &scene, &format!("{kind}{family}"));
-            for precision in ["f32", "f64"] {
-                let out = crate::support::cli::bdtree(&[
-                    "collide",
-                    path.to_str().unwrap(),
-                    "--precision",
-                    precision,
-                    "--check",
-                ]);
-                let stdout = String::from_utf8_lossy(&out.stdout);
-                let summary = stdout
-                    .lines()
-                    .find(|l| l.starts_with("brute force (f64, every triangle pair): "))
-                    .unwrap_or_default()
-                    .to_string();
-                assert!(
-                    out.status.success() && summary.contains(", 0 missed"),
-                    "{kind} family {family}, {precision}: {summary}\n{stdout}{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                checked += scene.frames.len();
-            }
-        }
-    }
-    eprintln!("{checked} scene-precision runs through the CLI, none missed a pair");
-}
-
 /// A state given in f64 to a body of `S` over a small sphere's image: `Ok` or the error.
 fn set_f64<S: bdtree_core::Scalar>(
     rotation: [f64; 4],
@@ -381,7 +338,7 @@ fn one_quaternion_tolerance_for_f32_and_f64_states_issue_39() {
 /// pair, and every reported pair's spheres overlap.
 #[test]
 fn proxies_in_each_pairs_relative_frame_cover_every_touching_pair() {
-    use bdtree_std::run::{brute_force_frame_with, run_with};
+    use bdtree_cli::run::{brute_force_frame_with, run_with};
     use std::collections::BTreeSet;
     const DEPTH: u32 = 4;
     let mut covered = 0usize;

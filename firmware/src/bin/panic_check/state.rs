@@ -125,7 +125,6 @@ pub(super) fn model_deformed<S: Scalar>() {
     });
 }
 
-
 pub(super) fn kernel<S: Scalar>() {
     let rows = [[scalar::<S>(0.5); 4]; MODES + 1];
     let q = [scalar::<S>(-0.25); MODES];
