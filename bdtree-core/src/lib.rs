@@ -20,7 +20,7 @@
 //! whatever the basis makes it (`U q` is a displacement). Rotations are unit quaternions
 //! `(w, x, y, z)`. Triangle indices are the model's face order.
 //!
-//! **Guarantee.** Every bound is conservative in floating point (see [`sphere`]): a query never
+//! **Guarantee.** Every bound is conservative in floating point (see [`bounds::sphere`]): a query never
 //! misses an intersecting pair of the stored model; it may report pairs that miss by less than
 //! the documented rounding inflation.
 //!

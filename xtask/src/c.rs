@@ -47,8 +47,6 @@ use bdtree_std::io::Scene;
 
 use crate::install::{c_dir, command, library, out_dir, path_arg, strings};
 use crate::root;
-use m4f::m4f;
-use pack::pack;
 
 /// Flags of the C compilers.
 const C_FLAGS: &[&str] = &[
@@ -91,7 +89,7 @@ pub fn run(overwrite: bool) -> Vec<String> {
         ("fixtures-f32.bin", &[Precision::F32][..]),
     ];
     for (name, precisions) in packs {
-        match pack(precisions) {
+        match pack::build(precisions) {
             Ok(bytes) => {
                 println!("c api: {name}: {} bytes", bytes.len());
                 if let Err(e) = std::fs::write(out_dir().join(name), bytes) {
@@ -107,7 +105,7 @@ pub fn run(overwrite: bool) -> Vec<String> {
     if let Err(e) = host() {
         failures.push(e);
     }
-    if let Err(e) = m4f(overwrite) {
+    if let Err(e) = m4f::run(overwrite) {
         failures.push(e);
     }
     println!(

@@ -12,7 +12,7 @@
 //!
 //! The finer rules of two crates are beside it: the rooms of `bdtree-std` ([`rooms`]) and the
 //! floors of `bdtree-core` ([`floors`]). A test plants a violation of each rule in a copy of the
-//! checkout and sees it fail ([`planted`]), so a rule that stops biting is noticed.
+//! checkout and sees it fail (`layout/planted.rs`), so a rule that stops biting is noticed.
 //!
 //! Read from the sources as text: a file's test module (everything from its first
 //! `#[cfg(test)]` line) and comments are skipped.

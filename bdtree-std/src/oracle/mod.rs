@@ -1,7 +1,7 @@
 //! The independent brute-force oracle: explicit deformation and triangle–triangle tests in f64.
 //!
 //! Everything the kernel answers is checked against this module, so it shares **no code** with
-//! `bdtree-core`: its own deformation ([`deform`], with the scene files' [`Pose`]), its own
+//! `bdtree-core`: its own deformation ([`deform`], with the scene files' [`Pose`](crate::io::Pose)), its own
 //! geometric predicates.
 //!
 //! # Exactness

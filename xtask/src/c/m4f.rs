@@ -15,7 +15,7 @@ const QEMU_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// Cortex-M4F: library with `panic-check`, program linked with every export as a root, QEMU;
 /// then the header's cost table checked against the run's figures (or, `overwrite`, rewritten).
-pub(super) fn m4f(overwrite: bool) -> Result<(), String> {
+pub(super) fn run(overwrite: bool) -> Result<(), String> {
     let started = Instant::now();
     let target = "thumbv7em-none-eabihf";
     let lib = library(Some(target), "panic-check")?;

@@ -415,7 +415,7 @@ fn oracle(scene: &Scene, name: &str) -> Result<(FramePairs, bool), String> {
 }
 
 /// Writes the pack of every fixture scene in the given precisions.
-pub(super) fn pack(precisions: &[Precision]) -> Result<Vec<u8>, String> {
+pub(super) fn build(precisions: &[Precision]) -> Result<Vec<u8>, String> {
     let dir = root().join("fixtures").join("scenes");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
