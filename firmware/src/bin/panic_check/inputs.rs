@@ -54,7 +54,7 @@ pub(super) struct Storage<S: Scalar> {
 }
 
 impl<S: Scalar> Storage<S> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self {
             cache: [CacheEntry::EMPTY; NODES],
             modes: [S::ZERO; 5 * MODES],
@@ -67,7 +67,7 @@ impl<S: Scalar> Storage<S> {
 
     /// A body over the test image with the options `black_box` picks: vertex cache,
     /// coherence (with one of the anchoring policies), regions.
-    fn body(&mut self, image: &Image<'static, S>) -> Option<Body<'static, '_, S>> {
+    pub(super) fn body(&mut self, image: &Image<'static, S>) -> Option<Body<'static, '_, S>> {
         let cut = |n: usize| black_box(n);
         let mut body = Body::new(
             image,
