@@ -20,7 +20,7 @@
 //! whatever the basis makes it (`U q` is a displacement). Rotations are unit quaternions
 //! `(w, x, y, z)`. Triangle indices are the model's face order.
 //!
-//! **Guarantee.** Every bound is conservative in floating point (see [`sphere`]): a query never
+//! **Guarantee.** Every bound is conservative in floating point (see [`bounds::sphere`]): a query never
 //! misses an intersecting pair of the stored model; it may report pairs that miss by less than
 //! the documented rounding inflation.
 //!
@@ -39,11 +39,10 @@
 //!
 //! **Dependency rule**: a module uses only its own layer or earlier ones; nothing uses a later
 //! layer, and no two modules import each other (held by
-//! `bdtree-std/tests/host/kernel_layout.rs`). The crate root re-exports each name a user needs
+//! `cargo xtask layout`, `xtask/src/layout/floors.rs`). The crate root re-exports each name a user needs
 //! once (`bdtree_core::collide`, `bdtree_core::Body`, …);
 //! every other item has one path, its module's. The root's [`Error`] holds any of the kernel's
-//! errors. Paths of the flat layout before the folders (`bdtree_core::proxy`, `::sphere`, …)
-//! remain for one release as deprecated modules ([`moved`]).
+//! errors.
 //!
 //! **No panics, no allocation.** Every index is validated when the image is loaded and read
 //! with checked accessors; capacities are the caller's; a full sink or a short stack ends a
@@ -61,17 +60,10 @@ mod crc;
 mod error;
 pub mod geometry;
 pub mod image;
-pub mod moved;
 pub mod query;
 pub mod scalar;
 pub mod walk;
 pub mod world;
-
-#[allow(deprecated)]
-pub use moved::{
-    broad, budget, closest, coherence, contact, interrupt, model, obb, output, pose, primitive,
-    proxy, response, selfcollide, separation, sphere, swept, tree, triangle,
-};
 
 pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
 pub use bounds::coherence::{Anchor, ReferenceEntry};

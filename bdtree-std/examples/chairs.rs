@@ -1,5 +1,5 @@
 //! Many flexing chairs dropped on the ground: the BD-Tree paper's chairs experiment
-//! ([`bdtree_std::sim::chairs`]), at a chosen scale. `bdtree demo` runs a small version of it.
+//! ([`bdtree_cli::sim::chairs`]), at a chosen scale. `bdtree demo` runs a small version of it.
 //!
 //! The deformable trajectory is recorded, then its collision part (broad phase, proxy queries
 //! and ground) is replayed twice on the same placements: with the chairs' `q`, and rigid
@@ -11,10 +11,10 @@
 
 use std::time::Instant;
 
+use bdtree_cli::sim::chairs::{prepare_chair, replay, simulate, ChairOptions, MODES};
 use bdtree_std::shapes::chair_mesh;
-use bdtree_std::sim::chairs::{prepare_chair, replay, simulate, ChairOptions, MODES};
 
-fn main() -> Result<(), bdtree_std::sim::chairs::SimError> {
+fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {
     let mut args = std::env::args().skip(1);
     let count = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let steps = args.next().and_then(|a| a.parse().ok()).unwrap_or(400);

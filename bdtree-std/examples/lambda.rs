@@ -17,6 +17,7 @@
 
 use bdtree_core::{NodeKind, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::Basis;
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{blob, translate};
@@ -165,8 +166,7 @@ fn main() {
                     .collect();
                 let mut shifted = mesh.clone();
                 translate(&mut shifted, offset);
-                let world =
-                    oracle::deform(&shifted.vertices, Some(basis), &q, &oracle::Pose::IDENTITY);
+                let world = oracle::deform(&shifted.vertices, Some(basis), &q, &io::Pose::IDENTITY);
                 let mut lambda_spheres = Vec::new();
                 let mut exact_spheres = Vec::new();
                 for (k, node) in info.iter().enumerate() {

@@ -1,20 +1,21 @@
-//! f64 3-vector helpers shared by the host code (oracle, builder helpers, pictures, exports).
+//! f64 3-vector helpers shared by the host code and the application (oracle, builder helpers,
+//! pictures, exports).
 
 /// `a − b`.
 #[inline]
-pub(crate) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 /// `a · b`.
 #[inline]
-pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// `a × b`.
 #[inline]
-pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],

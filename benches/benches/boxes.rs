@@ -5,7 +5,7 @@
 //! frames, every body pair) and the `proxies` bench's two deforming 20,480-triangle
 //! icospheres in broad contact (M = 10, 16 frames). Group `boxes`, one iteration = all frames of
 //! a scene; counters printed before timing (every method's pairs hold the f64 brute-force
-//! answer: see bdtree-std/tests/kernel/obb.rs; here the three methods are checked to
+//! answer: see bdtree-std/tests/kernel/query/boxes.rs; here the three methods are checked to
 //! report the same pairs up to near-touching extras).
 
 use bdtree_std::BodyStorage;

@@ -4,7 +4,7 @@
 //! floor, the slab growing with n: 258 overlapping pairs at n = 1000, 920 at 4000), each drifting by up
 //! to 2 cm per frame. Group `broad`, per frame: `sweep_and_prune/n` (insertion re-sort + sweep)
 //! and `all_pairs/n` (n (n − 1) / 2 sphere tests). Both give the same pairs (checked before
-//! timing; the equality over random worlds is tested in bdtree-std/tests/kernel/broad.rs).
+//! timing; the equality over random worlds is tested in bdtree-std/tests/kernel/world/sweep.rs).
 
 use std::hint::black_box;
 use std::time::Duration;

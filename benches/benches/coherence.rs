@@ -25,8 +25,9 @@ use bdtree_core::{
     VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::oracle::{brute_force_pairs, deform, Pose as OraclePose};
+use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
 use criterion::{BenchmarkId, Criterion, Throughput};
 

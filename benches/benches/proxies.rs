@@ -23,8 +23,9 @@ use bdtree_core::{
     ProxyPair, QueryStats, TreeView, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
-use bdtree_std::oracle::{brute_force_pairs, deform, Pose as OraclePose};
+use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use criterion::{BenchmarkId, Criterion};
 

@@ -11,6 +11,7 @@
 //! by type.
 
 use bdtree_benches::self_scene::{self, SelfScene};
+use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
 use std::time::Duration;
 
@@ -153,7 +154,7 @@ fn bench(c: &mut Criterion) {
                     &case.mesh.vertices,
                     Some(&case.basis),
                     q,
-                    &oracle::Pose::IDENTITY,
+                    &io::Pose::IDENTITY,
                 );
                 oracle::brute_force_self_pairs(&world, &case.mesh.triangles)
             })

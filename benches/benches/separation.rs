@@ -7,6 +7,7 @@
 //! pair). Before timing, every frame's bdtree distance is checked against brute force (1,280
 //! case) and the work counters are printed.
 
+use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ const MODES: usize = 10;
 
 struct Frame {
     q: [Vec<f64>; 2],
-    pose: [oracle::Pose; 2],
+    pose: [io::Pose; 2],
 }
 
 fn frames() -> Vec<Frame> {
@@ -36,15 +37,15 @@ fn frames() -> Vec<Frame> {
             Frame {
                 q: [q(0.4), q(1.7)],
                 pose: [
-                    oracle::Pose::from_axis_angle([0.0, 0.0, 1.0], t, [-1.05, 0.0, 0.0]),
-                    oracle::Pose::from_axis_angle([0.0, 1.0, 0.0], -t, [1.05, 0.1 * t.sin(), 0.0]),
+                    io::Pose::from_axis_angle([0.0, 0.0, 1.0], t, [-1.05, 0.0, 0.0]),
+                    io::Pose::from_axis_angle([0.0, 1.0, 0.0], -t, [1.05, 0.1 * t.sin(), 0.0]),
                 ],
             }
         })
         .collect()
 }
 
-fn pose(p: &oracle::Pose) -> Pose<f32> {
+fn pose(p: &io::Pose) -> Pose<f32> {
     Pose::from_quaternion(
         p.rotation.map(|x| x as f32),
         p.translation.map(|x| x as f32),

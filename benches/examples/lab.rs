@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use bdtree_core::{Body, Image, Pose, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::oracle::{brute_force_pairs, deform, Pose as OraclePose};
+use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
 use bdtree_std::BodyStorage;
 

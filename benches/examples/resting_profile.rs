@@ -12,7 +12,7 @@
 //!
 //! The scene: a sheet 0.6 × 0.4 (432 triangles, 2 modes) and a modal ball of radius 0.06 (320
 //! triangles, 3 modes) pressed 5 mm into it, sliding at 5 cm/s and 1 cm/s, turning at 0.2 rad/s,
-//! both bodies' modes breathing at 3 Hz (the scene of `tests/kernel/swept_front.rs`).
+//! both bodies' modes breathing at 3 Hz (the scene of `tests/kernel/query/swept_front.rs`).
 //! `RESTING_TICKS=N` runs N ticks instead. `RESTING_TIME=R` times instead: R rounds, each
 //! running the front phase and the static phase once, in turn first (order flipped every
 //! round), and prints the medians per tick and the median of the rounds' ratios.

@@ -60,7 +60,8 @@ use bdtree_core::{
     QueryOutcome, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{self_contours, ContourTable, Precision};
-use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance, Pose as OraclePose};
+use bdtree_std::io::Pose as OraclePose;
+use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance};
 use bdtree_std::BodyStorage;
 
 /// The sides, in the order `time` runs them on even frames (reversed on odd ones).

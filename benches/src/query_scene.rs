@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use bdtree_core::{Pose as CorePose, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
-use bdtree_std::oracle::{deform, Pose as OraclePose};
+use bdtree_std::oracle::deform;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
 
 /// Modes of both bodies.

@@ -6,8 +6,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::oracle::{triangles_intersect, Pose as OraclePose};
+use bdtree_std::oracle::triangles_intersect;
 use parry3d::math::{Pose as ParryPose, Rot3, Vector};
 use parry3d::partitioning::BvhNode;
 use parry3d::query::details::intersection_test_support_map_support_map;

@@ -24,7 +24,7 @@
 //! proxy queries), so every image format runs on the target. The scene length lets the firmware
 //! go on with the next scene after an error in one.
 //!
-//! The per-frame answers are the host's f32 kernel's (`bdtree_std::run::run_unrefined::<f32>`),
+//! The per-frame answers are the host's f32 kernel's (`bdtree_cli::run::run_unrefined::<f32>`),
 //! which `cargo test` in turn checks against the f64 brute-force oracle; the two checksums
 //! (`firmware/src/checksum.rs`, shared) cover the floats the queries computed — every node
 //! sphere computed that step, and the deformed world vertices of every triangle in a found
@@ -41,6 +41,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use bdtree_cli::run::{prepare, run_unrefined, PreparedScene};
 use bdtree_core::{
     collide_proxies, collide_swept, collide_world, stack_capacity, Body, CacheEntry, Encoding,
     Image, Pose, ProxyPair, SweepAndPrune, SweptPair, VertexEntry, WorldPair,
@@ -48,7 +49,6 @@ use bdtree_core::{
 use bdtree_std::build::compact;
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::Scene;
-use bdtree_std::run::{prepare, run_unrefined, PreparedScene};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 
 mod budget;

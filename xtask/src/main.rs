@@ -14,6 +14,9 @@
 //!   anchors), build the book with mdBook and check the built pages' links (see `book.rs`),
 //!   then run every `bdtree` line the documents print and compare the output they quote;
 //! * `book-commands` — that last step alone (see `commands.rs`);
+//! * `layout` — the layout rules over every crate: no file over 900 lines, no module cycle, no
+//!   library reaching the application, the rooms of `bdtree-std` and the floors of
+//!   `bdtree-core` (see `layout.rs`; its tests plant a violation of each rule in a copy);
 //! * `c [--overwrite]` — the C API: header freshness (or rewrite), host and Cortex-M4F fixture
 //!   replays, its panic-freedom link check (see `c.rs`);
 //! * `c --install PREFIX [--target TRIPLE]` — install the C library (see `install.rs`);
@@ -37,6 +40,8 @@ mod firmware;
 #[cfg(feature = "full")]
 mod fixtures;
 mod install;
+#[cfg(feature = "full")]
+mod layout;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -227,13 +232,13 @@ fn ci(with_tests: bool) -> Vec<String> {
             "warnings",
         ],
         // The lean library (no CLI, pictures or Rerun) builds on its own.
-        &["build", "-p", "bdtree-std", "--no-default-features"],
+        &["build", "-p", "bdtree-std"],
         // The optional Rerun logging compiles and is lint-clean (checked, not built: ~400
         // crates of the Rerun SDK).
         &[
             "clippy",
             "-p",
-            "bdtree-std",
+            "bdtree-cli",
             "--features",
             "rerun",
             "--all-targets",
@@ -248,7 +253,9 @@ fn ci(with_tests: bool) -> Vec<String> {
         }
     }
     failures.extend(lean_library());
+    failures.extend(layout::check());
     failures.extend(book::check());
+    failures.extend(commands::check());
     failures.extend(cross());
     if let Err(problems) = fixtures::run(&root().join("fixtures"), true) {
         failures.extend(problems);
@@ -266,8 +273,8 @@ fn ci(with_tests: bool) -> Vec<String> {
     failures
 }
 
-/// `bdtree-std` without default features depends on none of the command line's, the pictures'
-/// or Rerun's crates (the lean library bindings build on).
+/// `bdtree-std` depends on none of the command line's, the pictures' or Rerun's crates (the
+/// lean library the application and the bindings build on).
 #[cfg(feature = "full")]
 fn lean_library() -> Option<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -275,7 +282,6 @@ fn lean_library() -> Option<String> {
         "tree",
         "-p",
         "bdtree-std",
-        "--no-default-features",
         "-e",
         "normal",
         "--prefix",
@@ -301,12 +307,7 @@ fn lean_library() -> Option<String> {
                 .any(|l| l.split_whitespace().next() == Some(*name))
         })
         .collect();
-    (!heavy.is_empty()).then(|| {
-        format!(
-            "bdtree-std --no-default-features depends on {}",
-            heavy.join(", ")
-        )
-    })
+    (!heavy.is_empty()).then(|| format!("bdtree-std depends on {}", heavy.join(", ")))
 }
 
 fn main() -> ExitCode {
@@ -375,8 +376,9 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         ["size", "--overwrite"] => firmware::qemu(Some(true)),
         ["panic-check"] => firmware::panic_check(),
         ["defmt"] => firmware::defmt(),
-        ["book"] => book::check(),
+        ["book"] => book::check().into_iter().chain(commands::check()).collect(),
         ["book-commands"] => commands::check(),
+        ["layout"] => layout::check(),
         ["c"] => c::run(false),
         ["c", "--overwrite"] => c::run(true),
         ["ci"] => ci(true),
@@ -384,7 +386,7 @@ fn tasks(args: &[&str]) -> Result<Vec<String>, ExitCode> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <fixtures [--check] | cross | firmware-pack | qemu | \
-                 size [--overwrite] | panic-check | defmt | book | book-commands | \
+                 size [--overwrite] | panic-check | defmt | book | book-commands | layout | \
                  c [--overwrite | --install PREFIX [--target TRIPLE]] | \
                  ci [--after-tests]>"
             );

@@ -41,7 +41,7 @@
 //!
 //! ```ignore
 //! struct Cycles; // DWT CYCCNT, extended to 64 bits by the caller's overflow handling
-//! impl bdtree_core::interrupt::Clock for Cycles {
+//! impl bdtree_core::Clock for Cycles {
 //!     fn now(&mut self) -> u64 { cortex_m::peripheral::DWT::cycle_count() as u64 }
 //! }
 //! let budget = Deadline::new(Cycles, start + 200_000); // 200 k cycles of this tick's slot

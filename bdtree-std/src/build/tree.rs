@@ -23,14 +23,11 @@ use bdtree_core::image::{Layout, Section};
 
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
-use crate::io::{Basis, Mesh};
-
-/// The image buffer (now in [`crate::io::image`]), under its old path.
-pub use crate::io::ImageBuf;
+use crate::io::{Basis, ImageBuf, Mesh};
 
 /// The scalar of an image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Precision {
     /// 4-byte floats: for microcontrollers, half the size.
     #[default]
@@ -51,7 +48,7 @@ impl Precision {
 
 /// How rest spheres are fitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum SphereFit {
     /// Welzl's minimal enclosing sphere.
     #[default]
@@ -64,7 +61,7 @@ pub enum SphereFit {
 /// `ΔR_j = max_L |U_ij − Ū_j|` is computed from the rounded `Ū_j`, so the choice only changes
 /// tightness, never containment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ModeCenter {
     /// The mean of `U_ij` over the node's vertices (the paper's choice).
     Mean,
@@ -73,13 +70,13 @@ pub enum ModeCenter {
     /// (expected linear in the node's vertices). The default: 7–15 % smaller mean `‖ΔR‖₂` than
     /// [`ModeCenter::Mean`] on the fixture meshes (the book's `docs/src/performance/bounds.md`).
     #[default]
-    #[cfg_attr(feature = "cli", value(name = "ball"))]
+    #[cfg_attr(feature = "clap", value(name = "ball"))]
     MinimalBall,
 }
 
 /// How the top-down split groups triangles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Grouping {
     /// Median split of the rest centroids along the longest axis of the vertex box (the
     /// paper's split).

@@ -1,7 +1,7 @@
 //! The independent brute-force oracle: explicit deformation and triangle–triangle tests in f64.
 //!
 //! Everything the kernel answers is checked against this module, so it shares **no code** with
-//! `bdtree-core`: its own deformation ([`deform`], with the scene files' [`Pose`]), its own
+//! `bdtree-core`: its own deformation ([`deform`], with the scene files' [`Pose`](crate::io::Pose)), its own
 //! geometric predicates.
 //!
 //! # Exactness
@@ -34,8 +34,6 @@ mod predicates;
 mod primitive;
 mod triangles;
 
-/// The pose of scene files, which the oracle applies (its old path).
-pub use crate::io::pose::Pose;
 pub use brute::{brute_force_distance, brute_force_pairs, brute_force_self_pairs};
 pub use deform::deform;
 pub use distance::triangle_distance;

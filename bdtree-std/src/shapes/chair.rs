@@ -1,4 +1,4 @@
-//! The chair of the falling-chairs simulation ([`crate::sim::chairs`]): a seat, four legs and a
+//! The chair of the falling-chairs simulation (`bdtree_cli::sim::chairs`): a seat, four legs and a
 //! back made of welded, subdivided boxes (3,648 triangles), its origin at the center of mass,
 //! and the mass properties of the solid chair.
 

@@ -1,28 +1,50 @@
-//! The kernel's queries (`bdtree_core`) against the independent f64 brute-force oracle.
+//! The kernel's queries (`bdtree_core`) against the independent f64 brute-force oracle, one
+//! folder per floor of the kernel (its layout: `docs/src/reference/layout.md`) and one file per
+//! query or topic.
 
 #[path = "../support/mod.rs"]
 mod support;
 
-mod bounds;
-mod broad;
-mod capacity;
-mod coherence;
-mod compact;
-mod contact;
-mod degenerate;
-mod far;
-mod image;
-mod interrupt;
-mod moved;
-mod obb;
-mod primitive;
-mod properties;
-mod proxies;
-mod refine;
-mod regions;
-mod response;
-mod selfcollide;
-mod separation;
-mod swept;
-mod swept_front;
-mod world;
+mod geometry {
+    mod degenerate;
+    mod degenerate_meshes;
+}
+
+mod bounds {
+    mod coherence;
+    mod options;
+}
+
+mod image {
+    mod compact;
+    mod images;
+}
+
+mod body {
+    mod floating_origin;
+    mod regions;
+}
+
+mod walk {
+    mod capacity;
+}
+
+mod query {
+    mod boxes;
+    mod contacts;
+    mod primitives;
+    mod proxies;
+    mod refinement;
+    mod self_collision;
+    mod separation;
+    mod swept;
+    mod swept_front;
+    mod traversal;
+    mod triangles;
+}
+
+mod world {
+    mod collide_world;
+    mod response;
+    mod sweep;
+}

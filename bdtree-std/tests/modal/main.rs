@@ -1,10 +1,8 @@
-//! Modal analysis (`bdtree_std::modal`) against analytic references, and the `bdtree modes`
-//! command line.
+//! Modal analysis (`bdtree_std::modal`) against analytic references (the `bdtree modes`
+//! command line: `bdtree-cli/tests/host/modes.rs`).
 
 #[path = "../support/mod.rs"]
 mod support;
 
 mod modal_physics;
 mod modal_references;
-#[cfg(feature = "cli")]
-mod modes;

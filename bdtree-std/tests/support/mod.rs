@@ -1,11 +1,8 @@
-//! Shared test helpers of the three test binaries (`kernel`, `host`, `modal`): deterministic
-//! randomness, stored-model extraction, node vertex sets and proxies, and (in submodules) the
-//! `bdtree` binary, generated scenes, triangle and motion oracles.
+//! Shared test helpers of the test binaries (`kernel`, `modal`, and `bdtree-cli`'s `host`): deterministic
+//! randomness, stored-model extraction, node vertex sets and proxies, and (in submodules) generated scenes, triangle and motion oracles.
 // Each binary uses a part of the helpers.
 #![allow(dead_code)]
 
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod motion;
 pub mod scenes;
 pub mod triangles;

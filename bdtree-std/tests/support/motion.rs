@@ -1,10 +1,10 @@
 //! A body's motion between two ticks as the swept queries interpolate it, written
 //! independently of the kernel: `q` and the translation linear in τ, the rotation a slerp.
 
-use bdtree_std::oracle;
+use bdtree_std::io;
 
 /// One body's two states: (q, pose) at τ = 0 and τ = 1.
-pub type Ends = [(Vec<f64>, oracle::Pose); 2];
+pub type Ends = [(Vec<f64>, io::Pose); 2];
 
 /// The slerp on the shorter arc, written independently of the kernel.
 fn slerp(a: [f64; 4], b: [f64; 4], tau: f64) -> [f64; 4] {
@@ -27,7 +27,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], tau: f64) -> [f64; 4] {
 }
 
 /// The state at τ.
-pub fn state_at(ends: &Ends, tau: f64) -> (Vec<f64>, oracle::Pose) {
+pub fn state_at(ends: &Ends, tau: f64) -> (Vec<f64>, io::Pose) {
     let ([q0, q1], [p0, p1]) = ([&ends[0].0, &ends[1].0], [&ends[0].1, &ends[1].1]);
     let q = q0.iter().zip(q1).map(|(a, b)| a + tau * (b - a)).collect();
     let translation =
@@ -35,7 +35,7 @@ pub fn state_at(ends: &Ends, tau: f64) -> (Vec<f64>, oracle::Pose) {
     let rotation = slerp(p0.rotation, p1.rotation, tau);
     (
         q,
-        oracle::Pose {
+        io::Pose {
             rotation,
             translation,
         },

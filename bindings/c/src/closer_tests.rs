@@ -13,12 +13,13 @@ use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
+use bdtree_cli::run::{brute_force_pair_distance, prepare, PreparedScene};
 use bdtree_core::query::separation::closer_than;
 use bdtree_core::{floating_origin, stack_capacity, Scalar};
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io;
 use bdtree_std::io::Scene;
 use bdtree_std::oracle;
-use bdtree_std::run::{brute_force_pair_distance, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use crate::c_names::*;
@@ -317,7 +318,7 @@ fn brute_force_within(scene: &Scene, f: usize, i: usize, j: usize, d: f64) -> bo
     let origin = floating_origin(&[frame[i].0.translation, frame[j].0.translation]);
     let triangles = |b: usize| -> Vec<[[f64; 3]; 3]> {
         let (pose, q) = &frame[b];
-        let pose = oracle::Pose {
+        let pose = io::Pose {
             rotation: pose.rotation,
             translation: core::array::from_fn(|k| pose.translation[k] - origin[k]),
         };

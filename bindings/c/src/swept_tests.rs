@@ -7,9 +7,9 @@ use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
+use bdtree_cli::run::{frame_origin, prepare, run_swept};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
-use bdtree_std::run::{frame_origin, prepare, run_swept};
 
 use crate::c_names::*;
 

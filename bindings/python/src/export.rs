@@ -1,9 +1,9 @@
 //! `bdtree.export`: the bodies in their current states as PLY or OBJ for MeshLab or Blender,
-//! the file `bdtree export` writes for a scene frame ([`bdtree_std::view::export`]).
+//! the file `bdtree export` writes for a scene frame ([`bdtree_std::export`]).
 
 use bdtree_std::host;
-use bdtree_std::run::frame::{contact_point, BodyGeometry, FrameGeometry};
-use bdtree_std::view::export::write_frame;
+use bdtree_std::export::{contact_point, BodyGeometry, FrameGeometry};
+use bdtree_std::export::write_frame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -37,7 +37,7 @@ pub(crate) fn export<'py>(
         Some(s) => Some(int_arg("spheres", s, 0, 1 << 16, "a tree level, an integer ≥ 0")? as u32),
         None => None,
     };
-    bdtree_std::view::export::MeshFormat::of(&path).map_err(err)?;
+    bdtree_std::export::MeshFormat::of(&path).map_err(err)?;
     let list: Vec<Bound<'py, PyAny>> = bodies
         .try_iter()
         .and_then(|it| it.collect::<PyResult<Vec<_>>>())

@@ -43,7 +43,7 @@ pub fn lint() -> Vec<String> {
         .collect()
 }
 
-/// What the `known` lists of firmware/src/bin/panic_check.rs hold (`None`: both are empty, and
+/// What the `known` lists of firmware/src/bin/panic_check/main.rs hold (`None`: both are empty, and
 /// every entry point is in the proofs).
 pub(super) const KNOWN_PANICS: Option<&str> = None;
 
@@ -102,7 +102,7 @@ pub fn panic_check() -> Vec<String> {
             )),
             Ok(()) => failures.push(format!(
                 "the known panic paths at opt-level s link now ({what}): move them into the \
-                 entry points of firmware/src/bin/panic_check.rs"
+                 entry points of firmware/src/bin/panic_check/main.rs"
             )),
         }
     }

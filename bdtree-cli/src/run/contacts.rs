@@ -1,0 +1,244 @@
+//! The queries a controller acts on, over a whole scene: the pairs of the motion between two
+//! consecutive frames ([`run_swept`], [`bdtree_core::collide_swept`]), the contact data of every
+//! intersecting pair ([`run_contacts`], [`bdtree_core::collide_contacts`]) and every triangle
+//! pair closer than a distance ([`run_within`], [`bdtree_core::within`]). Each answer is
+//! widened to f64 and sorted by pair; [`FrameAnswer::result`] holds the pairs in the form of
+//! [`super::run`] so the same reports and checks apply. [`run_contacts`] also answers the
+//! scene's primitive bodies (pairs `(b, n + p, triangle, 0)`, see [`super::scene`]); the
+//! swept and within runs ignore them.
+
+use std::time::Instant;
+
+use bdtree_core::Scalar;
+
+use super::scene::{frame_error, set_world_frame, world, FrameResult, PreparedScene, RunError};
+use bdtree_std::export::Contact;
+use bdtree_std::host::world::swept;
+use bdtree_std::host::{WorldAnswer, Wrench};
+use bdtree_std::io::Scene;
+
+/// A triangle pair that may touch during the motion into a frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SweptContact {
+    /// Bodies (`a < b`) and triangles.
+    pub pair: Contact,
+    /// A conservative earliest time of impact in `[0, 1]`: the pair cannot touch before it.
+    pub time: f64,
+}
+
+/// An intersecting triangle pair with its contact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactData {
+    /// Bodies (`a < b`) and triangles.
+    pub pair: Contact,
+    /// A point of the intersection (world).
+    pub point: [f64; 3],
+    /// Unit normal of least penetration, from the first body's triangle to the second's.
+    pub normal: [f64; 3],
+    /// Penetration depth along the normal.
+    pub depth: f64,
+}
+
+/// A triangle pair closer than the query's distance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearContact {
+    /// Bodies (`a < b`) and triangles.
+    pub pair: Contact,
+    /// Their distance (0 up to rounding when they intersect).
+    pub distance: f64,
+    /// The witness points on the first and the second triangle (world).
+    pub points: [[f64; 3]; 2],
+}
+
+/// One frame's answer: the pairs and counters, and the data of each pair in the same order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameAnswer<T> {
+    /// The frame (for a swept query, the motion from the frame before to this one).
+    pub frame: usize,
+    /// The pairs (sorted) and the counters summed over the body pairs.
+    pub result: FrameResult,
+    /// One entry per pair of `result.pairs`, in the same order.
+    pub items: Vec<T>,
+}
+
+/// For every frame `f ≥ 1`, every triangle pair of distinct bodies that may touch at some time
+/// of the motion from frame `f − 1` to frame `f` (`q` and translation linear, rotation by
+/// slerp on the shorter arc), with its earliest time, in scalar `S` ([`bdtree_std::host::world::swept`]:
+/// each pair at the origin of its two bodies' translations at both ends). Returns the answers
+/// and the mean wall time per motion in milliseconds (setting states and querying).
+pub fn run_swept<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<(Vec<FrameAnswer<SweptContact>>, f64), RunError> {
+    let mut before = world::<S>(scene, prepared)?;
+    let mut now = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for f in 1..scene.frames.len() {
+        set_world_frame(&mut before, scene, f - 1)?;
+        set_world_frame(&mut now, scene, f)?;
+        let answer = swept(&mut before, &mut now).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |s| SweptContact {
+            pair: (0, 0, s.triangles[0], s.triangles[1]),
+            time: s.time,
+        }));
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms))
+}
+
+/// A world answer as a frame's: the items numbered `(a, b, ta, tb)` by `item` (which fills
+/// the triangles; the bodies are set here), in the world's order (sorted by pair).
+fn answer_of<T, U>(frame: usize, answer: WorldAnswer<T>, item: impl Fn(&T) -> U) -> FrameAnswer<U>
+where
+    U: Numbered + Copy,
+{
+    let items: Vec<U> = answer
+        .found
+        .iter()
+        .map(|f| item(&f.item).with_bodies(f.bodies[0], f.bodies[1]))
+        .collect();
+    let result = FrameResult {
+        pairs: items.iter().map(Numbered::pair).collect(),
+        stats: answer.stats,
+        complete: true,
+        ..FrameResult::default()
+    };
+    FrameAnswer {
+        frame,
+        result,
+        items,
+    }
+}
+
+/// An item numbered by its pair `(a, b, ta, tb)`.
+trait Numbered {
+    fn pair(&self) -> Contact;
+    fn with_bodies(self, a: usize, b: usize) -> Self;
+}
+
+macro_rules! numbered {
+    ($t:ty) => {
+        impl Numbered for $t {
+            fn pair(&self) -> Contact {
+                self.pair
+            }
+            fn with_bodies(mut self, a: usize, b: usize) -> Self {
+                self.pair.0 = a;
+                self.pair.1 = b;
+                self
+            }
+        }
+    };
+}
+numbered!(SweptContact);
+numbered!(ContactData);
+numbered!(NearContact);
+
+/// The user's alternative to a swept query: the scene with each motion between consecutive
+/// frames replaced by `steps` evenly spaced instants of it (τ = `s / steps`, `s = 0 … steps − 1`,
+/// the interpolation [`run_swept`] and [`super::sampled_swept_frame`] use), to run the static
+/// query on ([`super::run`]) — sub-stepping: cheap, not conservative. Frame
+/// `(f − 1) · steps + s` is instant `s` of the motion into frame `f`. Primitives are dropped
+/// (swept queries ignore them).
+pub fn substeps(scene: &Scene, steps: usize) -> Scene {
+    let steps = steps.max(1);
+    let mut frames = Vec::new();
+    for f in 1..scene.frames.len() {
+        for s in 0..steps {
+            let tau = s as f64 / steps as f64;
+            frames.push(
+                (0..scene.bodies.len())
+                    .filter_map(|b| {
+                        let (pose, q) = super::check::interpolated_state(scene, f, b, tau)?;
+                        Some((pose, q))
+                    })
+                    .collect(),
+            );
+        }
+    }
+    Scene {
+        frames,
+        primitives: Vec::new(),
+        ..scene.clone()
+    }
+}
+
+/// Per frame, every intersecting triangle pair of distinct bodies and every triangle touching a
+/// primitive with its contact (point, normal, depth; [`bdtree_std::host::World::contacts`]: in f32
+/// one contact per refined pair, none with a negative depth), in scalar `S`; and the mean wall
+/// time per frame in milliseconds.
+pub fn run_contacts<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<(Vec<FrameAnswer<ContactData>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.contacts().map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |c| ContactData {
+            pair: (0, 0, c.triangles[0], c.triangles[1]),
+            point: c.point,
+            normal: c.normal,
+            depth: c.depth,
+        }));
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms))
+}
+
+/// [`run_contacts`] with the penalty response of every contact between distinct bodies
+/// ([`bdtree_std::host::World::contact_forces`]: `stiffness · depth` along each contact's normal
+/// at its point, on its triangles), and per frame every mesh body's wrench — force, torque
+/// about its translation, generalized force on its `q` (contacts with primitives push
+/// nothing). Returns the answers, the wrenches (per frame, per mesh body) and the mean wall
+/// time per frame in milliseconds.
+#[allow(clippy::type_complexity)]
+pub fn run_contact_forces<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    stiffness: f64,
+) -> Result<(Vec<FrameAnswer<ContactData>>, Vec<Vec<Wrench>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let (mut out, mut wrenches) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let (answer, forces) = world.contact_forces(stiffness).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |c| ContactData {
+            pair: (0, 0, c.triangles[0], c.triangles[1]),
+            point: c.point,
+            normal: c.normal,
+            depth: c.depth,
+        }));
+        wrenches.push(forces);
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, wrenches, ms))
+}
+
+/// Per frame, every triangle pair of distinct bodies at most `distance` apart (conservative:
+/// every pair within it; in f32 distances and witnesses computed again in f64, see
+/// [`bdtree_std::host::within`]), in scalar `S`; and the mean wall time per frame in milliseconds.
+pub fn run_within<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    distance: f64,
+) -> Result<(Vec<FrameAnswer<NearContact>>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.within(distance).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |n| NearContact {
+            pair: (0, 0, n.triangles[0], n.triangles[1]),
+            distance: n.distance,
+            points: n.points,
+        }));
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms))
+}

@@ -1,0 +1,736 @@
+//! Running a scene (the scene runner): build every body's tree, then per frame set every body's
+//! state and ask — every intersecting triangle pair between distinct bodies ([`run`]),
+//! overlapping contact proxies or self-contacts ([`run_with`]), the nearest points of every
+//! body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+//!
+//! The runners are thin clients of the host layer ([`bdtree_std::host::World`]): each frame's
+//! states go to the world as the scene gives them (f64), and the world answers every body pair
+//! at its own floating origin ([`bdtree_std::host::placing`]), refined in f64 in f32, in world
+//! coordinates; the runners only number and sort. [`run_unrefined`] is the one exception: the
+//! device's path (the kernel's own world query at the world origin on states rounded to `S`,
+//! no second stage), the firmware replay's reference.
+//!
+//! **Primitive bodies** (planes, spheres, capsules, boxes of the scene file) take part in
+//! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: each mesh body is queried
+//! against them at its own origin. A pair is `(b, n + p, triangle, 0)` — the mesh body first,
+//! the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
+//! primitives are not queried; f32 primitive pairs are measured again in f64 on the stored
+//! model at the state as given ([`bdtree_std::host::primitive_contacts`]), so an extra is within
+//! the tolerance of the refine bound. The other runs ignore primitives (the CLI refuses
+//! them there).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bdtree_core::{
+    collide_proxies, collide_world, collide_world_primitives, floating_origin,
+    primitive_stack_capacity, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
+    Body, BodyError, Image, ImageError, Pose, PoseError, Primitive as KernelPrimitive,
+    PrimitiveError, ProxyPair, QueryStats, QueryStatus, RunStatus, Scalar, SweepAndPrune,
+    VertexEntry, WorldContact, WorldPair,
+};
+
+use bdtree_std::build::{build, BuildError, BuildOptions, BuildReport};
+use bdtree_std::export::{Contact, ProxyContact};
+use bdtree_std::host::{Body as HostBody, HostError, Primitive, Tree, World, WorldAnswer};
+use bdtree_std::io::scene::PrimitiveShape;
+use bdtree_std::io::{ImageBuf, Scene};
+use bdtree_std::BodyStorage;
+
+/// A contact proxy of a body reaching into a primitive body of the scene.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrimitiveProxyContact {
+    /// The body and the primitive, numbered `n + p` after the `n` bodies.
+    pub bodies: (usize, usize),
+    /// The proxy node.
+    pub node: u32,
+    /// Its world sphere `[x, y, z, r]`, in the mesh's units.
+    pub sphere: [f64; 4],
+    /// How deep the sphere reaches into the primitive (see [`bdtree_core::PrimitiveProxy`]).
+    pub depth: f64,
+}
+
+/// The answer for one frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameResult {
+    /// Intersecting pairs, sorted (empty for a proxy run).
+    pub pairs: Vec<Contact>,
+    /// Overlapping proxy pairs, sorted by bodies and nodes (empty unless a proxy run).
+    pub proxies: Vec<ProxyContact>,
+    /// Proxies of bodies reaching into the scene's primitive bodies, sorted by bodies and
+    /// node (empty unless a proxy run of a scene with primitives).
+    pub primitive_proxies: Vec<PrimitiveProxyContact>,
+    /// Counters summed over the frame's body pairs.
+    pub stats: QueryStats,
+    /// Whether every query completed (always, with the host's unbounded sink).
+    pub complete: bool,
+}
+
+/// A scene with a tree image per body.
+pub struct PreparedScene {
+    /// One image per body, in scene order.
+    pub images: Vec<ImageBuf>,
+    /// One build report per body.
+    pub reports: Vec<BuildReport>,
+}
+
+/// Builds every body's tree. (The error is the builder's; [`RunError::Build`] names the scene
+/// file with it.)
+pub fn prepare(scene: &Scene, options: BuildOptions) -> Result<PreparedScene, BuildError> {
+    let mut images = Vec::new();
+    let mut reports = Vec::new();
+    for body in &scene.bodies {
+        let (image, report) = build(&body.mesh, body.basis.as_ref(), options, &mut |_| {})?;
+        images.push(image);
+        reports.push(report);
+    }
+    Ok(PreparedScene { images, reports })
+}
+
+/// Why running a scene failed: the scene file, frame or body concerned, and the problem.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// A body's tree could not be built.
+    Build {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: BuildError,
+    },
+    /// A tree image of the scene does not parse.
+    Image {
+        /// The scene file.
+        scene: PathBuf,
+        /// The problem.
+        error: ImageError,
+    },
+    /// A tree image does not parse (no scene file involved).
+    Tree(ImageError),
+    /// The kernel refused a body over its image.
+    Body {
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// The frame does not exist (the runner's own index).
+    NoFrame {
+        /// The frame asked for.
+        frame: usize,
+    },
+    /// The frame asked for is not in the scene file.
+    UnknownFrame {
+        /// The scene file.
+        scene: PathBuf,
+        /// The frame asked for.
+        frame: usize,
+        /// Frames in the scene.
+        frames: usize,
+    },
+    /// A frame's pose of a body is refused by the kernel.
+    Pose {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: PoseError,
+    },
+    /// A frame's state (`q`) of a body is refused by the kernel.
+    State {
+        /// The frame.
+        frame: usize,
+        /// The body's name.
+        body: String,
+        /// The problem.
+        error: BodyError,
+    },
+    /// A frame's primitive is refused by the kernel (e.g. its size overflows `S`).
+    Primitive {
+        /// The frame.
+        frame: usize,
+        /// The primitive's name.
+        body: String,
+        /// The problem.
+        error: PrimitiveError,
+    },
+    /// A nearest-points query ended without an answer.
+    Distance {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: QueryStatus,
+    },
+    /// The host layer refused a state or a primitive of a body (`frame` when it is a frame's),
+    /// or a query of a frame failed (then `body` is empty).
+    Host {
+        /// The frame.
+        frame: Option<usize>,
+        /// The body's name.
+        body: String,
+        /// The problem, naming the argument and its value.
+        error: HostError,
+    },
+    /// An interrupted query found its state inconsistent.
+    Interrupted {
+        /// The frame.
+        frame: usize,
+        /// How it ended.
+        status: RunStatus,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Build { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Image { scene, error } => write!(f, "{}: {error}", scene.display()),
+            Self::Tree(error) => error.fmt(f),
+            Self::Body { body, error } => write!(f, "body {body}: {error}"),
+            Self::NoFrame { frame } => write!(f, "frame {frame} does not exist"),
+            Self::UnknownFrame {
+                scene,
+                frame,
+                frames,
+            } => write!(
+                f,
+                "{}: frame {frame} does not exist (the scene has {frames} frame{})",
+                scene.display(),
+                if *frames == 1 { "" } else { "s" }
+            ),
+            Self::Pose { frame, body, error } => write!(f, "frame {frame}, body {body}: {error}"),
+            Self::State { frame, body, error } => {
+                write!(f, "frame {frame}, body {body}: {error}")
+            }
+            Self::Primitive { frame, body, error } => {
+                write!(f, "frame {frame}, body {body}: {error}")
+            }
+            Self::Distance { frame, status } => {
+                write!(f, "frame {frame}: distance query ended {status:?}")
+            }
+            Self::Host { frame, body, error } => {
+                let place = match (frame, body.is_empty()) {
+                    (Some(n), false) => format!("frame {n}, body {body}: "),
+                    (Some(n), true) => format!("frame {n}: "),
+                    (None, false) => format!("body {body}: "),
+                    (None, true) => String::new(),
+                };
+                write!(f, "{place}{error}")
+            }
+            Self::Interrupted { frame, status } => {
+                write!(f, "frame {frame}: query ended {status:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+fn to_scalars<S: Scalar, const N: usize>(v: [f64; N]) -> [S; N] {
+    v.map(S::from_f64)
+}
+
+/// Every image of a prepared scene, parsed in scalar `S`.
+pub(crate) fn parse_images<'b, S: Scalar>(
+    scene: &Scene,
+    prepared: &'b PreparedScene,
+) -> Result<Vec<Image<'b, S>>, RunError> {
+    prepared
+        .images
+        .iter()
+        .map(|buf| buf.parse::<S>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| RunError::Image {
+            scene: scene.path.clone(),
+            error,
+        })
+}
+
+/// Sphere and vertex caches for every body of a scene.
+pub(crate) struct Caches<S: Scalar> {
+    spheres: Vec<BodyStorage<S>>,
+    vertices: Vec<Vec<VertexEntry<S>>>,
+}
+
+impl<S: Scalar> Caches<S> {
+    pub(crate) fn new(images: &[Image<'_, S>]) -> Self {
+        Self {
+            spheres: images
+                .iter()
+                .map(|im| BodyStorage::new(im.tree.node_count()))
+                .collect(),
+            vertices: images
+                .iter()
+                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
+                .collect(),
+        }
+    }
+
+    /// A body per image, with a vertex cache.
+    pub(crate) fn bodies<'t, 'c>(
+        &'c mut self,
+        scene: &Scene,
+        images: &[Image<'t, S>],
+    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
+        let mut bodies = Vec::new();
+        for (((image, cache), vertices), spec) in images
+            .iter()
+            .zip(self.spheres.iter_mut())
+            .zip(self.vertices.iter_mut())
+            .zip(&scene.bodies)
+        {
+            let body = cache
+                .body(image)
+                .and_then(|b| b.with_vertex_cache(vertices))
+                .map_err(|error| RunError::Body {
+                    body: spec.name.clone(),
+                    error,
+                })?;
+            bodies.push(body);
+        }
+        Ok(bodies)
+    }
+}
+
+/// The floating origin of a whole frame over `frames`: the centre of the box around every mesh
+/// body's translation in those frames ([`floating_origin`]; the world origin for a scene
+/// without mesh bodies). The runners place each body pair at its own origin
+/// ([`bdtree_std::host::placing`]); for a scene of two bodies this is that pair's origin (over two
+/// frames: its swept origin). The interrupted-query table places whole frames here.
+pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [f64; 3] {
+    let translations: Vec<[f64; 3]> = frames
+        .into_iter()
+        .flat_map(|f| scene.frames.get(f).into_iter().flatten())
+        .map(|(pose, _)| pose.translation)
+        .collect();
+    floating_origin(&translations)
+}
+
+/// Sets every body's pose and `q` from frame `f`. With `Some(origin)` (what every runner
+/// does) the state goes to the kernel in f64 relative to that floating origin, and the answer
+/// is conservative against the scene's own state ([`Body::set_state_f64`]); with `None` it is
+/// rounded to `S` first and taken as exact at the world origin, as a device given `S` values
+/// computes it (the firmware replay's reference, [`run_unrefined`]). `q` is scratch space.
+pub(crate) fn set_frame<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    origin: Option<[f64; 3]>,
+    bodies: &mut [Body<'_, '_, S>],
+    q: &mut Vec<S>,
+) -> Result<(), RunError> {
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
+    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
+        let name = || scene.bodies[b].name.clone();
+        let state = |error| RunError::State {
+            frame: f,
+            body: name(),
+            error,
+        };
+        if let Some(origin) = origin {
+            body.set_state_f64(pose.rotation, pose.translation, qf, origin)
+                .map_err(|error| match error {
+                    BodyError::Pose(error) => RunError::Pose {
+                        frame: f,
+                        body: name(),
+                        error,
+                    },
+                    error => state(error),
+                })?;
+            continue;
+        }
+        let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
+            .map_err(|error| RunError::Pose {
+            frame: f,
+            body: name(),
+            error,
+        })?;
+        q.clear();
+        q.extend(qf.iter().map(|&x| S::from_f64(x)));
+        body.set_state(pose, q).map_err(state)?;
+    }
+    Ok(())
+}
+
+/// A scene primitive (local frame: [`bdtree_std::io::scene::primitive`]) placed by the kernel's
+/// `pose`, as the kernel's [`Primitive`] in scalar `S`: a plane's unit normal turned by the
+/// rotation and its offset moved by the translation, a sphere at the translation, a capsule's
+/// ends `pose(0, 0, ∓h)`, a box with the rotation's columns as axes.
+pub fn kernel_primitive<S: Scalar>(
+    shape: &PrimitiveShape,
+    pose: &Pose<S>,
+) -> Result<KernelPrimitive<S>, PrimitiveError> {
+    let s = S::from_f64;
+    match *shape {
+        PrimitiveShape::Plane { normal, offset } => {
+            let len =
+                (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
+            let unit = normal.map(|x| S::from_f64(x / len));
+            let n = pose.rotate(unit);
+            let t = pose.translation;
+            KernelPrimitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
+        }
+        PrimitiveShape::Sphere(radius) => KernelPrimitive::sphere(pose.translation, s(radius)),
+        PrimitiveShape::Capsule {
+            radius,
+            half_length,
+        } => {
+            let h = s(half_length);
+            KernelPrimitive::capsule(
+                pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
+                pose.apply([S::ZERO, S::ZERO, h]),
+                s(radius),
+            )
+        }
+        PrimitiveShape::Box { half_extents } => {
+            KernelPrimitive::oriented_box(pose, to_scalars(half_extents))
+        }
+    }
+}
+
+/// The kernel's primitives of frame `f`, in scalar `S`, into `out` (cleared): each scene
+/// primitive in its local frame (see [`bdtree_std::io::scene::primitive`]) placed by the kernel's
+/// [`Pose`] of the frame's rotation and translation less `origin` (the run's floating origin,
+/// subtracted in f64).
+pub(crate) fn set_primitives<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    origin: [f64; 3],
+    out: &mut Vec<KernelPrimitive<S>>,
+) -> Result<(), RunError> {
+    out.clear();
+    for p in &scene.primitives {
+        let place = p.poses.get(f).ok_or(RunError::NoFrame { frame: f })?;
+        let t: [f64; 3] = std::array::from_fn(|k| place.translation[k] - origin[k]);
+        let pose =
+            Pose::from_quaternion(to_scalars(place.rotation), to_scalars(t)).map_err(|error| {
+                RunError::Pose {
+                    frame: f,
+                    body: p.name.clone(),
+                    error,
+                }
+            })?;
+        let primitive = kernel_primitive(&p.shape, &pose);
+        out.push(primitive.map_err(|error| RunError::Primitive {
+            frame: f,
+            body: p.name.clone(),
+            error,
+        })?);
+    }
+    Ok(())
+}
+
+/// Stack entries for every query of a run on trees of this depth.
+pub(crate) fn run_stack_capacity(depth: u32) -> usize {
+    stack_capacity(depth, depth)
+        .max(proxy_stack_capacity(depth, depth, depth, depth))
+        .max(self_stack_capacity(depth))
+        .max(primitive_stack_capacity(depth))
+}
+
+/// The host world of a prepared scene: a [`Tree`] per image (in its own precision, which must
+/// be `S`'s: a mismatch is the parser's error), a [`Body`] per mesh body, a [`Primitive`] per
+/// primitive body (at its first frame's pose). States are set per frame by [`set_world_frame`].
+pub fn world<S: Scalar>(scene: &Scene, prepared: &PreparedScene) -> Result<World, RunError> {
+    // The precision the caller asked for must be the images'.
+    parse_images::<S>(scene, prepared)?;
+    let image_error = |body: usize, error: HostError| RunError::Host {
+        frame: None,
+        body: scene.name(body).to_string(),
+        error,
+    };
+    let mut bodies = Vec::with_capacity(prepared.images.len());
+    for (b, image) in prepared.images.iter().enumerate() {
+        let tree = Tree::new(image.clone()).map_err(|e| image_error(b, e))?;
+        bodies.push(HostBody::new(&tree).map_err(|e| image_error(b, e))?);
+    }
+    let n = bodies.len();
+    let mut primitives = Vec::with_capacity(scene.primitives.len());
+    for (p, primitive) in scene.primitives.iter().enumerate() {
+        let pose = primitive
+            .poses
+            .first()
+            .copied()
+            .unwrap_or(bdtree_std::io::Pose::IDENTITY);
+        primitives.push(Primitive::new(primitive.shape, pose).map_err(|e| image_error(n + p, e))?);
+    }
+    World::new(bodies, primitives).map_err(|e| image_error(0, e))
+}
+
+/// Sets every body's state and every primitive's pose of frame `f` in `world`, as the scene
+/// gives them (f64).
+pub fn set_world_frame(world: &mut World, scene: &Scene, f: usize) -> Result<(), RunError> {
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
+    for (b, (body, (pose, q))) in world.bodies_mut().iter_mut().zip(frame).enumerate() {
+        body.set_state(pose.rotation, pose.translation, q)
+            .map_err(|error| RunError::Host {
+                frame: Some(f),
+                body: scene.name(b).to_string(),
+                error,
+            })?;
+    }
+    let n = scene.bodies.len();
+    for (p, (slot, primitive)) in world
+        .primitives_mut()
+        .iter_mut()
+        .zip(&scene.primitives)
+        .enumerate()
+    {
+        let pose = *primitive
+            .poses
+            .get(f)
+            .ok_or(RunError::NoFrame { frame: f })?;
+        *slot = Primitive::new(primitive.shape, pose).map_err(|error| RunError::Host {
+            frame: Some(f),
+            body: scene.name(n + p).to_string(),
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// A host error of frame `f` (no body named: a query's).
+pub(crate) fn frame_error(f: usize) -> impl Fn(HostError) -> RunError {
+    move |error| RunError::Host {
+        frame: Some(f),
+        body: String::new(),
+        error,
+    }
+}
+
+/// A world answer's items as `(a, b, ta, tb)` contacts.
+fn numbered<T>(answer: &WorldAnswer<T>, triangles: impl Fn(&T) -> [u32; 2]) -> Vec<Contact> {
+    answer
+        .found
+        .iter()
+        .map(|f| {
+            let [ta, tb] = triangles(&f.item);
+            (f.bodies[0], f.bodies[1], ta, tb)
+        })
+        .collect()
+}
+
+/// Runs every frame `repeat` times (at least once) in scalar `S`. Returns the answers of the
+/// last run and the mean wall time per frame in milliseconds (setting states and querying;
+/// building excluded).
+pub fn run<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_with::<S>(scene, prepared, repeat, None, false)
+}
+
+/// [`run`], or with `proxy_depth` the overlapping proxies of every body pair
+/// ([`World::proxies`]; the trees must be built nested) in [`FrameResult::proxies`]; with
+/// `self_pairs` each body's self-collisions are added to [`FrameResult::pairs`] as
+/// `(b, b, ta, tb)`. Triangle pairs come from [`World::pairs`]: its broad phase, then every
+/// body pair that may touch at its own origin, refined in f64 in f32 (the f32 answer's extras
+/// are only pairs within the bound of [`bdtree_std::host::placing`]). The counters are the kernel
+/// walks' (a body pair the broad phase or its certificate settles visits no node pair).
+pub fn run_with<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let mut results = Vec::new();
+    let start = Instant::now();
+    let runs = repeat.max(1);
+    for _ in 0..runs {
+        results.clear();
+        for f in 0..scene.frames.len() {
+            set_world_frame(&mut world, scene, f)?;
+            let mut result = FrameResult {
+                complete: true,
+                ..FrameResult::default()
+            };
+            if let Some(l) = proxy_depth {
+                let answer = world.proxies(l).map_err(frame_error(f))?;
+                result.stats = answer.stats;
+                result.proxies = answer
+                    .found
+                    .iter()
+                    .map(|p| ProxyContact {
+                        bodies: (p.bodies[0], p.bodies[1]),
+                        nodes: (p.item.nodes[0], p.item.nodes[1]),
+                        spheres: p.item.spheres,
+                        depth: p.item.depth,
+                    })
+                    .collect();
+                let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
+                result.stats.add(&answer.stats);
+                result.primitive_proxies = answer
+                    .found
+                    .iter()
+                    .map(|p| PrimitiveProxyContact {
+                        bodies: (p.bodies[0], p.bodies[1]),
+                        node: p.item.node,
+                        sphere: p.item.sphere,
+                        depth: p.item.depth,
+                    })
+                    .collect();
+            } else {
+                let answer = world.pairs(self_pairs).map_err(frame_error(f))?;
+                result.stats = answer.stats;
+                result.pairs = numbered(&answer, |p| *p);
+            }
+            results.push(result);
+        }
+    }
+    let per_frame_ms =
+        start.elapsed().as_secs_f64() * 1e3 / (runs * scene.frames.len().max(1)) as f64;
+    Ok((results, per_frame_ms))
+}
+
+/// The device's answer: the kernel's own world query ([`collide_world`], its broad phase on
+/// root spheres, then the pair and self queries) and [`collide_world_primitives`] at the world
+/// origin, on states rounded to `S` first and taken as exact — as a device given `S` values
+/// computes it — with no second stage: in f32 it holds the widened test's extras. The firmware
+/// replay's reference; with `proxy_depth`, every body pair's [`collide_proxies`].
+pub fn run_unrefined<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+) -> Result<Vec<FrameResult>, RunError> {
+    let images = parse_images::<S>(scene, prepared)?;
+    let mut caches = Caches::new(&images);
+    let mut bodies = caches.bodies(scene, &images)?;
+    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
+    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
+    let mut q = Vec::new();
+    let mut primitives = Vec::new();
+    let mut found = Vec::new();
+    let mut order = vec![0u32; bodies.len()];
+    let mut roots = vec![[S::ZERO; 4]; bodies.len()];
+    let mut results = Vec::new();
+    for f in 0..scene.frames.len() {
+        set_frame(scene, f, None, &mut bodies, &mut q)?;
+        let mut result = FrameResult {
+            complete: true,
+            ..FrameResult::default()
+        };
+        if let Some(l) = proxy_depth {
+            for i in 0..bodies.len() {
+                let (head, tail) = bodies.split_at_mut(i + 1);
+                let a = &mut head[i];
+                for (k, b) in tail.iter_mut().enumerate() {
+                    let j = i + 1 + k;
+                    let proxies = &mut result.proxies;
+                    let mut sink = |p: ProxyPair<S>| {
+                        let wide = |s: [S; 4]| s.map(|x| x.to_f64());
+                        proxies.push(ProxyContact {
+                            bodies: (i, j),
+                            nodes: (p.a, p.b),
+                            spheres: [wide(p.sphere_a), wide(p.sphere_b)],
+                            depth: p.depth.to_f64(),
+                        });
+                        true
+                    };
+                    let outcome = collide_proxies(a, b, l, l, &mut stack, &mut sink);
+                    result.stats.add(&outcome.stats);
+                    result.complete &= outcome.status.is_complete();
+                }
+            }
+        } else {
+            let filter = |i: usize, j: usize| i != j || self_pairs;
+            let mut sweep = SweepAndPrune::new(&mut order);
+            found.clear();
+            let mut sink = |p: WorldPair| {
+                found.push(p);
+                true
+            };
+            let outcome = collide_world(
+                bodies.as_mut_slice(),
+                &mut sweep,
+                &mut roots,
+                &filter,
+                &mut stack,
+                &mut sink,
+            );
+            result.stats.add(&outcome.stats);
+            result.complete &= outcome.status.is_complete();
+            result.pairs.extend(
+                found
+                    .iter()
+                    .map(|w| (w.a as usize, w.b as usize, w.triangles.a, w.triangles.b)),
+            );
+            if !scene.primitives.is_empty() {
+                set_primitives(scene, f, [0.0; 3], &mut primitives)?;
+                let n = bodies.len();
+                let pairs = &mut result.pairs;
+                let mut sink = |c: WorldContact<S>| {
+                    pairs.push((
+                        c.body as usize,
+                        n + c.primitive as usize,
+                        c.contact.a,
+                        c.contact.b,
+                    ));
+                    true
+                };
+                let outcome = collide_world_primitives(
+                    bodies.as_mut_slice(),
+                    &primitives,
+                    &AllPairs,
+                    &mut stack,
+                    &mut sink,
+                );
+                result.stats.add(&outcome.stats);
+                result.complete &= outcome.status.is_complete();
+            }
+        }
+        result.pairs.sort_unstable();
+        result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
+        results.push(result);
+    }
+    Ok(results)
+}
+
+/// The nearest points of one body pair in one frame, widened to f64 (see
+/// [`bdtree_std::host::distance`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairDistance {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// Distance (0 when intersecting).
+    pub distance: f64,
+    /// Witness points on body a and body b (world).
+    pub points: [[f64; 3]; 2],
+    /// Unit normal from body a to body b (zero when intersecting).
+    pub normal: [f64; 3],
+    /// The two triangles.
+    pub triangles: (u32, u32),
+    /// Whether the two triangles intersect.
+    pub intersecting: bool,
+}
+
+/// Per frame, the nearest points of every body pair ([`World::distances`]), in scalar `S`.
+pub fn distances<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<Vec<Vec<PairDistance>>, RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.distances().map_err(frame_error(f))?;
+        out.push(
+            answer
+                .found
+                .iter()
+                .map(|d| PairDistance {
+                    bodies: (d.bodies[0], d.bodies[1]),
+                    distance: d.item.distance,
+                    points: d.item.points,
+                    normal: d.item.normal,
+                    triangles: (d.item.triangles[0], d.item.triangles[1]),
+                    intersecting: d.item.intersecting,
+                })
+                .collect(),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,682 @@
+//! The BD-Tree paper's falling chairs, small: many flexing chairs dropped on the ground, with
+//! the host layer's world ([`bdtree_std::host::World`]: sweep-and-prune over root spheres,
+//! bounded-depth proxy queries per chair pair at its own floating origin, penalty response).
+//!
+//! A chair mesh (seat, four legs and a back made of welded, subdivided boxes; 3,648 triangles;
+//! origin at its center of mass) gets its [`MODES`] lowest vibration modes from
+//! [`bdtree_std::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
+//! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
+//! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
+//! penalty forces ([`bdtree_core::world::response`]), the ground as a plane primitive (the half-space
+//! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
+//! same depth ([`bdtree_std::host::World::primitive_proxies`]), or every exact triangle contact
+//! ([`bdtree_std::host::World::primitive_contacts`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
+//! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate clamped to ±1 cm:
+//! a strain limit).
+//!
+//! [`replay`] runs the collision part of a recorded trajectory again, with the chairs' `q` or
+//! rigid (`q = 0`): the cost of deformation for identical configurations (the paper measured 2
+//! for whole simulations). Units: SI (metres, seconds, kilograms, newtons).
+
+// Index loops spell out the vector and matrix formulas of the dynamics.
+#![allow(clippy::needless_range_loop)]
+
+use std::time::Instant;
+
+use bdtree_core::{ImageError, NodeKind};
+
+use bdtree_std::build::{build, BuildError, BuildOptions, Precision};
+use bdtree_std::host::{Body, HostError, Primitive, Tree, World as HostWorld, Wrench};
+use bdtree_std::io::scene::PrimitiveShape;
+use bdtree_std::io::{Basis, ImageBuf, Mesh, Pose};
+use bdtree_std::modal::{compute_modes, ModalOptions, ModesError};
+use bdtree_std::rng::Rng;
+use bdtree_std::shapes::chair::{mass_properties, DENSITY};
+
+/// Modes per chair.
+pub const MODES: usize = 10;
+const GRAVITY: f64 = 9.81;
+
+/// Why a chair could not be prepared or simulated.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The modal analysis of the chair failed.
+    Modes(ModesError),
+    /// Its tree could not be built.
+    Build(BuildError),
+    /// Its image did not parse (a builder bug: built images always parse).
+    Image(ImageError),
+    /// The ground plane was refused (a bug: its numbers are constants).
+    Ground,
+    /// The host layer refused a chair or a query failed (a bug: states are clamped).
+    Host(HostError),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Modes(e) => e.fmt(f),
+            Self::Build(e) => e.fmt(f),
+            Self::Image(e) => e.fmt(f),
+            Self::Ground => write!(f, "the ground plane was refused"),
+            Self::Host(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A chair ready to simulate: mesh, modes, tree image and mass properties.
+pub struct Chair {
+    /// The rest mesh (origin at the center of mass).
+    pub mesh: Mesh,
+    /// Its modal basis (3N × [`MODES`], largest vertex displacement 1 m per unit of `q`).
+    pub basis: Basis,
+    /// The nested f32 tree image.
+    pub image: ImageBuf,
+    /// Tree depth.
+    pub depth: u32,
+    /// Mass, kg.
+    pub mass: f64,
+    /// Inertia tensor about the center of mass, body axes, kg·m².
+    pub inertia: [[f64; 3]; 3],
+    /// Modal angular frequencies ω_j, rad/s.
+    pub omega: Vec<f64>,
+    /// Modal masses `m_j` (lumped: mass per vertex times `Σ_i |U_ij|²`), kg.
+    pub modal_mass: Vec<f64>,
+    /// Modal frequencies, Hz.
+    pub frequencies_hz: Vec<f64>,
+}
+
+/// Computes a chair's modes (modal analysis on the automatic lattice) and builds its tree.
+pub fn prepare_chair(mesh: Mesh) -> Result<Chair, SimError> {
+    let options = ModalOptions {
+        modes: MODES,
+        young: 5e7,
+        poisson: 0.35,
+        density: DENSITY,
+        ..ModalOptions::default()
+    };
+    let analysis = compute_modes(&mesh, &options, &mut |_| {}).map_err(SimError::Modes)?;
+    let (mass, _, inertia) = mass_properties();
+    let n = analysis.basis.vertices as f64;
+    let modal_mass = (0..MODES)
+        .map(|j| {
+            mass / n
+                * (0..analysis.basis.vertices)
+                    .map(|i| {
+                        (0..3)
+                            .map(|k| analysis.basis.get(i, k, j).powi(2))
+                            .sum::<f64>()
+                    })
+                    .sum::<f64>()
+        })
+        .collect();
+    let build_options = BuildOptions {
+        precision: Precision::F32,
+        nested: true,
+        ..BuildOptions::default()
+    };
+    let image = build(&mesh, Some(&analysis.basis), build_options, &mut |_| {})
+        .map_err(SimError::Build)?
+        .0;
+    let depth = image.parse::<f32>().map_err(SimError::Image)?.tree.depth();
+    Ok(Chair {
+        mesh,
+        basis: analysis.basis,
+        image,
+        depth,
+        mass,
+        inertia,
+        omega: analysis.eigenvalues.iter().map(|l| l.sqrt()).collect(),
+        modal_mass,
+        frequencies_hz: analysis.frequencies_hz,
+    })
+}
+
+/// What to simulate.
+#[derive(Debug, Clone, Copy)]
+pub struct ChairOptions {
+    /// Chairs.
+    pub count: usize,
+    /// Steps.
+    pub steps: usize,
+    /// Step, seconds.
+    pub dt: f64,
+    /// Proxy depth of the contact queries.
+    pub proxy_depth: u32,
+    /// Penalty stiffness of a chair–chair proxy contact, N/m.
+    pub stiffness: f64,
+    /// How the ground plane's contacts are found.
+    pub ground_contacts: GroundContacts,
+    /// With [`GroundContacts::Triangles`]: penalty stiffness of the ground per unit of contact
+    /// area, N/m³: a triangle touching the
+    /// ground plane at depth `d` is pushed up by `k d A`, `A` its area projected on the ground
+    /// (so a face resting flat gets the same force however finely it is cut, and a wall
+    /// standing on the ground none). The default makes a chair standing on its four feet
+    /// (4 × 16 cm²) about as stiff as a few proxy contacts at [`ChairOptions::stiffness`].
+    pub ground_stiffness: f64,
+    /// Seed of the initial orientations.
+    pub seed: u64,
+}
+
+impl Default for ChairOptions {
+    fn default() -> Self {
+        Self {
+            count: 100,
+            steps: 1000,
+            dt: 0.002,
+            proxy_depth: 7,
+            stiffness: 2e4,
+            ground_contacts: GroundContacts::Proxies,
+            ground_stiffness: 2e7,
+            seed: 0xC4A1_5EED,
+        }
+    }
+}
+
+/// How the chairs' contacts with the ground plane (the primitive half-space `z ≤ 0`) are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroundContacts {
+    /// The contact proxies at [`ChairOptions::proxy_depth`] whose spheres reach below the
+    /// plane ([`bdtree_std::host::World::primitive_proxies`]), each pushing up with [`ChairOptions::stiffness`]
+    /// times its sphere's depth — the same cost and response as the chair–chair contacts.
+    #[default]
+    Proxies,
+    /// Every triangle touching the plane ([`bdtree_std::host::World::primitive_contacts`], exact), each pushing up
+    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area: about 25
+    /// contacts per resting chair and several times the collision time of the proxies.
+    Triangles,
+}
+
+/// One chair's configuration: position of its center of mass, orientation (unit quaternion
+/// `(w, x, y, z)`) and modal coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// Center of mass, m.
+    pub x: [f64; 3],
+    /// Orientation.
+    pub rotation: [f64; 4],
+    /// Modal coordinates.
+    pub q: [f64; MODES],
+}
+
+/// The collision part of one step.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StepReport {
+    /// Wall-clock seconds of the collision part (root spheres, sweep, proxy queries, ground).
+    pub seconds: f64,
+    /// Candidate chair pairs from the sweep.
+    pub candidates: usize,
+    /// Chair pairs with at least one proxy contact (collision events).
+    pub colliding_pairs: usize,
+    /// Chair–chair proxy contacts.
+    pub contacts: usize,
+    /// Triangle contacts with the ground plane.
+    pub ground_contacts: usize,
+    /// Queries of the step that did not end `Complete` (a full stack or a refused state): their
+    /// contacts may be missing. The stack is sized by the capacity functions, so this stays 0;
+    /// the demo prints it when it does not.
+    pub incomplete: usize,
+}
+
+/// A chair–chair proxy contact: the two chairs (the first the lower index) and their proxy
+/// nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProxyContact {
+    /// The chairs.
+    pub chairs: [usize; 2],
+    /// The proxy node of each.
+    pub nodes: [u32; 2],
+}
+
+/// The contacts of one step: chair–chair penalty points and ground points, world, m.
+#[derive(Debug, Clone, Default)]
+pub struct StepContacts {
+    /// Chair–chair contact points.
+    pub chairs: Vec<[f32; 3]>,
+    /// The chair–chair proxy contacts behind them, in the same order.
+    pub proxies: Vec<ProxyContact>,
+    /// Ground contact points.
+    pub ground: Vec<[f32; 3]>,
+}
+
+/// The collision part of a step: the chairs as bodies of a host world (each chair pair at its
+/// own floating origin, see [`bdtree_std::host::World`]) and how the ground pushes.
+struct Chairs {
+    world: HostWorld,
+    proxy_depth: u32,
+    stiffness: f64,
+    ground: Ground,
+}
+
+/// How the ground plane's contacts push.
+struct Ground {
+    contacts: GroundContacts,
+    /// Per proxy contact, N/m.
+    stiffness: f64,
+    /// Per triangle contact and unit of projected area, N/m³.
+    pressure: f64,
+    /// The leaf node of every triangle (where a triangle's force is applied).
+    leaves: Vec<u32>,
+}
+
+impl Chairs {
+    fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
+        let tree = Tree::new(chair.image.clone()).map_err(SimError::Host)?;
+        let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
+        let mut leaves = vec![0u32; image.tree.triangle_count()];
+        for k in 0..image.tree.node_count() {
+            if let Some(NodeKind::Leaf { triangle }) = image.tree.kind(k) {
+                if let Some(slot) = leaves.get_mut(triangle as usize) {
+                    *slot = k as u32;
+                }
+            }
+        }
+        let bodies = (0..options.count)
+            .map(|_| Body::new(&tree))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(SimError::Host)?;
+        // The half-space z ≤ 0.
+        let plane = PrimitiveShape::Plane {
+            normal: [0.0, 0.0, 1.0],
+            offset: 0.0,
+        };
+        let ground = Primitive::new(plane, Pose::IDENTITY).map_err(|_| SimError::Ground)?;
+        Ok(Self {
+            world: HostWorld::new(bodies, vec![ground]).map_err(SimError::Host)?,
+            proxy_depth: options.proxy_depth,
+            stiffness: options.stiffness,
+            ground: Ground {
+                contacts: options.ground_contacts,
+                stiffness: options.stiffness,
+                pressure: options.ground_stiffness,
+                leaves,
+            },
+        })
+    }
+
+    /// Sets every chair's state and computes the contact wrenches.
+    fn step(
+        &mut self,
+        placements: &[Placement],
+        points: &mut StepContacts,
+    ) -> Result<(Vec<Wrench>, StepReport), SimError> {
+        for (k, p) in placements.iter().enumerate() {
+            // The simulation's f64 state as given. Modal coordinates are finite and clamped:
+            // the state is always accepted (a refused one would keep the previous state).
+            let _ = self.world.set_state(k, p.rotation, p.x, &p.q);
+        }
+        let started = Instant::now();
+        let mut report = StepReport::default();
+        let mut wrenches = vec![Wrench::zero(MODES); placements.len()];
+        // The ground first: at each chair's own origin, where the world's broad phase finds
+        // the chairs too.
+        report.ground_contacts = match self.ground.contacts {
+            GroundContacts::Proxies => {
+                self.ground
+                    .proxies(&mut self.world, self.proxy_depth, &mut wrenches, points)?
+            }
+            GroundContacts::Triangles => {
+                self.ground
+                    .triangles(&mut self.world, &mut wrenches, points)?
+            }
+        };
+        let (answer, forces) = self
+            .world
+            .proxy_forces(self.proxy_depth, self.stiffness)
+            .map_err(SimError::Host)?;
+        for (w, f) in wrenches.iter_mut().zip(&forces) {
+            w.add(f);
+        }
+        report.candidates = answer.candidates;
+        let mut last = None;
+        for found in &answer.found {
+            let (p, [sa, sb]) = (&found.item, found.item.spheres);
+            if p.depth.is_nan() || p.depth <= 0.0 {
+                continue;
+            }
+            // The penalty's point: the middle of the overlap along the centre line.
+            let d: [f64; 3] = std::array::from_fn(|k| sb[k] - sa[k]);
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            if len.is_nan() || len <= 0.0 {
+                continue;
+            }
+            let reach = sa[3] - 0.5 * p.depth;
+            points
+                .chairs
+                .push(std::array::from_fn(|k| (sa[k] + reach * d[k] / len) as f32));
+            points.proxies.push(ProxyContact {
+                chairs: found.bodies,
+                nodes: p.nodes,
+            });
+            report.contacts += 1;
+            if last != Some(found.bodies) {
+                report.colliding_pairs += 1;
+                last = Some(found.bodies);
+            }
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok((wrenches, report))
+    }
+}
+
+impl Ground {
+    /// The ground's proxy contacts ([`HostWorld::primitive_proxies`] at the proxy depth): each
+    /// pushes `k d` straight up at the sphere's center dropped on the ground. Returns the
+    /// contacts.
+    fn proxies(
+        &self,
+        world: &mut HostWorld,
+        depth: u32,
+        wrenches: &mut [Wrench],
+        points: &mut StepContacts,
+    ) -> Result<usize, SimError> {
+        let answer = world.primitive_proxies(depth).map_err(SimError::Host)?;
+        let mut contacts = 0;
+        // NaN depths (a broken state) push nothing.
+        for found in answer.found.iter().filter(|f| f.item.depth > 0.0) {
+            let [x, y, _, _] = found.item.sphere;
+            let force = [0.0, 0.0, self.stiffness * found.item.depth];
+            let i = found.bodies[0];
+            let node = found.item.node as usize;
+            let w = world
+                .force_at_node(i, node, [x, y, 0.0], force)
+                .map_err(SimError::Host)?;
+            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
+                sum.add(&w);
+                contacts += 1;
+                points.ground.push([x as f32, y as f32, 0.0]);
+            }
+        }
+        Ok(contacts)
+    }
+
+    /// The ground's exact triangle contacts ([`HostWorld::primitive_contacts`]), each pushing
+    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area. Returns the
+    /// contacts.
+    fn triangles(
+        &self,
+        world: &mut HostWorld,
+        wrenches: &mut [Wrench],
+        points: &mut StepContacts,
+    ) -> Result<usize, SimError> {
+        let answer = world.primitive_contacts().map_err(SimError::Host)?;
+        let mut contacts = 0;
+        for found in &answer.found {
+            let (i, c) = (found.bodies[0], &found.item);
+            let Some(body) = world.bodies_mut().get_mut(i) else {
+                continue;
+            };
+            let triangle = body.triangle(c.triangles[0]).map_err(SimError::Host)?;
+            let leaf = self.leaves.get(c.triangles[0] as usize).copied();
+            let (Some([p, q, r]), Some(leaf)) = (triangle, leaf) else {
+                continue;
+            };
+            // The triangle's area projected on the ground.
+            let (u, v) = ([q[0] - p[0], q[1] - p[1]], [r[0] - p[0], r[1] - p[1]]);
+            let area = 0.5 * (u[0] * v[1] - u[1] * v[0]).abs();
+            if !(c.depth > 0.0 && area > 0.0) {
+                continue;
+            }
+            let push = self.pressure * c.depth * area;
+            let force = c.normal.map(|x| -push * x);
+            let w = world
+                .force_at_node(i, leaf as usize, c.point, force)
+                .map_err(SimError::Host)?;
+            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
+                sum.add(&w);
+                contacts += 1;
+                points.ground.push(c.point.map(|x| x as f32));
+            }
+        }
+        Ok(contacts)
+    }
+}
+
+/// A simulated run: every step's placements (before the step's forces) and collision report.
+pub struct Trajectory {
+    /// Placements per step.
+    pub steps: Vec<Vec<Placement>>,
+    /// Collision reports per step.
+    pub reports: Vec<StepReport>,
+    /// Contact points per step.
+    pub contacts: Vec<StepContacts>,
+}
+
+pub(super) fn mat_vec(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|i| (0..3).map(|j| m[i][j] * v[j]).sum())
+}
+
+pub(super) fn rotation_matrix(q: [f64; 4]) -> [[f64; 3]; 3] {
+    let [w, x, y, z] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+        ],
+        [
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+        ],
+        [
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+}
+
+/// Solves the symmetric positive definite 3×3 system `a x = b` (Cramer's rule).
+fn solve3(a: &[[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
+    let det = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(a);
+    [0, 1, 2].map(|c| {
+        let mut m = *a;
+        for r in 0..3 {
+            m[r][c] = b[r];
+        }
+        det(&m) / d
+    })
+}
+
+/// Grid spacing of the initial layers, m: more than the chair's bounding diameter (1.12 m), so
+/// no two chairs start in contact whatever their orientation.
+const SPACING: f64 = 1.2;
+
+/// Where the chairs start: two staggered layers 1.2 m apart, the upper one offset by half a
+/// cell so that its chairs land across four of the lower ones; each chair turned by a random
+/// yaw and tilted by up to ±0.4 rad.
+pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
+    let per_layer = options.count.div_ceil(2).max(1);
+    let side = (per_layer as f64).sqrt().ceil() as usize;
+    let mut rng = Rng::new(options.seed);
+    (0..options.count)
+        .map(|k| {
+            let (layer, cell) = (k / per_layer, k % per_layer);
+            let offset = 0.5 * SPACING * layer as f64;
+            let x = [
+                (cell % side) as f64 * SPACING + offset,
+                (cell / side) as f64 * SPACING + offset,
+                0.6 + 1.2 * layer as f64 + 0.2 * rng.unit(),
+            ];
+            let yaw = std::f64::consts::TAU * rng.unit();
+            let (ax, ay) = (0.8 * rng.unit() - 0.4, 0.8 * rng.unit() - 0.4);
+            // Tilt about (ax, ay, 0) by its length, then yaw about z.
+            let tilt = (ax * ax + ay * ay).sqrt().max(1e-12);
+            let (s, c) = (0.5 * tilt).sin_cos();
+            let t = [c, s * ax / tilt, s * ay / tilt, 0.0];
+            let (sy, cy) = (0.5 * yaw).sin_cos();
+            let r = [
+                cy * t[0] - sy * t[3],
+                cy * t[1] - sy * t[2],
+                cy * t[2] + sy * t[1],
+                cy * t[3] + sy * t[0],
+            ];
+            Placement {
+                x,
+                rotation: r,
+                q: [0.0; MODES],
+            }
+        })
+        .collect()
+}
+
+/// Runs the deformable simulation; `progress(step)` is called after every step.
+pub fn simulate(
+    chair: &Chair,
+    options: &ChairOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Trajectory, SimError> {
+    let mut world = Chairs::new(chair, options)?;
+    let mut placements = initial_placements(options);
+    let mut v = vec![[0.0f64; 3]; options.count];
+    let mut w = vec![[0.0f64; 3]; options.count];
+    let mut qd = vec![[0.0f64; MODES]; options.count];
+    let dt = options.dt;
+    let mut trajectory = Trajectory {
+        steps: Vec::with_capacity(options.steps),
+        reports: Vec::with_capacity(options.steps),
+        contacts: Vec::with_capacity(options.steps),
+    };
+    for step in 0..options.steps {
+        let mut points = StepContacts::default();
+        let (wrenches, report) = world.step(&placements, &mut points)?;
+        trajectory.steps.push(placements.clone());
+        trajectory.reports.push(report);
+        trajectory.contacts.push(points);
+        for (k, p) in placements.iter_mut().enumerate() {
+            let wrench = &wrenches[k];
+            // Translation, with a little air drag.
+            for i in 0..3 {
+                let g = if i == 2 { -GRAVITY } else { 0.0 };
+                let a = wrench.force[i] / chair.mass + g - 2.0 * v[k][i];
+                v[k][i] += dt * a;
+                p.x[i] += dt * v[k][i];
+            }
+            // Rotation: I_w ω̇ = τ − ω × I_w ω, I_w = R I Rᵀ; some angular damping.
+            let r = rotation_matrix(p.rotation);
+            let mut iw = [[0.0; 3]; 3];
+            for i in 0..3 {
+                for j in 0..3 {
+                    iw[i][j] = (0..3)
+                        .map(|a| {
+                            (0..3)
+                                .map(|b| r[i][a] * chair.inertia[a][b] * r[j][b])
+                                .sum::<f64>()
+                        })
+                        .sum();
+                }
+            }
+            let om = w[k];
+            let l = mat_vec(&iw, om);
+            let gyro = [
+                om[1] * l[2] - om[2] * l[1],
+                om[2] * l[0] - om[0] * l[2],
+                om[0] * l[1] - om[1] * l[0],
+            ];
+            let tau = [0, 1, 2].map(|i| wrench.torque[i] - gyro[i]);
+            let alpha = solve3(&iw, tau);
+            for i in 0..3 {
+                w[k][i] += dt * (alpha[i] - 2.0 * w[k][i]);
+            }
+            let [qw, qx, qy, qz] = p.rotation;
+            let [wx, wy, wz] = w[k];
+            let dq = [
+                -wx * qx - wy * qy - wz * qz,
+                wx * qw + wy * qz - wz * qy,
+                wy * qw + wz * qx - wx * qz,
+                wz * qw + wx * qy - wy * qx,
+            ];
+            let mut rot = [0, 1, 2, 3].map(|i| p.rotation[i] + 0.5 * dt * dq[i]);
+            let norm = rot.iter().map(|x| x * x).sum::<f64>().sqrt();
+            rot = rot.map(|x| x / norm);
+            p.rotation = rot;
+            // Modal dynamics, strain-limited.
+            for j in 0..MODES {
+                let om = chair.omega[j];
+                let acc =
+                    wrench.q[j] / chair.modal_mass[j] - om * om * p.q[j] - 0.1 * om * qd[k][j];
+                qd[k][j] += dt * acc;
+                p.q[j] = (p.q[j] + dt * qd[k][j]).clamp(-0.01, 0.01);
+            }
+        }
+        progress(step);
+    }
+    Ok(trajectory)
+}
+
+/// The collision part of a trajectory run again, with its `q` or rigid (`q = 0`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Replay {
+    /// Mean collision seconds per step.
+    pub mean_seconds: f64,
+    /// Median collision seconds per step.
+    pub median_seconds: f64,
+    /// Mean chair pairs in contact per step (collision events).
+    pub colliding_pairs: f64,
+    /// Mean chair–chair proxy contacts per step.
+    pub contacts: f64,
+    /// Mean ground triangle contacts per step.
+    pub ground_contacts: f64,
+}
+
+/// Replays the collision part of `trajectory`, with its `q` or with `q = 0`.
+pub fn replay(
+    chair: &Chair,
+    options: &ChairOptions,
+    trajectory: &Trajectory,
+    rigid: bool,
+) -> Result<Replay, SimError> {
+    let mut world = Chairs::new(chair, options)?;
+    let mut times = Vec::with_capacity(trajectory.steps.len());
+    let mut sums = [0usize; 3];
+    for step in &trajectory.steps {
+        let placements: Vec<Placement> = step
+            .iter()
+            .map(|p| Placement {
+                q: if rigid { [0.0; MODES] } else { p.q },
+                ..*p
+            })
+            .collect();
+        let (_, report) = world.step(&placements, &mut StepContacts::default())?;
+        times.push(report.seconds);
+        sums[0] += report.colliding_pairs;
+        sums[1] += report.contacts;
+        sums[2] += report.ground_contacts;
+    }
+    let n = times.len().max(1) as f64;
+    let mean = times.iter().sum::<f64>() / n;
+    times.sort_by(f64::total_cmp);
+    Ok(Replay {
+        mean_seconds: mean,
+        median_seconds: times.get(times.len() / 2).copied().unwrap_or(0.0),
+        colliding_pairs: sums[0] as f64 / n,
+        contacts: sums[1] as f64 / n,
+        ground_contacts: sums[2] as f64 / n,
+    })
+}
+
+/// World vertices of chair `placement` (deformed by its `q`, then posed), in f64.
+pub fn world_vertices(chair: &Chair, placement: &Placement) -> Vec<[f64; 3]> {
+    let r = rotation_matrix(placement.rotation);
+    (0..chair.mesh.vertices.len())
+        .map(|i| {
+            let p = chair.mesh.vertices[i];
+            let local = [0, 1, 2].map(|k| {
+                p[k] + (0..MODES)
+                    .map(|j| chair.basis.get(i, k, j) * placement.q[j])
+                    .sum::<f64>()
+            });
+            let y = mat_vec(&r, local);
+            [0, 1, 2].map(|k| y[k] + placement.x[k])
+        })
+        .collect()
+}

@@ -1,0 +1,13 @@
+//! **Simulation**: the BD-Tree paper's falling chairs (rigid and modal dynamics, sweep-and-prune,
+//! proxy queries, penalty response) and the demo built on it. Imports [`bdtree_std::io`],
+//! [`bdtree_std::shapes`], [`bdtree_std::build`], [`bdtree_std::modal`], [`bdtree_std::oracle`] and [`crate::run`].
+//!
+//! | file | what |
+//! |---|---|
+//! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::replay`] |
+//! | `demo.rs` | `bdtree demo`: the run, its summary and its exact check against brute force |
+//! | `check.rs` | the demo's proxy check: a step's proxy contacts against a brute force |
+
+pub mod chairs;
+pub mod check;
+pub mod demo;

@@ -1,0 +1,254 @@
+//! A body's deformed mesh and its deformed spheres at one tree level, coloured by radius
+//! growth (the BD-Tree paper's Figs. 4 and 6).
+
+use std::path::Path;
+
+use bdtree_core::{Image, Pose, Scalar};
+
+use super::picture::{fmt_list, Circ, ColorBar, Picture};
+use super::picture::{Format, View};
+use crate::view::error::RenderError;
+use bdtree_std::export::growth_color;
+use bdtree_std::host::level_cut;
+use bdtree_std::io::ImageBuf;
+use bdtree_std::vec3::{dot, sub};
+use bdtree_std::BodyStorage;
+
+/// Options of [`spheres`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SphereOptions {
+    /// The tree level (depth; the root is 0). Drawn are the nodes at this depth and the leaves
+    /// above it: the cut of the tree at this level, which covers the whole mesh.
+    pub level: u32,
+    /// The reduced coordinates; `None` for the default [`default_q`].
+    pub q: Option<Vec<f64>>,
+    /// The direction of view.
+    pub view: View,
+    /// Picture size in pixels.
+    pub size: (u32, u32),
+}
+
+impl Default for SphereOptions {
+    fn default() -> Self {
+        Self {
+            level: 3,
+            q: None,
+            view: View::Iso,
+            size: (1000, 800),
+        }
+    }
+}
+
+/// The fraction of the root's rest radius that the largest vertex displacement reaches under
+/// the default `q` (see [`default_q`]).
+pub const DEFAULT_DISPLACEMENT: f64 = 0.1;
+
+/// What [`spheres`] drew, for captions and tests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SphereSummary {
+    /// The `q` used.
+    pub q: Vec<f64>,
+    /// The nodes drawn (the cut at the level), in tree order.
+    pub nodes: Vec<u32>,
+    /// `r(q) / r_rest` of each drawn node, in the order of `nodes`.
+    pub growth: Vec<f64>,
+}
+
+/// The default `q` of an image: every mode at the same amplitude `a`, with `a` chosen so that
+/// the largest vertex displacement `max_i ‖U_i q‖` is [`DEFAULT_DISPLACEMENT`] (10 %) of the
+/// root's rest radius. Empty for a rigid image.
+pub fn default_q<S: Scalar>(image: &Image<'_, S>) -> Vec<f64> {
+    let m = image.tree.modes();
+    if m == 0 {
+        return Vec::new();
+    }
+    let ones = vec![S::ONE; m];
+    let mut largest = 0.0f64;
+    for i in 0..image.model.vertex_count() {
+        if let (Some(x), Some(p)) = (image.model.deformed(i, &ones), image.model.position(i)) {
+            let d = sub(x.map(S::to_f64), p.map(S::to_f64));
+            largest = largest.max(dot(d, d).sqrt());
+        }
+    }
+    let root = image.tree.rest_sphere(0).map_or(1.0, |s| s[3].to_f64());
+    let a = if largest > 0.0 {
+        DEFAULT_DISPLACEMENT * root / largest
+    } else {
+        0.0
+    };
+    vec![a; m]
+}
+
+fn sphere_picture<S: Scalar>(
+    image: &Image<'_, S>,
+    name: &str,
+    options: &SphereOptions,
+    path: &Path,
+) -> Result<(Picture, SphereSummary), RenderError> {
+    let tree = &image.tree;
+    let m = tree.modes();
+    let (q, default) = match &options.q {
+        Some(q) => (q.clone(), false),
+        None => (default_q(image), true),
+    };
+    if q.len() != m {
+        return Err(RenderError::new(
+            path,
+            format!(
+                "the image has {m} mode{} but q has {} entr{}",
+                if m == 1 { "" } else { "s" },
+                q.len(),
+                if q.len() == 1 { "y" } else { "ies" }
+            ),
+        ));
+    }
+    if let Some(bad) = q.iter().find(|x| !x.is_finite()) {
+        return Err(RenderError::new(
+            path,
+            format!("q holds a non-finite value ({bad})"),
+        ));
+    }
+    if options.level > tree.depth() {
+        return Err(RenderError::new(
+            path,
+            format!(
+                "level {} does not exist (the tree's depth is {})",
+                options.level,
+                tree.depth()
+            ),
+        ));
+    }
+    let mut cache = BodyStorage::new(tree.node_count());
+    let mut body = cache
+        .body(image)
+        .map_err(|e| RenderError::new(path, e.to_string()))?;
+    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(Pose::identity(), &qs)
+        .map_err(|e| RenderError::new(path, e.to_string()))?;
+
+    let view = options.view;
+    let title = format!(
+        "{name}: spheres at level {} under q, coloured by r(q) / r_rest",
+        options.level
+    );
+    let mut pic = Picture::new(options.size, title);
+    for t in 0..image.model.triangles().len() {
+        if let Some(tri) = body.world_triangle(t) {
+            pic.triangle(
+                view,
+                tri.map(|v| v.map(S::to_f64)),
+                (236, 236, 240),
+                0.72,
+                false,
+            );
+        }
+    }
+    let nodes = level_cut(tree, options.level);
+    let mut growth = Vec::with_capacity(nodes.len());
+    let mut spheres = Vec::with_capacity(nodes.len());
+    for &k in &nodes {
+        let (Some(rest), Some(s)) = (tree.rest_sphere(k as usize), body.sphere(k as usize)) else {
+            continue;
+        };
+        let r0 = rest[3].to_f64();
+        let r = s[3].to_f64();
+        let g = if r0 > 0.0 { r / r0 } else { 1.0 };
+        growth.push(g);
+        spheres.push((s.map(S::to_f64), g));
+    }
+    let mut sorted = growth.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (lo, hi) = (
+        sorted.first().copied().unwrap_or(1.0),
+        sorted.last().copied().unwrap_or(1.0),
+    );
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(1.0);
+    let (bar_lo, bar_hi) = if hi - lo > 1e-9 {
+        (lo, hi)
+    } else {
+        (lo - 0.001, hi + 0.001)
+    };
+    // Back spheres (center behind the median depth) faded and first; then largest first, so
+    // small ones stay visible on top.
+    let mut depths: Vec<f64> = spheres
+        .iter()
+        .map(|(s, _)| view.project([s[0], s[1], s[2]]).1)
+        .collect();
+    depths.sort_by(f64::total_cmp);
+    let middle = depths.get(depths.len() / 2).copied().unwrap_or(0.0);
+    let faded_count = depths.iter().filter(|&&d| d < middle).count();
+    let mut circles: Vec<Circ> = spheres
+        .iter()
+        .map(|(s, g)| {
+            let (center, depth) = view.project([s[0], s[1], s[2]]);
+            Circ {
+                center,
+                radius: s[3],
+                color: growth_color((g - bar_lo) / (bar_hi - bar_lo)),
+                faded: depth < middle,
+                width: 2,
+            }
+        })
+        .collect();
+    circles.sort_by(|a, b| b.faded.cmp(&a.faded).then(b.radius.total_cmp(&a.radius)));
+    pic.circles = circles;
+    let q_text = if default {
+        format!(
+            "q = {} (default: every mode at one amplitude, largest vertex displacement {:.0} % of the root radius)",
+            if m == 0 {
+                "[] (rigid)".to_string()
+            } else {
+                format!("{:.4} × (1, …, 1)", q[0])
+            },
+            100.0 * DEFAULT_DISPLACEMENT
+        )
+    } else {
+        format!("q = {}", fmt_list(&q, 6))
+    };
+    pic.lines.push(format!(
+        "{} sphere{} (nodes at depth {} and shallower leaves; the {faded_count} behind the middle faded), {} modes, view {}",
+        nodes.len(),
+        if nodes.len() == 1 { "" } else { "s" },
+        options.level,
+        m,
+        view.name()
+    ));
+    pic.lines.push(q_text);
+    pic.lines.push(format!(
+        "radius growth r(q) / r_rest: min {lo:.4}, median {median:.4}, max {hi:.4}"
+    ));
+    pic.colorbar = Some(ColorBar {
+        min: bar_lo,
+        max: bar_hi,
+        label: "r(q) / r_rest".to_string(),
+    });
+    Ok((pic, SphereSummary { q, nodes, growth }))
+}
+
+/// Draws the tree image `image` (a `.bdt` file): its deformed mesh (light grey) and its
+/// deformed spheres at `options.level`, coloured by `r(q) / r_rest`, into `output` (`.png` or
+/// `.svg`). Returns what was drawn.
+pub fn spheres(
+    image: &Path,
+    options: &SphereOptions,
+    output: &Path,
+) -> Result<SphereSummary, RenderError> {
+    Format::of(output)?;
+    let buf = ImageBuf::read(image)?;
+    let header = buf
+        .header()
+        .map_err(|e| RenderError::new(image, e.to_string()))?;
+    let name = image.file_name().map_or_else(
+        || image.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let (pic, summary) = if header.scalar_bytes == 8 {
+        let parsed = buf.parse_named::<f64>(image)?;
+        sphere_picture(&parsed, &name, options, image)?
+    } else {
+        let parsed = buf.parse_named::<f32>(image)?;
+        sphere_picture(&parsed, &name, options, image)?
+    };
+    pic.save(output)?;
+    Ok(summary)
+}

@@ -1,0 +1,248 @@
+//! The chairs simulation: mass properties, starting placements, and a short fall that lands
+//! every chair on the ground without launching any.
+
+use std::sync::OnceLock;
+
+use bdtree_cli::sim::chairs::{
+    initial_placements, prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions,
+    GroundContacts, ProxyContact, MODES,
+};
+use bdtree_cli::sim::check::{proxy_check, CheckError};
+use bdtree_cli::sim::demo::{self, DemoError};
+use bdtree_std::shapes::chair_mesh;
+
+/// The chair, analysed once for every test of this file (the modal analysis takes seconds).
+fn chair() -> &'static Chair {
+    static CHAIR: OnceLock<Chair> = OnceLock::new();
+    CHAIR.get_or_init(|| prepare_chair(chair_mesh()).expect("chair"))
+}
+
+/// The mesh's origin is the solid's center of mass: its vertices balance around 0 in x and y
+/// (the chair is symmetric in x) and the seat sits above the origin.
+#[test]
+fn the_chair_is_centered_and_closed() {
+    let mesh = chair_mesh();
+    assert_eq!(mesh.triangles.len(), 3648);
+    let (lo, hi) = mesh.vertices.iter().fold(
+        ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]),
+        |(lo, hi), v| {
+            (
+                [0, 1, 2].map(|k| lo[k].min(v[k])),
+                [0, 1, 2].map(|k| hi[k].max(v[k])),
+            )
+        },
+    );
+    assert!(
+        (lo[0] + hi[0]).abs() < 1e-9,
+        "symmetric in x: {lo:?} {hi:?}"
+    );
+    assert!(
+        lo[2] < -0.3 && hi[2] > 0.3,
+        "origin inside the chair's height"
+    );
+    // Closed surface: every edge shared by exactly two triangles.
+    let mut edges = std::collections::HashMap::new();
+    for t in &mesh.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        }
+    }
+    assert!(edges.values().all(|&n| n == 2));
+}
+
+/// No two chairs start closer than the chair's bounding diameter.
+#[test]
+fn chairs_start_apart() {
+    let mesh = chair_mesh();
+    let radius = mesh
+        .vertices
+        .iter()
+        .map(|v| v.iter().map(|x| x * x).sum::<f64>().sqrt())
+        .fold(0.0, f64::max);
+    let options = ChairOptions {
+        count: 40,
+        ..ChairOptions::default()
+    };
+    let placements = initial_placements(&options);
+    for (i, a) in placements.iter().enumerate() {
+        assert!(a.x[2] > radius, "chair {i} starts in the ground");
+        for b in &placements[i + 1..] {
+            let d = (0..3)
+                .map(|k| (a.x[k] - b.x[k]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(d > 2.0 * radius, "chairs {d} m apart");
+        }
+    }
+}
+
+/// Eight chairs fall for 0.8 s: contacts happen (with each other and the ground), nobody is
+/// launched or sinks, every placement stays finite, and the rigid replay sees the same
+/// placements.
+#[test]
+fn a_short_fall_lands_every_chair() {
+    let chair = chair();
+    assert_eq!(chair.omega.len(), MODES);
+    let options = ChairOptions {
+        count: 8,
+        steps: 400,
+        ..ChairOptions::default()
+    };
+    let mut calls = 0;
+    let trajectory = simulate(chair, &options, &mut |_| calls += 1).expect("simulate");
+    assert_eq!(calls, 400);
+    assert_eq!(trajectory.reports[0].contacts, 0, "chairs start apart");
+    let ground: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
+    let pairs: usize = trajectory.reports.iter().map(|r| r.colliding_pairs).sum();
+    let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
+    assert_eq!(incomplete, 0, "every query completes");
+    assert!(
+        ground > 0 && pairs > 0,
+        "ground {ground}, chair pairs {pairs}"
+    );
+    let start = &trajectory.steps[0];
+    let end = trajectory.steps.last().expect("steps");
+    for (a, b) in start.iter().zip(end) {
+        assert!(b
+            .x
+            .iter()
+            .chain(&b.rotation)
+            .chain(&b.q)
+            .all(|x| x.is_finite()));
+        assert!(b.x[2] < a.x[2], "fell");
+        let lowest = world_vertices(chair, b)
+            .iter()
+            .map(|v| v[2])
+            .fold(f64::INFINITY, f64::min);
+        assert!(lowest > -0.05, "sank {lowest} m into the ground");
+        assert!(b.q.iter().all(|q| q.abs() <= 0.01), "strain limit");
+    }
+    let rigid = replay(chair, &options, &trajectory, true).expect("replay");
+    assert!(rigid.mean_seconds > 0.0 && rigid.contacts > 0.0);
+}
+
+/// Eight chairs fall for 0.8 s on the ground found as `ground` says: the deepest any chair
+/// sinks into it (every 10th step), and the largest over the lower layer's chairs (the first
+/// 4) of the lowest their meshes came to the ground.
+fn fall(ground: GroundContacts) -> (f64, f64) {
+    let chair = chair();
+    let options = ChairOptions {
+        count: 8,
+        steps: 400,
+        ground_contacts: ground,
+        ..ChairOptions::default()
+    };
+    let trajectory = simulate(chair, &options, &mut |_| {}).expect("simulate");
+    let contacts: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
+    assert!(contacts > 0, "no ground contact");
+    let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
+    assert_eq!(incomplete, 0, "{ground:?}: every query completes");
+    let start = &trajectory.steps[0];
+    let end = trajectory.steps.last().expect("steps");
+    for (a, b) in start.iter().zip(end) {
+        assert!(b.x.iter().chain(&b.rotation).all(|x| x.is_finite()));
+        assert!(b.x[2] < a.x[2], "fell");
+    }
+    let (mut deepest, mut closest) = (0.0f64, [f64::INFINITY; 4]);
+    for step in trajectory.steps.iter().step_by(10) {
+        for (k, p) in step.iter().enumerate() {
+            let lowest = world_vertices(chair, p)
+                .iter()
+                .map(|v| v[2])
+                .fold(f64::INFINITY, f64::min);
+            deepest = deepest.max(-lowest);
+            if let Some(c) = closest.get_mut(k) {
+                *c = c.min(lowest);
+            }
+        }
+    }
+    (
+        deepest,
+        closest.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    )
+}
+
+/// The ground's contact proxies (the demo's default) and its exact triangle contacts (a
+/// pressure penalty per triangle) both land the chairs: every lower-layer chair comes within
+/// 5 cm of the ground and none sinks 10 cm into it. Measured: proxies sink at most 3.4 mm and
+/// hold the meshes up to 2.1 cm above the plane (their spheres are fatter than the mesh);
+/// triangles put the meshes on the plane and let a chair landing on a leg's corner (a small
+/// area, a small force) sink 5.7 cm before it stops.
+#[test]
+fn chairs_land_on_either_ground_model() {
+    for ground in [GroundContacts::Proxies, GroundContacts::Triangles] {
+        let (deepest, above) = fall(ground);
+        println!(
+            "{ground:?}: deepest {deepest:.4} m into the ground, lower layer down to {above:.4} m"
+        );
+        assert!(
+            deepest < 0.1,
+            "{ground:?}: sank {deepest} m into the ground"
+        );
+        assert!(
+            above < 0.05,
+            "{ground:?}: a lower-layer chair stayed {above} m above the ground"
+        );
+    }
+}
+
+/// The demo's proxy check compares something that can be wrong: on a short demo it finds the
+/// busiest step's proxy contacts among a brute force with some to compare, and it fails,
+/// naming the chairs and nodes, when a contact is dropped from the simulation's list or a
+/// far pair is added to it.
+#[test]
+fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
+    let chair = chair();
+    let run = demo::run(chair, 8, 400, &mut |_| {}).expect("demo");
+    let check = &run.proxy_check;
+    let step = run.busiest;
+    let reported = &run.trajectory.contacts[step].proxies;
+    assert!(
+        check.truth > 0 && check.reported == reported.len(),
+        "{check:?}"
+    );
+    assert!(check.proxies > 0 && check.chair_pairs > 0, "{check:?}");
+    let summary = run.to_string();
+    assert!(
+        summary.contains(&format!(
+            "its {} proxy contacts against a brute force",
+            reported.len()
+        )),
+        "{summary}"
+    );
+    let at = &run.trajectory.steps[step];
+    let depth = run.options.proxy_depth;
+    // Dropped: every contact's absence is seen.
+    for k in 0..reported.len() {
+        let mut dropped = reported.clone();
+        let gone = dropped.remove(k);
+        match proxy_check(chair, depth, at, &run.worlds, &dropped) {
+            Err(CheckError::Missed { chairs, nodes, .. }) => {
+                assert_eq!((chairs, nodes), (gone.chairs, gone.nodes));
+            }
+            other => panic!("dropping {gone:?}: {other:?}"),
+        }
+    }
+    // Invented: a proxy pair of the two chairs farthest apart.
+    let apart = |i: usize, j: usize| {
+        let (a, b) = (at[i].x, at[j].x);
+        (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>()
+    };
+    let (i, j) = (0..8)
+        .flat_map(|i| (i + 1..8).map(move |j| (i, j)))
+        .max_by(|p, q| apart(p.0, p.1).total_cmp(&apart(q.0, q.1)))
+        .expect("pairs");
+    let far = ProxyContact {
+        chairs: [i, j],
+        nodes: reported[0].nodes,
+    };
+    let mut invented = reported.clone();
+    invented.push(far);
+    let e = proxy_check(chair, depth, at, &run.worlds, &invented).expect_err("extra");
+    assert!(matches!(e, CheckError::Extra { .. }), "{e:?}");
+    // The demo's error (what `bdtree demo` prints before exiting with status 1).
+    let text = DemoError::Check(e).to_string();
+    let named = format!("demo check failed: chairs {i}, {j}");
+    assert!(text.starts_with(&named), "{text}");
+}

@@ -1,0 +1,616 @@
+//! Self-collision against the f64 brute force over every pair of non-adjacent triangles of the
+//! explicitly deformed mesh: nothing missed, extras only within the rounding inflation.
+
+use bdtree_core::query::self_collision::{
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+};
+use bdtree_core::{
+    collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
+};
+use bdtree_std::build::{build, self_contours, BuildOptions, Precision};
+use bdtree_std::io;
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::{oracle, BodyStorage};
+use proptest::prelude::*;
+
+use crate::support::{config, rough_basis, Rng};
+
+/// Checks one body and state in both modes a user can choose — the exact traversal
+/// (`collide_self`, no vertex cache) and the culled one (`collide_self_with` with signatures,
+/// normal cones and the tree's contours, on a body with a vertex cache) — against the f64 brute
+/// force on the explicitly deformed mesh; returns the number of true self-contacts.
+fn check<S: Scalar>(
+    mesh: &Mesh,
+    basis: &Basis,
+    q: &[f64],
+    pose: io::Pose,
+) -> Result<usize, TestCaseError> {
+    let options = BuildOptions {
+        precision: if S::BYTES == 4 {
+            Precision::F32
+        } else {
+            Precision::F64
+        },
+        ..BuildOptions::default()
+    };
+    let buf = build(mesh, Some(basis), options, &mut |_| {})
+        .expect("build")
+        .0;
+    let image = buf.parse::<S>().expect("image");
+    let n = image.tree.node_count();
+    let p = Pose::from_quaternion(
+        pose.rotation.map(S::from_f64),
+        pose.translation.map(S::from_f64),
+    )
+    .expect("pose");
+    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+    let world = oracle::deform(&mesh.vertices, Some(basis), q, &pose);
+    let truth = oracle::brute_force_self_pairs(&world, &mesh.triangles);
+
+    let mut cache = BodyStorage::new(n);
+    let mut body = cache.body(&image).expect("body");
+    body.set_state(p, &qs).expect("state");
+    let mut exact = Vec::new();
+    let outcome = collide_self(&mut body, &mut stack, &mut |p: TrianglePair| {
+        exact.push((p.a, p.b));
+        true
+    });
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    let tolerance = 20.0 * body.error().to_f64();
+    holds(mesh, &world, &truth, &mut exact, tolerance, S::NAME)?;
+
+    let contours = self_contours(&image.tree, image.model.triangles());
+    let mut signatures = vec![0u64; n];
+    let mut cones = vec![0u16; n];
+    let mut cache = BodyStorage::new(n);
+    let mut vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    let mut body = cache
+        .body(&image)
+        .and_then(|b| b.with_vertex_cache(&mut vertices))
+        .expect("body");
+    body.set_state(p, &qs).expect("state");
+    vertex_signatures(&body, &mut signatures).expect("signatures");
+    normal_cones(&mut body, &mut cones).expect("cones");
+    let aids = SelfAids {
+        signatures: &signatures,
+        cones: &cones,
+        contours: contours.view(),
+    };
+    let mut culled = Vec::new();
+    let mut counts = UnitCounts::default();
+    let outcome = collide_self_with(
+        &mut body,
+        aids,
+        &mut counts,
+        &mut stack,
+        &mut |p: TrianglePair| {
+            culled.push((p.a, p.b));
+            true
+        },
+    );
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    holds(mesh, &world, &truth, &mut culled, tolerance, S::NAME)?;
+    for p in &culled {
+        prop_assert!(exact.binary_search(p).is_ok(), "culled invented {:?}", p);
+    }
+    Ok(truth.len())
+}
+
+/// One answer against the truth: sorted, no duplicates, only non-adjacent ordered pairs, every
+/// true pair present, every extra pair within `tolerance` of touching.
+fn holds(
+    mesh: &Mesh,
+    world: &[[f64; 3]],
+    truth: &[(u32, u32)],
+    found: &mut Vec<(u32, u32)>,
+    tolerance: f64,
+    name: &str,
+) -> Result<(), TestCaseError> {
+    let count = found.len();
+    found.sort_unstable();
+    found.dedup();
+    prop_assert_eq!(found.len(), count, "duplicate pairs");
+    for &(a, b) in found.iter() {
+        let (ta, tb) = (mesh.triangles[a as usize], mesh.triangles[b as usize]);
+        prop_assert!(
+            a < b && !ta.iter().any(|v| tb.contains(v)),
+            "({a}, {b}) adjacent or unordered"
+        );
+    }
+    for t in truth {
+        prop_assert!(
+            found.binary_search(t).is_ok(),
+            "{}: missed {t:?} of {}",
+            name,
+            truth.len()
+        );
+    }
+    let tri = |t: u32| mesh.triangles[t as usize].map(|v| world[v as usize]);
+    for &(a, b) in found.iter().filter(|p| truth.binary_search(p).is_err()) {
+        let gap = oracle::separation_gap(&tri(a), &tri(b));
+        prop_assert!(gap <= tolerance, "{}: extra ({a}, {b}) {gap} apart", name);
+    }
+    Ok(())
+}
+
+fn meshes() -> Vec<Mesh> {
+    vec![
+        sheet(1.5, 1.0, 12, 8),
+        icosphere(0.5, 2),
+        torus(0.5, 0.15, 18, 8),
+        bar(2.0, 0.08, 14),
+        blob(0.5, 2, 5, 11),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(40, 0xBD7_0701))]
+
+    #[test]
+    fn self_collision_equals_brute_force(
+        index in 0usize..5,
+        modes in 1usize..=6,
+        rough in any::<bool>(),
+        amplitude in prop_oneof![Just(0.02), Just(0.2), Just(0.6)],
+        scale in prop_oneof![Just(1.0), Just(1e-3)],
+        far in prop_oneof![Just(1.0), Just(300.0)],
+        seed in any::<u64>(),
+    ) {
+        // Unit-size and millimetre parts, near the origin and hundreds of sizes away from it.
+        let mut rng = Rng::new(seed);
+        let mut mesh = meshes().swap_remove(index);
+        let mut basis = if rough {
+            rough_basis(mesh.vertices.len(), modes, amplitude * 0.2, &mut rng)
+        } else {
+            smooth_basis(&mesh.vertices, modes, amplitude)
+        };
+        mesh.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
+        basis.data.iter_mut().for_each(|x| *x *= scale);
+        let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
+        let pose = io::Pose {
+            rotation: rng.rotation(),
+            translation: [0, 1, 2].map(|_| far * scale * rng.uniform(-1.0, 1.0)),
+        };
+        check::<f32>(&mesh, &basis, &q, pose)?;
+        check::<f64>(&mesh, &basis, &q, pose)?;
+    }
+}
+
+/// A sheet folded onto itself by one mode: its right half swings over the left and through it.
+#[test]
+fn a_folded_sheet_collides_with_itself() {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    let mut basis = Basis::zeros(mesh.vertices.len(), 1);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        if v[0] > 0.0 {
+            // q = 1 mirrors x > 0 to −x and lifts it by 0.3·x·(y − 0.5·sign), tilting the flap
+            // so that it crosses the left half.
+            basis.data[3 * i] = -2.0 * v[0];
+            basis.data[3 * i + 2] = 0.6 * v[0] * v[1];
+        }
+    }
+    let mut total = 0;
+    for q in [0.0, 0.5, 1.0, 1.2] {
+        total += check::<f32>(&mesh, &basis, &[q], io::Pose::IDENTITY).expect("f32");
+        total += check::<f64>(&mesh, &basis, &[q], io::Pose::IDENTITY).expect("f64");
+    }
+    assert!(total > 0, "the fold crosses the sheet somewhere");
+}
+
+/// Folds made to fool a culling test, in f32 and f64, each at several depths of the fold and
+/// placements (turned, far from the origin, millimetre scale): (1) a strip wound in its own
+/// plane into a flat helix of one and a half turns whose layers tilt through each other — every
+/// normal faces up, so the cone test passes everywhere and only the contour test can refuse the
+/// patches that overlap themselves; (2) a sheet's half folded flat onto the other half, tilted
+/// to cross it (adjacent patches folded onto each other); (3) a corner flap folded back over its
+/// own patch and through it. Both modes must find every pair the brute force finds.
+#[test]
+fn culling_never_hides_a_fold() {
+    let mut folds: Vec<(&str, Mesh, Basis)> = Vec::new();
+    // (1) The flat helix: x along the strip becomes the angle, y the radius; z climbs slowly
+    // with the angle and tilts across the strip by more than one turn's climb.
+    let strip = sheet(1.0, 0.2, 60, 4);
+    let mut helix = Basis::zeros(strip.vertices.len(), 1);
+    for (i, v) in strip.vertices.iter().enumerate() {
+        let angle = (v[0] + 0.5) * 3.0 * std::f64::consts::PI;
+        let radius = 0.3 + v[1];
+        let target = [
+            radius * angle.cos(),
+            radius * angle.sin(),
+            // The tilt turns over along the strip, so one turn's layers cross each other.
+            0.004 * angle + 0.3 * v[1] * (1.0 - angle / (1.5 * std::f64::consts::PI)),
+        ];
+        for k in 0..3 {
+            helix.data[3 * i + k] = target[k] - v[k];
+        }
+    }
+    folds.push(("helix", strip, helix));
+    // (2) Half folded flat onto the other half, tilted across it.
+    let half = sheet(2.0, 1.0, 16, 8);
+    let mut flat = Basis::zeros(half.vertices.len(), 1);
+    for (i, v) in half.vertices.iter().enumerate() {
+        if v[0] > 0.0 {
+            flat.data[3 * i] = -2.0 * v[0];
+            flat.data[3 * i + 2] = 0.05 * v[0] * (v[1] + 0.1);
+        }
+    }
+    folds.push(("flat", half, flat));
+    // (3) A corner flap folded back over its own patch, diagonally.
+    let corner = sheet(1.0, 1.0, 12, 12);
+    let mut flap = Basis::zeros(corner.vertices.len(), 1);
+    for (i, v) in corner.vertices.iter().enumerate() {
+        let s = v[0] + v[1] - 0.3;
+        if s > 0.0 {
+            // Mirror across the line x + y = 0.3, lifted with a tilt along the fold.
+            flap.data[3 * i] = -s;
+            flap.data[3 * i + 1] = -s;
+            flap.data[3 * i + 2] = 0.08 * s * (v[0] - v[1]);
+        }
+    }
+    folds.push(("flap", corner, flap));
+
+    let mut rng = Rng::new(0xBD7_0705);
+    for (name, mesh, basis) in &folds {
+        let mut total = 0;
+        for (case, q) in [0.0, 0.5, 0.9, 0.97, 1.0, 1.03].into_iter().enumerate() {
+            let (scale, offset) = [(1.0, 0.0), (1.0, 200.0), (1e-3, 0.2)][case % 3];
+            let mut scaled = mesh.clone();
+            scaled
+                .vertices
+                .iter_mut()
+                .flatten()
+                .for_each(|x| *x *= scale);
+            let mut b = basis.clone();
+            b.data.iter_mut().for_each(|x| *x *= scale);
+            let pose = io::Pose {
+                rotation: rng.rotation(),
+                translation: [offset, -offset, 0.5 * offset],
+            };
+            total += check::<f32>(&scaled, &b, &[q], pose).expect(name);
+            total += check::<f64>(&scaled, &b, &[q], pose).expect(name);
+        }
+        assert!(total > 0, "{name}: the fold crosses itself somewhere");
+    }
+}
+
+/// Normal cones: a flat sheet is one cone at the root, a closed sphere has none; a parent's
+/// bitfield is the AND of its children's; a set bit is a direction every true normal below
+/// the node faces, checked against the f64 normals of the explicitly deformed mesh.
+#[test]
+fn normal_cones_nest_and_hold_for_the_true_normals() {
+    use bdtree_core::query::self_collision::DIRECTIONS;
+    use bdtree_core::NodeKind;
+    let mut rng = Rng::new(0xBD7_0702);
+    for (mesh, expect_root) in [
+        (sheet(1.5, 1.0, 12, 8), Some(true)),
+        (icosphere(0.5, 2), Some(false)),
+        (blob(0.5, 2, 5, 11), None),
+    ] {
+        let basis = smooth_basis(&mesh.vertices, 4, 0.4);
+        let buf = build(&mesh, Some(&basis), BuildOptions::default(), &mut |_| {})
+            .expect("build")
+            .0;
+        let image = buf.parse::<f32>().expect("image");
+        let n = image.tree.node_count();
+        let mut cache = BodyStorage::new(n);
+        let mut body = cache.body(&image).expect("body");
+        let mut cones = vec![0u16; n];
+        let sets = node_triangles(&image);
+        for step in 0..6 {
+            let q: Vec<f64> = if step == 0 {
+                vec![0.0; 4]
+            } else {
+                (0..4).map(|_| rng.uniform(-2.0, 2.0)).collect()
+            };
+            let q32: Vec<f32> = q.iter().map(|&x| x as f32).collect();
+            body.set_state(Pose::identity(), &q32).expect("state");
+            normal_cones(&mut body, &mut cones).expect("cones");
+            if step == 0 {
+                if let Some(flat) = expect_root {
+                    assert_eq!(cones[0] != 0, flat, "root cone of the rest shape");
+                }
+            }
+            let q_stored: Vec<f64> = q32.iter().map(|&x| f64::from(x)).collect();
+            let world =
+                oracle::deform(&mesh.vertices, Some(&basis), &q_stored, &io::Pose::IDENTITY);
+            for k in 0..n {
+                if let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) {
+                    assert_eq!(cones[k], cones[left as usize] & cones[right as usize]);
+                }
+                for (d, dir) in DIRECTIONS.iter().enumerate() {
+                    if cones[k] & (1 << d) == 0 {
+                        continue;
+                    }
+                    for &t in &sets[k] {
+                        let [a, b, c] = mesh.triangles[t as usize].map(|v| world[v as usize]);
+                        let e1 = [0, 1, 2].map(|i| b[i] - a[i]);
+                        let e2 = [0, 1, 2].map(|i| c[i] - a[i]);
+                        let normal = [
+                            e1[1] * e2[2] - e1[2] * e2[1],
+                            e1[2] * e2[0] - e1[0] * e2[2],
+                            e1[0] * e2[1] - e1[1] * e2[0],
+                        ];
+                        let dot: f64 = (0..3).map(|i| normal[i] * f64::from(dir[i])).sum();
+                        assert!(
+                            dot > 0.0,
+                            "node {k} bit {d}: triangle {t} faces away ({dot})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The triangles below each node, collected independently of the kernel.
+fn node_triangles(image: &bdtree_core::Image<'_, f32>) -> Vec<Vec<u32>> {
+    use bdtree_core::NodeKind;
+    let n = image.tree.node_count();
+    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for k in (0..n).rev() {
+        sets[k] = match image.tree.kind(k).expect("node") {
+            NodeKind::Leaf { triangle } => vec![triangle],
+            NodeKind::Internal { left, right } => {
+                let mut s = sets[left as usize].clone();
+                s.extend_from_slice(&sets[right as usize]);
+                s
+            }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
+        };
+    }
+    sets
+}
+
+/// The vertices below each node, collected independently of the kernel (leaves' triangles).
+fn node_vertices(image: &bdtree_core::Image<'_, f32>, triangles: &[[u32; 3]]) -> Vec<Vec<u32>> {
+    use bdtree_core::NodeKind;
+    let n = image.tree.node_count();
+    let mut sets = vec![Vec::new(); n];
+    for k in (0..n).rev() {
+        let set = match image.tree.kind(k).expect("node") {
+            NodeKind::Leaf { triangle } => triangles[triangle as usize].to_vec(),
+            NodeKind::Internal { left, right } => {
+                let mut s = sets[left as usize].clone();
+                s.extend_from_slice(&sets[right as usize]);
+                s
+            }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
+        };
+        sets[k] = set;
+        sets[k].sort_unstable();
+        sets[k].dedup();
+    }
+    sets
+}
+
+/// Signatures never call adjacent nodes non-adjacent (Type 3 is proven), and they do separate
+/// most non-adjacent leaf pairs.
+#[test]
+fn vertex_signatures_never_hide_a_shared_vertex() {
+    use bdtree_core::query::self_collision::vertex_signatures;
+    let mut rng = Rng::new(0xBD7_0703);
+    for mesh in meshes() {
+        let buf = build(&mesh, None, BuildOptions::default(), &mut |_| {})
+            .expect("build")
+            .0;
+        let image = buf.parse::<f32>().expect("image");
+        let n = image.tree.node_count();
+        let mut cache = BodyStorage::new(n);
+        let body = cache.body(&image).expect("body");
+        let mut signatures = vec![0u64; n];
+        vertex_signatures(&body, &mut signatures).expect("signatures");
+        let sets = node_vertices(&image, &mesh.triangles);
+        let leaves: Vec<usize> = (0..n)
+            .filter(|&k| matches!(image.tree.kind(k), Some(bdtree_core::NodeKind::Leaf { .. })))
+            .collect();
+        let (mut disjoint, mut proven) = (0usize, 0usize);
+        for _ in 0..4000 {
+            let (i, j) = (rng.below(n), rng.below(n));
+            let shared = sets[i].iter().any(|v| sets[j].binary_search(v).is_ok());
+            if shared {
+                assert_ne!(
+                    signatures[i] & signatures[j],
+                    0,
+                    "nodes {i}, {j} share a vertex"
+                );
+            }
+            let (a, b) = (
+                leaves[rng.below(leaves.len())],
+                leaves[rng.below(leaves.len())],
+            );
+            if !sets[a].iter().any(|v| sets[b].binary_search(v).is_ok()) {
+                disjoint += 1;
+                proven += usize::from(signatures[a] & signatures[b] == 0);
+            }
+        }
+        assert!(
+            proven * 4 >= disjoint * 3,
+            "only {proven} of {disjoint} non-adjacent leaf pairs proven Type 3"
+        );
+    }
+}
+
+/// A query's pairs, sorted, after checking it completed without duplicates (drains `found`).
+fn settle(
+    found: &mut Vec<(u32, u32)>,
+    outcome: bdtree_core::QueryOutcome,
+) -> Result<Vec<(u32, u32)>, TestCaseError> {
+    prop_assert_eq!(outcome.status, QueryStatus::Complete);
+    let mut pairs = std::mem::take(found);
+    let count = pairs.len();
+    pairs.sort_unstable();
+    pairs.dedup();
+    prop_assert_eq!(pairs.len(), count, "duplicate pairs");
+    Ok(pairs)
+}
+
+/// Runs `steps` states through the exact traversal, the typed traversal (signatures) and an
+/// incremental list; all three must give the same set each step. Returns the list's lengths.
+fn list_run(
+    mesh: &Mesh,
+    basis: &Basis,
+    states: &[Vec<f32>],
+    capacity: usize,
+) -> Result<Vec<(usize, bool)>, TestCaseError> {
+    use bdtree_core::query::self_collision::{tree_parents, SelfList};
+    let buf = build(mesh, Some(basis), BuildOptions::default(), &mut |_| {})
+        .expect("build")
+        .0;
+    let image = buf.parse::<f32>().expect("image");
+    let n = image.tree.node_count();
+    let mut cache = BodyStorage::new(n);
+    let mut body = cache.body(&image).expect("body");
+    let mut signatures = vec![0u64; n];
+    vertex_signatures(&body, &mut signatures).expect("signatures");
+    let mut parents = vec![0u32; n];
+    tree_parents(&image.tree, &mut parents).expect("parents");
+    let (mut units, mut spare) = (vec![[0u32; 2]; capacity], vec![[0u32; 2]; capacity]);
+    let mut list = SelfList::new(&parents, &mut units, &mut spare);
+    let (mut units2, mut spare2) = (vec![[0u32; 2]; capacity], vec![[0u32; 2]; capacity]);
+    let mut culled_list = SelfList::new(&parents, &mut units2, &mut spare2);
+    let contours = self_contours(&image.tree, image.model.triangles());
+    let mut cones = vec![0u16; n];
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+    let mut lengths = Vec::new();
+    for q in states {
+        body.set_state(Pose::identity(), q).expect("state");
+        let aids = SelfAids {
+            signatures: &signatures,
+            ..SelfAids::NONE
+        };
+        let mut found = Vec::new();
+        let mut sink = |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        };
+        let outcome = collide_self(&mut body, &mut stack, &mut sink);
+        let exact = settle(&mut found, outcome)?;
+        let mut typed_counts = UnitCounts::default();
+        let mut sink = |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        };
+        let outcome = collide_self_with(&mut body, aids, &mut typed_counts, &mut stack, &mut sink);
+        let typed = settle(&mut found, outcome)?;
+        let mut sink = |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        };
+        let outcome = list.collide(
+            &mut body,
+            aids,
+            &mut stack,
+            &mut sink,
+            &mut UnitCounts::default(),
+        );
+        let incremental = settle(&mut found, outcome)?;
+        // The list with sound culling: every true pair, nothing the exact traversal lacks.
+        normal_cones(&mut body, &mut cones).expect("cones");
+        let culled_aids = SelfAids {
+            signatures: &signatures,
+            cones: &cones,
+            contours: contours.view(),
+        };
+        let mut sink = |p: TrianglePair| {
+            found.push((p.a, p.b));
+            true
+        };
+        let outcome = culled_list.collide(
+            &mut body,
+            culled_aids,
+            &mut stack,
+            &mut sink,
+            &mut UnitCounts::default(),
+        );
+        let culled = settle(&mut found, outcome)?;
+        let q64: Vec<f64> = q.iter().map(|&x| f64::from(x)).collect();
+        let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &io::Pose::IDENTITY);
+        for t in oracle::brute_force_self_pairs(&world, &mesh.triangles) {
+            prop_assert!(
+                culled.binary_search(&t).is_ok(),
+                "culled list missed {:?}",
+                t
+            );
+        }
+        for p in &culled {
+            prop_assert!(
+                exact.binary_search(p).is_ok(),
+                "culled list invented {:?}",
+                p
+            );
+        }
+        prop_assert_eq!(&typed, &exact, "typed traversal differs");
+        prop_assert_eq!(&incremental, &exact, "incremental list differs");
+        prop_assert!(typed_counts.type3 > 0 && typed_counts.type2 > 0);
+        lengths.push((list.len(), list.overflowed()));
+    }
+    Ok(lengths)
+}
+
+proptest! {
+    #![proptest_config(config(16, 0xBD7_0704))]
+
+    /// The incremental list and the typed traversal equal the exact traversal (itself checked
+    /// against brute force above) over a motion that folds and unfolds.
+    #[test]
+    fn incremental_list_equals_exact_traversal(
+        index in 0usize..5,
+        modes in 1usize..=6,
+        amplitude in prop_oneof![Just(0.05), Just(0.3), Just(0.8)],
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let mesh = meshes().swap_remove(index);
+        let basis = smooth_basis(&mesh.vertices, modes, amplitude);
+        let target: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
+        let states: Vec<Vec<f32>> = (0..=16)
+            .map(|s| {
+                let t = 1.0 - (f64::from(s) / 8.0 - 1.0).abs();
+                target.iter().map(|&x| (x * t) as f32).collect()
+            })
+            .collect();
+        // Crumpled states can outgrow the list: those steps check the fallback's answer.
+        list_run(&mesh, &basis, &states, 16 * mesh.triangles.len())?;
+    }
+}
+
+/// A list too small to hold the units still answers completely, says so, and walks from the
+/// root again next step.
+#[test]
+fn a_full_list_is_reported_and_the_answer_stays_complete() {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    let basis = smooth_basis(&mesh.vertices, 3, 0.6);
+    let states: Vec<Vec<f32>> = (0..4).map(|s| vec![0.5 * s as f32, -0.7, 0.3]).collect();
+    let lengths = list_run(&mesh, &basis, &states, 16).expect("complete answers");
+    assert!(lengths.iter().all(|&(len, overflow)| overflow && len == 0));
+}
+
+/// Folding then unfolding: the list grows where the sheet comes close and shrinks back as
+/// separated units merge into their parents.
+#[test]
+fn the_list_shrinks_back_after_a_fold() {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    let mut basis = Basis::zeros(mesh.vertices.len(), 1);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        if v[0] > 0.0 {
+            basis.data[3 * i] = -2.0 * v[0];
+            basis.data[3 * i + 2] = 0.6 * v[0] * v[1];
+        }
+    }
+    let mut states: Vec<Vec<f32>> = (0..=10).map(|s| vec![0.1 * s as f32]).collect();
+    states.extend((0..=10).rev().map(|s| vec![0.1 * s as f32]));
+    states.extend(std::iter::repeat_n(vec![0.0], 12));
+    let lengths = list_run(&mesh, &basis, &states, 8192).expect("complete answers");
+    let first = lengths[0].0;
+    let peak = lengths.iter().map(|l| l.0).max().expect("steps");
+    let last = lengths.last().expect("steps").0;
+    eprintln!("list lengths: first {first}, peak {peak}, last {last}: {lengths:?}");
+    assert!(peak > first, "folding refines the list");
+    assert!(last < peak, "unfolding merges units back");
+    assert!(
+        last * 4 <= first * 5,
+        "back at rest, the list is within 25 % of a fresh walk's"
+    );
+}

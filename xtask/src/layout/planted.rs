@@ -1,0 +1,166 @@
+//! The layout rules hold on this checkout, and each one bites: a violation of each, planted in
+//! a copy of the checkout's sources, manifests and layout chapter, is reported — a long file
+//! and a module cycle in every crate, the application named by the library (in its sources and
+//! in its manifest), a room and a floor crossed the wrong way.
+
+use std::path::{Path, PathBuf};
+
+use super::{crates, rooms, workspace, APPLICATION};
+
+/// A copy of what the rules read (Rust files, manifests, the layout chapter) in a fresh
+/// temporary folder, removed when dropped.
+struct Copy(PathBuf);
+
+impl Copy {
+    fn new(name: &str) -> Self {
+        let to = std::env::temp_dir().join(format!("bdtree-layout-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&to);
+        copy(&crate::root(), &crate::root(), &to);
+        Self(to)
+    }
+    fn write(&self, file: &str, text: &str) {
+        let path = self.0.join(file);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    /// `text` as the file's first line (before any test module, which the rules skip).
+    fn prepend(&self, file: &str, text: &str) {
+        let old = std::fs::read_to_string(self.0.join(file)).expect("read");
+        self.write(file, &format!("{text}\n{old}"));
+    }
+    fn problems(&self) -> Vec<String> {
+        let mut problems = workspace(&self.0);
+        problems.extend(rooms::check(&self.0));
+        problems.extend(super::floors::check(&self.0));
+        problems
+    }
+}
+
+impl Drop for Copy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy(root: &Path, dir: &Path, to: &Path) {
+    for entry in std::fs::read_dir(dir).expect("read").flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_string();
+        if path.is_dir() {
+            if !(name.starts_with('.') || name == "target" || name == "node_modules") {
+                copy(root, &path, to);
+            }
+        } else if name.ends_with(".rs") || name == "Cargo.toml" || name == "layout.md" {
+            let rel = path.strip_prefix(root).expect("under the root");
+            let dest = to.join(rel);
+            std::fs::create_dir_all(dest.parent().expect("a parent")).expect("mkdir");
+            std::fs::copy(&path, dest).expect("copy");
+        }
+    }
+}
+
+fn assert_reported(problems: &[String], needle: &str) {
+    assert!(
+        problems.iter().any(|p| p.contains(needle)),
+        "no problem mentions {needle:?}: {problems:#?}"
+    );
+}
+
+#[test]
+fn the_checkout_holds_the_layout() {
+    let root = crate::root();
+    let mut problems = workspace(&root);
+    problems.extend(rooms::check(&root));
+    problems.extend(super::floors::check(&root));
+    assert!(problems.is_empty(), "{problems:#?}");
+    let crates = crates(&root);
+    for expected in [
+        "bdtree-core",
+        "bdtree-std",
+        "bindings/c",
+        "bindings/python",
+        "firmware",
+        "xtask",
+    ] {
+        assert!(
+            crates.iter().any(|c| c == expected),
+            "{expected}: {crates:?}"
+        );
+    }
+}
+
+#[test]
+fn a_long_file_in_any_crate_fails() {
+    let copy = Copy::new("long");
+    assert!(copy.problems().is_empty(), "{:#?}", copy.problems());
+    let long = "// a line\n".repeat(super::MAX_LINES + 1);
+    for dir in crates(&copy.0) {
+        let file = format!("{dir}/planted_long.rs")
+            .trim_start_matches('/')
+            .to_string();
+        copy.write(&file, &long);
+        assert_reported(&copy.problems(), &file);
+    }
+}
+
+#[test]
+fn a_module_cycle_in_any_crate_fails() {
+    let copy = Copy::new("cycle");
+    for dir in crates(&copy.0) {
+        if !copy.0.join(&dir).join("src").is_dir() {
+            continue;
+        }
+        let src = format!("{dir}/src").trim_start_matches('/').to_string();
+        copy.write(&format!("{src}/planted_a.rs"), "use crate::planted_b::B;\n");
+        copy.write(&format!("{src}/planted_b.rs"), "use crate::planted_a::A;\n");
+        assert_reported(&copy.problems(), &format!("{src}: module cycle"));
+        for file in ["planted_a.rs", "planted_b.rs"] {
+            std::fs::remove_file(copy.0.join(&src).join(file)).expect("remove");
+        }
+    }
+}
+
+#[test]
+fn the_library_naming_the_application_fails() {
+    let (_, package, krate) = APPLICATION;
+    let copy = Copy::new("application");
+    copy.prepend(
+        "bdtree-std/src/io/mod.rs",
+        &format!("use {krate}::run::prepare;"),
+    );
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/io/mod.rs names the application",
+    );
+    let manifest = std::fs::read_to_string(copy.0.join("bdtree-std/Cargo.toml")).expect("read");
+    copy.write(
+        "bdtree-std/Cargo.toml",
+        &manifest.replacen(
+            "[dependencies]\n",
+            &format!("[dependencies]\n{package} = {{ path = \"../{package}\" }}\n"),
+            1,
+        ),
+    );
+    assert_reported(
+        &copy.problems(),
+        &format!("bdtree-std/Cargo.toml depends on {package}"),
+    );
+}
+
+#[test]
+fn a_room_or_floor_crossed_the_wrong_way_fails() {
+    let copy = Copy::new("rooms");
+    copy.prepend("bdtree-std/src/io/mod.rs", "use crate::host::Tree;");
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/io/mod.rs (io) imports crate::host",
+    );
+    copy.prepend(
+        "bdtree-core/src/geometry/pose.rs",
+        "use crate::world::sweep::AllPairs;",
+    );
+    assert_reported(
+        &copy.problems(),
+        "geometry/pose.rs (geometry) imports world",
+    );
+}
