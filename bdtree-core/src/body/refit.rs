@@ -40,20 +40,4 @@ impl<S: Scalar> Body<'_, '_, S> {
         }
         Some(())
     }
-
-    /// A node's sphere as [`Body::refit`] left it: the cache read without the step check, for
-    /// a walk that refitted the body this step (every entry is of this step).
-    #[inline(always)]
-    pub(crate) fn refitted_sphere(&self, node: usize) -> Option<[S; 4]> {
-        self.cache.get(node).map(|entry| entry.sphere)
-    }
-
-    /// Two sibling nodes' refitted spheres (`right = left + 1`) in one read.
-    #[inline(always)]
-    pub(crate) fn refitted_siblings(&self, left: usize) -> Option<[[S; 4]; 2]> {
-        match self.cache.get(left..left.checked_add(2)?)? {
-            [l, r] => Some([l.sphere, r.sphere]),
-            _ => None,
-        }
-    }
 }

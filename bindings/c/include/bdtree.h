@@ -58,25 +58,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,258   15,045,440 (fold)      1,104
- *   bdtree_body_init_f32                             11,861       30,560 (demo)      1,196
- *   bdtree_body_set_state_f32                         1,395        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,648       60,920 (fold)        796
+ *   bdtree_image_parse_f32 (per image)            3,005,264   15,045,480 (fold)      1,104
+ *   bdtree_body_init_f32                             11,867       30,560 (demo)      1,196
+ *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,649       60,920 (fold)        796
  *   bdtree_collide_f32                            2,855,707    8,119,520 (demo)      1,064
- *   bdtree_collide_self_f32                       2,456,240    4,727,680 (fold)        944
- *   bdtree_box_table_init_f32 (per table)           601,744    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,785,834   18,195,480 (rigid)     1,920
+ *   bdtree_collide_self_f32                       2,682,433    4,959,240 (fold)      1,104
+ *   bdtree_box_table_init_f32 (per table)           601,736    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,785,833   18,195,480 (rigid)     1,920
  *   bdtree_refine_f32 (per pair given)               24,364       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             74,434      112,600 (fold)        496
- *   bdtree_distance_f32                           2,977,259   17,899,280 (demo)      1,888
+ *   bdtree_collide_proxies_f32 (depth 4)             74,436      112,600 (fold)        496
+ *   bdtree_distance_f32                           2,977,260   17,899,280 (demo)      1,888
  *   bdtree_collide_contacts_f32                   3,294,123    9,296,440 (demo)      1,696
- *   bdtree_within_f32 (d = 0.005)                 6,484,197   17,583,800 (demo)      1,728
- *   bdtree_collide_primitive_f32                    648,755    2,701,200 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,187       10,000 (fold)        336
+ *   bdtree_within_f32 (d = 0.005)                 6,484,198   17,583,800 (demo)      1,728
+ *   bdtree_collide_primitive_f32                    648,754    2,701,160 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,188       10,000 (fold)        336
  *   bdtree_traversal_run_f32 (64 tests)              10,930      118,000 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,316,047   19,169,920 (fold)      1,248
- *   bdtree_collide_f32, no vertex cache           8,882,781   71,402,400 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,463,956    5,790,680 (fold)      1,056
+ *   bdtree_collide_world_f32 (all bodies)         7,445,480   20,266,960 (fold)      1,248
+ *   bdtree_collide_f32, no vertex cache           8,882,786   71,402,400 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,463,958    5,790,680 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5

@@ -21,7 +21,7 @@ use crate::body::Body;
 use crate::scalar::Scalar;
 
 /// The longest contour the kernel tests (vertices of one loop). The loop is cut into runs of
-/// [`RUN`] edges, each with its projected bounding box (a stack array of `MAX_CONTOUR / RUN`
+/// 16 edges, each with its projected bounding box (a stack array of `MAX_CONTOUR / RUN`
 /// boxes: 1 KiB in f32, 2 KiB in f64); only edges of runs whose boxes come close are tested
 /// against each other, so a smooth loop of `B` vertices costs `O(B²/RUN² + B·RUN)`. Nodes with
 /// longer contours are never culled. 1,024 lets a square sheet of ~65,000 quads (or a ribbon

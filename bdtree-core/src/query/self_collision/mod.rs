@@ -318,22 +318,9 @@ where
             .map(Node::leaf_terminal)
     }
 
-    /// The walk runs after [`Body::refit`]: every sphere is of this step.
     #[inline(always)]
     fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.refitted_sphere(node as usize)
-    }
-
-    #[inline(always)]
-    fn children(&mut self, _: bool, [left, right]: [u32; 2]) -> Option<[[S; 4]; 2]> {
-        if right == left.wrapping_add(1) {
-            self.body.refitted_siblings(left as usize)
-        } else {
-            Some([
-                self.body.refitted_sphere(left as usize)?,
-                self.body.refitted_sphere(right as usize)?,
-            ])
-        }
+        self.body.sphere(node as usize)
     }
 
     #[inline(always)]
