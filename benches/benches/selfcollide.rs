@@ -4,8 +4,8 @@
 //!
 //! Group `selfcollide`, per scene: `exact` (`collide_self`), `typed` (`collide_self_with` and
 //! signatures), `list` (`SelfList::collide` with signatures, reset at the start of each
-//! iteration), `culled` (`normal_cones` each frame, signatures and the tree's contours:
-//! Type 1 units proven free are skipped) and `culled_list` (the list with the same aids); one
+//! iteration), `culled` (`normal_cones` each frame, signatures, the tree's contours and
+//! subspace certificates: Type 1 units proven free are skipped) and `culled_list` (the list with the same aids); one
 //! iteration = all frames. Before timing, every frame is compared with the f64 brute force
 //! over non-adjacent pairs: no mode may miss a pair (checked), with the test units per frame
 //! by type.
@@ -16,11 +16,11 @@ use bdtree_std::{oracle, BodyStorage};
 use std::time::Duration;
 
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfContours,
-    SelfList, UnitCounts,
+    collide_self_with, normal_cones, tree_parents, vertex_signatures, SelfAids, SelfCertificates,
+    SelfContours, SelfList, UnitCounts,
 };
 use bdtree_core::{self_stack_capacity, Body, Pose, TrianglePair};
-use bdtree_std::build::{build, self_contours, BuildOptions, ContourTable};
+use bdtree_std::build::{build, self_certificates, self_contours, BuildOptions, ContourTable};
 use criterion::{BenchmarkId, Criterion};
 
 /// The fold curtain, the crumpling sheet and the gently bent sheet
@@ -55,6 +55,7 @@ struct Aids<'s> {
     signatures: Vec<u64>,
     cones: Vec<u16>,
     contours: ContourTable,
+    certificates: Vec<f32>,
     list: SelfList<'s>,
     stack: Vec<[u32; 2]>,
 }
@@ -78,7 +79,12 @@ fn run(
             true
         };
         let culled = matches!(mode, Mode::Culled | Mode::CulledList);
-        if culled {
+        let certificates = SelfCertificates {
+            weights: if culled { &aids.certificates } else { &[] },
+        };
+        // A body certified whole needs no cones (and stale ones must not be read).
+        let fresh = culled && !certificates.hold(body, 0);
+        if fresh {
             normal_cones(body, &mut aids.cones).expect("cones");
         }
         let with = SelfAids {
@@ -86,12 +92,13 @@ fn run(
                 Mode::Exact => &[],
                 _ => &aids.signatures,
             },
-            cones: if culled { &aids.cones } else { &[] },
+            cones: if fresh { &aids.cones } else { &[] },
             contours: if culled {
                 aids.contours.view()
             } else {
                 SelfContours::NONE
             },
+            certificates,
         };
         let outcome = if matches!(mode, Mode::List | Mode::CulledList) {
             aids.list
@@ -139,10 +146,12 @@ fn bench(c: &mut Criterion) {
         tree_parents(&image.tree, &mut parents).expect("parents");
         let capacity = 512 * case.mesh.triangles.len();
         let (mut units, mut spare) = (vec![[0u32; 2]; capacity], vec![[0u32; 2]; capacity]);
+        let contours = self_contours(&image.tree, image.model.triangles());
         let mut aids = Aids {
             signatures,
             cones: vec![0u16; n],
-            contours: self_contours(&image.tree, image.model.triangles()),
+            certificates: self_certificates(&image.tree, &image.model, &contours),
+            contours,
             list: SelfList::new(&parents, &mut units, &mut spare),
             stack: vec![[0u32; 2]; self_stack_capacity(image.tree.depth())],
         };

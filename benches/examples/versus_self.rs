@@ -3,10 +3,11 @@
 //!
 //! Each side runs in a function of its own that is never inlined:
 //!
-//! * `bdtree_self_frame`: `set_state`, `normal_cones` and `collide_self_with` (vertex
-//!   signatures and the tree's contours made once beforehand: what the host layer runs) on the
-//!   f32 body with a vertex cache, the pairs it reports before `refine`; `VERSUS_BDTREE=exact`
-//!   runs `set_state` and plain `collide_self` instead;
+//! * `bdtree_self_frame`: `set_state`, `normal_cones` (skipped when the root's subspace
+//!   certificate holds) and `collide_self_with` (vertex signatures, the tree's contours and its
+//!   certificates made once beforehand: what the host layer runs) on the f32 body with a vertex
+//!   cache, the pairs it reports before `refine`; `VERSUS_BDTREE=exact` runs `set_state` and
+//!   plain `collide_self` instead, `VERSUS_CERTIFICATES=off` leaves the certificates out;
 //! * `parry_query_frame`: parry3d's query phase alone, on the frame's mesh deformed and refitted
 //!   beforehand: `Bvh::traverse_bvtt_single_tree` (the BVH against itself), triangle pairs that
 //!   share a vertex skipped, the exact triangle test on every other candidate
@@ -53,13 +54,13 @@ use bdtree_benches::measure::{
 use bdtree_benches::self_refit::{ParrySelf, SelfSearch};
 use bdtree_benches::self_scene::{by_name, SelfScene};
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
 };
 use bdtree_core::{
     collide_self, refine_error, refine_self, self_stack_capacity, Body, NodeKind, Pose,
     QueryOutcome, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{self_contours, ContourTable, Precision};
+use bdtree_std::build::{self_certificates, self_contours, ContourTable, Precision};
 use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance};
 use bdtree_std::BodyStorage;
@@ -78,6 +79,7 @@ struct Bdtree<'t, 'c> {
     culled: bool,
     signatures: Vec<u64>,
     contours: ContourTable,
+    certificates: Vec<f32>,
     cones: Vec<u16>,
     /// The test units of every culled frame so far, by type.
     units: UnitCounts,
@@ -99,11 +101,19 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
     if !side.culled {
         return collide_self(&mut side.body, &mut side.stack, &mut sink);
     }
-    normal_cones(&mut side.body, &mut side.cones).expect("cones");
+    let certificates = SelfCertificates {
+        weights: &side.certificates,
+    };
+    // A body certified whole needs no cones (and stale ones must not be read).
+    let fresh = !certificates.hold(&side.body, 0);
+    if fresh {
+        normal_cones(&mut side.body, &mut side.cones).expect("cones");
+    }
     let aids = SelfAids {
         signatures: &side.signatures,
-        cones: &side.cones,
+        cones: if fresh { &side.cones } else { &[] },
         contours: side.contours.view(),
+        certificates,
     };
     collide_self_with(
         &mut side.body,
@@ -139,11 +149,17 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
         .expect("caches fit");
     let mut signatures = vec![0u64; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");
+    let contours = self_contours(&view.tree, view.model.triangles());
     let mut side = Bdtree {
         body,
         culled: std::env::var("VERSUS_BDTREE").as_deref() != Ok("exact"),
         signatures,
-        contours: self_contours(&view.tree, view.model.triangles()),
+        certificates: if std::env::var("VERSUS_CERTIFICATES").as_deref() == Ok("off") {
+            Vec::new()
+        } else {
+            self_certificates(&view.tree, &view.model, &contours)
+        },
+        contours,
         cones: vec![0u16; n],
         units: UnitCounts::default(),
         stack: vec![[0u32; 2]; self_stack_capacity(view.tree.depth())],
@@ -216,9 +232,10 @@ fn count(scene: &SelfScene) {
         per(bdtree[3] as f64),
     );
     println!(
-        "    units: {:.0} type 1 ({:.0} culled), {:.0} type 2, {:.0} type 3",
+        "    units: {:.0} type 1 ({:.0} culled, {:.0} of them by certificates), {:.0} type 2, {:.0} type 3",
         per(f64::from(units.type1)),
         per(f64::from(units.culled)),
+        per(f64::from(units.certified)),
         per(f64::from(units.type2)),
         per(f64::from(units.type3)),
     );

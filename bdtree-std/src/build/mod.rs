@@ -6,6 +6,7 @@
 //! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
+//! | `certificates.rs` | subspace certificates of the nodes for self-collision culling in `O(M)` ([`self_certificates`]) |
 //! | `contours.rs` | boundary loops of the nodes' patches for sound self-collision culling ([`self_contours`]) |
 //! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
 //! | `quality.rs` | zero-area triangles and slivers: counted in a mesh and in an image ([`quality::counts`]) |
@@ -15,6 +16,7 @@
 //! exactly for the model it stores (see [`tree`](mod@tree) and [`compact`](mod@compact)).
 
 pub mod boxes;
+pub mod certificates;
 pub mod compact;
 pub mod contours;
 pub mod quality;
@@ -23,6 +25,7 @@ pub mod welzl;
 mod writer;
 
 pub use boxes::{box_file, box_rows, box_table};
+pub use certificates::self_certificates;
 pub use compact::{compact, CompactReport};
 pub use contours::{self_contours, ContourTable};
 pub use tree::{

@@ -39,7 +39,8 @@ pub(crate) struct TreeData {
     /// ([`super::boxes`]): its `[S; 4]` rows in the tree's scalar, as 8-byte words.
     pub(crate) boxes: std::sync::OnceLock<Vec<u64>>,
     /// What the culled self-collision query reads of the tree, made the first time a body of it
-    /// asks for its self pairs ([`super::query::self_pairs`]): vertex signatures and contours.
+    /// asks for its self pairs ([`super::query::self_pairs`]): vertex signatures, contours and
+    /// subspace certificates.
     pub(crate) self_aids: std::sync::OnceLock<SelfTreeAids>,
 }
 
@@ -47,6 +48,7 @@ pub(crate) struct TreeData {
 pub(crate) struct SelfTreeAids {
     pub(crate) signatures: Vec<u64>,
     pub(crate) contours: crate::build::ContourTable,
+    pub(crate) certificates: Vec<f32>,
 }
 
 /// A scalar a tree can be stored in, and the view of a [`TreeData`] in it.

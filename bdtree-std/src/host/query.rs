@@ -7,7 +7,7 @@
 use bdtree_core::geometry::closest::closest_points;
 use bdtree_core::geometry::triangle::triangles_may_intersect;
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
 };
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
@@ -29,7 +29,7 @@ use super::primitive::Primitive;
 use super::relative;
 use super::stack::{complete, Stack};
 use super::tree::Tree;
-use crate::build::self_contours;
+use crate::build::{self_certificates, self_contours};
 
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
@@ -117,19 +117,26 @@ impl OnOne for SelfPairs<'_> {
             if vertex_signatures(body, &mut signatures).is_none() {
                 signatures.clear();
             }
+            let contours = self_contours(body.tree(), body.model().triangles());
             SelfTreeAids {
                 signatures,
-                contours: self_contours(body.tree(), body.model().triangles()),
+                certificates: self_certificates(body.tree(), body.model(), &contours),
+                contours,
             }
         });
+        let certificates = SelfCertificates {
+            weights: &tree_aids.certificates,
+        };
+        // A body certified whole needs no cones: the query ends at the root.
         let mut cones = vec![0u16; n];
-        if normal_cones(body, &mut cones).is_none() {
+        if certificates.hold(body, 0) || normal_cones(body, &mut cones).is_none() {
             cones.clear();
         }
         let aids = SelfAids {
             signatures: &tree_aids.signatures,
             cones: &cones,
             contours: tree_aids.contours.view(),
+            certificates,
         };
         let mut found = Vec::new();
         let mut stack = Stack::take(self_stack_capacity(body.tree().depth()));

@@ -43,6 +43,11 @@
 //! and Magnenat-Thalmann, with the contour half Lau et al. dropped. Without both, a Type 1
 //! unit always descends to its leaves, so the cost is at least one test per pair of
 //! neighbouring leaves: `O(n)` per query on top of the pairs that truly come close.
+//!
+//! **Subspace certificates** (with [`SelfAids::certificates`], after Barbič and James 2010):
+//! the same theorem bounded over `q` once per tree, so a Type 1 unit whose certificate holds
+//! is culled in `O(M)` without a deformed vertex, and a body certified at its root skips the
+//! refit ([`SelfCertificates`]).
 
 use crate::body::Body;
 use crate::bounds::sphere::spheres_overlap;
@@ -53,10 +58,12 @@ use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, Tr
 use crate::walk::{stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Stack, Visit};
 use contour::certified;
 
+mod certificates;
 mod cones;
 mod contour;
 mod list;
 
+pub use certificates::{SelfCertificates, CERTIFICATE_VECTORS};
 pub use cones::{normal_cones, DIRECTIONS};
 pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
@@ -95,6 +102,11 @@ pub struct SelfAids<'a> {
     /// Per-node boundary loops, written once per tree by the host
     /// (`bdtree_std::build::self_contours`); [`SelfContours::NONE`]: no unit is culled.
     pub contours: SelfContours<'a>,
+    /// Per-node subspace certificates, written once per tree by the host
+    /// (`bdtree_std::build::self_certificates`; [`SelfCertificates::NONE`]: off). A Type 1
+    /// unit whose certificate holds at the body's `q` is culled in `O(M)`, before its cone;
+    /// when the root's holds, the query ends before any sphere is refitted.
+    pub certificates: SelfCertificates<'a>,
 }
 
 impl SelfAids<'_> {
@@ -103,6 +115,7 @@ impl SelfAids<'_> {
         signatures: &[],
         cones: &[],
         contours: SelfContours::NONE,
+        certificates: SelfCertificates::NONE,
     };
 }
 
@@ -116,8 +129,11 @@ pub struct UnitCounts {
     pub type2: u32,
     /// Type 3 units (two nodes proven to share no vertex).
     pub type3: u32,
-    /// Type 1 units culled: proven free by the normal cone and the contour test.
+    /// Type 1 units culled: proven free by a subspace certificate, or by the normal cone and
+    /// the contour test.
     pub culled: u32,
+    /// Of [`UnitCounts::culled`], those proven free by their subspace certificate.
+    pub certified: u32,
 }
 
 /// Every pair `(a, b)`, `a < b`, of non-adjacent triangles of `body` that intersect in its
@@ -154,9 +170,11 @@ pub fn collide_self_with<S: Scalar>(
     // A body whose whole surface is proven free needs no spheres at all.
     let whole = aids.cones.first().copied().unwrap_or(0);
     let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
-    if !leaf && certified(body, &aids.contours, 0, whole) {
+    let by_q = !leaf && aids.certificates.hold(body, 0);
+    if by_q || (!leaf && certified(body, &aids.contours, 0, whole)) {
         counts.type1 += 1;
         counts.culled += 1;
+        counts.certified += u32::from(by_q);
         return QueryOutcome {
             status: QueryStatus::Complete,
             stats,
@@ -211,6 +229,7 @@ fn check<S: Scalar>(
         || short(aids.signatures.len())
         || short(aids.cones.len())
         || (starts != 0 && starts <= nodes)
+        || !aids.certificates.fits(nodes, body.q().len())
     {
         return Err(QueryStatus::Inconsistent);
     }
@@ -297,6 +316,37 @@ where
             _ => false,
         }
     }
+
+    /// A Type 1 unit: culled when its subspace certificate holds, or its normal cone and
+    /// contour prove it free. Kept out of line: Type 1 units are a few per query, and the
+    /// pair units' loop stays as small as it was.
+    #[inline(never)]
+    fn visit_self(&mut self, i: u32) -> Visit {
+        self.counts.type1 += 1;
+        self.type3 = false;
+        let leaf = self
+            .body
+            .tree()
+            .links(i as usize)
+            .is_some_and(|l| l[2] != NONE);
+        if !leaf {
+            if self.aids.certificates.hold(self.body, i as usize) {
+                self.counts.certified += 1;
+                self.counts.culled += 1;
+                (self.record)([i, i], false);
+                return Visit::Skip;
+            }
+            if let Some(&cone) = self.aids.cones.get(i as usize) {
+                let contours = self.aids.contours;
+                if certified(self.body, &contours, i as usize, cone) {
+                    self.counts.culled += 1;
+                    (self.record)([i, i], false);
+                    return Visit::Skip;
+                }
+            }
+        }
+        Visit::Pair([i, i])
+    }
 }
 
 impl<S, X, R> Policy for Units<'_, '_, '_, S, X, R>
@@ -338,28 +388,11 @@ where
     }
 
     /// Classifies the unit (Type 1, 2 or 3), counts it, and culls a Type 1 unit whose patch is
-    /// proven free of self-intersection (normal cone and contour, when both are given).
+    /// proven free of self-intersection (see [`Units::visit_self`]).
     fn visit(&mut self, [raw, j]: [u32; 2]) -> Visit {
         let (i, known3) = (raw & !TYPE3, raw & TYPE3 != 0);
         if i == j {
-            self.counts.type1 += 1;
-            self.type3 = false;
-            let leaf = self
-                .body
-                .tree()
-                .links(i as usize)
-                .is_some_and(|l| l[2] != NONE);
-            if !leaf {
-                if let Some(&cone) = self.aids.cones.get(i as usize) {
-                    let contours = self.aids.contours;
-                    if certified(self.body, &contours, i as usize, cone) {
-                        self.counts.culled += 1;
-                        (self.record)([i, i], false);
-                        return Visit::Skip;
-                    }
-                }
-            }
-            return Visit::Pair([i, i]);
+            return self.visit_self(i);
         }
         self.type3 = known3 || self.signatures_disjoint(i, j);
         if self.type3 {

@@ -2,12 +2,12 @@
 //! explicitly deformed mesh: nothing missed, extras only within the rounding inflation.
 
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, UnitCounts,
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
 };
 use bdtree_core::{
     collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{build, self_contours, BuildOptions, Precision};
+use bdtree_std::build::{build, self_certificates, self_contours, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -18,7 +18,8 @@ use crate::support::{config, rough_basis, Rng};
 
 /// Checks one body and state in both modes a user can choose — the exact traversal
 /// (`collide_self`, no vertex cache) and the culled one (`collide_self_with` with signatures,
-/// normal cones and the tree's contours, on a body with a vertex cache) — against the f64 brute
+/// normal cones, the tree's contours and its subspace certificates, on a body with a vertex
+/// cache) — against the f64 brute
 /// force on the explicitly deformed mesh; returns the number of true self-contacts.
 fn check<S: Scalar>(
     mesh: &Mesh,
@@ -62,6 +63,7 @@ fn check<S: Scalar>(
     holds(mesh, &world, &truth, &mut exact, tolerance, S::NAME)?;
 
     let contours = self_contours(&image.tree, image.model.triangles());
+    let weights = self_certificates(&image.tree, &image.model, &contours);
     let mut signatures = vec![0u64; n];
     let mut cones = vec![0u16; n];
     let mut cache = BodyStorage::new(n);
@@ -77,6 +79,7 @@ fn check<S: Scalar>(
         signatures: &signatures,
         cones: &cones,
         contours: contours.view(),
+        certificates: SelfCertificates { weights: &weights },
     };
     let mut culled = Vec::new();
     let mut counts = UnitCounts::default();
@@ -471,6 +474,7 @@ fn list_run(
     let (mut units2, mut spare2) = (vec![[0u32; 2]; capacity], vec![[0u32; 2]; capacity]);
     let mut culled_list = SelfList::new(&parents, &mut units2, &mut spare2);
     let contours = self_contours(&image.tree, image.model.triangles());
+    let certificates = self_certificates(&image.tree, &image.model, &contours);
     let mut cones = vec![0u16; n];
     let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
     let mut lengths = Vec::new();
@@ -512,6 +516,9 @@ fn list_run(
             signatures: &signatures,
             cones: &cones,
             contours: contours.view(),
+            certificates: SelfCertificates {
+                weights: &certificates,
+            },
         };
         let mut sink = |p: TrianglePair| {
             found.push((p.a, p.b));
@@ -613,4 +620,124 @@ fn the_list_shrinks_back_after_a_fold() {
         last * 4 <= first * 5,
         "back at rest, the list is within 25 % of a fresh walk's"
     );
+}
+
+/// Subspace certificates: wherever one holds at a state, the node's patch of the explicitly
+/// deformed f64 mesh has no intersecting pair of non-adjacent triangles. Checked on the
+/// top-most holding nodes of a sheet, a sphere, a torus, a bar and a blob, with smooth and
+/// rough bases, at amplitudes from barely moving to folding, unit-size and millimetre parts
+/// modelled near and far from the origin, in f32 and f64 images; the certificates must hold
+/// on some patches and be refused on others.
+#[test]
+fn certificates_hold_only_on_free_patches() {
+    let mut rng = Rng::new(0xBD7_0C01);
+    let (mut held, mut refused, mut touching) = (0usize, 0usize, 0usize);
+    for (index, mesh) in meshes().into_iter().enumerate() {
+        for (rough, modes, scale, offset) in [
+            (false, 1, 1.0, 0.0),
+            (false, 4, 1e-3, 0.3),
+            (true, 3, 1.0, 300.0),
+            (true, 6, 1e-3, 0.0),
+        ] {
+            let mut mesh = mesh.clone();
+            let mut basis = if rough {
+                rough_basis(mesh.vertices.len(), modes, 0.05, &mut rng)
+            } else {
+                smooth_basis(&mesh.vertices, modes, 0.6)
+            };
+            for v in &mut mesh.vertices {
+                *v = v.map(|x| (x + offset) * scale);
+            }
+            basis.data.iter_mut().for_each(|x| *x *= scale);
+            for f64_image in [false, true] {
+                let options = BuildOptions {
+                    precision: if f64_image {
+                        Precision::F64
+                    } else {
+                        Precision::F32
+                    },
+                    ..BuildOptions::default()
+                };
+                let buf = build(&mesh, Some(&basis), options, &mut |_| {})
+                    .expect("build")
+                    .0;
+                let (counts, free) = if f64_image {
+                    certified_patches::<f64>(&buf, &mesh, &basis, &mut rng)
+                } else {
+                    certified_patches::<f32>(&buf, &mesh, &basis, &mut rng)
+                };
+                assert!(free, "mesh {index}: a certified patch touches itself");
+                held += counts[0];
+                refused += counts[1];
+                touching += counts[2];
+            }
+        }
+    }
+    assert!(
+        held > 100 && refused > 100,
+        "held {held}, refused {refused}"
+    );
+    assert!(touching > 0, "some states touch themselves somewhere");
+}
+
+/// For one image, states at growing amplitudes: `[top-most nodes certified, internal nodes
+/// refused, states with a self-contact]`, and whether every certified patch is free.
+fn certified_patches<S: Scalar>(
+    buf: &bdtree_std::io::ImageBuf,
+    mesh: &Mesh,
+    basis: &Basis,
+    rng: &mut Rng,
+) -> ([usize; 3], bool) {
+    use bdtree_core::NodeKind;
+    let image = buf.parse::<S>().expect("image");
+    let n = image.tree.node_count();
+    let contours = self_contours(&image.tree, image.model.triangles());
+    let weights = self_certificates(&image.tree, &image.model, &contours);
+    let certificates = SelfCertificates { weights: &weights };
+    let mut below: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for k in (0..n).rev() {
+        below[k] = match image.tree.kind(k).expect("node") {
+            NodeKind::Leaf { triangle } => vec![triangle],
+            NodeKind::Internal { left, right } => {
+                let mut s = below[left as usize].clone();
+                s.extend_from_slice(&below[right as usize]);
+                s
+            }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
+        };
+    }
+    let mut cache = BodyStorage::new(n);
+    let mut body = cache.body(&image).expect("body");
+    let mut counts = [0usize; 3];
+    for amplitude in [1e-3, 0.01, 0.05, 0.2, 1.0, 3.0] {
+        let q: Vec<S> = (0..basis.modes)
+            .map(|_| S::from_f64(amplitude * rng.uniform(-1.0, 1.0)))
+            .collect();
+        body.set_state(Pose::identity(), &q).expect("state");
+        let q64: Vec<f64> = q.iter().map(|x| x.to_f64()).collect();
+        let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &io::Pose::IDENTITY);
+        if !oracle::brute_force_self_pairs(&world, &mesh.triangles).is_empty() {
+            counts[2] += 1;
+        }
+        let mut open = vec![0usize];
+        while let Some(k) = open.pop() {
+            let Some(NodeKind::Internal { left, right }) = image.tree.kind(k) else {
+                continue;
+            };
+            if !certificates.hold(&body, k) {
+                counts[1] += 1;
+                open.extend([left as usize, right as usize]);
+                continue;
+            }
+            counts[0] += 1;
+            let patch: Vec<[u32; 3]> = below[k]
+                .iter()
+                .map(|&t| mesh.triangles[t as usize])
+                .collect();
+            if !oracle::brute_force_self_pairs(&world, &patch).is_empty() {
+                return (counts, false);
+            }
+        }
+    }
+    (counts, true)
 }

@@ -26,7 +26,7 @@ use bdtree_core::geometry::penetration::{least_penetration, penetration_gradient
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
-    normal_cones, tree_parents, vertex_signatures, SelfContours, UnitCounts,
+    normal_cones, tree_parents, vertex_signatures, SelfCertificates, SelfContours, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{

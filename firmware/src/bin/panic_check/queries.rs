@@ -74,6 +74,7 @@ pub(super) fn self_query_with<S: Scalar>() {
             signatures: signatures.get(..n).unwrap_or(&[]),
             cones: cones.get(..black_box(0)).unwrap_or(&[]),
             contours: SelfContours::NONE,
+            certificates: SelfCertificates::NONE,
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
@@ -125,6 +126,12 @@ pub(super) fn self_culled<S: Scalar>() {
         // optimiser cannot see through).
         let starts = black_box([0u32; NODES + 1]);
         let vertices = black_box([0u32; 96]);
+        // Any certificate table, of any length and any weights.
+        let weights = black_box([0.5f32; 512]);
+        let certificates = SelfCertificates {
+            weights: weights.get(..black_box(512)).unwrap_or(&[]),
+        };
+        black_box(certificates.hold(body, black_box(3)));
         let aids = SelfAids {
             signatures: &[],
             cones: &cones,
@@ -132,6 +139,7 @@ pub(super) fn self_culled<S: Scalar>() {
                 starts: starts.get(..black_box(NODES + 1)).unwrap_or(&[]),
                 vertices: vertices.get(..black_box(96)).unwrap_or(&[]),
             },
+            certificates,
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
