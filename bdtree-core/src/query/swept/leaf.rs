@@ -228,7 +228,7 @@ fn body_frame<S: Scalar>(pose: &Pose<S>, x: V<S>) -> V<S> {
     ]
 }
 
-pub(super) fn lerp<S: Scalar>(a: &Tri<S>, b: &Tri<S>, s: S) -> Tri<S> {
+fn lerp<S: Scalar>(a: &Tri<S>, b: &Tri<S>, s: S) -> Tri<S> {
     let l = |p: V<S>, q: V<S>| {
         [
             p[0] + s * (q[0] - p[0]),
@@ -245,7 +245,7 @@ fn centroid3<S: Scalar>(t: &Tri<S>) -> V<S> {
 }
 
 /// The margin every comparison adds for the rounding of its products: `reach (1 + 8u) + 16 u w`.
-pub(super) fn need<S: Scalar>(reach: S, w: S) -> S {
+fn need<S: Scalar>(reach: S, w: S) -> S {
     let u = S::UNIT_ROUNDOFF;
     reach * (S::ONE + S::from_u32(8) * u) + S::from_u32(16) * u * w
 }

@@ -8,7 +8,6 @@
 //! | `motion.rs` | one body's motion: slerp, the poses at dyadic times, the rotation angle bound |
 //! | `track.rs` | a node's track over the motion, cached per query; the time window of two tracks |
 //! | `front.rs` | certificates that last across ticks: the query's front carried to the next tick |
-//! | `filter.rs` | the leaf's coplanarity filter: the 15 primitives' cubics in Bernstein form over the window |
 //! | `leaf.rs` | the leaf test: chords of the cached end vertices, arc bounds, conservative advancement |
 //!
 //! # The motion
@@ -79,7 +78,6 @@ use crate::walk::output::{
 };
 use crate::walk::{check_triangle_query, run_query, stack_capacity, Flow, Node, Policy, Side};
 
-mod filter;
 mod front;
 mod leaf;
 mod motion;
@@ -88,8 +86,7 @@ mod track;
 pub use front::{collide_swept_front, FrontEntry, SweptFront};
 
 use crate::bounds::track_cache::{Track, TrackEntry};
-use filter::earliest;
-use leaf::{apart_throughout, first_contact, gap_along, lerp, need, Path};
+use leaf::{apart_throughout, first_contact, gap_along, Path};
 use motion::Motion;
 use track::{meet, near, Arc};
 
@@ -372,27 +369,6 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
         let fine = span(&a0).max(span(&b0)) / S::from_u32(16);
         // The rest: each vertex's own arc bound (tighter than the leaf's).
         let (ea, eb) = (self.a.arc.largest(&a0, &a1), self.b.arc.largest(&b0, &b1));
-        // The primitives' cubics over the window: apart throughout, or not before a time.
-        let r = need(ea + eb + self.tolerance, self.w);
-        let [lo, hi] = window;
-        let ends = |t0: &[[S; 3]; 3], t1: &[[S; 3]; 3]| {
-            let at = |s: S| {
-                if s <= S::ZERO {
-                    *t0
-                } else if s >= S::ONE {
-                    *t1
-                } else {
-                    lerp(t0, t1, s)
-                }
-            };
-            [at(lo), at(hi)]
-        };
-        let ([al, ah], [bl, bh]) = (ends(&a0, &a1), ends(&b0, &b1));
-        let Some(from) = earliest([&al, &ah], [&bl, &bh], window, lo > S::ZERO, r) else {
-            self.certify(&a1, &b1);
-            return Ok(Flow::Continue);
-        };
-        let window = [from, hi];
         let mut pa = Path::new(a0, a1, ea, &mut self.a.motion, fine);
         let mut pb = Path::new(b0, b1, eb, &mut self.b.motion, fine);
         let found = first_contact(&mut pa, &mut pb, window, self.tolerance, self.w);
