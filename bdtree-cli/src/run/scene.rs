@@ -255,7 +255,7 @@ pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [
 }
 
 /// The host world of a prepared scene: a [`Tree`] per image (in its own precision, which must
-/// be `S`'s: a mismatch is the parser's error), a [`Body`] per mesh body, a [`Primitive`] per
+/// be `S`'s: a mismatch is the parser's error), a [`HostBody`] per mesh body, a [`Primitive`] per
 /// primitive body (at its first frame's pose). States are set per frame by [`set_world_frame`].
 pub fn world<S: Scalar>(scene: &Scene, prepared: &PreparedScene) -> Result<World, RunError> {
     // The precision the caller asked for must be the images'.

@@ -1,6 +1,6 @@
-//! **The device's path**, a [`super::World`] option ([`super::Placement::Device`]): every body's state
-//! rounded to the tree's scalar first and taken as exact at the world origin, as a device
-//! given `S` values computes it; the kernel's own world query ([`collide_world`]: its broad
+//! **The device's path**, a [`super::World`] option ([`super::Placement::Device`]): every
+//! body's state rounded to the tree's scalar first and taken as exact at the world origin, as a
+//! device given `S` values computes it; the kernel's own world query ([`collide_world`]: its broad
 //! phase on root spheres, then the pair and self queries) and [`collide_world_primitives`],
 //! each primitive placed in `S` by the kernel's pose ([`Primitive::device`]); with a proxy
 //! depth, every body pair's [`collide_proxies`]. No second stage: in f32 the answer holds the
