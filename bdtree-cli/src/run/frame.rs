@@ -1,14 +1,13 @@
 //! One scene frame, ready to draw or export ([`FrameGeometry`]): every body deformed (f64,
 //! [`bdtree_std::oracle::deform`]), its intersecting triangle pairs found with the kernel (f64
 //! images), and optionally the overlapping contact proxies and every body's spheres at a tree
-//! level ([`level_cut`]); a point of each pair's intersection ([`contact_point`]).
+//! level ([`bdtree_std::host::Body::level_spheres_at`]); a point of each pair's intersection
+//! ([`contact_point`]).
 
-use super::scene::{parse_images, prepare, run_with, set_frame, Caches, RunError};
+use super::scene::{prepare, run_with, set_world_frame, world, RunError};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::{contact_point, BodyGeometry, FrameGeometry};
 use bdtree_std::io::Scene;
-
-use bdtree_std::host::level_cut;
 
 /// What [`frame_geometry`] computes besides the deformed meshes and the contacts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,7 +16,8 @@ pub struct GeometryOptions {
     pub proxies: Option<u32>,
     /// Each body's self-contacts too.
     pub self_pairs: bool,
-    /// Every body's deformed spheres at this tree level (the cut of [`level_cut`]).
+    /// Every body's deformed spheres at this tree level (the cut of
+    /// [`bdtree_std::host::level_cut`]).
     pub spheres: Option<u32>,
 }
 
@@ -98,22 +98,22 @@ pub fn frame_geometry(
     }
 
     if let Some(level) = options.spheres {
-        let images = parse_images::<f64>(&one, &prepared)?;
-        let mut caches = Caches::new(&images);
-        let mut live = caches.bodies(&one, &images)?;
-        let mut q = Vec::new();
         // f64 at the world origin: the spheres are drawn in world coordinates.
-        set_frame(&one, 0, Some([0.0; 3]), &mut live, &mut q)?;
-        for (body, out) in live.iter_mut().zip(bodies.iter_mut()) {
-            let tree = *body.tree();
-            for k in level_cut(&tree, level) {
-                let (Some(rest), Some(s)) = (tree.rest_sphere(k as usize), body.sphere(k as usize))
-                else {
-                    continue;
-                };
-                let growth = if rest[3] > 0.0 { s[3] / rest[3] } else { 1.0 };
-                out.spheres.push((s, growth));
-            }
+        let mut world = world::<f64>(&one, &prepared)?;
+        set_world_frame(&mut world, &one, 0)?;
+        for (b, (body, out)) in world
+            .bodies_mut()
+            .iter_mut()
+            .zip(bodies.iter_mut())
+            .enumerate()
+        {
+            out.spheres =
+                body.level_spheres_at(level, [0.0; 3])
+                    .map_err(|error| RunError::Host {
+                        frame: Some(0),
+                        body: one.name(b).to_string(),
+                        error,
+                    })?;
         }
     }
 

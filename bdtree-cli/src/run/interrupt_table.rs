@@ -10,12 +10,92 @@
 //! response would act on, and checks that the cover holds every true contact.
 
 use bdtree_core::{
-    NodeKind, Order, Pending, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
+    Body, BodyError, Image, NodeKind, Order, Pending, RunStatus, Scalar, TestBudget, Traversal,
+    TreeView, TrianglePair, VertexEntry,
 };
 
 use super::check::brute_force_frame;
-use super::scene::{frame_origin, parse_images, set_frame, Caches, PreparedScene, RunError};
+use super::scene::{frame_origin, parse_images, PreparedScene, RunError};
 use bdtree_std::io::Scene;
+use bdtree_std::BodyStorage;
+
+/// Sphere and vertex caches for every body of a scene: the table runs the kernel's traversal
+/// on a whole frame's bodies at one floating origin (the frame's, [`frame_origin`]), the one
+/// place the application still sets up kernel bodies for a scene (the host's
+/// [`bdtree_std::host::Interruptible`] places each pair at its own origin and refines).
+struct Caches<S: Scalar> {
+    spheres: Vec<BodyStorage<S>>,
+    vertices: Vec<Vec<VertexEntry<S>>>,
+}
+
+impl<S: Scalar> Caches<S> {
+    fn new(images: &[Image<'_, S>]) -> Self {
+        Self {
+            spheres: images
+                .iter()
+                .map(|im| BodyStorage::new(im.tree.node_count()))
+                .collect(),
+            vertices: images
+                .iter()
+                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
+                .collect(),
+        }
+    }
+
+    /// A body per image, with a vertex cache.
+    fn bodies<'t, 'c>(
+        &'c mut self,
+        scene: &Scene,
+        images: &[Image<'t, S>],
+    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
+        let mut bodies = Vec::new();
+        for (((image, cache), vertices), spec) in images
+            .iter()
+            .zip(self.spheres.iter_mut())
+            .zip(self.vertices.iter_mut())
+            .zip(&scene.bodies)
+        {
+            let body = cache
+                .body(image)
+                .and_then(|b| b.with_vertex_cache(vertices))
+                .map_err(|error| RunError::Body {
+                    body: spec.name.clone(),
+                    error,
+                })?;
+            bodies.push(body);
+        }
+        Ok(bodies)
+    }
+}
+
+/// Sets every body's pose and `q` from frame `f`: the state goes to the kernel in f64 relative
+/// to the floating origin `origin`, and the answer is conservative against the scene's own
+/// state ([`Body::set_state_f64`]).
+fn set_frame<S: Scalar>(
+    scene: &Scene,
+    f: usize,
+    origin: [f64; 3],
+    bodies: &mut [Body<'_, '_, S>],
+) -> Result<(), RunError> {
+    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
+    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
+        let name = || scene.bodies[b].name.clone();
+        body.set_state_f64(pose.rotation, pose.translation, qf, origin)
+            .map_err(|error| match error {
+                BodyError::Pose(error) => RunError::Pose {
+                    frame: f,
+                    body: name(),
+                    error,
+                },
+                error => RunError::State {
+                    frame: f,
+                    body: name(),
+                    error,
+                },
+            })?;
+    }
+    Ok(())
+}
 
 /// One budget's figures, summed or averaged over every frame and body pair.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -121,15 +201,8 @@ pub fn budget_table<S: Scalar>(
             ..BudgetRow::default()
         })
         .collect();
-    let mut q = Vec::new();
     for f in 0..scene.frames.len() {
-        set_frame(
-            scene,
-            f,
-            Some(frame_origin(scene, [f])),
-            &mut bodies,
-            &mut q,
-        )?;
+        set_frame(scene, f, frame_origin(scene, [f]), &mut bodies)?;
         let truth = brute_force_frame(scene, f);
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);

@@ -42,6 +42,6 @@ pub use frame::{frame_geometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};
 pub use interrupt_table::{budget_table, BudgetRow};
 pub use scene::{
-    distances, frame_origin, kernel_primitive, prepare, run, run_unrefined, run_with, FrameResult,
-    PairDistance, PreparedScene, PrimitiveProxyContact, RunError,
+    distances, frame_origin, prepare, run, run_unrefined, run_with, FrameResult, PairDistance,
+    PreparedScene, PrimitiveProxyContact, RunError,
 };

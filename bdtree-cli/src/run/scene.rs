@@ -6,9 +6,9 @@
 //! The runners are thin clients of the host layer ([`bdtree_std::host::World`]): each frame's
 //! states go to the world as the scene gives them (f64), and the world answers every body pair
 //! at its own floating origin ([`bdtree_std::host::placing`]), refined in f64 in f32, in world
-//! coordinates; the runners only number and sort. [`run_unrefined`] is the one exception: the
-//! device's path (the kernel's own world query at the world origin on states rounded to `S`,
-//! no second stage), the firmware replay's reference.
+//! coordinates; the runners only number and sort. [`run_unrefined`] asks the same world on the
+//! device's path ([`Placement::Device`]: the kernel's own world query at the world origin on
+//! states rounded to `S`, no second stage), the firmware replay's reference.
 //!
 //! **Primitive bodies** (planes, spheres, capsules, boxes of the scene file) take part in
 //! [`run`], [`run_with`] without proxies, and [`super::run_contacts`]: each mesh body is queried
@@ -23,19 +23,16 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::{
-    collide_proxies, collide_world, collide_world_primitives, floating_origin,
-    primitive_stack_capacity, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
-    Body, BodyError, Image, ImageError, Pose, PoseError, Primitive as KernelPrimitive,
-    PrimitiveError, ProxyPair, QueryStats, QueryStatus, RunStatus, Scalar, SweepAndPrune,
-    VertexEntry, WorldContact, WorldPair,
+    floating_origin, BodyError, Image, ImageError, PoseError, PrimitiveError, QueryStats,
+    QueryStatus, RunStatus, Scalar,
 };
 
 use bdtree_std::build::{build, BuildError, BuildOptions, BuildReport};
 use bdtree_std::export::{Contact, ProxyContact};
-use bdtree_std::host::{Body as HostBody, HostError, Primitive, Tree, World, WorldAnswer};
-use bdtree_std::io::scene::PrimitiveShape;
+use bdtree_std::host::{
+    Body as HostBody, HostError, Placement, Primitive, Tree, World, WorldAnswer,
+};
 use bdtree_std::io::{ImageBuf, Scene};
-use bdtree_std::BodyStorage;
 
 /// A contact proxy of a body reaching into a primitive body of the scene.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -227,10 +224,6 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-fn to_scalars<S: Scalar, const N: usize>(v: [f64; N]) -> [S; N] {
-    v.map(S::from_f64)
-}
-
 /// Every image of a prepared scene, parsed in scalar `S`.
 pub(crate) fn parse_images<'b, S: Scalar>(
     scene: &Scene,
@@ -247,52 +240,6 @@ pub(crate) fn parse_images<'b, S: Scalar>(
         })
 }
 
-/// Sphere and vertex caches for every body of a scene.
-pub(crate) struct Caches<S: Scalar> {
-    spheres: Vec<BodyStorage<S>>,
-    vertices: Vec<Vec<VertexEntry<S>>>,
-}
-
-impl<S: Scalar> Caches<S> {
-    pub(crate) fn new(images: &[Image<'_, S>]) -> Self {
-        Self {
-            spheres: images
-                .iter()
-                .map(|im| BodyStorage::new(im.tree.node_count()))
-                .collect(),
-            vertices: images
-                .iter()
-                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
-                .collect(),
-        }
-    }
-
-    /// A body per image, with a vertex cache.
-    pub(crate) fn bodies<'t, 'c>(
-        &'c mut self,
-        scene: &Scene,
-        images: &[Image<'t, S>],
-    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
-        let mut bodies = Vec::new();
-        for (((image, cache), vertices), spec) in images
-            .iter()
-            .zip(self.spheres.iter_mut())
-            .zip(self.vertices.iter_mut())
-            .zip(&scene.bodies)
-        {
-            let body = cache
-                .body(image)
-                .and_then(|b| b.with_vertex_cache(vertices))
-                .map_err(|error| RunError::Body {
-                    body: spec.name.clone(),
-                    error,
-                })?;
-            bodies.push(body);
-        }
-        Ok(bodies)
-    }
-}
-
 /// The floating origin of a whole frame over `frames`: the centre of the box around every mesh
 /// body's translation in those frames ([`floating_origin`]; the world origin for a scene
 /// without mesh bodies). The runners place each body pair at its own origin
@@ -307,129 +254,8 @@ pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [
     floating_origin(&translations)
 }
 
-/// Sets every body's pose and `q` from frame `f`. With `Some(origin)` (what every runner
-/// does) the state goes to the kernel in f64 relative to that floating origin, and the answer
-/// is conservative against the scene's own state ([`Body::set_state_f64`]); with `None` it is
-/// rounded to `S` first and taken as exact at the world origin, as a device given `S` values
-/// computes it (the firmware replay's reference, [`run_unrefined`]). `q` is scratch space.
-pub(crate) fn set_frame<S: Scalar>(
-    scene: &Scene,
-    f: usize,
-    origin: Option<[f64; 3]>,
-    bodies: &mut [Body<'_, '_, S>],
-    q: &mut Vec<S>,
-) -> Result<(), RunError> {
-    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
-    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-        let name = || scene.bodies[b].name.clone();
-        let state = |error| RunError::State {
-            frame: f,
-            body: name(),
-            error,
-        };
-        if let Some(origin) = origin {
-            body.set_state_f64(pose.rotation, pose.translation, qf, origin)
-                .map_err(|error| match error {
-                    BodyError::Pose(error) => RunError::Pose {
-                        frame: f,
-                        body: name(),
-                        error,
-                    },
-                    error => state(error),
-                })?;
-            continue;
-        }
-        let pose = Pose::from_quaternion(to_scalars(pose.rotation), to_scalars(pose.translation))
-            .map_err(|error| RunError::Pose {
-            frame: f,
-            body: name(),
-            error,
-        })?;
-        q.clear();
-        q.extend(qf.iter().map(|&x| S::from_f64(x)));
-        body.set_state(pose, q).map_err(state)?;
-    }
-    Ok(())
-}
-
-/// A scene primitive (local frame: [`bdtree_std::io::scene::primitive`]) placed by the kernel's
-/// `pose`, as the kernel's [`Primitive`] in scalar `S`: a plane's unit normal turned by the
-/// rotation and its offset moved by the translation, a sphere at the translation, a capsule's
-/// ends `pose(0, 0, ∓h)`, a box with the rotation's columns as axes.
-pub fn kernel_primitive<S: Scalar>(
-    shape: &PrimitiveShape,
-    pose: &Pose<S>,
-) -> Result<KernelPrimitive<S>, PrimitiveError> {
-    let s = S::from_f64;
-    match *shape {
-        PrimitiveShape::Plane { normal, offset } => {
-            let len =
-                (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
-            let unit = normal.map(|x| S::from_f64(x / len));
-            let n = pose.rotate(unit);
-            let t = pose.translation;
-            KernelPrimitive::plane(n, s(offset) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2])
-        }
-        PrimitiveShape::Sphere(radius) => KernelPrimitive::sphere(pose.translation, s(radius)),
-        PrimitiveShape::Capsule {
-            radius,
-            half_length,
-        } => {
-            let h = s(half_length);
-            KernelPrimitive::capsule(
-                pose.apply([S::ZERO, S::ZERO, S::ZERO - h]),
-                pose.apply([S::ZERO, S::ZERO, h]),
-                s(radius),
-            )
-        }
-        PrimitiveShape::Box { half_extents } => {
-            KernelPrimitive::oriented_box(pose, to_scalars(half_extents))
-        }
-    }
-}
-
-/// The kernel's primitives of frame `f`, in scalar `S`, into `out` (cleared): each scene
-/// primitive in its local frame (see [`bdtree_std::io::scene::primitive`]) placed by the kernel's
-/// [`Pose`] of the frame's rotation and translation less `origin` (the run's floating origin,
-/// subtracted in f64).
-pub(crate) fn set_primitives<S: Scalar>(
-    scene: &Scene,
-    f: usize,
-    origin: [f64; 3],
-    out: &mut Vec<KernelPrimitive<S>>,
-) -> Result<(), RunError> {
-    out.clear();
-    for p in &scene.primitives {
-        let place = p.poses.get(f).ok_or(RunError::NoFrame { frame: f })?;
-        let t: [f64; 3] = std::array::from_fn(|k| place.translation[k] - origin[k]);
-        let pose =
-            Pose::from_quaternion(to_scalars(place.rotation), to_scalars(t)).map_err(|error| {
-                RunError::Pose {
-                    frame: f,
-                    body: p.name.clone(),
-                    error,
-                }
-            })?;
-        let primitive = kernel_primitive(&p.shape, &pose);
-        out.push(primitive.map_err(|error| RunError::Primitive {
-            frame: f,
-            body: p.name.clone(),
-            error,
-        })?);
-    }
-    Ok(())
-}
-
-/// Stack entries for every query of a run on trees of this depth.
-pub(crate) fn run_stack_capacity(depth: u32) -> usize {
-    stack_capacity(depth, depth)
-        .max(proxy_stack_capacity(depth, depth, depth, depth))
-        .max(self_stack_capacity(depth))
-        .max(primitive_stack_capacity(depth))
-}
-
 /// The host world of a prepared scene: a [`Tree`] per image (in its own precision, which must
-/// be `S`'s: a mismatch is the parser's error), a [`Body`] per mesh body, a [`Primitive`] per
+/// be `S`'s: a mismatch is the parser's error), a [`HostBody`] per mesh body, a [`Primitive`] per
 /// primitive body (at its first frame's pose). States are set per frame by [`set_world_frame`].
 pub fn world<S: Scalar>(scene: &Scene, prepared: &PreparedScene) -> Result<World, RunError> {
     // The precision the caller asked for must be the images'.
@@ -535,7 +361,27 @@ pub fn run_with<S: Scalar>(
     proxy_depth: Option<u32>,
     self_pairs: bool,
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
+    run_placed::<S>(
+        scene,
+        prepared,
+        repeat,
+        proxy_depth,
+        self_pairs,
+        Placement::PerPair,
+    )
+}
+
+/// [`run_with`] with the world's [`Placement`].
+fn run_placed<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    repeat: usize,
+    proxy_depth: Option<u32>,
+    self_pairs: bool,
+    placement: Placement,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
     let mut world = world::<S>(scene, prepared)?;
+    world.set_placement(placement);
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
@@ -560,18 +406,21 @@ pub fn run_with<S: Scalar>(
                         depth: p.item.depth,
                     })
                     .collect();
-                let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
-                result.stats.add(&answer.stats);
-                result.primitive_proxies = answer
-                    .found
-                    .iter()
-                    .map(|p| PrimitiveProxyContact {
-                        bodies: (p.bodies[0], p.bodies[1]),
-                        node: p.item.node,
-                        sphere: p.item.sphere,
-                        depth: p.item.depth,
-                    })
-                    .collect();
+                // The device's path replays no proxies against primitives.
+                if placement == Placement::PerPair {
+                    let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
+                    result.stats.add(&answer.stats);
+                    result.primitive_proxies = answer
+                        .found
+                        .iter()
+                        .map(|p| PrimitiveProxyContact {
+                            bodies: (p.bodies[0], p.bodies[1]),
+                            node: p.item.node,
+                            sphere: p.item.sphere,
+                            depth: p.item.depth,
+                        })
+                        .collect();
+                }
             } else {
                 let answer = world.pairs(self_pairs).map_err(frame_error(f))?;
                 result.stats = answer.stats;
@@ -585,108 +434,26 @@ pub fn run_with<S: Scalar>(
     Ok((results, per_frame_ms))
 }
 
-/// The device's answer: the kernel's own world query ([`collide_world`], its broad phase on
-/// root spheres, then the pair and self queries) and [`collide_world_primitives`] at the world
-/// origin, on states rounded to `S` first and taken as exact — as a device given `S` values
-/// computes it — with no second stage: in f32 it holds the widened test's extras. The firmware
-/// replay's reference; with `proxy_depth`, every body pair's [`collide_proxies`].
+/// The device's answer: [`run_with`] on the host world's device path
+/// ([`Placement::Device`]: every state rounded to `S` first and taken as exact at the world
+/// origin, the kernel's own world query and primitives placed in `S`, no second stage: in f32
+/// it holds the widened test's extras). The firmware replay's reference; with `proxy_depth`,
+/// every body pair's proxies (none against primitives).
 pub fn run_unrefined<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,
     proxy_depth: Option<u32>,
     self_pairs: bool,
 ) -> Result<Vec<FrameResult>, RunError> {
-    let images = parse_images::<S>(scene, prepared)?;
-    let mut caches = Caches::new(&images);
-    let mut bodies = caches.bodies(scene, &images)?;
-    let depth = images.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; run_stack_capacity(depth)];
-    let mut q = Vec::new();
-    let mut primitives = Vec::new();
-    let mut found = Vec::new();
-    let mut order = vec![0u32; bodies.len()];
-    let mut roots = vec![[S::ZERO; 4]; bodies.len()];
-    let mut results = Vec::new();
-    for f in 0..scene.frames.len() {
-        set_frame(scene, f, None, &mut bodies, &mut q)?;
-        let mut result = FrameResult {
-            complete: true,
-            ..FrameResult::default()
-        };
-        if let Some(l) = proxy_depth {
-            for i in 0..bodies.len() {
-                let (head, tail) = bodies.split_at_mut(i + 1);
-                let a = &mut head[i];
-                for (k, b) in tail.iter_mut().enumerate() {
-                    let j = i + 1 + k;
-                    let proxies = &mut result.proxies;
-                    let mut sink = |p: ProxyPair<S>| {
-                        let wide = |s: [S; 4]| s.map(|x| x.to_f64());
-                        proxies.push(ProxyContact {
-                            bodies: (i, j),
-                            nodes: (p.a, p.b),
-                            spheres: [wide(p.sphere_a), wide(p.sphere_b)],
-                            depth: p.depth.to_f64(),
-                        });
-                        true
-                    };
-                    let outcome = collide_proxies(a, b, l, l, &mut stack, &mut sink);
-                    result.stats.add(&outcome.stats);
-                    result.complete &= outcome.status.is_complete();
-                }
-            }
-        } else {
-            let filter = |i: usize, j: usize| i != j || self_pairs;
-            let mut sweep = SweepAndPrune::new(&mut order);
-            found.clear();
-            let mut sink = |p: WorldPair| {
-                found.push(p);
-                true
-            };
-            let outcome = collide_world(
-                bodies.as_mut_slice(),
-                &mut sweep,
-                &mut roots,
-                &filter,
-                &mut stack,
-                &mut sink,
-            );
-            result.stats.add(&outcome.stats);
-            result.complete &= outcome.status.is_complete();
-            result.pairs.extend(
-                found
-                    .iter()
-                    .map(|w| (w.a as usize, w.b as usize, w.triangles.a, w.triangles.b)),
-            );
-            if !scene.primitives.is_empty() {
-                set_primitives(scene, f, [0.0; 3], &mut primitives)?;
-                let n = bodies.len();
-                let pairs = &mut result.pairs;
-                let mut sink = |c: WorldContact<S>| {
-                    pairs.push((
-                        c.body as usize,
-                        n + c.primitive as usize,
-                        c.contact.a,
-                        c.contact.b,
-                    ));
-                    true
-                };
-                let outcome = collide_world_primitives(
-                    bodies.as_mut_slice(),
-                    &primitives,
-                    &AllPairs,
-                    &mut stack,
-                    &mut sink,
-                );
-                result.stats.add(&outcome.stats);
-                result.complete &= outcome.status.is_complete();
-            }
-        }
-        result.pairs.sort_unstable();
-        result.proxies.sort_unstable_by_key(|p| (p.bodies, p.nodes));
-        results.push(result);
-    }
-    Ok(results)
+    run_placed::<S>(
+        scene,
+        prepared,
+        1,
+        proxy_depth,
+        self_pairs,
+        Placement::Device,
+    )
+    .map(|(results, _)| results)
 }
 
 /// The nearest points of one body pair in one frame, widened to f64 (see

@@ -417,12 +417,10 @@ fn check_primitive_proxies<S: Scalar>(
     .expect("pose");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(kernel_pose, &qs).expect("state");
-    let primitive_pose = Pose::from_quaternion(
-        place.rotation.map(S::from_f64),
-        place.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let primitive = bdtree_cli::run::kernel_primitive(shape, &primitive_pose).expect("primitive");
+    // Placed as a device places it: the pose rounded to `S` first.
+    let primitive = bdtree_std::host::Primitive::new(*shape, *place)
+        .and_then(|p| p.device::<S>())
+        .expect("primitive");
     let mut stack = vec![[0u32; 2]; primitive_stack_capacity(image.tree.depth())];
     let mut found = Vec::new();
     let outcome = bdtree_core::collide_primitive_proxies(

@@ -7,7 +7,6 @@ use super::error::{HostError, IMPRECISE_FRACTION};
 use super::owned::Owned;
 use super::tree::Tree;
 use crate::build::Precision;
-use crate::io::pose::quaternion_problem;
 
 /// A body's state as the caller gave it, in f64: a unit quaternion `(w, x, y, z)`, a world
 /// translation and the reduced coordinates `q` (one per mode). A world vertex is
@@ -37,6 +36,54 @@ impl State {
 pub(crate) enum Kernel {
     F32(Owned<f32>),
     F64(Owned<f64>),
+}
+
+/// A scalar a host body's kernel may be in, and that kernel (`None` in the other precision).
+pub(crate) trait InKernel: Scalar {
+    fn of(kernel: &mut Kernel) -> Option<&mut Owned<Self>>;
+}
+
+impl InKernel for f32 {
+    fn of(kernel: &mut Kernel) -> Option<&mut Owned<f32>> {
+        match kernel {
+            Kernel::F32(k) => Some(k),
+            Kernel::F64(_) => None,
+        }
+    }
+}
+
+impl InKernel for f64 {
+    fn of(kernel: &mut Kernel) -> Option<&mut Owned<f64>> {
+        match kernel {
+            Kernel::F64(k) => Some(k),
+            Kernel::F32(_) => None,
+        }
+    }
+}
+
+/// The device's state ([`super::device`]): the state rounded to `S` and taken as exact at the
+/// world origin.
+struct DeviceState<'s> {
+    state: &'s State,
+}
+
+impl OnOne for DeviceState<'_> {
+    type Out = Result<(), HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let State {
+            rotation,
+            translation,
+            q,
+        } = self.state;
+        let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
+            .map_err(|e| HostError::State {
+            argument: "rotation",
+            message: e.to_string(),
+        })?;
+        let rounded: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+        body.set_state(pose, &rounded)
+            .map_err(|e| state_error::<S>(e, *translation, [0.0; 3], q))
+    }
 }
 
 /// A query on one kernel body, generic over its scalar.
@@ -231,7 +278,8 @@ impl Body {
     /// translation) and checked there. Cost: `O(M)`.
     ///
     /// Refused, with the argument and its value named, and the body left as it was:
-    /// a non-finite number, a quaternion off unit length, the wrong number of coordinates, a
+    /// a non-finite number or a quaternion off unit length ([`super::check::state`], the
+    /// checks every front end shares), the wrong number of coordinates, a
     /// state beyond what the precision can compute with ([`bdtree_core::BodyError::OutOfRange`]),
     /// and an **imprecise** state ([`HostError::Imprecise`]): one whose per-coordinate rounding
     /// bound at the body's own origin, [`Body::error_bound`], exceeds [`IMPRECISE_FRACTION`]
@@ -245,12 +293,7 @@ impl Body {
         translation: [f64; 3],
         q: &[f64],
     ) -> Result<(), HostError> {
-        if let Some(problem) = quaternion_problem(rotation) {
-            return Err(HostError::State {
-                argument: "rotation",
-                message: problem,
-            });
-        }
+        super::check::state(rotation, translation, q)?;
         let state = State {
             rotation,
             translation,
@@ -332,6 +375,26 @@ impl Body {
         placed?;
         self.origin = origin;
         Ok(())
+    }
+
+    /// The kernel body in scalar `S` (`None` in the other precision), at whatever state the
+    /// last query left it.
+    pub(crate) fn kernel_in<S: InKernel>(
+        &mut self,
+    ) -> Option<&mut KernelBody<'static, 'static, S>> {
+        S::of(&mut self.kernel).map(Owned::body)
+    }
+
+    /// Sets the kernel body to the device's state ([`super::device`]): the state rounded to `S`
+    /// and taken as exact at the world origin. The body is then at no floating origin: the next
+    /// query that places it ([`Body::place`]) places it again.
+    pub(crate) fn set_device_state<S: InKernel>(&mut self) -> Result<(), HostError> {
+        // NaN equals no origin.
+        self.origin = [f64::NAN; 3];
+        let Some(kernel) = S::of(&mut self.kernel) else {
+            return Err(HostError::MixedPrecision);
+        };
+        DeviceState { state: &self.state }.run(kernel.body())
     }
 
     /// Runs `query` on the kernel body (the dispatch on precision).

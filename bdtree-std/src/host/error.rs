@@ -36,6 +36,30 @@ pub enum HostError {
         /// What is wrong, with the value.
         message: String,
     },
+    /// A state entry is not finite ([`super::check::finite`]).
+    NonFinite {
+        /// The argument (`rotation`, `translation`, `q`, a primitive's point).
+        argument: &'static str,
+        /// The entry.
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// A rotation is not a unit quaternion within
+    /// [`crate::io::pose::QUATERNION_NORM_TOLERANCE`] ([`super::check::rotation`]).
+    NotUnit {
+        /// The quaternion `(w, x, y, z)`.
+        rotation: [f64; 4],
+        /// Its norm.
+        norm: f64,
+    },
+    /// A primitive's argument is refused by its host constructor
+    /// ([`super::Primitive::plane`], …): the message names the argument and its value,
+    /// `name = value: problem`.
+    Input {
+        /// The argument, its value and what is wrong.
+        message: String,
+    },
     /// The state is valid but makes the body's answers useless in its precision: its rounding
     /// bound at its own origin exceeds [`super::IMPRECISE_FRACTION`] of its size (see
     /// [`super::Body::set_state`]).
@@ -82,10 +106,21 @@ pub enum HostError {
 impl std::fmt::Display for HostError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Image { message } | Self::Build { message } | Self::Body { message } => {
-                f.write_str(message)
-            }
+            Self::Image { message }
+            | Self::Build { message }
+            | Self::Body { message }
+            | Self::Input { message } => f.write_str(message),
             Self::State { argument, message } => write!(f, "{argument}: {message}"),
+            Self::NonFinite {
+                argument,
+                index,
+                value,
+            } => write!(f, "{argument}: {argument}[{index}] = {value} is not finite"),
+            Self::NotUnit { rotation, .. } => write!(
+                f,
+                "rotation: {}",
+                crate::io::pose::quaternion_problem(*rotation).unwrap_or_default()
+            ),
             Self::Imprecise {
                 q: (j, value),
                 bound,

@@ -155,13 +155,31 @@ impl Body {
     /// above it, in node order) at the body's state, each with its growth `r(q) / r_rest`.
     pub fn level_spheres(&mut self, level: u32) -> Result<Vec<([f64; 4], f64)>, HostError> {
         let origin = self_origin(self);
+        self.level_spheres_at(level, origin)
+    }
+
+    /// [`Body::level_spheres`] with the body placed at the floating origin `origin` instead of
+    /// its own, still in world coordinates (at the world origin: the spheres a scene's
+    /// pictures draw, computed where the picture's vertices are).
+    pub fn level_spheres_at(
+        &mut self,
+        level: u32,
+        origin: [f64; 3],
+    ) -> Result<Vec<([f64; 4], f64)>, HostError> {
         self.place(origin)?;
         let spheres = self.on_one(LevelSpheres { level });
+        // A zero component is not added: −0 + 0 would turn a centre's −0 into +0.
+        let moved = |x: f64, o: f64| if o == 0.0 { x } else { x + o };
         Ok(spheres
             .into_iter()
             .map(|(s, g)| {
                 (
-                    [s[0] + origin[0], s[1] + origin[1], s[2] + origin[2], s[3]],
+                    [
+                        moved(s[0], origin[0]),
+                        moved(s[1], origin[1]),
+                        moved(s[2], origin[2]),
+                        s[3],
+                    ],
                     g,
                 )
             })

@@ -17,7 +17,8 @@
 //! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
 //! | [`World`], [`world::swept`] | every query over many bodies and primitives, each pair at its own origin |
-//! | [`placing`] | where each query's floating origin is, and the precision bound that follows |
+//! | [`placing`] | where each query's floating origin is, and the precision bound that follows; a world's [`Placement`] (per pair, or the device's path) |
+//! | [`check`] | the input checks of every front end: finite values, a unit quaternion |
 //! | [`HostError`] | every refusal, naming the argument and its value |
 //!
 //! ```
@@ -69,7 +70,9 @@
 mod answer;
 mod body;
 pub mod boxes;
+pub mod check;
 pub mod closer;
+mod device;
 mod error;
 mod geometry;
 mod interrupt;
@@ -90,6 +93,7 @@ pub use error::{HostError, IMPRECISE_FRACTION};
 pub use geometry::level_cut;
 pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
 pub use jacobian::{contact_jacobians, ContactJacobian};
+pub use placing::Placement;
 pub use primitive::Primitive;
 pub use query::{
     contact_forces, contacts, distance, force_at_node, pairs, primitive_contacts,

@@ -24,7 +24,9 @@
 //! its origin has `‖t_a − o‖ + ‖t_b − o‖ = ‖t_a − t_b‖`, the least any common origin gives.
 //!
 //! A [`super::World`] answers every pair by this rule too (see its docs for how it keeps the
-//! many-body query fast).
+//! many-body query fast), unless it is set to the device's path ([`Placement::Device`]: one
+//! origin, the world's, for every body, on states rounded to the tree's scalar first, no
+//! second stage — what a device given those values computes).
 
 use bdtree_core::floating_origin;
 
@@ -48,4 +50,19 @@ pub fn swept_origin(a_before: &Body, a_now: &Body, b_before: &Body, b_now: &Body
         b_before.state().translation,
         b_now.state().translation,
     ])
+}
+
+/// Where a [`super::World`] places its bodies for [`super::World::pairs`] and
+/// [`super::World::proxies`] ([`super::World::set_placement`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// Each body pair at its own floating origin (the rule above), f32 answers refined in f64:
+    /// conservative against the states as given.
+    #[default]
+    PerPair,
+    /// The device's path: every state rounded to the tree's scalar and taken as exact at the
+    /// world origin, the kernel's own world query, primitives placed in that scalar
+    /// ([`super::Primitive::device`]), no second stage (in f32 the answer holds the widened
+    /// test's extras). The firmware replay's reference.
+    Device,
 }

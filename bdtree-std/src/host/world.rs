@@ -29,8 +29,9 @@
 use bdtree_core::{AllPairs, Body as KernelBody, NodeKind, QueryStats, Scalar, SweepAndPrune};
 
 use super::body::{Body, OnOne, OnTwo};
+use super::device;
 use super::error::HostError;
-use super::placing::self_origin;
+use super::placing::{self_origin, Placement};
 use super::primitive::Primitive;
 use super::query::{self, Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
 use super::relative;
@@ -80,6 +81,15 @@ impl<T> WorldAnswer<T> {
         self.found
             .extend(answer.items.into_iter().map(|item| Found { bodies, item }));
     }
+
+    fn add_found(&mut self, found: Vec<([usize; 2], T)>, stats: QueryStats) {
+        self.stats.add(&stats);
+        self.found.extend(
+            found
+                .into_iter()
+                .map(|(bodies, item)| Found { bodies, item }),
+        );
+    }
 }
 
 /// Many bodies (of one precision) and rigid primitives, with their states.
@@ -102,6 +112,8 @@ pub struct World {
     order: Vec<u32>,
     /// The certificates' node-pair stack (kept between queries).
     certificate: Vec<(u32, u32)>,
+    /// Where [`World::pairs`] and [`World::proxies`] place the bodies.
+    placement: Placement,
 }
 
 /// A body's root sphere, at its own origin, in world coordinates (f64), grown by the f64
@@ -237,7 +249,20 @@ impl World {
             primitives,
             order,
             certificate: Vec::new(),
+            placement: Placement::PerPair,
         })
+    }
+
+    /// Where [`World::pairs`] and [`World::proxies`] place the bodies: each pair at its own
+    /// origin, refined (the default), or the device's path ([`Placement::Device`]). The other
+    /// queries always place each pair at its own origin.
+    pub fn set_placement(&mut self, placement: Placement) {
+        self.placement = placement;
+    }
+
+    /// The placement of [`World::pairs`] and [`World::proxies`].
+    pub fn placement(&self) -> Placement {
+        self.placement
     }
 
     /// The bodies, in the order answers number them.
@@ -400,6 +425,16 @@ impl World {
     /// [`query::pairs`], [`query::self_pairs`] and [`query::primitive_contacts`] give it.
     pub fn pairs(&mut self, self_pairs: bool) -> Result<WorldAnswer<[u32; 2]>, HostError> {
         let mut answer = WorldAnswer::default();
+        if self.placement == Placement::Device {
+            let (found, stats) = device::pairs(
+                &mut self.bodies,
+                &self.primitives,
+                &mut self.order,
+                self_pairs,
+            )?;
+            answer.add_found(found, stats);
+            return Ok(Self::finish(answer, |p| *p));
+        }
         // Own-origin work first (phase 1 leaves the bodies there too).
         if self_pairs {
             for (i, body) in self.bodies.iter_mut().enumerate() {
@@ -496,6 +531,11 @@ impl World {
     /// candidates with no proxy pair.
     pub fn proxies(&mut self, depth: u32) -> Result<WorldAnswer<Proxy>, HostError> {
         let mut answer = WorldAnswer::default();
+        if self.placement == Placement::Device {
+            let (found, stats) = device::proxies(&mut self.bodies, depth)?;
+            answer.add_found(found, stats);
+            return Ok(Self::finish(answer, |p| p.nodes));
+        }
         let candidates = self.broad_phase(0.0)?;
         answer.candidates = candidates.len();
         for [i, j] in candidates {

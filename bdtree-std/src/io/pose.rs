@@ -24,14 +24,23 @@ pub struct Pose {
 /// quaternion is a mistake worth reporting.
 pub const QUATERNION_NORM_TOLERANCE: f64 = bdtree_core::QUATERNION_TOLERANCE;
 
-/// Why `rotation` is not a unit quaternion, naming its value and norm (`None` when it is one,
-/// within [`QUATERNION_NORM_TOLERANCE`]); a non-finite component is a problem too.
-pub fn quaternion_problem(rotation: [f64; 4]) -> Option<String> {
+/// The one unit-quaternion check of the library: `None` when `rotation` is a unit quaternion
+/// within [`QUATERNION_NORM_TOLERANCE`], else `Some(norm)` (a NaN norm for a non-finite
+/// component). Scene files ([`quaternion_problem`]), the host layer and its front ends
+/// (Python) word their refusals around it; the kernel keeps its own (`no_std`).
+pub fn off_unit(rotation: [f64; 4]) -> Option<f64> {
     let [w, x, y, z] = rotation;
     let norm = (w * w + x * x + y * y + z * z).sqrt();
     // A NaN norm is a problem too.
     let unit = (norm - 1.0).abs() <= QUATERNION_NORM_TOLERANCE;
-    (!unit).then(|| {
+    (!unit).then_some(norm)
+}
+
+/// Why `rotation` is not a unit quaternion ([`off_unit`]), in a scene file's words, naming
+/// its value and norm (`None` when it is one).
+pub fn quaternion_problem(rotation: [f64; 4]) -> Option<String> {
+    let [w, x, y, z] = rotation;
+    off_unit(rotation).map(|norm| {
         format!(
             "quaternion (w, x, y, z) = ({w}, {x}, {y}, {z}) has norm {norm}; rotations must be \
              unit quaternions (|norm − 1| ≤ {QUATERNION_NORM_TOLERANCE:e})"

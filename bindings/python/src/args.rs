@@ -140,21 +140,6 @@ pub(crate) fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResu
         .map_err(|v: Vec<f64>| err(format!("{what}: expected {N} numbers, got {}", v.len())))
 }
 
-/// A finite float vector of a given length.
-pub(crate) fn finite_vector<const N: usize>(
-    what: &str,
-    x: &Bound<'_, PyAny>,
-) -> PyResult<[f64; N]> {
-    let v = vector::<N>(what, x)?;
-    if let Some(k) = v.iter().position(|c| !c.is_finite()) {
-        return Err(err(format!(
-            "{what}[{k}] = {}: every entry must be finite",
-            v[k]
-        )));
-    }
-    Ok(v)
-}
-
 /// The precision a tree is built in.
 pub(crate) fn precision_of(x: &Bound<'_, PyAny>) -> PyResult<Precision> {
     let what = "\"f32\" or \"f64\"";

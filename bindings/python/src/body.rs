@@ -6,7 +6,7 @@ use bdtree_std::host::{self, HostError};
 use bdtree_std::io::pose::QUATERNION_NORM_TOLERANCE;
 use pyo3::prelude::*;
 
-use crate::args::{finite_vector, floats1, int_arg, precision_text, shown, vector};
+use crate::args::{floats1, int_arg, precision_text, shown, vector};
 use crate::err;
 use crate::tree::Tree;
 
@@ -18,32 +18,29 @@ pub(crate) struct Body {
     pub(crate) tree: Py<Tree>,
 }
 
-/// Checks a state's numbers with messages that name the Python parameter and the value:
-/// finite entries, a unit quaternion within the tolerance of every surface. The host checks
-/// the rest (the number of coordinates, the range of the precision).
-fn check_state(rotation: &[f64; 4], translation: &[f64; 3], q: &[f64]) -> PyResult<()> {
-    for (name, values) in [
-        ("rotation", &rotation[..]),
-        ("translation", &translation[..]),
-        ("q", q),
-    ] {
-        if let Some(k) = values.iter().position(|x| !x.is_finite()) {
-            return Err(err(format!(
-                "{name}[{k}] = {}: every entry must be finite",
-                values[k]
-            )));
-        }
-    }
-    let norm = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
-        let [w, x, y, z] = rotation;
-        return Err(err(format!(
+/// The Python error of a host refusal of an input: a non-finite entry or a rotation off unit
+/// length in Python's words (`translation[1] = NaN: every entry must be finite`,
+/// `rotation = (w, x, y, z): a quaternion of norm …`), from the host's fields (the checks are
+/// the host's, [`host::check`]); anything else as the host words it.
+pub(crate) fn input_error(e: HostError) -> PyErr {
+    match e {
+        HostError::NonFinite {
+            argument,
+            index,
+            value,
+        } => err(format!(
+            "{argument}[{index}] = {value}: every entry must be finite"
+        )),
+        HostError::NotUnit {
+            rotation: [w, x, y, z],
+            norm,
+        } => err(format!(
             "rotation = ({w}, {x}, {y}, {z}): a quaternion of norm {norm}; rotations must be \
              unit quaternions (w, x, y, z) (| norm − 1 | ≤ {QUATERNION_NORM_TOLERANCE:e}, on \
              every surface)"
-        )));
+        )),
+        e => err(e),
     }
-    Ok(())
 }
 
 /// The largest `|x|` of a slice.
@@ -167,7 +164,8 @@ impl Body {
 }
 
 /// Sets a host body's state from Python arguments (`None`: the identity, the origin, `q = 0`),
-/// every bad value refused with its parameter's name; a refused state changes nothing.
+/// every bad value refused with its parameter's name (the values' checks are the host's,
+/// [`host::check::state`]); a refused state changes nothing.
 pub(crate) fn set_host_state(
     body: &mut host::Body,
     rotation: Option<&Bound<'_, PyAny>>,
@@ -179,23 +177,23 @@ pub(crate) fn set_host_state(
         None => [1.0, 0.0, 0.0, 0.0],
     };
     let t = match translation.filter(|t| !t.is_none()) {
-        Some(t) => finite_vector::<3>("translation", t)?,
+        Some(t) => vector::<3>("translation", t)?,
         None => [0.0; 3],
     };
     let q = match q.filter(|q| !q.is_none()) {
         Some(q) => floats1("q", q)?,
         None => vec![0.0; body.tree().modes()],
     };
-    check_state(&r, &t, &q)?;
     let modes = body.tree().modes();
     let precision = precision_name(body);
     body.set_state(r, t, &q).map_err(|e| match e {
-        // Finite numbers, a unit quaternion and as many coordinates as modes, refused for
-        // the translation or q: beyond the range of the precision.
+        // Finite numbers and a unit quaternion (the host's checks: `NonFinite` and `NotUnit`
+        // come first) and as many coordinates as modes, refused for the translation or q:
+        // beyond the range of the precision.
         HostError::State { argument, .. } if argument != "rotation" && q.len() == modes => {
             err(out_of_range(precision, largest(&q), largest(&t), "", &e))
         }
-        e => err(e),
+        e => input_error(e),
     })
 }
 

@@ -9,10 +9,9 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{int_arg, rows, shown};
+use crate::args::{int_arg, rows};
 use crate::body::{body_arg, query_error};
-use crate::err;
-use crate::primitives::Primitive;
+use crate::primitives::primitive_arg;
 
 /// The contact proxies of `body` at `depth` (nodes at that depth, or leaves above it) whose
 /// spheres may reach into `primitive`: a dict of `nodes` int64 (K,) (sorted), `spheres` float64
@@ -28,16 +27,7 @@ pub(crate) fn collide_primitive_proxies<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let what = "a tree depth, an integer ≥ 0 (the root has depth 0)";
     let depth = int_arg("depth", depth, 0, 1 << 16, what)? as u32;
-    let primitive = primitive
-        .cast::<Primitive>()
-        .map_err(|_| {
-            err(format!(
-                "primitive = {}: expected a bdtree.Primitive",
-                shown(primitive)
-            ))
-        })?
-        .get()
-        .host;
+    let primitive = primitive_arg("primitive", primitive)?;
     let body = body_arg("body", body)?;
     let mut body = body.try_borrow_mut()?;
     let found = host::primitive_proxies(&mut body.body, depth, &primitive)

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::args::{float_arg, int_arg, pair_array, rows, shown};
 use crate::body::{body_arg, query_error, set_host_state};
 use crate::err;
-use crate::primitives::Primitive;
+use crate::primitives::primitive_arg;
 
 /// The largest proxy depth asked for (a tree this deep would not fit in memory).
 const MAX_DEPTH: i64 = 1 << 16;
@@ -179,13 +179,7 @@ impl World {
         if let Some(p) = primitives.filter(|p| !p.is_none()) {
             for (i, x) in sequence("primitives", p, "bdtree.Primitive")?.enumerate() {
                 let x = x?;
-                let p = x.cast::<Primitive>().map_err(|_| {
-                    err(format!(
-                        "primitives[{i}] = {}: expected a bdtree.Primitive",
-                        shown(&x)
-                    ))
-                })?;
-                prims.push(p.get().host);
+                prims.push(primitive_arg(&format!("primitives[{i}]"), &x)?);
             }
         }
         let world = host::World::new(owned, prims).map_err(|e| match e {
@@ -233,13 +227,7 @@ impl World {
     ) -> PyResult<()> {
         let n = self.world.primitives().len();
         let i = index_arg("index", index, n, "primitives")?;
-        let p = primitive.cast::<Primitive>().map_err(|_| {
-            err(format!(
-                "primitive = {}: expected a bdtree.Primitive",
-                shown(primitive)
-            ))
-        })?;
-        self.world.primitives_mut()[i] = p.get().host;
+        self.world.primitives_mut()[i] = primitive_arg("primitive", primitive)?;
         Ok(())
     }
 

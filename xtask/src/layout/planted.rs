@@ -164,3 +164,21 @@ fn a_room_or_floor_crossed_the_wrong_way_fails() {
         "geometry/pose.rs (geometry) imports world",
     );
 }
+
+#[test]
+fn an_application_room_crossed_or_a_second_kernel_door_fails() {
+    let copy = Copy::new("cli-rooms");
+    copy.prepend("bdtree-cli/src/run/report.rs", "use crate::view::render;");
+    assert_reported(
+        &copy.problems(),
+        "bdtree-cli/src/run/report.rs (run) imports crate::view::render (view)",
+    );
+    copy.write(
+        "bdtree-cli/src/run/planted_door.rs",
+        "fn caches() { let _ = bdtree_std::BodyStorage::<f32>::new(1); }\n",
+    );
+    assert_reported(
+        &copy.problems(),
+        "bdtree-cli/src/run/planted_door.rs sets up a kernel body (BodyStorage)",
+    );
+}

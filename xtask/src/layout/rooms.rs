@@ -1,6 +1,7 @@
 //! The rooms of `bdtree-std`, as the book's workspace-layout chapter states them: which room
 //! may import which ([`RULE`], read back from the chapter's rooms table), no module cycle
-//! counting a module's imports of its own children; and the application's glue files
+//! counting a module's imports of its own children; the application's rooms
+//! ([`CLI_RULE`]), its one door to the kernel's bodies ([`KERNEL_DOORS`]) and its glue files
 //! (`bdtree-cli/src/bin/`) short.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +23,34 @@ pub const RULE: &[(&str, &[&str])] = &[
     ("modes", &["io"]),
     ("host", &["io", "build"]),
     ("export", &["io", "shapes"]),
+];
+
+/// Which rooms of the application (`bdtree-cli/src/`) each may import: pictures draw scenes
+/// and simulations, the simulation may run scenes, the scene runners import neither (the
+/// binary's glue, `src/bin/`, is over all three).
+pub const CLI_RULE: &[(&str, &[&str])] =
+    &[("run", &[]), ("sim", &["run"]), ("view", &["run", "sim"])];
+
+/// What sets up a kernel body on the host (its storage, an f64 state at an origin of the
+/// caller's choosing): the host layer's job (`bdtree_std::host`). The application reaches the
+/// kernel's bodies through it, but in [`KERNEL_DOORS`].
+const KERNEL_SETUP: &[&str] = &["BodyStorage", "set_state_f64", "VertexEntry", "CacheEntry"];
+
+/// The application's files that still set up kernel bodies themselves, each for a reason; no
+/// other may (paths under `bdtree-cli/src/`).
+pub const KERNEL_DOORS: &[(&str, &str)] = &[
+    (
+        "run/interrupt_table.rs",
+        "the interrupt table's kernel traversal on bodies at one origin per frame",
+    ),
+    (
+        "run/cost.rs",
+        "the proxy-cost table: the kernel's own counters on bodies at rest",
+    ),
+    (
+        "view/render/spheres.rs",
+        "the sphere picture: one body at the identity pose",
+    ),
 ];
 
 /// The room a first path segment under `crate::` names.
@@ -52,6 +81,7 @@ fn room_of_file(file: &Path) -> Option<&'static str> {
 pub fn check(root: &Path) -> Vec<String> {
     let src = root.join("bdtree-std/src");
     let mut problems = cli_sizes(&root.join("bdtree-cli/src/bin"));
+    problems.extend(cli_rooms(&root.join("bdtree-cli/src")));
     problems.extend(imports(&src));
     problems.extend(cycle(&src));
     problems.extend(book(root));
@@ -73,6 +103,53 @@ fn cli_sizes(bin: &Path) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// The application's rooms import only what [`CLI_RULE`] allows, and only the
+/// [`KERNEL_DOORS`] set up kernel bodies.
+fn cli_rooms(src: &Path) -> Vec<String> {
+    let rule: BTreeMap<&str, &[&str]> = CLI_RULE.iter().copied().collect();
+    let mut problems = Vec::new();
+    for file in rust_files(src) {
+        let Some(room) = file
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str())
+            .and_then(|first| rule.get_key_value(first).map(|(room, _)| *room))
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(src.join(&file)).unwrap_or_default();
+        let code = library_code(&file, &text);
+        for path in paths(&code) {
+            if path.first().map(String::as_str) != Some("crate") {
+                continue;
+            }
+            let Some(target) = path.get(1).map(String::as_str) else {
+                continue;
+            };
+            if target != room && rule.contains_key(target) && !rule[room].contains(&target) {
+                problems.push(format!(
+                    "bdtree-cli/src/{} ({room}) imports {} ({target})",
+                    file.display(),
+                    path.join("::")
+                ));
+            }
+        }
+        let name = file.to_string_lossy().replace('\\', "/");
+        if KERNEL_DOORS.iter().any(|(door, _)| *door == name) {
+            continue;
+        }
+        for word in KERNEL_SETUP {
+            if code.contains(word) {
+                problems.push(format!(
+                    "bdtree-cli/src/{name} sets up a kernel body ({word}): the application \
+                     reaches the kernel through bdtree_std::host"
+                ));
+            }
+        }
+    }
+    problems
 }
 
 /// Each room imports only what [`RULE`] allows; the rule itself is acyclic.
