@@ -3,9 +3,10 @@
 //! [`bdtree_core::query::self_collision::SelfCertificates`]).
 
 use bdtree_core::query::self_collision::CERTIFICATE_VECTORS;
-use bdtree_core::{Model, NodeKind, Scalar, TreeView};
+use bdtree_core::{Model, Scalar, TreeView};
 
-use super::contours::ContourTable;
+use super::contours::{each_patch, ContourTable};
+use crate::vec3::{cross, dot, sub};
 
 type V3 = [f64; 3];
 
@@ -56,28 +57,15 @@ pub fn self_certificates<S: Scalar>(
         rows: &rows,
         triangles: model.triangles(),
     };
-    // Each node's triangles, children (larger indices) before parents.
-    let mut below: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for k in (0..n).rev() {
-        let list = match tree.kind(k) {
-            Some(NodeKind::Leaf { triangle }) => vec![triangle],
-            Some(NodeKind::Internal { left, right }) => {
-                let mut list = std::mem::take(&mut below[left as usize]);
-                list.extend_from_slice(&below[right as usize]);
-                below[right as usize] = Vec::new();
-                list
-            }
-            _ => Vec::new(),
-        };
+    each_patch(tree, |k, list| {
         let contour =
             &contours.vertices[contours.starts[k] as usize..contours.starts[k + 1] as usize];
         if !contour.is_empty() {
-            if let Some(node) = patch.certificate(&list, contour) {
+            if let Some(node) = patch.certificate(list, contour) {
                 weights[k * width..(k + 1) * width].copy_from_slice(&node);
             }
         }
-        below[k] = list;
-    }
+    });
     weights
 }
 
@@ -217,24 +205,8 @@ fn up_to_f32(x: f64) -> f32 {
     }
 }
 
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
 fn add(a: V3, b: V3) -> V3 {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn cross(a: V3, b: V3) -> V3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 fn norm(a: V3) -> f64 {

@@ -39,9 +39,28 @@ impl ContourTable {
 /// `triangles` are the model's, as the tree indexes them.
 pub fn self_contours<S: Scalar>(tree: &TreeView<'_, S>, triangles: &[[u32; 3]]) -> ContourTable {
     let n = tree.node_count();
-    // Each node's triangles, children before parents (children have larger indices).
-    let mut below: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut loops: Vec<Vec<u32>> = vec![Vec::new(); n];
+    each_patch(tree, |k, list| {
+        loops[k] = patch_loop(list, triangles).unwrap_or_default();
+    });
+    let mut table = ContourTable {
+        starts: Vec::with_capacity(n + 1),
+        vertices: Vec::new(),
+    };
+    table.starts.push(0);
+    for contour in loops {
+        table.vertices.extend_from_slice(&contour);
+        table.starts.push(table.vertices.len() as u32);
+    }
+    table
+}
+
+/// Calls `f(node, triangles below it)` for every node, children (larger indices) before their
+/// parents; a node's list is handed on to its parent afterwards, so the lists alive at once
+/// hold each triangle once.
+pub(super) fn each_patch<S: Scalar>(tree: &TreeView<'_, S>, mut f: impl FnMut(usize, &[u32])) {
+    let n = tree.node_count();
+    let mut below: Vec<Vec<u32>> = vec![Vec::new(); n];
     for k in (0..n).rev() {
         let list = match tree.kind(k) {
             Some(NodeKind::Leaf { triangle }) => vec![triangle],
@@ -54,19 +73,9 @@ pub fn self_contours<S: Scalar>(tree: &TreeView<'_, S>, triangles: &[[u32; 3]]) 
             }
             _ => Vec::new(),
         };
-        loops[k] = patch_loop(&list, triangles).unwrap_or_default();
+        f(k, &list);
         below[k] = list;
     }
-    let mut table = ContourTable {
-        starts: Vec::with_capacity(n + 1),
-        vertices: Vec::new(),
-    };
-    table.starts.push(0);
-    for contour in loops {
-        table.vertices.extend_from_slice(&contour);
-        table.starts.push(table.vertices.len() as u32);
-    }
-    table
 }
 
 /// The boundary loop of a patch of triangles, when the patch qualifies (see

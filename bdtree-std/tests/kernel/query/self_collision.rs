@@ -348,7 +348,7 @@ fn normal_cones_nest_and_hold_for_the_true_normals() {
 }
 
 /// The triangles below each node, collected independently of the kernel.
-fn node_triangles(image: &bdtree_core::Image<'_, f32>) -> Vec<Vec<u32>> {
+fn node_triangles<S: Scalar>(image: &bdtree_core::Image<'_, S>) -> Vec<Vec<u32>> {
     use bdtree_core::NodeKind;
     let n = image.tree.node_count();
     let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -694,18 +694,7 @@ fn certified_patches<S: Scalar>(
     let contours = self_contours(&image.tree, image.model.triangles());
     let weights = self_certificates(&image.tree, &image.model, &contours);
     let certificates = SelfCertificates { weights: &weights };
-    let mut below: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for k in (0..n).rev() {
-        below[k] = match image.tree.kind(k).expect("node") {
-            NodeKind::Leaf { triangle } => vec![triangle],
-            NodeKind::Internal { left, right } => {
-                let mut s = below[left as usize].clone();
-                s.extend_from_slice(&below[right as usize]);
-                s
-            }
-            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
-        };
-    }
+    let below = node_triangles(&image);
     let mut cache = BodyStorage::new(n);
     let mut body = cache.body(&image).expect("body");
     let mut counts = [0usize; 3];
