@@ -59,15 +59,10 @@ impl SelfCertificates<'_> {
     pub fn hold<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> bool {
         let q = body.q();
         let m = q.len();
-        let Some(start) = node
-            .checked_mul(m)
-            .and_then(|n| n.checked_mul(CERTIFICATE_VECTORS))
-        else {
-            return false;
-        };
-        let Some(weights) = start
-            .checked_add(CERTIFICATE_VECTORS * m)
-            .and_then(|end| self.weights.get(start..end))
+        let Some(weights) = m
+            .checked_mul(CERTIFICATE_VECTORS)
+            .and_then(|width| Some((node.checked_mul(width)?, width)))
+            .and_then(|(start, width)| self.weights.get(start..start.checked_add(width)?))
         else {
             return false;
         };
@@ -79,8 +74,12 @@ impl SelfCertificates<'_> {
             return false;
         }
         let grow = S::ONE + slack;
-        let (g, rest) = weights.split_at(m);
-        let (gamma, w) = rest.split_at(m);
+        let Some((g, rest)) = weights.split_at_checked(m) else {
+            return false;
+        };
+        let Some((gamma, w)) = rest.split_at_checked(m) else {
+            return false;
+        };
         let dot = |v: &[f32]| {
             v.iter()
                 .zip(q)

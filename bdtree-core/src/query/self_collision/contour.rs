@@ -65,7 +65,9 @@ impl<'a> SelfContours<'a> {
 /// Whether node `node`'s patch is proven free of self-intersection in the body's current
 /// state: some direction of `cone` (the node's normal bitfield from
 /// [`super::normal_cones`]) along which its contour projects to a simple closed curve. Tries
-/// at most two directions; `O(B²)` for a contour of `B` vertices.
+/// at most two directions; `O(B²)` for a contour of `B` vertices. Never inlined: its run boxes
+/// (1 KiB of stack in f32) stay off the stack of a query that tests no contour.
+#[inline(never)]
 pub(super) fn certified<S: Scalar>(
     body: &mut Body<'_, '_, S>,
     contours: &SelfContours<'_>,
