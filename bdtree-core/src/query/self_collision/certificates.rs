@@ -44,10 +44,17 @@ impl SelfCertificates<'_> {
     /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
     pub(super) fn fits(&self, nodes: usize, modes: usize) -> bool {
         self.weights.is_empty()
-            || nodes
-                .checked_mul(modes)
-                .and_then(|n| n.checked_mul(CERTIFICATE_VECTORS))
-                == Some(self.weights.len())
+            || width(modes).and_then(|w| w.checked_mul(nodes)) == Some(self.weights.len())
+    }
+
+    /// Node `node`'s three weight vectors (`g`, `γ`, `w`) for `modes` modes.
+    fn vectors(&self, node: usize, modes: usize) -> Option<[&[f32]; 3]> {
+        let width = width(modes)?;
+        let start = node.checked_mul(width)?;
+        let weights = self.weights.get(start..start.checked_add(width)?)?;
+        let (g, rest) = weights.split_at_checked(modes)?;
+        let (gamma, w) = rest.split_at_checked(modes)?;
+        Some([g, gamma, w])
     }
 
     /// Whether `node`'s patch is proven free of self-intersection at `body`'s current `q`.
@@ -58,28 +65,17 @@ impl SelfCertificates<'_> {
     /// outright when that factor would pass 1.5).
     pub fn hold<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> bool {
         let q = body.q();
-        let m = q.len();
-        let Some(weights) = m
-            .checked_mul(CERTIFICATE_VECTORS)
-            .and_then(|width| Some((node.checked_mul(width)?, width)))
-            .and_then(|(start, width)| self.weights.get(start..start.checked_add(width)?))
-        else {
+        let Some([g, gamma, w]) = self.vectors(node, q.len()) else {
             return false;
         };
-        let Ok(m32) = u32::try_from(m) else {
+        let Ok(m) = u32::try_from(q.len()) else {
             return false;
         };
-        let slack = S::from_u32(m32.saturating_mul(2).saturating_add(16)) * S::UNIT_ROUNDOFF;
+        let slack = S::from_u32(m.saturating_mul(2).saturating_add(16)) * S::UNIT_ROUNDOFF;
         if slack >= S::from_f64(0.5) {
             return false;
         }
         let grow = S::ONE + slack;
-        let Some((g, rest)) = weights.split_at_checked(m) else {
-            return false;
-        };
-        let Some((gamma, w)) = rest.split_at_checked(m) else {
-            return false;
-        };
         let dot = |v: &[f32]| {
             v.iter()
                 .zip(q)
@@ -88,4 +84,9 @@ impl SelfCertificates<'_> {
         let (g, gamma, w) = (dot(g), dot(gamma), dot(w));
         (g + gamma * gamma) * grow < S::ONE && w * grow < S::ONE
     }
+}
+
+/// Weights per node for `modes` modes.
+fn width(modes: usize) -> Option<usize> {
+    modes.checked_mul(CERTIFICATE_VECTORS)
 }
