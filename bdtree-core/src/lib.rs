@@ -88,7 +88,9 @@ pub use query::self_collision::{
     collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList,
 };
 pub use query::separation::{closer_than, nearest, Nearest};
-pub use query::swept::{collide_swept, collide_swept_front, FrontEntry, SweptFront, SweptPair};
+pub use query::swept::{
+    collide_swept, collide_swept_front, FrontEntry, FrontState, SweptFront, SweptPair,
+};
 pub use query::traversal::{Order, Pending, RunOutcome, RunStatus, Suspended, Traversal};
 pub use query::triangles::collide;
 pub use scalar::Scalar;

@@ -87,9 +87,23 @@ impl<S: Scalar> FrontEntry<S> {
 pub struct SweptFront<'s, S: Scalar> {
     entries: &'s mut [FrontEntry<S>],
     spare: &'s mut [FrontEntry<S>],
+    state: FrontState<S>,
+}
+
+/// What a [`SweptFront`] keeps besides its entries, as plain data: the front of a caller that
+/// cannot hold the borrowing [`SweptFront`] from one tick to the next (a host object, a C
+/// struct) keeps this and its two buffers, and resumes the front each tick
+/// ([`SweptFront::resume`], [`SweptFront::suspend`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct FrontState<S> {
     len: usize,
+    /// The length of each buffer the state was taken with (a resume on others starts afresh).
+    capacity: usize,
     fresh: bool,
     overflowed: bool,
+    /// Whether the entries are in the second buffer given (the front swaps them each query).
+    swapped: bool,
     /// Per body: `[P, U]` of its model (module docs) and its node count (the model's identity).
     reach: [[S; 2]; 2],
     nodes: [usize; 2],
@@ -99,43 +113,29 @@ pub struct SweptFront<'s, S: Scalar> {
     retested: usize,
 }
 
-impl<'s, S: Scalar> SweptFront<'s, S> {
-    /// An empty front over the caller's storage; the first query walks from the root.
-    pub fn new(entries: &'s mut [FrontEntry<S>], spare: &'s mut [FrontEntry<S>]) -> Self {
-        SweptFront {
-            entries,
-            spare,
-            len: 0,
-            fresh: true,
-            overflowed: false,
-            reach: [[S::ZERO; 2]; 2],
-            nodes: [0; 2],
-            ends: [0; 2],
-            certified: 0,
-            retested: 0,
-        }
-    }
+impl<S: Scalar> FrontState<S> {
+    /// The state of an empty front: its first query walks from the root.
+    pub const NEW: Self = FrontState {
+        len: 0,
+        capacity: 0,
+        fresh: true,
+        overflowed: false,
+        swapped: false,
+        reach: [[S::ZERO; 2]; 2],
+        nodes: [0; 2],
+        ends: [0; 2],
+        certified: 0,
+        retested: 0,
+    };
 
     /// Entries in the front (after the last query).
     pub fn len(&self) -> usize {
         self.len
     }
 
-    /// Whether the front is empty (before the first query, or after one that failed or did
-    /// not fit).
+    /// Whether the front is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
-    }
-
-    /// The entries.
-    pub fn entries(&self) -> &[FrontEntry<S>] {
-        self.entries.get(..self.len).unwrap_or(&[])
-    }
-
-    /// The next query walks from the root (as after a jump in state the caller knows of).
-    pub fn reset(&mut self) {
-        self.fresh = true;
-        self.len = 0;
     }
 
     /// Whether the last query's front did not fit the storage (the next walks from the root).
@@ -143,14 +143,97 @@ impl<'s, S: Scalar> SweptFront<'s, S> {
         self.overflowed
     }
 
-    /// Entries the last query skipped on their margins: no work for their pairs.
+    /// Entries the last query skipped on their margins.
     pub fn certified(&self) -> usize {
         self.certified
     }
 
-    /// Entries the last query walked again (their margins ran out).
+    /// Entries the last query walked again.
     pub fn retested(&self) -> usize {
         self.retested
+    }
+}
+
+impl<S: Scalar> Default for FrontState<S> {
+    fn default() -> Self {
+        Self::NEW
+    }
+}
+
+impl<'s, S: Scalar> SweptFront<'s, S> {
+    /// An empty front over the caller's storage; the first query walks from the root.
+    pub fn new(entries: &'s mut [FrontEntry<S>], spare: &'s mut [FrontEntry<S>]) -> Self {
+        Self::resume(entries, spare, FrontState::NEW)
+    }
+
+    /// The front `state` was taken from ([`SweptFront::suspend`]), over the same two buffers
+    /// in the same order, their entries untouched since. Buffers of another length than the
+    /// state's start an empty front (the first query walks from the root), so storage may grow
+    /// between ticks.
+    pub fn resume(
+        entries: &'s mut [FrontEntry<S>],
+        spare: &'s mut [FrontEntry<S>],
+        mut state: FrontState<S>,
+    ) -> Self {
+        let capacity = entries.len().min(spare.len());
+        if state.capacity != capacity || state.len > capacity {
+            state = FrontState {
+                capacity,
+                ..FrontState::NEW
+            };
+        }
+        let (entries, spare) = if state.swapped {
+            (spare, entries)
+        } else {
+            (entries, spare)
+        };
+        SweptFront {
+            entries,
+            spare,
+            state,
+        }
+    }
+
+    /// The front's state, to resume it later over the same buffers ([`SweptFront::resume`]).
+    pub fn suspend(self) -> FrontState<S> {
+        self.state
+    }
+
+    /// Entries in the front (after the last query).
+    pub fn len(&self) -> usize {
+        self.state.len
+    }
+
+    /// Whether the front is empty (before the first query, or after one that failed or did
+    /// not fit).
+    pub fn is_empty(&self) -> bool {
+        self.state.len == 0
+    }
+
+    /// The entries.
+    pub fn entries(&self) -> &[FrontEntry<S>] {
+        self.entries.get(..self.state.len).unwrap_or(&[])
+    }
+
+    /// The next query walks from the root (as after a jump in state the caller knows of).
+    pub fn reset(&mut self) {
+        self.state.fresh = true;
+        self.state.len = 0;
+    }
+
+    /// Whether the last query's front did not fit the storage (the next walks from the root).
+    pub fn overflowed(&self) -> bool {
+        self.state.overflowed
+    }
+
+    /// Entries the last query skipped on their margins: no work for their pairs.
+    pub fn certified(&self) -> usize {
+        self.state.certified
+    }
+
+    /// Entries the last query walked again (their margins ran out).
+    pub fn retested(&self) -> usize {
+        self.state.retested
     }
 }
 
@@ -167,24 +250,24 @@ pub fn collide_swept_front<S: Scalar>(
     sink: &mut (impl Sink<SweptPair<S>> + ?Sized),
 ) -> QueryOutcome {
     let mut stats = QueryStats::default();
-    front.certified = 0;
-    front.retested = 0;
+    front.state.certified = 0;
+    front.state.retested = 0;
     if let Err(status) = checked(a_from, a_to, b_from, b_to, stack.len()) {
         front.reset();
         return QueryOutcome { status, stats };
     }
     let nodes = [a_to.tree().node_count(), b_to.tree().node_count()];
-    if nodes != front.nodes {
-        front.reach = [reach(a_to), reach(b_to)];
-        front.nodes = nodes;
-        front.fresh = true;
+    if nodes != front.state.nodes {
+        front.state.reach = [reach(a_to), reach(b_to)];
+        front.state.nodes = nodes;
+        front.state.fresh = true;
     }
-    let carried = !front.fresh
-        && !front.overflowed
-        && front.ends == [fingerprint(a_from), fingerprint(b_from)];
+    let carried = !front.state.fresh
+        && !front.state.overflowed
+        && front.state.ends == [fingerprint(a_from), fingerprint(b_from)];
     let ends = [fingerprint(a_to), fingerprint(b_to)];
     let budget = if carried {
-        let [ra, rb] = front.reach;
+        let [ra, rb] = front.state.reach;
         motion_budget(a_from, a_to, ra) + motion_budget(b_from, b_to, rb)
     } else {
         S::ZERO
@@ -201,15 +284,15 @@ pub fn collide_swept_front<S: Scalar>(
     let status = if carried {
         let mut status = QueryStatus::Complete;
         let u = S::UNIT_ROUNDOFF;
-        for entry in front.entries.iter().take(front.len) {
+        for entry in front.entries.iter().take(front.state.len) {
             let left = entry.margin - budget;
             let left = left - S::from_u32(4) * u * (entry.margin.abs() + budget);
             if left > S::ZERO {
                 policy.record(entry.pair, left);
-                front.certified += 1;
+                front.state.certified += 1;
                 continue;
             }
-            front.retested += 1;
+            front.state.retested += 1;
             status = policy.walk_pair(entry.pair, stack, &mut stats);
             if !status.is_complete() {
                 break;
@@ -224,14 +307,15 @@ pub fn collide_swept_front<S: Scalar>(
     drop(policy);
     if status.is_complete() && !full {
         core::mem::swap(&mut front.entries, &mut front.spare);
-        front.len = len;
-        front.fresh = false;
-        front.overflowed = false;
-        front.ends = ends;
+        front.state.swapped = !front.state.swapped;
+        front.state.len = len;
+        front.state.fresh = false;
+        front.state.overflowed = false;
+        front.state.ends = ends;
     } else {
-        front.len = 0;
-        front.fresh = true;
-        front.overflowed = full;
+        front.state.len = 0;
+        front.state.fresh = true;
+        front.state.overflowed = full;
     }
     QueryOutcome { status, stats }
 }

@@ -83,7 +83,7 @@ mod leaf;
 mod motion;
 mod track;
 
-pub use front::{collide_swept_front, FrontEntry, SweptFront};
+pub use front::{collide_swept_front, FrontEntry, FrontState, SweptFront};
 
 use crate::bounds::track_cache::{Track, TrackEntry};
 use leaf::{apart_throughout, first_contact, gap_along, Path};

@@ -4,8 +4,8 @@
 //! pad resting and sliding on a plate finds nothing missed or late.
 
 use bdtree_core::{
-    collide_swept, collide_swept_front, stack_capacity, Body, CacheEntry, FrontEntry, Image, Pose,
-    QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
+    collide_swept, collide_swept_front, stack_capacity, Body, CacheEntry, FrontEntry, FrontState,
+    Image, Pose, QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
@@ -195,6 +195,19 @@ struct Run {
     sampled: usize,
 }
 
+/// How `replay` keeps its front between ticks.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    /// One `SweptFront` held across the ticks.
+    Held,
+    /// Its state suspended after each tick and the front resumed on the same buffers (as the
+    /// host and C keep it).
+    Suspended,
+    /// Suspended, and the buffers grown to twice their length after this tick (the resumed
+    /// front starts afresh).
+    GrownAfter(usize),
+}
+
 /// `ticks` ticks of the scene: each tick's front answer equals the root walk's, pairs and times
 /// bit for bit. At tick `jump` the pad's `from` state is not the last tick's `to` (teleported
 /// aside: the caller reset its state): nothing may be carried. `front_len` entries of front
@@ -205,6 +218,7 @@ fn replay<S: Scalar>(
     jump: Option<usize>,
     cached: bool,
     front_len: usize,
+    keep: Keep,
 ) -> Run {
     let (plate_buf, pad_buf) = (image::<S>(&scene.plate), image::<S>(&scene.pad));
     let (plate, pad) = (
@@ -223,7 +237,12 @@ fn replay<S: Scalar>(
     let mut pads = [s2.body(&pad, cached), s3.body(&pad, cached)];
     let mut entries = vec![FrontEntry::<S>::EMPTY; front_len];
     let mut spare = vec![FrontEntry::<S>::EMPTY; front_len];
-    let mut front = SweptFront::new(&mut entries, &mut spare);
+    let mut held = SweptFront::new(&mut entries, &mut spare);
+    let mut kept: (Vec<FrontEntry<S>>, Vec<FrontEntry<S>>, FrontState<S>) = (
+        vec![FrontEntry::EMPTY; front_len],
+        vec![FrontEntry::EMPTY; front_len],
+        FrontState::NEW,
+    );
     let mut stack = vec![[0u32; 2]; stack_capacity(plate.tree.depth(), pad.tree.depth())];
     let mut run = Run::default();
     let [p0, d0] = scene.states(0, false);
@@ -241,18 +260,32 @@ fn replay<S: Scalar>(
         let (plate_from, plate_to) = if from == 0 { (pa, pb) } else { (pb, pa) };
         let (pad_from, pad_to) = if from == 0 { (da, db) } else { (db, da) };
         let mut by_front = Vec::new();
-        let outcome = collide_swept_front(
-            plate_from,
-            plate_to,
-            pad_from,
-            pad_to,
-            &mut front,
-            &mut stack,
-            &mut |p: SweptPair<S>| {
-                by_front.push(p);
-                true
-            },
-        );
+        let mut resumed = SweptFront::resume(&mut kept.0, &mut kept.1, kept.2);
+        let mut query = |front: &mut SweptFront<'_, S>| {
+            let outcome = collide_swept_front(
+                &mut *plate_from,
+                &mut *plate_to,
+                &mut *pad_from,
+                &mut *pad_to,
+                front,
+                &mut stack,
+                &mut |p: SweptPair<S>| {
+                    by_front.push(p);
+                    true
+                },
+            );
+            (
+                outcome,
+                front.certified(),
+                front.retested(),
+                front.overflowed(),
+            )
+        };
+        let (outcome, certified, retested, overflowed) = if keep == Keep::Held {
+            query(&mut held)
+        } else {
+            query(&mut resumed)
+        };
         assert_eq!(outcome.status, QueryStatus::Complete, "tick {k}");
         let mut by_root = Vec::new();
         let root = collide_swept(
@@ -319,12 +352,20 @@ fn replay<S: Scalar>(
         }
         run.ticks += 1;
         run.pairs += by_root.len();
-        run.certified += front.certified();
-        run.retested += front.retested();
-        run.overflows += usize::from(front.overflowed());
-        // A jump (from ≠ the last to) walks from the root: nothing carried.
-        if jump == Some(k) {
-            assert_eq!(front.certified(), 0, "tick {k}: carried across a jump");
+        run.certified += certified;
+        run.retested += retested;
+        run.overflows += usize::from(overflowed);
+        // A jump (from ≠ the last to) walks from the root: nothing carried; so does the first
+        // query on grown buffers.
+        let grown = k > 0 && keep == Keep::GrownAfter(k - 1);
+        if jump == Some(k) || grown {
+            assert_eq!(certified, 0, "tick {k}: carried across a jump");
+        }
+        kept.2 = resumed.suspend();
+        if keep == Keep::GrownAfter(k) {
+            let len = 2 * kept.0.len();
+            kept.0.resize(len, FrontEntry::EMPTY);
+            kept.1.resize(len, FrontEntry::EMPTY);
         }
     }
     run
@@ -340,7 +381,8 @@ fn the_front_answers_as_the_root_walk_tick_after_tick() {
     ] {
         let scene = Resting::new(scale, offset, 1000.0);
         for cached in [true, false] {
-            let run = replay::<f32>(&scene, 40, Some(20), cached, 1 << 16);
+            let keep = if cached { Keep::Held } else { Keep::Suspended };
+            let run = replay::<f32>(&scene, 40, Some(20), cached, 1 << 16, keep);
             eprintln!("f32 scale {scale} at {offset:?}, caches {cached}: {run:?}");
             assert!(run.pairs > 0, "the pad touches the plate: {run:?}");
             assert!(
@@ -349,7 +391,8 @@ fn the_front_answers_as_the_root_walk_tick_after_tick() {
             );
             assert_eq!(run.overflows, 0);
             assert!(run.differ * 50 <= run.pairs + 50, "{run:?}");
-            let run = replay::<f64>(&scene, 40, Some(20), cached, 1 << 16);
+            let keep = if cached { Keep::Suspended } else { Keep::Held };
+            let run = replay::<f64>(&scene, 40, Some(20), cached, 1 << 16, keep);
             eprintln!("f64 scale {scale} at {offset:?}, caches {cached}: {run:?}");
             assert!(run.pairs > 0 && run.certified > run.retested, "{run:?}");
             assert!(run.differ * 50 <= run.pairs + 50, "{run:?}");
@@ -381,9 +424,16 @@ fn random_motions_keep_the_front_honest() {
         scene.turn = rng.uniform(-3.0, 3.0);
         scene.breath = rng.uniform(0.0, 2.0);
         let run = if case % 2 == 0 {
-            replay::<f32>(&scene, 30, Some(17), case % 4 == 0, 1 << 16)
+            replay::<f32>(&scene, 30, Some(17), case % 4 == 0, 1 << 16, Keep::Held)
         } else {
-            replay::<f64>(&scene, 30, Some(17), case % 4 == 1, 1 << 16)
+            replay::<f64>(
+                &scene,
+                30,
+                Some(17),
+                case % 4 == 1,
+                1 << 16,
+                Keep::Suspended,
+            )
         };
         eprintln!("case {case}: scale {scale}, {rate} Hz: {run:?}");
         assert!(run.certified > 0, "{run:?}");
@@ -397,10 +447,34 @@ fn random_motions_keep_the_front_honest() {
 #[test]
 fn a_front_too_large_for_its_storage_changes_no_answer() {
     let scene = Resting::new(1.0, [0.0; 3], 1000.0);
-    let run = replay::<f32>(&scene, 12, None, true, 64);
+    let run = replay::<f32>(&scene, 12, None, true, 64, Keep::Held);
     assert_eq!(run.overflows, run.ticks, "{run:?}");
     assert_eq!(run.certified, 0, "{run:?}");
     assert!(run.pairs > 0);
+}
+
+/// A suspended front resumed on buffers of another length starts afresh (storage may grow
+/// between ticks), then carries again: 64 entries overflow, grown past the front's size they
+/// do not.
+#[test]
+fn a_front_resumed_on_grown_storage_starts_afresh() {
+    let scene = Resting::new(1.0, [0.0; 3], 1000.0);
+    let mut lens = 64;
+    let mut grown = None;
+    while grown.is_none() && lens <= 1 << 20 {
+        let run = replay::<f32>(&scene, 2, None, true, lens, Keep::Suspended);
+        if run.overflows == 0 {
+            grown = Some(lens);
+        }
+        lens *= 2;
+    }
+    let fits = grown.expect("a front of the resting pad fits 2^20 entries");
+    // Overflowing for the first ticks, grown to fit after tick 3: carried from tick 5 on.
+    let run = replay::<f32>(&scene, 12, None, true, fits / 2, Keep::GrownAfter(3));
+    assert!(run.overflows >= 1, "{run:?}");
+    assert!(run.certified > 0, "{run:?}");
+    let held = replay::<f32>(&scene, 12, None, true, fits, Keep::Held);
+    assert!(run.certified < held.certified, "{run:?} {held:?}");
 }
 
 /// Dense sampling of the resting pad over some ticks' motions: every pair some sample finds is

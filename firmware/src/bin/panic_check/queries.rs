@@ -331,6 +331,15 @@ pub(super) fn swept_front<S: Scalar>() {
             ));
             black_box(front.entries().len() + front.certified() + front.retested());
             front.reset();
+            // Suspended and resumed (as the C API keeps a front between calls).
+            let state = black_box(front.suspend());
+            let mut front = SweptFront::resume(&mut entries, &mut spare, state);
+            black_box(collide_swept_front(
+                a0, a1, b0, b1, &mut front, &mut stack, &mut sink,
+            ));
+            let state = front.suspend();
+            black_box(state.len() + state.certified() + state.retested());
+            black_box(state.is_empty() || state.overflowed());
         });
     });
 }
