@@ -517,6 +517,37 @@ fn scenes() -> Result<Vec<SceneDef>, String> {
             folder: "swept",
         });
     }
+    // resting: a modal pad (a ball of radius 3 cm, 320 triangles, its 5 lowest vibration modes)
+    // pressed 1.2 mm into a plate (30 × 20 cm, 432 triangles, a smooth basis of 2 modes) and
+    // sliding over it at 20 mm/s, turning at 0.2 rad/s, both breathing at 3 Hz: 100 ticks of a
+    // 1 kHz control loop — the resting contact the swept query's front is for.
+    {
+        let bodies = vec![
+            body("plate", sheet(0.3, 0.2, 18, 12), 2, 0.0005),
+            modal_body("pad", icosphere(0.03, 2), 5, 0.0003)?,
+        ];
+        let frames = (0..100)
+            .map(|f| {
+                let t = f as f64 / 1000.0;
+                let phase = std::f64::consts::TAU * 3.0 * t;
+                vec![
+                    frame(id, [0.0; 3], wave(modes_of(&bodies[0]), phase, 1.0)),
+                    frame(
+                        axis_angle([0.0, 0.0, 1.0], 0.2 * t),
+                        [-0.05 + 0.02 * t, 0.01, 0.03 - 0.0012],
+                        wave(modes_of(&bodies[1]), phase + 0.3, 1.0),
+                    ),
+                ]
+            })
+            .collect();
+        out.push(SceneDef {
+            name: "resting",
+            bodies,
+            frames,
+            self_pairs: false,
+            folder: "swept",
+        });
+    }
     Ok(out)
 }
 

@@ -1,5 +1,7 @@
 //! The queries a controller acts on, over a whole scene: the pairs of the motion between two
-//! consecutive frames ([`run_swept`], [`bdtree_core::collide_swept`]), the contact data of every
+//! consecutive frames, tick after tick with each pair's front carried ([`run_swept_front`],
+//! [`bdtree_core::collide_swept_front`]) or each motion from the root ([`run_swept`],
+//! [`bdtree_core::collide_swept`]), the contact data of every
 //! intersecting pair ([`run_contacts`], [`bdtree_core::collide_contacts`]) and every triangle
 //! pair closer than a distance ([`run_within`], [`bdtree_core::within`]). Each answer is
 //! widened to f64 and sorted by pair; [`FrameAnswer::result`] holds the pairs in the form of
@@ -13,7 +15,8 @@ use bdtree_core::Scalar;
 
 use super::scene::{frame_error, set_world_frame, world, FrameResult, PreparedScene, RunError};
 use bdtree_std::export::Contact;
-use bdtree_std::host::world::swept;
+use bdtree_std::host::world::{swept, swept_front};
+use bdtree_std::host::{Body as HostBody, Fronts, World};
 use bdtree_std::host::{WorldAnswer, Wrench};
 use bdtree_std::io::Scene;
 
@@ -71,7 +74,7 @@ pub fn run_swept<S: Scalar>(
     prepared: &PreparedScene,
 ) -> Result<(Vec<FrameAnswer<SweptContact>>, f64), RunError> {
     let mut before = world::<S>(scene, prepared)?;
-    let mut now = world::<S>(scene, prepared)?;
+    let mut now = twin(scene, &before)?;
     let mut out = Vec::new();
     let start = Instant::now();
     for f in 1..scene.frames.len() {
@@ -85,6 +88,76 @@ pub fn run_swept<S: Scalar>(
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
     Ok((out, ms))
+}
+
+/// What the fronts of [`run_swept_front`] did over a scene's motions, summed over body pairs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FrontSummary {
+    /// Front entries skipped on their margins (no work for their node pairs).
+    pub certified: usize,
+    /// Front entries walked again (their margins ran out).
+    pub retested: usize,
+    /// The most entries one body pair's front held.
+    pub largest: usize,
+    /// Queries whose front did not fit its storage (it grew; the next walked from the root).
+    pub overflows: usize,
+}
+
+/// [`run_swept`] as a controller runs it every tick: the frames as ticks, each body pair's
+/// swept front carried from one motion to the next ([`bdtree_std::host::world::swept_front`]),
+/// so a motion walks only the node pairs whose margins ran out — the same pairs may touch,
+/// with conservative earliest times. Returns the answers, the mean wall time per motion in
+/// milliseconds and what the fronts did.
+pub fn run_swept_front<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<(Vec<FrameAnswer<SweptContact>>, f64, FrontSummary), RunError> {
+    let mut before = world::<S>(scene, prepared)?;
+    let mut now = twin(scene, &before)?;
+    let mut fronts = Fronts::new();
+    let mut summary = FrontSummary::default();
+    let mut out = Vec::new();
+    let start = Instant::now();
+    if !scene.frames.is_empty() {
+        set_world_frame(&mut now, scene, 0)?;
+    }
+    for f in 1..scene.frames.len() {
+        // The last motion's end is this one's start, placed where it was.
+        std::mem::swap(&mut before, &mut now);
+        set_world_frame(&mut now, scene, f)?;
+        let answer = swept_front(&mut before, &mut now, &mut fronts).map_err(frame_error(f))?;
+        out.push(answer_of(f, answer, |s| SweptContact {
+            pair: (0, 0, s.triangles[0], s.triangles[1]),
+            time: s.time,
+        }));
+        for front in fronts.iter() {
+            summary.certified += front.certified();
+            summary.retested += front.retested();
+            summary.largest = summary.largest.max(front.len());
+            summary.overflows += usize::from(front.overflowed());
+        }
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / out.len().max(1) as f64;
+    Ok((out, ms, summary))
+}
+
+/// A second world over the same trees and primitives as `world`, its bodies at rest: the two
+/// ends of a motion share their trees (a front compares them by address, not byte by byte).
+fn twin(scene: &Scene, world: &World) -> Result<World, RunError> {
+    let host = |body: usize| {
+        move |error| RunError::Host {
+            frame: None,
+            body: scene.name(body).to_string(),
+            error,
+        }
+    };
+    let bodies = world
+        .bodies()
+        .iter()
+        .enumerate()
+        .map(|(b, body)| HostBody::new(body.tree()).map_err(host(b)))
+        .collect::<Result<Vec<_>, _>>()?;
+    World::new(bodies, world.primitives().to_vec()).map_err(host(0))
 }
 
 /// A world answer as a frame's: the items numbered `(a, b, ta, tb)` by `item` (which fills

@@ -5,7 +5,7 @@
 //! | file | what |
 //! |---|---|
 //! | `scene.rs` | the scene runner: [`prepare`], [`run`], [`run_with`] (proxies, self-contacts), [`distances`]; [`RunError`] |
-//! | `contacts.rs` | what a controller acts on: swept pairs between frames ([`run_swept`]) and the sub-stepped scene to compare them with ([`substeps`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
+//! | `contacts.rs` | what a controller acts on: swept pairs between frames, tick after tick ([`run_swept_front`]) or from the root ([`run_swept`]) and the sub-stepped scene to compare them with ([`substeps`]), contact data ([`run_contacts`]), pairs within a distance ([`run_within`]) |
 //! | `closer.rs` | whether each body pair comes within a distance ([`run_closer_than`]) |
 //! | `bounded.rs` | triangle pairs with box bounds ([`run_bounded`]) |
 //! | `check.rs` | the oracle's answer for a frame ([`brute_force_frame`]), [`compare`], the proxy cover checks ([`uncovered_contacts`], [`uncovered_primitive_contacts`]) |
@@ -35,8 +35,8 @@ pub use check::{
 };
 pub use closer::{brute_force_pair_distance, closer_line, run_closer_than, PairCloser};
 pub use contacts::{
-    run_contact_forces, run_contacts, run_swept, run_within, substeps, ContactData, FrameAnswer,
-    NearContact, SweptContact,
+    run_contact_forces, run_contacts, run_swept, run_swept_front, run_within, substeps,
+    ContactData, FrameAnswer, FrontSummary, NearContact, SweptContact,
 };
 pub use frame::{frame_geometry, GeometryOptions};
 pub use inspect::{inspect, Inspection};

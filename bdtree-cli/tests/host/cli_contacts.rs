@@ -14,13 +14,13 @@ use crate::binary::{bdtree, fails_with, fixtures};
 use crate::support::motion::{state_at, Ends};
 use crate::support::triangles::{penetration_depth, point_distance};
 
-type Key = (String, String, u64, u64);
+pub(crate) type Key = (String, String, u64, u64);
 type Tri = [[f64; 3]; 3];
 
 /// Samples of each motion.
 const SAMPLES: usize = 200;
 
-fn key(p: &serde_json::Value) -> Key {
+pub(crate) fn key(p: &serde_json::Value) -> Key {
     (
         p[0].as_str().expect("name").to_string(),
         p[1].as_str().expect("name").to_string(),
@@ -30,7 +30,7 @@ fn key(p: &serde_json::Value) -> Key {
 }
 
 /// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
-fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+pub(crate) fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = bdtree(args);
     assert!(
         out.status.success(),
@@ -51,12 +51,18 @@ fn world_triangles(scene: &Scene, f: usize) -> Vec<Vec<Tri>> {
 /// Every pair some of `SAMPLES + 1` times of the motion from frame `f − 1` to `f` finds, with
 /// the first such time.
 fn sampled(scene: &Scene, f: usize) -> BTreeMap<Key, f64> {
+    sampled_with(scene, f, SAMPLES)
+}
+
+/// [`sampled`] at `samples + 1` times.
+pub(crate) fn sampled_with(scene: &Scene, f: usize, samples: usize) -> BTreeMap<Key, f64> {
+    let samples = samples.max(1);
     let ends: Vec<Ends> = (0..scene.bodies.len())
         .map(|b| [f - 1, f].map(|g| (scene.frames[g][b].1.clone(), scene.frames[g][b].0)))
         .collect();
     let mut first = BTreeMap::new();
-    for s in 0..=SAMPLES {
-        let tau = s as f64 / SAMPLES as f64;
+    for s in 0..=samples {
+        let tau = s as f64 / samples as f64;
         let world: Vec<Vec<[f64; 3]>> = scene
             .bodies
             .iter()

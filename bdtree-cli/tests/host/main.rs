@@ -17,6 +17,7 @@ mod closer;
 mod fixtures;
 mod host;
 mod host_boxes;
+mod host_front;
 mod host_interrupt;
 mod jacobian;
 mod modes;

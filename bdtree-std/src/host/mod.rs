@@ -16,7 +16,8 @@
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
 //! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q` |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
-//! | [`World`], [`world::swept`] | every query over many bodies and primitives, each pair at its own origin |
+//! | [`swept_front`], [`Front`] | the swept query every tick with its front carried from the last: in slow or resting contact it walks only where margins ran out |
+//! | [`World`], [`world::swept`], [`world::swept_front`] | every query over many bodies and primitives, each pair at its own origin |
 //! | [`placing`] | where each query's floating origin is, and the precision bound that follows; a world's [`Placement`] (per pair, or the device's path) |
 //! | [`check`] | the input checks of every front end: finite values, a unit quaternion |
 //! | [`HostError`] | every refusal, naming the argument and its value |
@@ -74,6 +75,7 @@ pub mod check;
 pub mod closer;
 mod device;
 mod error;
+pub mod front;
 mod geometry;
 mod interrupt;
 pub mod jacobian;
@@ -90,6 +92,7 @@ pub use body::{Body, State};
 pub use boxes::{pairs_with, PairBound};
 pub use closer::{closer_than, Closer};
 pub use error::{HostError, IMPRECISE_FRACTION};
+pub use front::{swept_front, Front, Fronts};
 pub use geometry::level_cut;
 pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
 pub use jacobian::{contact_jacobians, ContactJacobian};

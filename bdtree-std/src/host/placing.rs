@@ -8,6 +8,7 @@
 //! | a body pair (pairs, contacts, within, distance, contact forces) | [`pair_origin`]: the centre of its two bodies' translations |
 //! | contact proxies and their forces (spheres only) | each body at its own origin, the spheres compared in f64: the pair's relative frame ([`super::relative`]) |
 //! | a swept pair | [`swept_origin`]: the centre of its two bodies' translations at both ends of the motion (four points) |
+//! | a swept pair with its front carried across ticks ([`super::Front`]) | the [`swept_origin`] of the tick that placed it, kept while the current one stays within a quarter of the two bodies' radii of it (the front needs each tick's `before` states where the last tick's `now` states were) |
 //! | a body's self pairs, a body against a primitive | [`self_origin`]: the body's own translation |
 //!
 //! A pair's f32 precision then depends on its two bodies' sizes and their distance from each

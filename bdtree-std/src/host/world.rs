@@ -31,6 +31,7 @@ use bdtree_core::{AllPairs, Body as KernelBody, NodeKind, QueryStats, Scalar, Sw
 use super::body::{Body, OnOne, OnTwo};
 use super::device;
 use super::error::HostError;
+use super::front::{self, Fronts};
 use super::placing::{self_origin, Placement};
 use super::primitive::Primitive;
 use super::query::{self, Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
@@ -625,6 +626,35 @@ pub fn swept(before: &mut World, now: &mut World) -> Result<WorldAnswer<Swept>, 
         let (nh, nt) = now.bodies.split_at_mut(j);
         for (i, (a_before, a_now)) in bh.iter_mut().zip(nh.iter_mut()).enumerate() {
             let found = query::swept(a_before, a_now, &mut bt[0], &mut nt[0])?;
+            answer.add([i, j], found);
+        }
+    }
+    Ok(World::finish(answer, |s| s.triangles))
+}
+
+/// [`swept`] with each body pair's front carried from the last tick ([`super::front`]): the
+/// same answer, walking only where a pair's front ran out of margin. Pass the last query's
+/// `now` world as this one's `before` (swap the two worlds each tick, then set `now`'s
+/// states); `fronts` belongs to these worlds.
+pub fn swept_front(
+    before: &mut World,
+    now: &mut World,
+    fronts: &mut Fronts,
+) -> Result<WorldAnswer<Swept>, HostError> {
+    let n = now.bodies.len();
+    if before.bodies.len() != n {
+        return Err(HostError::Argument {
+            name: "before",
+            message: format!("has {} bodies where `now` has {n}", before.bodies.len()),
+        });
+    }
+    let mut answer = WorldAnswer::default();
+    for j in 0..n {
+        let (bh, bt) = before.bodies.split_at_mut(j);
+        let (nh, nt) = now.bodies.split_at_mut(j);
+        for (i, (a_before, a_now)) in bh.iter_mut().zip(nh.iter_mut()).enumerate() {
+            let front = fronts.pair(i, j);
+            let found = front::swept_front(a_before, a_now, &mut bt[0], &mut nt[0], front)?;
             answer.add([i, j], found);
         }
     }

@@ -45,10 +45,17 @@ pub struct Args {
     self_pairs: bool,
     /// Swept query: for every frame i ≥ 1, the pairs that may touch at some time of the motion
     /// from frame i − 1 to frame i (q and translation linear, rotation by slerp on the shorter
-    /// arc), each with a conservative earliest time of impact. `--check` compares with dense
-    /// sampling of the motion (f64 brute force at `--samples` + 1 times).
+    /// arc), each with a conservative earliest time of impact. The frames run as a
+    /// controller's ticks: each body pair's front is carried from one motion to the next, so a
+    /// motion walks only where margins ran out (`--from-root` walks each from the root).
+    /// `--check` compares with dense sampling of the motion (f64 brute force at `--samples` + 1
+    /// times).
     #[arg(long, conflicts_with_all = ["depth", "self_pairs", "contacts"])]
     swept: bool,
+    /// With `--swept`: walk every motion from the root, with no front carried across frames
+    /// (the same pairs may touch; for frames that are not consecutive ticks of one motion).
+    #[arg(long, requires = "swept")]
+    from_root: bool,
     /// Times `--swept --check` samples each motion at, besides its start.
     #[arg(long, default_value_t = 100, requires = "swept")]
     samples: usize,
@@ -102,6 +109,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         let timing = crate::swept::Timing {
             repeat: args.repeat,
             substeps: args.substeps,
+            from_root: args.from_root,
         };
         return crate::swept::swept(
             &args.scene,

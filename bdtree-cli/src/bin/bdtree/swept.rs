@@ -1,10 +1,14 @@
-//! `bdtree collide --swept`: the pairs of the motion between consecutive frames; `--check`
+//! `bdtree collide --swept`: the pairs of the motion between consecutive frames, run as ticks
+//! with each pair's front carried (`--from-root`: each motion from the root); `--check`
 //! compares them with a dense sampling of the motion (the f64 brute force at each sample).
 
 use std::io::Write;
 use std::path::Path;
 
-use bdtree_cli::run::{report, run, run_swept, substeps, Comparison, PreparedScene, RunError};
+use bdtree_cli::run::{
+    report, run, run_swept, run_swept_front, substeps, Comparison, FrameAnswer, FrontSummary,
+    PreparedScene, RunError, SweptContact,
+};
 use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
@@ -12,11 +16,29 @@ use bdtree_std::io::Scene;
 use crate::error::CliError;
 use crate::options::load_and_prepare;
 
-/// How `--swept` times itself: the median of `repeat` runs, and with `substeps` the static
-/// query at that many instants of each motion beside it.
+/// How `--swept` runs and times itself: ticks with fronts carried or each motion from the root,
+/// the median of `repeat` runs, and with `substeps` the static query at that many instants of
+/// each motion beside it.
 pub struct Timing {
     pub repeat: usize,
     pub substeps: Option<usize>,
+    pub from_root: bool,
+}
+
+/// One run of the scene's motions: the answers, the mean time per motion, and what the fronts
+/// did (`None` from the root).
+#[allow(clippy::type_complexity)]
+fn once<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    from_root: bool,
+) -> Result<(Vec<FrameAnswer<SweptContact>>, f64, Option<FrontSummary>), RunError> {
+    if from_root {
+        let (answers, ms) = run_swept::<S>(scene, prepared)?;
+        return Ok((answers, ms, None));
+    }
+    let (answers, ms, summary) = run_swept_front::<S>(scene, prepared)?;
+    Ok((answers, ms, Some(summary)))
 }
 
 fn median(mut x: Vec<f64>) -> f64 {
@@ -24,8 +46,8 @@ fn median(mut x: Vec<f64>) -> f64 {
     x.get(x.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// The swept answers with the median time per motion, and the median time per motion of the
-/// static query at `substeps` instants of each.
+/// The swept answers with the median time per motion, what the fronts did, and the median
+/// time per motion of the static query at `substeps` instants of each.
 #[allow(clippy::type_complexity)]
 fn timed<S: Scalar>(
     scene: &Scene,
@@ -33,16 +55,17 @@ fn timed<S: Scalar>(
     timing: &Timing,
 ) -> Result<
     (
-        Vec<bdtree_cli::run::FrameAnswer<bdtree_cli::run::SweptContact>>,
+        Vec<FrameAnswer<SweptContact>>,
         f64,
+        Option<FrontSummary>,
         Option<f64>,
     ),
     RunError,
 > {
-    let (answers, first) = run_swept::<S>(scene, prepared)?;
+    let (answers, first, fronts) = once::<S>(scene, prepared, timing.from_root)?;
     let mut times = vec![first];
     for _ in 1..timing.repeat.max(1) {
-        times.push(run_swept::<S>(scene, prepared)?.1);
+        times.push(once::<S>(scene, prepared, timing.from_root)?.1);
     }
     let sub = match timing.substeps {
         Some(n) => {
@@ -55,7 +78,7 @@ fn timed<S: Scalar>(
         }
         None => None,
     };
-    Ok((answers, median(times), sub))
+    Ok((answers, median(times), fronts, sub))
 }
 
 /// `--swept`: for every frame `f ≥ 1` the pairs of the motion from frame `f − 1`; with
@@ -68,7 +91,7 @@ pub fn swept(
     timing: Timing,
 ) -> Result<(), CliError> {
     let (scene, prepared) = load_and_prepare(path, options, Some("`bdtree collide --swept`"))?;
-    let (answers, ms, sub) = match options.precision {
+    let (answers, ms, fronts, sub) = match options.precision {
         Precision::F32 => timed::<f32>(&scene, &prepared, &timing),
         Precision::F64 => timed::<f64>(&scene, &prepared, &timing),
     }?;
@@ -120,6 +143,23 @@ pub fn swept(
             "{} motions, {reported} swept pairs in all; {ms:.4} ms per motion",
             answers.len()
         )?;
+        match fronts {
+            Some(f) => writeln!(
+                out,
+                "run as ticks, each body pair's front carried from the motion before \
+                 (`--from-root` walks each from the root): {} front entries skipped on their \
+                 margins, {} walked again, at most {} entries in a pair's front{}",
+                f.certified,
+                f.retested,
+                f.largest,
+                if f.overflows > 0 {
+                    format!(", {} fronts outgrew their storage", f.overflows)
+                } else {
+                    String::new()
+                }
+            )?,
+            None => writeln!(out, "each motion walked from the root (`--from-root`)")?,
+        }
         if let (Some(n), Some(sub)) = (timing.substeps, sub) {
             writeln!(
                 out,
