@@ -25,6 +25,7 @@ __all__ = [
     "Interruptible",
     "Modes",
     "Primitive",
+    "SweptFront",
     "Tree",
     "World",
     "closer_than",
@@ -212,13 +213,36 @@ def collide(
     bound the search prunes with, the tree's spheres (default) or oriented boxes tested on 15
     or 6 separating axes; the same pairs either way."""
 
+@final
+class SweptFront:
+    """Where a pair of objects' last swept query stopped, carried to the next tick
+    (``collide_swept(..., front=...)``); one per pair of objects."""
+
+    def __new__(cls) -> "SweptFront": ...
+    @property
+    def len(self) -> int: ...
+    @property
+    def certified(self) -> int: ...
+    @property
+    def retested(self) -> int: ...
+    @property
+    def overflowed(self) -> bool: ...
+    def reset(self) -> None: ...
+
 def collide_swept(
-    a_before: Body, a_now: Body, b_before: Body, b_now: Body
+    a_before: Body,
+    a_now: Body,
+    b_before: Body,
+    b_now: Body,
+    front: Optional[SweptFront] = None,
 ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """Triangle pairs (K, 2) of two moving bodies that may touch at some time between two
     steps, rows sorted, and their conservative earliest times tau in [0, 1] (K,): each object
     as two bodies over one tree (its state at the previous step and at this one); q and the
-    translation linear in tau, the rotation by slerp. Never misses a pair that touches."""
+    translation linear in tau, the rotation by slerp. Never misses a pair that touches.
+    ``front``: a SweptFront carried from the last tick (pass the last call's now-bodies as
+    this call's before-bodies): in slow or resting contact only the node pairs whose margins
+    ran out are walked again."""
 
 def collide_self(body: Body) -> npt.NDArray[np.int64]:
     """Intersecting pairs of non-adjacent triangles of one body (K, 2), a < b, rows sorted."""

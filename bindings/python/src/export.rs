@@ -1,9 +1,9 @@
 //! `bdtree.export`: the bodies in their current states as PLY or OBJ for MeshLab or Blender,
 //! the file `bdtree export` writes for a scene frame ([`bdtree_std::export`]).
 
-use bdtree_std::host;
-use bdtree_std::export::{contact_point, BodyGeometry, FrameGeometry};
 use bdtree_std::export::write_frame;
+use bdtree_std::export::{contact_point, BodyGeometry, FrameGeometry};
+use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -110,6 +110,7 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<modes::Modes>()?;
     m.add_class::<world::World>()?;
     m.add_class::<interrupt::Interruptible>()?;
+    m.add_class::<swept::SweptFront>()?;
     m.add_function(wrap_pyfunction!(load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(load_basis, m)?)?;
     m.add_function(wrap_pyfunction!(pairs::collide, m)?)?;

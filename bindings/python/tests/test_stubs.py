@@ -82,7 +82,7 @@ def test_classes_have_the_stubs_methods_and_attributes():
                 stubbed.add(item.target.id)
         assert stubbed == members, node.name
         checked += 1
-    assert checked == 7
+    assert checked == 8
 
 
 def test_the_returned_dicts_have_the_stubs_keys(tmp_path):

@@ -31,8 +31,9 @@ def slerp(q0, q1, tau):
 
 @pytest.mark.parametrize("precision", ["f64", "f32"])
 def test_swept_equals_cli_on_the_plate_fixture(precision):
-    # Two bodies: the CLI's floating origin (the centre of the box of both frames'
-    # translations) is the one collide_swept takes, so the answers are bit for bit the same.
+    # Two bodies: the CLI's floating origin from the root (the centre of the box of both
+    # frames' translations) is the one collide_swept takes, so the answers are bit for bit the
+    # same.
     scene = FIXTURES / "swept" / "plate.json"
     spec, specs = load_scene(scene)
     assert len(specs) == 2
@@ -40,7 +41,8 @@ def test_swept_equals_cli_on_the_plate_fixture(precision):
     trees = [bdtree.Tree.build(V, F, modes=U, precision=precision) for _, V, F, U in specs]
     before = [bdtree.Body(t) for t in trees]
     now = [bdtree.Body(t) for t in trees]
-    args = [str(cli_path()), "collide", str(scene), "--swept", "--json", "--precision", precision]
+    args = [str(cli_path()), "collide", str(scene), "--swept", "--from-root", "--json",
+            "--precision", precision]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     expected = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert len(expected) == len(spec["frames"]) - 1
@@ -59,6 +61,47 @@ def test_swept_equals_cli_on_the_plate_fixture(precision):
         assert got == wanted, f"motion {f} ({precision})"
         total += len(got)
     assert total > 0
+
+
+@pytest.mark.parametrize("name", ["plate", "resting"])
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_swept_with_a_front_equals_the_cli_ticks(name, precision):
+    # The CLI runs a scene's frames as ticks through each pair's front (its default); a
+    # SweptFront carried across calls, the last call's now-bodies as this one's before-bodies,
+    # gives the same answers bit for bit, and on the resting pad skips most of the walk.
+    scene = FIXTURES / "swept" / f"{name}.json"
+    spec, specs = load_scene(scene)
+    names = [s[0] for s in specs]
+    trees = [bdtree.Tree.build(V, F, modes=U, precision=precision) for _, V, F, U in specs]
+    before = [bdtree.Body(t) for t in trees]
+    now = [bdtree.Body(t) for t in trees]
+    args = [str(cli_path()), "collide", str(scene), "--swept", "--json", "--precision", precision]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    expected = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert len(expected) == len(spec["frames"]) - 1
+
+    def set_frame(bodies, frame):
+        for body, state in zip(bodies, frame["bodies"]):
+            body.set_state(rotation=state["rotation"], translation=state["translation"],
+                           q=state.get("q") or None)
+
+    front = bdtree.SweptFront()
+    set_frame(now, spec["frames"][0])
+    certified = retested = 0
+    for f, want in enumerate(expected, start=1):
+        before, now = now, before
+        set_frame(now, spec["frames"][f])
+        pairs, times = bdtree.collide_swept(before[0], now[0], before[1], now[1], front=front)
+        got = sorted((names[0], names[1], int(p), int(q), float(t))
+                     for (p, q), t in zip(pairs, times))
+        wanted = sorted((a, b, p, q, t) for (a, b, p, q), t in zip(want["pairs"], want["times"]))
+        assert got == wanted, f"motion {f} ({precision})"
+        certified += front.certified
+        retested += front.retested
+    if name == "resting":
+        assert certified > 10 * retested, (certified, retested)
+    front.reset()
+    assert "SweptFront(" in repr(front)
 
 
 def motion_scene(rng, far):
@@ -127,6 +170,8 @@ def test_swept_refuses_what_it_cannot_answer():
     a, b, c = bdtree.Body(t64), bdtree.Body(t64), bdtree.Body(t64)
     with pytest.raises(bdtree.Error, match="same body was given twice"):
         bdtree.collide_swept(a, a, b, c)
+    with pytest.raises(bdtree.Error, match="expected a bdtree.SweptFront"):
+        bdtree.collide_swept(a, bdtree.Body(t64), b, c, front=3)
     with pytest.raises(bdtree.Error, match="same tree"):
         bdtree.collide_swept(a, bdtree.Body(other), b, c)
     with pytest.raises(bdtree.Error, match="different precisions"):
