@@ -20,8 +20,8 @@
 //! motions), here with its states given in f64 at 2 km from the world origin.
 //!
 //! `RESTING_TIME=R` times instead: R rounds per scene, each running the front phase and the
-//! static phase once, in turn first (order flipped every round), and prints the medians per
-//! tick and the median of the rounds' ratios (front / static).
+//! static phase `RESTING_REPEAT` times (default 5), in turn first (order flipped every round),
+//! and prints the medians per tick and the median of the rounds' ratios (front / static).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -124,15 +124,23 @@ fn main() {
             .ok()
             .and_then(|v| v.parse::<usize>().ok())
         {
+            let repeat: usize = std::env::var("RESTING_REPEAT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(5);
             let front = || {
                 let start = Instant::now();
-                black_box(front_phase(&scene, &prepared));
-                start.elapsed().as_secs_f64() / motions as f64
+                for _ in 0..repeat {
+                    black_box(front_phase(&scene, &prepared));
+                }
+                start.elapsed().as_secs_f64() / (repeat * motions) as f64
             };
             let fixed = || {
                 let start = Instant::now();
-                black_box(static_phase(&scene, &prepared));
-                start.elapsed().as_secs_f64() / frames as f64
+                for _ in 0..repeat {
+                    black_box(static_phase(&scene, &prepared));
+                }
+                start.elapsed().as_secs_f64() / (repeat * frames) as f64
             };
             let (mut fr, mut st, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
             for round in 0..rounds {

@@ -37,8 +37,13 @@
 //! query's `to` states: it keeps a fingerprint of the `to` states (the bits of poses and `q`),
 //! and a query whose `from` states differ, whose trees differ, after a failed query, or after
 //! the front did not fit its storage, walks from the root as [`super::collide_swept`] does.
-//! The answer is the same set of pairs as [`super::collide_swept`]'s (the times too: the leaf
-//! test is the same, with the same windows), in a different order.
+//! The answer is [`super::collide_swept`]'s up to a few extras either way (the front walks a
+//! carried pair whose own tracks are near where the root walk pruned an ancestor, and
+//! certifies pairs the root walk reaches: BD-Tree spheres are not nested), in a different
+//! order. The leaf test is the same, with the same windows, but for one step first: a leaf
+//! pair the static filter finds touching at the motion's start (within the query's tolerance)
+//! is reported at time 0 with no path — in resting contact most pairs the front walks again
+//! are these. A pair both report has the same time, or the front's is 0.
 
 // `!(x > y)` is meant: NaN takes the conservative branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

@@ -359,6 +359,19 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
             self.certify(&a1, &b1);
             return Ok(Flow::Continue);
         };
+        // A front walks again mostly the leaf pairs in resting contact: touching at the
+        // motion's start (the static filter finds no axis there), reported at 0, the earliest
+        // time there is, with no path. (From the root most leaf pairs that get here touch
+        // later, if at all: the filter would cost more than it saves.)
+        if self.certify && !(window[0] > S::ZERO) && self.touching_at_start(&a0, &b0) {
+            let item = SweptPair {
+                a: a.triangle,
+                b: b.triangle,
+                time: S::ZERO,
+            };
+            report(self.sink, item, stats)?;
+            return Ok(Flow::Continue);
+        }
         let span = |t: &[[S; 3]; 3]| {
             let d = |k: usize| {
                 let (x, y, z) = (t[0][k], t[1][k], t[2][k]);
@@ -391,6 +404,13 @@ impl<S: Scalar, X: Sink<SweptPair<S>> + ?Sized> Policy
 }
 
 impl<S: Scalar, X: ?Sized> Swept<'_, '_, '_, '_, '_, '_, '_, '_, '_, S, X> {
+    /// Whether the static filter keeps the triangles at the motion's start (they may touch
+    /// there, within the query's tolerance).
+    #[inline(never)]
+    fn touching_at_start(&self, a0: &[[S; 3]; 3], b0: &[[S; 3]; 3]) -> bool {
+        filter_axis_for(a0, b0, self.tolerance).is_none()
+    }
+
     /// For a front ([`front`]): the gap a leaf pair apart throughout the motion leaves at its
     /// end, along the static filter's axis there (nothing without a front: it costs a filter).
     #[inline(never)]

@@ -300,7 +300,9 @@ fn replay<S: Scalar>(
             },
         );
         assert_eq!(root.status, QueryStatus::Complete, "tick {k}");
-        // The same leaf test on the same tracks: a pair both report has the same time. The
+        // The same leaf test on the same tracks (the front's first step reports a pair touching
+        // at the start at 0, where the root walk's first round finds it too): a pair both
+        // report has the same time. The
         // sets may differ by extras only — the root walk prunes a pair at an ancestor whose
         // tracks are apart where a carried entry's own are near, and the front certifies pairs
         // the root walk reaches (BD-Tree spheres are not nested) — which dense sampling holds
