@@ -69,8 +69,8 @@ fn main() {
     for (encoding, depth, model_q16) in cases {
         {
             let (buf, report) = compact(&full, encoding, depth, model_q16).expect("compact");
-            let image = buf.parse::<f32>().expect("compact image parses");
-            let c = compare(&image, &full, 200).expect("same tree");
+            buf.parse::<f32>().expect("compact image parses");
+            let c = compare(&buf, &full_buf, 200).expect("same tree");
             let rows = match encoding {
                 Encoding::Float => "f32",
                 other => other.name(),

@@ -14,6 +14,8 @@ use bdtree_core::image::Section;
 use bdtree_core::{Encoding, Image, Scalar};
 
 use super::cost::{cost_of_queries, QueryCost};
+use bdtree_std::host::Tree;
+use bdtree_std::io::ImageBuf;
 
 /// One level of the tightness table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -327,12 +329,13 @@ impl Comparison {
 /// sizes, mean radius growth over the levels both store, and the sphere overlap tests of
 /// `queries` proxy queries at the image's depth between two copies placed identically
 /// ([`cost_of_queries`]). `None` when the two do not describe the same tree (modes, triangles
-/// or root center differ).
-pub fn compare(
-    image: &Image<'_, f32>,
-    reference: &Image<'_, f32>,
-    queries: usize,
-) -> Option<Comparison> {
+/// or root center differ) or one is not a valid f32 image.
+pub fn compare(image: &ImageBuf, reference: &ImageBuf, queries: usize) -> Option<Comparison> {
+    let (image_tree, reference_tree) = (
+        Tree::new(image.clone()).ok()?,
+        Tree::new(reference.clone()).ok()?,
+    );
+    let (image, reference) = (image.parse::<f32>().ok()?, reference.parse::<f32>().ok()?);
     let (a, b) = (&image.tree, &reference.tree);
     if a.modes() != b.modes()
         || a.triangle_count() != b.triangle_count()
@@ -357,8 +360,8 @@ pub fn compare(
         sum / n.max(1) as f64
     };
     let per = |c: QueryCost, x: u64| x as f64 / c.queries.max(1) as f64;
-    let ca = cost_of_queries(image, depth, queries, 0x5eed);
-    let cb = cost_of_queries(reference, depth, queries, 0x5eed);
+    let ca = cost_of_queries(&image_tree, depth, queries, 0x5eed);
+    let cb = cost_of_queries(&reference_tree, depth, queries, 0x5eed);
     Some(Comparison {
         bytes_ratio: image.header.total_len as f64 / reference.header.total_len.max(1) as f64,
         proxy_depth: depth,

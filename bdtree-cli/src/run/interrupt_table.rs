@@ -2,100 +2,23 @@
 //! each budget, the sizes of the pending (pair) list and the confirmed (collision) list, and
 //! how much of the true answer the interrupted query has already confirmed at leaf level.
 //!
-//! Every frame's every body pair is queried afresh with [`Traversal`] and a [`TestBudget`] of
-//! `budget` tests, in the chosen [`Order`]; the truth is the f64 brute-force oracle on the
+//! Every frame's every body pair is queried afresh with the host's interruptible query and a
+//! budget of `budget` tests ([`Budget::Tests`]), in the chosen [`Order`], every body of the
+//! frame at the frame's floating origin ([`frame_origin`]) and the kernel's pairs unrefined
+//! ([`Interruptible::start_unrefined_at`]); the truth is the f64 brute-force oracle on the
 //! explicitly deformed meshes. Besides the paper's columns this reports the **cover size** —
 //! the triangle pairs the interrupted answer must treat as possibly colliding (confirmed pairs
 //! plus, per pending node pair, leaves × leaves) — which is the "false contact area" a contact
 //! response would act on, and checks that the cover holds every true contact.
 
-use bdtree_core::{
-    Body, BodyError, Image, NodeKind, Order, Pending, RunStatus, Scalar, TestBudget, Traversal,
-    TreeView, TrianglePair, VertexEntry,
-};
+use bdtree_core::{NodeKind, Order, RunStatus, Scalar, TreeView};
 
 use super::check::brute_force_frame;
-use super::scene::{frame_origin, parse_images, PreparedScene, RunError};
+use super::scene::{
+    frame_error, frame_origin, parse_images, set_world_frame, world, PreparedScene, RunError,
+};
+use bdtree_std::host::{Budget, Interruptible, Progress};
 use bdtree_std::io::Scene;
-use bdtree_std::BodyStorage;
-
-/// Sphere and vertex caches for every body of a scene: the table runs the kernel's traversal
-/// on a whole frame's bodies at one floating origin (the frame's, [`frame_origin`]), the one
-/// place the application still sets up kernel bodies for a scene (the host's
-/// [`bdtree_std::host::Interruptible`] places each pair at its own origin and refines).
-struct Caches<S: Scalar> {
-    spheres: Vec<BodyStorage<S>>,
-    vertices: Vec<Vec<VertexEntry<S>>>,
-}
-
-impl<S: Scalar> Caches<S> {
-    fn new(images: &[Image<'_, S>]) -> Self {
-        Self {
-            spheres: images
-                .iter()
-                .map(|im| BodyStorage::new(im.tree.node_count()))
-                .collect(),
-            vertices: images
-                .iter()
-                .map(|im| vec![VertexEntry::default(); im.model.vertex_count()])
-                .collect(),
-        }
-    }
-
-    /// A body per image, with a vertex cache.
-    fn bodies<'t, 'c>(
-        &'c mut self,
-        scene: &Scene,
-        images: &[Image<'t, S>],
-    ) -> Result<Vec<Body<'t, 'c, S>>, RunError> {
-        let mut bodies = Vec::new();
-        for (((image, cache), vertices), spec) in images
-            .iter()
-            .zip(self.spheres.iter_mut())
-            .zip(self.vertices.iter_mut())
-            .zip(&scene.bodies)
-        {
-            let body = cache
-                .body(image)
-                .and_then(|b| b.with_vertex_cache(vertices))
-                .map_err(|error| RunError::Body {
-                    body: spec.name.clone(),
-                    error,
-                })?;
-            bodies.push(body);
-        }
-        Ok(bodies)
-    }
-}
-
-/// Sets every body's pose and `q` from frame `f`: the state goes to the kernel in f64 relative
-/// to the floating origin `origin`, and the answer is conservative against the scene's own
-/// state ([`Body::set_state_f64`]).
-fn set_frame<S: Scalar>(
-    scene: &Scene,
-    f: usize,
-    origin: [f64; 3],
-    bodies: &mut [Body<'_, '_, S>],
-) -> Result<(), RunError> {
-    let frame = scene.frames.get(f).ok_or(RunError::NoFrame { frame: f })?;
-    for (b, (body, (pose, qf))) in bodies.iter_mut().zip(frame).enumerate() {
-        let name = || scene.bodies[b].name.clone();
-        body.set_state_f64(pose.rotation, pose.translation, qf, origin)
-            .map_err(|error| match error {
-                BodyError::Pose(error) => RunError::Pose {
-                    frame: f,
-                    body: name(),
-                    error,
-                },
-                error => RunError::State {
-                    frame: f,
-                    body: name(),
-                    error,
-                },
-            })?;
-    }
-    Ok(())
-}
 
 /// One budget's figures, summed or averaged over every frame and body pair.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -191,9 +114,8 @@ pub fn budget_table<S: Scalar>(
 ) -> Result<Vec<BudgetRow>, RunError> {
     let images = parse_images::<S>(scene, prepared)?;
     let structures: Vec<Structure> = images.iter().map(|im| structure(&im.tree)).collect();
-    let mut caches = Caches::new(&images);
-    let mut bodies = caches.bodies(scene, &images)?;
-    let mut storage = vec![Pending::<S>::EMPTY; capacity.max(1)];
+    let mut world = world::<S>(scene, prepared)?;
+    let capacity = capacity.max(1);
     let mut rows: Vec<BudgetRow> = budgets
         .iter()
         .map(|&budget| BudgetRow {
@@ -202,8 +124,11 @@ pub fn budget_table<S: Scalar>(
         })
         .collect();
     for f in 0..scene.frames.len() {
-        set_frame(scene, f, frame_origin(scene, [f]), &mut bodies)?;
+        set_world_frame(&mut world, scene, f)?;
+        // The whole frame at one floating origin, the kernel's pairs unrefined.
+        let origin = frame_origin(scene, [f]);
         let truth = brute_force_frame(scene, f);
+        let bodies = world.bodies_mut();
         for i in 0..bodies.len() {
             let (head, tail) = bodies.split_at_mut(i + 1);
             let a = &mut head[i];
@@ -215,27 +140,20 @@ pub fn budget_table<S: Scalar>(
                     .map(|c| (c.2, c.3))
                     .collect();
                 for row in rows.iter_mut() {
-                    let mut t = Traversal::new(&mut storage, order);
-                    let mut confirmed: Vec<(u32, u32)> = Vec::new();
-                    let mut status = t.start(a, b);
-                    if status == RunStatus::Interrupted {
-                        status = t
-                            .run(
-                                a,
-                                b,
-                                &mut TestBudget::new(row.budget),
-                                &mut |p: TrianglePair| {
-                                    confirmed.push((p.a, p.b));
-                                    true
-                                },
-                            )
-                            .status;
-                    }
-                    if matches!(status, RunStatus::Inconsistent | RunStatus::StateChanged) {
-                        return Err(RunError::Interrupted { frame: f, status });
-                    }
-                    confirmed.sort_unstable();
-                    let pending: Vec<(u32, u32)> = t.pending().collect();
+                    let mut query =
+                        Interruptible::start_unrefined_at(a, b, order, capacity, origin)
+                            .map_err(frame_error(f))?;
+                    let (status, confirmed, pending) = match query
+                        .run(a, b, Budget::Tests(row.budget))
+                        .map_err(frame_error(f))?
+                    {
+                        Progress::Done(answer) => (RunStatus::Done, answer.items, Vec::new()),
+                        Progress::Interrupted(cover) => {
+                            (cover.status, cover.confirmed, cover.pending)
+                        }
+                    };
+                    let confirmed: Vec<(u32, u32)> =
+                        confirmed.iter().map(|&[x, y]| (x, y)).collect();
                     let (sa, sb) = (&structures[i], &structures[j]);
                     row.queries += 1;
                     row.finished += usize::from(status == RunStatus::Done);
@@ -245,13 +163,13 @@ pub fn budget_table<S: Scalar>(
                     row.cover_pairs += confirmed.len() as u64
                         + pending
                             .iter()
-                            .map(|&(x, y)| sa.leaves[x as usize] * sb.leaves[y as usize])
+                            .map(|&[x, y]| sa.leaves[x as usize] * sb.leaves[y as usize])
                             .sum::<u64>();
                     row.true_contacts += pair_truth.len();
                     for &(x, y) in &pair_truth {
                         if confirmed.binary_search(&(x, y)).is_ok() {
                             row.true_confirmed += 1;
-                        } else if !pending.iter().any(|&(u, v)| {
+                        } else if !pending.iter().any(|&[u, v]| {
                             sa.is_under(sa.leaf[x as usize], u)
                                 && sb.is_under(sb.leaf[y as usize], v)
                         }) {

@@ -22,10 +22,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use bdtree_core::{
-    floating_origin, BodyError, Image, ImageError, PoseError, PrimitiveError, QueryStats,
-    QueryStatus, RunStatus, Scalar,
-};
+use bdtree_core::{floating_origin, Image, ImageError, QueryStats, Scalar};
 
 use bdtree_std::build::{build, BuildError, BuildOptions, BuildReport};
 use bdtree_std::export::{Contact, ProxyContact};
@@ -104,13 +101,6 @@ pub enum RunError {
     },
     /// A tree image does not parse (no scene file involved).
     Tree(ImageError),
-    /// The kernel refused a body over its image.
-    Body {
-        /// The body's name.
-        body: String,
-        /// The problem.
-        error: BodyError,
-    },
     /// The frame does not exist (the runner's own index).
     NoFrame {
         /// The frame asked for.
@@ -125,40 +115,6 @@ pub enum RunError {
         /// Frames in the scene.
         frames: usize,
     },
-    /// A frame's pose of a body is refused by the kernel.
-    Pose {
-        /// The frame.
-        frame: usize,
-        /// The body's name.
-        body: String,
-        /// The problem.
-        error: PoseError,
-    },
-    /// A frame's state (`q`) of a body is refused by the kernel.
-    State {
-        /// The frame.
-        frame: usize,
-        /// The body's name.
-        body: String,
-        /// The problem.
-        error: BodyError,
-    },
-    /// A frame's primitive is refused by the kernel (e.g. its size overflows `S`).
-    Primitive {
-        /// The frame.
-        frame: usize,
-        /// The primitive's name.
-        body: String,
-        /// The problem.
-        error: PrimitiveError,
-    },
-    /// A nearest-points query ended without an answer.
-    Distance {
-        /// The frame.
-        frame: usize,
-        /// How it ended.
-        status: QueryStatus,
-    },
     /// The host layer refused a state or a primitive of a body (`frame` when it is a frame's),
     /// or a query of a frame failed (then `body` is empty).
     Host {
@@ -169,13 +125,6 @@ pub enum RunError {
         /// The problem, naming the argument and its value.
         error: HostError,
     },
-    /// An interrupted query found its state inconsistent.
-    Interrupted {
-        /// The frame.
-        frame: usize,
-        /// How it ended.
-        status: RunStatus,
-    },
 }
 
 impl std::fmt::Display for RunError {
@@ -184,7 +133,6 @@ impl std::fmt::Display for RunError {
             Self::Build { scene, error } => write!(f, "{}: {error}", scene.display()),
             Self::Image { scene, error } => write!(f, "{}: {error}", scene.display()),
             Self::Tree(error) => error.fmt(f),
-            Self::Body { body, error } => write!(f, "body {body}: {error}"),
             Self::NoFrame { frame } => write!(f, "frame {frame} does not exist"),
             Self::UnknownFrame {
                 scene,
@@ -196,16 +144,6 @@ impl std::fmt::Display for RunError {
                 scene.display(),
                 if *frames == 1 { "" } else { "s" }
             ),
-            Self::Pose { frame, body, error } => write!(f, "frame {frame}, body {body}: {error}"),
-            Self::State { frame, body, error } => {
-                write!(f, "frame {frame}, body {body}: {error}")
-            }
-            Self::Primitive { frame, body, error } => {
-                write!(f, "frame {frame}, body {body}: {error}")
-            }
-            Self::Distance { frame, status } => {
-                write!(f, "frame {frame}: distance query ended {status:?}")
-            }
             Self::Host { frame, body, error } => {
                 let place = match (frame, body.is_empty()) {
                     (Some(n), false) => format!("frame {n}, body {body}: "),
@@ -214,9 +152,6 @@ impl std::fmt::Display for RunError {
                     (None, true) => String::new(),
                 };
                 write!(f, "{place}{error}")
-            }
-            Self::Interrupted { frame, status } => {
-                write!(f, "frame {frame}: query ended {status:?}")
             }
         }
     }

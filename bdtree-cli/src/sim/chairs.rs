@@ -23,8 +23,6 @@
 
 use std::time::Instant;
 
-use bdtree_core::{ImageError, NodeKind};
-
 use bdtree_std::build::{build, BuildError, BuildOptions, Precision};
 use bdtree_std::host::{Body, HostError, Primitive, Tree, World as HostWorld, Wrench};
 use bdtree_std::io::scene::PrimitiveShape;
@@ -45,8 +43,6 @@ pub enum SimError {
     Modes(ModesError),
     /// Its tree could not be built.
     Build(BuildError),
-    /// Its image did not parse (a builder bug: built images always parse).
-    Image(ImageError),
     /// The ground plane was refused (a bug: its numbers are constants).
     Ground,
     /// The host layer refused a chair or a query failed (a bug: states are clamped).
@@ -58,7 +54,6 @@ impl std::fmt::Display for SimError {
         match self {
             Self::Modes(e) => e.fmt(f),
             Self::Build(e) => e.fmt(f),
-            Self::Image(e) => e.fmt(f),
             Self::Ground => write!(f, "the ground plane was refused"),
             Self::Host(e) => e.fmt(f),
         }
@@ -121,7 +116,7 @@ pub fn prepare_chair(mesh: Mesh) -> Result<Chair, SimError> {
     let image = build(&mesh, Some(&analysis.basis), build_options, &mut |_| {})
         .map_err(SimError::Build)?
         .0;
-    let depth = image.parse::<f32>().map_err(SimError::Image)?.tree.depth();
+    let depth = Tree::new(image.clone()).map_err(SimError::Host)?.depth();
     Ok(Chair {
         mesh,
         basis: analysis.basis,
@@ -265,15 +260,7 @@ struct Ground {
 impl Chairs {
     fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
         let tree = Tree::new(chair.image.clone()).map_err(SimError::Host)?;
-        let image = chair.image.parse::<f32>().map_err(SimError::Image)?;
-        let mut leaves = vec![0u32; image.tree.triangle_count()];
-        for k in 0..image.tree.node_count() {
-            if let Some(NodeKind::Leaf { triangle }) = image.tree.kind(k) {
-                if let Some(slot) = leaves.get_mut(triangle as usize) {
-                    *slot = k as u32;
-                }
-            }
-        }
+        let leaves = tree.leaves();
         let bodies = (0..options.count)
             .map(|_| Body::new(&tree))
             .collect::<Result<Vec<_>, _>>()

@@ -15,8 +15,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bdtree_core::{BodyError, ImageError, PoseError, QueryStatus};
-
 use super::chairs::{
     prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions, GroundContacts,
     Placement, Replay, SimError, Trajectory,
@@ -55,23 +53,8 @@ pub enum DemoError {
     },
     /// The simulation or a replay failed.
     Sim(SimError),
-    /// The chair's image did not parse.
-    Image(ImageError),
-    /// The chair's tree has no root.
-    EmptyTree,
-    /// The kernel refused a chair's body or state.
-    Body(BodyError),
-    /// A chair's pose was refused.
-    Pose(PoseError),
     /// The simulation recorded no step.
     NoStep,
-    /// The exact query on two chairs did not complete.
-    Incomplete {
-        /// The chairs.
-        chairs: (usize, usize),
-        /// How it ended.
-        status: QueryStatus,
-    },
     /// The host layer refused a chair's state or the query failed.
     Host(HostError),
     /// The proxy check failed (a missed or far extra contact, a sphere not containing its
@@ -102,16 +85,8 @@ impl fmt::Display for DemoError {
             Self::Load(e) => e.fmt(f),
             Self::Chair { path, error } => write!(f, "{}: {error}", path.display()),
             Self::Sim(e) => e.fmt(f),
-            Self::Image(e) => e.fmt(f),
-            Self::EmptyTree => write!(f, "demo: empty tree"),
-            Self::Body(e) => e.fmt(f),
-            Self::Pose(e) => write!(f, "{e:?}"),
             Self::Host(e) => e.fmt(f),
             Self::NoStep => write!(f, "demo: no step"),
-            Self::Incomplete {
-                chairs: (i, j),
-                status,
-            } => write!(f, "demo: exact query on chairs {i}, {j}: {status:?}"),
             Self::Missed {
                 chairs: (i, j),
                 pair,
@@ -209,9 +184,7 @@ pub fn exact_check(
     worlds: &[Vec<[f64; 3]>],
 ) -> Result<ExactCheck, DemoError> {
     let tree = Tree::new(chair.image.clone()).map_err(DemoError::Host)?;
-    let image = chair.image.parse::<f32>().map_err(DemoError::Image)?;
-    let rest = image.tree.rest_sphere(0).ok_or(DemoError::EmptyTree)?;
-    let reach = 2.0 * f64::from(rest[3]);
+    let reach = 2.0 * tree.radius();
     let mut close: Vec<(f64, usize, usize)> = Vec::new();
     for i in 0..placements.len() {
         for j in i + 1..placements.len() {

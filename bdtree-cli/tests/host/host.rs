@@ -630,6 +630,44 @@ fn a_bodys_spheres_and_vertices_in_world_coordinates_hold_the_brute_force() {
 }
 
 #[test]
+fn a_bodys_device_geometry_holds_the_brute_force_with_or_without_a_vertex_cache() {
+    for precision in [Precision::F32, Precision::F64] {
+        let (mesh, basis, far, _, q) = far_modal_body(precision);
+        let pose = Pose::from_axis_angle([0.2, -1.0, 0.4], 1.1, [1.5, -0.75, 0.25]);
+        let truth = oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+        // The state rounded to the tree's scalar and taken as exact: the f32 rounding, ~1e-7.
+        let tol = if precision == Precision::F32 {
+            1e-5
+        } else {
+            1e-11
+        };
+        for mut body in [
+            Body::new(far.tree()).expect("body"),
+            Body::without_vertex_cache(far.tree()).expect("body"),
+        ] {
+            body.set_state(pose.rotation, pose.translation, &q)
+                .expect("state");
+            let triangles = body.device_triangles().expect("triangles");
+            assert_eq!(triangles.len(), mesh.triangles.len());
+            for (got, face) in triangles.iter().zip(&mesh.triangles) {
+                for (g, &v) in got.iter().zip(face) {
+                    let t = truth[v as usize];
+                    let off = norm(std::array::from_fn(|k| g[k] - t[k]));
+                    assert!(off <= tol, "{precision:?}: vertex off by {off:e}");
+                }
+            }
+            let cut = body.device_level_spheres(3).expect("level");
+            assert!(cut.len() > 1 && cut.iter().all(|(_, g)| *g >= 1.0 - 1e-6));
+            for p in &truth {
+                let inside =
+                    |s: &[f64; 4]| norm(std::array::from_fn(|k| p[k] - s[k])) <= s[3] + tol;
+                assert!(cut.iter().any(|(s, _)| inside(s)), "{precision:?}: cut");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_contact_jacobian_row_is_the_motion_of_the_point_along_the_normal() {
     // Linear in q: the row predicts the finite difference of the point with fixed barycentric
     // weights on the explicitly deformed triangles, up to rounding.

@@ -205,6 +205,48 @@ fn interruptible_runs_equal_pairs_and_their_covers_hold_the_brute_force() {
 }
 
 #[test]
+fn an_unrefined_query_at_a_shared_origin_holds_pairs_and_its_covers_hold_the_brute_force() {
+    let mut rng = Rng::new(41);
+    for precision in [Precision::F32, Precision::F64] {
+        for (size, far) in [(1.0, 0.0), (1.0, 5e3), (1e-3, 3e3)] {
+            let d = rng.unit_vector();
+            let centre = d.map(|x| x * far);
+            let mut p = overlapping(&mut rng, precision, size, centre);
+            let expected: BTreeSet<[u32; 2]> = host::pairs(&mut p.a, &mut p.b)
+                .expect("pairs")
+                .items
+                .into_iter()
+                .collect();
+            // A frame's origin a few body sizes away from the pair, as a scene's other bodies
+            // put it.
+            let e = rng.unit_vector();
+            let origin = std::array::from_fn(|k| centre[k] + e[k] * 4.0 * size);
+            let start = |p: &mut Pair, order| {
+                Interruptible::start_unrefined_at(&mut p.a, &mut p.b, order, 1 << 16, origin)
+                    .expect("start")
+            };
+            let q = start(&mut p, Order::BreadthFirst);
+            let (once, interrupted) = until_done(&mut p, q, u32::MAX);
+            assert_eq!(interrupted, 0);
+            // No second stage: every pair the refined query answers, and at most its extras.
+            assert!(
+                expected.iter().all(|x| once.binary_search(x).is_ok()),
+                "{precision:?} size {size} far {far}: a refined pair is missing"
+            );
+            for order in [Order::DeepestFirst, Order::LargestFirst] {
+                let q = start(&mut p, order);
+                let (resumed, interrupted) = until_done(&mut p, q, 40);
+                assert!(interrupted > 3, "{order:?}: {interrupted} interruptions");
+                assert_eq!(
+                    resumed, once,
+                    "{precision:?} {order:?} size {size} far {far}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_full_pending_list_ends_in_an_explicit_cover() {
     let mut rng = Rng::new(40);
     for precision in [Precision::F32, Precision::F64] {

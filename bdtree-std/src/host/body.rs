@@ -237,10 +237,24 @@ impl Body {
     /// storage and vertex cache (sized from the tree: `(16 + 16) × nodes + 16 × vertices`
     /// bytes in f32, about twice that in f64).
     pub fn new(tree: &Tree) -> Result<Body, HostError> {
+        Body::with_caches(tree, true)
+    }
+
+    /// [`Body::new`] without the vertex cache (`16 × vertices` bytes less in f32): every sphere
+    /// is then the tree's own update, a leaf's too (with the cache, a leaf's sphere is taken
+    /// from its deformed triangle, tighter). What measures a tree image itself — the spheres
+    /// it stores drawn, the overlap tests they cost — and what a device body without a vertex
+    /// cache computes. Triangle queries answer the same pairs; the spheres (so a leaf's contact
+    /// proxy) and the counters differ.
+    pub fn without_vertex_cache(tree: &Tree) -> Result<Body, HostError> {
+        Body::with_caches(tree, false)
+    }
+
+    fn with_caches(tree: &Tree, vertex_cache: bool) -> Result<Body, HostError> {
         let body = |message: String| HostError::Body { message };
         let kernel = match tree.precision() {
-            Precision::F32 => Kernel::F32(Owned::new(&tree.data).map_err(body)?),
-            Precision::F64 => Kernel::F64(Owned::new(&tree.data).map_err(body)?),
+            Precision::F32 => Kernel::F32(Owned::new(&tree.data, vertex_cache).map_err(body)?),
+            Precision::F64 => Kernel::F64(Owned::new(&tree.data, vertex_cache).map_err(body)?),
         };
         Ok(Body {
             tree: tree.clone(),

@@ -6,6 +6,10 @@
 //! depth, every body pair's [`collide_proxies`]. No second stage: in f32 the answer holds the
 //! widened test's extras. The firmware replay's reference (`cargo xtask firmware-pack`).
 //!
+//! A body's geometry on this path ([`Body::device_level_spheres`], [`Body::device_triangles`]):
+//! what the kernel computes from that state, in `S`, widened to f64 — the spheres and
+//! triangles a device holds, drawn as they are.
+//!
 //! A query on this path leaves each kernel body at its device state; the next query of the
 //! other placement places it again ([`Body::set_device_state`]).
 
@@ -14,12 +18,13 @@ use std::marker::PhantomData;
 use bdtree_core::{
     collide_proxies, collide_world, collide_world_primitives, primitive_stack_capacity,
     proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs, Body as KernelBody,
-    ProxyPair, QueryStats, QueryStatus, SweepAndPrune, WorldBodies, WorldContact, WorldOutcome,
-    WorldPair,
+    ProxyPair, QueryStats, QueryStatus, Scalar, SweepAndPrune, WorldBodies, WorldContact,
+    WorldOutcome, WorldPair,
 };
 
-use super::body::{Body, InKernel};
+use super::body::{Body, InKernel, OnOne};
 use super::error::HostError;
+use super::geometry::LevelSpheres;
 use super::primitive::Primitive;
 use super::query::Proxy;
 use super::stack::Stack;
@@ -197,4 +202,45 @@ fn proxies_in<S: InKernel>(
         }
     }
     Ok((found, stats))
+}
+
+/// Every triangle of a kernel body at its state, in its scalar, widened.
+struct Triangles;
+
+impl OnOne for Triangles {
+    type Out = Vec<[[f64; 3]; 3]>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        (0..body.model().triangles().len())
+            .filter_map(|t| body.world_triangle(t))
+            .map(|tri| tri.map(|v| v.map(S::to_f64)))
+            .collect()
+    }
+}
+
+impl Body {
+    /// Runs `query` on the kernel body at its device state.
+    fn on_device<Q: OnOne>(&mut self, query: Q) -> Result<Q::Out, HostError> {
+        match self.precision() {
+            Precision::F32 => self.set_device_state::<f32>()?,
+            Precision::F64 => self.set_device_state::<f64>()?,
+        }
+        Ok(self.on_one(query))
+    }
+
+    /// [`Body::level_spheres`] on the device's path: the world spheres of the tree's cut at
+    /// `level`, each with its growth `r(q) / r_rest`, as the kernel computes them from the
+    /// state rounded to the tree's scalar at the world origin (taken as exact: no rounding of
+    /// the caller's state widens them), widened to f64. Cost: one sphere update per node of
+    /// the cut and its ancestors.
+    pub fn device_level_spheres(&mut self, level: u32) -> Result<Vec<([f64; 4], f64)>, HostError> {
+        self.on_device(LevelSpheres { level })
+    }
+
+    /// Every triangle on the device's path, in the mesh's order: the kernel's deformation in
+    /// the tree's scalar at the state rounded to it at the world origin (what the device's
+    /// triangle tests read), widened to f64. [`Body::triangle`] gives the f64 one. Cost:
+    /// `3 (3M + 9)` multiply-adds per triangle (fewer with the vertex cache).
+    pub fn device_triangles(&mut self) -> Result<Vec<[[f64; 3]; 3]>, HostError> {
+        self.on_device(Triangles)
+    }
 }

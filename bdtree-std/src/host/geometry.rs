@@ -43,8 +43,8 @@ impl OnOne for Sphere {
 }
 
 /// The spheres of a level cut relative to the origin, each with its growth.
-struct LevelSpheres {
-    level: u32,
+pub(super) struct LevelSpheres {
+    pub(super) level: u32,
 }
 
 impl OnOne for LevelSpheres {

@@ -10,6 +10,10 @@
 //! has its two triangles under one pending node pair. Running again while the bodies keep
 //! their states resumes where the last run stopped.
 //!
+//! [`Interruptible::start_unrefined_at`] runs the same walk as a device that shares one
+//! floating origin between many bodies does: both bodies at the caller's origin, no second
+//! stage (what `bdtree interrupt` measures, every body of a frame at the frame's origin).
+//!
 //! ```
 //! use bdtree_std::build::{BuildOptions, Precision};
 //! use bdtree_std::host::{self, Body, Budget, Interruptible, Order, Progress, Tree};
@@ -98,6 +102,9 @@ pub struct Interruptible {
     origin: [f64; 3],
     /// The bodies' states at the start (a run refuses bodies in other states).
     states: [State; 2],
+    /// Whether confirmed pairs are refined in f64 (every query but
+    /// [`Interruptible::start_unrefined_at`]'s).
+    refine: bool,
     /// Confirmed triangle pairs, as the kernel delivered them (not yet refined).
     found: Vec<TrianglePair>,
     stats: QueryStats,
@@ -156,14 +163,20 @@ fn pending_of<S: Scalar>(storage: &mut [Pending<S>], progress: Suspended) -> Vec
     pending
 }
 
-/// `found` refined in f64 (f32 bodies; [`bdtree_core::refine()`]), as sorted pairs.
+/// `found` refined in f64 (f32 bodies; [`bdtree_core::refine()`]) when `second_stage`, else
+/// as found, as sorted pairs.
 fn refined<S: Scalar>(
     a: &KernelBody<'_, '_, S>,
     b: &KernelBody<'_, '_, S>,
     found: &[TrianglePair],
+    second_stage: bool,
 ) -> Vec<[u32; 2]> {
     let mut pairs = found.to_vec();
-    let kept = refine(a, b, &mut pairs);
+    let kept = if second_stage {
+        refine(a, b, &mut pairs)
+    } else {
+        pairs.len()
+    };
     let mut items: Vec<[u32; 2]> = pairs.iter().take(kept).map(|p| [p.a, p.b]).collect();
     items.sort_unstable();
     items
@@ -199,13 +212,41 @@ impl Interruptible {
         order: Order,
         capacity: usize,
     ) -> Result<Interruptible, HostError> {
+        let origin = pair_origin(a, b);
+        Interruptible::start_with(a, b, order, capacity, origin, true)
+    }
+
+    /// [`Interruptible::start`] as a device that shares one floating origin between many
+    /// bodies runs it: both bodies at `origin` (each state still taken in f64 and its rounding
+    /// bounded there, [`bdtree_core::Body::set_state_f64`]; the bound grows with the bodies'
+    /// distance from `origin`) and no second stage: the confirmed pairs are the kernel's as
+    /// found, in f32 with the widened test's extras (never fewer than [`super::pairs`]
+    /// answers). What the interrupted-query table measures (`bdtree interrupt`: every body of
+    /// a frame at the frame's origin, many pairs per placement).
+    pub fn start_unrefined_at(
+        a: &mut Body,
+        b: &mut Body,
+        order: Order,
+        capacity: usize,
+        origin: [f64; 3],
+    ) -> Result<Interruptible, HostError> {
+        Interruptible::start_with(a, b, order, capacity, origin, false)
+    }
+
+    fn start_with(
+        a: &mut Body,
+        b: &mut Body,
+        order: Order,
+        capacity: usize,
+        origin: [f64; 3],
+        refine: bool,
+    ) -> Result<Interruptible, HostError> {
         if capacity == 0 {
             return Err(HostError::Argument {
                 name: "capacity",
                 message: "0 node pairs: the pending list needs at least 1".into(),
             });
         }
-        let origin = pair_origin(a, b);
         a.place(origin)?;
         b.place(origin)?;
         let (storage, status) = match (&mut a.kernel, &mut b.kernel) {
@@ -240,6 +281,7 @@ impl Interruptible {
             progress,
             origin,
             states,
+            refine,
             found: Vec::new(),
             stats: QueryStats::default(),
         })
@@ -275,7 +317,7 @@ impl Interruptible {
                     let (progress, status, stats) =
                         run_kernel(slots, self.progress, ka, kb, budget, found);
                     self.progress = progress;
-                    let confirmed = refined(ka, kb, found);
+                    let confirmed = refined(ka, kb, found, self.refine);
                     (status, stats, confirmed, pending_of(slots, progress))
                 }
                 (Kernel::F64(ka), Kernel::F64(kb), Storage::F64(slots)) => {
@@ -283,7 +325,7 @@ impl Interruptible {
                     let (progress, status, stats) =
                         run_kernel(slots, self.progress, ka, kb, budget, found);
                     self.progress = progress;
-                    let confirmed = refined(ka, kb, found);
+                    let confirmed = refined(ka, kb, found, self.refine);
                     (status, stats, confirmed, pending_of(slots, progress))
                 }
                 _ => return Err(mismatch()),

@@ -6,15 +6,15 @@
 //!
 //! | type / function | what |
 //! |---|---|
-//! | [`Tree`] | a validated tree image (f32 or f64, read from its header), shared by its bodies |
-//! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked |
+//! | [`Tree`] | a validated tree image (f32 or f64, read from its header), shared by its bodies; [`Tree::leaves`], the leaf node of every triangle |
+//! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked; [`Body::without_vertex_cache`], every sphere the image's own |
 //! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`] |
-//! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`] |
+//! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`]; [`Interruptible::start_unrefined_at`], at one origin many bodies share, no second stage |
 //! | [`closer_than`] ([`closer`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
 //! | [`pairs_with`] ([`boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |
 //! | [`contact_jacobians`] ([`jacobian`]) | the derivative of each contact's depth with respect to each body's `q`, with the features it differentiates |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
-//! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q` |
+//! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q`; on the device's path, [`Body::device_level_spheres`], [`Body::device_triangles`] |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
 //! | [`swept_front`], [`Front`] | the swept query every tick with its front carried from the last: in slow or resting contact it walks only where margins ran out |
 //! | [`World`], [`world::swept`], [`world::swept_front`] | every query over many bodies and primitives, each pair at its own origin |

@@ -133,9 +133,10 @@ unsafe impl<S: Scalar> Sync for Owned<S> {}
 
 impl<S: Scalar> Owned<S> {
     /// A body over the tree at the identity pose and `q = 0`, with a sphere cache, mode
-    /// storage, a vertex cache and a track cache sized from the image. The image must be in scalar `S`
-    /// (checked: a mismatch is the parser's error).
-    pub(crate) fn new(tree: &Arc<TreeData>) -> Result<Self, String>
+    /// storage, a vertex cache (unless `vertex_cache` is false: every sphere is then the
+    /// tree's own update, a leaf's too) and a track cache sized from the image. The image must
+    /// be in scalar `S` (checked: a mismatch is the parser's error).
+    pub(crate) fn new(tree: &Arc<TreeData>, vertex_cache: bool) -> Result<Self, String>
     where
         S: Stored,
     {
@@ -145,11 +146,21 @@ impl<S: Scalar> Owned<S> {
             S::view(tree).ok_or_else(|| format!("the tree is not stored in {}", S::NAME))?;
         let (cache, cache_slice) = Slots::new(vec![CacheEntry::EMPTY; image.tree.node_count()]);
         let (modes, modes_slice) = Slots::new(vec![S::ZERO; mode_storage(image.tree.modes())]);
-        let (vertices, vertex_slice) =
-            Slots::new(vec![VertexEntry::EMPTY; image.model.vertex_count()]);
+        let vertex_count = if vertex_cache {
+            image.model.vertex_count()
+        } else {
+            0
+        };
+        let (vertices, vertex_slice) = Slots::new(vec![VertexEntry::EMPTY; vertex_count]);
         let (tracks, track_slice) = Slots::new(vec![TrackEntry::EMPTY; image.tree.node_count()]);
         let body = KernelBody::new(&image, cache_slice, modes_slice)
-            .and_then(|b| b.with_vertex_cache(vertex_slice))
+            .and_then(|b| {
+                if vertex_cache {
+                    b.with_vertex_cache(vertex_slice)
+                } else {
+                    Ok(b)
+                }
+            })
             .and_then(|b| b.with_track_cache(track_slice))
             .map_err(|e: BodyError| e.to_string())?;
         Ok(Self {

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use bdtree_core::image::tree::{NodeKind, TreeView};
 use bdtree_core::{Header, Image, Scalar};
 
 use super::error::HostError;
@@ -44,6 +45,18 @@ impl std::fmt::Debug for Tree {
 fn read<S: Scalar>(view: &Image<'_, S>) -> (bool, f64, u32) {
     let radius = view.tree.rest_sphere(0).map_or(0.0, |s| s[3].to_f64());
     (view.tree.is_nested(), radius, view.tree.depth())
+}
+
+fn leaf_of_triangles<S: Scalar>(tree: &TreeView<'_, S>) -> Vec<u32> {
+    let mut leaves = vec![0u32; tree.triangle_count()];
+    for k in 0..tree.node_count() {
+        if let Some(NodeKind::Leaf { triangle }) = tree.kind(k) {
+            if let Some(slot) = leaves.get_mut(triangle as usize) {
+                *slot = k as u32;
+            }
+        }
+    }
+    leaves
 }
 
 impl Tree {
@@ -145,6 +158,17 @@ impl Tree {
             (Some(view), _) => view.model.triangles(),
             (_, Some(view)) => view.model.triangles(),
             _ => &[],
+        }
+    }
+
+    /// The leaf node of every triangle, in the mesh's order (where a triangle's force is applied,
+    /// [`super::World::force_at_node`]; 0 for a triangle no leaf holds: a compact image's
+    /// triangles under a cut). Cost: one pass over the nodes.
+    pub fn leaves(&self) -> Vec<u32> {
+        match (&self.data.view32, &self.data.view64) {
+            (Some(view), _) => leaf_of_triangles(&view.tree),
+            (_, Some(view)) => leaf_of_triangles(&view.tree),
+            _ => Vec::new(),
         }
     }
 

@@ -1,8 +1,8 @@
 //! The rooms of `bdtree-std`, as the book's workspace-layout chapter states them: which room
 //! may import which ([`RULE`], read back from the chapter's rooms table), no module cycle
 //! counting a module's imports of its own children; the application's rooms
-//! ([`CLI_RULE`]), its one door to the kernel's bodies ([`KERNEL_DOORS`]) and its glue files
-//! (`bdtree-cli/src/bin/`) short.
+//! ([`CLI_RULE`]), its one door to the kernel's bodies (the host layer: no file of it sets one
+//! up, [`KERNEL_SETUP`]) and its glue files (`bdtree-cli/src/bin/`) short.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,26 +32,10 @@ pub const CLI_RULE: &[(&str, &[&str])] =
     &[("run", &[]), ("sim", &["run"]), ("view", &["run", "sim"])];
 
 /// What sets up a kernel body on the host (its storage, an f64 state at an origin of the
-/// caller's choosing): the host layer's job (`bdtree_std::host`). The application reaches the
-/// kernel's bodies through it, but in [`KERNEL_DOORS`].
+/// caller's choosing): the host layer's job (`bdtree_std::host`), and no file of the
+/// application's (it reaches the kernel's bodies through the host: `Body`, `World`,
+/// `Interruptible`, the device's path).
 const KERNEL_SETUP: &[&str] = &["BodyStorage", "set_state_f64", "VertexEntry", "CacheEntry"];
-
-/// The application's files that still set up kernel bodies themselves, each for a reason; no
-/// other may (paths under `bdtree-cli/src/`).
-pub const KERNEL_DOORS: &[(&str, &str)] = &[
-    (
-        "run/interrupt_table.rs",
-        "the interrupt table's kernel traversal on bodies at one origin per frame",
-    ),
-    (
-        "run/cost.rs",
-        "the proxy-cost table: the kernel's own counters on bodies at rest",
-    ),
-    (
-        "view/render/spheres.rs",
-        "the sphere picture: one body at the identity pose",
-    ),
-];
 
 /// The room a first path segment under `crate::` names.
 fn room_of(segment: &str) -> Option<&'static str> {
@@ -105,8 +89,8 @@ fn cli_sizes(bin: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The application's rooms import only what [`CLI_RULE`] allows, and only the
-/// [`KERNEL_DOORS`] set up kernel bodies.
+/// The application's rooms import only what [`CLI_RULE`] allows, and none sets up a kernel
+/// body ([`KERNEL_SETUP`]).
 fn cli_rooms(src: &Path) -> Vec<String> {
     let rule: BTreeMap<&str, &[&str]> = CLI_RULE.iter().copied().collect();
     let mut problems = Vec::new();
@@ -137,9 +121,6 @@ fn cli_rooms(src: &Path) -> Vec<String> {
             }
         }
         let name = file.to_string_lossy().replace('\\', "/");
-        if KERNEL_DOORS.iter().any(|(door, _)| *door == name) {
-            continue;
-        }
         for word in KERNEL_SETUP {
             if code.contains(word) {
                 problems.push(format!(

@@ -58,11 +58,9 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                     reference: r.clone(),
                 });
             }
-            let c = compare(&image, &reference_image, args.queries).ok_or_else(|| {
-                CliError::NotSameTree {
-                    image: path.clone(),
-                    reference: r.clone(),
-                }
+            let c = compare(&buf, &rbuf, args.queries).ok_or_else(|| CliError::NotSameTree {
+                image: path.clone(),
+                reference: r.clone(),
             })?;
             Some((c, r))
         }

@@ -3,16 +3,15 @@
 
 use std::path::Path;
 
-use bdtree_core::{Image, Pose, Scalar};
+use bdtree_core::{Image, Scalar};
 
 use super::picture::{fmt_list, Circ, ColorBar, Picture};
 use super::picture::{Format, View};
 use crate::view::error::RenderError;
 use bdtree_std::export::growth_color;
-use bdtree_std::host::level_cut;
+use bdtree_std::host::{level_cut, Body, Tree};
 use bdtree_std::io::ImageBuf;
 use bdtree_std::vec3::{dot, sub};
-use bdtree_std::BodyStorage;
 
 /// Options of [`spheres`].
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +80,7 @@ pub fn default_q<S: Scalar>(image: &Image<'_, S>) -> Vec<f64> {
 
 fn sphere_picture<S: Scalar>(
     image: &Image<'_, S>,
+    tree_image: &ImageBuf,
     name: &str,
     options: &SphereOptions,
     path: &Path,
@@ -118,13 +118,13 @@ fn sphere_picture<S: Scalar>(
             ),
         ));
     }
-    let mut cache = BodyStorage::new(tree.node_count());
-    let mut body = cache
-        .body(image)
-        .map_err(|e| RenderError::new(path, e.to_string()))?;
-    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(Pose::identity(), &qs)
-        .map_err(|e| RenderError::new(path, e.to_string()))?;
+    // The image's own spheres (no vertex cache: a leaf's is not its triangle's) at the state
+    // rounded to the image's scalar at the identity pose, as the kernel computes them.
+    let body_error = |e: bdtree_std::host::HostError| RenderError::new(path, e.to_string());
+    let host_tree = Tree::new(tree_image.clone()).map_err(body_error)?;
+    let mut body = Body::without_vertex_cache(&host_tree).map_err(body_error)?;
+    body.set_state([1.0, 0.0, 0.0, 0.0], [0.0; 3], &q)
+        .map_err(body_error)?;
 
     let view = options.view;
     let title = format!(
@@ -132,30 +132,16 @@ fn sphere_picture<S: Scalar>(
         options.level
     );
     let mut pic = Picture::new(options.size, title);
-    for t in 0..image.model.triangles().len() {
-        if let Some(tri) = body.world_triangle(t) {
-            pic.triangle(
-                view,
-                tri.map(|v| v.map(S::to_f64)),
-                (236, 236, 240),
-                0.72,
-                false,
-            );
-        }
+    for tri in body.device_triangles().map_err(body_error)? {
+        pic.triangle(view, tri, (236, 236, 240), 0.72, false);
     }
     let nodes = level_cut(tree, options.level);
-    let mut growth = Vec::with_capacity(nodes.len());
-    let mut spheres = Vec::with_capacity(nodes.len());
-    for &k in &nodes {
-        let (Some(rest), Some(s)) = (tree.rest_sphere(k as usize), body.sphere(k as usize)) else {
-            continue;
-        };
-        let r0 = rest[3].to_f64();
-        let r = s[3].to_f64();
-        let g = if r0 > 0.0 { r / r0 } else { 1.0 };
-        growth.push(g);
-        spheres.push((s.map(S::to_f64), g));
-    }
+    let (spheres, growth): (Vec<([f64; 4], f64)>, Vec<f64>) = body
+        .device_level_spheres(options.level)
+        .map_err(body_error)?
+        .into_iter()
+        .map(|(s, g)| ((s, g), g))
+        .unzip();
     let mut sorted = growth.clone();
     sorted.sort_by(f64::total_cmp);
     let (lo, hi) = (
@@ -244,10 +230,10 @@ pub fn spheres(
     );
     let (pic, summary) = if header.scalar_bytes == 8 {
         let parsed = buf.parse_named::<f64>(image)?;
-        sphere_picture(&parsed, &name, options, image)?
+        sphere_picture(&parsed, &buf, &name, options, image)?
     } else {
         let parsed = buf.parse_named::<f32>(image)?;
-        sphere_picture(&parsed, &name, options, image)?
+        sphere_picture(&parsed, &buf, &name, options, image)?
     };
     pic.save(output)?;
     Ok(summary)
