@@ -197,8 +197,8 @@ pub const SWEPT_FRONT_PER_NODE: usize = 4;
 /// the largest front a pair reached, over every tick of the resting pad at 60 Hz to 1 kHz, the
 /// swept fixtures (`tunnel`, `plate`, `flap`, as given and sub-stepped 8 times) and the
 /// `touching` fixture, was 0.8 to 3.9 times the two trees' nodes (`cargo test -p bdtree-c
-/// front_sizes -- --nocapture`). Contact spread over large areas needs more (a cloth draped
-/// over a body, the `demo`, `thin`, `rigid` and `fold` fixtures: 5 to 35 times), and a front
+/// front_sizes -- --nocapture`). Contact spread over large areas needs more (the `demo`,
+/// `thin`, `rigid` and `fold` fixtures: 5 to 35 times), and a front
 /// keeps the finest partition it reached while the pair stays in its storage. A front too large
 /// for its storage costs time only: it is dropped and the next query walks from the root.
 pub fn swept_front_share(nodes: usize) -> usize {

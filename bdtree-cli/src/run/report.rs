@@ -532,10 +532,9 @@ pub fn inspection_text(path: &Path, i: &Inspection) -> String {
     );
     let _ = writeln!(
         out,
-        "  swept front: {} entries of this tree's share ({} × nodes); give a pair's front 2 × \
-         (both trees' shares) entries of {} bytes (a guide: fronts reached 0.8–3.9 × both \
-         trees' nodes on contact in small patches, up to 35 × on cloth draped over a body; a \
-         smaller front only walks from the root)",
+        "  swept front: share {} entries ({} × nodes); a pair's storage 2 × (both shares) \
+         entries of {} bytes (a guide from contact in small patches, fronts of 0.8–3.9 × both \
+         trees' nodes; large contact areas reached 35 ×; too small only walks from the root)",
         i.swept_front_share,
         inspect::SWEPT_FRONT_PER_NODE,
         i.swept_front_entry_bytes

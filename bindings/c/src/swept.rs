@@ -118,7 +118,8 @@ pub const BDTREE_SWEPT_FRONT_PER_NODE: usize = 4;
 /// small patches (a pad resting and sliding on a plate at 60 Hz to 1 kHz; a ball through a
 /// sheet or a plate, a sheet flapping through a ball and a bar; boxes touching a floor) was 0.8
 /// to 3.9 entries per node of the two trees; contact spread over large areas needs more (a cloth
-/// draped over a body: 5 to 35). A front keeps the finest partition it reached, so size for the
+/// on a ball and a ring, a sheet on a bar, a curtain and a cloth, a blob and a
+/// torus: 5 to 35). A front keeps the finest partition it reached, so size for the
 /// widest contact the pair will see. Too little storage costs time, never an answer: the front
 /// overflows (`bdtree_swept_front_info_*`) and the next query walks from the root.
 #[no_mangle]
