@@ -239,7 +239,13 @@ fn build_bdtree() -> Result<PathBuf, String> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["target"]["kind"][0] == "bin" && m["target"]["name"] == "bdtree")
+        // The binary itself, not its unit-test harness (also a `bin` target named `bdtree`;
+        // which of the two cargo reports last depends on the build's order).
+        .filter(|m| {
+            m["target"]["kind"][0] == "bin"
+                && m["target"]["name"] == "bdtree"
+                && m["profile"]["test"] == false
+        })
         .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
         .next_back()
         .ok_or_else(|| "cargo build named no bdtree executable".into())

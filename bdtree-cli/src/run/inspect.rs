@@ -74,6 +74,12 @@ pub struct Inspection {
     pub mean_growth: f64,
     /// Bytes of the model sections (positions, basis, faces).
     pub model_bytes: usize,
+    /// This tree's share of a swept front's entries ([`swept_front_share`]): a pair's front
+    /// holds about the two trees' shares, its storage twice that.
+    pub swept_front_share: usize,
+    /// Bytes of one swept front entry in this image's scalar (C:
+    /// `bdtree_swept_front_entry_f32`/`_f64`).
+    pub swept_front_entry_bytes: usize,
     /// The tightness table.
     pub levels: Vec<Level>,
     /// Zero-area (point, segment) and sliver triangles of the stored mesh.
@@ -183,6 +189,24 @@ pub fn constant_prefix(stem: &str) -> String {
     p
 }
 
+/// Swept front entries per node of each tree of a pair ([`swept_front_share`]).
+pub const SWEPT_FRONT_PER_NODE: usize = 4;
+
+/// A tree's share of a swept front (`bdtree_core::SweptFront`, C
+/// `bdtree_collide_swept_front_*`): `SWEPT_FRONT_PER_NODE × nodes` entries. A pair's front needs
+/// about the sum of its two trees' shares, and its storage twice that (the front and its
+/// successor; C `bdtree_swept_front_entries`). A guide measured on contact in small patches —
+/// the largest front a pair reached, over every tick of the resting pad at 60 Hz to 1 kHz, the
+/// swept fixtures (`tunnel`, `plate`, `flap`, as given and sub-stepped 8 times) and the
+/// `touching` fixture, was 0.8 to 3.9 times the two trees' nodes (`cargo test -p bdtree-c
+/// front_sizes -- --nocapture`). Contact spread over large areas needs more (the `demo`,
+/// `thin`, `rigid` and `fold` fixtures: 5 to 35 times), and a front
+/// keeps the finest partition it reached while the pair stays in its storage. A front too large
+/// for its storage costs time only: it is dropped and the next query walks from the root.
+pub fn swept_front_share(nodes: usize) -> usize {
+    nodes.saturating_mul(SWEPT_FRONT_PER_NODE)
+}
+
 /// Inspects a parsed image.
 pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
     let tree = &image.tree;
@@ -290,6 +314,8 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         tree_bytes_per_node: tree_bytes as f64 / tree.node_count().max(1) as f64,
         mean_growth: total_growth / tree.node_count().max(1) as f64,
         model_bytes,
+        swept_front_share: swept_front_share(tree.node_count()),
+        swept_front_entry_bytes: core::mem::size_of::<bdtree_core::FrontEntry<S>>(),
         levels,
         degenerate: bdtree_std::build::quality::image_counts(image),
     }

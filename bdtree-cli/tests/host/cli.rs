@@ -284,6 +284,9 @@ fn build_then_inspect() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["triangles"], 1280);
     assert_eq!(v["modes"], 5);
+    // A swept front's share of this tree (4 entries per node), in entries of 12 bytes (f32).
+    assert_eq!(v["swept_front_share"], 4 * 2559);
+    assert_eq!(v["swept_front_entry_bytes"], 12);
     let levels = v["levels"].as_array().expect("levels");
     assert_eq!(levels[0]["relative_growth"], 1.0);
     assert_eq!(v["nested"], false);

@@ -23,13 +23,15 @@
  *     image view and every body made from it, unchanged. So must a box table's bytes (the
  *     file `bdtree boxes` writes) outlive its bdtree_box_table_* view.
  *   - Objects (bdtree_image_*, bdtree_body_*, bdtree_traversal_*, bdtree_primitive_*,
- *     bdtree_box_table_*):
+ *     bdtree_box_table_*, bdtree_swept_front_*):
  *     fixed-size, 8-byte aligned structs the caller declares (static, stack, heap);
- *     …_parse/…_init/bdtree_primitive_… fill them. Bodies and traversals must not be copied.
+ *     …_parse/…_init/bdtree_primitive_… fill them. Bodies, traversals and swept fronts must not
+ *     be copied.
  *   - A body's storage (bdtree_body_storage_size_* bytes, or BDTREE_BODY_STORAGE_F32(…) for
  *     static arrays), a traversal's pending list, query stacks and output buffers: caller
  *     memory given by pointer and length, used only during the call (stacks, outputs) or for
- *     the object's life (body storage, pending list).
+ *     the object's life (body storage, pending list; a swept front's entries, given again to
+ *     each of its calls).
  *   - Nothing is global: distinct bodies may be used from distinct threads; one body (or a
  *     query on it) from one thread at a time.
  *
@@ -195,6 +197,26 @@
 // 64-bit words of a `bdtree_box_table_f32`/`bdtree_box_table_f64` on a 32-bit target.
 #define BDTREE_BOX_TABLE_WORDS 6
 #endif
+
+// Bytes of one swept front entry in f32 (`bdtree_swept_front_entry_f32`).
+#define BDTREE_SWEPT_FRONT_ENTRY_BYTES_F32 12
+
+// Bytes of one swept front entry in f64 (`bdtree_swept_front_entry_f64`).
+#define BDTREE_SWEPT_FRONT_ENTRY_BYTES_F64 16
+
+#if !defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_swept_front_f32`/`bdtree_swept_front_f64` on a 64-bit target.
+#define BDTREE_SWEPT_FRONT_WORDS 16
+#endif
+
+#if defined(BDTREE_PTR32)
+// 64-bit words of a `bdtree_swept_front_f32`/`bdtree_swept_front_f64` on a 32-bit target.
+#define BDTREE_SWEPT_FRONT_WORDS 12
+#endif
+
+// Swept front entries per node of each tree of a pair (`bdtree_swept_front_entries`; the share
+// `bdtree inspect` prints per tree).
+#define BDTREE_SWEPT_FRONT_PER_NODE 4
 
 // Bytes of one pending pair of a traversal in f32.
 #define BDTREE_PENDING_ENTRY_BYTES_F32 12
@@ -664,6 +686,42 @@ typedef struct bdtree_swept_pair_f32 {
   float time;
 } bdtree_swept_pair_f32;
 
+// The swept front of one body pair in f32 (`bdtree_swept_front_init_f32`,
+// `bdtree_collide_swept_front_f32`): what the front keeps between ticks besides its entries,
+// which live in the caller's storage. Opaque; a zeroed object is refused
+// (`BDTREE_STATUS_NOT_INITIALIZED`) until initialised; do not copy it.
+typedef struct bdtree_swept_front_f32 {
+  uint64_t _opaque[BDTREE_SWEPT_FRONT_WORDS];
+} bdtree_swept_front_f32;
+
+// What a swept front's last query did (`bdtree_swept_front_info_f32`/`_f64`).
+typedef struct bdtree_swept_front_info {
+  // Entries in the front after the last query (0 after one that failed or did not fit).
+  size_t entries;
+  // Entries the front can hold: half the entries of the storage the last query was given
+  // (0 before the first).
+  size_t capacity;
+  // Entries the last query skipped on their margins: no work for their pairs.
+  size_t certified;
+  // Entries the last query walked again (their margins ran out).
+  size_t retested;
+  // Whether the last query's front did not fit its storage: the answer is complete, but the
+  // next query walks from the root. Give it more storage.
+  bool overflowed;
+} bdtree_swept_front_info;
+
+// One entry of a swept front's storage in f32 (`bdtree_collide_swept_front_f32`): a node pair
+// and its margin, written and read by the front only (their contents are meaningless to the
+// caller; do not write to them between calls).
+typedef struct bdtree_swept_front_entry_f32 {
+  // Node of the first body.
+  uint32_t a;
+  // Node of the second body.
+  uint32_t b;
+  // The margin left.
+  float margin;
+} bdtree_swept_front_entry_f32;
+
 // A triangle pair that may touch during a motion, in f64.
 typedef struct bdtree_swept_pair_f64 {
   // Triangle of the first body.
@@ -673,6 +731,21 @@ typedef struct bdtree_swept_pair_f64 {
   // A conservative earliest time of the motion, in [0, 1].
   double time;
 } bdtree_swept_pair_f64;
+
+// The swept front of one body pair in f64 (`bdtree_swept_front_init_f64`).
+typedef struct bdtree_swept_front_f64 {
+  uint64_t _opaque[BDTREE_SWEPT_FRONT_WORDS];
+} bdtree_swept_front_f64;
+
+// One entry of a swept front's storage in f64.
+typedef struct bdtree_swept_front_entry_f64 {
+  // Node of the first body.
+  uint32_t a;
+  // Node of the second body.
+  uint32_t b;
+  // The margin left.
+  double margin;
+} bdtree_swept_front_entry_f64;
 
 // An interruptible, resumable query between two f32 bodies (`bdtree_traversal_init_f32`): its
 // pending list lives in the caller's storage. Opaque; do not copy.
@@ -1645,6 +1718,20 @@ bdtree_status bdtree_apply_at_triangle_f64(struct bdtree_body_f64 *body,
                                            const double *force,
                                            struct bdtree_wrench_f64 *wrench);
 
+// Entries of swept front storage (`bdtree_collide_swept_front_*`) to give a pair of trees of
+// `nodes_a` and `nodes_b` nodes (`bdtree_image_info`), as a guide:
+// `2 · BDTREE_SWEPT_FRONT_PER_NODE · (nodes_a + nodes_b)` — two halves, each holding a front of
+// 4 entries per node of the two trees (`BDTREE_SWEPT_FRONT_ENTRIES(nodes_a, nodes_b)` for static
+// arrays; saturating). Measured, not proven: the largest front a pair reached on contact in
+// small patches (a pad resting and sliding on a plate at 60 Hz to 1 kHz; a ball through a
+// sheet or a plate, a sheet flapping through a ball and a bar; boxes touching a floor) was 0.8
+// to 3.9 entries per node of the two trees; contact spread over large areas needs more (a cloth
+// on a ball and a ring, a sheet on a bar, a curtain and a cloth, a blob and a
+// torus: 5 to 35). A front keeps the finest partition it reached, so size for the
+// widest contact the pair will see. Too little storage costs time, never an answer: the front
+// overflows (`bdtree_swept_front_info_*`) and the next query walks from the root.
+size_t bdtree_swept_front_entries(uint32_t nodes_a, uint32_t nodes_b);
+
 // Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
 // between two steps (a swept query: a fast body cannot pass through another between ticks
 // unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
@@ -1678,6 +1765,73 @@ bdtree_status bdtree_collide_swept_f32(struct bdtree_body_f32 *a_from,
                                        size_t *count,
                                        struct bdtree_stats *stats);
 
+// Makes `front` an empty swept front for one body pair (`bdtree_collide_swept_front_f32`):
+// its first query walks from the root. Call it again to start afresh (as after a jump in
+// state the caller knows of; a jump it does not say is detected too). The object holds no
+// pointer: the front's entries are the storage given to each query.
+//
+// # Safety
+//
+// `front` must be NULL or writable for a `bdtree_swept_front_f32`.
+bdtree_status bdtree_swept_front_init_f32(struct bdtree_swept_front_f32 *front);
+
+// What the front's last query did (`bdtree_swept_front_info`): entries in the front and
+// room for them, entries certified (skipped on their margins) and retested, whether the
+// front overflowed its storage.
+//
+// # Safety
+//
+// `front` must be NULL or a `bdtree_swept_front_f32` object; `info` NULL or writable.
+bdtree_status bdtree_swept_front_info_f32(const struct bdtree_swept_front_f32 *front,
+                                          struct bdtree_swept_front_info *info);
+
+// `bdtree_collide_swept_f32`'s query tick after tick for one body pair, with a front of
+// certificates carried from one call to the next in `front` and its storage `entries`: the
+// node pairs where the last walk stopped, each with a lower bound of its distance at the
+// end of the motion, lose each body's motion budget per tick and are skipped while it
+// stays positive, so in slow or resting contact at control rates only the pairs near
+// contact are walked again. **Answer**: every triangle pair that touches at some time of the
+// motion, with a conservative earliest time, as `bdtree_collide_swept_f32` (the same leaf
+// test: a pair both report has the same time; either may report a few pairs that do not
+// touch which the other does not). **Contract**: the front belongs to one body pair, `a`
+// then `b`; each call's `a_from` and `b_from` states must be the last call's `a_to` and
+// `b_to` states, bit for bit — keep two bodies per object and swap their roles each tick,
+// setting only the new `to` state, at a floating origin kept while the front is (a new
+// origin is a new state). A call whose `from` states differ (found by a fingerprint of the
+// states), whose trees differ, after a query that did not complete or after the front
+// overflowed walks from the root, as the first call after `bdtree_swept_front_init_f32`
+// does. **Storage**: `entries` holds `entries_len` entries, used as two halves of
+// `entries_len / 2` (the front and its successor); give the same storage (address and
+// length) at every call and do not write to it in between. Other storage is zeroed and
+// starts an empty front (so it may be grown). A front larger than half the storage is
+// dropped: the answer is complete and the status OK, `bdtree_swept_front_info_f32` says
+// `overflowed`, and the next call walks from the root — too little storage costs time,
+// never an answer. How much: `bdtree_swept_front_entries(nodes_a, nodes_b)`, a guide measured
+// on contact in small patches (`bdtree inspect` prints each tree's share).
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as
+// `bdtree_collide_swept_f32` (a full output buffer is `BDTREE_STATUS_OUTPUT_FULL`; the next
+// call then walks from the root); a front not initialised is
+// `BDTREE_STATUS_NOT_INITIALIZED`.
+//
+// # Safety
+//
+// As `bdtree_collide_swept_f32`; `front` must be a `bdtree_swept_front_f32` object and
+// `entries` point to `entries_len` writable entries (NULL allowed when 0) that nothing
+// else writes to while the front is used. None of these may overlap.
+bdtree_status bdtree_collide_swept_front_f32(struct bdtree_body_f32 *a_from,
+                                             struct bdtree_body_f32 *a_to,
+                                             struct bdtree_body_f32 *b_from,
+                                             struct bdtree_body_f32 *b_to,
+                                             struct bdtree_swept_front_f32 *front,
+                                             struct bdtree_swept_front_entry_f32 *entries,
+                                             size_t entries_len,
+                                             struct bdtree_node_pair *stack,
+                                             size_t stack_len,
+                                             struct bdtree_swept_pair_f32 *pairs,
+                                             size_t capacity,
+                                             size_t *count,
+                                             struct bdtree_stats *stats);
+
 // Finds every triangle pair of two moving bodies that may touch at **some** time of the motion
 // between two steps (a swept query: a fast body cannot pass through another between ticks
 // unseen) and writes them to `pairs` with a conservative earliest time each (`*count` of them,
@@ -1710,6 +1864,73 @@ bdtree_status bdtree_collide_swept_f64(struct bdtree_body_f64 *a_from,
                                        size_t capacity,
                                        size_t *count,
                                        struct bdtree_stats *stats);
+
+// Makes `front` an empty swept front for one body pair (`bdtree_collide_swept_front_f64`):
+// its first query walks from the root. Call it again to start afresh (as after a jump in
+// state the caller knows of; a jump it does not say is detected too). The object holds no
+// pointer: the front's entries are the storage given to each query.
+//
+// # Safety
+//
+// `front` must be NULL or writable for a `bdtree_swept_front_f64`.
+bdtree_status bdtree_swept_front_init_f64(struct bdtree_swept_front_f64 *front);
+
+// What the front's last query did (`bdtree_swept_front_info`): entries in the front and
+// room for them, entries certified (skipped on their margins) and retested, whether the
+// front overflowed its storage.
+//
+// # Safety
+//
+// `front` must be NULL or a `bdtree_swept_front_f64` object; `info` NULL or writable.
+bdtree_status bdtree_swept_front_info_f64(const struct bdtree_swept_front_f64 *front,
+                                          struct bdtree_swept_front_info *info);
+
+// `bdtree_collide_swept_f64`'s query tick after tick for one body pair, with a front of
+// certificates carried from one call to the next in `front` and its storage `entries`: the
+// node pairs where the last walk stopped, each with a lower bound of its distance at the
+// end of the motion, lose each body's motion budget per tick and are skipped while it
+// stays positive, so in slow or resting contact at control rates only the pairs near
+// contact are walked again. **Answer**: every triangle pair that touches at some time of the
+// motion, with a conservative earliest time, as `bdtree_collide_swept_f64` (the same leaf
+// test: a pair both report has the same time; either may report a few pairs that do not
+// touch which the other does not). **Contract**: the front belongs to one body pair, `a`
+// then `b`; each call's `a_from` and `b_from` states must be the last call's `a_to` and
+// `b_to` states, bit for bit — keep two bodies per object and swap their roles each tick,
+// setting only the new `to` state, at a floating origin kept while the front is (a new
+// origin is a new state). A call whose `from` states differ (found by a fingerprint of the
+// states), whose trees differ, after a query that did not complete or after the front
+// overflowed walks from the root, as the first call after `bdtree_swept_front_init_f64`
+// does. **Storage**: `entries` holds `entries_len` entries, used as two halves of
+// `entries_len / 2` (the front and its successor); give the same storage (address and
+// length) at every call and do not write to it in between. Other storage is zeroed and
+// starts an empty front (so it may be grown). A front larger than half the storage is
+// dropped: the answer is complete and the status OK, `bdtree_swept_front_info_f64` says
+// `overflowed`, and the next call walks from the root — too little storage costs time,
+// never an answer. How much: `bdtree_swept_front_entries(nodes_a, nodes_b)`, a guide measured
+// on contact in small patches (`bdtree inspect` prints each tree's share).
+// `stack` needs `bdtree_stack_capacity(depth_a, depth_b)` entries. Statuses as
+// `bdtree_collide_swept_f64` (a full output buffer is `BDTREE_STATUS_OUTPUT_FULL`; the next
+// call then walks from the root); a front not initialised is
+// `BDTREE_STATUS_NOT_INITIALIZED`.
+//
+// # Safety
+//
+// As `bdtree_collide_swept_f64`; `front` must be a `bdtree_swept_front_f64` object and
+// `entries` point to `entries_len` writable entries (NULL allowed when 0) that nothing
+// else writes to while the front is used. None of these may overlap.
+bdtree_status bdtree_collide_swept_front_f64(struct bdtree_body_f64 *a_from,
+                                             struct bdtree_body_f64 *a_to,
+                                             struct bdtree_body_f64 *b_from,
+                                             struct bdtree_body_f64 *b_to,
+                                             struct bdtree_swept_front_f64 *front,
+                                             struct bdtree_swept_front_entry_f64 *entries,
+                                             size_t entries_len,
+                                             struct bdtree_node_pair *stack,
+                                             size_t stack_len,
+                                             struct bdtree_swept_pair_f64 *pairs,
+                                             size_t capacity,
+                                             size_t *count,
+                                             struct bdtree_stats *stats);
 
 // Makes an interruptible query in the caller's object, with its pending list in `storage`
 // (`len / BDTREE_PENDING_ENTRY_BYTES_F32` entries, aligned to `BDTREE_STORAGE_ALIGN`; a
@@ -2250,6 +2471,12 @@ bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
     (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F64) + \
      BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 8u) + \
      BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F64))
+
+/* Entries of swept front storage for a pair of trees of nodes_a and nodes_b nodes, as a
+ * constant expression for static arrays (the same number as bdtree_swept_front_entries, without
+ * its saturation): a guide measured on contact in small patches, see there. */
+#define BDTREE_SWEPT_FRONT_ENTRIES(nodes_a, nodes_b) \
+    (2u * BDTREE_SWEPT_FRONT_PER_NODE * ((size_t)(nodes_a) + (size_t)(nodes_b)))
 
 /* uint32_t words of a pair filter of n bodies (the same number as bdtree_pair_filter_words),
  * as a constant expression for static arrays. */

@@ -39,6 +39,10 @@ pub(crate) mod mark {
     pub(crate) const BOX_TABLE_F32: u64 = 0x6264_7472_00b0_0004;
     /// `bdtree_box_table_f64`.
     pub(crate) const BOX_TABLE_F64: u64 = 0x6264_7472_00b0_0008;
+    /// `bdtree_swept_front_f32`.
+    pub(crate) const SWEPT_FRONT_F32: u64 = 0x6264_7472_0005_0004;
+    /// `bdtree_swept_front_f64`.
+    pub(crate) const SWEPT_FRONT_F64: u64 = 0x6264_7472_0005_0008;
 }
 
 /// A scalar the C API is offered in, with its objects' marks.
@@ -130,6 +134,27 @@ pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [T]> {
     fits::<T>(len)?;
     // SAFETY: as in `slice`, with exclusive access vouched for by the caller.
     Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// `len` elements at `ptr`, zeroed, writable: caller memory of unknown contents (a C array on
+/// the stack) made a valid slice. A zero length accepts any pointer, NULL included.
+///
+/// # Safety
+///
+/// When `len > 0`, `ptr` must point to `len` writable elements that are accessed through
+/// nothing else for `'a`; `T` must be valid for the all-zero bit pattern.
+pub unsafe fn zeroed_mut<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [T]> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    check(ptr)?;
+    fits::<T>(len)?;
+    // SAFETY: non-NULL, aligned, the byte length fits `isize`, writable and exclusive by the
+    // caller's contract; zero bytes are a valid `T`, so the slice is initialised.
+    unsafe {
+        core::ptr::write_bytes(ptr, 0, len);
+        Ok(core::slice::from_raw_parts_mut(ptr, len))
+    }
 }
 
 /// A caller-owned out-parameter.

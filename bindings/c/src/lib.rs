@@ -8,9 +8,10 @@
 //! Every function comes in two precisions (`…_f32`, `…_f64`), each reading tree images of its
 //! scalar. Nothing is allocated: the caller owns every byte — the image, the objects
 //! (`bdtree_image_f32`, `bdtree_body_f32`, `bdtree_traversal_f32`, `bdtree_primitive_f32`,
-//! `bdtree_box_table_f32`:
+//! `bdtree_box_table_f32`, `bdtree_swept_front_f32`:
 //! fixed-size, 8-byte aligned structs declared in the header, so they can be `static`, on the
-//! stack or in a heap block), the body's storage, stacks and output buffers. Nothing panics:
+//! stack or in a heap block), the body's storage, a swept front's entries, stacks and output
+//! buffers. Nothing panics:
 //! every pointer and length is checked, and every outcome is a [`bdtree_status`]; a full output
 //! buffer is a status (`BDTREE_STATUS_OUTPUT_FULL`), never a silent drop.
 //!
