@@ -613,23 +613,9 @@ impl World {
 /// `now` (the same bodies, over the same trees, in two states), as [`query::swept`] gives it,
 /// for every pair of bodies (no broad phase).
 pub fn swept(before: &mut World, now: &mut World) -> Result<WorldAnswer<Swept>, HostError> {
-    let n = now.bodies.len();
-    if before.bodies.len() != n {
-        return Err(HostError::Argument {
-            name: "before",
-            message: format!("has {} bodies where `now` has {n}", before.bodies.len()),
-        });
-    }
-    let mut answer = WorldAnswer::default();
-    for j in 0..n {
-        let (bh, bt) = before.bodies.split_at_mut(j);
-        let (nh, nt) = now.bodies.split_at_mut(j);
-        for (i, (a_before, a_now)) in bh.iter_mut().zip(nh.iter_mut()).enumerate() {
-            let found = query::swept(a_before, a_now, &mut bt[0], &mut nt[0])?;
-            answer.add([i, j], found);
-        }
-    }
-    Ok(World::finish(answer, |s| s.triangles))
+    each_motion(before, now, |_, [a0, a1, b0, b1]| {
+        query::swept(a0, a1, b0, b1)
+    })
 }
 
 /// [`swept`] with each body pair's front carried from the last tick ([`super::front`]): the
@@ -640,6 +626,18 @@ pub fn swept_front(
     before: &mut World,
     now: &mut World,
     fronts: &mut Fronts,
+) -> Result<WorldAnswer<Swept>, HostError> {
+    each_motion(before, now, |[i, j], [a0, a1, b0, b1]| {
+        front::swept_front(a0, a1, b0, b1, fronts.pair(i, j))
+    })
+}
+
+/// `query` on every pair of bodies `i < j` of two worlds of the same bodies, as `[body i
+/// before, body i now, body j before, body j now]`, its answers gathered by pair.
+fn each_motion(
+    before: &mut World,
+    now: &mut World,
+    mut query: impl FnMut([usize; 2], [&mut Body; 4]) -> Result<Answer<Swept>, HostError>,
 ) -> Result<WorldAnswer<Swept>, HostError> {
     let n = now.bodies.len();
     if before.bodies.len() != n {
@@ -653,8 +651,7 @@ pub fn swept_front(
         let (bh, bt) = before.bodies.split_at_mut(j);
         let (nh, nt) = now.bodies.split_at_mut(j);
         for (i, (a_before, a_now)) in bh.iter_mut().zip(nh.iter_mut()).enumerate() {
-            let front = fronts.pair(i, j);
-            let found = front::swept_front(a_before, a_now, &mut bt[0], &mut nt[0], front)?;
+            let found = query([i, j], [a_before, a_now, &mut bt[0], &mut nt[0]])?;
             answer.add([i, j], found);
         }
     }
