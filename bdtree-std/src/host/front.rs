@@ -25,7 +25,7 @@ use bdtree_core::{Scalar, SweptPair};
 use super::body::{Body, InKernel};
 use super::error::HostError;
 use super::placing::swept_origin;
-use super::query::{Answer, Swept};
+use super::query::{place_four, same_objects, Answer, Swept};
 use super::stack::{complete, Stack};
 use super::tree::Tree;
 use crate::build::Precision;
@@ -206,9 +206,7 @@ pub fn swept_front(
     b_now: &mut Body,
     front: &mut Front,
 ) -> Result<Answer<Swept>, HostError> {
-    if !a_before.tree().same(a_now.tree()) || !b_before.tree().same(b_now.tree()) {
-        return Err(HostError::DifferentTrees);
-    }
+    same_objects([a_before, a_now, b_before, b_now])?;
     let same_trees = front
         .trees
         .as_ref()
@@ -218,9 +216,10 @@ pub fn swept_front(
         front.trees = Some([a_now.tree().clone(), b_now.tree().clone()]);
     }
     let origin = front.place([a_before, a_now, b_before, b_now]);
-    for body in [&mut *a_before, &mut *a_now, &mut *b_before, &mut *b_now] {
-        body.place(origin)?;
-    }
+    place_four(
+        [&mut *a_before, &mut *a_now, &mut *b_before, &mut *b_now],
+        origin,
+    )?;
     let bodies = [a_before, a_now, b_before, b_now];
     let answer = match bodies[1].precision() {
         Precision::F32 => carried::<f32>(bodies, front),

@@ -570,6 +570,19 @@ impl OnFour for SweptQuery {
     }
 }
 
+/// A swept query's objects: each one's two bodies (before, now) over one tree.
+pub(crate) fn same_objects([a0, a1, b0, b1]: [&Body; 4]) -> Result<(), HostError> {
+    if !a0.tree().same(a1.tree()) || !b0.tree().same(b1.tree()) {
+        return Err(HostError::DifferentTrees);
+    }
+    Ok(())
+}
+
+/// A swept query's four bodies placed at `origin`.
+pub(crate) fn place_four(bodies: [&mut Body; 4], origin: [f64; 3]) -> Result<(), HostError> {
+    bodies.into_iter().try_for_each(|body| body.place(origin))
+}
+
 /// Every triangle pair of two moving objects that may touch at some time between two steps,
 /// with a conservative earliest time (0 at the step before, 1 at this one), sorted. Each object
 /// is two bodies over one tree: its state before (`a_before`, `b_before`) and now; between them
@@ -581,13 +594,12 @@ pub fn swept(
     b_before: &mut Body,
     b_now: &mut Body,
 ) -> Result<Answer<Swept>, HostError> {
-    if !a_before.tree().same(a_now.tree()) || !b_before.tree().same(b_now.tree()) {
-        return Err(HostError::DifferentTrees);
-    }
+    same_objects([a_before, a_now, b_before, b_now])?;
     let origin = swept_origin(a_before, a_now, b_before, b_now);
-    for body in [&mut *a_before, &mut *a_now, &mut *b_before, &mut *b_now] {
-        body.place(origin)?;
-    }
+    place_four(
+        [&mut *a_before, &mut *a_now, &mut *b_before, &mut *b_now],
+        origin,
+    )?;
     Body::on_four([a_before, a_now, b_before, b_now], SweptQuery)?
 }
 
