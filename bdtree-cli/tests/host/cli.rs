@@ -675,3 +675,135 @@ fn inspect_rust_prints_the_images_sizes_as_constants(image: &Path) {
         &["--name \"tool\"", "try \"TOOL\""],
     );
 }
+
+/// Writes `mesh` (and `basis`) beside a scene of one body posed in `frames` (rotation,
+/// translation, q), returns the scene's path.
+fn self_scene(
+    dir: &Path,
+    name: &str,
+    mesh: &bdtree_std::io::Mesh,
+    basis: Option<&bdtree_std::io::Basis>,
+    frames: &[([f64; 4], [f64; 3], Vec<f64>)],
+) -> std::path::PathBuf {
+    use bdtree_std::io::{write_npy, write_obj};
+    let mut obj = Vec::new();
+    write_obj(mesh, &mut obj).unwrap();
+    std::fs::write(dir.join(format!("{name}.obj")), obj).unwrap();
+    let modes = match basis {
+        Some(basis) => {
+            let mut npy = Vec::new();
+            write_npy(basis, &mut npy).unwrap();
+            std::fs::write(dir.join(format!("{name}.npy")), npy).unwrap();
+            format!(r#", "modes": "{name}.npy""#)
+        }
+        None => String::new(),
+    };
+    let frames: Vec<String> = frames
+        .iter()
+        .map(|(r, t, q)| {
+            let q: Vec<String> = q.iter().map(|x| format!("{x:?}")).collect();
+            format!(
+                r#"{{"bodies": [{{"rotation": {r:?}, "translation": {t:?}, "q": [{}]}}]}}"#,
+                q.join(", ")
+            )
+        })
+        .collect();
+    let scene = format!(
+        r#"{{"bodies": [{{"name": "{name}", "mesh": "{name}.obj"{modes}}}], "frames": [{}]}}"#,
+        frames.join(", ")
+    );
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, scene).unwrap();
+    path
+}
+
+/// `bdtree collide --self --check` in f32 and f64: 0 missed on every frame; returns the
+/// self pairs reported over all frames of the f32 run.
+fn self_check(scene: &Path) -> usize {
+    let mut reported = 0;
+    for precision in ["f32", "f64"] {
+        let out = bdtree(&[
+            "collide",
+            scene.to_str().unwrap(),
+            "--self",
+            "--check",
+            "--json",
+            "--precision",
+            precision,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            scene.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            assert_eq!(
+                v["check"]["missed"],
+                0,
+                "{} {precision}: {line}",
+                scene.display()
+            );
+            if precision == "f32" {
+                reported += v["pairs"].as_array().map_or(0, Vec::len);
+            }
+        }
+    }
+    reported
+}
+
+#[test]
+fn collide_self_misses_nothing_on_shapes_that_break_the_shortcuts() {
+    use crate::support::families::{
+        c_strip, family_basis, family_mesh, placed, BasisKind, FAMILIES,
+    };
+    use crate::support::Rng;
+    let dir = scratch("self-families");
+    let mut rng = Rng::new(0x58);
+    let turn = [0.9238795325112867, 0.0, 0.3826834323650898, 0.0];
+    for (k, family) in FAMILIES.into_iter().enumerate() {
+        // Rigid (no modes), at the origin; then with a clamped basis, in millimetres, modelled
+        // and posed far away, turned.
+        let mesh = family_mesh(family, &mut rng);
+        let name = format!("rigid{k}");
+        let frames = [
+            ([1.0, 0.0, 0.0, 0.0], [0.0; 3], vec![]),
+            (turn, [300.0, -40.0, 7.0], vec![]),
+        ];
+        let scene = self_scene(&dir, &name, &mesh, None, &frames);
+        let reported = self_check(&scene);
+        if family != crate::support::families::Family::Soup {
+            assert!(
+                reported > 0,
+                "{family:?}: touches or crosses itself at rest"
+            );
+        }
+        let basis = family_basis(BasisKind::Clamped, &mesh, 2, 0.01, &mut rng);
+        let (mesh, basis) = placed(mesh, basis, 1e-3, [1.0, -0.5, 0.25]);
+        let frames = [
+            ([1.0, 0.0, 0.0, 0.0], [0.0; 3], vec![0.0, 0.0]),
+            (turn, [0.3, 0.04, -0.007], vec![0.2, -0.1]),
+        ];
+        let scene = self_scene(&dir, &format!("clamped{k}"), &mesh, basis.as_ref(), &frames);
+        self_check(&scene);
+    }
+    // The C-shaped strip whose f64 source crosses itself by less than its f32 rounding: near
+    // the origin, in millimetres and 1,000 units away.
+    for (k, (scale, offset)) in [
+        (1.0, [0.0; 3]),
+        (1e-3, [0.0; 3]),
+        (1.0, [1000.0, -600.0, 250.0]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (mesh, basis) = c_strip(scale, offset).expect("a strip");
+        let frames = [
+            ([1.0, 0.0, 0.0, 0.0], [0.0; 3], vec![0.0]),
+            (turn, [5.0, 0.0, 0.0], vec![0.1]),
+        ];
+        let scene = self_scene(&dir, &format!("strip{k}"), &mesh, Some(&basis), &frames);
+        assert!(self_check(&scene) > 0, "the strip crosses itself");
+    }
+}

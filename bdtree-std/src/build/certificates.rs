@@ -14,15 +14,25 @@ type V3 = [f64; 3];
 /// matters, and the state's rounding below `2⁻¹⁴⁹` stays negligible against the slack).
 const LARGEST_WEIGHT: f64 = 1e20;
 
+/// Added to every stored value's rounding bound: more than half the least f32 subnormal, which
+/// bounds round-to-nearest's error near 0 (and is negligible against any patch that can be
+/// certified).
+const TINY: f64 = 1e-45;
+
 /// Per node, the subspace certificate's `3M` weights (see [`SelfCertificates`](bdtree_core::query::self_collision::SelfCertificates)), node after
 /// node: what [`bdtree_core::collide_self_with`] reads through
 /// [`SelfAids::certificates`](bdtree_core::query::self_collision::SelfAids::certificates).
 /// A node gets finite weights when it has a boundary loop in `contours`, every rest normal of
 /// its patch faces the patch's mean normal by more than `10⁻⁹` of its edges' product, and its
 /// projected loop is simple with room to spare; the others (and leaves) get infinite weights.
-/// Computed in f64 from the values the image stores, with every margin rounded toward refusal;
-/// empty for a quantized model (whose stored values are not the model it was made from).
-/// `O(Σ loop² · M)`: about a second for a 51k-triangle ribbon.
+/// Computed in f64 from the values the image stores, with every margin rounded toward refusal
+/// and each stored value taken as uncertain by its storage rounding (`2u|x|` per coordinate,
+/// `u` the image's unit roundoff, plus the least subnormal): a certificate of an f32 image
+/// holds for every f64 model that rounds to it, so for the f64 source the image was made from,
+/// not only for its rounded copy. Empty for a quantized model (whose stored values are not the
+/// model it was made from) and for a model without modes (a rigid body's rest shape is tested
+/// by the cones and contours each query). `O(Σ loop² · M)`: about a second for a
+/// 51k-triangle ribbon.
 pub fn self_certificates<S: Scalar>(
     tree: &TreeView<'_, S>,
     model: &Model<'_, S>,
@@ -52,9 +62,31 @@ pub fn self_certificates<S: Scalar>(
                 .collect()
         })
         .collect();
+    // How far the model the image was made from may lie from each stored value (per
+    // coordinate: round to nearest moves `x` by at most `u|x|`, and by half the least
+    // subnormal near 0; doubled for margin). Zero for none of them: an f64 image of f64 data
+    // is exact, and `2u|x|` is then 2⁻⁵³ of it, which costs nothing.
+    let u = S::UNIT_ROUNDOFF.to_f64();
+    let stored = |x: f64| 2.0 * u * x.abs() + TINY;
+    let largest = |v: V3| v[0].abs().max(v[1].abs()).max(v[2].abs());
+    // Per vertex, the 2-norm of the position's and of each basis row's possible error.
+    let position_error: Vec<f64> = positions
+        .iter()
+        .map(|&p| 3f64.sqrt() * stored(largest(p)))
+        .collect();
+    let row_error: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|&u| 3f64.sqrt() * stored(largest(u)))
+                .collect()
+        })
+        .collect();
     let patch = Patch {
         positions: &positions,
         rows: &rows,
+        position_error: &position_error,
+        row_error: &row_error,
         triangles: model.triangles(),
     };
     each_patch(tree, |k, list| {
@@ -69,10 +101,14 @@ pub fn self_certificates<S: Scalar>(
     weights
 }
 
-/// The model's values in f64.
+/// The model's values in f64, each with the bound on its distance from the source's.
 struct Patch<'a> {
     positions: &'a [V3],
     rows: &'a [Vec<V3>],
+    /// Per vertex, how far (2-norm) the source's rest position may lie from `positions`.
+    position_error: &'a [f64],
+    /// Per vertex and mode, how far (2-norm) the source's basis row may lie from `rows`.
+    row_error: &'a [Vec<f64>],
     triangles: &'a [[u32; 3]],
 }
 
@@ -83,6 +119,8 @@ impl Patch<'_> {
         let m = self.rows.first()?.len();
         let position = |v: u32| self.positions.get(v as usize).copied();
         let row = |v: u32| self.rows.get(v as usize);
+        let moved = |v: u32| self.position_error.get(v as usize).copied();
+        let row_moved = |v: u32| self.row_error.get(v as usize);
         // The patch's mean rest normal, and the projection plane across it; `d` is recomputed
         // from the plane so that the normal test and the projection use one direction.
         let mut sum = [0.0; 3];
@@ -110,19 +148,34 @@ impl Patch<'_> {
                 sub(position(b)?, position(a)?),
                 sub(position(c)?, position(a)?),
             );
-            let scale = norm(e1) * norm(e2);
-            // The rest margin, less what f64 rounding could have added to it.
-            let margin = dot(d, cross(e1, e2)) - 1e-12 * scale;
+            let (l1, l2) = (norm(e1), norm(e2));
+            let scale = l1 * l2;
+            // The source's edges lie within `h1`, `h2` of these (2-norm), so its rest margin
+            // `d·(e1' × e2')` within `l1 h2 + h1 l2 + h1 h2` of this one (`d` a unit vector).
+            let (h1, h2) = (moved(a)? + moved(b)?, moved(a)? + moved(c)?);
+            let storage = l1 * h2 + h1 * l2 + h1 * h2;
+            // The rest margin, less what f64 rounding and the storage rounding could have
+            // added to it.
+            let margin = dot(d, cross(e1, e2)) - 1e-12 * scale - storage;
             if !exceeds(margin, 1e-9 * scale) {
                 return None;
             }
             let (ua, ub, uc) = (row(a)?, row(b)?, row(c)?);
+            let (ra, rb, rc) = (row_moved(a)?, row_moved(b)?, row_moved(c)?);
             let (de1, e2d) = (cross(d, e1), cross(e2, d));
             for j in 0..m {
                 let a1 = sub(*ub.get(j)?, *ua.get(j)?);
                 let a2 = sub(*uc.get(j)?, *ua.get(j)?);
-                g[j] = f64::max(g[j], (dot(a2, de1) + dot(a1, e2d)).abs() / margin);
-                gamma[j] = f64::max(gamma[j], norm(a1).max(norm(a2)) / margin.sqrt());
+                // The source's `A1`, `A2` lie within `k1`, `k2` of these; `|d·(A1' × e2' +
+                // e1' × A2')|` then exceeds this one by at most the cross terms below.
+                let (k1, k2) = (ra.get(j)? + rb.get(j)?, ra.get(j)? + rc.get(j)?);
+                let (n1, n2) = (norm(a1), norm(a2));
+                let spread = k1 * l2 + n1 * h2 + k1 * h2 + h1 * n2 + l1 * k2 + h1 * k2;
+                g[j] = f64::max(
+                    g[j],
+                    ((dot(a2, de1) + dot(a1, e2d)).abs() + spread) / margin,
+                );
+                gamma[j] = f64::max(gamma[j], (n1 + k1).max(n2 + k2) / margin.sqrt());
             }
         }
 
@@ -137,10 +190,25 @@ impl Patch<'_> {
         let reach = points
             .iter()
             .fold(0.0f64, |r, p| r.max(p[0].abs()).max(p[1].abs()));
+        // The source's loop points lie within `shift` of these (a projection onto the plane
+        // moves no point farther than in space), so two of its segments are at most `2 shift`
+        // closer; its projected mode rows within `row_shift[j]`, so a relative move at most
+        // `2 row_shift[j]` larger.
+        let shift = contour
+            .iter()
+            .map(|&v| moved(v))
+            .try_fold(0.0f64, |s, e| e.map(|e| s.max(e)))?;
+        let mut row_shift = vec![0.0f64; m];
+        for &v in contour {
+            for (s, e) in row_shift.iter_mut().zip(row_moved(v)?) {
+                *s = s.max(*e);
+            }
+        }
         // Two edges stay apart while the largest relative move of an endpoint of one against
-        // an endpoint of the other stays below their rest distance (less its rounding).
+        // an endpoint of the other stays below their rest distance (less its rounding and the
+        // storage rounding).
         let mut apart = |distance: f64, pairs: &[(usize, usize)]| -> Option<()> {
-            let gap = distance - 1e-12 * reach;
+            let gap = distance - 1e-12 * reach - 2.0 * shift;
             if !exceeds(gap, 0.0) {
                 return None;
             }
@@ -150,7 +218,7 @@ impl Patch<'_> {
                     let (p, q) = (moves.get(x)?.get(j)?, moves.get(y)?.get(j)?);
                     most = most.max((p[0] - q[0]).hypot(p[1] - q[1]));
                 }
-                *wj = f64::max(*wj, most / gap);
+                *wj = f64::max(*wj, (most + 2.0 * row_shift.get(j)?) / gap);
             }
             Some(())
         };

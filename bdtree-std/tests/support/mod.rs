@@ -3,6 +3,7 @@
 // Each binary uses a part of the helpers.
 #![allow(dead_code)]
 
+pub mod families;
 pub mod motion;
 pub mod scenes;
 pub mod triangles;

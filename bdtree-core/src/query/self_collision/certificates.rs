@@ -63,7 +63,14 @@ impl SelfCertificates<'_> {
     /// relative `(M + 1)u` of its true value, the square and the sum add a few roundings more,
     /// so both tests are made with their left side grown by `1 + (2M + 16)u` (and refused
     /// outright when that factor would pass 1.5).
+    ///
+    /// An empty table holds nowhere, whatever `M`: with no modes every weight vector is empty
+    /// and its sums are 0, so without this check a body with `M = 0` would pass at every node,
+    /// its rest shape never tested.
     pub fn hold<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> bool {
+        if self.weights.is_empty() {
+            return false;
+        }
         let q = body.q();
         let Some([g, gamma, w]) = self.vectors(node, q.len()) else {
             return false;
