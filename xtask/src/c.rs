@@ -147,7 +147,7 @@ fn header(overwrite: bool) -> Result<(), String> {
 }
 
 /// The marker above each C API file's generated `exports_f64` module (all that follows it is
-/// generated; `bindings/c/src/layout_tests.rs` checks the same).
+/// generated; `bindings/c/src/tests/layout.rs` checks the same).
 const GENERATED: &str = "// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c \
                          --overwrite` (a test\n// checks it is current); do not edit it.";
 const GENERATED_HEAD: &str = "/// The functions of `exports_f32` in f64, word for word (its \

@@ -167,13 +167,17 @@ pub fn chapter_table(root: &Path, header: &str) -> Result<Vec<[String; 3]>, Stri
 }
 
 /// A file's library code: up to its first `#[cfg(test)]` line, comments dropped; empty for a
-/// file that is a test module itself (`tests.rs`, `*_tests.rs`).
+/// file that is a test module itself (`tests.rs`, `*_tests.rs`, a file of a `tests` folder:
+/// the C API's `src/tests/`).
 pub fn library_code(file: &Path, text: &str) -> String {
-    if file
+    let test_file = file
         .file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"))
-    {
+        .is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"));
+    let in_tests = file
+        .parent()
+        .is_some_and(|p| p.iter().any(|c| c == "tests"));
+    if test_file || in_tests {
         return String::new();
     }
     text.lines()

@@ -18,7 +18,7 @@
 //! # Floor plan
 //!
 //! One file per concept, each holding its C types, its work (generic in the scalar) and its
-//! exported functions; each layer imports only the layers above it (`layout_tests` holds it):
+//! exported functions; each layer imports only the layers above it (`tests/layout.rs` holds it):
 //!
 //! | layer | files | what |
 //! |---|---|---|
@@ -101,20 +101,9 @@ mod c_names {
     pub use crate::world::{exports_f32::*, exports_f64::*, *};
 }
 
+/// The crate's tests, one file per concept in `tests/`.
 #[cfg(test)]
-mod boxes_tests;
-#[cfg(test)]
-mod closer_tests;
-#[cfg(test)]
-mod contact_tests;
-#[cfg(test)]
-mod layout_tests;
-#[cfg(test)]
-mod response_tests;
-#[cfg(test)]
-mod swept_tests;
-#[cfg(test)]
-mod world_tests;
+mod tests;
 
 pub use status::bdtree_status;
 

@@ -1,30 +1,24 @@
-//! Python arguments to Rust values. Every bad argument becomes a `bdtree.Error` that names the
-//! Python parameter and the value it was given (never pyo3's `TypeError` or `OverflowError`).
+//! Python arguments to Rust values, every check shared by two functions or more in one place.
+//! Every bad argument becomes a `bdtree.Error` that names the Python parameter and the value it
+//! was given (never pyo3's `TypeError` or `OverflowError`): [`expected`]'s message.
 
 use std::path::Path;
 
 use bdtree_std::build::Precision;
 use bdtree_std::io::{Basis, Mesh};
 use numpy::ndarray::{Array2, ArrayView2};
-use numpy::{AllowTypeChange, IntoPyArray, PyArray2, PyArrayLikeDyn};
+use numpy::{AllowTypeChange, PyArrayLikeDyn};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::type_object::PyTypeCheck;
+use pyo3::types::{PyInt, PyIterator};
 
-use crate::err;
+use crate::error::{err, expected};
 
-/// A short text of a Python value for messages: its `repr`, cut at 60 characters.
-pub(crate) fn shown(x: &Bound<'_, PyAny>) -> String {
-    let text = x
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "<unprintable>".into());
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        text
-    }
-}
+/// An array-like argument, read by the functions below.
+pub(crate) type Floats<'py> = Bound<'py, PyAny>;
+
+/// The largest proxy depth asked for (a tree this deep would not fit in memory).
+const MAX_DEPTH: i64 = 1 << 16;
 
 /// An integer argument in `[low, high]`; `what` says what it must be ("a tree depth, an
 /// integer ≥ 0").
@@ -35,7 +29,7 @@ pub(crate) fn int_arg(
     high: i64,
     what: &str,
 ) -> PyResult<i64> {
-    let bad = || err(format!("{name} = {}: expected {what}", shown(x)));
+    let bad = || expected(name, x, what);
     // bool is an int in Python; a flag where a count is wanted is a mistake.
     if x.is_instance_of::<pyo3::types::PyBool>() {
         return Err(bad());
@@ -76,7 +70,7 @@ pub(crate) fn float_arg(
     ok: impl Fn(f64) -> bool,
     what: &str,
 ) -> PyResult<f64> {
-    let bad = || err(format!("{name} = {}: expected {what}", shown(x)));
+    let bad = || expected(name, x, what);
     if x.is_instance_of::<pyo3::types::PyBool>() {
         return Err(bad());
     }
@@ -89,25 +83,104 @@ pub(crate) fn float_arg(
 
 /// A string argument.
 pub(crate) fn str_arg(name: &str, x: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    x.extract::<String>()
-        .map_err(|_| err(format!("{name} = {}: expected {what}", shown(x))))
+    x.extract::<String>().map_err(|_| expected(name, x, what))
 }
 
 /// A boolean argument (`True`/`False`, or a NumPy bool).
 pub(crate) fn bool_arg(name: &str, x: &Bound<'_, PyAny>) -> PyResult<bool> {
     x.extract::<bool>()
-        .map_err(|_| err(format!("{name} = {}: expected True or False", shown(x))))
+        .map_err(|_| expected(name, x, "True or False"))
+}
+
+/// A flag argument: `True`/`False` (or a NumPy bool); absent, `False`.
+pub(crate) fn flag_arg(name: &str, x: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    Ok(x.map(|x| bool_arg(name, x)).transpose()?.unwrap_or(false))
+}
+
+/// A string argument that names one of a few choices: `parse` reads it (`None`: not one of
+/// them), `what` says which they are.
+pub(crate) fn choice_arg<T>(
+    name: &str,
+    x: &Bound<'_, PyAny>,
+    what: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> PyResult<T> {
+    parse(&str_arg(name, x, what)?).ok_or_else(|| expected(name, x, what))
+}
+
+/// A tree depth (a proxy depth, a level to draw): an integer from 0 to 2^16; `what` says what
+/// it is for.
+pub(crate) fn depth_arg(name: &str, x: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
+    Ok(int_arg(name, x, 0, MAX_DEPTH, what)? as u32)
+}
+
+/// A proxy depth: [`depth_arg`] with the proxy queries' words.
+pub(crate) fn proxy_depth_arg(name: &str, x: &Bound<'_, PyAny>) -> PyResult<u32> {
+    depth_arg(
+        name,
+        x,
+        "a tree depth, an integer ≥ 0 (the root has depth 0)",
+    )
+}
+
+/// The `distance` of a query: finite and ≥ 0.
+pub(crate) fn distance_arg(x: &Bound<'_, PyAny>) -> PyResult<f64> {
+    float_arg(
+        "distance",
+        x,
+        |d| d.is_finite() && d >= 0.0,
+        "a finite distance ≥ 0",
+    )
+}
+
+/// The `stiffness` of penalty forces: finite and ≥ 0.
+pub(crate) fn stiffness_arg(x: &Bound<'_, PyAny>) -> PyResult<f64> {
+    float_arg(
+        "stiffness",
+        x,
+        |k| k.is_finite() && k >= 0.0,
+        "a finite stiffness ≥ 0 (force per length unit)",
+    )
+}
+
+/// An instance of one of the module's classes (`what`: "a bdtree.Body").
+pub(crate) fn instance_arg<'py, T: PyTypeCheck>(
+    name: &str,
+    x: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, T>> {
+    x.cast::<T>().cloned().map_err(|_| expected(name, x, what))
+}
+
+/// An iterable argument, read lazily (`what`: what it holds, "bdtree.Body"); an item that
+/// fails to come is that item's error.
+pub(crate) fn iter_arg<'py>(
+    name: &str,
+    x: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, PyIterator>> {
+    x.try_iter()
+        .map_err(|_| expected(name, x, &format!("a sequence of {what}")))
+}
+
+/// A sequence argument, read whole (`what`: what it holds, "vertex indices"); one that cannot
+/// be read to its end is refused as a whole.
+pub(crate) fn sequence_arg<'py>(
+    name: &str,
+    x: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    x.try_iter()
+        .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+        .map_err(|_| expected(name, x, &format!("a sequence of {what}")))
 }
 
 /// A two-dimensional array of numbers (any real dtype, C or Fortran order, or nested
 /// sequences), widened to float64; `shape` names the expected shape in messages.
 pub(crate) fn floats2(what: &str, shape: &str, x: &Bound<'_, PyAny>) -> PyResult<Array2<f64>> {
-    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x.extract().map_err(|_| {
-        err(format!(
-            "{what} = {}: expected an array of numbers of shape {shape}",
-            shown(x)
-        ))
-    })?;
+    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x
+        .extract()
+        .map_err(|_| expected(what, x, &format!("an array of numbers of shape {shape}")))?;
     let a = a.as_array();
     let dims = a.shape().to_vec();
     a.into_dimensionality::<numpy::ndarray::Ix2>()
@@ -117,12 +190,9 @@ pub(crate) fn floats2(what: &str, shape: &str, x: &Bound<'_, PyAny>) -> PyResult
 
 /// A one-dimensional array of numbers (any real dtype, or a sequence), widened to float64.
 pub(crate) fn floats1(what: &str, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
-    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x.extract().map_err(|_| {
-        err(format!(
-            "{what} = {}: expected a vector of numbers",
-            shown(x)
-        ))
-    })?;
+    let a: PyArrayLikeDyn<'_, f64, AllowTypeChange> = x
+        .extract()
+        .map_err(|_| expected(what, x, "a vector of numbers"))?;
     let a = a.as_array();
     if a.ndim() != 1 {
         return Err(err(format!(
@@ -142,20 +212,11 @@ pub(crate) fn vector<const N: usize>(what: &str, x: &Bound<'_, PyAny>) -> PyResu
 
 /// The precision a tree is built in.
 pub(crate) fn precision_of(x: &Bound<'_, PyAny>) -> PyResult<Precision> {
-    let what = "\"f32\" or \"f64\"";
-    match str_arg("precision", x, what)?.as_str() {
-        "f64" | "float64" | "double" => Ok(Precision::F64),
-        "f32" | "float32" | "float" => Ok(Precision::F32),
-        _ => Err(err(format!("precision = {}: expected {what}", shown(x)))),
-    }
-}
-
-/// "f32" or "f64", as `precision` arguments and `Tree.precision` spell it.
-pub(crate) fn precision_text(precision: Precision) -> &'static str {
-    match precision {
-        Precision::F32 => "f32",
-        Precision::F64 => "f64",
-    }
+    choice_arg("precision", x, "\"f32\" or \"f64\"", |text| match text {
+        "f64" | "float64" | "double" => Some(Precision::F64),
+        "f32" | "float32" | "float" => Some(Precision::F32),
+        _ => None,
+    })
 }
 
 /// A mesh from NumPy arrays, checked (every index in range, every coordinate finite).
@@ -212,7 +273,7 @@ pub(crate) fn mesh_arg(vertices: &Bound<'_, PyAny>, faces: &Bound<'_, PyAny>) ->
 pub(crate) fn basis_from(modes: &Bound<'_, PyAny>, vertices: usize) -> PyResult<Basis> {
     let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = modes
         .extract()
-        .map_err(|_| err(format!("modes = {}: expected a float array", shown(modes))))?;
+        .map_err(|_| expected("modes", modes, "a float array"))?;
     let array = array.as_array();
     let shape = array.shape().to_vec();
     let m = match shape.as_slice() {
@@ -239,17 +300,4 @@ pub(crate) fn basis_from(modes: &Bound<'_, PyAny>, vertices: usize) -> PyResult<
         modes: m,
         data,
     })
-}
-
-/// Rows of `N` numbers as an `(K, N)` array.
-pub(crate) fn rows<'py, T: numpy::Element + Copy, const N: usize>(
-    py: Python<'py>,
-    rows: &[[T; N]],
-) -> Bound<'py, PyArray2<T>> {
-    Array2::from_shape_fn((rows.len(), N), |(i, k)| rows[i][k]).into_pyarray(py)
-}
-
-/// Triangle (or node) pairs as an int64 `(K, 2)` array.
-pub(crate) fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
-    Array2::from_shape_fn((pairs.len(), 2), |(i, k)| i64::from(pairs[i][k])).into_pyarray(py)
 }

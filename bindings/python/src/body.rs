@@ -1,13 +1,12 @@
 //! `bdtree.Body`: a [`bdtree_std::host::Body`] (its caches, the state in f64 as the caller gave
-//! it, the floating origin of each query) and the tree object it was made from; argument
-//! helpers for bodies and the Python messages of the host's errors.
+//! it, the floating origin of each query) and the tree object it was made from; the body
+//! arguments of the functions (one body, two distinct bodies, a state).
 
-use bdtree_std::host::{self, HostError};
-use bdtree_std::io::pose::QUATERNION_NORM_TOLERANCE;
+use bdtree_std::host;
 use pyo3::prelude::*;
 
-use crate::args::{floats1, int_arg, precision_text, shown, vector};
-use crate::err;
+use crate::args::{floats1, instance_arg, int_arg, vector};
+use crate::error::{err, mixed_precision, state_error};
 use crate::tree::Tree;
 
 /// A deformable body: a tree, a pose (rotation quaternion `(w, x, y, z)`, translation) and
@@ -18,103 +17,15 @@ pub(crate) struct Body {
     pub(crate) tree: Py<Tree>,
 }
 
-/// The Python error of a host refusal of an input: a non-finite entry or a rotation off unit
-/// length in Python's words (`translation[1] = NaN: every entry must be finite`,
-/// `rotation = (w, x, y, z): a quaternion of norm …`), from the host's fields (the checks are
-/// the host's, [`host::check`]); anything else as the host words it.
-pub(crate) fn input_error(e: HostError) -> PyErr {
-    match e {
-        HostError::NonFinite {
-            argument,
-            index,
-            value,
-        } => err(format!(
-            "{argument}[{index}] = {value}: every entry must be finite"
-        )),
-        HostError::NotUnit {
-            rotation: [w, x, y, z],
-            norm,
-        } => err(format!(
-            "rotation = ({w}, {x}, {y}, {z}): a quaternion of norm {norm}; rotations must be \
-             unit quaternions (w, x, y, z) (| norm − 1 | ≤ {QUATERNION_NORM_TOLERANCE:e}, on \
-             every surface)"
-        )),
-        e => err(e),
-    }
-}
-
-/// The largest `|x|` of a slice.
-fn largest(x: &[f64]) -> f64 {
-    x.iter().fold(0.0f64, |m, v| m.max(v.abs()))
-}
-
-/// "f32" or "f64".
-fn precision_name(body: &host::Body) -> &'static str {
-    precision_text(body.precision())
-}
-
-/// The message of a state beyond what a body's precision can compute with (`where`: at its
-/// own origin or a query's), with the largest `|q|` and `|t|` and the host's sentence.
-fn out_of_range(precision: &str, q: f64, t: f64, place: &str, e: &HostError) -> String {
-    format!(
-        "state out of range for a {precision} body{place} (|q| up to {q:e}, |t| up to {t:e}): \
-         {e}"
-    )
-}
-
-/// The Python error of a host query on `bodies` (named by their parameters), called as
-/// `what`. States were accepted when they were set, so a state refused during a query is out
-/// of range at the query's floating origin; proxies need nested trees.
-pub(crate) fn query_error(what: &str, bodies: &[(&str, &host::Body)], e: HostError) -> PyErr {
-    let names = || {
-        bodies
-            .iter()
-            .map(|(name, _)| *name)
-            .collect::<Vec<_>>()
-            .join(" and ")
-    };
-    match e {
-        HostError::State { .. } => {
-            let q = bodies
-                .iter()
-                .fold(0.0f64, |m, (_, b)| m.max(largest(&b.state().q)));
-            let t = bodies
-                .iter()
-                .fold(0.0f64, |m, (_, b)| m.max(largest(&b.state().translation)));
-            let precision = bodies.first().map_or("f64", |(_, b)| precision_name(b));
-            err(format!(
-                "{what}: {}: {}",
-                names(),
-                out_of_range(precision, q, t, " at the query's floating origin", &e)
-            ))
-        }
-        HostError::NotNested { .. } => err(format!(
-            "{what}: proxy queries need trees built with nested=True (Tree.build(..., \
-             nested=True)); at least one of these trees is not nested"
-        )),
-        HostError::MixedPrecision => err(format!(
-            "{what}: {}: the bodies' trees have different precisions (f32 and f64): build them \
-             in one",
-            names()
-        )),
-        HostError::DifferentTrees => err(format!(
-            "{what}: an object's bodies before and now must hold the same tree"
-        )),
-        e => err(format!("{what}: {e}")),
-    }
-}
-
 #[pymethods]
 impl Body {
     #[new]
     fn new(tree: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let tree = tree
-            .cast::<Tree>()
-            .map_err(|_| err(format!("tree = {}: expected a bdtree.Tree", shown(tree))))?;
+        let tree = instance_arg::<Tree>("tree", tree, "a bdtree.Tree")?;
         let body = host::Body::new(&tree.get().tree).map_err(err)?;
         Ok(Body {
             body,
-            tree: tree.clone().unbind(),
+            tree: tree.unbind(),
         })
     }
 
@@ -184,24 +95,18 @@ pub(crate) fn set_host_state(
         Some(q) => floats1("q", q)?,
         None => vec![0.0; body.tree().modes()],
     };
-    let modes = body.tree().modes();
-    let precision = precision_name(body);
-    body.set_state(r, t, &q).map_err(|e| match e {
-        // Finite numbers and a unit quaternion (the host's checks: `NonFinite` and `NotUnit`
-        // come first) and as many coordinates as modes, refused for the translation or q:
-        // beyond the range of the precision.
-        HostError::State { argument, .. } if argument != "rotation" && q.len() == modes => {
-            err(out_of_range(precision, largest(&q), largest(&t), "", &e))
-        }
-        e => input_error(e),
-    })
+    body.set_state(r, t, &q)
+        .map_err(|e| state_error(body, &t, &q, e))
 }
 
 /// A `bdtree.Body` argument.
 pub(crate) fn body_arg<'py>(name: &str, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Body>> {
-    x.cast::<Body>()
-        .cloned()
-        .map_err(|_| err(format!("{name} = {}: expected a bdtree.Body", shown(x))))
+    instance_arg(name, x, "a bdtree.Body")
+}
+
+/// A `bdtree.Body` argument, borrowed mutably for a query.
+pub(crate) fn borrow_one<'py>(name: &str, x: &Bound<'py, PyAny>) -> PyResult<PyRefMut<'py, Body>> {
+    Ok(body_arg(name, x)?.try_borrow_mut()?)
 }
 
 /// Mutable borrows of two distinct bodies (`names` are the parameters) of one precision.
@@ -219,11 +124,10 @@ pub(crate) fn borrow_two<'py>(
     }
     let (a, b) = (a.try_borrow_mut()?, b.try_borrow_mut()?);
     if a.body.precision() != b.body.precision() {
-        return Err(err(format!(
-            "{} and {}: the bodies' trees have different precisions (f32 and f64): build both \
-             in one",
-            names[0], names[1]
-        )));
+        return Err(mixed_precision(
+            &format!("{} and {}", names[0], names[1]),
+            "both",
+        ));
     }
     Ok((a, b))
 }

@@ -6,8 +6,9 @@
 use bdtree_std::host;
 use pyo3::prelude::*;
 
-use crate::args::float_arg;
-use crate::body::{borrow_two, query_error};
+use crate::args::distance_arg;
+use crate::body::borrow_two;
+use crate::error::query_error;
 
 /// Whether bodies `a` and `b` come within `distance` of each other (touching counts at 0), in
 /// their current states: `True` whenever the f64 brute force on the deformed meshes puts them
@@ -21,12 +22,7 @@ pub(crate) fn closer_than(
     b: &Bound<'_, PyAny>,
     distance: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
-    let distance = float_arg(
-        "distance",
-        distance,
-        |d| d.is_finite() && d >= 0.0,
-        "a finite distance ≥ 0",
-    )?;
+    let distance = distance_arg(distance)?;
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
     let (found, _) = host::closer_than(&mut a.body, &mut b.body, distance)
         .map_err(|e| query_error("closer_than", &[("a", &a.body), ("b", &b.body)], e))?;

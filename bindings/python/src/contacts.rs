@@ -4,13 +4,15 @@
 //! again in f64 on the stored model: no negative depth, one contact per refined pair).
 
 use bdtree_std::host;
-use numpy::ndarray::{Array1, Array2};
+use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{float_arg, pair_array, rows};
-use crate::body::{borrow_two, query_error};
+use crate::answers;
+use crate::args::distance_arg;
+use crate::body::borrow_two;
+use crate::error::query_error;
 
 /// The rows of one body (`side` 0 for a, 1 for b) of every contact's Jacobian, `modes` wide.
 fn jacobian(rows: &[host::ContactJacobian], side: usize, modes: usize) -> Array2<f64> {
@@ -50,16 +52,7 @@ pub(crate) fn contacts<'py>(
     let ja = jacobian(&derivatives, 0, a.body.tree().modes());
     let jb = jacobian(&derivatives, 1, b.body.tree().modes());
     let d = PyDict::new(py);
-    let pairs: Vec<[u32; 2]> = found.iter().map(|c| c.triangles).collect();
-    let points: Vec<[f64; 3]> = found.iter().map(|c| c.point).collect();
-    let normals: Vec<[f64; 3]> = found.iter().map(|c| c.normal).collect();
-    d.set_item("pairs", pair_array(py, &pairs))?;
-    d.set_item("points", rows(py, &points))?;
-    d.set_item("normals", rows(py, &normals))?;
-    d.set_item(
-        "depths",
-        Array1::from_iter(found.iter().map(|c| c.depth)).into_pyarray(py),
-    )?;
+    answers::contacts(&d, found.iter())?;
     d.set_item("jacobian_a", ja.into_pyarray(py))?;
     d.set_item("jacobian_b", jb.into_pyarray(py))?;
     Ok(d)
@@ -77,26 +70,11 @@ pub(crate) fn within<'py>(
     b: &Bound<'py, PyAny>,
     distance: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let distance = float_arg(
-        "distance",
-        distance,
-        |d| d.is_finite() && d >= 0.0,
-        "a finite distance ≥ 0",
-    )?;
+    let distance = distance_arg(distance)?;
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
     let found = host::within(&mut a.body, &mut b.body, distance)
         .map_err(|e| query_error("within", &[("a", &a.body), ("b", &b.body)], e))?;
-    let found = found.items;
     let d = PyDict::new(py);
-    let pairs: Vec<[u32; 2]> = found.iter().map(|n| n.triangles).collect();
-    let pa: Vec<[f64; 3]> = found.iter().map(|n| n.points[0]).collect();
-    let pb: Vec<[f64; 3]> = found.iter().map(|n| n.points[1]).collect();
-    d.set_item("pairs", pair_array(py, &pairs))?;
-    d.set_item(
-        "distances",
-        Array1::from_iter(found.iter().map(|n| n.distance)).into_pyarray(py),
-    )?;
-    d.set_item("points_a", rows(py, &pa))?;
-    d.set_item("points_b", rows(py, &pb))?;
+    answers::near(&d, found.items.iter())?;
     Ok(d)
 }

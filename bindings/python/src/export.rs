@@ -7,9 +7,9 @@ use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{bool_arg, int_arg, shown};
-use crate::body::{body_arg, query_error, Body};
-use crate::err;
+use crate::args::{depth_arg, flag_arg, sequence_arg};
+use crate::body::{body_arg, Body};
+use crate::error::{err, query_error};
 
 /// Writes `bodies` (a sequence of `bdtree.Body`) in their current states to `path` (`.ply` or
 /// `.obj`, by its extension), as `bdtree export` writes a scene frame: each body's deformed
@@ -31,22 +31,14 @@ pub(crate) fn export<'py>(
     spheres: Option<&Bound<'py, PyAny>>,
     self_pairs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let contacts = contacts.map(|c| bool_arg("contacts", c)).transpose()?;
-    let self_pairs = self_pairs.map(|c| bool_arg("self_pairs", c)).transpose()?;
+    let contacts = flag_arg("contacts", contacts)?;
+    let self_pairs = flag_arg("self_pairs", self_pairs)?;
     let level = match spheres.filter(|s| !s.is_none()) {
-        Some(s) => Some(int_arg("spheres", s, 0, 1 << 16, "a tree level, an integer ≥ 0")? as u32),
+        Some(s) => Some(depth_arg("spheres", s, "a tree level, an integer ≥ 0")?),
         None => None,
     };
     bdtree_std::export::MeshFormat::of(&path).map_err(err)?;
-    let list: Vec<Bound<'py, PyAny>> = bodies
-        .try_iter()
-        .and_then(|it| it.collect::<PyResult<Vec<_>>>())
-        .map_err(|_| {
-            err(format!(
-                "bodies = {}: expected a sequence of bdtree.Body",
-                shown(bodies)
-            ))
-        })?;
+    let list = sequence_arg("bodies", bodies, "bdtree.Body")?;
     let mut handles = Vec::with_capacity(list.len());
     for (i, b) in list.iter().enumerate() {
         let b = body_arg(&format!("bodies[{i}]"), b)?;
@@ -65,7 +57,7 @@ pub(crate) fn export<'py>(
             })?;
             pairs.extend(found.items.iter().map(|p| (i, j, p[0], p[1])));
         }
-        if self_pairs == Some(true) {
+        if self_pairs {
             let mut body = handles[i].try_borrow_mut()?;
             let name = format!("bodies[{i}]");
             let own = host::self_pairs(&mut body.body)
@@ -133,7 +125,7 @@ pub(crate) fn export<'py>(
         geometry.bodies.len(),
         pairs.len()
     );
-    let summary = write_frame(&geometry, contacts == Some(true), &comment, &path).map_err(err)?;
+    let summary = write_frame(&geometry, contacts, &comment, &path).map_err(err)?;
     let d = PyDict::new(py);
     d.set_item("vertices", summary.vertices)?;
     d.set_item("triangles", summary.triangles)?;

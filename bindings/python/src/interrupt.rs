@@ -8,9 +8,10 @@ use bdtree_std::host::{self, Budget, Order, Progress, RunStatus};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{float_arg, int_arg, pair_array, shown, str_arg};
-use crate::body::{borrow_two, query_error, Body};
-use crate::err;
+use crate::answers::pair_array;
+use crate::args::{choice_arg, float_arg, int_arg};
+use crate::body::{borrow_two, Body};
+use crate::error::{err, query_error};
 
 /// An interruptible query between two bodies in their current states: `run` refines its
 /// pending node pairs within a budget and either completes (the pairs of `collide(a, b)`) or
@@ -26,12 +27,12 @@ pub(crate) struct Interruptible {
 
 fn order_arg(x: &Bound<'_, PyAny>) -> PyResult<Order> {
     let what = "\"breadth\", \"deepest\" or \"largest\"";
-    match str_arg("order", x, what)?.as_str() {
-        "breadth" => Ok(Order::BreadthFirst),
-        "deepest" => Ok(Order::DeepestFirst),
-        "largest" => Ok(Order::LargestFirst),
-        _ => Err(err(format!("order = {}: expected {what}", shown(x)))),
-    }
+    choice_arg("order", x, what, |text| match text {
+        "breadth" => Some(Order::BreadthFirst),
+        "deepest" => Some(Order::DeepestFirst),
+        "largest" => Some(Order::LargestFirst),
+        _ => None,
+    })
 }
 
 #[pymethods]

@@ -7,20 +7,24 @@
 //! `bdtree.Error` (a `ValueError`) carrying its message — file, place and problem for files,
 //! the parameter and its value for arguments, the kernel's sentence for bad states.
 //!
-//! By concept: `args` (Python values to Rust), `tree` and `body` (the two classes, over
-//! [`bdtree_std::host::Tree`] and [`bdtree_std::host::Body`], and the Python messages of the
-//! host's errors), then one file per family of queries — `pairs` (collide, self, frames,
-//! distance), `contacts` (contact data and the Jacobian, within), `proxies` (proxies and
-//! penalty forces), `primitives`, `primitive_proxies`, `swept`, `world` (`bdtree.World`), `interrupt` (`bdtree.Interruptible`) — and `modes`, `export`. Each converts its arguments,
-//! calls the host and converts the answer; this crate has no `unsafe` and no query logic of
-//! its own.
+//! By concept: `error` (`bdtree.Error`, the form of a bad argument's message and the Python
+//! words of the host's refusals), `args` (Python values to Rust: the argument checks),
+//! `answers` (the host's answers to Python: one dict builder per answer type), `tree` and
+//! `body` (the two classes, over [`bdtree_std::host::Tree`] and [`bdtree_std::host::Body`]),
+//! then one file per family of queries — `pairs` (collide, self, frames, distance), `closer`,
+//! `contacts` (contact data and the Jacobian, within), `proxies` (proxies and penalty forces),
+//! `primitives`, `primitive_proxies`, `swept`, `world` (`bdtree.World`), `interrupt`
+//! (`bdtree.Interruptible`) — and `modes`, `export`. Each converts its arguments, calls the
+//! host and converts the answer; this crate has no `unsafe` and no query logic of its own.
 
 #![forbid(unsafe_code)]
 
+mod answers;
 mod args;
 mod body;
 mod closer;
 mod contacts;
+mod error;
 mod export;
 mod interrupt;
 mod modes;
@@ -35,22 +39,9 @@ mod world;
 use bdtree_std::io::Mesh;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-pyo3::create_exception!(
-    bdtree,
-    Error,
-    PyValueError,
-    "An error of the library: a bad file (its path, place and problem), a bad argument (its \
-     parameter and value), a bad state."
-);
-
-pub(crate) fn err(message: impl std::fmt::Display) -> PyErr {
-    Error::new_err(message.to_string())
-}
-
-pub(crate) type Floats<'py> = Bound<'py, PyAny>;
+use crate::error::{err, Error};
 
 /// `(V, F)`: float64 vertices and int64 triangles.
 type MeshArrays<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);

@@ -8,8 +8,8 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 
-use crate::args::{float_arg, int_arg, mesh_arg, opt_int_arg, shown, str_arg};
-use crate::err;
+use crate::args::{choice_arg, float_arg, int_arg, mesh_arg, opt_int_arg, sequence_arg};
+use crate::error::err;
 
 // `modes`' signature spells the default cell budget out (Python sees the literal).
 const _: () = assert!(DEFAULT_MAX_CELLS == 200000);
@@ -72,35 +72,19 @@ fn held(
         let specs: Vec<Bound<'_, PyAny>> = if fixed.is_instance_of::<pyo3::types::PyString>() {
             vec![fixed.clone()]
         } else {
-            fixed
-                .try_iter()
-                .and_then(|it| it.collect::<PyResult<Vec<_>>>())
-                .map_err(|_| {
-                    err(format!(
-                        "fixed = {}: expected a sequence of half-spaces like \"x<-0.499\"",
-                        shown(fixed)
-                    ))
-                })?
+            sequence_arg("fixed", fixed, "half-spaces like \"x<-0.499\"")?
         };
         for (i, spec) in specs.iter().enumerate() {
             let what = "a half-space: an axis x, y or z, then < or >, then a number in mesh \
                         units (for example \"x<-0.499\")";
-            let text = str_arg(&format!("fixed[{i}]"), spec, what)?;
-            let parsed = Fixed::parse(&text)
-                .map_err(|_| err(format!("fixed[{i}] = {}: expected {what}", shown(spec))))?;
+            let parsed = choice_arg(&format!("fixed[{i}]"), spec, what, |text| {
+                Fixed::parse(text).ok()
+            })?;
             out.push(parsed);
         }
     }
     if let Some(list) = fixed_vertices.filter(|f| !f.is_none()) {
-        let items: Vec<Bound<'_, PyAny>> = list
-            .try_iter()
-            .and_then(|it| it.collect::<PyResult<Vec<_>>>())
-            .map_err(|_| {
-                err(format!(
-                    "fixed_vertices = {}: expected a sequence of vertex indices",
-                    shown(list)
-                ))
-            })?;
+        let items = sequence_arg("fixed_vertices", list, "vertex indices")?;
         let mut indices = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let what = format!(
@@ -167,23 +151,15 @@ pub(crate) fn modes<'py>(
     let unit_names = LengthUnit::names();
     let units = match units {
         Some(u) => {
-            let text = str_arg("units", u, &format!("a length unit, one of {unit_names}"))?;
-            LengthUnit::parse(&text).map_err(|_| {
-                err(format!(
-                    "units = {}: expected a length unit, one of {unit_names}",
-                    shown(u)
-                ))
-            })?
+            let what = format!("a length unit, one of {unit_names}");
+            choice_arg("units", u, &what, |text| LengthUnit::parse(text).ok())?
         }
         None => LengthUnit::Metre,
     };
     let normalization = match normalization {
-        Some(n) => {
-            let what = "\"peak\" or \"mass\"";
-            let text = str_arg("normalization", n, what)?;
-            Normalization::parse(&text)
-                .map_err(|_| err(format!("normalization = {}: expected {what}", shown(n))))?
-        }
+        Some(n) => choice_arg("normalization", n, "\"peak\" or \"mass\"", |text| {
+            Normalization::parse(text).ok()
+        })?,
         None => Normalization::Peak,
     };
     let options = ModalOptions {

@@ -8,9 +8,10 @@ use numpy::ndarray::Array2;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 
-use crate::args::{floats2, pair_array, shown, str_arg};
-use crate::body::{body_arg, borrow_two, query_error};
-use crate::{err, Floats};
+use crate::answers::pair_array;
+use crate::args::{choice_arg, floats2, Floats};
+use crate::body::{borrow_one, borrow_two};
+use crate::error::{err, query_error};
 
 /// Every intersecting triangle pair of two bodies in their current states: an int64 array of
 /// shape (K, 2), `[triangle of a, triangle of b]`, rows sorted. Conservative: every
@@ -32,12 +33,12 @@ pub(crate) fn collide<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let bound = match bounds.filter(|x| !x.is_none()) {
         None => host::PairBound::Spheres,
-        Some(x) => {
-            let what = "\"spheres\", \"boxes15\" or \"boxes6\"";
-            let name = str_arg("bounds", x, what)?;
-            host::PairBound::from_name(&name)
-                .ok_or_else(|| err(format!("bounds = {}: expected {what}", shown(x))))?
-        }
+        Some(x) => choice_arg(
+            "bounds",
+            x,
+            "\"spheres\", \"boxes15\" or \"boxes6\"",
+            host::PairBound::from_name,
+        )?,
     };
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
     let found = host::pairs_with(&mut a.body, &mut b.body, bound)
@@ -53,8 +54,7 @@ pub(crate) fn collide_self<'py>(
     py: Python<'py>,
     body: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let body = body_arg("body", body)?;
-    let mut body = body.try_borrow_mut()?;
+    let mut body = borrow_one("body", body)?;
     let found = host::self_pairs(&mut body.body)
         .map_err(|e| query_error("collide_self", &[("body", &body.body)], e))?;
     Ok(pair_array(py, &found.items))

@@ -4,13 +4,13 @@
 //! tree.
 
 use bdtree_std::host;
-use numpy::ndarray::Array1;
-use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{int_arg, rows};
-use crate::body::{body_arg, query_error};
+use crate::answers;
+use crate::args::proxy_depth_arg;
+use crate::body::borrow_one;
+use crate::error::query_error;
 use crate::primitives::primitive_arg;
 
 /// The contact proxies of `body` at `depth` (nodes at that depth, or leaves above it) whose
@@ -25,24 +25,12 @@ pub(crate) fn collide_primitive_proxies<'py>(
     depth: &Bound<'py, PyAny>,
     primitive: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let what = "a tree depth, an integer ≥ 0 (the root has depth 0)";
-    let depth = int_arg("depth", depth, 0, 1 << 16, what)? as u32;
+    let depth = proxy_depth_arg("depth", depth)?;
     let primitive = primitive_arg("primitive", primitive)?;
-    let body = body_arg("body", body)?;
-    let mut body = body.try_borrow_mut()?;
+    let mut body = borrow_one("body", body)?;
     let found = host::primitive_proxies(&mut body.body, depth, &primitive)
         .map_err(|e| query_error("collide_primitive_proxies", &[("body", &body.body)], e))?;
-    let found = found.items;
     let d = PyDict::new(py);
-    d.set_item(
-        "nodes",
-        Array1::from_iter(found.iter().map(|p| i64::from(p.node))).into_pyarray(py),
-    )?;
-    let spheres: Vec<[f64; 4]> = found.iter().map(|p| p.sphere).collect();
-    d.set_item("spheres", rows(py, &spheres))?;
-    d.set_item(
-        "depths",
-        Array1::from_iter(found.iter().map(|p| p.depth)).into_pyarray(py),
-    )?;
+    answers::primitive_proxies(&d, found.items.iter())?;
     Ok(d)
 }

@@ -6,14 +6,13 @@
 
 use bdtree_std::host;
 use bdtree_std::io::scene::PrimitiveShape;
-use numpy::ndarray::Array1;
-use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{float_arg, rows, shown, vector};
-use crate::body::{body_arg, input_error, query_error};
-use crate::err;
+use crate::answers;
+use crate::args::{float_arg, instance_arg, vector};
+use crate::body::borrow_one;
+use crate::error::{input_error, query_error};
 
 /// A rigid primitive in world coordinates: a half-space, a sphere, a capsule or an oriented
 /// box (made by `Primitive.plane`, `.sphere`, `.capsule`, `.box`): the host's primitive, which
@@ -117,12 +116,7 @@ impl Primitive {
 
 /// A `bdtree.Primitive` argument: its host primitive.
 pub(crate) fn primitive_arg(name: &str, x: &Bound<'_, PyAny>) -> PyResult<host::Primitive> {
-    x.cast::<Primitive>().map(|p| p.get().host).map_err(|_| {
-        err(format!(
-            "{name} = {}: expected a bdtree.Primitive",
-            shown(x)
-        ))
-    })
+    instance_arg::<Primitive>(name, x, "a bdtree.Primitive").map(|p| p.get().host)
 }
 
 /// Every triangle of `body` that touches `primitive` (a `bdtree.Primitive`), with its contact:
@@ -138,23 +132,10 @@ pub(crate) fn collide_primitive<'py>(
     primitive: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let primitive = primitive_arg("primitive", primitive)?;
-    let body = body_arg("body", body)?;
-    let mut body = body.try_borrow_mut()?;
+    let mut body = borrow_one("body", body)?;
     let found = host::primitive_contacts(&mut body.body, &primitive)
         .map_err(|e| query_error("collide_primitive", &[("body", &body.body)], e))?;
-    let found = found.items;
     let d = PyDict::new(py);
-    d.set_item(
-        "triangles",
-        Array1::from_iter(found.iter().map(|c| i64::from(c.triangles[0]))).into_pyarray(py),
-    )?;
-    let points: Vec<[f64; 3]> = found.iter().map(|c| c.point).collect();
-    let normals: Vec<[f64; 3]> = found.iter().map(|c| c.normal).collect();
-    d.set_item("points", rows(py, &points))?;
-    d.set_item("normals", rows(py, &normals))?;
-    d.set_item(
-        "depths",
-        Array1::from_iter(found.iter().map(|c| c.depth)).into_pyarray(py),
-    )?;
+    answers::primitive_contacts(&d, found.items.iter())?;
     Ok(d)
 }

@@ -8,9 +8,10 @@ use pyo3::prelude::*;
 
 use bdtree_std::host;
 
-use crate::args::pair_array;
-use crate::body::{body_arg, query_error};
-use crate::err;
+use crate::answers::pair_array;
+use crate::args::instance_arg;
+use crate::body::body_arg;
+use crate::error::{err, query_error};
 
 /// The pairs (K, 2) and their earliest times (K,).
 type Swept<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<f64>>);
@@ -45,12 +46,11 @@ pub(crate) fn collide_swept<'py>(
     front: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Swept<'py>> {
     let front = match front.filter(|f| !f.is_none()) {
-        Some(f) => Some(f.cast::<SweptFront>().map_err(|_| {
-            err(format!(
-                "front = {}: expected a bdtree.SweptFront or None",
-                crate::args::shown(f)
-            ))
-        })?),
+        Some(f) => Some(instance_arg::<SweptFront>(
+            "front",
+            f,
+            "a bdtree.SweptFront or None",
+        )?),
         None => None,
     };
     let mut front = match &front {

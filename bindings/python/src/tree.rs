@@ -6,8 +6,9 @@ use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{basis_from, bool_arg, mesh_arg, precision_of, precision_text};
-use crate::err;
+use crate::answers::precision_text;
+use crate::args::{basis_from, flag_arg, mesh_arg, precision_of};
+use crate::error::err;
 
 /// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
 #[pyclass(frozen, module = "bdtree")]
@@ -49,10 +50,10 @@ impl Tree {
             Some(p) => precision_of(p)?,
             None => bdtree_std::build::Precision::F64,
         };
-        let nested = nested.map(|n| bool_arg("nested", n)).transpose()?;
+        let nested = flag_arg("nested", nested)?;
         let options = BuildOptions {
             precision,
-            nested: nested.unwrap_or(false),
+            nested,
             ..BuildOptions::default()
         };
         let built = py.detach(|| host::Tree::build(&mesh, basis.as_ref(), options));

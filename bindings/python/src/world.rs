@@ -4,19 +4,17 @@
 //! coordinates, sorted). Each answer is the dict of the matching two-body function with a
 //! `bodies` array in front naming the two bodies of each row.
 
-use bdtree_std::host::{self, Found, HostError, WorldAnswer, Wrench};
-use numpy::ndarray::{Array1, Array2};
+use bdtree_std::host::{self, Found, HostError, WorldAnswer};
+use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
-use crate::args::{float_arg, int_arg, pair_array, rows, shown};
-use crate::body::{body_arg, query_error, set_host_state};
-use crate::err;
+use crate::answers::{self, pair_array, push, Push};
+use crate::args::{distance_arg, flag_arg, int_arg, iter_arg, proxy_depth_arg, stiffness_arg};
+use crate::body::{body_arg, set_host_state};
+use crate::error::{err, shown, world_bodies_error, world_error};
 use crate::primitives::primitive_arg;
-
-/// The largest proxy depth asked for (a tree this deep would not fit in memory).
-const MAX_DEPTH: i64 = 1 << 16;
 
 /// Many deformable bodies (`bdtree.Body`, all of one precision) and rigid primitives
 /// (`bdtree.Primitive`). The world holds its own copies of the bodies, made from their trees
@@ -41,42 +39,6 @@ fn index_arg(name: &str, x: &Bound<'_, PyAny>, count: usize, what: &str) -> PyRe
     Ok(int_arg(name, x, 0, last, &text)? as usize)
 }
 
-fn depth_arg(x: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let what = "a tree depth, an integer ≥ 0 (the root has depth 0)";
-    Ok(int_arg("depth", x, 0, MAX_DEPTH, what)? as u32)
-}
-
-fn stiffness_arg(x: &Bound<'_, PyAny>) -> PyResult<f64> {
-    float_arg(
-        "stiffness",
-        x,
-        |k| k.is_finite() && k >= 0.0,
-        "a finite stiffness ≥ 0 (force per length unit)",
-    )
-}
-
-/// The Python error of a world query: a state out of range names the body with the largest
-/// coordinates (`bodies[i]`), other errors as the two-body functions give them.
-fn world_error(what: &str, world: &host::World, e: HostError) -> PyErr {
-    let size = |b: &host::Body| {
-        let s = b.state();
-        s.q.iter()
-            .chain(&s.translation)
-            .fold(0.0f64, |m, x| m.max(x.abs()))
-    };
-    let bodies = world.bodies();
-    let largest = (0..bodies.len())
-        .max_by(|&i, &j| size(&bodies[i]).total_cmp(&size(&bodies[j])))
-        .unwrap_or(0);
-    match bodies.get(largest) {
-        Some(body) => query_error(what, &[(&format!("bodies[{largest}]"), body)], e),
-        None => query_error(what, &[], e),
-    }
-}
-
-/// A proxy pair that pushes: the pair, the point and the force on its second body.
-type Push = (host::Proxy, [f64; 3], [f64; 3]);
-
 /// The `bodies` column of an answer: int64 (K, 2).
 fn bodies_array<'py, T>(py: Python<'py>, found: &[Found<T>]) -> Bound<'py, PyAny> {
     Array2::from_shape_fn((found.len(), 2), |(i, k)| found[i].bodies[k] as i64)
@@ -84,65 +46,31 @@ fn bodies_array<'py, T>(py: Python<'py>, found: &[Found<T>]) -> Bound<'py, PyAny
         .into_any()
 }
 
-/// A dict with the `bodies` column of `answer` and, for each `(key, column)`, an array.
+/// A dict with the `bodies` column of `answer`, for the answer's builder to fill.
 fn answer_dict<'py, T>(py: Python<'py>, answer: &WorldAnswer<T>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("bodies", bodies_array(py, &answer.found))?;
     Ok(d)
 }
 
-fn column<'py, T>(py: Python<'py>, found: &[Found<T>], f: impl Fn(&T) -> f64) -> Bound<'py, PyAny> {
-    Array1::from_iter(found.iter().map(|x| f(&x.item)))
-        .into_pyarray(py)
-        .into_any()
-}
-
-fn vectors<'py, T, const N: usize>(
+/// A world query's dict: runs `query` (a refusal is [`world_error`]'s, named `what`), then
+/// puts the answer's `bodies` column and `fill`'s columns of its items.
+fn world_dict<'py, T>(
     py: Python<'py>,
-    found: &[Found<T>],
-    f: impl Fn(&T) -> [f64; N],
-) -> Bound<'py, PyAny> {
-    let v: Vec<[f64; N]> = found.iter().map(|x| f(&x.item)).collect();
-    rows(py, &v).into_any()
-}
-
-fn pairs_of<'py, T>(
-    py: Python<'py>,
-    found: &[Found<T>],
-    f: impl Fn(&T) -> [u32; 2],
-) -> Bound<'py, PyAny> {
-    let v: Vec<[u32; 2]> = found.iter().map(|x| f(&x.item)).collect();
-    pair_array(py, &v).into_any()
-}
-
-/// Contacts as `contacts` gives them (without the Jacobians): `pairs`, `points`, `normals`,
-/// `depths`.
-fn contact_dict<'py>(
-    py: Python<'py>,
-    answer: &WorldAnswer<host::Contact>,
+    world: &mut host::World,
+    what: &str,
+    query: impl FnOnce(&mut host::World) -> Result<WorldAnswer<T>, HostError>,
+    fill: impl FnOnce(&Bound<'py, PyDict>, &[Found<T>]) -> PyResult<()>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = answer_dict(py, answer)?;
-    let found = &answer.found;
-    d.set_item("pairs", pairs_of(py, found, |c| c.triangles))?;
-    d.set_item("points", vectors(py, found, |c| c.point))?;
-    d.set_item("normals", vectors(py, found, |c| c.normal))?;
-    d.set_item("depths", column(py, found, |c| c.depth))?;
+    let answer = query(world).map_err(|e| world_error(what, world, e))?;
+    let d = answer_dict(py, &answer)?;
+    fill(&d, &answer.found)?;
     Ok(d)
 }
 
-/// Every body's wrench: `force` and `torque` float64 (n, 3), `q` a list of n float64 arrays
-/// (one entry per mode of each body).
-fn wrenches(py: Python<'_>, d: &Bound<'_, PyDict>, w: Vec<Wrench>) -> PyResult<()> {
-    let force: Vec<[f64; 3]> = w.iter().map(|w| w.force).collect();
-    let torque: Vec<[f64; 3]> = w.iter().map(|w| w.torque).collect();
-    d.set_item("force", rows(py, &force))?;
-    d.set_item("torque", rows(py, &torque))?;
-    let q = PyList::empty(py);
-    for w in w {
-        q.append(Array1::from(w.q).into_pyarray(py))?;
-    }
-    d.set_item("q", q)?;
-    Ok(())
+/// The items of a world's answer, without their bodies.
+fn items<T>(found: &[Found<T>]) -> impl Iterator<Item = &T> + Clone {
+    found.iter().map(|f| &f.item)
 }
 
 #[pymethods]
@@ -152,20 +80,8 @@ impl World {
     #[new]
     #[pyo3(signature = (bodies, primitives = None))]
     fn new(bodies: &Bound<'_, PyAny>, primitives: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        fn sequence<'py>(
-            name: &str,
-            x: &Bound<'py, PyAny>,
-            what: &str,
-        ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-            x.try_iter().map_err(|_| {
-                err(format!(
-                    "{name} = {}: expected a sequence of {what}",
-                    shown(x)
-                ))
-            })
-        }
         let mut owned = Vec::new();
-        for (i, b) in sequence("bodies", bodies, "bdtree.Body")?.enumerate() {
+        for (i, b) in iter_arg("bodies", bodies, "bdtree.Body")?.enumerate() {
             let b = b?;
             let b = body_arg(&format!("bodies[{i}]"), &b)?;
             let b = b.try_borrow()?;
@@ -177,18 +93,12 @@ impl World {
         }
         let mut prims = Vec::new();
         if let Some(p) = primitives.filter(|p| !p.is_none()) {
-            for (i, x) in sequence("primitives", p, "bdtree.Primitive")?.enumerate() {
+            for (i, x) in iter_arg("primitives", p, "bdtree.Primitive")?.enumerate() {
                 let x = x?;
                 prims.push(primitive_arg(&format!("primitives[{i}]"), &x)?);
             }
         }
-        let world = host::World::new(owned, prims).map_err(|e| match e {
-            HostError::MixedPrecision => err(
-                "bodies: the bodies' trees have different precisions (f32 and f64): build them \
-                 in one",
-            ),
-            e => err(format!("bodies: {e}")),
-        })?;
+        let world = host::World::new(owned, prims).map_err(world_bodies_error)?;
         Ok(World { world })
     }
 
@@ -244,17 +154,12 @@ impl World {
         py: Python<'py>,
         self_pairs: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let self_pairs = match self_pairs {
-            Some(x) => crate::args::bool_arg("self_pairs", x)?,
-            None => false,
-        };
-        let answer = self
-            .world
-            .pairs(self_pairs)
-            .map_err(|e| world_error("World.collide", &self.world, e))?;
-        let d = answer_dict(py, &answer)?;
-        d.set_item("pairs", pairs_of(py, &answer.found, |p| *p))?;
-        Ok(d)
+        let self_pairs = flag_arg("self_pairs", self_pairs)?;
+        let query = |w: &mut host::World| w.pairs(self_pairs);
+        world_dict(py, &mut self.world, "World.collide", query, |d, found| {
+            let pairs: Vec<[u32; 2]> = items(found).copied().collect();
+            d.set_item("pairs", pair_array(py, &pairs))
+        })
     }
 
     /// Every intersecting triangle pair of distinct bodies and every triangle touching a
@@ -263,22 +168,24 @@ impl World {
     /// the triangle into the primitive, as `collide_primitive`). The Jacobians are
     /// `contacts(a, b)`'s on two bodies.
     fn contacts<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let answer = self
-            .world
-            .contacts()
-            .map_err(|e| world_error("World.contacts", &self.world, e))?;
-        contact_dict(py, &answer)
+        let query = |w: &mut host::World| w.contacts();
+        world_dict(py, &mut self.world, "World.contacts", query, |d, found| {
+            answers::contacts(d, items(found))
+        })
     }
 
     /// Every triangle touching a primitive with its contact (the primitives' part of
     /// `World.contacts`): `bodies` (`[i, n + p]`), `pairs` (`[t, 0]`), `points`, `normals`,
     /// `depths`.
     fn primitive_contacts<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let answer = self
-            .world
-            .primitive_contacts()
-            .map_err(|e| world_error("World.primitive_contacts", &self.world, e))?;
-        contact_dict(py, &answer)
+        let query = |w: &mut host::World| w.primitive_contacts();
+        world_dict(
+            py,
+            &mut self.world,
+            "World.primitive_contacts",
+            query,
+            |d, found| answers::contacts(d, items(found)),
+        )
     }
 
     /// `World.contacts` with penalty forces of `stiffness`: each contact between two bodies
@@ -296,8 +203,9 @@ impl World {
             .world
             .contact_forces(k)
             .map_err(|e| world_error("World.contact_forces", &self.world, e))?;
-        let d = contact_dict(py, &answer)?;
-        wrenches(py, &d, w)?;
+        let d = answer_dict(py, &answer)?;
+        answers::contacts(&d, items(&answer.found))?;
+        answers::wrenches(&d, w)?;
         Ok(d)
     }
 
@@ -308,45 +216,21 @@ impl World {
         py: Python<'py>,
         distance: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let distance = float_arg(
-            "distance",
-            distance,
-            |d| d.is_finite() && d >= 0.0,
-            "a finite distance ≥ 0",
-        )?;
-        let answer = self
-            .world
-            .within(distance)
-            .map_err(|e| world_error("World.within", &self.world, e))?;
-        let d = answer_dict(py, &answer)?;
-        let found = &answer.found;
-        d.set_item("pairs", pairs_of(py, found, |n| n.triangles))?;
-        d.set_item("distances", column(py, found, |n| n.distance))?;
-        d.set_item("points_a", vectors(py, found, |n| n.points[0]))?;
-        d.set_item("points_b", vectors(py, found, |n| n.points[1]))?;
-        Ok(d)
+        let distance = distance_arg(distance)?;
+        let query = |w: &mut host::World| w.within(distance);
+        world_dict(py, &mut self.world, "World.within", query, |d, found| {
+            answers::near(d, items(found))
+        })
     }
 
     /// The nearest points of every pair of distinct bodies, one row per pair (as `distance`
     /// gives them): `bodies`, `distances` (K,), `points_a`, `points_b`, `normals` (K, 3),
     /// `triangles` int64 (K, 2), `intersecting` bool (K,).
     fn distances<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let answer = self
-            .world
-            .distances()
-            .map_err(|e| world_error("World.distances", &self.world, e))?;
-        let d = answer_dict(py, &answer)?;
-        let found = &answer.found;
-        d.set_item("distances", column(py, found, |n| n.distance))?;
-        d.set_item("points_a", vectors(py, found, |n| n.points[0]))?;
-        d.set_item("points_b", vectors(py, found, |n| n.points[1]))?;
-        d.set_item("normals", vectors(py, found, |n| n.normal))?;
-        d.set_item("triangles", pairs_of(py, found, |n| n.triangles))?;
-        d.set_item(
-            "intersecting",
-            Array1::from_iter(found.iter().map(|n| n.item.intersecting)).into_pyarray(py),
-        )?;
-        Ok(d)
+        let query = |w: &mut host::World| w.distances();
+        world_dict(py, &mut self.world, "World.distances", query, |d, found| {
+            answers::nearest(d, items(found))
+        })
     }
 
     /// The overlapping contact proxies at `depth` of every pair of distinct bodies (trees
@@ -357,18 +241,11 @@ impl World {
         py: Python<'py>,
         depth: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let depth = depth_arg(depth)?;
-        let answer = self
-            .world
-            .proxies(depth)
-            .map_err(|e| world_error("World.proxies", &self.world, e))?;
-        let d = answer_dict(py, &answer)?;
-        let found = &answer.found;
-        d.set_item("nodes", pairs_of(py, found, |p| p.nodes))?;
-        d.set_item("sphere_a", vectors(py, found, |p| p.spheres[0]))?;
-        d.set_item("sphere_b", vectors(py, found, |p| p.spheres[1]))?;
-        d.set_item("depth", column(py, found, |p| p.depth))?;
-        Ok(d)
+        let depth = proxy_depth_arg("depth", depth)?;
+        let query = |w: &mut host::World| w.proxies(depth);
+        world_dict(py, &mut self.world, "World.proxies", query, |d, found| {
+            answers::proxies(d, items(found))
+        })
     }
 
     /// `World.proxies` with penalty forces of `stiffness` (as `penalty_forces`): `bodies`,
@@ -380,7 +257,7 @@ impl World {
         depth: &Bound<'py, PyAny>,
         stiffness: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let depth = depth_arg(depth)?;
+        let depth = proxy_depth_arg("depth", depth)?;
         let k = stiffness_arg(stiffness)?;
         let (answer, w) = self
             .world
@@ -390,18 +267,16 @@ impl World {
             .found
             .iter()
             .filter_map(|f| {
-                f.item.penalty(k).map(|c| Found {
+                push(&f.item, k).map(|item| Found {
                     bodies: f.bodies,
-                    item: (f.item, c.point, c.force),
+                    item,
                 })
             })
             .collect();
         let d = PyDict::new(py);
         d.set_item("bodies", bodies_array(py, &pushes))?;
-        d.set_item("nodes", pairs_of(py, &pushes, |p| p.0.nodes))?;
-        d.set_item("points", vectors(py, &pushes, |p| p.1))?;
-        d.set_item("forces", vectors(py, &pushes, |p| p.2))?;
-        wrenches(py, &d, w)?;
+        answers::pushes(&d, items(&pushes))?;
+        answers::wrenches(&d, w)?;
         Ok(d)
     }
 
@@ -413,19 +288,14 @@ impl World {
         py: Python<'py>,
         depth: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let depth = depth_arg(depth)?;
-        let answer = self
-            .world
-            .primitive_proxies(depth)
-            .map_err(|e| world_error("World.primitive_proxies", &self.world, e))?;
-        let d = answer_dict(py, &answer)?;
-        let found = &answer.found;
-        d.set_item(
-            "nodes",
-            Array1::from_iter(found.iter().map(|p| i64::from(p.item.node))).into_pyarray(py),
-        )?;
-        d.set_item("spheres", vectors(py, found, |p| p.sphere))?;
-        d.set_item("depths", column(py, found, |p| p.depth))?;
-        Ok(d)
+        let depth = proxy_depth_arg("depth", depth)?;
+        let query = |w: &mut host::World| w.primitive_proxies(depth);
+        world_dict(
+            py,
+            &mut self.world,
+            "World.primitive_proxies",
+            query,
+            |d, found| answers::primitive_proxies(d, items(found)),
+        )
     }
 }

@@ -23,8 +23,8 @@ use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::Scene;
 use bdtree_std::BodyStorage;
 
+use super::swept::aligned;
 use crate::c_names::*;
-use crate::swept_tests::aligned;
 
 /// The within-distance of the tests, in the fixtures' units (their bodies are ~0.1–1 across).
 const NEAR: f64 = 0.01;

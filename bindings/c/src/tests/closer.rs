@@ -22,8 +22,8 @@ use bdtree_std::io::Scene;
 use bdtree_std::oracle;
 use bdtree_std::BodyStorage;
 
+use super::swept::aligned;
 use crate::c_names::*;
-use crate::swept_tests::aligned;
 
 /// A fixture scene (also the world and box-bound tests').
 pub(crate) fn scene(path: &str) -> Scene {

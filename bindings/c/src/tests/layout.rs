@@ -1,11 +1,11 @@
 //! The crate's floor plan (the crate docs' table): each file imports only files of the layers
 //! above it, so there is no import cycle; no file is longer than [`MAX_LINES`]. Read from the
 //! sources, library code only (a file's test module, from its first `#[cfg(test)]` line, is
-//! skipped; the test files themselves are not library code).
+//! skipped; the test files, in `src/tests/`, are not library code).
 
 use std::collections::BTreeMap;
 use std::format;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -33,19 +33,23 @@ const LAYERS: &[(&str, u32)] = &[
     ("response", 6),
 ];
 
-/// Files that are tests, not library code.
-const TEST_FILES: &[&str] = &[
-    "boxes_tests",
-    "closer_tests",
-    "contact_tests",
-    "layout_tests",
-    "response_tests",
-    "swept_tests",
-    "world_tests",
-];
-
 fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
+}
+
+/// Every Rust file of the crate: the library's in `src/`, the tests' in `src/tests/`.
+fn rust_files() -> Vec<PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    for dir in [src.clone(), src.join("tests")] {
+        for entry in std::fs::read_dir(&dir).expect("src") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out
 }
 
 /// Each library file's text (test module cut) by module name.
@@ -57,7 +61,7 @@ fn library_files() -> BTreeMap<String, String> {
         let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
             continue;
         };
-        if path.extension().is_none_or(|e| e != "rs") || TEST_FILES.contains(&name) {
+        if path.extension().is_none_or(|e| e != "rs") {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read");
@@ -128,9 +132,7 @@ fn every_library_file_has_a_layer_and_imports_only_layers_above() {
 
 #[test]
 fn no_file_is_longer_than_the_limit() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for entry in std::fs::read_dir(&src).expect("src") {
-        let path = entry.expect("entry").path();
+    for path in rust_files() {
         let text = std::fs::read_to_string(&path).expect("read");
         let lines = text.lines().count();
         assert!(
@@ -225,10 +227,8 @@ fn with_f64_exports(text: &str) -> Option<String> {
 /// Each file's `exports_f64` is its `exports_f32` in the other precision, word for word.
 #[test]
 fn the_f64_exports_mirror_the_f32_exports() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&src).expect("src") {
-        let path = entry.expect("entry").path();
+    for path in rust_files() {
         let text = std::fs::read_to_string(&path).expect("read");
         if let Some(expected) = with_f64_exports(&text) {
             assert!(

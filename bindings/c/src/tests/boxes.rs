@@ -23,9 +23,9 @@ use bdtree_std::build::{box_file, box_table, BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::BodyStorage;
 
+use super::closer::{moved, scene};
+use super::swept::aligned;
 use crate::c_names::*;
-use crate::closer_tests::{moved, scene};
-use crate::swept_tests::aligned;
 
 /// `bdtree_floating_origin` of two translations, checked equal (bits) to the kernel's.
 fn c_origin(ts: [[f64; 3]; 2]) -> [f64; 3] {

@@ -16,8 +16,8 @@ use bdtree_std::host::{self, Body as HostBody, Tree};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 
+use super::swept::aligned;
 use crate::c_names::*;
-use crate::swept_tests::aligned;
 
 const DEPTH: u32 = 3;
 const STIFFNESS: f64 = 300.0;

@@ -17,9 +17,9 @@ use bdtree_std::export::Contact;
 use bdtree_std::io::Scene;
 use bdtree_std::BodyStorage;
 
+use super::closer::{moved, scene};
+use super::swept::aligned;
 use crate::c_names::*;
-use crate::closer_tests::{moved, scene};
-use crate::swept_tests::aligned;
 
 /// The filters a frame is queried with: `None` is NULL (every distinct pair, no self), else
 /// the pairs `(i, j)` to forbid and the bodies whose self-collision to allow.
