@@ -2,13 +2,17 @@
 //! touch themselves, duplicated vertices (UV seams and poles, STL-style soups), triangle soups
 //! with point, segment and sliver triangles, non-manifold edges and degenerate triangles; bases
 //! with no modes, all-zero columns and clamped parts; and the C-shaped strip whose f64 source
-//! crosses itself by less than its f32 storage rounding.
+//! crosses itself by less than its f32 storage rounding. Self-contained (the C binding's tests
+//! include this file too).
+
+use std::vec;
+use std::vec::Vec;
 
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, torus, translate};
 
-use super::{rough_basis, Rng};
+use bdtree_std::rng::Rng;
 
 /// A family of meshes whose rest shape breaks a precondition of a self-collision shortcut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +79,7 @@ pub fn family_mesh(family: Family, rng: &mut Rng) -> Mesh {
             1 => {
                 let mut mesh = sheet(1.0, 1.0, 6, 6);
                 let mut wall = sheet(0.6, 0.5, 3, 2);
-                rotate_x(&mut wall, std::f64::consts::FRAC_PI_2);
+                rotate_x(&mut wall, core::f64::consts::FRAC_PI_2);
                 translate(&mut wall, [0.05, 0.1, 0.25]);
                 merge(&mut mesh, &wall);
                 mesh
@@ -164,7 +168,13 @@ pub fn family_basis(
             Some(basis)
         }
         BasisKind::Smooth => Some(smooth_basis(&mesh.vertices, modes, amplitude)),
-        BasisKind::Rough => Some(rough_basis(n, modes, amplitude * 0.2, rng)),
+        BasisKind::Rough => Some(Basis {
+            vertices: n,
+            modes,
+            data: (0..3 * n * modes)
+                .map(|_| rng.uniform(-0.2 * amplitude, 0.2 * amplitude))
+                .collect(),
+        }),
     }
 }
 
@@ -194,7 +204,7 @@ pub fn placed(
 /// lifts the strip's middle and leaves both ends in place, so the f64 strip crosses itself at
 /// every `q`.
 pub fn c_strip(scale: f64, offset: [f64; 3]) -> Option<(Mesh, Basis)> {
-    let sweep = 2.0 * std::f64::consts::PI;
+    let sweep = 2.0 * core::f64::consts::PI;
     // The gap at slanted angles (rounding x and y apart moves a point across the edge there),
     // tried until one whose start edge rounding moves away from the end's corner.
     (0..200).find_map(|k| strip_at(0.7 + 0.004 * f64::from(k), sweep, scale, offset))
@@ -263,7 +273,7 @@ fn strip_at(start: f64, sweep: f64, scale: f64, offset: [f64; 3]) -> Option<(Mes
             let mut basis = Basis::zeros(mesh.vertices.len(), 1);
             for (i, _) in mesh.vertices.iter().enumerate() {
                 let k = (i / 2) as f64 / f64::from(segments);
-                basis.data[3 * i + 2] = 0.05 * scale * (std::f64::consts::PI * k).sin().powi(2);
+                basis.data[3 * i + 2] = 0.05 * scale * (core::f64::consts::PI * k).sin().powi(2);
             }
             return Some((mesh, basis));
         }
@@ -313,7 +323,7 @@ fn book(pages: usize, across: u32, up: u32) -> Mesh {
         .collect();
     let mut triangles = Vec::new();
     for p in 0..pages {
-        let angle = 2.0 * std::f64::consts::PI * p as f64 / pages as f64;
+        let angle = 2.0 * core::f64::consts::PI * p as f64 / pages as f64;
         let (s, c) = angle.sin_cos();
         // Column `i` of the page: the spine's own vertices for `i = 0`.
         let mut columns: Vec<Vec<u32>> = vec![(0..=up).collect()];

@@ -1,5 +1,5 @@
 //! The crate's tests, one file per concept of the library (`boxes`, `closer`, `contacts`,
-//! `response`, `swept`, `world`), each calling it through the C names only
+//! `response`, `self_collision`, `swept`, `world`), each calling it through the C names only
 //! ([`crate::c_names`]); `layout` holds the floor plan of the crate docs.
 
 mod boxes;
@@ -7,5 +7,6 @@ mod closer;
 mod contacts;
 mod layout;
 mod response;
+mod self_collision;
 mod swept;
 mod world;
