@@ -36,6 +36,7 @@ mod query {
     mod proxies;
     mod refinement;
     mod self_collision;
+    mod self_families;
     mod separation;
     mod swept;
     mod swept_front;
