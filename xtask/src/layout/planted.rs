@@ -126,7 +126,7 @@ fn the_library_naming_the_application_fails() {
     let copy = Copy::new("application");
     copy.prepend(
         "bdtree-std/src/io/mod.rs",
-        &format!("use {krate}::run::prepare;"),
+        &format!("use {krate}::report::build_summary;"),
     );
     assert_reported(
         &copy.problems(),
@@ -168,17 +168,25 @@ fn a_room_or_floor_crossed_the_wrong_way_fails() {
 #[test]
 fn an_application_room_crossed_or_a_second_kernel_door_fails() {
     let copy = Copy::new("cli-rooms");
-    copy.prepend("bdtree-cli/src/run/report.rs", "use crate::view::render;");
+    copy.prepend("bdtree-cli/src/report.rs", "use crate::view::render;");
     assert_reported(
         &copy.problems(),
-        "bdtree-cli/src/run/report.rs (run) imports crate::view::render (view)",
+        "bdtree-cli/src/report.rs (report) imports crate::view::render (view)",
     );
     copy.write(
-        "bdtree-cli/src/run/planted_door.rs",
+        "bdtree-cli/src/sim/planted_door.rs",
         "fn caches() { let _ = bdtree_std::BodyStorage::<f32>::new(1); }\n",
     );
     assert_reported(
         &copy.problems(),
-        "bdtree-cli/src/run/planted_door.rs sets up a kernel body (BodyStorage)",
+        "bdtree-cli/src/sim/planted_door.rs sets up a kernel body (BodyStorage)",
+    );
+    copy.write(
+        "bdtree-std/src/runner/planted_door.rs",
+        "fn caches() { let _ = crate::BodyStorage::<f32>::new(1); }\n",
+    );
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/runner/planted_door.rs sets up a kernel body (BodyStorage)",
     );
 }
