@@ -15,12 +15,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bdtree_cli::run::inspect::inspect;
-use bdtree_cli::run::{compare, prepare, run};
 use bdtree_core::QueryStats;
 use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter};
 use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, Mesh, Scene};
+use bdtree_std::runner::inspect::inspect;
+use bdtree_std::runner::{compare, prepare, run};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 
 fn fixtures() -> PathBuf {

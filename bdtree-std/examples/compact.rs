@@ -4,17 +4,17 @@
 //! `bdtree modes`), built nested in f32, then compacted to every format, complete (mesh in f32 or
 //! in 16 bits) and bounded at a few depths. For each image: bytes, tree bytes per node, mean radius growth, and the sphere
 //! overlap tests of 200 proxy queries between two placed copies against the complete f32 image
-//! queried at the same proxy depth (`bdtree_cli::run::inspect::compare`).
+//! queried at the same proxy depth (`bdtree_std::runner::inspect::compare`).
 //!
 //! ```sh
 //! cargo run --release -p bdtree-std --example compact            # the table
 //! cargo run --release -p bdtree-std --example compact -- --write DIR   # also write the images
 //! ```
 
-use bdtree_cli::run::inspect::compare;
 use bdtree_core::Encoding;
 use bdtree_std::build::{build, compact, BuildOptions, Precision};
 use bdtree_std::modal::{compute_modes, ModalOptions};
+use bdtree_std::runner::inspect::compare;
 use bdtree_std::shapes::procedural::torus;
 
 fn main() {

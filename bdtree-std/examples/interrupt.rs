@@ -15,13 +15,13 @@ use bdtree_std::BodyStorage;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use bdtree_cli::run::prepare;
 use bdtree_core::{
     collide, stack_capacity, Clock, Deadline, Order, Pending, Pose, RunStatus, Traversal,
     TrianglePair,
 };
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::prepare;
 
 /// Microseconds since a fixed start: a monotonic host clock.
 struct HostClock(Instant);

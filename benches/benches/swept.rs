@@ -19,9 +19,9 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use bdtree_cli::run::{prepare, run, run_swept, substeps};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{prepare, run, run_swept, substeps};
 use criterion::Criterion;
 
 fn main() {

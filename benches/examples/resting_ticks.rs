@@ -27,9 +27,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use bdtree_cli::run::{prepare, run, run_swept, run_swept_front, PreparedScene};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::{Pose, Scene, SceneBody};
+use bdtree_std::runner::{prepare, run, run_swept, run_swept_front, PreparedScene};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 #[inline(never)]

@@ -26,9 +26,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use bdtree_cli::run::{prepare, run, run_swept, substeps, PreparedScene};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{prepare, run, run_swept, substeps, PreparedScene};
 
 #[inline(never)]
 fn swept_phase(scene: &Scene, prepared: &PreparedScene) -> (u64, u64, usize) {

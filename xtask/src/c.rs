@@ -41,9 +41,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use bdtree_cli::run::prepare;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::prepare;
 
 use crate::install::{c_dir, command, library, out_dir, path_arg, strings};
 use crate::root;

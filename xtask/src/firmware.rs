@@ -24,8 +24,8 @@
 //! proxy queries), so every image format runs on the target. The scene length lets the firmware
 //! go on with the next scene after an error in one.
 //!
-//! The per-frame answers are the host's f32 kernel's (`bdtree_cli::run::run_unrefined::<f32>`),
-//! which `cargo test` in turn checks against the f64 brute-force oracle; the two checksums
+//! The per-frame answers are the host's f32 kernel's
+//! (`bdtree_std::runner::run_unrefined::<f32>`), which `cargo test` in turn checks against the f64 brute-force oracle; the two checksums
 //! (`firmware/src/checksum.rs`, shared) cover the floats the queries computed — every node
 //! sphere computed that step, and the deformed world vertices of every triangle in a found
 //! pair — from a replay of the same frames with `bdtree-core` on the host ([`pack::host_sums`]).
@@ -41,7 +41,6 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use bdtree_cli::run::{prepare, run_unrefined, PreparedScene};
 use bdtree_core::{
     collide_proxies, collide_swept, collide_world, stack_capacity, Body, CacheEntry, Encoding,
     Image, Pose, ProxyPair, SweepAndPrune, SweptPair, VertexEntry, WorldPair,
@@ -49,6 +48,7 @@ use bdtree_core::{
 use bdtree_std::build::compact;
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{prepare, run_unrefined, PreparedScene};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 
 mod budget;

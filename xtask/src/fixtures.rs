@@ -19,11 +19,11 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::brute_force_frame_with;
 use bdtree_std::io::{
     parse_npy, write_npy, write_obj, Basis, BodyFrame, BodySpec, FrameSpec, Mesh, Scene, SceneFile,
 };
 use bdtree_std::modal::{compute_modes, ModalOptions};
+use bdtree_std::runner::brute_force_frame_with;
 use bdtree_std::shapes::bspline_patch;
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, translate};
 

@@ -6,9 +6,11 @@
 //! 1. no Rust file over [`MAX_LINES`] lines (sources, tests, examples, build scripts);
 //! 2. no module cycle in any crate (a module and its own children count as one; each binary
 //!    under `src/bin/` is a crate of its own);
-//! 3. no library crate reaches the application: the `bdtree` binary's crate
-//!    ([`APPLICATION`]) is in no library manifest's `[dependencies]`, and no library source
-//!    names it (its test modules may: they are not the library).
+//! 3. no crate but the application names it: the `bdtree` binary's crate ([`APPLICATION`]) is
+//!    in no other manifest's dependency tables (dev- and build-dependencies, the workspace's
+//!    included), and no Rust file outside its folder names its library — code, tests, examples,
+//!    benches, comments alike. What the application shares lives in the library
+//!    (`bdtree_std::runner`, the scene runner); xtask may run the `bdtree` binary as a process.
 //!
 //! The finer rules of two crates are beside it: the rooms of `bdtree-std` ([`rooms`]) and the
 //! floors of `bdtree-core` ([`floors`]). A test plants a violation of each rule in a copy of the
@@ -30,9 +32,6 @@ pub const MAX_LINES: usize = 900;
 
 /// The application crate (the `bdtree` binary): its folder, package and crate names.
 pub const APPLICATION: (&str, &str, &str) = ("bdtree-cli", "bdtree-cli", "bdtree_cli");
-
-/// The library crates: none may depend on or name [`APPLICATION`].
-pub const LIBRARIES: &[&str] = &["bdtree-core", "bdtree-std", "bindings/c", "bindings/python"];
 
 /// `cargo xtask layout`: every rule over this checkout (the workspace rules here, the rooms
 /// and the floors), every problem listed.
@@ -358,37 +357,75 @@ fn cycles(root: &Path, dir: &str) -> Vec<String> {
     problems
 }
 
-/// Rule 3: no library manifest depends on the application and no library source names it.
+/// Rule 3: no manifest but the application's depends on it (in any dependency table), and no
+/// Rust file outside its folder names its library.
 fn application(root: &Path) -> Vec<String> {
-    let (_, package, krate) = APPLICATION;
+    let (folder, package, _) = APPLICATION;
     let mut problems = Vec::new();
-    for library in LIBRARIES {
-        let manifest = root.join(library).join("Cargo.toml");
-        let text = std::fs::read_to_string(&manifest).unwrap_or_default();
-        let mut section = "";
-        for line in text.lines() {
-            let line = line.trim();
-            if line.starts_with('[') {
-                section = line;
-            } else if section == "[dependencies]"
-                && line
-                    .split(['=', ' ', '.'])
-                    .next()
-                    .is_some_and(|name| name == package)
-            {
-                problems.push(format!("{library}/Cargo.toml depends on {package}"));
-            }
+    for dir in crates(root) {
+        if dir == folder || dir.starts_with(&format!("{folder}/")) {
+            continue;
         }
-        let src = root.join(library).join("src");
-        for file in rust_files(&src) {
-            let text = std::fs::read_to_string(src.join(&file)).unwrap_or_default();
-            if library_code(&file, &text).contains(&format!("{krate}::")) {
-                problems.push(format!(
-                    "{library}/src/{} names the application ({krate})",
-                    file.display()
-                ));
-            }
+        let manifest = format!("{dir}/Cargo.toml")
+            .trim_start_matches('/')
+            .to_string();
+        let text = std::fs::read_to_string(root.join(&manifest)).unwrap_or_default();
+        if depends_on(&text, package) {
+            problems.push(format!("{manifest} depends on {package}"));
+        }
+    }
+    for file in rust_files(root) {
+        let name = file.to_string_lossy().replace('\\', "/");
+        if name.starts_with(&format!("{folder}/")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+        if let Some(line) = names_application(&text) {
+            problems.push(format!(
+                "{name}:{line} names the application ({})",
+                APPLICATION.2
+            ));
         }
     }
     problems
+}
+
+/// Whether a manifest's text lists `package` in a dependency table: `[dependencies]`,
+/// `[dev-dependencies]`, `[build-dependencies]`, `[workspace.dependencies]`, a target's, or a
+/// table of its own (`[dependencies.NAME]`).
+fn depends_on(manifest: &str, package: &str) -> bool {
+    let mut section = String::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+            if section.ends_with(&format!("dependencies.{package}")) {
+                return true;
+            }
+        } else if section.ends_with("dependencies")
+            && line
+                .split(['=', ' ', '.'])
+                .next()
+                .is_some_and(|name| name.trim_matches('"') == package)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The first line (1-based) of `text` naming the application's library as a word outside a
+/// string's quotes (xtask's own rules hold the name as a string), if any.
+fn names_application(text: &str) -> Option<usize> {
+    let krate = APPLICATION.2;
+    let word =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '"');
+    text.lines()
+        .position(|line| {
+            line.match_indices(krate).any(|(at, _)| {
+                !word(line[..at].chars().next_back())
+                    && !word(line[at + krate.len()..].chars().next())
+            })
+        })
+        .map(|i| i + 1)
 }

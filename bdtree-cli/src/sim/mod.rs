@@ -1,6 +1,7 @@
 //! **Simulation**: the BD-Tree paper's falling chairs (rigid and modal dynamics, sweep-and-prune,
 //! proxy queries, penalty response) and the demo built on it. Imports [`bdtree_std::io`],
-//! [`bdtree_std::shapes`], [`bdtree_std::build`], [`bdtree_std::modal`], [`bdtree_std::oracle`] and [`crate::run`].
+//! [`bdtree_std::shapes`], [`bdtree_std::build`], [`bdtree_std::modal`] and
+//! [`bdtree_std::oracle`].
 //!
 //! | file | what |
 //! |---|---|

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::run::RunError;
 use bdtree_std::error::LoadError;
 use bdtree_std::export::ExportError;
+use bdtree_std::runner::RunError;
 
 /// Why a picture or an export could not be made: the file concerned and the problem.
 #[derive(Debug, Clone, PartialEq)]

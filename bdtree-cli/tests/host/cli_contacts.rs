@@ -45,7 +45,7 @@ pub(crate) fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
 
 /// Every body's triangles in frame `f`, deformed explicitly (f64).
 fn world_triangles(scene: &Scene, f: usize) -> Vec<Vec<Tri>> {
-    bdtree_cli::run::deformed_triangles(scene, &scene.frames[f])
+    bdtree_std::runner::deformed_triangles(scene, &scene.frames[f])
 }
 
 /// Every pair some of `SAMPLES + 1` times of the motion from frame `f − 1` to `f` finds, with
@@ -101,7 +101,7 @@ fn the_tunnel_scene_has_no_contact_at_any_frame() {
     let scene = Scene::load(&tunnel()).expect("tunnel scene");
     for f in 0..scene.frames.len() {
         assert!(
-            bdtree_cli::run::brute_force_frame(&scene, f).is_empty(),
+            bdtree_std::runner::brute_force_frame(&scene, f).is_empty(),
             "frame {f}"
         );
     }
@@ -250,7 +250,7 @@ fn collide_contacts_lie_on_both_triangles_with_brute_force_depths() {
             let contacts = v["contacts"].as_array().unwrap();
             assert_eq!(pairs.len(), contacts.len());
             let truth: BTreeSet<(usize, usize, u32, u32)> =
-                bdtree_cli::run::brute_force_frame(&scene, f)
+                bdtree_std::runner::brute_force_frame(&scene, f)
                     .into_iter()
                     .collect();
             let reported: BTreeSet<(usize, usize, u32, u32)> = pairs

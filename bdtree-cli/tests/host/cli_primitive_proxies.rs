@@ -7,10 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::{brute_force_primitive_frame, prepare, proxy_of_triangles};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, Scene, SceneFile};
+use bdtree_std::runner::{brute_force_primitive_frame, prepare, proxy_of_triangles};
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 use serde_json::Value;
 

@@ -4,15 +4,15 @@
 //! sheets touching exactly under rotation, on millimetre bodies beside a far large one and on
 //! randomized mixed scenes, in f32 and f64, at d = 0 and d > 0, both answers occurring.
 
-use bdtree_cli::run::{
-    brute_force_pair_distance, deformed_triangles, prepare, run_closer_than, PairCloser,
-};
 use bdtree_core::floating_origin;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::host::{self, Body, Tree};
 use bdtree_std::io::{Pose, Scene};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
+use bdtree_std::runner::{
+    brute_force_pair_distance, deformed_triangles, prepare, run_closer_than, PairCloser,
+};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::binary::json_lines;

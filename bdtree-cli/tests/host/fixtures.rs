@@ -4,11 +4,11 @@
 use bdtree_std::BodyStorage;
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::{compare, prepare, run_with, PreparedScene};
 use bdtree_core::{Pose, Scalar};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{compare, prepare, run_with, PreparedScene};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

@@ -5,13 +5,13 @@
 
 use std::collections::BTreeSet;
 
-use bdtree_cli::run::{brute_force_frame_with, prepare, run_contacts, run_with, PreparedScene};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::host::{self, Body, HostError, Tree, World};
 use bdtree_std::io::{Basis, Mesh, Pose, Scene};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
+use bdtree_std::runner::{brute_force_frame_with, prepare, run_contacts, run_with, PreparedScene};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus, uv_sphere};
 
 use crate::binary::json_lines;
@@ -21,7 +21,7 @@ use crate::support::scenes::{
 
 /// Every body's triangles in frame `f`, deformed explicitly (f64).
 fn triangles(scene: &Scene, f: usize) -> Vec<Vec<[[f64; 3]; 3]>> {
-    bdtree_cli::run::deformed_triangles(scene, &scene.frames[f])
+    bdtree_std::runner::deformed_triangles(scene, &scene.frames[f])
 }
 
 fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {

@@ -6,13 +6,13 @@
 
 use std::collections::BTreeSet;
 
-use bdtree_cli::run::{brute_force_frame, deformed_triangles, prepare, run_bounded, run_with};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::host::{self, Body, PairBound, Tree};
 use bdtree_std::io::Scene;
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
+use bdtree_std::runner::{brute_force_frame, deformed_triangles, prepare, run_bounded, run_with};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 
 use crate::binary::json_lines;

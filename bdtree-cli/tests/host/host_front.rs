@@ -8,11 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use bdtree_cli::run::{prepare, run_swept, run_swept_front, FrameAnswer, SweptContact};
 use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::{Mesh, Pose, Scene, SceneBody};
 use bdtree_std::rng::Rng;
+use bdtree_std::runner::{prepare, run_swept, run_swept_front, FrameAnswer, SweptContact};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::binary::fixtures;

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use crate::support::Scratch;
 
-use bdtree_cli::run::frame::{frame_geometry, GeometryOptions};
-use bdtree_cli::run::inspect::inspect;
 use bdtree_cli::view::render::{
     self, snapshot, tightness_series, ContactOptions, SnapshotBody, SphereOptions, View,
 };
 use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::export::write_frame;
 use bdtree_std::io::{load_mesh, load_npy, ImageBuf, Scene};
+use bdtree_std::runner::frame::{frame_geometry, GeometryOptions};
+use bdtree_std::runner::inspect::inspect;
 
 use crate::binary::{bdtree, fails_with, fixtures};
 

@@ -7,10 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::{
-    brute_force_frame, brute_force_primitive_frame, compare, point_triangle_distance, prepare,
-    primitive_solid, run_contacts, run_with, PreparedScene,
-};
 use bdtree_core::{
     collide_world_primitives, primitive_stack_capacity, BitMatrix, Pose, Primitive, QueryStatus,
     Scalar, WorldContact,
@@ -19,6 +15,10 @@ use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, Scene, SceneFile};
+use bdtree_std::runner::{
+    brute_force_frame, brute_force_primitive_frame, compare, point_triangle_distance, prepare,
+    primitive_solid, run_contacts, run_with, PreparedScene,
+};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
@@ -436,7 +436,7 @@ fn check_primitive_proxies<S: Scalar>(
     prop_assert_eq!(outcome.status, QueryStatus::Complete);
     let nodes: std::collections::BTreeSet<u32> = found.iter().map(|p| p.node).collect();
     prop_assert_eq!(nodes.len(), found.len(), "a proxy reported twice");
-    let owners = bdtree_cli::run::proxy_of_triangles(&built, proxy_depth).expect("owners");
+    let owners = bdtree_std::runner::proxy_of_triangles(&built, proxy_depth).expect("owners");
     let world = oracle::deform(&mesh.vertices, Some(&basis), q, pose);
     let solid = oracle::Solid::posed(shape, place);
     let touching = oracle::brute_force_primitive(&world, &mesh.triangles, &solid);

@@ -1,7 +1,7 @@
 //! One scene frame's geometry, ready to draw or export: every body's deformed mesh, its
 //! intersecting triangle pairs, the overlapping contact proxies, its spheres at a tree level and
-//! a point of each pair's intersection ([`contact_point`]). The application fills it from a
-//! scene (`bdtree_cli::run::frame::frame_geometry`); Python from its bodies.
+//! a point of each pair's intersection ([`contact_point`]). The scene runner fills it from a
+//! scene ([`crate::runner::frame_geometry`]); Python from its bodies.
 //!
 //! A contact point is a point of the intersection of the two triangles, the kernel's
 //! [`bdtree_core::geometry::closest::intersection_point`] in f64: the mean of the points where an

@@ -1,8 +1,8 @@
 //! **Exports**: one frame's geometry (deformed meshes, contact triangles, proxies, spheres,
 //! contact points) and its writer to PLY or OBJ for MeshLab or Blender, with the colours that
-//! pictures share. The library's part of "seeing results": the application's pictures
-//! (`bdtree_cli::view`) and Python's `bdtree.export` both write through it. Imports
-//! [`crate::io`] (reading back) and [`crate::shapes`] (the spheres' icospheres).
+//! pictures share. The library's part of "seeing results": the `bdtree` application's pictures
+//! and Python's `bdtree.export` both write through it. Imports [`crate::io`] (reading back) and
+//! [`crate::shapes`] (the spheres' icospheres).
 //!
 //! | file | what |
 //! |---|---|

@@ -1,6 +1,6 @@
-//! The chair of the falling-chairs simulation (`bdtree_cli::sim::chairs`): a seat, four legs and a
-//! back made of welded, subdivided boxes (3,648 triangles), its origin at the center of mass,
-//! and the mass properties of the solid chair.
+//! The chair of the falling-chairs simulation (the `bdtree` application's `bdtree demo` and its
+//! many-chairs example): a seat, four legs and a back made of welded, subdivided boxes (3,648
+//! triangles), its origin at the center of mass, and the mass properties of the solid chair.
 
 // Index loops spell out the inertia formulas.
 #![allow(clippy::needless_range_loop)]

@@ -43,7 +43,6 @@
 
 use std::path::PathBuf;
 
-use bdtree_cli::run::prepare;
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     collide, collide_contacts, collide_primitive, collide_primitive_proxies, collide_proxies,
@@ -53,6 +52,7 @@ use bdtree_core::{
 };
 use bdtree_std::build::{box_file, BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::prepare;
 use bdtree_std::BodyStorage;
 
 use crate::root;

@@ -1,7 +1,8 @@
 //! The layout rules hold on this checkout, and each one bites: a violation of each, planted in
 //! a copy of the checkout's sources, manifests and layout chapter, is reported — a long file
-//! and a module cycle in every crate, the application named by the library (in its sources and
-//! in its manifest), a room and a floor crossed the wrong way.
+//! and a module cycle in every crate, the application named outside its own folder (in any
+//! crate's sources, tests, examples or comments, in any manifest's dependency tables), a room
+//! and a floor crossed the wrong way.
 
 use std::path::{Path, PathBuf};
 
@@ -121,29 +122,76 @@ fn a_module_cycle_in_any_crate_fails() {
 }
 
 #[test]
-fn the_library_naming_the_application_fails() {
+fn a_crate_naming_the_application_fails() {
     let (_, package, krate) = APPLICATION;
     let copy = Copy::new("application");
     copy.prepend(
         "bdtree-std/src/io/mod.rs",
-        &format!("use {krate}::run::prepare;"),
+        &format!("use {krate}::report::build_summary;"),
     );
     assert_reported(
         &copy.problems(),
-        "bdtree-std/src/io/mod.rs names the application",
+        "bdtree-std/src/io/mod.rs:1 names the application",
     );
-    let manifest = std::fs::read_to_string(copy.0.join("bdtree-std/Cargo.toml")).expect("read");
+    // Not only libraries: tests, examples, benches, xtask, comments.
+    for file in [
+        "bdtree-std/tests/kernel/planted.rs",
+        "bdtree-std/examples/planted.rs",
+        "bindings/c/src/tests/planted.rs",
+        "benches/benches/planted.rs",
+        "xtask/src/planted.rs",
+    ] {
+        copy.write(
+            file,
+            &format!("//! Runs scenes.\nuse {krate}::sim::demo;\n"),
+        );
+        assert_reported(&copy.problems(), &format!("{file}:2 names the application"));
+    }
     copy.write(
-        "bdtree-std/Cargo.toml",
-        &manifest.replacen(
-            "[dependencies]\n",
-            &format!("[dependencies]\n{package} = {{ path = \"../{package}\" }}\n"),
-            1,
-        ),
+        "docs/src/planted.rs",
+        &format!("//! The demo (`{krate}::sim`).\n"),
     );
     assert_reported(
         &copy.problems(),
-        &format!("bdtree-std/Cargo.toml depends on {package}"),
+        "docs/src/planted.rs:1 names the application",
+    );
+    // Its name as a string is not a use of it (xtask's rules hold it so).
+    copy.write(
+        "xtask/src/planted_name.rs",
+        &format!("const A: &str = \"{krate}\";\n"),
+    );
+    assert!(!copy
+        .problems()
+        .iter()
+        .any(|p| p.contains("planted_name.rs")));
+    for (manifest, table) in [
+        ("bdtree-std/Cargo.toml", "[dependencies]"),
+        ("bindings/c/Cargo.toml", "[dev-dependencies]"),
+        ("xtask/Cargo.toml", "[dependencies]"),
+        ("Cargo.toml", "[workspace.dependencies]"),
+    ] {
+        let text = std::fs::read_to_string(copy.0.join(manifest)).expect("read");
+        assert!(text.contains(table), "{manifest} has no {table}");
+        copy.write(
+            manifest,
+            &text.replacen(
+                &format!("{table}\n"),
+                &format!("{table}\n{package} = {{ path = \"../{package}\" }}\n"),
+                1,
+            ),
+        );
+        assert_reported(
+            &copy.problems(),
+            &format!("{manifest} depends on {package}"),
+        );
+    }
+    copy.write(
+        "benches/Cargo.toml",
+        &format!("[package]\nname = \"b\"\n\n[dev-dependencies.{package}]\npath = \"..\"\n"),
+    );
+    assert_reported(
+        &copy.problems(),
+        &format!("benches/Cargo.toml depends on {package}"),
     );
 }
 
@@ -168,17 +216,25 @@ fn a_room_or_floor_crossed_the_wrong_way_fails() {
 #[test]
 fn an_application_room_crossed_or_a_second_kernel_door_fails() {
     let copy = Copy::new("cli-rooms");
-    copy.prepend("bdtree-cli/src/run/report.rs", "use crate::view::render;");
+    copy.prepend("bdtree-cli/src/report.rs", "use crate::view::render;");
     assert_reported(
         &copy.problems(),
-        "bdtree-cli/src/run/report.rs (run) imports crate::view::render (view)",
+        "bdtree-cli/src/report.rs (report) imports crate::view::render (view)",
     );
     copy.write(
-        "bdtree-cli/src/run/planted_door.rs",
+        "bdtree-cli/src/sim/planted_door.rs",
         "fn caches() { let _ = bdtree_std::BodyStorage::<f32>::new(1); }\n",
     );
     assert_reported(
         &copy.problems(),
-        "bdtree-cli/src/run/planted_door.rs sets up a kernel body (BodyStorage)",
+        "bdtree-cli/src/sim/planted_door.rs sets up a kernel body (BodyStorage)",
+    );
+    copy.write(
+        "bdtree-std/src/runner/planted_door.rs",
+        "fn caches() { let _ = crate::BodyStorage::<f32>::new(1); }\n",
+    );
+    assert_reported(
+        &copy.problems(),
+        "bdtree-std/src/runner/planted_door.rs sets up a kernel body (BodyStorage)",
     );
 }

@@ -1,8 +1,9 @@
 //! The rooms of `bdtree-std`, as the book's workspace-layout chapter states them: which room
 //! may import which ([`RULE`], read back from the chapter's rooms table), no module cycle
 //! counting a module's imports of its own children; the application's rooms
-//! ([`CLI_RULE`]), its one door to the kernel's bodies (the host layer: no file of it sets one
-//! up, [`KERNEL_SETUP`]) and its glue files (`bdtree-cli/src/bin/`) short.
+//! ([`CLI_RULE`]), its one door to the kernel's bodies (the host layer: no file of it, nor of
+//! the scene runner it calls, sets one up, [`KERNEL_SETUP`]) and its glue files
+//! (`bdtree-cli/src/bin/`) short.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -23,18 +24,19 @@ pub const RULE: &[(&str, &[&str])] = &[
     ("modes", &["io"]),
     ("host", &["io", "build"]),
     ("export", &["io", "shapes"]),
+    ("runner", &["io", "build", "oracle", "host", "export"]),
 ];
 
-/// Which rooms of the application (`bdtree-cli/src/`) each may import: pictures draw scenes
-/// and simulations, the simulation may run scenes, the scene runners import neither (the
-/// binary's glue, `src/bin/`, is over all three).
-pub const CLI_RULE: &[(&str, &[&str])] =
-    &[("run", &[]), ("sim", &["run"]), ("view", &["run", "sim"])];
+/// Which rooms of the application (`bdtree-cli/src/`) each may import: pictures draw
+/// simulations, the printed report and the simulation import no other room (the scenes they
+/// run are the library's, `bdtree_std::runner`; the binary's glue, `src/bin/`, is over all
+/// three).
+pub const CLI_RULE: &[(&str, &[&str])] = &[("report", &[]), ("sim", &[]), ("view", &["sim"])];
 
 /// What sets up a kernel body on the host (its storage, an f64 state at an origin of the
 /// caller's choosing): the host layer's job (`bdtree_std::host`), and no file of the
-/// application's (it reaches the kernel's bodies through the host: `Body`, `World`,
-/// `Interruptible`, the device's path).
+/// application's nor of the scene runner's (`bdtree-std/src/runner/`: they reach the kernel's
+/// bodies through the host: `Body`, `World`, `Interruptible`, the device's path).
 const KERNEL_SETUP: &[&str] = &["BodyStorage", "set_state_f64", "VertexEntry", "CacheEntry"];
 
 /// The room a first path segment under `crate::` names.
@@ -48,6 +50,7 @@ fn room_of(segment: &str) -> Option<&'static str> {
         "host" => "host",
         "modes" | "modal" => "modes",
         "export" => "export",
+        "runner" => "runner",
         _ => return None,
     })
 }
@@ -66,6 +69,7 @@ pub fn check(root: &Path) -> Vec<String> {
     let src = root.join("bdtree-std/src");
     let mut problems = cli_sizes(&root.join("bdtree-cli/src/bin"));
     problems.extend(cli_rooms(&root.join("bdtree-cli/src")));
+    problems.extend(runner_door(&src));
     problems.extend(imports(&src));
     problems.extend(cycle(&src));
     problems.extend(book(root));
@@ -99,7 +103,8 @@ fn cli_rooms(src: &Path) -> Vec<String> {
             .components()
             .next()
             .and_then(|c| c.as_os_str().to_str())
-            .and_then(|first| rule.get_key_value(first).map(|(room, _)| *room))
+            .and_then(|first| rule.get_key_value(first.trim_end_matches(".rs")))
+            .map(|(room, _)| *room)
         else {
             continue;
         };
@@ -126,6 +131,27 @@ fn cli_rooms(src: &Path) -> Vec<String> {
                 problems.push(format!(
                     "bdtree-cli/src/{name} sets up a kernel body ({word}): the application \
                      reaches the kernel through bdtree_std::host"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The scene runner (`bdtree-std/src/runner/`) sets up no kernel body ([`KERNEL_SETUP`]): it
+/// runs scenes through the host layer, as the application did when it held the runner.
+fn runner_door(src: &Path) -> Vec<String> {
+    let runner = src.join("runner");
+    let mut problems = Vec::new();
+    for file in rust_files(&runner) {
+        let text = std::fs::read_to_string(runner.join(&file)).unwrap_or_default();
+        let code = library_code(&file, &text);
+        let name = file.to_string_lossy().replace('\\', "/");
+        for word in KERNEL_SETUP {
+            if code.contains(word) {
+                problems.push(format!(
+                    "bdtree-std/src/runner/{name} sets up a kernel body ({word}): the scene \
+                     runner reaches the kernel through crate::host"
                 ));
             }
         }

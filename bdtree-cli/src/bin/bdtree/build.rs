@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bdtree_cli::run::report;
+use bdtree_cli::report;
 use bdtree_std::build::{build, BuildOptions, Precision, SphereFit};
 use bdtree_std::io::{load_mesh, load_npy};
 

@@ -4,13 +4,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::{
-    brute_force_frame, brute_force_frame_with, compare, report, run_bounded, run_with,
-    uncovered_contacts, uncovered_primitive_contacts,
-};
+use bdtree_cli::report;
 use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::host::PairBound;
+use bdtree_std::runner::{
+    brute_force_frame, brute_force_frame_with, compare, run_bounded, run_with, uncovered_contacts,
+    uncovered_primitive_contacts,
+};
 
 use crate::error::CliError;
 use crate::options::{load_and_prepare, BoundsArgs};

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::report;
+use bdtree_cli::report;
 use bdtree_core::Image;
 use bdtree_std::build::{compact, CompactReport};
 use bdtree_std::io::ImageBuf;

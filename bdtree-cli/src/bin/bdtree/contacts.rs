@@ -5,11 +5,12 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
-use bdtree_cli::run::{
-    brute_force_frame, compare, point_triangle_distance, primitive_solid, report,
-    run_contact_forces, run_contacts,
-};
+use bdtree_cli::report;
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::runner::{
+    brute_force_frame, compare, point_triangle_distance, primitive_solid, run_contact_forces,
+    run_contacts,
+};
 
 use crate::error::CliError;
 use crate::options::load_and_prepare;

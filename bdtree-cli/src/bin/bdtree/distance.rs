@@ -4,12 +4,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bdtree_cli::run::{
-    brute_force_distance_frame, brute_force_pair_distance, brute_force_within_frame, closer_line,
-    distances, report, run_closer_than, run_within, PreparedScene,
-};
+use bdtree_cli::report;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{
+    brute_force_distance_frame, brute_force_pair_distance, brute_force_within_frame, distances,
+    run_closer_than, run_within, PreparedScene,
+};
 
 use crate::error::CliError;
 use crate::options::load_and_prepare;
@@ -187,7 +188,7 @@ fn closer_than(
                     None => {}
                 }
             }
-            writeln!(out, "{}", closer_line(scene, f, p, d, truth, json))?;
+            writeln!(out, "{}", report::closer_line(scene, f, p, d, truth, json))?;
         }
     }
     if check && !json {

@@ -3,12 +3,12 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use bdtree_cli::run::RunError;
 use bdtree_cli::sim::demo::DemoError;
 use bdtree_cli::view::RenderError;
 use bdtree_core::ImageError;
 use bdtree_std::build::BuildError;
 use bdtree_std::modal::ModesError;
+use bdtree_std::runner::RunError;
 use bdtree_std::LoadError;
 
 /// A failed command. `main` prints it after `error: ` and exits with 1.

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bdtree_cli::run::frame::{frame_geometry, GeometryOptions};
 use bdtree_std::export;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::frame::{frame_geometry, GeometryOptions};
 
 use crate::error::CliError;
 

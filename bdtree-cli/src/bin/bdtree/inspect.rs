@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bdtree_cli::run::inspect::{compare, constant_prefix, inspect};
-use bdtree_cli::run::report;
+use bdtree_cli::report;
 use bdtree_std::io::ImageBuf;
+use bdtree_std::runner::inspect::{compare, inspect};
 
 use crate::error::CliError;
 
@@ -69,7 +69,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     if args.rust {
         let prefix = match &args.name {
             Some(name) => {
-                let prefix = constant_prefix(name);
+                let prefix = report::constant_prefix(name);
                 if prefix != *name {
                     return Err(CliError::BadConstantName {
                         name: name.clone(),
@@ -78,7 +78,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                 }
                 prefix
             }
-            None => constant_prefix(
+            None => report::constant_prefix(
                 &path
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
@@ -92,7 +92,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         write!(
             std::io::stdout(),
             "{}",
-            inspection.rust_constants(&prefix, &file)
+            report::rust_constants(&inspection, &prefix, &file)
         )?;
         return Ok(());
     }
@@ -101,10 +101,14 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             Some((c, _)) => writeln!(
                 std::io::stdout(),
                 "{{\"inspection\":{},\"comparison\":{}}}",
-                inspection.to_json(),
+                report::inspection_json(&inspection),
                 serde_json::to_string(c).unwrap_or_default()
             )?,
-            None => writeln!(std::io::stdout(), "{}", inspection.to_json())?,
+            None => writeln!(
+                std::io::stdout(),
+                "{}",
+                report::inspection_json(&inspection)
+            )?,
         }
     } else {
         writeln!(

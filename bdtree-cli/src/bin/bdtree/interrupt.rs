@@ -4,8 +4,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use bdtree_cli::run::{budget_table, report};
+use bdtree_cli::report;
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::runner::budget_table;
 
 use crate::error::CliError;
 use crate::options::{load_and_prepare, OrderArg};

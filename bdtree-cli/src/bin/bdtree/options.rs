@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use bdtree_cli::run::{prepare, PreparedScene, RunError};
 use bdtree_core::{Encoding, Order};
 use bdtree_std::build::{BuildOptions, Grouping, ModeCenter, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{prepare, PreparedScene, RunError};
 
 use crate::error::CliError;
 

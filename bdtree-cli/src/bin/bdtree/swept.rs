@@ -5,13 +5,14 @@
 use std::io::Write;
 use std::path::Path;
 
-use bdtree_cli::run::{
-    report, run, run_swept, run_swept_front, substeps, Comparison, FrameAnswer, FrontSummary,
-    PreparedScene, RunError, SweptContact,
-};
+use bdtree_cli::report;
 use bdtree_core::Scalar;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{
+    run, run_swept, run_swept_front, substeps, Comparison, FrameAnswer, FrontSummary,
+    PreparedScene, RunError, SweptContact,
+};
 
 use crate::error::CliError;
 use crate::options::load_and_prepare;
@@ -100,7 +101,7 @@ pub fn swept(
     for answer in &answers {
         reported += answer.items.len();
         let comparison = check.then(|| {
-            let truth = bdtree_cli::run::sampled_swept_frame(&scene, answer.frame, samples);
+            let truth = bdtree_std::runner::sampled_swept_frame(&scene, answer.frame, samples);
             sampled += truth.len();
             let reported: std::collections::BTreeMap<_, _> =
                 answer.items.iter().map(|c| (c.pair, c.time)).collect();

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::picture::{Format, View};
 use super::snapshot::{snapshot_with, SnapshotBody, SnapshotOptions};
-use crate::run::frame::{frame_geometry, GeometryOptions};
 use crate::view::error::RenderError;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::frame::{frame_geometry, GeometryOptions};
 
 /// Options of [`contacts`].
 #[derive(Debug, Clone, PartialEq)]

@@ -4,8 +4,8 @@
 //! * [`spheres()`]: a body's deformed mesh and its deformed spheres at one tree level, each sphere
 //!   coloured by its radius growth `r(q) / r_rest` (the BD-Tree paper's Figs. 4 and 6), with a
 //!   colour bar and a caption naming the image, the level, `q` and the min/median/max growth.
-//! * [`tightness()`]: the per-level tightness curve of [`crate::run::inspect()`] (mean rest radius and
-//!   mean `‖ΔR‖₂` per level, both relative to the root, on a log scale).
+//! * [`tightness()`]: the per-level tightness curve of [`bdtree_std::runner::inspect()`] (mean
+//!   rest radius and mean `‖ΔR‖₂` per level, both relative to the root, on a log scale).
 //! * [`contacts()`]: a scene frame: every body's deformed mesh in its own colour, the triangles in
 //!   contact in red, optionally the overlapping contact proxies' spheres (the paper's Fig. 1).
 //! * [`snapshot()`]: many bodies at once (a simulation frame: deformed meshes, highlighted

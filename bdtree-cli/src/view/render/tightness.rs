@@ -7,9 +7,9 @@ use plotters::prelude::*;
 
 use super::picture::Format;
 use super::picture::{fmt_len, register_fonts, write_picture, FAMILY};
-use crate::run::inspect::{inspect, Inspection};
 use crate::view::error::RenderError;
 use bdtree_std::io::ImageBuf;
+use bdtree_std::runner::inspect::{inspect, Inspection};
 
 /// The two curves of [`tightness`], one point `(level, value)` per tree level: mean rest radius
 /// over the root's, and mean `‖ΔR‖₂` over the root's (empty for a rigid image).

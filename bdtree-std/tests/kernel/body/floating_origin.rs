@@ -14,12 +14,12 @@
 //! far_and_touching_scenes_miss_nothing -- --nocapture` (families of 20 scenes of each kind;
 //! `BDTREE_FAR_FIRST=k` starts at family k, to run it in shards).
 
-use bdtree_cli::run::{brute_force_frame, prepare, run, PreparedScene};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, Mesh, Pose, Scene};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
+use bdtree_std::runner::{brute_force_frame, prepare, run, PreparedScene};
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 
 use crate::support::scenes::{
@@ -60,7 +60,7 @@ fn prepared(scene: &Scene, precision: Precision) -> PreparedScene {
 fn corners(scene: &Scene, f: usize, body: usize, t: u32) -> [[f64; 3]; 3] {
     let b = &scene.bodies[body];
     let (pose, q) = &scene.frames[f][body];
-    let origin = bdtree_cli::run::frame_origin(scene, [f]);
+    let origin = bdtree_std::runner::frame_origin(scene, [f]);
     let pose = Pose {
         translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
         ..*pose
@@ -78,7 +78,7 @@ fn check(scene: &Scene, tally: &mut Tally) {
         let truth = brute_force_frame(scene, f);
         tally.scenes += 1;
         tally.truth += truth.len();
-        let origin = bdtree_cli::run::frame_origin(scene, [f]);
+        let origin = bdtree_std::runner::frame_origin(scene, [f]);
         let x = extents(scene, f);
         for (k, answer) in [&r32[f], &r64[f]].into_iter().enumerate() {
             tally.nodes[k] += u64::from(answer.stats.nodes_visited);
@@ -338,7 +338,7 @@ fn one_quaternion_tolerance_for_f32_and_f64_states_issue_39() {
 /// pair, and every reported pair's spheres overlap.
 #[test]
 fn proxies_in_each_pairs_relative_frame_cover_every_touching_pair() {
-    use bdtree_cli::run::{brute_force_frame_with, run_with};
+    use bdtree_std::runner::{brute_force_frame_with, run_with};
     use std::collections::BTreeSet;
     const DEPTH: u32 = 4;
     let mut covered = 0usize;

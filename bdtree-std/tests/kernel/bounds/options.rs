@@ -7,11 +7,11 @@ use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::run::{brute_force_frame, compare, prepare, run};
 use bdtree_core::{NodeKind, Pose, Scalar};
 use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, ImageBuf, Mesh, Scene};
+use bdtree_std::runner::{brute_force_frame, compare, prepare, run};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 
 use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};

@@ -276,7 +276,7 @@ fn box_queries_on_bodies_with_vertex_caches_miss_nothing_issue_39() {
     use bdtree_std::io::Scene;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let scene = Scene::load(&root.join("scenes/touching.json")).expect("scene");
-    let prepared = bdtree_cli::run::prepare(&scene, BuildOptions::default()).expect("build");
+    let prepared = bdtree_std::runner::prepare(&scene, BuildOptions::default()).expect("build");
     let n = scene.bodies.len();
     let mut compared = 0;
     for f in 0..scene.frames.len() {

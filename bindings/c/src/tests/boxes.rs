@@ -16,11 +16,11 @@ use std::collections::BTreeSet;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_cli::run::{brute_force_frame, prepare, PreparedScene};
 use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{floating_origin, stack_capacity, TrianglePair};
 use bdtree_std::build::{box_file, box_table, BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{brute_force_frame, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use super::closer::{moved, scene};

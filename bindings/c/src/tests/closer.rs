@@ -13,13 +13,13 @@ use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_cli::run::{brute_force_pair_distance, prepare, PreparedScene};
 use bdtree_core::query::separation::closer_than;
 use bdtree_core::{floating_origin, stack_capacity, Scalar};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::Scene;
 use bdtree_std::oracle;
+use bdtree_std::runner::{brute_force_pair_distance, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use super::swept::aligned;

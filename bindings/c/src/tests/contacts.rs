@@ -12,7 +12,6 @@ use std::path::Path;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_cli::run::{prepare, run_contacts, run_within, PreparedScene};
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, floating_origin,
     primitive_stack_capacity, stack_capacity, within, ContactPoint, NearPair, Pose, Primitive,
@@ -21,6 +20,7 @@ use bdtree_core::{
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{prepare, run_contacts, run_within, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use super::swept::aligned;

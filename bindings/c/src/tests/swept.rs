@@ -9,10 +9,10 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_cli::run::inspect::swept_front_share;
-use bdtree_cli::run::{frame_origin, prepare, run_swept, sampled_swept_frame};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
+use bdtree_std::runner::inspect::swept_front_share;
+use bdtree_std::runner::{frame_origin, prepare, run_swept, sampled_swept_frame};
 
 use crate::c_names::*;
 
@@ -776,7 +776,10 @@ fn front_sizes_fit_the_guide_on_small_patches() {
     let load = |path: &str| Scene::load(&root.join(path)).expect("fixture scene");
     for name in ["tunnel", "plate", "flap"] {
         let scene = load(&format!("swept/{name}.json"));
-        patches.push((format!("{name} x8"), bdtree_cli::run::substeps(&scene, 8)));
+        patches.push((
+            format!("{name} x8"),
+            bdtree_std::runner::substeps(&scene, 8),
+        ));
         patches.push((name.into(), scene));
     }
     patches.push(("touching".into(), load("scenes/touching.json")));

@@ -10,11 +10,11 @@ use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
-use bdtree_cli::run::{brute_force_frame_with, prepare, PreparedScene};
 use bdtree_core::{collide, collide_self, floating_origin, self_stack_capacity, stack_capacity};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::{brute_force_frame_with, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use super::closer::{moved, scene};

@@ -6,9 +6,9 @@ use std::collections::{BTreeSet, HashSet};
 use bdtree_core::{NodeKind, Scalar, TreeView};
 
 use super::scene::{PreparedScene, PrimitiveProxyContact, RunError};
-use bdtree_std::export::{Contact, ProxyContact};
-use bdtree_std::io::{ImageBuf, Pose, Scene};
-use bdtree_std::oracle;
+use crate::export::{Contact, ProxyContact};
+use crate::io::{ImageBuf, Pose, Scene};
+use crate::oracle;
 
 /// For every triangle of an image's tree, its proxy at `proxy_depth`: the ancestor at that
 /// depth, or its own leaf when the leaf is shallower.

@@ -14,11 +14,11 @@ use std::time::Instant;
 use bdtree_core::Scalar;
 
 use super::scene::{frame_error, set_world_frame, world, FrameResult, PreparedScene, RunError};
-use bdtree_std::export::Contact;
-use bdtree_std::host::world::{swept, swept_front};
-use bdtree_std::host::{Body as HostBody, Fronts, World};
-use bdtree_std::host::{WorldAnswer, Wrench};
-use bdtree_std::io::Scene;
+use crate::export::Contact;
+use crate::host::world::{swept, swept_front};
+use crate::host::{Body as HostBody, Fronts, World};
+use crate::host::{WorldAnswer, Wrench};
+use crate::io::Scene;
 
 /// A triangle pair that may touch during the motion into a frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,7 +66,7 @@ pub struct FrameAnswer<T> {
 
 /// For every frame `f ≥ 1`, every triangle pair of distinct bodies that may touch at some time
 /// of the motion from frame `f − 1` to frame `f` (`q` and translation linear, rotation by
-/// slerp on the shorter arc), with its earliest time, in scalar `S` ([`bdtree_std::host::world::swept`]:
+/// slerp on the shorter arc), with its earliest time, in scalar `S` ([`crate::host::world::swept`]:
 /// each pair at the origin of its two bodies' translations at both ends). Returns the answers
 /// and the mean wall time per motion in milliseconds (setting states and querying).
 pub fn run_swept<S: Scalar>(
@@ -104,7 +104,7 @@ pub struct FrontSummary {
 }
 
 /// [`run_swept`] as a controller runs it every tick: the frames as ticks, each body pair's
-/// swept front carried from one motion to the next ([`bdtree_std::host::world::swept_front`]),
+/// swept front carried from one motion to the next ([`crate::host::world::swept_front`]),
 /// so a motion walks only the node pairs whose margins ran out — the same pairs may touch,
 /// with conservative earliest times. Returns the answers, the mean wall time per motion in
 /// milliseconds and what the fronts did.
@@ -238,7 +238,7 @@ pub fn substeps(scene: &Scene, steps: usize) -> Scene {
 }
 
 /// Per frame, every intersecting triangle pair of distinct bodies and every triangle touching a
-/// primitive with its contact (point, normal, depth; [`bdtree_std::host::World::contacts`]: in f32
+/// primitive with its contact (point, normal, depth; [`crate::host::World::contacts`]: in f32
 /// one contact per refined pair, none with a negative depth), in scalar `S`; and the mean wall
 /// time per frame in milliseconds.
 pub fn run_contacts<S: Scalar>(
@@ -263,7 +263,7 @@ pub fn run_contacts<S: Scalar>(
 }
 
 /// [`run_contacts`] with the penalty response of every contact between distinct bodies
-/// ([`bdtree_std::host::World::contact_forces`]: `stiffness · depth` along each contact's normal
+/// ([`crate::host::World::contact_forces`]: `stiffness · depth` along each contact's normal
 /// at its point, on its triangles), and per frame every mesh body's wrench — force, torque
 /// about its translation, generalized force on its `q` (contacts with primitives push
 /// nothing). Returns the answers, the wrenches (per frame, per mesh body) and the mean wall
@@ -294,7 +294,7 @@ pub fn run_contact_forces<S: Scalar>(
 
 /// Per frame, every triangle pair of distinct bodies at most `distance` apart (conservative:
 /// every pair within it; in f32 distances and witnesses computed again in f64, see
-/// [`bdtree_std::host::within`]), in scalar `S`; and the mean wall time per frame in milliseconds.
+/// [`crate::host::within`]), in scalar `S`; and the mean wall time per frame in milliseconds.
 pub fn run_within<S: Scalar>(
     scene: &Scene,
     prepared: &PreparedScene,

@@ -1,6 +1,8 @@
-//! **Running the kernel on scenes and images**: the scene runner, its checks against the oracle,
-//! interrupted-query tables, frame geometry, and image statistics. Imports [`bdtree_std::io`],
-//! [`bdtree_std::build`] and [`bdtree_std::oracle`].
+//! **Running scenes and inspecting images**: the scene runner (a scene file's bodies built,
+//! then run frame by frame through the host layer), its checks against the oracle,
+//! interrupted-query tables, frame geometry, and image statistics — answers as data; printing
+//! them is a front end's (the `bdtree` application's report). Imports [`crate::io`],
+//! [`crate::build`], [`crate::oracle`], [`crate::host`] and [`crate::export`].
 //!
 //! | file | what |
 //! |---|---|
@@ -13,7 +15,6 @@
 //! | `frame.rs` | one frame's deformed meshes, contacts, proxies and spheres ([`frame_geometry`]), for pictures and exports |
 //! | `inspect.rs` | statistics of an image: sizes, per-level tightness, box bounds; compact vs complete ([`inspect::compare`]) |
 //! | `cost.rs` | the tightness of an image in overlap tests of proxy queries ([`cost::cost_of_queries`]) |
-//! | `report.rs` | the text and JSON lines `bdtree` prints for these |
 
 pub mod bounded;
 pub mod check;
@@ -23,7 +24,6 @@ pub mod cost;
 pub mod frame;
 pub mod inspect;
 pub mod interrupt_table;
-pub mod report;
 pub mod scene;
 
 pub use bounded::run_bounded;
@@ -33,7 +33,7 @@ pub use check::{
     interpolated_state, point_triangle_distance, primitive_solid, proxy_of_triangles,
     sampled_swept_frame, uncovered_contacts, uncovered_primitive_contacts, Comparison,
 };
-pub use closer::{brute_force_pair_distance, closer_line, run_closer_than, PairCloser};
+pub use closer::{brute_force_pair_distance, run_closer_than, PairCloser};
 pub use contacts::{
     run_contact_forces, run_contacts, run_swept, run_swept_front, run_within, substeps,
     ContactData, FrameAnswer, FrontSummary, NearContact, SweptContact,

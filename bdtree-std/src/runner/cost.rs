@@ -2,8 +2,8 @@
 //! two copies of a body placed by a fixed pseudo-random sequence (what `bdtree inspect
 //! --reference` compares between a compact image and its source).
 
-use bdtree_std::host::{Body, Placement, Tree, World};
-use bdtree_std::rng::Rng;
+use crate::host::{Body, Placement, Tree, World};
+use crate::rng::Rng;
 
 /// Work of proxy queries on two images of the same body, for the same placements: what
 /// [`cost_of_queries`] measured.

@@ -1,16 +1,16 @@
 //! `bdtree collide --bounds boxes15|boxes6`: the triangle pairs of every frame found with box
-//! bounds ([`bdtree_std::host::World::pairs_with`]) — the same pairs as [`super::run_with`]'s.
+//! bounds ([`crate::host::World::pairs_with`]) — the same pairs as [`super::run_with`]'s.
 
 use std::time::Instant;
 
 use bdtree_core::Scalar;
 
 use super::scene::{frame_error, set_world_frame, world, FrameResult, PreparedScene, RunError};
-use bdtree_std::host::PairBound;
-use bdtree_std::io::Scene;
+use crate::host::PairBound;
+use crate::io::Scene;
 
 /// Runs every frame `repeat` times (at least once) in scalar `S`, the body pairs pruned by
-/// `bound` ([`bdtree_std::host::World::pairs_with`]; with `self_pairs` each body's self pairs too,
+/// `bound` ([`crate::host::World::pairs_with`]; with `self_pairs` each body's self pairs too,
 /// as `(b, b, ta, tb)`). Returns the answers of the last run and the mean wall time per frame
 /// in milliseconds, as [`super::run_with`] does.
 pub fn run_bounded<S: Scalar>(

@@ -3,9 +3,9 @@
 //! overlapping contact proxies or self-contacts ([`run_with`]), the nearest points of every
 //! body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
 //!
-//! The runners are thin clients of the host layer ([`bdtree_std::host::World`]): each frame's
+//! The runners are thin clients of the host layer ([`crate::host::World`]): each frame's
 //! states go to the world as the scene gives them (f64), and the world answers every body pair
-//! at its own floating origin ([`bdtree_std::host::placing`]), refined in f64 in f32, in world
+//! at its own floating origin ([`crate::host::placing`]), refined in f64 in f32, in world
 //! coordinates; the runners only number and sort. [`run_unrefined`] asks the same world on the
 //! device's path ([`Placement::Device`]: the kernel's own world query at the world origin on
 //! states rounded to `S`, no second stage), the firmware replay's reference.
@@ -15,7 +15,7 @@
 //! against them at its own origin. A pair is `(b, n + p, triangle, 0)` — the mesh body first,
 //! the primitive (index `n + p`, `n` mesh bodies) second with triangle 0. Pairs of two
 //! primitives are not queried; f32 primitive pairs are measured again in f64 on the stored
-//! model at the state as given ([`bdtree_std::host::primitive_contacts`]), so an extra is within
+//! model at the state as given ([`crate::host::primitive_contacts`]), so an extra is within
 //! the tolerance of the refine bound. The other runs ignore primitives (the CLI refuses
 //! them there).
 
@@ -24,12 +24,10 @@ use std::time::Instant;
 
 use bdtree_core::{floating_origin, Image, ImageError, QueryStats, Scalar};
 
-use bdtree_std::build::{build, BuildError, BuildOptions, BuildReport};
-use bdtree_std::export::{Contact, ProxyContact};
-use bdtree_std::host::{
-    Body as HostBody, HostError, Placement, Primitive, Tree, World, WorldAnswer,
-};
-use bdtree_std::io::{ImageBuf, Scene};
+use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::export::{Contact, ProxyContact};
+use crate::host::{Body as HostBody, HostError, Placement, Primitive, Tree, World, WorldAnswer};
+use crate::io::{ImageBuf, Scene};
 
 /// A contact proxy of a body reaching into a primitive body of the scene.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,7 +176,7 @@ pub(crate) fn parse_images<'b, S: Scalar>(
 /// The floating origin of a whole frame over `frames`: the centre of the box around every mesh
 /// body's translation in those frames ([`floating_origin`]; the world origin for a scene
 /// without mesh bodies). The runners place each body pair at its own origin
-/// ([`bdtree_std::host::placing`]); for a scene of two bodies this is that pair's origin (over two
+/// ([`crate::host::placing`]); for a scene of two bodies this is that pair's origin (over two
 /// frames: its swept origin). The interrupted-query table places whole frames here.
 pub fn frame_origin(scene: &Scene, frames: impl IntoIterator<Item = usize>) -> [f64; 3] {
     let translations: Vec<[f64; 3]> = frames
@@ -212,7 +210,7 @@ pub fn world<S: Scalar>(scene: &Scene, prepared: &PreparedScene) -> Result<World
             .poses
             .first()
             .copied()
-            .unwrap_or(bdtree_std::io::Pose::IDENTITY);
+            .unwrap_or(crate::io::Pose::IDENTITY);
         primitives.push(Primitive::new(primitive.shape, pose).map_err(|e| image_error(n + p, e))?);
     }
     World::new(bodies, primitives).map_err(|e| image_error(0, e))
@@ -287,7 +285,7 @@ pub fn run<S: Scalar>(
 /// `self_pairs` each body's self-collisions are added to [`FrameResult::pairs`] as
 /// `(b, b, ta, tb)`. Triangle pairs come from [`World::pairs`]: its broad phase, then every
 /// body pair that may touch at its own origin, refined in f64 in f32 (the f32 answer's extras
-/// are only pairs within the bound of [`bdtree_std::host::placing`]). The counters are the kernel
+/// are only pairs within the bound of [`crate::host::placing`]). The counters are the kernel
 /// walks' (a body pair the broad phase or its certificate settles visits no node pair).
 pub fn run_with<S: Scalar>(
     scene: &Scene,
@@ -392,7 +390,7 @@ pub fn run_unrefined<S: Scalar>(
 }
 
 /// The nearest points of one body pair in one frame, widened to f64 (see
-/// [`bdtree_std::host::distance`]).
+/// [`crate::host::distance`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairDistance {
     /// Body indices, `a < b`.

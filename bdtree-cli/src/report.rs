@@ -1,6 +1,7 @@
 //! The lines `bdtree` prints: build and compaction summaries, one line (text or JSON) per
-//! scene frame, interrupted-query tables, inspections. Kept in the library so the command-line
-//! tool stays glue and other front ends can print the same.
+//! scene frame, interrupted-query tables, inspections (text, JSON, Rust constants). The answers
+//! they print are the scene runner's (`bdtree_std::runner`); this room only formats them, so
+//! the binary's files stay glue.
 //!
 //! Multi-line texts end without a newline (print them with `println!`).
 
@@ -10,14 +11,14 @@ use std::path::Path;
 
 use bdtree_core::Order;
 
-use super::check::Comparison;
-use super::contacts::{ContactData, FrameAnswer, NearContact, SweptContact};
-use super::inspect::{self, Inspection};
-use super::interrupt_table::BudgetRow;
-use super::scene::{FrameResult, PairDistance};
 use bdtree_std::build::{BuildOptions, BuildReport, CompactReport};
 use bdtree_std::host::Wrench;
 use bdtree_std::io::Scene;
+use bdtree_std::runner::inspect::{self, Inspection};
+use bdtree_std::runner::{
+    BudgetRow, Comparison, ContactData, FrameAnswer, FrameResult, NearContact, PairCloser,
+    PairDistance, SweptContact,
+};
 
 /// The summary of a build: counts, sizes, the two sphere fits, the mean radius growth.
 pub fn build_summary(
@@ -597,4 +598,148 @@ pub fn comparison_text(reference: &Path, c: &inspect::Comparison) -> String {
         c.proxy_pairs,
         c.reference_proxy_pairs
     )
+}
+
+/// What `bdtree inspect --json` prints: the inspection as one JSON object.
+pub fn inspection_json(i: &Inspection) -> String {
+    serde_json::to_string(i).unwrap_or_default()
+}
+
+/// The sizes of an inspected image as Rust constants for a controller's storage (`bdtree inspect
+/// --rust`), each named `{prefix}_…` (`prefix` made of ASCII capitals, digits and `_`,
+/// [`constant_prefix`]); `file` is named in the heading comment. The depth's and modes'
+/// constants feed `bdtree_core`'s `const fn` capacity helpers, which the last two
+/// constants call.
+pub fn rust_constants(i: &Inspection, prefix: &str, file: &str) -> String {
+    let kind = match (i.bounded, i.nested) {
+        (true, _) => "bounded depth (proxy queries only)",
+        (false, true) => "complete, nested",
+        (false, false) => "complete",
+    };
+    let mut out = format!(
+        "// Sizes of the tree image `{file}` (`bdtree inspect --rust`): {scalar}, {encoding} \
+         rows, {kind}.\n\
+         // Give the image's `Body` a sphere cache of `{p}_NODES` `CacheEntry<{scalar}>` and \
+         `{p}_MODE_STORAGE` scalars of mode storage.\n",
+        scalar = i.scalar,
+        encoding = i.encoding,
+        p = prefix,
+    );
+    let mut line = |doc: &str, name: &str, ty: &str, value: String| {
+        out.push_str(&format!(
+            "/// {doc}\npub const {prefix}_{name}: {ty} = {value};\n"
+        ));
+    };
+    line(
+        "Nodes: the sphere cache's entries.",
+        "NODES",
+        "usize",
+        i.nodes.to_string(),
+    );
+    line(
+        "Depth of the deepest node (stack sizes).",
+        "DEPTH",
+        "u32",
+        i.depth.to_string(),
+    );
+    line(
+        "Modes: the length of `q`.",
+        "MODES",
+        "usize",
+        i.modes.to_string(),
+    );
+    line(
+        "Vertices: the optional vertex cache's entries (0 for a bounded-depth image).",
+        "VERTICES",
+        "usize",
+        i.vertices.to_string(),
+    );
+    line(
+        "Triangles (indices reported by the queries are below it).",
+        "TRIANGLES",
+        "usize",
+        i.triangles.to_string(),
+    );
+    line(
+        "Bytes of the image (flash).",
+        "IMAGE_BYTES",
+        "usize",
+        i.bytes.to_string(),
+    );
+    line(
+        "Scalars of mode storage (`q` and the update's weights).",
+        "MODE_STORAGE",
+        "usize",
+        format!("bdtree_core::mode_storage({prefix}_MODES)"),
+    );
+    line(
+        "Stack entries for every query of this tree against one no deeper, and its own \
+         self-collision.",
+        "STACK",
+        "usize",
+        format!("bdtree_core::query_stack_capacity({prefix}_DEPTH, {prefix}_DEPTH)"),
+    );
+    out
+}
+
+/// A constant prefix from a file name: its stem in ASCII capitals, every other character `_`,
+/// `_` first if it would start with a digit (`arm-v2.bdt` → `ARM_V2`; `2dof.bdt` → `_2DOF`).
+pub fn constant_prefix(stem: &str) -> String {
+    let mut p: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if p.is_empty() || p.starts_with(|c: char| c.is_ascii_digit()) {
+        p.insert(0, '_');
+    }
+    p
+}
+
+/// One body pair of one frame of `bdtree distance --closer-than D` (text or JSON), with the
+/// brute-force distance when checked.
+pub fn closer_line(
+    scene: &Scene,
+    f: usize,
+    p: &PairCloser,
+    distance: f64,
+    truth: Option<f64>,
+    json: bool,
+) -> String {
+    let (a, b) = p.bodies;
+    let (na, nb) = (&scene.bodies[a].name, &scene.bodies[b].name);
+    if json {
+        let mut v = serde_json::json!({
+            "frame": f,
+            "bodies": [na, nb],
+            "closer_than": distance,
+            "closer": p.witness.is_some(),
+        });
+        if let Some(w) = p.witness {
+            v["witness"] = serde_json::json!({
+                "triangles": w.triangles,
+                "distance": w.distance,
+            });
+        }
+        if let Some(t) = truth {
+            v["check"] = serde_json::json!({ "brute_force": t });
+        }
+        return v.to_string();
+    }
+    let mut line = match p.witness {
+        Some(w) => format!(
+            "frame {f:>3}: {na}–{nb}: closer than {distance} (triangles {}, {} at {:.6})",
+            w.triangles[0], w.triangles[1], w.distance
+        ),
+        None => format!("frame {f:>3}: {na}–{nb}: not closer than {distance}"),
+    };
+    if let Some(t) = truth {
+        let _ = write!(line, "  | brute force {t:.6}");
+    }
+    line
 }

@@ -1,13 +1,13 @@
 //! One scene frame, ready to draw or export ([`FrameGeometry`]): every body deformed (f64,
-//! [`bdtree_std::oracle::deform`]), its intersecting triangle pairs found with the kernel (f64
+//! [`crate::oracle::deform`]), its intersecting triangle pairs found with the kernel (f64
 //! images), and optionally the overlapping contact proxies and every body's spheres at a tree
-//! level ([`bdtree_std::host::Body::level_spheres_at`]); a point of each pair's intersection
+//! level ([`crate::host::Body::level_spheres_at`]); a point of each pair's intersection
 //! ([`contact_point`]).
 
 use super::scene::{prepare, run_with, set_world_frame, world, RunError};
-use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::export::{contact_point, BodyGeometry, FrameGeometry};
-use bdtree_std::io::Scene;
+use crate::build::{BuildOptions, Precision};
+use crate::export::{contact_point, BodyGeometry, FrameGeometry};
+use crate::io::Scene;
 
 /// What [`frame_geometry`] computes besides the deformed meshes and the contacts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,7 +17,7 @@ pub struct GeometryOptions {
     /// Each body's self-contacts too.
     pub self_pairs: bool,
     /// Every body's deformed spheres at this tree level (the cut of
-    /// [`bdtree_std::host::level_cut`]).
+    /// [`crate::host::level_cut`]).
     pub spheres: Option<u32>,
 }
 

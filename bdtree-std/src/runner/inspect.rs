@@ -6,7 +6,7 @@
 //! grow far less than the root, which is what keeps the updated tree tight.
 //!
 //! The box table does the same for the box bounds computed from the image
-//! ([`bdtree_std::build::boxes::box_table`]): mean largest half-extent, mean `‖ΔH‖` (the Frobenius
+//! ([`crate::build::boxes::box_table`]): mean largest half-extent, mean `‖ΔH‖` (the Frobenius
 //! norm of the node's per-mode, per-axis half-extent growths) and the mean box-to-sphere volume
 //! ratio of the rest bounds.
 
@@ -14,8 +14,8 @@ use bdtree_core::image::Section;
 use bdtree_core::{Encoding, Image, Scalar};
 
 use super::cost::{cost_of_queries, QueryCost};
-use bdtree_std::host::Tree;
-use bdtree_std::io::ImageBuf;
+use crate::host::Tree;
+use crate::io::ImageBuf;
 
 /// One level of the tightness table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -83,110 +83,7 @@ pub struct Inspection {
     /// The tightness table.
     pub levels: Vec<Level>,
     /// Zero-area (point, segment) and sliver triangles of the stored mesh.
-    pub degenerate: bdtree_std::build::quality::Counts,
-}
-
-impl Inspection {
-    /// As one JSON object.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// The image's sizes as Rust constants for a controller's storage (`bdtree inspect
-    /// --rust`), each named `{prefix}_…` (`prefix` made of ASCII capitals, digits and `_`,
-    /// [`constant_prefix`]); `file` is named in the heading comment. The depth's and modes'
-    /// constants feed `bdtree_core`'s `const fn` capacity helpers, which the last two
-    /// constants call.
-    pub fn rust_constants(&self, prefix: &str, file: &str) -> String {
-        let kind = match (self.bounded, self.nested) {
-            (true, _) => "bounded depth (proxy queries only)",
-            (false, true) => "complete, nested",
-            (false, false) => "complete",
-        };
-        let mut out = format!(
-            "// Sizes of the tree image `{file}` (`bdtree inspect --rust`): {scalar}, {encoding} \
-             rows, {kind}.\n\
-             // Give the image's `Body` a sphere cache of `{p}_NODES` `CacheEntry<{scalar}>` and \
-             `{p}_MODE_STORAGE` scalars of mode storage.\n",
-            scalar = self.scalar,
-            encoding = self.encoding,
-            p = prefix,
-        );
-        let mut line = |doc: &str, name: &str, ty: &str, value: String| {
-            out.push_str(&format!(
-                "/// {doc}\npub const {prefix}_{name}: {ty} = {value};\n"
-            ));
-        };
-        line(
-            "Nodes: the sphere cache's entries.",
-            "NODES",
-            "usize",
-            self.nodes.to_string(),
-        );
-        line(
-            "Depth of the deepest node (stack sizes).",
-            "DEPTH",
-            "u32",
-            self.depth.to_string(),
-        );
-        line(
-            "Modes: the length of `q`.",
-            "MODES",
-            "usize",
-            self.modes.to_string(),
-        );
-        line(
-            "Vertices: the optional vertex cache's entries (0 for a bounded-depth image).",
-            "VERTICES",
-            "usize",
-            self.vertices.to_string(),
-        );
-        line(
-            "Triangles (indices reported by the queries are below it).",
-            "TRIANGLES",
-            "usize",
-            self.triangles.to_string(),
-        );
-        line(
-            "Bytes of the image (flash).",
-            "IMAGE_BYTES",
-            "usize",
-            self.bytes.to_string(),
-        );
-        line(
-            "Scalars of mode storage (`q` and the update's weights).",
-            "MODE_STORAGE",
-            "usize",
-            format!("bdtree_core::mode_storage({prefix}_MODES)"),
-        );
-        line(
-            "Stack entries for every query of this tree against one no deeper, and its own \
-             self-collision.",
-            "STACK",
-            "usize",
-            format!("bdtree_core::query_stack_capacity({prefix}_DEPTH, {prefix}_DEPTH)"),
-        );
-        out
-    }
-}
-
-/// A constant prefix from a file name: its stem in ASCII capitals, every other character `_`,
-/// `_` first if it would start with a digit (`arm-v2.bdt` → `ARM_V2`; `2dof.bdt` → `_2DOF`).
-pub fn constant_prefix(stem: &str) -> String {
-    let mut p: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if p.is_empty() || p.starts_with(|c: char| c.is_ascii_digit()) {
-        p.insert(0, '_');
-    }
-    p
+    pub degenerate: crate::build::quality::Counts,
 }
 
 /// Swept front entries per node of each tree of a pair ([`swept_front_share`]).
@@ -228,7 +125,7 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         .unwrap_or((0, 0));
     // Box bounds are computed from the mesh and the scalar rows.
     let boxes = if tree.encoding() == Encoding::Float && !tree.is_bounded() {
-        bdtree_std::build::boxes::box_table(image)
+        crate::build::boxes::box_table(image)
     } else {
         Vec::new()
     };
@@ -317,7 +214,7 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         swept_front_share: swept_front_share(tree.node_count()),
         swept_front_entry_bytes: core::mem::size_of::<bdtree_core::FrontEntry<S>>(),
         levels,
-        degenerate: bdtree_std::build::quality::image_counts(image),
+        degenerate: crate::build::quality::image_counts(image),
     }
 }
 

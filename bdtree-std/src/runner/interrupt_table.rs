@@ -17,8 +17,8 @@ use super::check::brute_force_frame;
 use super::scene::{
     frame_error, frame_origin, parse_images, set_world_frame, world, PreparedScene, RunError,
 };
-use bdtree_std::host::{Budget, Interruptible, Progress};
-use bdtree_std::io::Scene;
+use crate::host::{Budget, Interruptible, Progress};
+use crate::io::Scene;
 
 /// One budget's figures, summed or averaged over every frame and body pair.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,14 +1,12 @@
 //! `bdtree distance --closer-than D`: per frame, whether each body pair comes within a
-//! distance ([`bdtree_std::host::World::closer_than`]), and its line of output.
-
-use std::fmt::Write;
+//! distance ([`crate::host::World::closer_than`]).
 
 use bdtree_core::Scalar;
 
 use super::scene::{frame_error, set_world_frame, world, PreparedScene, RunError};
-use bdtree_std::host::Closer;
-use bdtree_std::io::{Pose, Scene};
-use bdtree_std::oracle;
+use crate::host::Closer;
+use crate::io::{Pose, Scene};
+use crate::oracle;
 
 /// One body pair of one frame: whether it comes within the distance, with the witness.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,7 +19,7 @@ pub struct PairCloser {
 }
 
 /// Per frame, every pair of distinct bodies with whether it comes within `distance`
-/// ([`bdtree_std::host::World::closer_than`]: never a false "no"; a "yes" within the pair's
+/// ([`crate::host::World::closer_than`]: never a false "no"; a "yes" within the pair's
 /// rounding bound of `distance`), in scalar `S`.
 pub fn run_closer_than<S: Scalar>(
     scene: &Scene,
@@ -53,52 +51,9 @@ pub fn run_closer_than<S: Scalar>(
     Ok(out)
 }
 
-/// One body pair of one frame of `bdtree distance --closer-than D` (text or JSON), with the
-/// brute-force distance when checked.
-pub fn closer_line(
-    scene: &Scene,
-    f: usize,
-    p: &PairCloser,
-    distance: f64,
-    truth: Option<f64>,
-    json: bool,
-) -> String {
-    let (a, b) = p.bodies;
-    let (na, nb) = (&scene.bodies[a].name, &scene.bodies[b].name);
-    if json {
-        let mut v = serde_json::json!({
-            "frame": f,
-            "bodies": [na, nb],
-            "closer_than": distance,
-            "closer": p.witness.is_some(),
-        });
-        if let Some(w) = p.witness {
-            v["witness"] = serde_json::json!({
-                "triangles": w.triangles,
-                "distance": w.distance,
-            });
-        }
-        if let Some(t) = truth {
-            v["check"] = serde_json::json!({ "brute_force": t });
-        }
-        return v.to_string();
-    }
-    let mut line = match p.witness {
-        Some(w) => format!(
-            "frame {f:>3}: {na}–{nb}: closer than {distance} (triangles {}, {} at {:.6})",
-            w.triangles[0], w.triangles[1], w.distance
-        ),
-        None => format!("frame {f:>3}: {na}–{nb}: not closer than {distance}"),
-    };
-    if let Some(t) = truth {
-        let _ = write!(line, "  | brute force {t:.6}");
-    }
-    line
-}
-
 /// The brute-force minimum distance of bodies `a` and `b` in frame `f` (f64, every triangle
 /// pair of the explicitly deformed meshes), computed relative to the pair's floating origin
-/// ([`bdtree_std::host::placing::pair_origin`]'s rule): in world coordinates, the deformation's own
+/// ([`crate::host::placing::pair_origin`]'s rule): in world coordinates, the deformation's own
 /// rounding (`u₆₄` of the translations, 10⁻¹² at 10⁴) would exceed the f64 answers' bound.
 pub fn brute_force_pair_distance(scene: &Scene, f: usize, a: usize, b: usize) -> Option<f64> {
     let frame = scene.frames.get(f)?;

@@ -6,7 +6,7 @@
 //! (`q = 0`).
 //!
 //! ```sh
-//! cargo run --release -p bdtree-std --example chairs -- 1000 [steps]
+//! cargo run --release -p bdtree-cli --example chairs -- 1000 [steps]
 //! ```
 
 use std::time::Instant;
