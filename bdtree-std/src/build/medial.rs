@@ -28,17 +28,34 @@
 //!    here). The ball's center is then checked inside the body (winding number, [`Solid`]) and
 //!    halved towards the sample until it is.
 //! 4. **Grouping**, top down with the median builder's balanced shape (a node's triangles
-//!    split in halves, so every level has as many nodes as the median tree's): per node six
-//!    candidate splits, the median of the medial centers and of the centroids along x, y and z,
-//!    and the one kept whose children have the smaller estimated volume outside the body,
-//!    `Σ (4π/3 R³ − V)`, with `R` the child's box-centered radius and `V` the volume of the body
-//!    between its triangles and their medial centers (`Σ area · height / 3`). The medial key
+//!    split in halves, so every level has as many nodes as the median tree's). A node is
+//!    *thin* when the mean radius of its triangles' medial balls is below `THIN` (0.25) times the
+//!    half-diagonal of its vertex box: a piece of a slab, a bar, a leg. A thick node (a patch
+//!    of a round body, where the body is deeper than the patch is wide) gets the paper's
+//!    median split. A thin node gets, of four candidates — the paper's split and the median
+//!    splits of the medial keys (the midpoints between each triangle's centroid and its
+//!    medial center) along x, y and z — the one whose children's spheres have the smaller
+//!    summed volume `Σ 4π/3 R³`, `R` box-centered over the child's vertices (the body's
+//!    volume inside them is the same for every split of a node, so this ranks the splits by
+//!    their volume outside the body as far as the spheres do not overlap). The medial key
 //!    keeps the two sides of a thin part together and follows the part's axis.
+//!
+//!    Tried and dropped, measured with `examples/medial_fit.rs`: keys on the medial centers
+//!    alone (on a round body they crowd the middle, and their splits gathered patches from
+//!    opposite sides: the 20k blob's outside volume 4.3x the median tree's at level 10);
+//!    the choice by `Σ R³` on every node (on the blob 1.2–12x the median tree's outside
+//!    volume on levels 5–10, even among centroid splits only: the greedy choice ruins the
+//!    lower levels of a round body); only the longest axis of the keys (no gain anywhere);
+//!    `THIN` = 1 (the blob's root then counts as thin, since a round body's box
+//!    half-diagonal is √3 times its radius, and the blob's outside volume was 12x the median
+//!    tree's at level 10; the bar's slices gained, mean error 0.53–0.60x on levels 7–9, which
+//!    0.25 loses). With 0.25 the blob's tree is the median tree, the bar's nearly so, and the
+//!    chair's slabs gain (run `examples/medial_fit.rs` for the table).
 //!
 //! # Why no Delaunay crate
 //!
 //! `qhull` 0.4 (MIT bindings to the Qhull C library) runs bindgen in its build script: it needs
-//! libclang on the build machine (absent here and on a plain CI image: the build fails) and
+//! libclang on every machine that builds it (absent on this one: the build fails) and
 //! pulls bindgen, clang-sys, regex and syn (44 s on two cores before it fails). `delaunay`
 //! 0.8 (BSD-3, pure Rust, exact predicates) requires Rust 1.99.1, newer than this toolchain
 //! (1.95) and the workspace's MSRV (1.86). The shrinking ball needs neither, is deterministic,
@@ -52,7 +69,8 @@
 //! Costs: `O(S log S)` for the k-d tree, about four nearest-neighbour queries per triangle (on
 //! round bodies each visits a good part of the samples: a medial ball near the center of a
 //! nearly spherical body has nearly every sample close to its sphere, and proving it empty is
-//! what costs; 21 s for the 20,480-triangle blob on a loaded two-core machine), one
+//! what costs; 11–12 s for the 20,480-triangle blob on a loaded two-core machine, against
+//! 0.03 s for the median tree), one
 //! winding number per triangle (a grid over the yz-plane), and `O(6 n)` per node to choose its
 //! split. None of it affects a bound: a poor medial estimate only makes a looser tree.
 
@@ -62,12 +80,19 @@ use crate::rng::Rng;
 use crate::vec3::{cross, dot, sub};
 use std::collections::HashMap;
 
-/// A triangle's medial data: the center and radius of its medial ball, and the volume of the
-/// body between the triangle and that center (`area · height / 3`).
+/// A node is thin (its split chosen from medial keys) when the mean medial radius of its
+/// triangles is below this fraction of the half-diagonal of its vertex box.
+pub(crate) const THIN: f64 = 0.25;
+
+/// A triangle's medial key: the midpoint between its centroid and the center of its medial
+/// ball. The two sides of a thin part get nearby keys (their medial centers coincide and the
+/// part is thin); on a round body, where every medial center sits near the middle, the keys
+/// stay spread like the surface, so a split of keys stays a split of nearby triangles.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MedialKey {
-    pub(crate) center: [f64; 3],
-    pub(crate) volume: f64,
+    pub(crate) key: [f64; 3],
+    /// The medial ball's radius.
+    pub(crate) radius: f64,
 }
 
 /// Checks that a mesh is closed: every undirected edge is used as often in one direction as in
@@ -427,11 +452,10 @@ pub(crate) fn medial_keys(mesh: &Mesh) -> Result<Vec<MedialKey>, BuildError> {
                 radius *= 0.5;
                 center = [0, 1, 2].map(|k| s[k] - radius * n[k]);
             }
-            let [a, _, _] = tri(i);
-            let height = dot(sub(a, center), n).max(0.0);
+            let [a, b, c] = tri(i);
             MedialKey {
-                center,
-                volume: areas[i] * height / 3.0,
+                key: [0, 1, 2].map(|k| 0.5 * ((a[k] + b[k] + c[k]) / 3.0 + center[k])),
+                radius,
             }
         })
         .collect())
@@ -440,9 +464,9 @@ pub(crate) fn medial_keys(mesh: &Mesh) -> Result<Vec<MedialKey>, BuildError> {
 /// How deep inside a ball, relative to its radius, a sample may lie with the ball still taken as
 /// empty. Without a tolerance, proving a ball empty costs a visit of every sample near its
 /// sphere when the samples are nearly cospherical (a round body's medial ball), `O(S)` per
-/// query; 2 % took the blob's 20k triangles from 45 s to 24 s (the emptiness proofs still
-/// visit a third of the samples there), and the radius is within 2 % of the empty ball's (a
-/// heuristic partition needs no more).
+/// query; 2 % took the blob's 20k triangles from 45 s to 24 s at `3T` samples (the emptiness
+/// proofs still visit a third of the samples there), and the radius is within 2 % of the
+/// empty ball's (a heuristic partition needs no more).
 const EMPTY_SLACK: f64 = 0.02;
 
 /// The radius of the largest empty ball tangent at sample `s` (index `own`) on the inner side

@@ -21,7 +21,9 @@
 use bdtree_core::image::tree::NONE;
 use bdtree_core::image::{Layout, Section};
 
-use super::medial::{medial_keys, MedialKey};
+use std::cmp::Ordering;
+
+use super::medial::{medial_keys, MedialKey, THIN};
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::{Basis, ImageBuf, Mesh};
@@ -283,7 +285,7 @@ impl Builder<'_> {
             return index;
         }
         if self.medial.is_some() {
-            self.split_medial(tris);
+            self.split_medial(tris, &verts);
         } else if self.grouping == Grouping::Motion && self.modes > 0 {
             self.split_motion(tris, &verts);
         } else {
@@ -324,31 +326,18 @@ impl Builder<'_> {
         });
     }
 
-    /// The medial split (see [`medial`](super::medial)): of the six median splits of the medial
-    /// centers and of the centroids along x, y and z, the one whose halves have the smaller
-    /// estimated volume outside the body, `Σ (4π/3 R³ − V)` (`R` box-centered over the
-    /// half's vertices, `V` the medial keys' volumes). `O(6 n)` plus the selections.
-    fn split_medial(&self, tris: &mut [u32]) {
+    /// The medial split (see [`medial`](super::medial)): on a thick node the paper's split
+    /// ([`Self::split_rest`]); on a thin one, of the paper's split and the median splits of the
+    /// medial keys along x, y and z, the one whose halves' spheres have the smaller summed
+    /// volume `Σ 4π/3 R³` (`R` box-centered over the half's vertices). `O(n)` per candidate
+    /// plus the selections.
+    fn split_medial(&self, tris: &mut [u32], verts: &[u32]) {
         let Some(keys) = self.medial.as_deref() else {
             return;
         };
         let mid = tris.len() / 2;
-        let mut best: Option<(f64, Vec<u32>)> = None;
-        for candidate in 0..6 {
-            let axis = candidate % 3;
-            let key = |t: u32| -> f64 {
-                if candidate < 3 {
-                    keys[t as usize].center[axis]
-                } else {
-                    self.triangles[t as usize]
-                        .iter()
-                        .map(|&v| self.positions[v as usize][axis])
-                        .sum::<f64>()
-                }
-            };
-            let mut order = tris.to_vec();
-            order.select_nth_unstable_by(mid, |&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-            let cost: f64 = [&order[..mid], &order[mid..]]
+        let cost = |order: &[u32]| -> f64 {
+            [&order[..mid], &order[mid..]]
                 .iter()
                 .map(|half| {
                     let mut lo = [f64::INFINITY; 3];
@@ -365,16 +354,40 @@ impl Builder<'_> {
                     let r = verts()
                         .map(|v| dist(c, self.positions[v as usize]))
                         .fold(0.0, f64::max);
-                    let inside: f64 = half.iter().map(|&t| keys[t as usize].volume).sum();
-                    4.0 / 3.0 * std::f64::consts::PI * r.powi(3) - inside
+                    4.0 / 3.0 * std::f64::consts::PI * r.powi(3)
                 })
-                .sum();
-            if best.as_ref().is_none_or(|b| cost < b.0) {
-                best = Some((cost, order));
+                .sum()
+        };
+        self.split_rest(tris, verts);
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &v in verts {
+            let p = self.positions[v as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
             }
         }
-        if let Some((_, order)) = best {
-            tris.copy_from_slice(&order);
+        let half_diagonal = 0.5 * dist(lo, hi);
+        let mean_radius =
+            tris.iter().map(|&t| keys[t as usize].radius).sum::<f64>() / tris.len() as f64;
+        // Thick (or not finite): the paper's split.
+        let thin = mean_radius.partial_cmp(&(THIN * half_diagonal)) == Some(Ordering::Less);
+        if !thin {
+            return;
+        }
+        let mut best = cost(tris);
+        for axis in 0..3 {
+            let mut medial = tris.to_vec();
+            medial.select_nth_unstable_by(mid, |&a, &b| {
+                let (ka, kb) = (keys[a as usize].key[axis], keys[b as usize].key[axis]);
+                ka.total_cmp(&kb).then(a.cmp(&b))
+            });
+            let c = cost(&medial);
+            if c < best {
+                best = c;
+                tris.copy_from_slice(&medial);
+            }
         }
     }
 
