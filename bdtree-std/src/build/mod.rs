@@ -4,6 +4,7 @@
 //! | file | what |
 //! |---|---|
 //! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
+//! | `medial.rs` | the medial partition of [`TreeKind::Medial`]: closedness, the inside test ([`medial::Solid`]), medial balls by the shrinking ball |
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
 //! | `certificates.rs` | subspace certificates of the nodes for self-collision culling in `O(M)` ([`self_certificates`]) |
@@ -19,6 +20,7 @@ pub mod boxes;
 pub mod certificates;
 pub mod compact;
 pub mod contours;
+pub mod medial;
 pub mod quality;
 pub mod tree;
 pub mod welzl;
@@ -30,4 +32,5 @@ pub use compact::{compact, CompactReport};
 pub use contours::{self_contours, ContourTable};
 pub use tree::{
     build, BuildError, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit,
+    TreeKind,
 };

@@ -21,6 +21,9 @@
 use bdtree_core::image::tree::NONE;
 use bdtree_core::image::{Layout, Section};
 
+use std::cmp::Ordering;
+
+use super::medial::{medial_keys, MedialKey, THIN};
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::{Basis, ImageBuf, Mesh};
@@ -95,9 +98,27 @@ pub enum Grouping {
     Motion,
 }
 
+/// Which partition of the triangles the tree is built on. Either way the image has the same
+/// format and shape (halves at every split), and every node's sphere wraps its own triangles:
+/// only which triangles share a node differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum TreeKind {
+    /// The BD paper's top-down median split ([`Grouping`] chooses its direction).
+    #[default]
+    Median,
+    /// Splits chosen from an approximation of the body's medial axis
+    /// ([`medial`](super::medial)): closed meshes only ([`BuildError::NotClosed`] otherwise);
+    /// [`Grouping`] and [`BuildOptions::motion_weight`] are ignored (the partition is of the
+    /// rest shape).
+    Medial,
+}
+
 /// Options of [`build`].
 #[derive(Debug, Clone, Copy)]
 pub struct BuildOptions {
+    /// Which partition the tree is built on.
+    pub tree: TreeKind,
     /// Scalar of the image.
     pub precision: Precision,
     /// Rest sphere fit.
@@ -120,6 +141,7 @@ pub struct BuildOptions {
 impl Default for BuildOptions {
     fn default() -> Self {
         Self {
+            tree: TreeKind::default(),
             precision: Precision::default(),
             sphere: SphereFit::default(),
             mode_center: ModeCenter::default(),
@@ -173,6 +195,8 @@ struct Builder<'a> {
     grouping: Grouping,
     /// `α` of [`Grouping::Motion`].
     alpha: f64,
+    /// The triangles' medial keys, for [`TreeKind::Medial`].
+    medial: Option<Vec<MedialKey>>,
     nodes: Vec<Node>,
     report: BuildReport,
     progress: &'a mut dyn FnMut(usize),
@@ -260,7 +284,9 @@ impl Builder<'_> {
             (self.progress)(1);
             return index;
         }
-        if self.grouping == Grouping::Motion && self.modes > 0 {
+        if self.medial.is_some() {
+            self.split_medial(tris, &verts);
+        } else if self.grouping == Grouping::Motion && self.modes > 0 {
             self.split_motion(tris, &verts);
         } else {
             self.split_rest(tris, &verts);
@@ -298,6 +324,71 @@ impl Builder<'_> {
         tris.select_nth_unstable_by(mid, |&a, &b| {
             centroid(a).total_cmp(&centroid(b)).then(a.cmp(&b))
         });
+    }
+
+    /// The medial split (see [`medial`](super::medial)): on a thick node the paper's split
+    /// ([`Self::split_rest`]); on a thin one, of the paper's split and the median splits of the
+    /// medial keys along x, y and z, the one whose halves' spheres have the smaller summed
+    /// volume `Σ 4π/3 R³` (`R` box-centered over the half's vertices). `O(n)` per candidate
+    /// plus the selections.
+    fn split_medial(&self, tris: &mut [u32], verts: &[u32]) {
+        let Some(keys) = self.medial.as_deref() else {
+            return;
+        };
+        let mid = tris.len() / 2;
+        let cost = |order: &[u32]| -> f64 {
+            [&order[..mid], &order[mid..]]
+                .iter()
+                .map(|half| {
+                    let mut lo = [f64::INFINITY; 3];
+                    let mut hi = [f64::NEG_INFINITY; 3];
+                    let verts = || half.iter().flat_map(|&t| self.triangles[t as usize]);
+                    for v in verts() {
+                        let p = self.positions[v as usize];
+                        for k in 0..3 {
+                            lo[k] = lo[k].min(p[k]);
+                            hi[k] = hi[k].max(p[k]);
+                        }
+                    }
+                    let c = [0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k]));
+                    let r = verts()
+                        .map(|v| dist(c, self.positions[v as usize]))
+                        .fold(0.0, f64::max);
+                    4.0 / 3.0 * std::f64::consts::PI * r.powi(3)
+                })
+                .sum()
+        };
+        self.split_rest(tris, verts);
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &v in verts {
+            let p = self.positions[v as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let half_diagonal = 0.5 * dist(lo, hi);
+        let mean_radius =
+            tris.iter().map(|&t| keys[t as usize].radius).sum::<f64>() / tris.len() as f64;
+        // Thick (or not finite): the paper's split.
+        let thin = mean_radius.partial_cmp(&(THIN * half_diagonal)) == Some(Ordering::Less);
+        if !thin {
+            return;
+        }
+        let mut best = cost(tris);
+        for axis in 0..3 {
+            let mut medial = tris.to_vec();
+            medial.select_nth_unstable_by(mid, |&a, &b| {
+                let (ka, kb) = (keys[a as usize].key[axis], keys[b as usize].key[axis]);
+                ka.total_cmp(&kb).then(a.cmp(&b))
+            });
+            let c = cost(&medial);
+            if c < best {
+                best = c;
+                tris.copy_from_slice(&medial);
+            }
+        }
     }
 
     /// Coordinate `d` of vertex `v` in the motion feature space `[p, α·U_1, …, α·U_M]`.
@@ -536,6 +627,8 @@ pub enum BuildError {
     BadBasis(String),
     /// The image would exceed the format's 4 GiB limit.
     TooLarge,
+    /// A medial tree was asked for a mesh that is not closed (an open surface has no inside).
+    NotClosed(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -544,6 +637,7 @@ impl std::fmt::Display for BuildError {
             Self::BadMesh(m) => write!(f, "cannot build a tree: {m}"),
             Self::BadBasis(m) => write!(f, "cannot build a tree: {m}"),
             Self::TooLarge => write!(f, "cannot build a tree: the image would exceed 4 GiB"),
+            Self::NotClosed(m) => write!(f, "cannot build a medial tree: {m}"),
         }
     }
 }
@@ -612,6 +706,10 @@ pub fn build(
         mode_center: options.mode_center,
         grouping: options.grouping,
         alpha: 0.0,
+        medial: match options.tree {
+            TreeKind::Median => None,
+            TreeKind::Medial => Some(medial_keys(mesh)?),
+        },
         nodes: Vec::with_capacity(2 * t - 1),
         report: BuildReport::default(),
         progress,

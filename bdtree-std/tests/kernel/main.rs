@@ -32,6 +32,7 @@ mod walk {
 mod query {
     mod boxes;
     mod contacts;
+    mod medial;
     mod primitives;
     mod proxies;
     mod refinement;

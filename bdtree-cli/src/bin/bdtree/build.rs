@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_cli::report;
-use bdtree_std::build::{build, BuildOptions, Precision, SphereFit};
+use bdtree_std::build::{build, BuildOptions, Precision, SphereFit, TreeKind};
 use bdtree_std::io::{load_mesh, load_npy};
 
 use crate::compact::compact_and_write;
@@ -27,6 +27,10 @@ pub struct Args {
     /// Rest sphere fit.
     #[arg(long, value_enum, default_value_t = SphereFit::Welzl)]
     sphere: SphereFit,
+    /// Which partition the tree is built on: the median split, or the medial-axis partition
+    /// (closed meshes only; same image format).
+    #[arg(long, value_enum, default_value_t = TreeKind::Median)]
+    tree: TreeKind,
     #[command(flatten)]
     bounds: BoundsArgs,
     #[command(flatten)]
@@ -35,6 +39,7 @@ pub struct Args {
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = BuildOptions {
+        tree: args.tree,
         sphere: args.sphere,
         nested: args.bounds.nested || args.compact.depth.is_some(),
         ..args.bounds.options(args.precision)

@@ -8,7 +8,9 @@ use bdtree_core::query::self_collision::{tree_parents, SelfList};
 use bdtree_core::{
     collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{build, self_certificates, self_contours, BuildOptions, Precision};
+use bdtree_std::build::{
+    build, self_certificates, self_contours, BuildOptions, Precision, TreeKind,
+};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -29,7 +31,19 @@ pub(super) fn check<S: Scalar>(
     q: &[f64],
     pose: io::Pose,
 ) -> Result<usize, TestCaseError> {
+    check_of::<S>(TreeKind::Median, mesh, basis, q, pose)
+}
+
+/// [`check`] on a tree of the given kind.
+pub(crate) fn check_of<S: Scalar>(
+    tree: TreeKind,
+    mesh: &Mesh,
+    basis: Option<&Basis>,
+    q: &[f64],
+    pose: io::Pose,
+) -> Result<usize, TestCaseError> {
     let options = BuildOptions {
+        tree,
         precision: if S::BYTES == 4 {
             Precision::F32
         } else {

@@ -2,7 +2,7 @@
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
 use bdtree_core::{collide, stack_capacity, Image, Pose, Scalar, TrianglePair, VertexEntry};
-use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
@@ -31,7 +31,12 @@ fn precision<S: Scalar>() -> Precision {
 }
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
+    image_of_kind::<S>(TreeKind::Median, mesh, basis)
+}
+
+fn image_of_kind<S: Scalar>(tree: TreeKind, mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
     let options = BuildOptions {
+        tree,
         precision: precision::<S>(),
         ..BuildOptions::default()
     };
@@ -144,7 +149,19 @@ fn check_traversal<S: Scalar>(
     a: (&Mesh, Option<&Basis>, &[f64], io::Pose),
     b: (&Mesh, Option<&Basis>, &[f64], io::Pose),
 ) -> Result<usize, TestCaseError> {
-    let (buf_a, buf_b) = (image_of::<S>(a.0, a.1), image_of::<S>(b.0, b.1));
+    check_traversal_of::<S>(TreeKind::Median, a, b)
+}
+
+/// [`check_traversal`] on trees of the given kind.
+pub(crate) fn check_traversal_of<S: Scalar>(
+    tree: TreeKind,
+    a: (&Mesh, Option<&Basis>, &[f64], io::Pose),
+    b: (&Mesh, Option<&Basis>, &[f64], io::Pose),
+) -> Result<usize, TestCaseError> {
+    let (buf_a, buf_b) = (
+        image_of_kind::<S>(tree, a.0, a.1),
+        image_of_kind::<S>(tree, b.0, b.1),
+    );
     let (image_a, image_b) = (
         buf_a.parse::<S>().expect("a"),
         buf_b.parse::<S>().expect("b"),

@@ -1,0 +1,173 @@
+//! Medial trees ([`TreeKind::Medial`]): the same exact answers as the f64 brute force — pair
+//! and self queries, f32 and f64, unit-size and millimetre bodies, near the origin and far from
+//! it — the same shape as the median tree, and the refusal of meshes that are not closed.
+
+use bdtree_std::build::medial::{check_closed, Solid};
+use bdtree_std::build::{build, BuildError, BuildOptions, TreeKind};
+use bdtree_std::io;
+use bdtree_std::io::Mesh;
+use bdtree_std::shapes::chair_mesh;
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use proptest::prelude::*;
+
+use super::self_collision::check_of;
+use super::triangles::check_traversal_of;
+use crate::support::{config, rough_basis, Rng};
+
+fn closed_meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.5, 2),
+        torus(0.5, 0.15, 18, 8),
+        bar(2.0, 0.08, 14),
+        blob(0.5, 2, 5, 11),
+    ]
+}
+
+fn scaled(mut mesh: Mesh, scale: f64) -> Mesh {
+    mesh.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
+    mesh
+}
+
+proptest! {
+    #![proptest_config(config(32, 0xBD7_5901))]
+
+    #[test]
+    fn medial_pairs_equal_brute_force(
+        ia in 0usize..4,
+        ib in 0usize..4,
+        modes_a in 0usize..=8,
+        modes_b in 0usize..=8,
+        amplitude in prop_oneof![Just(0.02), Just(0.2)],
+        scale in prop_oneof![Just(1.0), Just(1e-3)],
+        far in prop_oneof![Just(0.0), Just(300.0)],
+        seed in any::<u64>(),
+    ) {
+        // Unit-size and millimetre bodies, at the origin and hundreds of sizes away from it.
+        let mut rng = Rng::new(seed);
+        let all = closed_meshes();
+        let (mesh_a, mesh_b) = (scaled(all[ia].clone(), scale), scaled(all[ib].clone(), scale));
+        let mut basis_a = smooth_basis(&mesh_a.vertices, modes_a, amplitude);
+        let mut basis_b = smooth_basis(&mesh_b.vertices, modes_b, amplitude);
+        basis_a.data.iter_mut().for_each(|x| *x *= scale);
+        basis_b.data.iter_mut().for_each(|x| *x *= scale);
+        let qa: Vec<f64> = (0..modes_a).map(|_| rng.uniform(-1.5, 1.5)).collect();
+        let qb: Vec<f64> = (0..modes_b).map(|_| rng.uniform(-1.5, 1.5)).collect();
+        let origin = [0, 1, 2].map(|_| far * scale * rng.uniform(-1.0, 1.0));
+        let near = |rng: &mut Rng, reach: f64| {
+            [0, 1, 2].map(|k| origin[k] + scale * rng.uniform(-reach, reach))
+        };
+        let pose_a = io::Pose { rotation: rng.rotation(), translation: near(&mut rng, 0.2) };
+        let pose_b = io::Pose { rotation: rng.rotation(), translation: near(&mut rng, 0.7) };
+        let a = (&mesh_a, Some(&basis_a), qa.as_slice(), pose_a);
+        let b = (&mesh_b, Some(&basis_b), qb.as_slice(), pose_b);
+        check_traversal_of::<f32>(TreeKind::Medial, a, b)?;
+        check_traversal_of::<f64>(TreeKind::Medial, a, b)?;
+        // Rigid bodies too.
+        let a = (&mesh_a, None, &[][..], pose_a);
+        let b = (&mesh_b, None, &[][..], pose_b);
+        check_traversal_of::<f32>(TreeKind::Medial, a, b)?;
+        check_traversal_of::<f64>(TreeKind::Medial, a, b)?;
+    }
+
+    #[test]
+    fn medial_self_pairs_equal_brute_force(
+        index in 0usize..4,
+        modes in 1usize..=6,
+        rough in any::<bool>(),
+        amplitude in prop_oneof![Just(0.02), Just(0.2), Just(0.6)],
+        scale in prop_oneof![Just(1.0), Just(1e-3)],
+        far in prop_oneof![Just(1.0), Just(300.0)],
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let mesh = scaled(closed_meshes().swap_remove(index), scale);
+        let mut basis = if rough {
+            rough_basis(mesh.vertices.len(), modes, amplitude * 0.2 * scale, &mut rng)
+        } else {
+            smooth_basis(&mesh.vertices, modes, amplitude)
+        };
+        if !rough {
+            basis.data.iter_mut().for_each(|x| *x *= scale);
+        }
+        let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-2.0, 2.0)).collect();
+        let pose = io::Pose {
+            rotation: rng.rotation(),
+            translation: [0, 1, 2].map(|_| far * scale * rng.uniform(-1.0, 1.0)),
+        };
+        check_of::<f32>(TreeKind::Medial, &mesh, Some(&basis), &q, pose)?;
+        check_of::<f64>(TreeKind::Medial, &mesh, Some(&basis), &q, pose)?;
+    }
+}
+
+#[test]
+fn medial_tree_has_the_median_trees_shape() {
+    let mut different = 0;
+    for mesh in closed_meshes().into_iter().chain([chair_mesh()]) {
+        let built = |tree| {
+            let options = BuildOptions {
+                tree,
+                ..BuildOptions::default()
+            };
+            build(&mesh, None, options, &mut |_| {}).expect("build")
+        };
+        let ((median_image, median), (medial_image, medial)) =
+            (built(TreeKind::Median), built(TreeKind::Medial));
+        assert_eq!(median.nodes, medial.nodes);
+        assert_eq!(median.depth, medial.depth);
+        assert_eq!(median.bytes, medial.bytes);
+        if median_image.as_bytes() != medial_image.as_bytes() {
+            different += 1;
+        }
+    }
+    // The exact tests above run on other partitions than the median split's.
+    assert!(different >= 3, "only {different} medial trees differ");
+}
+
+#[test]
+fn medial_build_refuses_open_meshes() {
+    let medial = BuildOptions {
+        tree: TreeKind::Medial,
+        ..BuildOptions::default()
+    };
+    let mut holed = icosphere(0.5, 2);
+    holed.triangles.swap_remove(17);
+    for (name, mesh) in [("sheet", sheet(1.0, 1.0, 4, 4)), ("holed sphere", holed)] {
+        match build(&mesh, None, medial, &mut |_| {}) {
+            Err(e @ BuildError::NotClosed(_)) => {
+                let text = e.to_string();
+                assert!(text.contains("not closed"), "{name}: {text}");
+                assert!(text.contains("median split"), "{name}: {text}");
+            }
+            other => panic!("{name}: expected NotClosed, got {:?}", other.map(|r| r.1)),
+        }
+        // The median split still builds it.
+        build(&mesh, None, BuildOptions::default(), &mut |_| {}).expect("median build");
+    }
+    // A triangle that repeats a vertex is refused too.
+    let mut pinched = icosphere(0.5, 1);
+    pinched.triangles[0][1] = pinched.triangles[0][0];
+    assert!(matches!(
+        check_closed(&pinched),
+        Err(BuildError::NotClosed(_))
+    ));
+}
+
+#[test]
+fn solid_winding_numbers() {
+    let sphere = icosphere(0.5, 3);
+    let solid = Solid::new(&sphere).expect("closed");
+    let cases: [([f64; 3], bool); 6] = [
+        ([0.0; 3], true),
+        ([0.31, -0.2, 0.1], true),
+        ([0.0, 0.0, 0.48], true),
+        ([0.0, 0.0, 0.51], false),
+        ([2.0, 0.0, 0.0], false),
+        ([-0.45, 0.3, 0.0], false),
+    ];
+    for (p, inside) in cases {
+        assert_eq!(solid.contains(p), inside, "{p:?}");
+    }
+    // The chair's parts overlap: winding numbers above one inside the overlaps still count.
+    let chair = Solid::new(&chair_mesh()).expect("closed");
+    assert!(!chair.contains([10.0, 10.0, 10.0]));
+}
