@@ -14,8 +14,8 @@
 //! 1. **Closed bodies only.** The mesh must be closed: every edge used as often in one
 //!    direction as in the other (a 2-cycle, so the winding number is defined off the surface).
 //!    An open surface (a sheet, cloth) or a mesh with holes has no inside, hence no medial axis:
-//!    the build is refused with [`BuildError::NotClosed`], naming the first offending edge
-//!    (build it with the median split instead). No silent fallback: a caller asking for a
+//!    the build is refused with [`BuildError::NotClosed`](super::BuildError::NotClosed),
+//!    naming the first offending edge (build it with the median split instead). No silent fallback: a caller asking for a
 //!    medial tree gets one or an error.
 //! 2. **Surface samples**: one uniformly random point in every triangle (its representative)
 //!    plus area-weighted random points, `max(2T, 8192)` in all (deterministic seed).
@@ -74,7 +74,6 @@
 //! winding number per triangle (a grid over the yz-plane), and `O(6 n)` per node to choose its
 //! split. None of it affects a bound: a poor medial estimate only makes a looser tree.
 
-use super::tree::BuildError;
 use crate::io::Mesh;
 use crate::rng::Rng;
 use crate::vec3::{cross, dot, sub};
@@ -95,15 +94,26 @@ pub(crate) struct MedialKey {
     pub(crate) radius: f64,
 }
 
+/// Why a mesh has no inside: the first offending edge or triangle, named (the build reports it
+/// as [`BuildError::NotClosed`](super::BuildError::NotClosed)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotClosed(pub String);
+
+impl std::fmt::Display for NotClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotClosed {}
+
 /// Checks that a mesh is closed: every undirected edge is used as often in one direction as in
 /// the other (and every triangle has three distinct vertices). Names the first offending edge.
-pub fn check_closed(mesh: &Mesh) -> Result<(), BuildError> {
+pub fn check_closed(mesh: &Mesh) -> Result<(), NotClosed> {
     let mut balance: HashMap<(u32, u32), i64> = HashMap::new();
     for (t, f) in mesh.triangles.iter().enumerate() {
         if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] {
-            return Err(BuildError::NotClosed(format!(
-                "triangle {t} repeats a vertex"
-            )));
+            return Err(NotClosed(format!("triangle {t} repeats a vertex")));
         }
         for k in 0..3 {
             let (a, b) = (f[k], f[(k + 1) % 3]);
@@ -119,7 +129,7 @@ pub fn check_closed(mesh: &Mesh) -> Result<(), BuildError> {
     if let Some(&(a, b)) = open.iter().min() {
         let count = open.len();
         open.clear();
-        return Err(BuildError::NotClosed(format!(
+        return Err(NotClosed(format!(
             "the mesh is not closed ({count} edges are boundary or unmatched edges, the first \
              between vertices {a} and {b}): an open surface has no inside, hence no medial axis; \
              build it with the median split"
@@ -149,7 +159,7 @@ pub struct Solid {
 impl Solid {
     /// The solid of a closed mesh ([`check_closed`]); `O(T)` plus the grid cells the triangles
     /// cover.
-    pub fn new(mesh: &Mesh) -> Result<Solid, BuildError> {
+    pub fn new(mesh: &Mesh) -> Result<Solid, NotClosed> {
         check_closed(mesh)?;
         let triangles: Vec<[[f64; 3]; 3]> = mesh
             .triangles
@@ -397,7 +407,7 @@ fn widest(points: &[([f64; 3], u32)]) -> usize {
 }
 
 /// The medial key of every triangle (see the module docs). Refuses meshes that are not closed.
-pub(crate) fn medial_keys(mesh: &Mesh) -> Result<Vec<MedialKey>, BuildError> {
+pub(crate) fn medial_keys(mesh: &Mesh) -> Result<Vec<MedialKey>, NotClosed> {
     let solid = Solid::new(mesh)?;
     let t = mesh.triangles.len();
     let tri = |i: usize| mesh.triangles[i].map(|v| mesh.vertices[v as usize]);

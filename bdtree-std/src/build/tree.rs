@@ -23,7 +23,7 @@ use bdtree_core::image::{Layout, Section};
 
 use std::cmp::Ordering;
 
-use super::medial::{medial_keys, MedialKey, THIN};
+use super::medial::{medial_keys, MedialKey, NotClosed, THIN};
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::{Basis, ImageBuf, Mesh};
@@ -708,7 +708,9 @@ pub fn build(
         alpha: 0.0,
         medial: match options.tree {
             TreeKind::Median => None,
-            TreeKind::Medial => Some(medial_keys(mesh)?),
+            TreeKind::Medial => {
+                Some(medial_keys(mesh).map_err(|NotClosed(m)| BuildError::NotClosed(m))?)
+            }
         },
         nodes: Vec::with_capacity(2 * t - 1),
         report: BuildReport::default(),
