@@ -64,8 +64,8 @@ pub fn self_certificates<S: Scalar>(
         .collect();
     // How far the model the image was made from may lie from each stored value (per
     // coordinate: round to nearest moves `x` by at most `u|x|`, and by half the least
-    // subnormal near 0; doubled for margin). Zero for none of them: an f64 image of f64 data
-    // is exact, and `2u|x|` is then 2⁻⁵³ of it, which costs nothing.
+    // subnormal near 0; doubled for margin). An f64 image of f64 data is exact; the bound is
+    // then 2⁻⁵² of each value, which costs nothing.
     let u = S::UNIT_ROUNDOFF.to_f64();
     let stored = |x: f64| 2.0 * u * x.abs() + TINY;
     let largest = |v: V3| v[0].abs().max(v[1].abs()).max(v[2].abs());
