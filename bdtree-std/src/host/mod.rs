@@ -8,15 +8,15 @@
 //! |---|---|
 //! | [`Tree`] | a validated tree image (f32 or f64, read from its header), shared by its bodies; [`Tree::leaves`], the leaf node of every triangle |
 //! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked; [`Body::without_vertex_cache`], every sphere the image's own |
-//! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`] |
+//! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`], one file per query family named as the kernel's |
 //! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`]; [`Interruptible::start_unrefined_at`], at one origin many bodies share, no second stage |
-//! | [`closer_than`] ([`closer`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
-//! | [`pairs_with`] ([`boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |
+//! | [`closer_than`] ([`query::separation`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
+//! | [`pairs_with`] ([`query::boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |
 //! | [`contact_jacobians`] ([`jacobian`]) | the derivative of each contact's depth with respect to each body's `q`, with the features it differentiates |
 //! | [`contact_forces`], [`proxy_forces`], [`force_at_node`] | generalized forces of penalty contacts, in a [`Wrench`] sized at run time |
 //! | [`Body::sphere`], [`Body::level_spheres`] ([`level_cut`]), [`Body::vertices`], [`Body::normal_row`] | a body's geometry at its state in world coordinates, and a point's motion along a normal `∂(n · x)/∂q`; on the device's path, [`Body::device_level_spheres`], [`Body::device_triangles`] |
 //! | [`Primitive`] | a rigid plane, sphere, capsule or box with its pose in f64 |
-//! | [`swept_front`], [`Front`] | the swept query every tick with its front carried from the last: in slow or resting contact it walks only where margins ran out |
+//! | [`swept_front`], [`Front`] ([`query::swept::front`]) | the swept query every tick with its front carried from the last: in slow or resting contact it walks only where margins ran out |
 //! | [`World`], [`world::swept`], [`world::swept_front`] | every query over many bodies and primitives, each pair at its own origin |
 //! | [`placing`] | where each query's floating origin is, and the precision bound that follows; a world's [`Placement`] (per pair, or the device's path) |
 //! | [`check`] | the input checks of every front end: finite values, a unit quaternion |
@@ -70,38 +70,36 @@
 
 mod answer;
 mod body;
-pub mod boxes;
 pub mod check;
-pub mod closer;
 mod device;
 mod error;
-pub mod front;
 mod geometry;
-mod interrupt;
 pub mod jacobian;
 mod owned;
 pub mod placing;
 mod primitive;
 pub mod query;
 pub mod relative;
+mod response;
 mod stack;
 mod tree;
 pub mod world;
 
+// The modules of these queries before they moved under [`query`], kept as paths.
+pub use query::separation as closer;
+pub use query::{boxes, swept::front};
+
 pub use body::{Body, State};
-pub use boxes::{pairs_with, PairBound};
-pub use closer::{closer_than, Closer};
 pub use error::{HostError, IMPRECISE_FRACTION};
-pub use front::{swept_front, Front, Fronts};
 pub use geometry::level_cut;
-pub use interrupt::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
 pub use jacobian::{contact_jacobians, ContactJacobian};
 pub use placing::Placement;
 pub use primitive::Primitive;
 pub use query::{
-    contact_forces, contacts, distance, force_at_node, pairs, primitive_contacts,
-    primitive_proxies, proxies, proxy_forces, self_pairs, swept, within, Answer, Contact, Near,
-    Nearest, PrimitiveProxy, Proxy, Swept, Wrench,
+    closer_than, contact_forces, contacts, distance, force_at_node, pairs, pairs_with,
+    primitive_contacts, primitive_proxies, proxies, proxy_forces, self_pairs, swept, swept_front,
+    within, Answer, Budget, Closer, Contact, Cover, Front, Fronts, Interruptible, Near, Nearest,
+    Order, PairBound, PrimitiveProxy, Progress, Proxy, RunStatus, Swept, Wrench,
 };
 pub use tree::Tree;
 pub use world::{Found, World, WorldAnswer};

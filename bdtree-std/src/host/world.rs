@@ -31,9 +31,9 @@ use bdtree_core::{AllPairs, Body as KernelBody, NodeKind, QueryStats, Scalar, Sw
 use super::body::{Body, OnOne, OnTwo};
 use super::device;
 use super::error::HostError;
-use super::front::{self, Fronts};
 use super::placing::{self_origin, Placement};
 use super::primitive::Primitive;
+use super::query::swept::front::{self, Fronts};
 use super::query::{self, Answer, Contact, Near, Nearest, PrimitiveProxy, Proxy, Swept, Wrench};
 use super::relative;
 
@@ -618,7 +618,7 @@ pub fn swept(before: &mut World, now: &mut World) -> Result<WorldAnswer<Swept>, 
     })
 }
 
-/// [`swept`] with each body pair's front carried from the last tick ([`super::front`]): the
+/// [`swept`] with each body pair's front carried from the last tick ([`front`]): the
 /// same answer, walking only where a pair's front ran out of margin. Pass the last query's
 /// `now` world as this one's `before` (swap the two worlds each tick, then set `now`'s
 /// states); `fronts` belongs to these worlds.

@@ -389,48 +389,64 @@ pub fn run_unrefined<S: Scalar>(
     .map(|(results, _)| results)
 }
 
-/// The nearest points of one body pair in one frame, widened to f64 (see
-/// [`crate::host::distance`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PairDistance {
-    /// Body indices, `a < b`.
-    pub bodies: (usize, usize),
-    /// Distance (0 when intersecting).
-    pub distance: f64,
-    /// Witness points on body a and body b (world).
-    pub points: [[f64; 3]; 2],
-    /// Unit normal from body a to body b (zero when intersecting).
-    pub normal: [f64; 3],
-    /// The two triangles.
-    pub triangles: (u32, u32),
-    /// Whether the two triangles intersect.
-    pub intersecting: bool,
+/// One frame's answer: the pairs and counters, and the data of each pair in the same order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameAnswer<T> {
+    /// The frame (for a swept query, the motion from the frame before to this one).
+    pub frame: usize,
+    /// The pairs (sorted) and the counters summed over the body pairs.
+    pub result: FrameResult,
+    /// One entry per pair of `result.pairs`, in the same order.
+    pub items: Vec<T>,
 }
 
-/// Per frame, the nearest points of every body pair ([`World::distances`]), in scalar `S`.
-pub fn distances<S: Scalar>(
-    scene: &Scene,
-    prepared: &PreparedScene,
-) -> Result<Vec<Vec<PairDistance>>, RunError> {
-    let mut world = world::<S>(scene, prepared)?;
-    let mut out = Vec::new();
-    for f in 0..scene.frames.len() {
-        set_world_frame(&mut world, scene, f)?;
-        let answer = world.distances().map_err(frame_error(f))?;
-        out.push(
-            answer
-                .found
-                .iter()
-                .map(|d| PairDistance {
-                    bodies: (d.bodies[0], d.bodies[1]),
-                    distance: d.item.distance,
-                    points: d.item.points,
-                    normal: d.item.normal,
-                    triangles: (d.item.triangles[0], d.item.triangles[1]),
-                    intersecting: d.item.intersecting,
-                })
-                .collect(),
-        );
+/// A world answer as a frame's: the items numbered `(a, b, ta, tb)` by `item` (which fills
+/// the triangles; the bodies are set here), in the world's order (sorted by pair).
+pub(crate) fn answer_of<T, U>(
+    frame: usize,
+    answer: WorldAnswer<T>,
+    item: impl Fn(&T) -> U,
+) -> FrameAnswer<U>
+where
+    U: Numbered + Copy,
+{
+    let items: Vec<U> = answer
+        .found
+        .iter()
+        .map(|f| item(&f.item).with_bodies(f.bodies[0], f.bodies[1]))
+        .collect();
+    let result = FrameResult {
+        pairs: items.iter().map(Numbered::pair).collect(),
+        stats: answer.stats,
+        complete: true,
+        ..FrameResult::default()
+    };
+    FrameAnswer {
+        frame,
+        result,
+        items,
     }
-    Ok(out)
 }
+
+/// An item numbered by its pair `(a, b, ta, tb)`.
+pub(crate) trait Numbered {
+    fn pair(&self) -> Contact;
+    fn with_bodies(self, a: usize, b: usize) -> Self;
+}
+
+/// `impl Numbered` for a type with a `pair: Contact` field.
+macro_rules! impl_numbered {
+    ($t:ty) => {
+        impl Numbered for $t {
+            fn pair(&self) -> Contact {
+                self.pair
+            }
+            fn with_bodies(mut self, a: usize, b: usize) -> Self {
+                self.pair.0 = a;
+                self.pair.1 = b;
+                self
+            }
+        }
+    };
+}
+pub(crate) use impl_numbered;

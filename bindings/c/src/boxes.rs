@@ -190,7 +190,7 @@ pub unsafe fn box_table_init<S: BoxPrecision>(
 ///
 /// # Safety
 ///
-/// As [`crate::collide::collide`], with `table_a`, `table_b` box table objects.
+/// As [`crate::triangles::collide`], with `table_a`, `table_b` box table objects.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_with_boxes<S: BoxPrecision>(
     a: *mut BodySlot<S>,

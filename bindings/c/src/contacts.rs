@@ -113,7 +113,7 @@ contact_from!(bdtree_contact_f64, bdtree_near_pair_f64, f64);
 ///
 /// # Safety
 ///
-/// As [`crate::collide::collide()`].
+/// As [`crate::triangles::collide()`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_contacts<S: Precision, C: From<ContactPoint<S>>>(
     a: *mut BodySlot<S>,
@@ -142,7 +142,7 @@ pub unsafe fn collide_contacts<S: Precision, C: From<ContactPoint<S>>>(
 ///
 /// # Safety
 ///
-/// As [`crate::collide::collide()`].
+/// As [`crate::triangles::collide()`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn within<S: Precision, N: From<NearPair<S>>>(
     a: *mut BodySlot<S>,

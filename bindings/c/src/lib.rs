@@ -27,8 +27,8 @@
 //! | 2 | [`image`] | tree images: parse, check, info |
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
-//! | 5 | [`collide`], [`boxes`], [`proxies`], [`distance`], [`closer`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries (box bounds: a tree's box table and the pair query pruned by it; a world: many bodies, broad phase, pair filter) |
-//! | 6 | [`primitive`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
+//! | 5 | [`triangles`], [`boxes`], [`proxies`], [`separation`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries, each file named as the kernel's query module (box bounds: a tree's box table and the pair query pruned by it; separation: distance and closer-than; a world: many bodies, broad phase, pair filter) |
+//! | 6 | [`primitives`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
 //! `exports_f64` module at the end of the same file is generated from it word for word (`cargo
@@ -66,17 +66,16 @@ pub mod body;
 pub mod query;
 
 pub mod boxes;
-pub mod closer;
-pub mod collide;
 pub mod contacts;
-pub mod distance;
 pub mod proxies;
 pub mod response;
+pub mod separation;
 pub mod swept;
 pub mod traversal;
+pub mod triangles;
 pub mod world;
 
-pub mod primitive;
+pub mod primitives;
 
 /// Every C name in one place, as a C client sees them: the crate's tests call the library
 /// through these only.
@@ -85,18 +84,17 @@ pub mod primitive;
 mod c_names {
     pub use crate::body::{exports_f32::*, exports_f64::*, *};
     pub use crate::boxes::{exports_f32::*, exports_f64::*, *};
-    pub use crate::closer::{exports_f32::*, exports_f64::*, *};
-    pub use crate::collide::{exports_f32::*, exports_f64::*, *};
     pub use crate::contacts::{exports_f32::*, exports_f64::*, *};
-    pub use crate::distance::{exports_f32::*, exports_f64::*, *};
     pub use crate::image::{exports_f32::*, exports_f64::*, *};
-    pub use crate::primitive::{exports_f32::*, exports_f64::*, *};
+    pub use crate::primitives::{exports_f32::*, exports_f64::*, *};
     pub use crate::proxies::{exports_f32::*, exports_f64::*, *};
     pub use crate::query::*;
     pub use crate::response::{exports_f32::*, exports_f64::*, *};
+    pub use crate::separation::{exports_f32::*, exports_f64::*, *};
     pub use crate::status::*;
     pub use crate::swept::{exports_f32::*, exports_f64::*, *};
     pub use crate::traversal::{exports_f32::*, exports_f64::*, *};
+    pub use crate::triangles::{exports_f32::*, exports_f64::*, *};
     pub use crate::version::*;
     pub use crate::world::{exports_f32::*, exports_f64::*, *};
 }

@@ -64,7 +64,7 @@ proxy_from!(bdtree_proxy_pair_f64, f64);
 ///
 /// # Safety
 ///
-/// As [`crate::collide::collide()`].
+/// As [`crate::triangles::collide()`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_proxies<S: Precision, P: From<ProxyPair<S>>>(
     a: *mut BodySlot<S>,

@@ -217,7 +217,7 @@ fn stiffness_ok<S: Forces>(k: S) -> Result<()> {
 ///
 /// # Safety
 ///
-/// `pair` NULL or readable; bodies as [`crate::collide::collide()`]; wrenches non-NULL, each `q` writable for its `q_len` scalars;
+/// `pair` NULL or readable; bodies as [`crate::triangles::collide()`]; wrenches non-NULL, each `q` writable for its `q_len` scalars;
 /// `penalty` NULL or writable.
 pub unsafe fn respond<S: Forces>(
     pair: *const S::Proxy,

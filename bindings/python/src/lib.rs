@@ -11,10 +11,11 @@
 //! words of the host's refusals), `args` (Python values to Rust: the argument checks),
 //! `answers` (the host's answers to Python: one dict builder per answer type), `tree` and
 //! `body` (the two classes, over [`bdtree_std::host::Tree`] and [`bdtree_std::host::Body`]),
-//! then one file per family of queries — `pairs` (collide, self, frames, distance), `closer`,
-//! `contacts` (contact data and the Jacobian, within), `proxies` (proxies and penalty forces),
-//! `primitives`, `primitive_proxies`, `swept`, `world` (`bdtree.World`), `interrupt`
-//! (`bdtree.Interruptible`) — and `modes`, `export`. Each converts its arguments, calls the
+//! then one file per family of queries, named as the kernel's and the host's — `triangles`
+//! (collide, collide_frames), `self_collision` (collide_self), `separation` (distance,
+//! closer_than), `contacts` (contact data and the Jacobian, within), `proxies` (proxies and
+//! penalty forces), `primitives` (the primitive class, its contacts and proxies), `swept`,
+//! `traversal` (`bdtree.Interruptible`), `world` (`bdtree.World`) — and `modes`, `export`. Each converts its arguments, calls the
 //! host and converts the answer; this crate has no `unsafe` and no query logic of its own.
 
 #![forbid(unsafe_code)]
@@ -22,18 +23,18 @@
 mod answers;
 mod args;
 mod body;
-mod closer;
 mod contacts;
 mod error;
 mod export;
-mod interrupt;
 mod modes;
-mod pairs;
-mod primitive_proxies;
 mod primitives;
 mod proxies;
+mod self_collision;
+mod separation;
 mod swept;
+mod traversal;
 mod tree;
+mod triangles;
 mod world;
 
 use bdtree_std::io::Mesh;
@@ -96,29 +97,26 @@ fn bdtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("QUATERNION_TOLERANCE", bdtree_core::QUATERNION_TOLERANCE)?;
     m.add_class::<tree::Tree>()?;
     m.add_class::<body::Body>()?;
-    m.add_class::<pairs::Distance>()?;
+    m.add_class::<separation::Distance>()?;
     m.add_class::<primitives::Primitive>()?;
     m.add_class::<modes::Modes>()?;
     m.add_class::<world::World>()?;
-    m.add_class::<interrupt::Interruptible>()?;
+    m.add_class::<traversal::Interruptible>()?;
     m.add_class::<swept::SweptFront>()?;
     m.add_function(wrap_pyfunction!(load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(load_basis, m)?)?;
-    m.add_function(wrap_pyfunction!(pairs::collide, m)?)?;
-    m.add_function(wrap_pyfunction!(pairs::collide_self, m)?)?;
-    m.add_function(wrap_pyfunction!(pairs::collide_frames, m)?)?;
-    m.add_function(wrap_pyfunction!(pairs::distance, m)?)?;
-    m.add_function(wrap_pyfunction!(closer::closer_than, m)?)?;
+    m.add_function(wrap_pyfunction!(triangles::collide, m)?)?;
+    m.add_function(wrap_pyfunction!(self_collision::collide_self, m)?)?;
+    m.add_function(wrap_pyfunction!(triangles::collide_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(separation::distance, m)?)?;
+    m.add_function(wrap_pyfunction!(separation::closer_than, m)?)?;
     m.add_function(wrap_pyfunction!(swept::collide_swept, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contacts, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::within, m)?)?;
     m.add_function(wrap_pyfunction!(proxies::collide_proxies, m)?)?;
     m.add_function(wrap_pyfunction!(proxies::penalty_forces, m)?)?;
     m.add_function(wrap_pyfunction!(primitives::collide_primitive, m)?)?;
-    m.add_function(wrap_pyfunction!(
-        primitive_proxies::collide_primitive_proxies,
-        m
-    )?)?;
+    m.add_function(wrap_pyfunction!(primitives::collide_primitive_proxies, m)?)?;
     m.add_function(wrap_pyfunction!(modes::modes, m)?)?;
     m.add_function(wrap_pyfunction!(export::export, m)?)?;
     Ok(())

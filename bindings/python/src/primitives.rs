@@ -1,8 +1,11 @@
 //! Rigid primitives (`bdtree.Primitive`: a half-space, a sphere, a capsule, an oriented box, in
 //! world coordinates, each a [`host::Primitive`], which checks and places it) and
-//! `collide_primitive`: every triangle of a body that touches one, with its contact
-//! ([`host::primitive_contacts`], at the body's own origin, the primitive placed in f64 before
-//! rounding).
+//! the queries against one, named as the kernel's and the host's `primitives`:
+//! `collide_primitive`, every triangle of a body that touches one, with its contact
+//! ([`host::primitive_contacts`]), and `collide_primitive_proxies`, the contact proxies of a
+//! body reaching into one ([`host::primitive_proxies`]: contact response against floors and
+//! walls at the cost of a depth-`L` tree) — at the body's own origin, the primitive placed in
+//! f64 before rounding.
 
 use bdtree_std::host;
 use bdtree_std::io::scene::PrimitiveShape;
@@ -10,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::answers;
-use crate::args::{float_arg, instance_arg, vector};
+use crate::args::{float_arg, instance_arg, proxy_depth_arg, vector};
 use crate::body::borrow_one;
 use crate::error::{input_error, query_error};
 
@@ -137,5 +140,27 @@ pub(crate) fn collide_primitive<'py>(
         .map_err(|e| query_error("collide_primitive", &[("body", &body.body)], e))?;
     let d = PyDict::new(py);
     answers::primitive_contacts(&d, found.items.iter())?;
+    Ok(d)
+}
+
+/// The contact proxies of `body` at `depth` (nodes at that depth, or leaves above it) whose
+/// spheres may reach into `primitive`: a dict of `nodes` int64 (K,) (sorted), `spheres` float64
+/// (K, 4) (world `[x, y, z, r]`) and `depths` float64 (K,) (how deep each sphere reaches into
+/// the primitive). Conservative: every triangle touching the primitive lies under a reported
+/// proxy. Needs a tree built with `nested=True`.
+#[pyfunction]
+pub(crate) fn collide_primitive_proxies<'py>(
+    py: Python<'py>,
+    body: &Bound<'py, PyAny>,
+    depth: &Bound<'py, PyAny>,
+    primitive: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let depth = proxy_depth_arg("depth", depth)?;
+    let primitive = primitive_arg("primitive", primitive)?;
+    let mut body = borrow_one("body", body)?;
+    let found = host::primitive_proxies(&mut body.body, depth, &primitive)
+        .map_err(|e| query_error("collide_primitive_proxies", &[("body", &body.body)], e))?;
+    let d = PyDict::new(py);
+    answers::primitive_proxies(&d, found.items.iter())?;
     Ok(d)
 }

@@ -1,5 +1,7 @@
-//! `bdtree collide --contacts`: point, normal and depth of every pair; `--check` compares
-//! with the f64 brute force.
+//! The contacts family (the kernel's and the host's `contacts`): `bdtree collide --contacts`,
+//! point, normal and depth of every pair (`--stiffness K`: with penalty wrenches), and
+//! `bdtree distance --within D`, every triangle pair at most D apart; `--check` compares with
+//! the f64 brute force.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -7,13 +9,14 @@ use std::path::Path;
 
 use bdtree_cli::report;
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::io::Scene;
 use bdtree_std::runner::{
-    brute_force_frame, compare, point_triangle_distance, primitive_solid, run_contact_forces,
-    run_contacts,
+    brute_force_frame, brute_force_within_frame, compare, point_triangle_distance, primitive_solid,
+    run_contact_forces, run_contacts, run_within, PreparedScene,
 };
 
 use crate::error::CliError;
-use crate::options::load_and_prepare;
+use crate::options::{load_and_prepare, DISTANCE_TOLERANCE};
 
 /// How far a contact point may lie from its triangles under `--check` (in the scene's units;
 /// the kernel's documented tolerance is a few δ, ~1e-4 of the coordinates in f32).
@@ -125,6 +128,67 @@ pub fn contacts(
     }
     if farthest > POINT_TOLERANCE {
         return Err(CliError::Distances { worst: farthest });
+    }
+    Ok(())
+}
+
+/// `bdtree distance --within D`: every triangle pair at most `d` apart per frame; with `check`, against the
+/// brute force (every pair within `d` reported, each distance within [`DISTANCE_TOLERANCE`]).
+pub fn within(
+    scene: &Scene,
+    prepared: &PreparedScene,
+    precision: Precision,
+    d: f64,
+    check: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    if !(d >= 0.0 && d.is_finite()) {
+        return Err(CliError::BadWithin { value: d });
+    }
+    let (answers, _) = match precision {
+        Precision::F32 => run_within::<f32>(scene, prepared, d),
+        Precision::F64 => run_within::<f64>(scene, prepared, d),
+    }?;
+    let (mut worst, mut missed) = (0.0f64, 0usize);
+    let mut out = std::io::stdout().lock();
+    for answer in &answers {
+        let result = check.then(|| {
+            let truth: std::collections::BTreeMap<_, _> =
+                brute_force_within_frame(scene, answer.frame, d)
+                    .into_iter()
+                    .collect();
+            let reported: std::collections::BTreeSet<_> =
+                answer.items.iter().map(|c| c.pair).collect();
+            let gone = truth.keys().filter(|p| !reported.contains(p)).count();
+            let mut far = 0.0f64;
+            for c in &answer.items {
+                if let Some(t) = truth.get(&c.pair) {
+                    far = far.max((t - c.distance).abs());
+                }
+            }
+            (far, gone)
+        });
+        if let Some((far, gone)) = result {
+            worst = worst.max(far);
+            missed += gone;
+        }
+        writeln!(
+            out,
+            "{}",
+            report::within_frame_line(scene, answer, d, result, json)
+        )?;
+    }
+    if check && !json {
+        writeln!(
+            out,
+            "brute force (f64): {missed} pair(s) within {d} missed; largest difference of a distance {worst:.2e}"
+        )?;
+    }
+    if missed > 0 {
+        return Err(CliError::Missed { count: missed });
+    }
+    if worst > DISTANCE_TOLERANCE {
+        return Err(CliError::Distances { worst });
     }
     Ok(())
 }

@@ -1,5 +1,7 @@
-//! `bdtree distance`: the nearest points of every body pair per frame; `--check` compares with
-//! the f64 brute force.
+//! `bdtree distance`: the nearest points of every body pair per frame, or with `--closer-than D`
+//! whether each pair comes within D (the kernel's and the host's `separation`); `--within D`
+//! is the contacts family's ([`crate::contacts::within`]). `--check` compares with the f64
+//! brute force.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,16 +10,13 @@ use bdtree_cli::report;
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::Scene;
 use bdtree_std::runner::{
-    brute_force_distance_frame, brute_force_pair_distance, brute_force_within_frame, distances,
-    run_closer_than, run_within, PreparedScene,
+    brute_force_distance_frame, brute_force_pair_distance, distances, run_closer_than,
+    PreparedScene,
 };
 
+use crate::contacts::within;
 use crate::error::CliError;
-use crate::options::load_and_prepare;
-
-/// Tolerance of the comparison: the kernel's documented error is a few δ (~1e-4 of the
-/// coordinates in f32); 1e-3 of the scene's extent keeps well clear of it.
-const TOLERANCE: f64 = 1e-3;
+use crate::options::{load_and_prepare, DISTANCE_TOLERANCE as TOLERANCE};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -90,67 +89,6 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         if worst > TOLERANCE {
             return Err(CliError::Distances { worst });
         }
-    }
-    Ok(())
-}
-
-/// `--within D`: every triangle pair at most `d` apart per frame; with `check`, against the
-/// brute force (every pair within `d` reported, each distance within [`TOLERANCE`]).
-fn within(
-    scene: &Scene,
-    prepared: &PreparedScene,
-    precision: Precision,
-    d: f64,
-    check: bool,
-    json: bool,
-) -> Result<(), CliError> {
-    if !(d >= 0.0 && d.is_finite()) {
-        return Err(CliError::BadWithin { value: d });
-    }
-    let (answers, _) = match precision {
-        Precision::F32 => run_within::<f32>(scene, prepared, d),
-        Precision::F64 => run_within::<f64>(scene, prepared, d),
-    }?;
-    let (mut worst, mut missed) = (0.0f64, 0usize);
-    let mut out = std::io::stdout().lock();
-    for answer in &answers {
-        let result = check.then(|| {
-            let truth: std::collections::BTreeMap<_, _> =
-                brute_force_within_frame(scene, answer.frame, d)
-                    .into_iter()
-                    .collect();
-            let reported: std::collections::BTreeSet<_> =
-                answer.items.iter().map(|c| c.pair).collect();
-            let gone = truth.keys().filter(|p| !reported.contains(p)).count();
-            let mut far = 0.0f64;
-            for c in &answer.items {
-                if let Some(t) = truth.get(&c.pair) {
-                    far = far.max((t - c.distance).abs());
-                }
-            }
-            (far, gone)
-        });
-        if let Some((far, gone)) = result {
-            worst = worst.max(far);
-            missed += gone;
-        }
-        writeln!(
-            out,
-            "{}",
-            report::within_frame_line(scene, answer, d, result, json)
-        )?;
-    }
-    if check && !json {
-        writeln!(
-            out,
-            "brute force (f64): {missed} pair(s) within {d} missed; largest difference of a distance {worst:.2e}"
-        )?;
-    }
-    if missed > 0 {
-        return Err(CliError::Missed { count: missed });
-    }
-    if worst > TOLERANCE {
-        return Err(CliError::Distances { worst });
     }
     Ok(())
 }

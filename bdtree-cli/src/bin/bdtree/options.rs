@@ -1,4 +1,4 @@
-//! Arguments several subcommands share, and the progress bars.
+//! Arguments several subcommands share, the tolerances of their checks, and the progress bars.
 
 use std::path::Path;
 
@@ -8,6 +8,11 @@ use bdtree_std::io::Scene;
 use bdtree_std::runner::{prepare, PreparedScene, RunError};
 
 use crate::error::CliError;
+
+/// Tolerance of a distance's comparison with the brute force (`distance --check`, `--within`,
+/// `--closer-than`): the kernel's documented error is a few δ (~1e-4 of the coordinates in
+/// f32); 1e-3 of the scene's extent keeps well clear of it.
+pub const DISTANCE_TOLERANCE: f64 = 1e-3;
 
 /// `--size WIDTHxHEIGHT`.
 pub fn parse_size(text: &str) -> Result<(u32, u32), String> {

@@ -21,15 +21,14 @@ const LAYERS: &[(&str, u32)] = &[
     ("body", 3),
     ("query", 4),
     ("boxes", 5),
-    ("closer", 5),
-    ("collide", 5),
     ("contacts", 5),
-    ("distance", 5),
     ("proxies", 5),
+    ("separation", 5),
     ("swept", 5),
     ("traversal", 5),
+    ("triangles", 5),
     ("world", 5),
-    ("primitive", 6),
+    ("primitives", 6),
     ("response", 6),
 ];
 

@@ -1,5 +1,7 @@
-//! `bdtree distance --closer-than D`: per frame, whether each body pair comes within a
-//! distance ([`crate::host::World::closer_than`]).
+//! The separation queries over a whole scene: per frame, the nearest points of every body pair
+//! ([`distances`], [`crate::host::World::distances`]) and whether each body pair comes within a
+//! distance ([`run_closer_than`], [`crate::host::World::closer_than`]; `bdtree distance
+//! --closer-than D`).
 
 use bdtree_core::Scalar;
 
@@ -7,6 +9,52 @@ use super::scene::{frame_error, set_world_frame, world, PreparedScene, RunError}
 use crate::host::Closer;
 use crate::io::{Pose, Scene};
 use crate::oracle;
+
+/// The nearest points of one body pair in one frame, widened to f64 (see
+/// [`crate::host::distance`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairDistance {
+    /// Body indices, `a < b`.
+    pub bodies: (usize, usize),
+    /// Distance (0 when intersecting).
+    pub distance: f64,
+    /// Witness points on body a and body b (world).
+    pub points: [[f64; 3]; 2],
+    /// Unit normal from body a to body b (zero when intersecting).
+    pub normal: [f64; 3],
+    /// The two triangles.
+    pub triangles: (u32, u32),
+    /// Whether the two triangles intersect.
+    pub intersecting: bool,
+}
+
+/// Per frame, the nearest points of every body pair ([`crate::host::World::distances`]), in scalar `S`.
+pub fn distances<S: Scalar>(
+    scene: &Scene,
+    prepared: &PreparedScene,
+) -> Result<Vec<Vec<PairDistance>>, RunError> {
+    let mut world = world::<S>(scene, prepared)?;
+    let mut out = Vec::new();
+    for f in 0..scene.frames.len() {
+        set_world_frame(&mut world, scene, f)?;
+        let answer = world.distances().map_err(frame_error(f))?;
+        out.push(
+            answer
+                .found
+                .iter()
+                .map(|d| PairDistance {
+                    bodies: (d.bodies[0], d.bodies[1]),
+                    distance: d.item.distance,
+                    points: d.item.points,
+                    normal: d.item.normal,
+                    triangles: (d.item.triangles[0], d.item.triangles[1]),
+                    intersecting: d.item.intersecting,
+                })
+                .collect(),
+        );
+    }
+    Ok(out)
+}
 
 /// One body pair of one frame: whether it comes within the distance, with the witness.
 #[derive(Debug, Clone, Copy, PartialEq)]

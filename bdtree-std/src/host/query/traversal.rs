@@ -1,10 +1,10 @@
 //! [`Interruptible`]: the kernel's interruptible, budgeted and resumable traversal
 //! ([`bdtree_core::Traversal`]) on two host bodies, placed at the pair's floating origin like
-//! [`super::pairs`].
+//! [`crate::host::pairs`].
 //!
 //! A run spends a [`Budget`] (tests, or time read from [`std::time::Instant`]) and either
 //! completes — [`Progress::Done`]: every intersecting triangle pair, refined in f64 in f32 and
-//! sorted, exactly what [`super::pairs`] answers — or stops early — [`Progress::Interrupted`]:
+//! sorted, exactly what [`crate::host::pairs`] answers — or stops early — [`Progress::Interrupted`]:
 //! an explicit **conservative cover**, the triangle pairs confirmed so far (refined likewise)
 //! and the node pairs still pending; every intersecting triangle pair is either confirmed or
 //! has its two triangles under one pending node pair. Running again while the bodies keep
@@ -44,10 +44,10 @@ use bdtree_core::{
 
 pub use bdtree_core::{Order, RunStatus};
 
-use super::answer::Answer;
-use super::body::{Body, Kernel, State};
-use super::error::HostError;
-use super::placing::pair_origin;
+use crate::host::answer::Answer;
+use crate::host::body::{Body, Kernel, State};
+use crate::host::error::HostError;
+use crate::host::placing::pair_origin;
 
 /// What pays for one [`Interruptible::run`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,7 +65,7 @@ pub enum Budget {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cover {
     /// Triangle pairs confirmed over every run since [`Interruptible::start`], refined in f64
-    /// in f32 (as [`super::pairs`] refines), sorted.
+    /// in f32 (as [`crate::host::pairs`] refines), sorted.
     pub confirmed: Vec<[u32; 2]>,
     /// Node pairs `[node of a, node of b]` still pending, sorted: every intersecting triangle
     /// pair not in `confirmed` has its triangles in the leaves under one of them. Treat them
@@ -80,7 +80,7 @@ pub struct Cover {
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Progress {
-    /// Complete: every intersecting triangle pair, as [`super::pairs`] answers it; the counters
+    /// Complete: every intersecting triangle pair, as [`crate::host::pairs`] answers it; the counters
     /// summed over every run since the start.
     Done(Answer<[u32; 2]>),
     /// Stopped early, with its conservative cover.
@@ -220,7 +220,7 @@ impl Interruptible {
     /// bodies runs it: both bodies at `origin` (each state still taken in f64 and its rounding
     /// bounded there, [`bdtree_core::Body::set_state_f64`]; the bound grows with the bodies'
     /// distance from `origin`) and no second stage: the confirmed pairs are the kernel's as
-    /// found, in f32 with the widened test's extras (never fewer than [`super::pairs`]
+    /// found, in f32 with the widened test's extras (never fewer than [`crate::host::pairs`]
     /// answers). What the interrupted-query table measures (`bdtree interrupt`: every body of
     /// a frame at the frame's origin, many pairs per placement).
     pub fn start_unrefined_at(

@@ -1,6 +1,6 @@
 //! [`Front`]: a body pair's swept front carried from tick to tick — the kernel's
 //! [`bdtree_core::collide_swept_front`] behind the host's checks and placing — and [`Fronts`],
-//! one per body pair of a [`super::World`].
+//! one per body pair of a [`crate::host::World`].
 //!
 //! A controller running the swept query every tick asks, each time, about the motion from the
 //! last tick's states to this tick's. The front remembers where the last walk stopped (node
@@ -11,7 +11,7 @@
 //!
 //! **What the front needs**: each query's `before` states are the last query's `now` states,
 //! placed at the same floating origin. A front therefore keeps its pair's origin (see
-//! [`super::placing`]: the swept origin of the tick that placed it, kept while the current
+//! [`crate::host::placing`]: the swept origin of the tick that placed it, kept while the current
 //! swept origin stays within a quarter of the two bodies' radii of it, so the f32 precision
 //! bound grows by less than half that distance) and its trees. A jump in state (a `before`
 //! state that is not the last `now`), other trees, a new origin or a front too large for its
@@ -22,13 +22,14 @@
 use bdtree_core::{collide_swept_front, stack_capacity, FrontEntry, FrontState, SweptFront};
 use bdtree_core::{Scalar, SweptPair};
 
-use super::body::{Body, InKernel};
-use super::error::HostError;
-use super::placing::swept_origin;
-use super::query::{place_four, same_objects, Answer, Swept};
-use super::stack::{complete, Stack};
-use super::tree::Tree;
+use super::{place_four, same_objects};
 use crate::build::Precision;
+use crate::host::answer::{Answer, Swept};
+use crate::host::body::{Body, InKernel};
+use crate::host::error::HostError;
+use crate::host::placing::swept_origin;
+use crate::host::stack::{complete, Stack};
+use crate::host::tree::Tree;
 
 /// Entries per buffer a new front starts with (it doubles when a front does not fit).
 const FIRST_CAPACITY: usize = 1024;
@@ -73,7 +74,7 @@ impl InFront for f64 {
 
 /// A body pair's swept front, carried from one tick's query to the next (module docs). Use one
 /// per pair of objects with [`swept_front`] (or [`Fronts`] with
-/// [`super::world::swept_front`]).
+/// [`crate::host::world::swept_front`]).
 ///
 /// ```
 /// # use bdtree_std::build::BuildOptions;
@@ -194,7 +195,7 @@ impl Front {
     }
 }
 
-/// [`super::swept`] with a front carried from the last tick (module docs): the same answer —
+/// [`super::swept()`] with a front carried from the last tick (module docs): the same answer —
 /// every triangle pair of the two objects that may touch during the motion from `before` to
 /// `now`, with a conservative earliest time, sorted — walking only where the front's margins
 /// ran out. `front` belongs to this pair of objects; pass the last query's `now` bodies as this
@@ -286,7 +287,7 @@ fn carried<S: InFront>(
     })
 }
 
-/// The fronts of a [`super::World`]'s body pairs ([`super::world::swept_front`]), one per pair
+/// The fronts of a [`crate::host::World`]'s body pairs ([`crate::host::world::swept_front`]), one per pair
 /// `i < j`, made on first use.
 #[derive(Debug, Default)]
 pub struct Fronts {

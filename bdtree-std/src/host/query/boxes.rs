@@ -5,9 +5,9 @@
 //!
 //! The bound changes which node pairs the walk visits, never the answer: every bound contains
 //! its node's deformed geometry (with its rounding), so every intersecting pair is reached, and
-//! the leaf test and the f32 refinement are the same as [`super::pairs`]'. After refinement the
-//! answer is the triangle pairs [`super::pairs`] gives (the tests hold both against the f64
-//! brute force: nothing missed, extras within the pair's bound of [`super::placing`]).
+//! the leaf test and the f32 refinement are the same as [`crate::host::pairs`]'. After refinement the
+//! answer is the triangle pairs [`crate::host::pairs`] gives (the tests hold both against the f64
+//! brute force: nothing missed, extras within the pair's bound of [`crate::host::placing`]).
 //!
 //! **Cost.** A tree's box table (`16 (M + 1)` bytes per node in f32, built by
 //! [`crate::build::box_rows`] from the image) is computed the first time a box query asks for
@@ -18,19 +18,20 @@
 use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{refine, stack_capacity, Body as KernelBody, QueryStats, Scalar, TrianglePair};
 
-use super::body::{Body, OnTwo};
-use super::error::HostError;
-use super::placing::pair_origin;
-use super::query::{self, Answer};
-use super::stack::Stack;
-use super::tree::Tree;
-use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 use crate::build::box_rows;
+use crate::host::answer::Answer;
+use crate::host::body::{Body, OnTwo};
+use crate::host::error::HostError;
+use crate::host::placing::pair_origin;
+use crate::host::query;
+use crate::host::stack::Stack;
+use crate::host::tree::Tree;
+use crate::host::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 
 /// The bound a triangle-pair query prunes with (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PairBound {
-    /// The tree's spheres ([`super::pairs`]).
+    /// The tree's spheres ([`crate::host::pairs`]).
     #[default]
     Spheres,
     /// Oriented boxes, the separating-axis test over all 15 axes ([`BoxTest::Exact`]).
@@ -121,7 +122,7 @@ impl OnTwo for BoxPairs {
     }
 }
 
-/// [`super::pairs`] with the node bound `bound`: every intersecting triangle pair of `a` and
+/// [`crate::host::pairs`] with the node bound `bound`: every intersecting triangle pair of `a` and
 /// `b` (`[triangle of a, triangle of b]`, sorted) at the pair's floating origin, refined in
 /// f64 in f32 — the same pairs whichever the bound (module docs), found by a different walk.
 pub fn pairs_with(
@@ -158,12 +159,12 @@ impl World {
             for (i, body) in self.bodies_mut().iter_mut().enumerate() {
                 let found = query::self_pairs(body)?;
                 answer.stats.add(&found.stats);
-                answer
-                    .found
-                    .extend(found.items.into_iter().map(|item| super::world::Found {
+                answer.found.extend(found.items.into_iter().map(|item| {
+                    crate::host::world::Found {
                         bodies: [i, i],
                         item,
-                    }));
+                    }
+                }));
             }
         }
         self.against_primitives(&mut answer, |body, p| {

@@ -1,7 +1,6 @@
-//! Triangle pairs and distances: `collide`, `collide_self`, `collide_frames`, `distance` — the
-//! host's [`host::pairs`], [`host::self_pairs`] and [`host::distance`] (each body pair at its
-//! own floating origin, a body's self pairs at its own translation, f32 answers refined in
-//! f64, world coordinates, sorted).
+//! Triangle pairs: `collide` and `collide_frames` — the host's [`host::pairs`] and
+//! [`host::pairs_with`] (each body pair at its own floating origin, f32 answers refined in f64,
+//! sorted), named as the kernel's and the host's `triangles`.
 
 use bdtree_std::host;
 use numpy::ndarray::Array2;
@@ -10,7 +9,7 @@ use pyo3::prelude::*;
 
 use crate::answers::pair_array;
 use crate::args::{choice_arg, floats2, Floats};
-use crate::body::{borrow_one, borrow_two};
+use crate::body::borrow_two;
 use crate::error::{err, query_error};
 
 /// Every intersecting triangle pair of two bodies in their current states: an int64 array of
@@ -43,20 +42,6 @@ pub(crate) fn collide<'py>(
     let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
     let found = host::pairs_with(&mut a.body, &mut b.body, bound)
         .map_err(|e| query_error("collide", &[("a", &a.body), ("b", &b.body)], e))?;
-    Ok(pair_array(py, &found.items))
-}
-
-/// Every intersecting pair of non-adjacent triangles of one body: int64 (K, 2), `a < b` in
-/// each row, rows sorted. The body is placed at its own translation; f32 pairs are refined in
-/// f64.
-#[pyfunction]
-pub(crate) fn collide_self<'py>(
-    py: Python<'py>,
-    body: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let mut body = borrow_one("body", body)?;
-    let found = host::self_pairs(&mut body.body)
-        .map_err(|e| query_error("collide_self", &[("body", &body.body)], e))?;
     Ok(pair_array(py, &found.items))
 }
 
@@ -181,56 +166,4 @@ pub(crate) fn collide_frames<'py>(
     });
     let frames = frames.map_err(err)?;
     Ok(frames.iter().map(|p| pair_array(py, p)).collect())
-}
-
-/// The nearest points of two bodies (`bdtree.distance`).
-#[pyclass(frozen, get_all, module = "bdtree")]
-pub(crate) struct Distance {
-    /// The minimum distance (0 when the bodies intersect).
-    distance: f64,
-    /// Witness point on a (world).
-    point_a: (f64, f64, f64),
-    /// Witness point on b (world).
-    point_b: (f64, f64, f64),
-    /// The witnesses' triangles `(triangle of a, triangle of b)`.
-    triangles: (u32, u32),
-    /// Unit normal from a to b (zero when intersecting).
-    normal: (f64, f64, f64),
-    /// Whether the two triangles intersect.
-    intersecting: bool,
-}
-
-#[pymethods]
-impl Distance {
-    fn __repr__(&self) -> String {
-        format!(
-            "bdtree.Distance(distance={:?}, triangles={:?}, intersecting={})",
-            self.distance,
-            self.triangles,
-            if self.intersecting { "True" } else { "False" }
-        )
-    }
-}
-
-fn tuple(p: [f64; 3]) -> (f64, f64, f64) {
-    (p[0], p[1], p[2])
-}
-
-/// The minimum distance between two deformed bodies (0 when they intersect), with witness
-/// points, their triangles and the unit normal from a to b. In f32 the witness triangles are
-/// measured again in f64 on the stored model: the distance is theirs (an upper bound on the
-/// bodies' distance, within the f32 rounding of it) and the points lie on them.
-#[pyfunction]
-pub(crate) fn distance(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Distance> {
-    let (mut a, mut b) = borrow_two(["a", "b"], a, b)?;
-    let (n, _) = host::distance(&mut a.body, &mut b.body)
-        .map_err(|e| query_error("distance", &[("a", &a.body), ("b", &b.body)], e))?;
-    Ok(Distance {
-        distance: n.distance,
-        point_a: tuple(n.points[0]),
-        point_b: tuple(n.points[1]),
-        triangles: (n.triangles[0], n.triangles[1]),
-        normal: tuple(n.normal),
-        intersecting: n.intersecting,
-    })
 }

@@ -1,3 +1,9 @@
+//! [`distance`] (the nearest points of two bodies, the kernel's [`bdtree_core::nearest`]) and
+//! [`closer_than`] (whether they come within a distance, with an early exit) — the host's
+//! counterpart of [`bdtree_core::query::separation`].
+//!
+//! # Closer than `d`
+//!
 //! "Are these bodies closer than `d`?" — the safety monitor's question, answered with an early
 //! exit and settled in f64 against the caller's state: [`closer_than`] for two bodies,
 //! [`World::closer_than`] for every body pair of a world.
@@ -6,7 +12,7 @@
 //!
 //! Let `D` be the distance of the two bodies by the f64 brute force on the explicitly deformed
 //! meshes at the states as given (the least distance over every triangle pair; 0 when they
-//! intersect), and `ε` the pair's rounding bound of [`super::placing`]
+//! intersect), and `ε` the pair's rounding bound of [`crate::host::placing`]
 //! (`256 u (x_a + x_b + ‖t_a − t_b‖)`, `u` the tree precision's unit roundoff):
 //!
 //! * `D ≤ d` ⇒ the answer is **yes** (never a false "no"; touching counts at `d = 0`);
@@ -20,7 +26,7 @@
 //!
 //! # How
 //!
-//! At the pair's floating origin ([`super::placing::pair_origin`]): the kernel's
+//! At the pair's floating origin ([`crate::host::placing::pair_origin`]): the kernel's
 //! [`bdtree_core::query::separation::closer_than`] (nearest-first, pruned at `d` from the root,
 //! stopping at the first leaf pair within `d` plus its error bound). Its "no" is final (it never
 //! says "not closer" for bodies within `d` at the state as given, whose rounding its error
@@ -32,18 +38,87 @@
 
 use bdtree_core::geometry::closest::closest_points;
 use bdtree_core::geometry::triangle::triangles_may_intersect;
-use bdtree_core::query::separation::closer_than as kernel_closer_than;
+use bdtree_core::query::separation::{closer_than as kernel_closer_than, nearest};
 use bdtree_core::{
     refine_error, stack_capacity, within as kernel_within, Body as KernelBody, NearPair,
     QueryStats, QueryStatus, Scalar,
 };
 
-use super::body::{Body, Exact, OnTwo};
-use super::error::HostError;
-use super::placing::pair_origin;
-use super::query::Answer;
-use super::stack::Stack;
-use super::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
+use super::contacts::unit;
+use crate::host::answer::{wide, world, Answer, Nearest};
+use crate::host::body::{Body, Exact, OnTwo};
+use crate::host::error::HostError;
+use crate::host::placing::pair_origin;
+use crate::host::stack::Stack;
+use crate::host::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
+
+struct Distance {
+    origin: [f64; 3],
+    exact: [Exact; 2],
+}
+
+impl OnTwo for Distance {
+    type Out = Result<(Nearest, QueryStats), HostError>;
+    fn run<S: Scalar>(
+        self,
+        a: &mut KernelBody<'_, '_, S>,
+        b: &mut KernelBody<'_, '_, S>,
+    ) -> Self::Out {
+        let mut stack = Stack::take(stack_capacity(a.tree().depth(), b.tree().depth()));
+        let mut answer = None;
+        let outcome = nearest(a, b, &mut stack, &mut answer);
+        let n = match answer {
+            Some(n) if outcome.status.is_complete() => n,
+            _ => {
+                return Err(HostError::Incomplete {
+                    query: "distance",
+                    status: outcome.status,
+                })
+            }
+        };
+        let origin = self.origin;
+        let mut out = Nearest {
+            distance: n.distance.to_f64(),
+            points: [world(n.point_a, origin), world(n.point_b, origin)],
+            normal: wide(n.normal),
+            triangles: [n.triangle_a, n.triangle_b],
+            intersecting: n.intersecting,
+        };
+        // In f32, the witnesses' triangles again in f64 on the stored model.
+        if S::BYTES < 8 && !n.intersecting {
+            if let (Some(ta), Some(tb)) = (
+                self.exact[0].triangle(a, n.triangle_a),
+                self.exact[1].triangle(b, n.triangle_b),
+            ) {
+                let (d2, pa, pb) = closest_points(&ta, &tb);
+                let d = d2.sqrt();
+                if d.is_finite() {
+                    out.distance = d;
+                    out.points = [
+                        std::array::from_fn(|k| pa[k] + origin[k]),
+                        std::array::from_fn(|k| pb[k] + origin[k]),
+                    ];
+                    if let Some(normal) = unit(std::array::from_fn(|k| pb[k] - pa[k])) {
+                        out.normal = normal;
+                    }
+                }
+            }
+        }
+        Ok((out, outcome.stats))
+    }
+}
+
+/// The nearest points of `a` and `b` (distance 0 when they intersect), at the pair's floating
+/// origin. In f32 the witnesses are computed again in f64 on their triangles of the stored
+/// model: the distance is then that of the two triangles the f32 search found nearest, within
+/// the refine bound of the bodies' true distance.
+pub fn distance(a: &mut Body, b: &mut Body) -> Result<(Nearest, QueryStats), HostError> {
+    let origin = pair_origin(a, b);
+    a.place(origin)?;
+    b.place(origin)?;
+    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
+    Body::on_two(a, b, Distance { origin, exact })?
+}
 
 /// The witness of a "yes" of [`closer_than`]: a triangle pair within the distance.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -196,7 +196,7 @@ pub unsafe fn primitive_box<S: Precision>(
 ///
 /// # Safety
 ///
-/// `body` a body object, `primitive` a primitive object; otherwise as [`crate::collide::collide()`].
+/// `body` a body object, `primitive` a primitive object; otherwise as [`crate::triangles::collide()`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_primitive<S: Precision, C: From<ContactPoint<S>>>(
     body: *mut BodySlot<S>,

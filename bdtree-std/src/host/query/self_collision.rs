@@ -1,0 +1,83 @@
+//! [`self_pairs`]: every intersecting pair of non-adjacent triangles of one body — the kernel's
+//! [`bdtree_core::collide_self_with`] ([`bdtree_core::query::self_collision`]) with the tree's
+//! aids (vertex signatures, contours, certificates) computed once and kept with the tree.
+
+use bdtree_core::query::self_collision::{
+    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
+};
+use bdtree_core::{refine_self, self_stack_capacity, Body as KernelBody, Scalar, TrianglePair};
+
+use crate::build::{self_certificates, self_contours};
+use crate::host::answer::Answer;
+use crate::host::body::{Body, OnOne};
+use crate::host::error::HostError;
+use crate::host::owned::SelfTreeAids;
+use crate::host::placing::self_origin;
+use crate::host::stack::{complete, Stack};
+use crate::host::tree::Tree;
+
+struct SelfPairs<'t> {
+    tree: &'t Tree,
+}
+
+impl OnOne for SelfPairs<'_> {
+    type Out = Result<Answer<[u32; 2]>, HostError>;
+    fn run<S: Scalar>(self, body: &mut KernelBody<'_, '_, S>) -> Self::Out {
+        let n = body.tree().node_count();
+        let tree_aids = self.tree.data.self_aids.get_or_init(|| {
+            let mut signatures = vec![0u64; n];
+            if vertex_signatures(body, &mut signatures).is_none() {
+                signatures.clear();
+            }
+            let contours = self_contours(body.tree(), body.model().triangles());
+            SelfTreeAids {
+                signatures,
+                certificates: self_certificates(body.tree(), body.model(), &contours),
+                contours,
+            }
+        });
+        let certificates = SelfCertificates {
+            weights: &tree_aids.certificates,
+        };
+        // A body certified whole needs no cones: the query ends at the root.
+        let mut cones = vec![0u16; n];
+        if certificates.hold(body, 0) || normal_cones(body, &mut cones).is_none() {
+            cones.clear();
+        }
+        let aids = SelfAids {
+            signatures: &tree_aids.signatures,
+            cones: &cones,
+            contours: tree_aids.contours.view(),
+            certificates,
+        };
+        let mut found = Vec::new();
+        let mut stack = Stack::take(self_stack_capacity(body.tree().depth()));
+        let outcome = collide_self_with(
+            body,
+            aids,
+            &mut UnitCounts::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                found.push(p);
+                true
+            },
+        );
+        complete("collide_self", &outcome)?;
+        let kept = refine_self(body, &mut found);
+        let mut items: Vec<[u32; 2]> = found.iter().take(kept).map(|p| [p.a, p.b]).collect();
+        items.sort_unstable();
+        Ok(Answer {
+            items,
+            stats: outcome.stats,
+        })
+    }
+}
+
+/// Every intersecting pair of non-adjacent triangles of one body (`a < b` in each, sorted), at
+/// the body's own origin (its translation): the precision of its self pairs is its own,
+/// wherever it sits. Refined in f64 in f32, as [`pairs`].
+pub fn self_pairs(body: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
+    body.place(self_origin(body))?;
+    let tree = body.tree().clone();
+    body.on_one(SelfPairs { tree: &tree })
+}
