@@ -2,11 +2,13 @@
 //! finite values and a unit quaternion, refused as [`HostError::NonFinite`] and
 //! [`HostError::NotUnit`] with the argument, the entry and the value (a front end words them
 //! its own way from these fields: Python's `translation[1] = NaN: every entry must be
-//! finite`); the unit-quaternion test itself is the library's one,
-//! [`crate::io::pose::off_unit`].
+//! finite`); a query's distance and a response's stiffness, refused as
+//! [`HostError::Argument`]. The tests themselves are the library's one
+//! ([`crate::io::pose::state_problem`], [`crate::io::pose::non_finite`],
+//! [`crate::io::pose::off_unit`]), which a scene file's reader words with its own place.
 
 use super::error::HostError;
-use crate::io::pose::off_unit;
+use crate::io::pose::{non_finite, off_unit, state_problem, StateProblem};
 
 /// A refused input, its message naming the argument and the value.
 pub(crate) fn input(message: String) -> HostError {
@@ -15,7 +17,7 @@ pub(crate) fn input(message: String) -> HostError {
 
 /// Every entry of the argument `name` finite.
 pub fn finite(name: &'static str, values: &[f64]) -> Result<(), HostError> {
-    match values.iter().position(|x| !x.is_finite()) {
+    match non_finite(values) {
         Some(index) => Err(HostError::NonFinite {
             argument: name,
             index,
@@ -38,10 +40,39 @@ pub fn rotation(rotation: [f64; 4]) -> Result<(), HostError> {
 /// `translation`, then `q`), then a unit quaternion. The number of coordinates and the range
 /// of the tree's precision are the body's to check.
 pub fn state(rotation: [f64; 4], translation: [f64; 3], q: &[f64]) -> Result<(), HostError> {
-    finite("rotation", &rotation)?;
-    finite("translation", &translation)?;
-    finite("q", q)?;
-    self::rotation(rotation)
+    match state_problem(rotation, translation, q) {
+        Some(StateProblem::NonFinite {
+            argument,
+            index,
+            value,
+        }) => Err(HostError::NonFinite {
+            argument,
+            index,
+            value,
+        }),
+        Some(StateProblem::NotUnit { norm }) => Err(HostError::NotUnit { rotation, norm }),
+        None => Ok(()),
+    }
+}
+
+/// A query's distance (`within`, `closer_than`): finite and at least 0.
+pub(crate) fn distance(distance: f64) -> Result<(), HostError> {
+    at_least_zero("distance", distance)
+}
+
+/// The stiffness of a penalty response: finite and at least 0.
+pub(crate) fn stiffness(stiffness: f64) -> Result<(), HostError> {
+    at_least_zero("stiffness", stiffness)
+}
+
+fn at_least_zero(name: &'static str, value: f64) -> Result<(), HostError> {
+    if value.is_finite() && value >= 0.0 {
+        return Ok(());
+    }
+    Err(HostError::Argument {
+        name,
+        message: format!("{value} must be finite and at least 0"),
+    })
 }
 
 /// A size argument (a radius): finite and `≥ 0`.

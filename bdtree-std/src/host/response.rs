@@ -1,6 +1,6 @@
 //! Generalized forces of the host's penalty responses: a world force at a node of a body
 //! through the node's `Ū` ([`force_at_node`], [`bdtree_core::apply_at_node_mut`] of the kernel's
-//! [`bdtree_core::world::response`]) and the stiffness every response checks.
+//! [`bdtree_core::world::response`]).
 
 use bdtree_core::{apply_at_node_mut, Body as KernelBody, Scalar};
 
@@ -8,17 +8,6 @@ use super::answer::{ScalarWrench, Wrench};
 use super::body::{Body, OnOne};
 use super::error::HostError;
 use super::placing::self_origin;
-
-/// The stiffness of a penalty response: finite and at least 0.
-pub(crate) fn check_stiffness(stiffness: f64) -> Result<(), HostError> {
-    if stiffness.is_finite() && stiffness >= 0.0 {
-        return Ok(());
-    }
-    Err(HostError::Argument {
-        name: "stiffness",
-        message: format!("{stiffness} must be finite and at least 0"),
-    })
-}
 
 /// World forces `(node, point, force)` applied to a body at `origin` (its state placed there).
 struct ApplyForces<'f> {

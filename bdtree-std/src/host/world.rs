@@ -489,12 +489,7 @@ impl World {
     /// Every triangle pair of distinct bodies at most `distance` apart, as [`query::within`]
     /// gives it (the broad phase and the certificates grown by `distance`).
     pub fn within(&mut self, distance: f64) -> Result<WorldAnswer<Near>, HostError> {
-        if !(distance >= 0.0 && distance.is_finite()) {
-            return Err(HostError::Argument {
-                name: "distance",
-                message: format!("{distance} must be finite and at least 0"),
-            });
-        }
+        crate::host::check::distance(distance)?;
         let mut answer = WorldAnswer::default();
         // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
         let reach = distance * (1.0 + 1e-9);
@@ -559,7 +554,7 @@ impl World {
         depth: u32,
         stiffness: f64,
     ) -> Result<(WorldAnswer<Proxy>, Vec<Wrench>), HostError> {
-        query::check_stiffness(stiffness)?;
+        super::check::stiffness(stiffness)?;
         let answer = self.proxies(depth)?;
         let mut wrenches: Vec<Wrench> = self
             .bodies

@@ -36,6 +36,56 @@ pub fn off_unit(rotation: [f64; 4]) -> Option<f64> {
     (!unit).then_some(norm)
 }
 
+/// The first entry of `values` that is not finite (NaN or infinite), if any: the one
+/// finiteness check of the library's inputs (scene files, primitives, the host layer's
+/// [`crate::host::check`]).
+pub fn non_finite(values: &[f64]) -> Option<usize> {
+    values.iter().position(|v| !v.is_finite())
+}
+
+/// What is wrong with a body's state ([`state_problem`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StateProblem {
+    /// An entry of `argument` (`rotation`, `translation` or `q`) is not finite.
+    NonFinite {
+        /// The argument.
+        argument: &'static str,
+        /// The entry.
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// The rotation is not a unit quaternion ([`off_unit`]).
+    NotUnit {
+        /// Its norm.
+        norm: f64,
+    },
+}
+
+/// The one check of a body's state `(rotation, translation, q)`: the first problem, in this
+/// order — a non-finite entry of the rotation, of the translation, of `q`, then a rotation off
+/// unit length. Each door words it with its own place: the scene file's reader
+/// ([`super::scene`]: the file, the frame, the body, the field) and the host layer
+/// ([`crate::host::check::state`]: the argument, for every caller of
+/// [`crate::host::Body::set_state`]).
+pub fn state_problem(rotation: [f64; 4], translation: [f64; 3], q: &[f64]) -> Option<StateProblem> {
+    let values: [(&'static str, &[f64]); 3] = [
+        ("rotation", &rotation),
+        ("translation", &translation),
+        ("q", q),
+    ];
+    for (argument, values) in values {
+        if let Some(index) = non_finite(values) {
+            return Some(StateProblem::NonFinite {
+                argument,
+                index,
+                value: values[index],
+            });
+        }
+    }
+    off_unit(rotation).map(|norm| StateProblem::NotUnit { norm })
+}
+
 /// Why `rotation` is not a unit quaternion ([`off_unit`]), in a scene file's words, naming
 /// its value and norm (`None` when it is one).
 pub fn quaternion_problem(rotation: [f64; 4]) -> Option<String> {

@@ -56,7 +56,7 @@ use super::basis::Basis;
 use super::load::load_mesh;
 use super::mesh::Mesh;
 use super::npy::load_npy;
-use super::pose::Pose;
+use super::pose::{quaternion_problem, state_problem, Pose, StateProblem};
 use crate::error::LoadError;
 
 pub use super::pose::QUATERNION_NORM_TOLERANCE;
@@ -402,11 +402,26 @@ impl SceneFile {
             }
             for (b, (state, body)) in frame.bodies.iter().zip(&self.bodies).enumerate() {
                 let at = |field: &str| format!("frames[{f}].bodies[{b}].{field}");
-                check_finite(path, &at("rotation"), &state.rotation)?;
-                check_finite(path, &at("translation"), &state.translation)?;
-                check_finite(path, &at("q"), &state.q)?;
-                if let Some(problem) = super::pose::quaternion_problem(state.rotation) {
-                    return Err(LoadError::at(path, at("rotation"), problem));
+                // The library's one state check, worded with the file's place: a bad state is
+                // refused here, before any tree is built (the host checks it again at its own
+                // door, for callers that read no file).
+                match state_problem(state.rotation, state.translation, &state.q) {
+                    Some(StateProblem::NonFinite {
+                        argument,
+                        index,
+                        value,
+                    }) => {
+                        return Err(LoadError::at(
+                            path,
+                            format!("{}[{index}]", at(argument)),
+                            format!("{value} is not a finite number"),
+                        ))
+                    }
+                    Some(StateProblem::NotUnit { .. }) => {
+                        let problem = quaternion_problem(state.rotation).unwrap_or_default();
+                        return Err(LoadError::at(path, at("rotation"), problem));
+                    }
+                    None => {}
                 }
                 if !body.has_modes() && !state.q.is_empty() {
                     let why = match &body.shape {
@@ -440,17 +455,6 @@ impl SceneFile {
         let mut text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         text.push('\n');
         std::fs::write(path, text)
-    }
-}
-
-fn check_finite(path: &Path, location: &str, values: &[f64]) -> Result<(), LoadError> {
-    match values.iter().position(|v| !v.is_finite()) {
-        None => Ok(()),
-        Some(i) => Err(LoadError::at(
-            path,
-            format!("{location}[{i}]"),
-            format!("{} is not a finite number", values[i]),
-        )),
     }
 }
 

@@ -15,9 +15,9 @@ use bdtree_core::{
 use super::triangles::kernel_pairs;
 use crate::host::answer::{wide, world, Answer, Contact, Near, ScalarWrench, Wrench};
 use crate::host::body::{Body, Exact, OnTwo};
+use crate::host::check;
 use crate::host::error::HostError;
 use crate::host::placing::pair_origin;
-use crate::host::response::check_stiffness;
 use crate::host::stack::{complete, Stack};
 
 pub(super) fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
@@ -154,7 +154,7 @@ pub fn contact_forces(
     b: &mut Body,
     stiffness: f64,
 ) -> Result<(Answer<Contact>, [Wrench; 2]), HostError> {
-    check_stiffness(stiffness)?;
+    check::stiffness(stiffness)?;
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
@@ -247,12 +247,7 @@ impl OnTwo for Within {
 /// witnesses are computed again in f64 on the stored model and pairs then farther than
 /// `distance` plus the refine bound are dropped.
 pub fn within(a: &mut Body, b: &mut Body, distance: f64) -> Result<Answer<Near>, HostError> {
-    if !(distance >= 0.0 && distance.is_finite()) {
-        return Err(HostError::Argument {
-            name: "distance",
-            message: format!("{distance} must be finite and at least 0"),
-        });
-    }
+    crate::host::check::distance(distance)?;
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;

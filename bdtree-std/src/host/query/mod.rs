@@ -40,5 +40,4 @@ pub use swept::swept;
 pub use traversal::{Budget, Cover, Interruptible, Order, Progress, RunStatus};
 pub use triangles::pairs;
 
-pub(crate) use super::response::check_stiffness;
 pub(crate) use proxies::{check_nested, proxy_wrenches};

@@ -4,9 +4,10 @@
 
 use crate::host::answer::{Answer, Proxy, Wrench};
 use crate::host::body::Body;
+use crate::host::check;
 use crate::host::error::HostError;
 use crate::host::relative;
-use crate::host::response::{apply_forces, check_stiffness};
+use crate::host::response::apply_forces;
 
 pub(crate) fn check_nested(a: &Body, b: &Body) -> Result<(), HostError> {
     for (body, which) in [(a, "a"), (b, "b")] {
@@ -43,7 +44,7 @@ pub fn proxy_forces(
     depth_b: u32,
     stiffness: f64,
 ) -> Result<(Answer<Proxy>, [Wrench; 2]), HostError> {
-    check_stiffness(stiffness)?;
+    check::stiffness(stiffness)?;
     let answer = proxies(a, depth_a, b, depth_b)?;
     let wrenches = proxy_wrenches(a, b, &answer.items, stiffness)?;
     Ok((answer, wrenches))

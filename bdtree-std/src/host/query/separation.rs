@@ -216,12 +216,7 @@ pub fn closer_than(
     b: &mut Body,
     distance: f64,
 ) -> Result<(Option<Closer>, QueryStats), HostError> {
-    if !(distance >= 0.0 && distance.is_finite()) {
-        return Err(HostError::Argument {
-            name: "distance",
-            message: format!("{distance} must be finite and at least 0"),
-        });
-    }
+    crate::host::check::distance(distance)?;
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
@@ -234,12 +229,7 @@ impl World {
     /// [`closer_than`] answers it; pairs not closer are absent. The broad phase and the
     /// certificates of separation (grown by `distance`) settle far pairs without placing them.
     pub fn closer_than(&mut self, distance: f64) -> Result<WorldAnswer<Closer>, HostError> {
-        if !(distance >= 0.0 && distance.is_finite()) {
-            return Err(HostError::Argument {
-                name: "distance",
-                message: format!("{distance} must be finite and at least 0"),
-            });
-        }
+        crate::host::check::distance(distance)?;
         let mut answer = WorldAnswer::default();
         // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
         let reach = distance * (1.0 + 1e-9);

@@ -73,7 +73,7 @@ impl PrimitiveShape {
     /// non-finite number, a negative size, a zero normal.
     pub fn problem(&self) -> Option<(String, String)> {
         let finite = |field: &str, values: &[f64]| {
-            values.iter().position(|v| !v.is_finite()).map(|i| {
+            crate::io::pose::non_finite(values).map(|i| {
                 let at = if values.len() == 1 {
                     field.to_string()
                 } else {
