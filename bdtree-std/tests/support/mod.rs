@@ -9,7 +9,8 @@ pub mod scenes;
 pub mod triangles;
 
 use bdtree_core::{Image, NodeKind, Scalar, TreeView};
-use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, torus};
 use proptest::test_runner::{Config, RngSeed};
 use std::path::{Path, PathBuf};
@@ -201,4 +202,24 @@ pub fn closer_than<S: bdtree_core::Scalar>(
         outcome.status.is_complete().then_some(closer),
         outcome.stats,
     )
+}
+
+/// The default build options in scalar `S`'s precision: how a test generic over the scalar
+/// builds its images.
+pub fn options_in<S: Scalar>() -> BuildOptions {
+    BuildOptions {
+        precision: if S::BYTES == 4 {
+            Precision::F32
+        } else {
+            Precision::F64
+        },
+        ..BuildOptions::default()
+    }
+}
+
+/// The image of `mesh` (with `basis`) built in scalar `S` with the default options.
+pub fn image_in<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
+    build(mesh, basis, options_in::<S>(), &mut |_| {})
+        .expect("build")
+        .0
 }

@@ -3,7 +3,7 @@
 //! carried over — still contains its node's deformed vertices; queries equal brute force.
 
 use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar, TrianglePair};
-use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{blob, smooth_basis};
@@ -11,6 +11,7 @@ use bdtree_std::shapes::{bspline_patch, cage_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::image_in;
 use crate::support::{config, dist, node_vertices, Rng};
 
 fn bodies() -> Vec<(Mesh, Basis)> {
@@ -28,17 +29,7 @@ fn bodies() -> Vec<(Mesh, Basis)> {
 /// A walk of steps each changing a random subset of q (sometimes the pose); after each step
 /// every node's sphere (in random order) contains its deformed vertices.
 fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), TestCaseError> {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    let buf = build(mesh, Some(basis), options, &mut |_| {})
-        .expect("build")
-        .0;
+    let buf = image_in::<S>(mesh, Some(basis));
     let image = buf.parse::<S>().expect("image");
     let mut cache = BodyStorage::new(image.tree.node_count());
     let mut words = vec![0u64; Body::<S>::region_words(&image.tree)];

@@ -3,13 +3,13 @@
 //! crumpled grid, a torus with point triangles, bodies 100 units across) against the brute
 //! force, and the distance query on them. The leaf test on single pairs: [`super::degenerate`].
 
+use crate::support::image_in;
 use crate::support::nearest;
 use bdtree_core::{
     collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
     TrianglePair,
 };
 use bdtree_std::build::quality::counts;
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::degenerate::{collapsed_soup, pole_sphere};
@@ -28,17 +28,7 @@ struct Placed<'m> {
 }
 
 fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::io::ImageBuf {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    build(p.mesh, Some(&p.basis), options, &mut |_| {})
-        .expect("build")
-        .0
+    image_in::<S>(p.mesh, Some(&p.basis))
 }
 
 fn set<S: Scalar>(body: &mut Body<'_, '_, S>, p: &Placed<'_>) {

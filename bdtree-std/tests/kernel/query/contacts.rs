@@ -9,7 +9,6 @@ use bdtree_core::{
     collide_contacts, contact_tolerance, stack_capacity, within, ContactPoint, NearPair, Pose,
     QueryStatus, Scalar,
 };
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
@@ -18,6 +17,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+use crate::support::image_in;
 use crate::support::triangles::{dot, penetration_depth, point_distance, sub, Tri, V};
 use crate::support::{config, stored_model, Rng};
 
@@ -39,18 +39,7 @@ fn check<S: Scalar>(
     b: &Case<'_>,
     distances: &[f64],
 ) -> Result<(usize, usize), TestCaseError> {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    let (ba, bb) = (
-        build(a.0, Some(a.1), options, &mut |_| {}).expect("a").0,
-        build(b.0, Some(b.1), options, &mut |_| {}).expect("b").0,
-    );
+    let (ba, bb) = (image_in::<S>(a.0, Some(a.1)), image_in::<S>(b.0, Some(b.1)));
     let (ia, ib) = (ba.parse::<S>().expect("a"), bb.parse::<S>().expect("b"));
     let mut ca = BodyStorage::new(ia.tree.node_count());
     let mut cb = BodyStorage::new(ib.tree.node_count());

@@ -7,7 +7,6 @@ use bdtree_core::{
     collide_primitive, primitive_stack_capacity, primitive_tolerance, ContactPoint, Pose,
     Primitive, QueryStatus, Scalar,
 };
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
@@ -16,6 +15,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+use crate::support::image_in;
 use crate::support::{config, stored_model, Rng};
 
 type V = [f64; 3];
@@ -231,17 +231,7 @@ type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 /// The number of triangles touching the primitive by brute force.
 fn check<S: Scalar>(body: &Case<'_>, shape: Shape) -> Result<usize, TestCaseError> {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    let built = build(body.0, Some(body.1), options, &mut |_| {})
-        .expect("build")
-        .0;
+    let built = image_in::<S>(body.0, Some(body.1));
     let image = built.parse::<S>().expect("image");
     let mut storage = BodyStorage::new(image.tree.node_count());
     let mut kernel = storage.body(&image).expect("body");

@@ -17,6 +17,7 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{host, oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::options_in;
 use crate::support::{config, rough_basis, Rng};
 
 /// Checks one body and state in every mode a user can choose — the exact traversal
@@ -44,12 +45,7 @@ pub(crate) fn check_of<S: Scalar>(
 ) -> Result<usize, TestCaseError> {
     let options = BuildOptions {
         tree,
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
+        ..options_in::<S>()
     };
     let buf = build(mesh, basis, options, &mut |_| {}).expect("build").0;
     let image = buf.parse::<S>().expect("image");

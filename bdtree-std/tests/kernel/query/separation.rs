@@ -2,6 +2,7 @@
 //! witnesses and triangles, `closer_than` on both sides of the true distance, the root-sphere
 //! lower bound — in f32 and f64.
 
+use crate::support::image_in;
 use crate::support::{closer_than, nearest};
 use bdtree_core::query::separation::separation_lower_bound;
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
@@ -37,18 +38,7 @@ fn meshes() -> Vec<Mesh> {
 type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    let (ba, bb) = (
-        build(a.0, Some(a.1), options, &mut |_| {}).expect("a").0,
-        build(b.0, Some(b.1), options, &mut |_| {}).expect("b").0,
-    );
+    let (ba, bb) = (image_in::<S>(a.0, Some(a.1)), image_in::<S>(b.0, Some(b.1)));
     let (ia, ib) = (ba.parse::<S>().expect("a"), bb.parse::<S>().expect("b"));
     let mut ca = BodyStorage::new(ia.tree.node_count());
     let mut cb = BodyStorage::new(ib.tree.node_count());

@@ -4,7 +4,6 @@
 //! a body passes through another between the two ticks (nothing intersects at either end).
 
 use bdtree_core::{collide_swept, stack_capacity, Pose, QueryStatus, Scalar, SweptPair};
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
@@ -13,6 +12,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::support::image_in;
 use crate::support::motion::{state_at, Ends};
 use crate::support::{config, stored_model, Rng};
 
@@ -40,18 +40,7 @@ fn check<S: Scalar>(
     a: (&Mesh, &Basis, &Ends),
     b: (&Mesh, &Basis, &Ends),
 ) -> Result<(usize, usize), TestCaseError> {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    let (ba, bb) = (
-        build(a.0, Some(a.1), options, &mut |_| {}).expect("a").0,
-        build(b.0, Some(b.1), options, &mut |_| {}).expect("b").0,
-    );
+    let (ba, bb) = (image_in::<S>(a.0, Some(a.1)), image_in::<S>(b.0, Some(b.1)));
     let (ia, ib) = (ba.parse::<S>().expect("a"), bb.parse::<S>().expect("b"));
     let mut storage: Vec<BodyStorage<S>> = (0..4)
         .map(|k| {

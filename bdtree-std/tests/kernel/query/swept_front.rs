@@ -7,12 +7,12 @@ use bdtree_core::{
     collide_swept, collide_swept_front, stack_capacity, Body, CacheEntry, FrontEntry, FrontState,
     Image, Pose, QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
 };
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
+use crate::support::image_in;
 use crate::support::motion::state_at;
 
 /// A pad (a modal ball) pressed into a plate and sliding slowly over it, `scale` the unit (1 m
@@ -103,17 +103,7 @@ impl Resting {
 }
 
 fn image<S: Scalar>((mesh, basis): &(Mesh, Basis)) -> ImageBuf {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    build(mesh, Some(basis), options, &mut |_| {})
-        .expect("build")
-        .0
+    image_in::<S>(mesh, Some(basis))
 }
 
 /// A body's caches: spheres, and (when `cached`) vertices and tracks, as the host gives them.

@@ -6,13 +6,13 @@ use bdtree_core::{
     collide, stack_capacity, Body, Clock, ContactBuffer, Deadline, Image, NodeKind, Order, Pending,
     Pose, RunStatus, Scalar, TestBudget, Traversal, TreeView, TrianglePair,
 };
-use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::image_in;
 use crate::support::{config, Rng};
 
 const ORDERS: [Order; 3] = [
@@ -22,17 +22,7 @@ const ORDERS: [Order; 3] = [
 ];
 
 fn image<S: Scalar>(mesh: &Mesh, basis: &Basis) -> ImageBuf {
-    let options = BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
-        ..BuildOptions::default()
-    };
-    build(mesh, Some(basis), options, &mut |_| {})
-        .expect("build")
-        .0
+    image_in::<S>(mesh, Some(basis))
 }
 
 /// Parent of every node (the root's is itself) and the leaf of every triangle.
