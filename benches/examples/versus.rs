@@ -33,69 +33,16 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use bdtree_benches::fem_scene::{fem_bodies, fem_frames};
-use bdtree_benches::measure::{cache_dir, cached_image, callgrind, env_usize, median};
-use bdtree_benches::query_scene::{bodies, core_frames, frames, CoreFrame, Frame};
+use bdtree_benches::measure::{cache_dir, callgrind, env_usize, median};
+use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
-use bdtree_core::{
-    collide, refine, stack_capacity, Body, QueryOutcome, QueryStats, TrianglePair, VertexEntry,
-};
-use bdtree_std::build::Precision;
-use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::oracle::{brute_force_pairs, deform};
-use bdtree_std::BodyStorage;
-
-/// The scene's bodies and frames, and a name for its cached images.
-fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
-    if std::env::var("VERSUS_SCENE").as_deref() == Ok("fem") {
-        let (big, big_basis, small, small_basis) = fem_bodies(&cache_dir());
-        let frames = fem_frames(&big, &big_basis);
-        ("fem".into(), big, big_basis, small, small_basis, frames)
-    } else {
-        let (big, big_basis, small, small_basis) = bodies();
-        let frames = frames(&big, &big_basis);
-        let sub = bdtree_benches::query_scene::big_subdivisions();
-        (
-            format!("big-s{sub}"),
-            big,
-            big_basis,
-            small,
-            small_basis,
-            frames,
-        )
-    }
-}
-
-/// bdtree's side: both bodies (vertex caches on), the stack and the pairs.
-struct Bdtree<'t, 'c> {
-    big: Body<'t, 'c, f32>,
-    small: Body<'t, 'c, f32>,
-    stack: Vec<[u32; 2]>,
-    pairs: Vec<TrianglePair>,
-    frames: Vec<CoreFrame<f32>>,
-}
+use bdtree_benches::versus::{scene, truth, with_binary, Binary, Meshes};
+use bdtree_core::{refine, QueryOutcome, QueryStats};
 
 /// One bdtree frame: both states set, then the query.
 #[inline(never)]
-fn bdtree_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
-    let f = &side.frames[k];
-    side.big
-        .set_state(f.pose_big, &f.q_big)
-        .expect("a valid state");
-    side.small
-        .set_state(f.pose_small, &f.q_small)
-        .expect("a valid state");
-    side.pairs.clear();
-    let pairs = &mut side.pairs;
-    collide(
-        &mut side.big,
-        &mut side.small,
-        &mut side.stack,
-        &mut |p: TrianglePair| {
-            pairs.push(p);
-            true
-        },
-    )
+fn bdtree_frame(side: &mut Binary<'_, '_>, k: usize) -> QueryOutcome {
+    side.frame(k)
 }
 
 /// One parry frame: the query phase on the frame's refitted meshes.
@@ -104,47 +51,8 @@ fn parry_frame(parry: &mut ParryScene, k: usize) -> usize {
     parry.query_only(k)
 }
 
-/// Runs `f` with bdtree's side set up on the scene.
-fn with_bdtree<R>(
-    scene_name: &str,
-    meshes: (&Mesh, &Basis, &Mesh, &Basis),
-    frames: &[Frame],
-    f: impl FnOnce(&mut Bdtree<'_, '_>) -> R,
-) -> R {
-    let (big, big_basis, small, small_basis) = meshes;
-    let big_image = cached_image(scene_name, big, big_basis, Precision::F32);
-    let small_image = cached_image(
-        &format!("{scene_name}-small"),
-        small,
-        small_basis,
-        Precision::F32,
-    );
-    let (big_view, small_view) = (
-        big_image.parse::<f32>().expect("parses"),
-        small_image.parse::<f32>().expect("parses"),
-    );
-    let mut big_cache = BodyStorage::new(big_view.tree.node_count());
-    let mut small_cache = BodyStorage::new(small_view.tree.node_count());
-    let mut big_vertices = vec![VertexEntry::<f32>::default(); big.vertices.len()];
-    let mut small_vertices = vec![VertexEntry::<f32>::default(); small.vertices.len()];
-    let mut side = Bdtree {
-        big: big_cache
-            .body(&big_view)
-            .and_then(|b| b.with_vertex_cache(&mut big_vertices))
-            .expect("caches fit"),
-        small: small_cache
-            .body(&small_view)
-            .and_then(|b| b.with_vertex_cache(&mut small_vertices))
-            .expect("caches fit"),
-        stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
-        pairs: Vec::with_capacity(4096),
-        frames: core_frames(frames),
-    };
-    f(&mut side)
-}
-
 /// `count`: this binary under callgrind once per side; instructions per frame.
-fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     let out = cache_dir().join("../versus");
     std::fs::create_dir_all(&out).expect("target/versus is writable");
     let totals = ["bdtree", "parry"].map(|side| {
@@ -152,7 +60,7 @@ fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
         callgrind(&file, &format!("versus::{side}_frame*"), &["run", side])
     });
     // The work counters, outside callgrind.
-    let stats = with_bdtree(scene_name, meshes, frames, |side| {
+    let stats = with_binary(scene_name, meshes, frames, |side| {
         let mut total = QueryStats::default();
         for k in 0..frames.len() {
             total.add(&bdtree_frame(side, k).stats);
@@ -268,9 +176,9 @@ fn parts(file: &Path) -> Vec<(&'static str, u64)> {
 }
 
 /// `run SIDE`: one pass over the frames on one side (what `count` measures).
-fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     match side {
-        "bdtree" => with_bdtree(scene_name, meshes, frames, |side| {
+        "bdtree" => with_binary(scene_name, meshes, frames, |side| {
             for k in 0..frames.len() {
                 let outcome = bdtree_frame(side, k);
                 assert!(outcome.status.is_complete(), "{outcome:?}");
@@ -286,11 +194,11 @@ fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), fra
 }
 
 /// `time`: the two sides interleaved frame by frame.
-fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     let rounds = env_usize("VERSUS_ROUNDS", 200);
     let runs = env_usize("VERSUS_RUNS", 3);
     let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
-    with_bdtree(scene_name, meshes, frames, |side| {
+    with_binary(scene_name, meshes, frames, |side| {
         let n = frames.len();
         println!(
             "scene {scene_name}: {n} frames, {rounds} rounds per run, sides alternated frame by \
@@ -336,19 +244,11 @@ fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fram
 }
 
 /// `check`: both sides' pairs against the brute force.
-fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
-    let (big, big_basis, small, small_basis) = meshes;
-    let mut parry = ParryScene::new(big, big_basis, small, small_basis, frames);
-    with_bdtree(scene_name, meshes, frames, |side| {
+fn check(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
+    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    with_binary(scene_name, meshes, frames, |side| {
         for (k, f) in frames.iter().enumerate() {
-            let wb = deform(&big.vertices, Some(big_basis), &f.q_big, &f.pose_big);
-            let ws = deform(
-                &small.vertices,
-                Some(small_basis),
-                &f.q_small,
-                &f.pose_small,
-            );
-            let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles);
+            let truth = truth(meshes, f);
             let outcome = bdtree_frame(side, k);
             assert!(outcome.status.is_complete(), "{outcome:?}");
             let reported = side.pairs.len();
@@ -375,17 +275,17 @@ fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (name, big, big_basis, small, small_basis, frames) = scene();
-    let meshes = (&big, &big_basis, &small, &small_basis);
+    let scene = scene();
+    let (name, meshes, frames) = (&scene.name, scene.meshes(), &scene.frames);
     match args.first().map(String::as_str) {
         Some("run") => run(
             args.get(1).map_or("bdtree", String::as_str),
-            &name,
+            name,
             meshes,
-            &frames,
+            frames,
         ),
-        Some("time") => time(&name, meshes, &frames),
-        Some("check") => check(&name, meshes, &frames),
-        _ => count(&name, meshes, &frames),
+        Some("time") => time(name, meshes, frames),
+        Some("check") => check(name, meshes, frames),
+        _ => count(name, meshes, frames),
     }
 }

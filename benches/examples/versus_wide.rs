@@ -20,49 +20,19 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use bdtree_benches::fem_scene::{fem_bodies, fem_frames};
-use bdtree_benches::measure::{cache_dir, cached_image, callgrind, env_usize, median};
-use bdtree_benches::query_scene::{bodies, core_frames, frames, CoreFrame, Frame};
+use bdtree_benches::measure::{cache_dir, callgrind, env_usize, median};
+use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
+use bdtree_benches::versus::{scene, truth, with_binary, Binary, Meshes};
 use bdtree_benches::wide::{
     collide_wide, wide_stack_capacity, Entry, WideCache, WideSide, WideStats, WideTree,
 };
-use bdtree_core::{
-    collide, refine, stack_capacity, Body, QueryOutcome, QueryStats, TrianglePair, VertexEntry,
-};
-use bdtree_std::build::Precision;
-use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::oracle::{brute_force_pairs, deform};
-use bdtree_std::BodyStorage;
+use bdtree_core::{refine, QueryOutcome, QueryStats, TrianglePair};
 
-/// The scene's bodies and frames, and a name for its cached images.
-fn scene() -> (String, Mesh, Basis, Mesh, Basis, Vec<Frame>) {
-    if std::env::var("VERSUS_SCENE").as_deref() == Ok("fem") {
-        let (big, big_basis, small, small_basis) = fem_bodies(&cache_dir());
-        let frames = fem_frames(&big, &big_basis);
-        ("fem".into(), big, big_basis, small, small_basis, frames)
-    } else {
-        let (big, big_basis, small, small_basis) = bodies();
-        let frames = frames(&big, &big_basis);
-        let sub = bdtree_benches::query_scene::big_subdivisions();
-        (
-            format!("big-s{sub}"),
-            big,
-            big_basis,
-            small,
-            small_basis,
-            frames,
-        )
-    }
-}
-
-/// Both bodies (vertex caches on), both walks' state and the pairs.
-struct Sides<'t, 'c> {
-    big: Body<'t, 'c, f32>,
-    small: Body<'t, 'c, f32>,
-    stack: Vec<[u32; 2]>,
-    pairs: Vec<TrianglePair>,
-    frames: Vec<CoreFrame<f32>>,
+/// Both walks' state: the binary walk's bodies (vertex caches on), stack and pairs, and the
+/// wide walk's trees, caches, stack and pairs.
+struct Sides<'s, 't, 'c> {
+    binary: &'s mut Binary<'t, 'c>,
     wide_big: WideTree,
     wide_small: WideTree,
     cache_big: WideCache,
@@ -71,43 +41,20 @@ struct Sides<'t, 'c> {
     wide_pairs: Vec<TrianglePair>,
 }
 
-/// Both states set.
-#[inline(always)]
-fn set_states(side: &mut Sides<'_, '_>, k: usize) {
-    let f = &side.frames[k];
-    side.big
-        .set_state(f.pose_big, &f.q_big)
-        .expect("a valid state");
-    side.small
-        .set_state(f.pose_small, &f.q_small)
-        .expect("a valid state");
-}
-
 /// One binary frame: both states set, then the kernel's query.
 #[inline(never)]
-fn binary_frame(side: &mut Sides<'_, '_>, k: usize) -> QueryOutcome {
-    set_states(side, k);
-    side.pairs.clear();
-    let pairs = &mut side.pairs;
-    collide(
-        &mut side.big,
-        &mut side.small,
-        &mut side.stack,
-        &mut |p: TrianglePair| {
-            pairs.push(p);
-            true
-        },
-    )
+fn binary_frame(side: &mut Sides<'_, '_, '_>, k: usize) -> QueryOutcome {
+    side.binary.frame(k)
 }
 
 /// One wide frame: both states set, then the wide walk.
 #[inline(never)]
-fn wide_frame(side: &mut Sides<'_, '_>, k: usize) -> WideStats {
-    set_states(side, k);
+fn wide_frame(side: &mut Sides<'_, '_, '_>, k: usize) -> WideStats {
+    side.binary.set_states(k);
     side.wide_pairs.clear();
     let mut stats = WideStats::default();
-    let mut a = WideSide::new(&side.big, &side.wide_big, &mut side.cache_big);
-    let mut b = WideSide::new(&side.small, &side.wide_small, &mut side.cache_small);
+    let mut a = WideSide::new(&side.binary.big, &side.wide_big, &mut side.cache_big);
+    let mut b = WideSide::new(&side.binary.small, &side.wide_small, &mut side.cache_small);
     collide_wide(
         &mut a,
         &mut b,
@@ -128,55 +75,31 @@ fn parry_frame(parry: &mut ParryScene, k: usize) -> usize {
 /// Runs `f` with both walks set up on the scene.
 fn with_sides<R>(
     scene_name: &str,
-    meshes: (&Mesh, &Basis, &Mesh, &Basis),
+    meshes: Meshes<'_>,
     frames: &[Frame],
-    f: impl FnOnce(&mut Sides<'_, '_>) -> R,
+    f: impl FnOnce(&mut Sides<'_, '_, '_>) -> R,
 ) -> R {
-    let (big, big_basis, small, small_basis) = meshes;
-    let big_image = cached_image(scene_name, big, big_basis, Precision::F32);
-    let small_image = cached_image(
-        &format!("{scene_name}-small"),
-        small,
-        small_basis,
-        Precision::F32,
-    );
-    let (big_view, small_view) = (
-        big_image.parse::<f32>().expect("parses"),
-        small_image.parse::<f32>().expect("parses"),
-    );
-    let wide_big = WideTree::new(&big_view.tree).expect("scalar rows");
-    let wide_small = WideTree::new(&small_view.tree).expect("scalar rows");
-    let mut big_cache = BodyStorage::new(big_view.tree.node_count());
-    let mut small_cache = BodyStorage::new(small_view.tree.node_count());
-    let mut big_vertices = vec![VertexEntry::<f32>::default(); big.vertices.len()];
-    let mut small_vertices = vec![VertexEntry::<f32>::default(); small.vertices.len()];
-    let mut side = Sides {
-        big: big_cache
-            .body(&big_view)
-            .and_then(|b| b.with_vertex_cache(&mut big_vertices))
-            .expect("caches fit"),
-        small: small_cache
-            .body(&small_view)
-            .and_then(|b| b.with_vertex_cache(&mut small_vertices))
-            .expect("caches fit"),
-        stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
-        pairs: Vec::with_capacity(4096),
-        frames: core_frames(frames),
-        cache_big: wide_big.cache(big.vertices.len()),
-        cache_small: wide_small.cache(small.vertices.len()),
-        wide_stack: vec![Entry::default(); wide_stack_capacity(&wide_big, &wide_small)],
-        wide_pairs: Vec::with_capacity(4096),
-        wide_big,
-        wide_small,
-    };
-    f(&mut side)
+    with_binary(scene_name, meshes, frames, |binary| {
+        let wide_big = WideTree::new(binary.big.tree()).expect("scalar rows");
+        let wide_small = WideTree::new(binary.small.tree()).expect("scalar rows");
+        let mut side = Sides {
+            cache_big: wide_big.cache(meshes.0.vertices.len()),
+            cache_small: wide_small.cache(meshes.2.vertices.len()),
+            wide_stack: vec![Entry::default(); wide_stack_capacity(&wide_big, &wide_small)],
+            wide_pairs: Vec::with_capacity(4096),
+            wide_big,
+            wide_small,
+            binary,
+        };
+        f(&mut side)
+    })
 }
 
 /// The sides `count` measures and `time` interleaves.
 const SIDES: [&str; 3] = ["binary", "wide", "parry"];
 
 /// `count`: this binary under callgrind once per side; instructions per frame.
-fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     let out = cache_dir().join("../versus-wide");
     std::fs::create_dir_all(&out).expect("target/versus-wide is writable");
     let totals = SIDES.map(|side| {
@@ -201,10 +124,16 @@ fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
             wide.leaf_pairs += w.leaf_pairs;
             wide.triangle_tests += w.triangle_tests;
         }
-        let modes = side.big.tree().modes();
+        let modes = side.binary.big.tree().modes();
         let memory = [
-            (side.big.tree().node_count(), side.wide_big.node_count()),
-            (side.small.tree().node_count(), side.wide_small.node_count()),
+            (
+                side.binary.big.tree().node_count(),
+                side.wide_big.node_count(),
+            ),
+            (
+                side.binary.small.tree().node_count(),
+                side.wide_small.node_count(),
+            ),
         ]
         .map(|(binary, wide)| (binary, binary * 16 * (modes + 1), wide));
         let rows = [side.wide_big.row_bytes(), side.wide_small.row_bytes()];
@@ -261,7 +190,7 @@ fn count(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
 }
 
 /// `run SIDE`: one pass over the frames on one side (what `count` measures).
-fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     match side {
         "binary" => with_sides(scene_name, meshes, frames, |side| {
             for k in 0..frames.len() {
@@ -285,7 +214,7 @@ fn run(side: &str, scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), fra
 
 /// `time`: the three sides interleaved frame by frame, the order rotated every frame and
 /// round.
-fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
+fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     let rounds = env_usize("VERSUS_ROUNDS", 200);
     let runs = env_usize("VERSUS_RUNS", 3);
     let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
@@ -346,22 +275,15 @@ fn time(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fram
 
 /// `check`: on every frame, the wide walk's pairs are the binary walk's, and after `refine`
 /// they miss nothing of the f64 brute force.
-fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Frame]) {
-    let (big, big_basis, small, small_basis) = meshes;
+fn check(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     with_sides(scene_name, meshes, frames, |side| {
         for (k, f) in frames.iter().enumerate() {
-            let wb = deform(&big.vertices, Some(big_basis), &f.q_big, &f.pose_big);
-            let ws = deform(
-                &small.vertices,
-                Some(small_basis),
-                &f.q_small,
-                &f.pose_small,
-            );
-            let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles);
+            let truth = truth(meshes, f);
             let outcome = binary_frame(side, k);
             assert!(outcome.status.is_complete(), "{outcome:?}");
             let stats = wide_frame(side, k);
-            let mut binary: Vec<(u32, u32)> = side.pairs.iter().map(|p| (p.a, p.b)).collect();
+            let mut binary: Vec<(u32, u32)> =
+                side.binary.pairs.iter().map(|p| (p.a, p.b)).collect();
             let mut wide: Vec<(u32, u32)> = side.wide_pairs.iter().map(|p| (p.a, p.b)).collect();
             binary.sort_unstable();
             wide.sort_unstable();
@@ -374,7 +296,7 @@ fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
                 .iter()
                 .filter(|p| wide.binary_search(p).is_err())
                 .count();
-            let kept = refine(&side.big, &side.small, &mut side.wide_pairs);
+            let kept = refine(&side.binary.big, &side.binary.small, &mut side.wide_pairs);
             let mut refined: Vec<(u32, u32)> =
                 side.wide_pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
             refined.sort_unstable();
@@ -405,17 +327,17 @@ fn check(scene_name: &str, meshes: (&Mesh, &Basis, &Mesh, &Basis), frames: &[Fra
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (name, big, big_basis, small, small_basis, frames) = scene();
-    let meshes = (&big, &big_basis, &small, &small_basis);
+    let scene = scene();
+    let (name, meshes, frames) = (&scene.name, scene.meshes(), &scene.frames);
     match args.first().map(String::as_str) {
         Some("run") => run(
             args.get(1).map_or("binary", String::as_str),
-            &name,
+            name,
             meshes,
-            &frames,
+            frames,
         ),
-        Some("time") => time(&name, meshes, &frames),
-        Some("check") => check(&name, meshes, &frames),
-        _ => count(&name, meshes, &frames),
+        Some("time") => time(name, meshes, frames),
+        Some("check") => check(name, meshes, frames),
+        _ => count(name, meshes, frames),
     }
 }

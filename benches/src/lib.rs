@@ -11,4 +11,5 @@ pub mod query_scene;
 pub mod refit;
 pub mod self_refit;
 pub mod self_scene;
+pub mod versus;
 pub mod wide;

@@ -60,68 +60,7 @@ macro_rules! closer_through_c {
 
             type S = $s;
 
-            /// The scene's images parsed through C and a body per mesh body (all boxed: the
-            /// C objects hold pointers into them).
-            struct World {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                _images: Vec<Box<$image>>,
-                bodies: Vec<Box<$body>>,
-                depth: u32,
-            }
-
-            fn world(prepared: &PreparedScene) -> World {
-                let words: Vec<Vec<u64>> = prepared
-                    .images
-                    .iter()
-                    .map(|im| aligned(im.as_bytes()))
-                    .collect();
-                let (mut images, mut bodies, mut storage, mut depth) =
-                    (Vec::new(), Vec::new(), Vec::new(), 0);
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid
-                // for the length given and outlives the objects (all kept in `World`).
-                unsafe {
-                    for (w, im) in words.iter().zip(&prepared.images) {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let s = $parse(w.as_ptr().cast(), im.as_bytes().len(), &mut *image);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let mut info = bdtree_image_info::default();
-                        assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
-                        depth = depth.max(info.depth);
-                        let need = $size(&*image, 0);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, 0);
-                        assert_eq!(s, bdtree_status::Ok);
-                        storage.push(block);
-                        images.push(image);
-                        bodies.push(body);
-                    }
-                }
-                World {
-                    _words: words,
-                    _storage: storage,
-                    _images: images,
-                    bodies,
-                    depth,
-                }
-            }
-
-            fn set(world: &mut World, scene: &Scene, f: usize, b: usize, origin: [f64; 3]) {
-                let (pose, q) = &scene.frames[f][b];
-                // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
-                let s = unsafe {
-                    $set(
-                        &mut *world.bodies[b],
-                        pose.rotation.as_ptr(),
-                        pose.translation.as_ptr(),
-                        origin.as_ptr(),
-                        q.as_ptr(),
-                        q.len(),
-                    )
-                };
-                assert_eq!(s, bdtree_status::Ok);
-            }
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             fn c_closer(world: &mut World, i: usize, j: usize, d: S, len: usize) -> (bdtree_status, bool) {
                 let mut stack = vec![bdtree_node_pair::default(); len];
@@ -179,7 +118,7 @@ macro_rules! closer_through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(scene, options).expect("build");
-                let mut w = world(&prepared);
+                let mut w = world(&prepared, 0);
                 let n = scene.bodies.len();
                 let full = stack_capacity(w.depth, w.depth);
                 for (k, &f) in frames.iter().enumerate() {
@@ -193,8 +132,8 @@ macro_rules! closer_through_c {
                             let s = unsafe { bdtree_floating_origin(flat.as_ptr(), 2, origin.as_mut_ptr()) };
                             assert_eq!(s, bdtree_status::Ok);
                             assert_eq!(origin, floating_origin(&ts));
-                            set(&mut w, scene, f, i, origin);
-                            set(&mut w, scene, f, j, origin);
+                            set_body(&mut w, scene, f, i, origin);
+                            set_body(&mut w, scene, f, j, origin);
                             let truth = truths.as_mut().map(|t| *t.next().expect("a distance per pair"));
                             let ds = match truth {
                                 Some(truth) => vec![0.0, near, truth, truth * 0.99],

@@ -179,78 +179,9 @@ macro_rules! through_c {
                 v.map(|x| f64::from(x).to_bits())
             }
 
-            /// A scene's images parsed through C, and a body per mesh body (storage and
-            /// objects boxed: the C objects hold pointers into them).
-            pub(super) struct World {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                _images: Vec<Box<$image>>,
-                pub bodies: Vec<Box<$body>>,
-                pub depth: u32,
-            }
-
-            pub(super) fn world(prepared: &PreparedScene) -> World {
-                let words: Vec<Vec<u64>> = prepared
-                    .images
-                    .iter()
-                    .map(|im| aligned(im.as_bytes()))
-                    .collect();
-                let mut images = Vec::new();
-                let mut bodies = Vec::new();
-                let mut storage = Vec::new();
-                let mut depth = 0;
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for
-                // the length given and outlives the objects (all kept in `World`).
-                unsafe {
-                    for (w, im) in words.iter().zip(&prepared.images) {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let s = $parse(w.as_ptr().cast(), im.as_bytes().len(), &mut *image);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let mut info = bdtree_image_info::default();
-                        assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
-                        depth = depth.max(info.depth);
-                        let need = $size(&*image, 0);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, 0);
-                        assert_eq!(s, bdtree_status::Ok);
-                        storage.push(block);
-                        images.push(image);
-                        bodies.push(body);
-                    }
-                }
-                World {
-                    _words: words,
-                    _storage: storage,
-                    _images: images,
-                    bodies,
-                    depth,
-                }
-            }
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             /// Sets body `b` of the C world to frame `f` of the scene, relative to `origin`.
-            pub(super) fn set(
-                world: &mut World,
-                scene: &Scene,
-                f: usize,
-                b: usize,
-                origin: [f64; 3],
-            ) {
-                let (pose, q) = &scene.frames[f][b];
-                // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
-                let s = unsafe {
-                    $set(
-                        &mut *world.bodies[b],
-                        pose.rotation.as_ptr(),
-                        pose.translation.as_ptr(),
-                        origin.as_ptr(),
-                        q.as_ptr(),
-                        q.len(),
-                    )
-                };
-                assert_eq!(s, bdtree_status::Ok);
-            }
-
             /// Contacts and near pairs of bodies `i`, `j` through C (their states set).
             pub(super) fn pair(world: &mut World, i: usize, j: usize) -> (ContactBits, NearBits) {
                 let mut stack =
@@ -426,13 +357,13 @@ macro_rules! through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(&scene, options).expect("build");
-                let mut world = world(&prepared);
+                let mut world = world(&prepared, 0);
                 let mut total = 0;
                 const L: u32 = 3;
                 for f in 0..scene.frames.len() {
                     for b in 0..scene.bodies.len() {
                         let origin = c_origin(&[scene.frames[f][b].0.translation]);
-                        set(&mut world, &scene, f, b, origin);
+                        set_body(&mut world, &scene, f, b, origin);
                         let image = prepared.images[b].parse::<S>().expect("image");
                         let mut storage = BodyStorage::for_image(&image);
                         let mut body = storage.body(&image).expect("body");
@@ -557,7 +488,7 @@ macro_rules! through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(scene, options).expect("build");
-                let mut world = world(&prepared);
+                let mut world = world(&prepared, 0);
                 let (mut contacts, mut near) = (0, 0);
                 for f in 0..scene.frames.len() {
                     for i in 0..scene.bodies.len() {
@@ -566,8 +497,8 @@ macro_rules! through_c {
                                 scene.frames[f][i].0.translation,
                                 scene.frames[f][j].0.translation,
                             ]);
-                            set(&mut world, scene, f, i, origin);
-                            set(&mut world, scene, f, j, origin);
+                            set_body(&mut world, scene, f, i, origin);
+                            set_body(&mut world, scene, f, j, origin);
                             let got = pair(&mut world, i, j);
                             let want = kernel_pair(&prepared, scene, f, (i, j), origin);
                             assert_eq!(got, want, "frame {f}, bodies {i} and {j}");
@@ -590,15 +521,15 @@ macro_rules! through_c {
                 let prepared = prepare(scene, options).expect("build");
                 let (cli, _) = run_contacts::<S>(scene, &prepared).expect("contacts");
                 let (cli_near, _) = run_within::<S>(scene, &prepared, NEAR).expect("within");
-                let mut world = world(&prepared);
+                let mut world = world(&prepared, 0);
                 let mut total = 0;
                 for f in 0..scene.frames.len() {
                     let origin = c_origin(&[
                         scene.frames[f][0].0.translation,
                         scene.frames[f][1].0.translation,
                     ]);
-                    set(&mut world, scene, f, 0, origin);
-                    set(&mut world, scene, f, 1, origin);
+                    set_body(&mut world, scene, f, 0, origin);
+                    set_body(&mut world, scene, f, 1, origin);
                     let (c, w) = pair(&mut world, 0, 1);
                     let back = |p: [u64; 3]| -> [u64; 3] {
                         core::array::from_fn(|k| (f64::from_bits(p[k]) + origin[k]).to_bits())

@@ -91,59 +91,7 @@ macro_rules! world_through_c {
 
             type S = $s;
 
-            /// The scene's images parsed through C and a body per mesh body (all boxed: the
-            /// C objects hold pointers into them).
-            pub(super) struct World {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                _images: Vec<Box<$image>>,
-                pub bodies: Vec<Box<$body>>,
-                pub depth: u32,
-            }
-
-            pub(super) fn world(prepared: &PreparedScene) -> World {
-                let words: Vec<Vec<u64>> = prepared
-                    .images
-                    .iter()
-                    .map(|im| aligned(im.as_bytes()))
-                    .collect();
-                let (mut images, mut bodies, mut storage, mut depth) =
-                    (Vec::new(), Vec::new(), Vec::new(), 0);
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid
-                // for the length given and outlives the objects (all kept in `World`).
-                unsafe {
-                    for (w, im) in words.iter().zip(&prepared.images) {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let s = $parse(w.as_ptr().cast(), im.as_bytes().len(), &mut *image);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let mut info = bdtree_image_info::default();
-                        assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
-                        depth = depth.max(info.depth);
-                        let options = BDTREE_BODY_VERTEX_CACHE;
-                        let need = $size(&*image, options);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(
-                            &mut *body,
-                            &*image,
-                            block.as_mut_ptr().cast(),
-                            need,
-                            options,
-                        );
-                        assert_eq!(s, bdtree_status::Ok);
-                        storage.push(block);
-                        images.push(image);
-                        bodies.push(body);
-                    }
-                }
-                World {
-                    _words: words,
-                    _storage: storage,
-                    _images: images,
-                    bodies,
-                    depth,
-                }
-            }
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             /// Every body of frame `f` relative to `origin`.
             pub(super) fn set(world: &mut World, scene: &Scene, f: usize, origin: [f64; 3]) {
@@ -284,7 +232,7 @@ macro_rules! world_through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(scene, options).expect("build");
-                let mut w = world(&prepared);
+                let mut w = world(&prepared, BDTREE_BODY_VERTEX_CACHE);
                 let n = scene.bodies.len();
                 let mut call = Call::new(n, w.depth, 1 << 16);
                 for (&f, truth) in frames.iter().zip(truth) {
@@ -358,7 +306,7 @@ macro_rules! world_through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(scene, options).expect("build");
-                let mut w = world(&prepared);
+                let mut w = world(&prepared, BDTREE_BODY_VERTEX_CACHE);
                 let n = scene.bodies.len();
                 set(&mut w, scene, 0, [0.0; 3]);
                 let ptrs: Vec<*mut $body> = w

@@ -1,0 +1,158 @@
+//! The harness the head-to-head examples share (`examples/versus.rs`, `examples/versus_wide.rs`):
+//! the scene (`VERSUS_SCENE`), bdtree's two f32 bodies with vertex caches set up on it, the
+//! binary walk's frame (both states set, then the kernel's `collide`) and the f64 brute-force
+//! truth of a frame. Each example keeps its frame functions (`#[inline(never)]`, the names
+//! callgrind toggles on) and its subcommands.
+
+use bdtree_core::{collide, stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
+use bdtree_std::build::Precision;
+use bdtree_std::io::{Basis, Mesh};
+use bdtree_std::oracle::{brute_force_pairs, deform};
+use bdtree_std::BodyStorage;
+
+use crate::fem_scene::{fem_bodies, fem_frames};
+use crate::measure::{cache_dir, cached_image};
+use crate::query_scene::{big_subdivisions, bodies, core_frames, frames, CoreFrame, Frame};
+
+/// The two bodies and their bases: the big one, then the small one.
+pub type Meshes<'m> = (&'m Mesh, &'m Basis, &'m Mesh, &'m Basis);
+
+/// A head-to-head scene: a name for its cached images, the two bodies and the frames.
+pub struct VersusScene {
+    /// The name its images are cached under (in `target/walk-profile/`).
+    pub name: String,
+    /// The big body and its basis.
+    pub big: (Mesh, Basis),
+    /// The small body and its basis.
+    pub small: (Mesh, Basis),
+    /// The frames.
+    pub frames: Vec<Frame>,
+}
+
+impl VersusScene {
+    /// The two bodies and their bases.
+    pub fn meshes(&self) -> Meshes<'_> {
+        (&self.big.0, &self.big.1, &self.small.0, &self.small.1)
+    }
+}
+
+/// The query bench's scene (`query_scene`), or with `VERSUS_SCENE=fem` the FEM scene
+/// (`fem_scene`: a 327,680-triangle bumpy body with modal modes grazed by a small modal sphere).
+pub fn scene() -> VersusScene {
+    if std::env::var("VERSUS_SCENE").as_deref() == Ok("fem") {
+        let (big, big_basis, small, small_basis) = fem_bodies(&cache_dir());
+        let frames = fem_frames(&big, &big_basis);
+        VersusScene {
+            name: "fem".into(),
+            big: (big, big_basis),
+            small: (small, small_basis),
+            frames,
+        }
+    } else {
+        let (big, big_basis, small, small_basis) = bodies();
+        let frames = frames(&big, &big_basis);
+        VersusScene {
+            name: format!("big-s{}", big_subdivisions()),
+            big: (big, big_basis),
+            small: (small, small_basis),
+            frames,
+        }
+    }
+}
+
+/// bdtree's side: both bodies (vertex caches on), the stack, the pairs and the frames' states.
+pub struct Binary<'t, 'c> {
+    /// The big body.
+    pub big: Body<'t, 'c, f32>,
+    /// The small body.
+    pub small: Body<'t, 'c, f32>,
+    /// The walk's stack.
+    pub stack: Vec<[u32; 2]>,
+    /// The last frame's pairs, in walk order.
+    pub pairs: Vec<TrianglePair>,
+    /// Every frame's states, rounded to f32.
+    pub frames: Vec<CoreFrame<f32>>,
+}
+
+impl Binary<'_, '_> {
+    /// Frame `k`'s states set on both bodies.
+    #[inline(always)]
+    pub fn set_states(&mut self, k: usize) {
+        let f = &self.frames[k];
+        self.big
+            .set_state(f.pose_big, &f.q_big)
+            .expect("a valid state");
+        self.small
+            .set_state(f.pose_small, &f.q_small)
+            .expect("a valid state");
+    }
+
+    /// One binary frame: both states set, then the kernel's query, its pairs in `pairs`.
+    #[inline(always)]
+    pub fn frame(&mut self, k: usize) -> QueryOutcome {
+        self.set_states(k);
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        collide(
+            &mut self.big,
+            &mut self.small,
+            &mut self.stack,
+            &mut |p: TrianglePair| {
+                pairs.push(p);
+                true
+            },
+        )
+    }
+}
+
+/// Runs `f` with bdtree's side set up on the scene (f32 images, cached).
+pub fn with_binary<R>(
+    scene_name: &str,
+    meshes: Meshes<'_>,
+    frames: &[Frame],
+    f: impl FnOnce(&mut Binary<'_, '_>) -> R,
+) -> R {
+    let (big, big_basis, small, small_basis) = meshes;
+    let big_image = cached_image(scene_name, big, big_basis, Precision::F32);
+    let small_image = cached_image(
+        &format!("{scene_name}-small"),
+        small,
+        small_basis,
+        Precision::F32,
+    );
+    let (big_view, small_view) = (
+        big_image.parse::<f32>().expect("parses"),
+        small_image.parse::<f32>().expect("parses"),
+    );
+    let mut big_cache = BodyStorage::new(big_view.tree.node_count());
+    let mut small_cache = BodyStorage::new(small_view.tree.node_count());
+    let mut big_vertices = vec![VertexEntry::<f32>::default(); big.vertices.len()];
+    let mut small_vertices = vec![VertexEntry::<f32>::default(); small.vertices.len()];
+    let mut side = Binary {
+        big: big_cache
+            .body(&big_view)
+            .and_then(|b| b.with_vertex_cache(&mut big_vertices))
+            .expect("caches fit"),
+        small: small_cache
+            .body(&small_view)
+            .and_then(|b| b.with_vertex_cache(&mut small_vertices))
+            .expect("caches fit"),
+        stack: vec![[0u32; 2]; stack_capacity(big_view.tree.depth(), small_view.tree.depth())],
+        pairs: Vec::with_capacity(4096),
+        frames: core_frames(frames),
+    };
+    f(&mut side)
+}
+
+/// Frame `f`'s intersecting triangle pairs by the f64 brute force on the deformed meshes.
+pub fn truth(meshes: Meshes<'_>, f: &Frame) -> Vec<(u32, u32)> {
+    let (big, big_basis, small, small_basis) = meshes;
+    let wb = deform(&big.vertices, Some(big_basis), &f.q_big, &f.pose_big);
+    let ws = deform(
+        &small.vertices,
+        Some(small_basis),
+        &f.q_small,
+        &f.pose_small,
+    );
+    brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles)
+}
