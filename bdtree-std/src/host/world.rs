@@ -652,3 +652,62 @@ fn each_motion(
     }
     Ok(World::finish(answer, |s| s.triangles))
 }
+
+impl World {
+    /// [`World::pairs`] with the node bound `bound` for the body pairs ([`query::pairs_with`]); self
+    /// pairs and primitives are as [`World::pairs`] gives them (sphere bounds: the box variant
+    /// has no self or primitive query).
+    pub fn pairs_with(
+        &mut self,
+        self_pairs: bool,
+        bound: query::PairBound,
+    ) -> Result<WorldAnswer<[u32; 2]>, HostError> {
+        if bound == query::PairBound::Spheres {
+            return self.pairs(self_pairs);
+        }
+        let mut answer = WorldAnswer::default();
+        if self_pairs {
+            for (i, body) in self.bodies_mut().iter_mut().enumerate() {
+                let found = query::self_pairs(body)?;
+                answer.stats.add(&found.stats);
+                answer
+                    .found
+                    .extend(found.items.into_iter().map(|item| Found {
+                        bodies: [i, i],
+                        item,
+                    }));
+            }
+        }
+        self.against_primitives(&mut answer, |body, p| {
+            let contacts = query::primitive_contacts(body, p)?;
+            Ok(Answer {
+                items: contacts.items.iter().map(|c| c.triangles).collect(),
+                stats: contacts.stats,
+            })
+        })?;
+        self.per_pair(0.0, CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            query::pairs_with(a, b, bound)
+        })?;
+        Ok(World::finish(answer, |p| *p))
+    }
+}
+
+impl World {
+    /// Every pair of distinct bodies closer than `distance`, each with its witness, as
+    /// [`query::closer_than`] answers it; pairs not closer are absent. The broad phase and the
+    /// certificates of separation (grown by `distance`) settle far pairs without placing them.
+    pub fn closer_than(&mut self, distance: f64) -> Result<WorldAnswer<query::Closer>, HostError> {
+        crate::host::check::distance(distance)?;
+        let mut answer = WorldAnswer::default();
+        // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
+        let reach = distance * (1.0 + 1e-9);
+        self.per_pair(reach, CERTIFICATE_DEPTH, &mut answer, |a, b| {
+            let (found, stats) = query::closer_than(a, b, distance)?;
+            Ok(Answer {
+                items: found.into_iter().collect(),
+                stats,
+            })
+        })?;
+        Ok(World::finish(answer, |c| c.triangles))
+    }
+}

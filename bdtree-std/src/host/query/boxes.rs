@@ -1,7 +1,7 @@
 //! The bound a triangle-pair query prunes node pairs with: the tree's spheres, or the box
 //! variant of the BD-Tree ([`bdtree_core::query::boxes`]: oriented boxes with the spheres' centre update
 //! and a per-axis growth, tested on 15 or 6 separating axes) — [`pairs_with`] for two bodies,
-//! [`World::pairs_with`] for a world.
+//! [`crate::host::World::pairs_with`] for a world.
 //!
 //! The bound changes which node pairs the walk visits, never the answer: every bound contains
 //! its node's deformed geometry (with its rounding), so every intersecting pair is reached, and
@@ -18,15 +18,14 @@
 use bdtree_core::query::boxes::{collide_boxes, BoxTable, BoxTest};
 use bdtree_core::{refine, stack_capacity, Body as KernelBody, QueryStats, Scalar, TrianglePair};
 
+use super::triangles::pairs;
 use crate::build::box_rows;
 use crate::host::answer::Answer;
 use crate::host::body::{Body, OnTwo};
 use crate::host::error::HostError;
 use crate::host::placing::pair_origin;
-use crate::host::query;
 use crate::host::stack::Stack;
 use crate::host::tree::Tree;
-use crate::host::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 
 /// The bound a triangle-pair query prunes with (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -131,7 +130,7 @@ pub fn pairs_with(
     bound: PairBound,
 ) -> Result<Answer<[u32; 2]>, HostError> {
     let test = match bound {
-        PairBound::Spheres => return query::pairs(a, b),
+        PairBound::Spheres => return pairs(a, b),
         PairBound::Boxes15 => BoxTest::Exact,
         PairBound::Boxes6 => BoxTest::FaceAxes,
     };
@@ -140,43 +139,4 @@ pub fn pairs_with(
     b.place(origin)?;
     let trees = [a.tree().clone(), b.tree().clone()];
     Body::on_two(a, b, BoxPairs { trees, test })?
-}
-
-impl World {
-    /// [`World::pairs`] with the node bound `bound` for the body pairs ([`pairs_with`]); self
-    /// pairs and primitives are as [`World::pairs`] gives them (sphere bounds: the box variant
-    /// has no self or primitive query).
-    pub fn pairs_with(
-        &mut self,
-        self_pairs: bool,
-        bound: PairBound,
-    ) -> Result<WorldAnswer<[u32; 2]>, HostError> {
-        if bound == PairBound::Spheres {
-            return self.pairs(self_pairs);
-        }
-        let mut answer = WorldAnswer::default();
-        if self_pairs {
-            for (i, body) in self.bodies_mut().iter_mut().enumerate() {
-                let found = query::self_pairs(body)?;
-                answer.stats.add(&found.stats);
-                answer.found.extend(found.items.into_iter().map(|item| {
-                    crate::host::world::Found {
-                        bodies: [i, i],
-                        item,
-                    }
-                }));
-            }
-        }
-        self.against_primitives(&mut answer, |body, p| {
-            let contacts = query::primitive_contacts(body, p)?;
-            Ok(Answer {
-                items: contacts.items.iter().map(|c| c.triangles).collect(),
-                stats: contacts.stats,
-            })
-        })?;
-        self.per_pair(0.0, CERTIFICATE_DEPTH, &mut answer, |a, b| {
-            pairs_with(a, b, bound)
-        })?;
-        Ok(World::finish(answer, |p| *p))
-    }
 }

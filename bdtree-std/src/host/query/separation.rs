@@ -6,7 +6,7 @@
 //!
 //! "Are these bodies closer than `d`?" — the safety monitor's question, answered with an early
 //! exit and settled in f64 against the caller's state: [`closer_than`] for two bodies,
-//! [`World::closer_than`] for every body pair of a world.
+//! [`crate::host::World::closer_than`] for every body pair of a world.
 //!
 //! # What the answer guarantees
 //!
@@ -45,12 +45,11 @@ use bdtree_core::{
 };
 
 use super::contacts::unit;
-use crate::host::answer::{wide, world, Answer, Nearest};
+use crate::host::answer::{wide, world, Nearest};
 use crate::host::body::{Body, Exact, OnTwo};
 use crate::host::error::HostError;
 use crate::host::placing::pair_origin;
 use crate::host::stack::Stack;
-use crate::host::world::{World, WorldAnswer, CERTIFICATE_DEPTH};
 
 struct Distance {
     origin: [f64; 3],
@@ -222,24 +221,4 @@ pub fn closer_than(
     b.place(origin)?;
     let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
     Body::on_two(a, b, CloserThan { distance, exact })?
-}
-
-impl World {
-    /// Every pair of distinct bodies closer than `distance`, each with its witness, as
-    /// [`closer_than`] answers it; pairs not closer are absent. The broad phase and the
-    /// certificates of separation (grown by `distance`) settle far pairs without placing them.
-    pub fn closer_than(&mut self, distance: f64) -> Result<WorldAnswer<Closer>, HostError> {
-        crate::host::check::distance(distance)?;
-        let mut answer = WorldAnswer::default();
-        // Grown a little: the spheres' f64 comparison must not drop a pair at exactly d.
-        let reach = distance * (1.0 + 1e-9);
-        self.per_pair(reach, CERTIFICATE_DEPTH, &mut answer, |a, b| {
-            let (found, stats) = closer_than(a, b, distance)?;
-            Ok(Answer {
-                items: found.into_iter().collect(),
-                stats,
-            })
-        })?;
-        Ok(World::finish(answer, |c| c.triangles))
-    }
 }
