@@ -135,3 +135,21 @@ def triangle_box_overlap(T, center, axes, half):
         r = np.abs(n) @ np.asarray(half)
         apart |= (p.min(axis=1) > r) | (p.max(axis=1) < -r)
     return ~apart
+
+
+def sheet_grid(n, h, ox, oy):
+    """A flat sheet of n × n squares of side h in the plane z = 0, two triangles each, its
+    corner at (ox h, oy h): vertices float64 (N, 3) and faces int64 (2 n², 3)."""
+    V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
+                  for j in range(n + 1) for i in range(n + 1)])
+    at = lambda i, j: j * (n + 1) + i
+    F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
+    F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
+    return V, np.array(F, dtype=np.int64)
+
+
+def shared_point_pairs(VA, FA, VB, FB):
+    """The triangle pairs of two rest meshes that share a point: the truth of coplanar sheets
+    touching (the segment oracle does not see coplanar contact)."""
+    return {(i, j) for i in range(len(FA)) for j in range(len(FB))
+            if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import all_pair_distances
+from geometry import all_pair_distances, sheet_grid
 from test_oracle import brute_force, random_quaternion, world
 from test_queries import KINDS, Scene, tolerance
 
@@ -43,15 +43,8 @@ def test_closer_than_touching_sheets_under_rotation_far_away(precision):
     # Two coplanar sheets sharing part of their area, one pose: touching exactly (d = 0 is
     # "closer"); b lifted along the rotated normal by 2 h: closer than 2 h, not than h.
     n, h = 8, 2.0 ** -6
-    def grid(ox, oy):
-        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
-                      for j in range(n + 1) for i in range(n + 1)])
-        at = lambda i, j: j * (n + 1) + i
-        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
-        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
-        return V, np.array(F, dtype=np.int64)
-    VA, FA = grid(0, 0)
-    VB, FB = grid(3, 2)
+    VA, FA = sheet_grid(n, h, 0, 0)
+    VB, FB = sheet_grid(n, h, 3, 2)
     rng = np.random.default_rng(12)
     a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
     b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import bdtree
+from geometry import sheet_grid
 from test_oracle import brute_force, random_quaternion, smooth_basis, sphere_mesh, world
 
 SCENES = int(os.environ.get("BDTREE_FAR_SCENES", "24"))
@@ -68,15 +69,8 @@ def test_collide_frames_far_from_origin_equals_frame_by_frame():
 def test_touching_faces_under_rotation_far_away():
     # Two coplanar sheets sharing part of their area, one pose, far from the origin.
     n, h = 8, 2.0 ** -6
-    def grid(ox, oy):
-        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
-                      for j in range(n + 1) for i in range(n + 1)])
-        at = lambda i, j: j * (n + 1) + i
-        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
-        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
-        return V, np.array(F, dtype=np.int64)
-    VA, FA = grid(0, 0)
-    VB, FB = grid(3, 2)
+    VA, FA = sheet_grid(n, h, 0, 0)
+    VB, FB = sheet_grid(n, h, 3, 2)
     rng = np.random.default_rng(11)
     a = bdtree.Body(bdtree.Tree.build(VA, FA, precision="f32"))
     b = bdtree.Body(bdtree.Tree.build(VB, FB, precision="f32"))

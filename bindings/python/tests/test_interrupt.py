@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import bdtree
+from geometry import sheet_grid, shared_point_pairs
 from test_oracle import brute_force, random_quaternion
 from test_queries import KINDS, Scene
 
@@ -87,18 +88,9 @@ def test_interrupted_runs_equal_collide_and_cover_the_brute_force(precision, kin
 def test_exactly_touching_sheets_far_away():
     n, h = 8, 2.0 ** -6
 
-    def grid(ox, oy):
-        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
-                      for j in range(n + 1) for i in range(n + 1)])
-        at = lambda i, j: j * (n + 1) + i
-        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
-        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
-        return V, np.array(F, dtype=np.int64)
-
-    VA, FA = grid(0, 0)
-    VB, FB = grid(3, 2)
-    overlap = {(i, j) for i in range(len(FA)) for j in range(len(FB))
-               if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))}
+    VA, FA = sheet_grid(n, h, 0, 0)
+    VB, FB = sheet_grid(n, h, 3, 2)
+    overlap = shared_point_pairs(VA, FA, VB, FB)
     rng = np.random.default_rng(394)
     for precision in ("f32", "f64"):
         a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))

@@ -11,8 +11,8 @@ import pytest
 
 import bdtree
 from conftest import FIXTURES, cli_path
-from geometry import (all_pair_distances, point_triangle_distance,
-                      triangle_box_overlap, triangle_distances)
+from geometry import (all_pair_distances, point_triangle_distance, shared_point_pairs,
+                      sheet_grid, triangle_box_overlap, triangle_distances)
 from test_oracle import (brute_force, brute_force_self, quat_to_matrix, random_quaternion,
                          segments_hit_triangles, smooth_basis, sphere_mesh, world)
 
@@ -350,18 +350,9 @@ def test_touching_sheets_contacts_and_within_far_under_rotation():
     point on both, within reports it at distance 0."""
     n, h = 6, 2.0 ** -6
 
-    def grid(ox, oy):
-        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
-                      for j in range(n + 1) for i in range(n + 1)])
-        at = lambda i, j: j * (n + 1) + i
-        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
-        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
-        return V, np.array(F, dtype=np.int64)
-
-    VA, FA = grid(0, 0)
-    VB, FB = grid(2, 3)
-    overlap = {(i, j) for i in range(len(FA)) for j in range(len(FB))
-               if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))}
+    VA, FA = sheet_grid(n, h, 0, 0)
+    VB, FB = sheet_grid(n, h, 2, 3)
+    overlap = shared_point_pairs(VA, FA, VB, FB)
     rng = np.random.default_rng(639)
     for precision in ("f32", "f64"):
         a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))

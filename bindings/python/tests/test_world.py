@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import all_pair_distances, point_triangle_distance
+from geometry import (all_pair_distances, point_triangle_distance, shared_point_pairs,
+                      sheet_grid)
 from test_oracle import (brute_force, brute_force_self, random_quaternion, smooth_basis,
                          sphere_mesh, world)
 
@@ -257,18 +258,9 @@ def test_exactly_touching_sheets_in_a_world_far_away():
     not see coplanar contact; shared points are the truth here)."""
     n, h = 8, 2.0 ** -6
 
-    def grid(ox, oy):
-        V = np.array([[(ox + i) * h, (oy + j) * h, 0.0]
-                      for j in range(n + 1) for i in range(n + 1)])
-        at = lambda i, j: j * (n + 1) + i
-        F = [[at(i, j), at(i + 1, j), at(i + 1, j + 1)] for j in range(n) for i in range(n)]
-        F += [[at(i, j), at(i + 1, j + 1), at(i, j + 1)] for j in range(n) for i in range(n)]
-        return V, np.array(F, dtype=np.int64)
-
-    VA, FA = grid(0, 0)
-    VB, FB = grid(3, 2)
-    overlap = {(i, j) for i in range(len(FA)) for j in range(len(FB))
-               if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))}
+    VA, FA = sheet_grid(n, h, 0, 0)
+    VB, FB = sheet_grid(n, h, 3, 2)
+    overlap = shared_point_pairs(VA, FA, VB, FB)
     rng = np.random.default_rng(393)
     for precision in ("f32", "f64"):
         a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
