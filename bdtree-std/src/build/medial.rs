@@ -69,7 +69,7 @@
 //! Costs: `O(S log S)` for the k-d tree (with the tight box of every range's samples: a
 //! surface's samples fill a thin part of a k-d cell, and the cell alone proved a round body's
 //! medial balls empty only after visiting a good part of the samples), two to ten shrinking
-//! steps per triangle, each a search stopped after [`SEARCH_BUDGET`] range visits once it holds
+//! steps per triangle, each a search stopped after `SEARCH_BUDGET` (64) range visits once it holds
 //! a sample inside the ball (the last, which proves the ball empty, is complete), one winding
 //! number per triangle (a grid over the yz-plane), and `O(6 n)` per node to choose its split.
 //! The triangles are shared among the threads (`std::thread::available_parallelism`), in
@@ -78,7 +78,7 @@
 //! 12 s with the k-d cells only, 1.1 s with the tight boxes, 0.5 s with the stopped searches
 //! as well; a 100,000-triangle torus 26 s, 4.8 s, 2.9 s. With the tight boxes alone the trees
 //! are the same bytes as before; the stopped searches can move a ball's radius within
-//! [`EMPTY_SLACK`] (the chair's and the 20k blob's trees did not change, the torus's did). None of it
+//! `EMPTY_SLACK` (the chair's and the 20k blob's trees did not change, the torus's did). None of it
 //! affects a bound: a poor medial estimate only makes a looser tree.
 
 use crate::io::Mesh;

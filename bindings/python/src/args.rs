@@ -221,7 +221,9 @@ pub(crate) fn precision_of(x: &Bound<'_, PyAny>) -> PyResult<Precision> {
 
 /// `tree`: "median" or "medial" ([`TreeKind::name`]).
 pub(crate) fn tree_of(x: &Bound<'_, PyAny>) -> PyResult<TreeKind> {
-    choice_arg("tree", x, "\"median\" or \"medial\"", |text| text.parse().ok())
+    choice_arg("tree", x, "\"median\" or \"medial\"", |text| {
+        text.parse().ok()
+    })
 }
 
 /// A mesh from NumPy arrays, checked (every index in range, every coordinate finite).
