@@ -580,6 +580,32 @@ pub fn inspection_text(path: &Path, i: &Inspection) -> String {
     out
 }
 
+/// The per-level fit table of `bdtree inspect` ([`inspect::FitTable`]).
+pub fn fit_text(f: &inspect::FitTable) -> String {
+    let mut out = String::from(
+        "  fit to the body (per level, sampled: Bradshaw's error = largest distance from a \
+         sphere's outside part to the surface, / bbox diagonal; outside = Σ sphere volume \
+         outside the body / body volume):",
+    );
+    if let Some(note) = &f.note {
+        let _ = write!(out, " {note}");
+        return out;
+    }
+    let _ = write!(
+        out,
+        "\n  {:>5} {:>8} {:>12} {:>12} {:>10}",
+        "level", "spheres", "mean error", "max error", "outside"
+    );
+    for r in &f.rows {
+        let _ = write!(
+            out,
+            "\n  {:>5} {:>8} {:>12.5} {:>12.5} {:>10.4}",
+            r.level, r.spheres, r.mean_error, r.max_error, r.outside
+        );
+    }
+    out
+}
+
 /// The tightness cost of a compact image against its reference (`bdtree inspect --reference`).
 pub fn comparison_text(reference: &Path, c: &inspect::Comparison) -> String {
     format!(

@@ -2,48 +2,21 @@
 //! spheres (both trees split every node in halves): on the chair, a closed 20,480-triangle blob
 //! and a slender bar. Plus build time and image size of the blob's trees.
 //!
-//! Per node sphere, by sampling (deterministic seeds):
-//! * **error**, Bradshaw's: the largest distance from the part of the sphere outside the body
-//!   to the surface, estimated over 128 random points on the sphere (the largest distance to a
-//!   body over a ball lies on its boundary) and measured to the nearest of 400,000 surface
-//!   points (an over-estimate by at most their spacing, the same for both trees);
-//! * **outside**: the sphere's volume outside the body, from 128 random points inside it.
-//!
-//! A level's row gives the mean and the largest error over its spheres (relative to the body's
-//! bounding-box diagonal) and the summed outside volume over the body's volume.
+//! The measure is the library's ([`bdtree_std::build::fit`]): per level, the mean and the
+//! largest Bradshaw error over its spheres (relative to the body's bounding-box diagonal) and
+//! the summed outside volume over the body's volume.
 //!
 //! Run: `cargo run --release -p bdtree-std --example medial_fit`
 
 use std::time::Instant;
 
-use bdtree_core::image::tree::NodeKind;
-use bdtree_std::build::medial::{Solid, SurfacePoints};
+use bdtree_std::build::fit::{level_spheres, Fit, FitRow};
 use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io::Mesh;
-use bdtree_std::rng::Rng;
 use bdtree_std::shapes::chair_mesh;
 use bdtree_std::shapes::procedural::{bar, blob};
 
-struct Level {
-    spheres: usize,
-    mean_error: f64,
-    max_error: f64,
-    outside: f64,
-}
-
-fn volume(mesh: &Mesh) -> f64 {
-    mesh.triangles
-        .iter()
-        .map(|f| {
-            let [a, b, c] = f.map(|v| mesh.vertices[v as usize]);
-            (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-                + a[2] * (b[0] * c[1] - b[1] * c[0]))
-                / 6.0
-        })
-        .sum()
-}
-
-fn levels(mesh: &Mesh, tree: TreeKind, solid: &Solid, surface: &SurfacePoints) -> Vec<Level> {
+fn levels(mesh: &Mesh, tree: TreeKind, fit: &Fit) -> Vec<FitRow> {
     let options = BuildOptions {
         tree,
         precision: Precision::F64,
@@ -51,50 +24,7 @@ fn levels(mesh: &Mesh, tree: TreeKind, solid: &Solid, surface: &SurfacePoints) -
     };
     let (buf, _) = build(mesh, None, options, &mut |_| {}).expect("build");
     let image = buf.parse::<f64>().expect("parse");
-    let t = &image.tree;
-    let body = volume(mesh);
-    let (lo, hi) = solid.bounds();
-    let diagonal = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    let mut rng = Rng::new(59);
-    (3..=10)
-        .map(|level| {
-            // Nodes at depth `level`, and leaves above it.
-            let nodes: Vec<usize> = (0..t.node_count())
-                .filter(|&k| {
-                    let d = t.node_depth(k).expect("depth");
-                    d == level || (d < level && matches!(t.kind(k), Some(NodeKind::Leaf { .. })))
-                })
-                .collect();
-            let (mut sum, mut max, mut outside) = (0.0, 0.0f64, 0.0);
-            for &k in &nodes {
-                let [x, y, z, r] = t.rest_sphere(k).expect("sphere");
-                let c = [x, y, z];
-                let mut error = 0.0f64;
-                let mut out = 0;
-                for _ in 0..128 {
-                    let d = rng.unit_vector();
-                    let p = [0, 1, 2].map(|i| c[i] + r * d[i]);
-                    if !solid.contains(p) {
-                        error = error.max(surface.distance(p));
-                    }
-                    let s = r * rng.unit().cbrt();
-                    let d = rng.unit_vector();
-                    if !solid.contains([0, 1, 2].map(|i| c[i] + s * d[i])) {
-                        out += 1;
-                    }
-                }
-                sum += error;
-                max = max.max(error);
-                outside += 4.0 / 3.0 * std::f64::consts::PI * r.powi(3) * f64::from(out) / 128.0;
-            }
-            Level {
-                spheres: nodes.len(),
-                mean_error: sum / nodes.len() as f64 / diagonal,
-                max_error: max / diagonal,
-                outside: outside / body,
-            }
-        })
-        .collect()
+    fit.rows(&level_spheres(&image.tree, 3..=10))
 }
 
 fn main() {
@@ -106,10 +36,9 @@ fn main() {
         ("bar 2 x 0.1 (2,052 triangles)", bar(2.0, 0.1, 256)),
     ];
     for (name, mesh) in cases.iter().filter(|_| !timing_only) {
-        let solid = Solid::new(mesh).expect("closed");
-        let surface = SurfacePoints::new(mesh, 400_000, 7);
-        let median = levels(mesh, TreeKind::Median, &solid, &surface);
-        let medial = levels(mesh, TreeKind::Medial, &solid, &surface);
+        let fit = Fit::new(mesh).expect("closed");
+        let median = levels(mesh, TreeKind::Median, &fit);
+        let medial = levels(mesh, TreeKind::Medial, &fit);
         println!("\n{name}: error = Bradshaw's (/ bbox diagonal), outside = Σ volume outside / body volume");
         println!(
             "| level | spheres | median err mean | medial err mean | ratio | median err max | medial err max | ratio | median outside | medial outside | ratio |"

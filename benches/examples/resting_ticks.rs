@@ -64,6 +64,7 @@ fn pad_scene(motions: usize) -> Scene {
             mesh_path: format!("{name}.obj").into(),
             basis: Some(smooth_basis(&mesh.vertices, modes, amplitude)),
             mesh,
+            tree: None,
         })
         .collect();
     let far = [2000.0, -1500.0, 300.0];

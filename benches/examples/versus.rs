@@ -25,6 +25,7 @@
 //! * `check` compares both sides' pairs with `oracle::brute_force_pairs` on the f64 deformed
 //!   meshes (bdtree's after the exact second stage, `refine`).
 //!
+//! `BENCH_TREE=medial` builds bdtree's trees on the medial partition (cached apart).
 //! `VERSUS_SCENE=fem` runs the FEM scene (`fem_scene`: a 327,680-triangle bumpy body with
 //! modal modes grazed by a small modal sphere) instead of the query bench's (`query_scene`).
 //! Images and bases are cached in `target/walk-profile/`.
@@ -60,18 +61,26 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
         callgrind(&file, &format!("versus::{side}_frame*"), &["run", side])
     });
     // The work counters, outside callgrind.
-    let stats = with_binary(scene_name, meshes, frames, |side| {
-        let mut total = QueryStats::default();
+    let (stats, contacts) = with_binary(scene_name, meshes, frames, |side| {
+        let (mut total, mut contacts) = (QueryStats::default(), 0);
         for k in 0..frames.len() {
             total.add(&bdtree_frame(side, k).stats);
+            contacts += side.pairs.len();
         }
-        total
+        (total, contacts)
     });
     let parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
     let parry_pairs: usize = (0..frames.len()).map(|k| parry.node_pairs(k)).sum();
     let n = frames.len() as f64;
     let (b, p) = (totals[0] as f64 / n, totals[1] as f64 / n);
-    println!("scene {scene_name}, {} frames, per frame:", frames.len());
+    println!(
+        "scene {scene_name} ({} tree), {} frames, per frame ({:.1} contacts, {:.1} node pairs \
+         per contact):",
+        bdtree_benches::query_scene::bench_tree().name(),
+        frames.len(),
+        contacts as f64 / n,
+        stats.nodes_visited as f64 / contacts.max(1) as f64
+    );
     println!(
         "  bdtree  {:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair  \
          ({:.1} sphere updates, {:.1} triangle tests)",

@@ -33,11 +33,16 @@ pub fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// The image of `mesh` in `precision`, read from `cache_dir()/NAME-PRECISION.bdt` when one is
+/// The image of `mesh` in `precision` (on the partition of [`crate::query_scene::bench_tree`]),
+/// read from `cache_dir()/NAME-PRECISION[-medial].bdt` when one is
 /// there that parses and has the mesh's triangle and mode counts, else built and written there.
 pub fn cached_image(name: &str, mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageBuf {
     let dir = cache_dir();
-    let path = dir.join(format!("{name}-{precision:?}.bdt"));
+    let tree = match crate::query_scene::bench_tree() {
+        bdtree_std::build::TreeKind::Median => String::new(),
+        other => format!("-{}", other.name()),
+    };
+    let path = dir.join(format!("{name}-{precision:?}{tree}.bdt"));
     if let Ok(image) = ImageBuf::read(&path) {
         let fits = |triangles: usize, modes: usize| {
             triangles == mesh.triangles.len() && modes == basis.modes

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use bdtree_core::{Pose as CorePose, Scalar};
-use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle::deform;
@@ -181,9 +181,19 @@ pub fn core_frames<S: Scalar>(frames: &[Frame]) -> Vec<CoreFrame<S>> {
         .collect()
 }
 
+/// The partition the benches' trees are built on: `BENCH_TREE=medial` for the medial tree,
+/// else the default (median split).
+pub fn bench_tree() -> TreeKind {
+    std::env::var("BENCH_TREE")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_default()
+}
+
 pub fn build_image(mesh: &Mesh, basis: &Basis, precision: Precision) -> ImageBuf {
     let options = BuildOptions {
         precision,
+        tree: bench_tree(),
         ..Default::default()
     };
     let start = Instant::now();

@@ -81,8 +81,10 @@ class Tree:
         modes: Optional[_Floats] = None,
         precision: str = "f64",
         nested: bool = False,
+        tree: str = "median",
     ) -> "Tree":
-        """Builds the tree of a mesh and its basis ((3N, M), (N, 3, M) or None for rigid)."""
+        """Builds the tree of a mesh and its basis ((3N, M), (N, 3, M) or None for rigid);
+        ``tree`` "median" or "medial" (closed meshes only)."""
     @staticmethod
     def load(path: _Path) -> "Tree": ...
     def save(self, path: _Path) -> None: ...

@@ -27,6 +27,26 @@ use crate::root;
 /// Lines not run: (document, the line's start, why). Printed by every run.
 pub(crate) const SKIPPED: &[(&str, &str, &str)] = &[
     (
+        "docs/src/concepts/medial.md",
+        "bdtree build blob20k.obj",
+        "build times on the meshes `examples/medial_scenes.rs` writes (not in the repository)",
+    ),
+    (
+        "docs/src/concepts/medial.md",
+        "bdtree build torus100k.obj",
+        "build times on the meshes `examples/medial_scenes.rs` writes (not in the repository)",
+    ),
+    (
+        "docs/src/concepts/medial.md",
+        "bdtree build chair.obj",
+        "the chair with the demo's modes, written by `examples/medial_scenes.rs`",
+    ),
+    (
+        "docs/src/concepts/medial.md",
+        "bdtree render spheres chair-median.bdt",
+        "the pictures of the chair's trees, from the images the lines above build",
+    ),
+    (
         "docs/src/images.md",
         "bdtree compact full.bdt",
         "an example on the reader's own image (full.bdt is not in the repository)",

@@ -48,6 +48,7 @@ impl Pad {
                 mesh_path: format!("{name}.obj").into(),
                 basis: Some(smooth_basis(&mesh.vertices, modes, amplitude * s)),
                 mesh,
+                tree: None,
             })
             .collect();
         let o = self.offset;

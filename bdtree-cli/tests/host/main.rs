@@ -12,6 +12,7 @@ mod cli_boxes;
 mod cli_contacts;
 mod cli_degenerate;
 mod cli_far;
+mod cli_medial;
 mod cli_primitive_proxies;
 mod closer;
 mod fixtures;

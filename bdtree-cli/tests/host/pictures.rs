@@ -9,7 +9,7 @@ use crate::support::Scratch;
 use bdtree_cli::view::render::{
     self, snapshot, tightness_series, ContactOptions, SnapshotBody, SphereOptions, View,
 };
-use bdtree_std::build::{build, BuildOptions};
+use bdtree_std::build::{build, BuildOptions, TreeKind};
 use bdtree_std::export::write_frame;
 use bdtree_std::io::{load_mesh, load_npy, ImageBuf, Scene};
 use bdtree_std::runner::frame::{frame_geometry, GeometryOptions};
@@ -102,6 +102,62 @@ fn spheres_svg_has_one_circle_per_sphere_of_the_level() {
         assert!(svg.contains(&format!("spheres at level {level}")));
         assert!(svg.contains("0.0100, -0.0200, 0.0300"), "q in the caption");
     }
+}
+
+#[test]
+fn two_trees_side_by_side_have_both_levels_circles() {
+    let dir = scratch("spheres-beside");
+    let chair = bdtree_std::shapes::chair_mesh();
+    let mut paths = Vec::new();
+    for tree in [TreeKind::Median, TreeKind::Medial] {
+        let options = BuildOptions {
+            tree,
+            ..BuildOptions::default()
+        };
+        let (image, _) = build(&chair, None, options, &mut |_| {}).expect("build");
+        let path = dir.join(format!("chair-{}.bdt", tree.name()));
+        std::fs::write(&path, image.as_bytes()).expect("write image");
+        paths.push(path);
+    }
+    let out = dir.join("beside.svg");
+    let options = SphereOptions {
+        level: 4,
+        ..SphereOptions::default()
+    };
+    let summaries =
+        render::spheres_beside(&[&paths[0], &paths[1]], &options, &out).expect("render");
+    assert_eq!(summaries.len(), 2);
+    assert_eq!(summaries[0].nodes.len(), 16);
+    assert_eq!(summaries[1].nodes.len(), 16);
+    let svg = std::fs::read_to_string(&out).expect("svg");
+    assert_eq!(svg.matches("<circle").count(), 32);
+    assert!(svg.contains("chair-median.bdt | chair-medial.bdt"));
+    // Through the command line, as a PNG.
+    let png = dir.join("beside.png");
+    let out = bdtree(&[
+        "render",
+        "spheres",
+        paths[0].to_str().unwrap(),
+        "--beside",
+        paths[1].to_str().unwrap(),
+        "--level",
+        "3",
+        "-o",
+        png.to_str().unwrap(),
+        "--size",
+        "800x400",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("8 spheres of") && stdout.contains("chair-medial.bdt"),
+        "{stdout}"
+    );
+    assert_eq!(decode_png(&png).0, 800);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `tree.rs` | the BD-Tree builder: [`build`] with [`BuildOptions`] (split rule, sphere fit, mode centers, nesting) |
 //! | `medial.rs` | the medial partition of [`TreeKind::Medial`]: closedness, the inside test ([`medial::Solid`]), medial balls by the shrinking ball |
+//! | `fit.rs` | how a tree's spheres fit a closed body, level by level: Bradshaw's error and the volume outside ([`fit::fit_rows`]) |
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
 //! | `certificates.rs` | subspace certificates of the nodes for self-collision culling in `O(M)` ([`self_certificates`]) |
@@ -20,6 +21,7 @@ pub mod boxes;
 pub mod certificates;
 pub mod compact;
 pub mod contours;
+pub mod fit;
 pub mod medial;
 pub mod quality;
 pub mod tree;

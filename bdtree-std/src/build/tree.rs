@@ -114,6 +114,29 @@ pub enum TreeKind {
     Medial,
 }
 
+impl TreeKind {
+    /// The name of the partition in scene files, Python and the command line (`"median"`,
+    /// `"medial"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Median => "median",
+            Self::Medial => "medial",
+        }
+    }
+}
+
+impl std::str::FromStr for TreeKind {
+    type Err = String;
+
+    /// Parses [`TreeKind::name`]; the error names the value and the choices.
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Self::Median, Self::Medial]
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown tree \"{s}\" (expected \"median\" or \"medial\")"))
+    }
+}
+
 /// Options of [`build`].
 #[derive(Debug, Clone, Copy)]
 pub struct BuildOptions {
@@ -136,6 +159,17 @@ pub struct BuildOptions {
     /// ([`bdtree_core::query::proxies`]); costs some tightness in the upper levels (measured in
     /// the book's `docs/src/performance/proxies.md`).
     pub nested: bool,
+}
+
+impl BuildOptions {
+    /// The units of work a build of `triangles` triangles reports to its `progress`
+    /// ([`build`]): one per leaf, plus one per medial ball for a medial tree.
+    pub fn work(&self, triangles: usize) -> usize {
+        match self.tree {
+            TreeKind::Median => triangles,
+            TreeKind::Medial => 2 * triangles,
+        }
+    }
 }
 
 impl Default for BuildOptions {
@@ -645,7 +679,9 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// Builds the BD-Tree of a mesh (and its basis; `None` for a rigid body) and writes the image.
-/// `progress` is called with the number of leaves finished since its last call.
+/// `progress` is called with the units of work finished since its last call: one per leaf,
+/// and for a medial tree first one per triangle's medial ball ([`BuildOptions::work`] units in
+/// all).
 pub fn build(
     mesh: &Mesh,
     basis: Option<&Basis>,
@@ -692,6 +728,12 @@ pub fn build(
     let t = mesh.triangles.len();
     let layout =
         Layout::new(p.bytes() as usize, modes, 2 * t - 1, t, n).ok_or(BuildError::TooLarge)?;
+    let medial = match options.tree {
+        TreeKind::Median => None,
+        TreeKind::Medial => Some(
+            medial_keys(mesh, &mut *progress).map_err(|NotClosed(m)| BuildError::NotClosed(m))?,
+        ),
+    };
     let mut builder = Builder {
         positions: mesh
             .vertices
@@ -706,12 +748,7 @@ pub fn build(
         mode_center: options.mode_center,
         grouping: options.grouping,
         alpha: 0.0,
-        medial: match options.tree {
-            TreeKind::Median => None,
-            TreeKind::Medial => {
-                Some(medial_keys(mesh).map_err(|NotClosed(m)| BuildError::NotClosed(m))?)
-            }
-        },
+        medial,
         nodes: Vec::with_capacity(2 * t - 1),
         report: BuildReport::default(),
         progress,

@@ -36,5 +36,5 @@ pub use npy::{load_npy, parse_npy, write_npy};
 pub use obj::{parse_obj, write_obj};
 pub use ply::parse_ply;
 pub use pose::Pose;
-pub use scene::{BodyFrame, BodySpec, FrameSpec, Scene, SceneBody, SceneFile};
+pub use scene::{BodyFrame, BodySpec, FrameSpec, Scene, SceneBody, SceneFile, TREE_NAMES};
 pub use stl::parse_stl;

@@ -22,6 +22,11 @@
 //! `R (p + U q) + t`, with `R` the rotation of the unit quaternion `rotation = (w, x, y, z)`
 //! and `t = translation`. A body without `modes` is rigid: its `q` is empty or absent.
 //!
+//! A mesh body may name the partition its tree is built on: `"tree": "medial"` (the
+//! medial-axis partition, closed meshes only) or `"tree": "median"` (the median split); a body
+//! without `"tree"` takes the command's choice (`--tree`, median by default). Any other value
+//! is refused with its place (`bodies[1].tree`).
+//!
 //! A body may instead be a rigid **primitive** — `"plane"`, `"sphere"`, `"capsule"` or `"box"`
 //! in place of `"mesh"` (see [`primitive`] for the fields and the local frames), posed by the
 //! same `rotation` and `translation`, without `q`:
@@ -61,6 +66,10 @@ use crate::error::LoadError;
 
 pub use super::pose::QUATERNION_NORM_TOLERANCE;
 
+/// The values of a mesh body's `"tree"`: the names of the tree builder's partitions
+/// (`bdtree_std::build::TreeKind`, which parses each of them).
+pub const TREE_NAMES: [&str; 2] = ["median", "medial"];
+
 /// The contents of a scene file, as written (paths not yet resolved, files not yet read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -93,6 +102,10 @@ pub enum BodyShape {
         /// folder; `None` for a rigid body.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         modes: Option<PathBuf>,
+        /// The partition the body's tree is built on, one of [`TREE_NAMES`]; `None` takes the
+        /// command's choice.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<String>,
     },
     /// A rigid primitive (see [`primitive`]).
     Primitive(PrimitiveShape),
@@ -106,6 +119,7 @@ impl BodySpec {
             shape: BodyShape::Mesh {
                 mesh: mesh.into(),
                 modes,
+                tree: None,
             },
         }
     }
@@ -174,6 +188,9 @@ pub struct SceneBody {
     pub mesh: Mesh,
     /// The displacement basis (its vertex count equals the mesh's), `None` for a rigid body.
     pub basis: Option<Basis>,
+    /// The partition named by the body's `"tree"` (one of [`TREE_NAMES`]); `None` takes the
+    /// command's choice.
+    pub tree: Option<String>,
 }
 
 impl Scene {
@@ -193,8 +210,8 @@ impl Scene {
         let mut meshes = Vec::with_capacity(file.bodies.len());
         let mut primitives = Vec::new();
         for (i, spec) in file.bodies.iter().enumerate() {
-            let (mesh, modes) = match &spec.shape {
-                BodyShape::Mesh { mesh, modes } => (mesh, modes),
+            let (mesh, modes, tree) = match &spec.shape {
+                BodyShape::Mesh { mesh, modes, tree } => (mesh, modes, tree),
                 BodyShape::Primitive(shape) => {
                     primitives.push(ScenePrimitive {
                         name: spec.name.clone(),
@@ -237,6 +254,7 @@ impl Scene {
                 mesh_path,
                 mesh,
                 basis,
+                tree: tree.clone(),
             });
             meshes.push(i);
         }
@@ -354,7 +372,19 @@ impl SceneFile {
                 ));
             }
             match &body.shape {
-                BodyShape::Mesh { mesh, modes } => {
+                BodyShape::Mesh { mesh, modes, tree } => {
+                    if let Some(tree) = tree.as_ref().filter(|t| !TREE_NAMES.contains(&t.as_str()))
+                    {
+                        return Err(LoadError::at(
+                            path,
+                            format!("bodies[{i}].tree"),
+                            format!(
+                                "body \"{}\": unknown tree \"{tree}\" (expected {})",
+                                body.name,
+                                TREE_NAMES.map(|n| format!("\"{n}\"")).join(" or ")
+                            ),
+                        ));
+                    }
                     if mesh.as_os_str().is_empty() {
                         return Err(LoadError::at(
                             path,
@@ -500,7 +530,7 @@ impl Reader<'_> {
     }
 
     fn body(&self, v: &Value, at: &str) -> Result<BodySpec, LoadError> {
-        let mut fields = vec!["name", "mesh", "modes"];
+        let mut fields = vec!["name", "mesh", "modes", "tree"];
         fields.extend(PRIMITIVE_KINDS);
         let m = self.object(v, at, &fields)?;
         let name = self.string(self.required(m, "name", at)?, &format!("{at}.name"))?;
@@ -521,11 +551,13 @@ impl Reader<'_> {
             }
             ["mesh"] => {}
             [kind] => {
-                if m.contains_key("modes") {
-                    return Err(self.error(
-                        &format!("{at}.modes"),
-                        format!("body \"{name}\" is a {kind} primitive: it has no modes"),
-                    ));
+                for field in ["modes", "tree"] {
+                    if m.contains_key(field) {
+                        return Err(self.error(
+                            &format!("{at}.{field}"),
+                            format!("body \"{name}\" is a {kind} primitive: it has no {field}"),
+                        ));
+                    }
                 }
                 let shape = self.primitive(kind, &m[*kind], &format!("{at}.{kind}"))?;
                 return Ok(BodySpec::primitive(name, shape));
@@ -545,7 +577,15 @@ impl Reader<'_> {
             None | Some(Value::Null) => None,
             Some(p) => Some(PathBuf::from(self.string(p, &format!("{at}.modes"))?)),
         };
-        Ok(BodySpec::mesh(name, mesh, modes))
+        let tree = match m.get("tree") {
+            None | Some(Value::Null) => None,
+            Some(t) => Some(self.string(t, &format!("{at}.tree"))?),
+        };
+        let mut spec = BodySpec::mesh(name, mesh, modes);
+        if let BodyShape::Mesh { tree: slot, .. } = &mut spec.shape {
+            *slot = tree;
+        }
+        Ok(spec)
     }
 
     fn primitive(&self, kind: &str, v: &Value, at: &str) -> Result<PrimitiveShape, LoadError> {

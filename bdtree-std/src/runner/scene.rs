@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use bdtree_core::{floating_origin, Image, ImageError, QueryStats, Scalar};
 
-use crate::build::{build, BuildError, BuildOptions, BuildReport};
+use crate::build::{build, BuildError, BuildOptions, BuildReport, TreeKind};
 use crate::export::{Contact, ProxyContact};
 use crate::host::{Body as HostBody, HostError, Placement, Primitive, Tree, World, WorldAnswer};
 use crate::io::{ImageBuf, Scene};
@@ -68,11 +68,29 @@ pub struct PreparedScene {
 
 /// Builds every body's tree. (The error is the builder's; [`RunError::Build`] names the scene
 /// file with it.)
+///
+/// A body whose scene entry names a `"tree"` is built on that partition, every other body on
+/// `options.tree`. A medial tree refused for a mesh that is not closed names the body
+/// ([`BuildError::NotClosed`]).
 pub fn prepare(scene: &Scene, options: BuildOptions) -> Result<PreparedScene, BuildError> {
     let mut images = Vec::new();
     let mut reports = Vec::new();
     for body in &scene.bodies {
-        let (image, report) = build(&body.mesh, body.basis.as_ref(), options, &mut |_| {})?;
+        let tree = match &body.tree {
+            // The scene file's loader admits only `TREE_NAMES`, which all parse.
+            Some(name) => name.parse::<TreeKind>().map_err(BuildError::BadMesh)?,
+            None => options.tree,
+        };
+        let options = BuildOptions { tree, ..options };
+        let (image, report) = build(&body.mesh, body.basis.as_ref(), options, &mut |_| {})
+            .map_err(|e| match e {
+                BuildError::NotClosed(m) => BuildError::NotClosed(format!(
+                    "body \"{}\" ({}): {m}",
+                    body.name,
+                    body.mesh_path.display()
+                )),
+                e => e,
+            })?;
         images.push(image);
         reports.push(report);
     }

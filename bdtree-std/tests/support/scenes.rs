@@ -18,6 +18,7 @@ pub fn scene_of(bodies: Vec<(Mesh, Option<Basis>)>) -> Scene {
                 mesh_path: format!("body{i}.obj").into(),
                 mesh,
                 basis,
+                tree: None,
             })
             .collect(),
         frames: Vec::new(),
@@ -273,11 +274,11 @@ pub fn write_scene(dir: &std::path::Path, scene: &Scene, name: &str) -> std::pat
             std::fs::write(dir.join(&file), npy).expect("write npy");
             file
         });
-        specs.push(BodySpec::mesh(
-            format!("body{k}"),
-            &mesh,
-            basis.map(Into::into),
-        ));
+        let mut spec = BodySpec::mesh(format!("body{k}"), &mesh, basis.map(Into::into));
+        if let bdtree_std::io::scene::BodyShape::Mesh { tree, .. } = &mut spec.shape {
+            tree.clone_from(&body.tree);
+        }
+        specs.push(spec);
     }
     let frames = scene
         .frames

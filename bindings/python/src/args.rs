@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use bdtree_std::build::Precision;
+use bdtree_std::build::{Precision, TreeKind};
 use bdtree_std::io::{Basis, Mesh};
 use numpy::ndarray::{Array2, ArrayView2};
 use numpy::{AllowTypeChange, PyArrayLikeDyn};
@@ -216,6 +216,13 @@ pub(crate) fn precision_of(x: &Bound<'_, PyAny>) -> PyResult<Precision> {
         "f64" | "float64" | "double" => Some(Precision::F64),
         "f32" | "float32" | "float" => Some(Precision::F32),
         _ => None,
+    })
+}
+
+/// `tree`: "median" or "medial" ([`TreeKind::name`]).
+pub(crate) fn tree_of(x: &Bound<'_, PyAny>) -> PyResult<TreeKind> {
+    choice_arg("tree", x, "\"median\" or \"medial\"", |text| {
+        text.parse().ok()
     })
 }
 

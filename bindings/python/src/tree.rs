@@ -1,13 +1,13 @@
 //! `bdtree.Tree`: a tree image built from NumPy arrays or read from a file — a
 //! [`bdtree_std::host::Tree`].
 
-use bdtree_std::build::BuildOptions;
+use bdtree_std::build::{BuildOptions, TreeKind};
 use bdtree_std::host;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::answers::precision_text;
-use crate::args::{basis_from, flag_arg, mesh_arg, precision_of};
+use crate::args::{basis_from, flag_arg, mesh_arg, precision_of, tree_of};
 use crate::error::err;
 
 /// A BD-Tree image: the tree of a mesh and its basis, in f32 or f64, as the kernel reads it.
@@ -27,11 +27,13 @@ impl Tree {
 impl Tree {
     /// Builds the tree of a mesh (`vertices` (N, 3), `faces` (F, 3)) and its displacement
     /// basis (`modes`: (3N, M), (N, 3, M) or None for a rigid body), in `precision` "f32" or
-    /// "f64"; `nested=True` makes proxy queries possible. Releases the GIL while building.
+    /// "f64"; `nested=True` makes proxy queries possible; `tree` "median" (the median split)
+    /// or "medial" (the medial-axis partition: closed meshes only, an open one is refused
+    /// naming its first open edge). Releases the GIL while building.
     #[staticmethod]
     #[pyo3(
-        signature = (vertices, faces, modes = None, precision = None, nested = None),
-        text_signature = "(vertices, faces, modes=None, precision='f64', nested=False)"
+        signature = (vertices, faces, modes = None, precision = None, nested = None, tree = None),
+        text_signature = "(vertices, faces, modes=None, precision='f64', nested=False, tree='median')"
     )]
     fn build(
         py: Python<'_>,
@@ -40,6 +42,7 @@ impl Tree {
         modes: Option<&Bound<'_, PyAny>>,
         precision: Option<&Bound<'_, PyAny>>,
         nested: Option<&Bound<'_, PyAny>>,
+        tree: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Tree> {
         let mesh = mesh_arg(vertices, faces)?;
         let basis = modes
@@ -51,9 +54,14 @@ impl Tree {
             None => bdtree_std::build::Precision::F64,
         };
         let nested = flag_arg("nested", nested)?;
+        let tree = match tree {
+            Some(t) => tree_of(t)?,
+            None => TreeKind::default(),
+        };
         let options = BuildOptions {
             precision,
             nested,
+            tree,
             ..BuildOptions::default()
         };
         let built = py.detach(|| host::Tree::build(&mesh, basis.as_ref(), options));

@@ -9,7 +9,7 @@ use bdtree_std::io::{load_mesh, load_npy};
 
 use crate::compact::compact_and_write;
 use crate::error::{write, CliError};
-use crate::options::{progress_bar, BoundsArgs, CompactArgs};
+use crate::options::{progress_bar, BoundsArgs, CompactArgs, ProgressLines};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,10 +27,10 @@ pub struct Args {
     /// Rest sphere fit.
     #[arg(long, value_enum, default_value_t = SphereFit::Welzl)]
     sphere: SphereFit,
-    /// Which partition the tree is built on: the median split, or the medial-axis partition
-    /// (closed meshes only; same image format).
-    #[arg(long, value_enum, default_value_t = TreeKind::Median)]
-    tree: TreeKind,
+    /// Report progress on stderr as plain lines (every 10 %) when stderr is not a terminal (a
+    /// terminal gets a progress bar without it).
+    #[arg(long)]
+    progress: bool,
     #[command(flatten)]
     bounds: BoundsArgs,
     #[command(flatten)]
@@ -39,7 +39,6 @@ pub struct Args {
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = BuildOptions {
-        tree: args.tree,
         sphere: args.sphere,
         nested: args.bounds.nested || args.compact.depth.is_some(),
         ..args.bounds.options(args.precision)
@@ -60,16 +59,24 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         }
         None => None,
     };
+    let work = options.work(mesh.triangles.len());
     let bar = progress_bar(
-        mesh.triangles.len(),
-        "{msg} {bar:40} {pos}/{len} leaves ({elapsed})",
-        "building",
+        work,
+        "{msg} {bar:40} {percent}% ({elapsed}, {eta} left)",
+        match options.tree {
+            TreeKind::Median => "building (leaves)",
+            TreeKind::Medial => "building (medial balls, then leaves)",
+        },
     );
-    let (image, report) = build(&mesh, basis.as_ref(), options, &mut |n| bar.inc(n as u64))
-        .map_err(|error| CliError::Build {
-            path: path.clone(),
-            error,
-        })?;
+    let mut lines = ProgressLines::new(args.progress && bar.is_hidden(), work);
+    let (image, report) = build(&mesh, basis.as_ref(), options, &mut |n| {
+        bar.inc(n as u64);
+        lines.add(n);
+    })
+    .map_err(|error| CliError::Build {
+        path: path.clone(),
+        error,
+    })?;
     bar.finish_and_clear();
     if !args.compact.is_plain() {
         let full = image.parse::<f32>().map_err(|error| CliError::Image {

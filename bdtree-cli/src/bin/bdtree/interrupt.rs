@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_cli::report;
-use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::build::{BuildOptions, Precision, TreeKind};
 use bdtree_std::runner::budget_table;
 
 use crate::error::CliError;
@@ -31,6 +31,9 @@ pub struct Args {
     /// Arithmetic of the kernel.
     #[arg(long, value_enum, default_value_t = Precision::F32)]
     precision: Precision,
+    /// Which partition the trees are built on (a scene body's `"tree"` overrides it).
+    #[arg(long, value_enum, default_value_t = TreeKind::default())]
+    tree: TreeKind,
     /// One JSON object per order and budget, one per line.
     #[arg(long)]
     json: bool,
@@ -39,6 +42,7 @@ pub struct Args {
 pub fn exec(args: Args) -> Result<(), CliError> {
     let options = BuildOptions {
         precision: args.precision,
+        tree: args.tree,
         ..BuildOptions::default()
     };
     let (scene, prepared) = load_and_prepare(&args.scene, options, Some("`bdtree interrupt`"))?;

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use bdtree_core::{Encoding, Order};
-use bdtree_std::build::{BuildOptions, Grouping, ModeCenter, Precision};
+use bdtree_std::build::{BuildOptions, Grouping, ModeCenter, Precision, TreeKind};
 use bdtree_std::io::Scene;
 use bdtree_std::runner::{prepare, PreparedScene, RunError};
 
@@ -103,6 +103,10 @@ impl CompactArgs {
 /// Builder options beyond the paper: how `Ū_j` is centered and how triangles are grouped.
 #[derive(clap::Args, Clone, Copy)]
 pub struct BoundsArgs {
+    /// Which partition the trees are built on: the median split, or the medial-axis partition
+    /// (closed meshes only; same image format). A scene body's `"tree"` overrides it.
+    #[arg(long, value_enum, default_value_t = TreeKind::default())]
+    pub tree: TreeKind,
     /// Per-mode center displacement `Ū_j`: the mean of the vertices' `U_ij`, or the center of
     /// their minimal enclosing ball (smallest `ΔR_j`).
     #[arg(long, value_enum, default_value_t = ModeCenter::default())]
@@ -122,6 +126,7 @@ pub struct BoundsArgs {
 impl BoundsArgs {
     pub fn options(self, precision: Precision) -> BuildOptions {
         BuildOptions {
+            tree: self.tree,
             precision,
             mode_center: self.mode_center,
             grouping: self.grouping,
@@ -140,6 +145,41 @@ pub fn progress_bar(len: usize, template: &str, message: &str) -> indicatif::Pro
     }
     bar.set_message(message.to_string());
     bar
+}
+
+/// Progress as plain lines on stderr, every tenth of the work (for logs, where the progress bar
+/// does not draw): `add(n)` after `n` units of `total`; silent unless `on`.
+pub struct ProgressLines {
+    on: bool,
+    done: usize,
+    total: usize,
+    tenths: usize,
+    started: std::time::Instant,
+}
+
+impl ProgressLines {
+    pub fn new(on: bool, total: usize) -> ProgressLines {
+        ProgressLines {
+            on,
+            done: 0,
+            total: total.max(1),
+            tenths: 0,
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub fn add(&mut self, n: usize) {
+        self.done += n;
+        let tenths = (self.done * 10 / self.total).min(10);
+        if self.on && tenths > self.tenths {
+            self.tenths = tenths;
+            eprintln!(
+                "building: {} % ({:.1} s)",
+                tenths * 10,
+                self.started.elapsed().as_secs_f64()
+            );
+        }
+    }
 }
 
 /// Loads a scene and builds its trees. `meshes_only` names a command that takes no primitive

@@ -27,6 +27,11 @@ enum What {
         /// The tree level (root = 0): the nodes at this depth and the leaves above it.
         #[arg(long)]
         level: u32,
+        /// Another tree image drawn to the right of the first at the same level, with one
+        /// colour scale (two trees of one mesh: `bdtree build --tree median` and `--tree
+        /// medial`); repeat for more.
+        #[arg(long, value_name = "IMAGE")]
+        beside: Vec<PathBuf>,
         /// Reduced coordinates, one per mode, comma-separated.
         #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
         q: Option<Vec<f64>>,
@@ -84,6 +89,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         What::Spheres {
             image,
             level,
+            beside,
             q,
             view,
             output,
@@ -95,12 +101,20 @@ pub fn exec(args: Args) -> Result<(), CliError> {
                 view,
                 size,
             };
-            let summary = render::spheres(&image, &options, &output)?;
+            let images: Vec<&std::path::Path> = std::iter::once(image.as_path())
+                .chain(beside.iter().map(PathBuf::as_path))
+                .collect();
+            let summaries = render::spheres_beside(&images, &options, &output)?;
+            let counts: Vec<String> = images
+                .iter()
+                .zip(&summaries)
+                .map(|(i, s)| format!("{} spheres of {}", s.nodes.len(), i.display()))
+                .collect();
             writeln!(
                 std::io::stdout(),
-                "wrote {}: {} spheres at level {level}",
+                "wrote {}: {} at level {level}",
                 output.display(),
-                summary.nodes.len()
+                counts.join(", ")
             )?;
         }
         What::Tightness {

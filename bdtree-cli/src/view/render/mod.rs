@@ -3,7 +3,9 @@
 //!
 //! * [`spheres()`]: a body's deformed mesh and its deformed spheres at one tree level, each sphere
 //!   coloured by its radius growth `r(q) / r_rest` (the BD-Tree paper's Figs. 4 and 6), with a
-//!   colour bar and a caption naming the image, the level, `q` and the min/median/max growth.
+//!   colour bar and a caption naming the image, the level, `q` and the min/median/max growth;
+//!   [`spheres_beside()`] draws several trees of one mesh side by side (the median and the
+//!   medial tree).
 //! * [`tightness()`]: the per-level tightness curve of [`bdtree_std::runner::inspect()`] (mean
 //!   rest radius and mean `‖ΔR‖₂` per level, both relative to the root, on a log scale).
 //! * [`contacts()`]: a scene frame: every body's deformed mesh in its own colour, the triangles in
@@ -43,5 +45,7 @@ mod tightness;
 pub use contacts::{contacts, ContactOptions, ContactSummary};
 pub use picture::{Format, View};
 pub use snapshot::{snapshot, snapshot_with, SnapshotBody, SnapshotOptions};
-pub use spheres::{default_q, spheres, SphereOptions, SphereSummary, DEFAULT_DISPLACEMENT};
+pub use spheres::{
+    default_q, spheres, spheres_beside, SphereOptions, SphereSummary, DEFAULT_DISPLACEMENT,
+};
 pub use tightness::{tightness, tightness_of, tightness_series};

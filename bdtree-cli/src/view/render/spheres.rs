@@ -78,13 +78,25 @@ pub fn default_q<S: Scalar>(image: &Image<'_, S>) -> Vec<f64> {
     vec![a; m]
 }
 
-fn sphere_picture<S: Scalar>(
+/// One tree's part of a picture: its deformed triangles and spheres at the level.
+struct Part {
+    name: String,
+    triangles: Vec<[[f64; 3]; 3]>,
+    /// World sphere and `r(q) / r_rest`.
+    spheres: Vec<([f64; 4], f64)>,
+    nodes: Vec<u32>,
+    q: Vec<f64>,
+    default: bool,
+    modes: usize,
+}
+
+fn gather<S: Scalar>(
     image: &Image<'_, S>,
     tree_image: &ImageBuf,
     name: &str,
     options: &SphereOptions,
     path: &Path,
-) -> Result<(Picture, SphereSummary), RenderError> {
+) -> Result<Part, RenderError> {
     let tree = &image.tree;
     let m = tree.modes();
     let (q, default) = match &options.q {
@@ -125,24 +137,59 @@ fn sphere_picture<S: Scalar>(
     let mut body = Body::without_vertex_cache(&host_tree).map_err(body_error)?;
     body.set_state([1.0, 0.0, 0.0, 0.0], [0.0; 3], &q)
         .map_err(body_error)?;
+    Ok(Part {
+        name: name.to_string(),
+        triangles: body.device_triangles().map_err(body_error)?,
+        spheres: body
+            .device_level_spheres(options.level)
+            .map_err(body_error)?,
+        nodes: level_cut(tree, options.level),
+        q,
+        default,
+        modes: m,
+    })
+}
 
+/// The picture of one or more trees' parts, side by side from left to right (each moved
+/// sideways by 1.15 times the first part's width), with one colour scale.
+fn sphere_picture(parts: &[Part], options: &SphereOptions) -> Picture {
     let view = options.view;
+    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     let title = format!(
-        "{name}: spheres at level {} under q, coloured by r(q) / r_rest",
+        "{}: spheres at level {} under q, coloured by r(q) / r_rest",
+        names.join(" | "),
         options.level
     );
     let mut pic = Picture::new(options.size, title);
-    for tri in body.device_triangles().map_err(body_error)? {
-        pic.triangle(view, tri, (236, 236, 240), 0.72, false);
+    let right = view.axes()[0];
+    let width = parts.first().map_or(0.0, |p| {
+        let xs = p.triangles.iter().flatten().map(|&v| view.project(v).0[0]);
+        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
+        if hi > lo {
+            hi - lo
+        } else {
+            0.0
+        }
+    });
+    let shift = |i: usize, p: [f64; 3]| {
+        let d = 1.15 * width * i as f64;
+        [
+            p[0] + d * right[0],
+            p[1] + d * right[1],
+            p[2] + d * right[2],
+        ]
+    };
+    for (i, part) in parts.iter().enumerate() {
+        for tri in &part.triangles {
+            pic.triangle(view, tri.map(|v| shift(i, v)), (236, 236, 240), 0.72, false);
+        }
     }
-    let nodes = level_cut(tree, options.level);
-    let (spheres, growth): (Vec<([f64; 4], f64)>, Vec<f64>) = body
-        .device_level_spheres(options.level)
-        .map_err(body_error)?
-        .into_iter()
-        .map(|(s, g)| ((s, g), g))
-        .unzip();
-    let mut sorted = growth.clone();
+    let mut sorted: Vec<f64> = parts
+        .iter()
+        .flat_map(|p| p.spheres.iter().map(|s| s.1))
+        .collect();
     sorted.sort_by(f64::total_cmp);
     let (lo, hi) = (
         sorted.first().copied().unwrap_or(1.0),
@@ -156,17 +203,19 @@ fn sphere_picture<S: Scalar>(
     };
     // Back spheres (center behind the median depth) faded and first; then largest first, so
     // small ones stay visible on top.
-    let mut depths: Vec<f64> = spheres
-        .iter()
-        .map(|(s, _)| view.project([s[0], s[1], s[2]]).1)
-        .collect();
-    depths.sort_by(f64::total_cmp);
-    let middle = depths.get(depths.len() / 2).copied().unwrap_or(0.0);
-    let faded_count = depths.iter().filter(|&&d| d < middle).count();
-    let mut circles: Vec<Circ> = spheres
-        .iter()
-        .map(|(s, g)| {
-            let (center, depth) = view.project([s[0], s[1], s[2]]);
+    let mut circles: Vec<Circ> = Vec::new();
+    let mut faded_count = 0;
+    for (i, part) in parts.iter().enumerate() {
+        let mut depths: Vec<f64> = part
+            .spheres
+            .iter()
+            .map(|(s, _)| view.project([s[0], s[1], s[2]]).1)
+            .collect();
+        depths.sort_by(f64::total_cmp);
+        let middle = depths.get(depths.len() / 2).copied().unwrap_or(0.0);
+        faded_count += depths.iter().filter(|&&d| d < middle).count();
+        circles.extend(part.spheres.iter().map(|(s, g)| {
+            let (center, depth) = view.project(shift(i, [s[0], s[1], s[2]]));
             Circ {
                 center,
                 radius: s[3],
@@ -174,11 +223,13 @@ fn sphere_picture<S: Scalar>(
                 faded: depth < middle,
                 width: 2,
             }
-        })
-        .collect();
+        }));
+    }
     circles.sort_by(|a, b| b.faded.cmp(&a.faded).then(b.radius.total_cmp(&a.radius)));
     pic.circles = circles;
-    let q_text = if default {
+    let first = &parts[0];
+    let (q, m) = (&first.q, first.modes);
+    let q_text = if first.default {
         format!(
             "q = {} (default: every mode at one amplitude, largest vertex displacement {:.0} % of the root radius)",
             if m == 0 {
@@ -189,12 +240,13 @@ fn sphere_picture<S: Scalar>(
             100.0 * DEFAULT_DISPLACEMENT
         )
     } else {
-        format!("q = {}", fmt_list(&q, 6))
+        format!("q = {}", fmt_list(q, 6))
     };
+    let counts: Vec<String> = parts.iter().map(|p| p.nodes.len().to_string()).collect();
+    let count = counts.join(" | ");
     pic.lines.push(format!(
-        "{} sphere{} (nodes at depth {} and shallower leaves; the {faded_count} behind the middle faded), {} modes, view {}",
-        nodes.len(),
-        if nodes.len() == 1 { "" } else { "s" },
+        "{count} sphere{} (nodes at depth {} and shallower leaves; the {faded_count} behind the middle faded), {} modes, view {}",
+        if count == "1" { "" } else { "s" },
         options.level,
         m,
         view.name()
@@ -208,7 +260,25 @@ fn sphere_picture<S: Scalar>(
         max: bar_hi,
         label: "r(q) / r_rest".to_string(),
     });
-    Ok((pic, SphereSummary { q, nodes, growth }))
+    pic
+}
+
+fn read_part(image: &Path, options: &SphereOptions) -> Result<Part, RenderError> {
+    let buf = ImageBuf::read(image)?;
+    let header = buf
+        .header()
+        .map_err(|e| RenderError::new(image, e.to_string()))?;
+    let name = image.file_name().map_or_else(
+        || image.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if header.scalar_bytes == 8 {
+        let parsed = buf.parse_named::<f64>(image)?;
+        gather(&parsed, &buf, &name, options, image)
+    } else {
+        let parsed = buf.parse_named::<f32>(image)?;
+        gather(&parsed, &buf, &name, options, image)
+    }
 }
 
 /// Draws the tree image `image` (a `.bdt` file): its deformed mesh (light grey) and its
@@ -219,22 +289,33 @@ pub fn spheres(
     options: &SphereOptions,
     output: &Path,
 ) -> Result<SphereSummary, RenderError> {
+    spheres_beside(&[image], options, output).map(|mut s| s.remove(0))
+}
+
+/// Draws several tree images side by side, left to right, at one level with one colour scale
+/// (two trees of one mesh, say the median and the medial tree): [`spheres`] of each, moved
+/// sideways. Every image must have as many modes as `options.q` (or any, without it). Returns
+/// what was drawn of each.
+pub fn spheres_beside(
+    images: &[&Path],
+    options: &SphereOptions,
+    output: &Path,
+) -> Result<Vec<SphereSummary>, RenderError> {
     Format::of(output)?;
-    let buf = ImageBuf::read(image)?;
-    let header = buf
-        .header()
-        .map_err(|e| RenderError::new(image, e.to_string()))?;
-    let name = image.file_name().map_or_else(
-        || image.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let (pic, summary) = if header.scalar_bytes == 8 {
-        let parsed = buf.parse_named::<f64>(image)?;
-        sphere_picture(&parsed, &buf, &name, options, image)?
-    } else {
-        let parsed = buf.parse_named::<f32>(image)?;
-        sphere_picture(&parsed, &buf, &name, options, image)?
-    };
-    pic.save(output)?;
-    Ok(summary)
+    let parts = images
+        .iter()
+        .map(|image| read_part(image, options))
+        .collect::<Result<Vec<_>, _>>()?;
+    if parts.is_empty() {
+        return Err(RenderError::new(output, "no tree image to draw"));
+    }
+    sphere_picture(&parts, options).save(output)?;
+    Ok(parts
+        .into_iter()
+        .map(|p| SphereSummary {
+            growth: p.spheres.iter().map(|s| s.1).collect(),
+            q: p.q,
+            nodes: p.nodes,
+        })
+        .collect())
 }

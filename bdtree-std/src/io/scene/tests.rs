@@ -702,3 +702,48 @@ fn bad_primitives_are_refused_with_their_place() {
         ],
     );
 }
+
+#[test]
+fn a_body_tree_is_read_and_a_bad_one_refused_with_its_place() {
+    let dir = fixture("tree");
+    let mut scene = good_scene();
+    if let BodyShape::Mesh { tree, .. } = &mut scene.bodies[1].shape {
+        *tree = Some("medial".into());
+    }
+    let text = scene_json(&scene);
+    assert!(text.contains("\"tree\": \"medial\""), "{text}");
+    let path = dir.write("scene.json", text.as_bytes());
+    let loaded = Scene::load(&path).expect("load");
+    assert_eq!(loaded.bodies[0].tree, None);
+    assert_eq!(loaded.bodies[1].tree.as_deref(), Some("medial"));
+    assert_eq!(SceneFile::parse(&text, &path).expect("parse"), scene);
+
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "\"tree\": \"medal\"",
+            &[
+                "scene.json",
+                "bodies[1].tree",
+                "\"b\"",
+                "unknown tree \"medal\"",
+                "\"median\" or \"medial\"",
+            ],
+        ),
+        (
+            "\"tree\": 1",
+            &["bodies[1].tree", "expected a string, found a number"],
+        ),
+    ];
+    for (field, parts) in cases {
+        let text = text.replace("\"tree\": \"medial\"", field);
+        assert_contains(&load_error(&dir, &text), parts);
+    }
+    let text = with_body(3, r#"{"name": "tool", "sphere": 0.5, "tree": "medial"}"#);
+    assert_contains(
+        &load_error(&dir, &text),
+        &[
+            "bodies[3].tree",
+            "\"tool\" is a sphere primitive: it has no tree",
+        ],
+    );
+}

@@ -12,6 +12,7 @@ use proptest::prelude::*;
 
 use super::self_collision::check_of;
 use super::triangles::check_traversal_of;
+use crate::support::scenes::scene_of;
 use crate::support::{config, rough_basis, Rng};
 
 fn closed_meshes() -> Vec<Mesh> {
@@ -167,4 +168,92 @@ fn solid_winding_numbers() {
     // The chair's parts overlap: winding numbers above one inside the overlaps still count.
     let chair = Solid::new(&chair_mesh()).expect("closed");
     assert!(!chair.contains([10.0, 10.0, 10.0]));
+}
+
+#[test]
+fn every_scene_tree_name_parses() {
+    for name in io::TREE_NAMES {
+        let kind: TreeKind = name.parse().expect("a tree name");
+        assert_eq!(kind.name(), name);
+    }
+    assert!("medal"
+        .parse::<TreeKind>()
+        .unwrap_err()
+        .contains("\"medal\""));
+}
+
+#[test]
+fn a_scene_body_names_its_tree() {
+    use bdtree_std::runner::prepare;
+    // Body 0 rigid, body 1 with modes: both closed, the first asked for a medial tree.
+    let chair = chair_mesh();
+    let basis = smooth_basis(&chair.vertices, 4, 0.05);
+    let mut scene = scene_of(vec![
+        (chair.clone(), None),
+        (chair.clone(), Some(basis.clone())),
+    ]);
+    scene.bodies[0].tree = Some("medial".into());
+    let prepared = prepare(&scene, BuildOptions::default()).expect("build");
+    let alone = |tree, basis: Option<&io::Basis>| {
+        let options = BuildOptions {
+            tree,
+            ..BuildOptions::default()
+        };
+        build(&chair, basis, options, &mut |_| {}).expect("build").0
+    };
+    // Compared with `assert!`: a failed `assert_eq!` would print two images.
+    let same = |image: &io::ImageBuf, other: io::ImageBuf| image.as_bytes() == other.as_bytes();
+    assert!(
+        same(&prepared.images[0], alone(TreeKind::Medial, None)),
+        "body 0: TreeKind::Medial"
+    );
+    assert!(
+        same(&prepared.images[1], alone(TreeKind::Median, Some(&basis))),
+        "body 1: TreeKind::Median"
+    );
+    // `--tree medial` for all: body 1 too; a body's "median" wins over it.
+    scene.bodies[0].tree = Some("median".into());
+    let medial = BuildOptions {
+        tree: TreeKind::Medial,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&scene, medial).expect("build");
+    assert!(
+        same(&prepared.images[0], alone(TreeKind::Median, None)),
+        "body 0: TreeKind::Median"
+    );
+    assert!(
+        same(&prepared.images[1], alone(TreeKind::Medial, Some(&basis))),
+        "body 1: TreeKind::Medial"
+    );
+    // An open body asked for a medial tree: refused, naming the body.
+    let mut scene = scene_of(vec![(chair, None), (sheet(1.0, 1.0, 4, 4), None)]);
+    scene.bodies[1].tree = Some("medial".into());
+    match prepare(&scene, BuildOptions::default()) {
+        Err(e @ BuildError::NotClosed(_)) => {
+            let text = e.to_string();
+            assert!(text.contains("body \"body1\""), "{text}");
+            assert!(text.contains("not closed"), "{text}");
+        }
+        other => panic!("expected NotClosed, got {:?}", other.err()),
+    }
+}
+
+#[test]
+fn build_progress_counts_the_work_of_either_tree() {
+    let mesh = chair_mesh();
+    for tree in [TreeKind::Median, TreeKind::Medial] {
+        let options = BuildOptions {
+            tree,
+            ..BuildOptions::default()
+        };
+        let (mut total, mut calls) = (0, 0);
+        build(&mesh, None, options, &mut |n| {
+            total += n;
+            calls += 1;
+        })
+        .expect("build");
+        assert_eq!(total, options.work(mesh.triangles.len()), "{tree:?}");
+        assert!(calls > 1, "{tree:?}: one call is no progress");
+    }
 }

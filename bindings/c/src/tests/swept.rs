@@ -223,6 +223,7 @@ pub(crate) fn resting_pad(ticks: usize, rate: f64, offset: [f64; 3]) -> Scene {
             mesh_path: Path::new(name).with_extension("obj"),
             mesh,
             basis: Some(basis),
+            tree: None,
         }
     };
     let frames = (0..=ticks)
