@@ -101,8 +101,8 @@ pub use walk::output::{
 };
 pub use walk::stack_capacity;
 pub use world::response::{
-    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
-    respond_mut, Penalty, Wrench, WrenchMut,
+    apply_at_node, apply_at_node_mut, apply_at_triangle, contact_jacobian, penalty, respond,
+    respond_contact, respond_mut, JacobianError, Penalty, Wrench, WrenchMut,
 };
 pub use world::sweep::{
     AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus,

@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("swept", 5),
     ("traversal", 5),
     ("world", 5),
+    ("jacobian", 6),
     ("primitive", 6),
     ("response", 6),
 ];

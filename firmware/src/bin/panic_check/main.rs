@@ -30,8 +30,8 @@ use bdtree_core::query::self_collision::{
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{
-    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
-    respond_mut, Wrench, WrenchMut,
+    apply_at_node, apply_at_node_mut, apply_at_triangle, contact_jacobian, penalty, respond,
+    respond_contact, respond_mut, Wrench, WrenchMut,
 };
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
