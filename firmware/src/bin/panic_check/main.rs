@@ -26,7 +26,8 @@ use bdtree_core::geometry::penetration::{least_penetration, penetration_gradient
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
-    normal_cones, tree_parents, vertex_signatures, SelfCertificates, SelfContours, UnitCounts,
+    collide_self_lazy, normal_cones, tree_parents, vertex_signatures, ConeSlot, SelfCertificates,
+    SelfCones, SelfContours, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{
@@ -101,6 +102,7 @@ entries!(
         self_query_with,
         self_list,
         self_culled,
+        self_lazy,
         traversal_test_budget,
         traversal_deadline,
         traversal_pending,
