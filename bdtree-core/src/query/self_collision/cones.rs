@@ -164,8 +164,8 @@ const PATH: usize = 96;
 /// Node `node`'s cone bits this query ([`normal_cones`]' for that node), made now if not yet:
 /// its subtree walked depth first, each node below it kept once made, and the walk abandoned
 /// as soon as the bits common to what it has seen are none (the node's cone is then 0, and
-/// the nodes left half-done stay unmarked). `first` names the child to walk first (`1` for
-/// the right one): the one likelier to end it early. `None` for a bad index.
+/// the nodes left half-done stay unmarked). `right_first`: the node's right child is walked
+/// first (the one likelier to end it early). `None` for a bad index.
 pub(super) fn lazy_cone<S: Scalar>(
     body: &mut Body<'_, '_, S>,
     cones: &mut SelfCones<'_>,

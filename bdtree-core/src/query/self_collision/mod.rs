@@ -197,6 +197,7 @@ pub fn collide_self_with<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: None,
+        whole: false,
     };
     let mut pending = Stack::new(stack);
     let status = if pending.push([0, 0]) {
@@ -237,11 +238,11 @@ pub fn collide_self_lazy<S: Scalar>(
     cones.begin();
     let before = body.update_count();
     // A body with nothing to skip near its root (no node of the top three levels nearly rigid
-    // or certified: deformed everywhere) gets its spheres and cones in one pass each, as the
-    // walk will read nearly all of them; the walk then finds them made.
-    if !skippable(body, &aids.certificates)
-        && (all_cones(body, cones).is_none() || body.refit().is_none())
-    {
+    // or certified: deformed everywhere) gets its cones in one pass, and its spheres in one
+    // pass at the walk's first read (none when its root is culled), as the walk will read
+    // nearly all of them.
+    let whole = !skippable(body, &aids.certificates);
+    if whole && all_cones(body, cones).is_none() {
         return QueryOutcome {
             status: QueryStatus::Inconsistent,
             stats,
@@ -257,6 +258,7 @@ pub fn collide_self_lazy<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: Some(cones),
+        whole,
     };
     let mut pending = Stack::new(stack);
     let status = if pending.push([0, 0]) {
@@ -384,6 +386,8 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     /// The cones made as the walk goes ([`collide_self_lazy`]); `None`: `aids.cones`, made
     /// before the walk, and every sphere refitted before it.
     lazy: Option<&'q mut SelfCones<'k>>,
+    /// The first sphere missing refits the whole body (a body deformed everywhere).
+    whole: bool,
     sink: &'q mut X,
     error: S,
     counts: &'q mut UnitCounts,
@@ -476,7 +480,7 @@ where
 
     #[inline(always)]
     fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.refit_sphere(node as usize)
+        self.body.refit_sphere(node as usize, self.whole)
     }
 
     /// Made when the pair was tested: read as it is.
