@@ -60,26 +60,13 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// node whose BD-Tree sphere is within [`LOOSE`] of its rest radius takes that one, and
     /// its subtree is left untouched. Made only where the walk reads, so a frame costs what
     /// the walk reaches. `None` for a bad index or an inconsistent tree.
-    ///
-    /// `whole`: the first miss refits every node ([`Body::refit`]), for a walk that will read
-    /// nearly all of them.
     #[inline(always)]
-    pub(crate) fn refit_sphere(&mut self, node: usize, whole: bool) -> Option<[S; 4]> {
+    pub(crate) fn refit_sphere(&mut self, node: usize) -> Option<[S; 4]> {
         let entry = self.cache.get(node)?;
         if entry.epoch == self.epoch {
             return Some(entry.sphere);
         }
-        if whole {
-            return self.refit_whole(node);
-        }
         self.refit_below(node)
-    }
-
-    /// The miss of [`Body::refit_sphere`] with `whole`.
-    #[inline(never)]
-    fn refit_whole(&mut self, node: usize) -> Option<[S; 4]> {
-        self.refit()?;
-        self.cache.get(node).map(|e| e.sphere)
     }
 
     /// The sphere of a node of this step, read without checking its step: for a walk that

@@ -141,7 +141,7 @@ impl<'a> SelfCones<'a> {
         }
     }
 
-    fn get(&self, node: u32) -> Option<u16> {
+    pub(super) fn get(&self, node: u32) -> Option<u16> {
         self.slots
             .get(node as usize)
             .filter(|s| s.mark == self.mark)

@@ -124,7 +124,6 @@ impl<'s> SelfList<'s> {
             record: &mut record,
             type3: false,
             lazy: None,
-            whole: false,
         };
         let root = [[0, 0]];
         let start: &[[u32; 2]] = if self.fresh {

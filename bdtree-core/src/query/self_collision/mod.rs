@@ -197,7 +197,6 @@ pub fn collide_self_with<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: None,
-        whole: false,
     };
     let mut pending = Stack::new(stack);
     let status = if pending.push([0, 0]) {
@@ -238,15 +237,31 @@ pub fn collide_self_lazy<S: Scalar>(
     cones.begin();
     let before = body.update_count();
     // A body with nothing to skip near its root (no node of the top three levels nearly rigid
-    // or certified: deformed everywhere) gets its cones in one pass, and its spheres in one
-    // pass at the walk's first read (none when its root is culled), as the walk will read
-    // nearly all of them.
-    let whole = !skippable(body, &aids.certificates);
-    if whole && all_cones(body, cones).is_none() {
-        return QueryOutcome {
-            status: QueryStatus::Inconsistent,
-            stats,
-        };
+    // or certified: deformed everywhere) gets its cones and, unless its root is culled by
+    // them, its spheres in one pass each, as the walk will read nearly all of them.
+    if !skippable(body, &aids.certificates) {
+        if all_cones(body, cones).is_none() {
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
+        let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
+        let whole = cones.get(0).unwrap_or(0);
+        if !leaf && certified(body, &aids.contours, 0, whole) {
+            counts.type1 += 1;
+            counts.culled += 1;
+            return QueryOutcome {
+                status: QueryStatus::Complete,
+                stats,
+            };
+        }
+        if body.refit().is_none() {
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
     }
     let error = body.error() + body.error();
     let mut units = Units {
@@ -258,7 +273,6 @@ pub fn collide_self_lazy<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: Some(cones),
-        whole,
     };
     let mut pending = Stack::new(stack);
     let status = if pending.push([0, 0]) {
@@ -386,8 +400,6 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     /// The cones made as the walk goes ([`collide_self_lazy`]); `None`: `aids.cones`, made
     /// before the walk, and every sphere refitted before it.
     lazy: Option<&'q mut SelfCones<'k>>,
-    /// The first sphere missing refits the whole body (a body deformed everywhere).
-    whole: bool,
     sink: &'q mut X,
     error: S,
     counts: &'q mut UnitCounts,
@@ -480,7 +492,7 @@ where
 
     #[inline(always)]
     fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.refit_sphere(node as usize, self.whole)
+        self.body.refit_sphere(node as usize)
     }
 
     /// Made when the pair was tested: read as it is.
