@@ -85,7 +85,8 @@ pub use query::proxies::{collide_proxies, collide_proxies_apart, proxy_stack_cap
 pub use query::query_stack_capacity;
 pub use query::refinement::{refine, refine_error, refine_self};
 pub use query::self_collision::{
-    collide_self, collide_self_with, self_stack_capacity, SelfAids, SelfList,
+    collide_self, collide_self_lazy, collide_self_with, self_stack_capacity, ConeSlot, SelfAids,
+    SelfCones, SelfList,
 };
 pub use query::separation::{closer_than, nearest, Nearest};
 pub use query::swept::{
@@ -101,8 +102,8 @@ pub use walk::output::{
 };
 pub use walk::stack_capacity;
 pub use world::response::{
-    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
-    respond_mut, Penalty, Wrench, WrenchMut,
+    apply_at_node, apply_at_node_mut, apply_at_triangle, contact_jacobian, penalty, respond,
+    respond_contact, respond_mut, JacobianError, Penalty, Wrench, WrenchMut,
 };
 pub use world::sweep::{
     AllPairs, BitMatrix, BitMatrixView, PairFilter, SweepAndPrune, SweepStatus,

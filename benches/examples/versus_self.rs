@@ -3,11 +3,13 @@
 //!
 //! Each side runs in a function of its own that is never inlined:
 //!
-//! * `bdtree_self_frame`: `set_state`, `normal_cones` (skipped when the root's subspace
-//!   certificate holds) and `collide_self_with` (vertex signatures, the tree's contours and its
-//!   certificates made once beforehand: what the host layer runs) on the f32 body with a vertex
-//!   cache, the pairs it reports before `refine`; `VERSUS_BDTREE=exact` runs `set_state` and
-//!   plain `collide_self` instead, `VERSUS_CERTIFICATES=off` leaves the certificates out;
+//! * `bdtree_self_frame`: `set_state` and `collide_self_lazy` (vertex signatures, the tree's
+//!   contours and its certificates made once beforehand; cones and spheres made where the walk
+//!   goes: what the host layer runs) on the f32 body with a vertex cache, the pairs it reports
+//!   before `refine`; `VERSUS_LAZY=off` runs `normal_cones` (skipped when the root's subspace
+//!   certificate holds) and `collide_self_with` instead (every cone and sphere made before the
+//!   walk), `VERSUS_BDTREE=exact` `set_state` and plain `collide_self`,
+//!   `VERSUS_CERTIFICATES=off` leaves the certificates out;
 //! * `parry_query_frame`: parry3d's query phase alone, on the frame's mesh deformed and refitted
 //!   beforehand: `Bvh::traverse_bvtt_single_tree` (the BVH against itself), triangle pairs that
 //!   share a vertex skipped, the exact triangle test on every other candidate
@@ -32,6 +34,7 @@
 //!   over `VERSUS_ROUNDS` rounds (default: as many as fit in about 60 s, at least 3) in each of
 //!   `VERSUS_RUNS` runs (default 3); per run it prints each side's median frame time and the
 //!   medians over frames of the per-frame ratios, then the median of the runs' ratios.
+//! * `scene DIR` writes the scene as files `bdtree collide DIR/NAME.json --self` reads.
 //! * `check` compares every side's pairs with `oracle::brute_force_self_pairs` (the exact f64
 //!   answer over non-adjacent triangle pairs, a sort-and-sweep with `triangles_intersect` on
 //!   every pair whose boxes touch, about 2.5 s a frame on the ribbon): bdtree's after the exact
@@ -40,7 +43,8 @@
 //!   `refine_error`'s bound.
 //!
 //! `VERSUS_SCENE` picks the scene (`bdtree_benches::self_scene`): `sheet` (default; the
-//! selfcollide bench's crumpling sheet, 2,048 triangles, 24 frames), `curtain` (the `fold`
+//! selfcollide bench's crumpling sheet, 2,048 triangles, 24 frames), `sheet2` (a crumpling
+//! sheet made the same way with other phases, 1,922 triangles, 24 frames), `curtain` (the `fold`
 //! fixture's curtain, 320 triangles, 8 frames), `bent` (1,922 triangles bending gently, no contact,
 //! 24 frames) or `ribbon` (51,200 triangles folding onto
 //! themselves, 20 frames). Images are cached in `target/walk-profile/`.
@@ -54,7 +58,8 @@ use bdtree_benches::measure::{
 use bdtree_benches::self_refit::{ParrySelf, SelfSearch};
 use bdtree_benches::self_scene::{by_name, SelfScene};
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
+    collide_self_lazy, collide_self_with, normal_cones, vertex_signatures, ConeSlot, SelfAids,
+    SelfCertificates, SelfCones, UnitCounts,
 };
 use bdtree_core::{
     collide_self, refine_error, refine_self, self_stack_capacity, Body, NodeKind, Pose,
@@ -81,6 +86,10 @@ struct Bdtree<'t, 'c> {
     contours: ContourTable,
     certificates: Vec<f32>,
     cones: Vec<u16>,
+    /// The cones made as the walk goes (`collide_self_lazy`, what the host layer runs);
+    /// `None` with `VERSUS_LAZY=off`: `normal_cones` and `collide_self_with`, every sphere
+    /// refitted before the walk.
+    lazy: Option<SelfCones<'c>>,
     /// The test units of every culled frame so far, by type.
     units: UnitCounts,
 }
@@ -104,6 +113,22 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
     let certificates = SelfCertificates {
         weights: &side.certificates,
     };
+    if let Some(cones) = side.lazy.as_mut() {
+        let aids = SelfAids {
+            signatures: &side.signatures,
+            cones: &[],
+            contours: side.contours.view(),
+            certificates,
+        };
+        return collide_self_lazy(
+            &mut side.body,
+            aids,
+            cones,
+            &mut side.units,
+            &mut side.stack,
+            &mut sink,
+        );
+    }
     // A body certified whole needs no cones (and stale ones must not be read).
     let fresh = !certificates.hold(&side.body, 0);
     if fresh {
@@ -141,6 +166,7 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
     let image = cached_image(scene.name, &scene.mesh, &scene.basis, Precision::F32);
     let view = image.parse::<f32>().expect("parses");
     let mut cache = BodyStorage::new(view.tree.node_count());
+    let mut slots = vec![ConeSlot::EMPTY; view.tree.node_count()];
     let mut vertices = vec![VertexEntry::<f32>::default(); scene.mesh.vertices.len()];
     let n = view.tree.node_count();
     let body = cache
@@ -161,6 +187,8 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
         },
         contours,
         cones: vec![0u16; n],
+        lazy: (std::env::var("VERSUS_LAZY").as_deref() != Ok("off"))
+            .then(|| SelfCones::new(&mut slots)),
         units: UnitCounts::default(),
         stack: vec![[0u32; 2]; self_stack_capacity(view.tree.depth())],
         pairs: Vec::with_capacity(4096),
@@ -493,16 +521,55 @@ fn units(scene: &SelfScene) {
     });
 }
 
+/// `scene DIR`: the scene written as files the command-line tool reads (`DIR/NAME.obj`,
+/// `DIR/NAME.npy`, `DIR/NAME.json`, the body at rest pose in every frame), for `bdtree collide
+/// DIR/NAME.json --self`.
+fn write_scene(scene: &SelfScene, dir: &std::path::Path) {
+    use bdtree_std::io::{npy::write_npy, obj::write_obj};
+    std::fs::create_dir_all(dir).expect("the scene folder is writable");
+    let name = scene.name;
+    let mut obj = std::fs::File::create(dir.join(format!("{name}.obj"))).expect("obj");
+    write_obj(&scene.mesh, &mut obj).expect("obj written");
+    let mut npy = std::fs::File::create(dir.join(format!("{name}.npy"))).expect("npy");
+    write_npy(&scene.basis, &mut npy).expect("npy written");
+    let number = |x: f64| format!("{x:?}");
+    let frames: Vec<String> = scene
+        .frames
+        .iter()
+        .map(|q| {
+            let q: Vec<String> = q.iter().map(|&x| number(x)).collect();
+            format!(
+                "{{\"bodies\": [{{\"rotation\": [1.0, 0.0, 0.0, 0.0], \"translation\": [0.0, 0.0, \
+                 0.0], \"q\": [{}]}}]}}",
+                q.join(", ")
+            )
+        })
+        .collect();
+    let text = format!(
+        "{{\"bodies\": [{{\"name\": \"{name}\", \"mesh\": \"{name}.obj\", \"modes\": \
+         \"{name}.npy\"}}],\n\"frames\": [\n{}\n]}}\n",
+        frames.join(",\n")
+    );
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, text).expect("scene written");
+    println!("wrote {}", path.display());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let name = std::env::var("VERSUS_SCENE").unwrap_or_else(|_| "sheet".into());
-    let scene = by_name(&name)
-        .unwrap_or_else(|| panic!("VERSUS_SCENE={name}: expected sheet, curtain or ribbon"));
+    let scene = by_name(&name).unwrap_or_else(|| {
+        panic!("VERSUS_SCENE={name}: expected sheet, sheet2, bent, curtain or ribbon")
+    });
     match args.first().map(String::as_str) {
         Some("run") => run(args.get(1).map_or(SIDES[0], String::as_str), &scene),
         Some("time") => time(&scene),
         Some("check") => check(&scene),
         Some("units") => units(&scene),
+        Some("scene") => write_scene(
+            &scene,
+            std::path::Path::new(args.get(1).map_or(".", String::as_str)),
+        ),
         _ => count(&scene),
     }
 }

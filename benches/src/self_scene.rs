@@ -1,7 +1,8 @@
 //! The self-collision scenes: one deformable body and its `q` per frame (pose the identity).
 //! Shared by `benches/selfcollide.rs` and `examples/versus_self.rs`.
 //!
-//! * [`sheet`]: the crumpling sheet, 2,048 triangles, 24 frames.
+//! * [`sheet`]: the crumpling sheet, 2,048 triangles, 24 frames; [`sheet_seeded`]: one made
+//!   the same way with other phases (`sheet2`: seed 2, 1,922 triangles).
 //! * [`curtain`]: the `fold` fixture's curtain (`fixtures/scenes/fold.json`, body 0), 8 frames.
 //! * [`bent`]: a sheet of 1,922 triangles gently bent by 8 smooth modes, no contact at all, 24
 //!   frames: what self-collision costs when nothing touches.
@@ -30,6 +31,7 @@ pub struct SelfScene {
 pub fn by_name(name: &str) -> Option<SelfScene> {
     match name {
         "sheet" => Some(sheet()),
+        "sheet2" => Some(sheet_seeded(2)),
         "curtain" => Some(curtain()),
         "ribbon" => Some(ribbon()),
         "bent" => Some(bent()),
@@ -51,6 +53,38 @@ pub fn sheet() -> SelfScene {
         .collect();
     SelfScene {
         name: "crumpled_sheet",
+        mesh,
+        basis,
+        frames,
+    }
+}
+
+/// The crumpling sheet made the same way with another seed: a unit sheet of 31 × 31 quads
+/// (1,922 triangles), 8 smooth modes of amplitude 0.6, 24 frames `q_j = 0.9 sin(0.15 k + φ_j)`
+/// with phases `φ_j` drawn from `seed` (a 64-bit LCG, uniform in `[0, 2π)`): it crumples
+/// through itself on some frames, not all.
+pub fn sheet_seeded(seed: u64) -> SelfScene {
+    let mesh = flat_sheet(1.0, 1.0, 31, 31);
+    let basis = smooth_basis(&mesh.vertices, 8, 0.6);
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    let phases: Vec<f64> = (0..8)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 * PI
+        })
+        .collect();
+    let frames = (0..24)
+        .map(|k| {
+            phases
+                .iter()
+                .map(|&phase| 0.9 * (0.15 * k as f64 + phase).sin())
+                .collect()
+        })
+        .collect();
+    SelfScene {
+        name: "crumpled_sheet_2",
         mesh,
         basis,
         frames,

@@ -41,3 +41,104 @@ impl<S: Scalar> Body<'_, '_, S> {
         Some(())
     }
 }
+
+/// Entries of the lazy refit's path (a fixed array on the stack): two per level below the
+/// node asked for, plus one. A tree too deep for it is refitted whole on its first miss
+/// ([`Body::refit`]).
+pub(crate) const LAZY_PATH: usize = 96;
+
+/// A node whose BD-Tree sphere (`R + Σ_j ΔR_j |q_j|`) grows its rest radius by at most this
+/// fraction takes that sphere in the lazy refit (an `O(M)` update) instead of the one
+/// enclosing its children's (which needs its whole subtree): a nearly rigid part of the body
+/// is then bounded where the walk reads it, without deforming what lies below.
+const LOOSE: f64 = 0.25;
+
+impl<S: Scalar> Body<'_, '_, S> {
+    /// The sphere of `node` for a self walk: the step's sphere when one was made (by any
+    /// query), else made now and kept for the step — as [`Body::refit`] would make it (the
+    /// sphere enclosing the children's, a leaf's from its deformed triangle), except that a
+    /// node whose BD-Tree sphere is within [`LOOSE`] of its rest radius takes that one, and
+    /// its subtree is left untouched. Made only where the walk reads, so a frame costs what
+    /// the walk reaches. `None` for a bad index or an inconsistent tree.
+    #[inline(always)]
+    pub(crate) fn refit_sphere(&mut self, node: usize) -> Option<[S; 4]> {
+        let entry = self.cache.get(node)?;
+        if entry.epoch == self.epoch {
+            return Some(entry.sphere);
+        }
+        self.refit_below(node)
+    }
+
+    /// The sphere of a node of this step, read without checking its step: for a walk that
+    /// made it itself when it tested the pair it pushed.
+    #[inline(always)]
+    pub(crate) fn made_sphere(&self, node: usize) -> Option<[S; 4]> {
+        self.cache.get(node).map(|e| e.sphere)
+    }
+
+    /// The miss of [`Body::refit_sphere`]: the node's subtree walked depth first (a path of
+    /// `[node, children pushed]` on the stack), each node below made once. Whether a node is
+    /// nearly rigid is asked of the node itself and its children only: below a node that is
+    /// not, the deformation is as large relative to each part's size.
+    #[inline(never)]
+    fn refit_below(&mut self, node: usize) -> Option<[S; 4]> {
+        if (self.tree.depth() as usize).saturating_mul(2) >= LAZY_PATH {
+            self.refit()?;
+            return self.cache.get(node).map(|e| e.sphere);
+        }
+        let epoch = self.epoch;
+        let mut path = [[0u32; 2]; LAZY_PATH];
+        *path.first_mut()? = [u32::try_from(node).ok()?, 0];
+        let mut len = 1usize;
+        while let Some(&[k, pushed]) = len.checked_sub(1).and_then(|top| path.get(top)) {
+            let k = k as usize;
+            let [left, right, triangle, _] = self.tree.links(k)?;
+            if triangle != NONE {
+                let sphere = self.triangle_sphere(triangle as usize)?;
+                *self.cache.get_mut(k)? = CacheEntry { sphere, epoch };
+                self.updates = self.updates.wrapping_add(1);
+                len -= 1;
+                continue;
+            }
+            if pushed == 0 {
+                if len <= 2 && self.nearly_rigid(k) {
+                    self.refresh_one(k)?;
+                    len -= 1;
+                    continue;
+                }
+                // The children not yet of this step, both at once; the node after them.
+                *path.get_mut(len - 1)? = [k as u32, 1];
+                for child in [right, left] {
+                    if self.cache.get(child as usize)?.epoch != epoch {
+                        *path.get_mut(len)? = [child, 0];
+                        len += 1;
+                    }
+                }
+                continue;
+            }
+            let child = |c: u32| self.cache.get(c as usize).map(|e| e.sphere);
+            let sphere = enclosing_sphere(child(left)?, child(right)?);
+            *self.cache.get_mut(k)? = CacheEntry { sphere, epoch };
+            self.updates = self.updates.wrapping_add(1);
+            len -= 1;
+        }
+        self.cache.get(node).map(|e| e.sphere)
+    }
+
+    /// Whether `node`'s BD-Tree sphere grows its rest radius by at most [`LOOSE`] at this `q`
+    /// (`Σ_j ΔR_j |q_j| ≤ LOOSE · R`; false for quantized rows).
+    #[inline(always)]
+    pub(crate) fn nearly_rigid(&self, node: usize) -> bool {
+        let Some(record) = self.tree.record(node) else {
+            return false;
+        };
+        let Some((rest, rows)) = record.split_first() else {
+            return false;
+        };
+        let spread = rows
+            .iter()
+            .zip(self.weights.iter())
+            .fold(S::ZERO, |sum, (row, w)| sum + row[3] * w[3]);
+        spread <= S::from_f64(LOOSE) * rest[3]
+    }
+}

@@ -782,6 +782,51 @@ typedef struct bdtree_world_stats {
   struct bdtree_stats queries;
 } bdtree_world_stats;
 
+// The penetration a contact Jacobian differentiates, in f32: the least penetration of the
+// contact's two triangles at the bodies' current states and the features that give it (two
+// states with the same features have depths on one smooth function of `q`).
+typedef struct bdtree_penetration_f32 {
+  // Unit normal of least penetration, from the first body's triangle to the second's.
+  float normal[3];
+  // The overlap along `normal` (negative when the triangles are apart along it).
+  float depth;
+  // The winning axis: 0 none (the triangles have no penetration axis: rows 0), 1 the first
+  // triangle's normal, 2 the second's, 3 edge `edge_a` of the first × edge `edge_b` of the
+  // second, 4 the first's normal × its edge `edge_a`, 5 the second's normal × its edge
+  // `edge_b` (edge `i` runs from the triangle's vertex `i` to vertex `i + 1` mod 3).
+  uint8_t axis;
+  // The first triangle's edge of the axis (0 when the axis has none).
+  uint8_t edge_a;
+  // The second triangle's edge of the axis (0 when the axis has none).
+  uint8_t edge_b;
+  // 1 when the normal is the axis reversed, else 0.
+  uint8_t reversed;
+  // The first triangle's vertices at its extreme along the axis (bit `k` for vertex `k`).
+  uint8_t vertices_a;
+  // The second triangle's, likewise.
+  uint8_t vertices_b;
+} bdtree_penetration_f32;
+
+// The penetration a contact Jacobian differentiates, in f64 (see `bdtree_penetration_f32`).
+typedef struct bdtree_penetration_f64 {
+  // Unit normal of least penetration, from the first body's triangle to the second's.
+  double normal[3];
+  // The overlap along `normal`.
+  double depth;
+  // The winning axis (see `bdtree_penetration_f32`).
+  uint8_t axis;
+  // The first triangle's edge of the axis.
+  uint8_t edge_a;
+  // The second triangle's edge of the axis.
+  uint8_t edge_b;
+  // 1 when the normal is the axis reversed.
+  uint8_t reversed;
+  // The first triangle's extreme vertices.
+  uint8_t vertices_a;
+  // The second triangle's.
+  uint8_t vertices_b;
+} bdtree_penetration_f64;
+
 // A rigid primitive in f32 — a half-space, a ball, a capsule or an oriented box
 // (`bdtree_primitive_plane_f32` and siblings), checked when made. Plain data: it borrows
 // nothing, may be copied, and needs no clean-up.
@@ -2264,6 +2309,70 @@ bdtree_status bdtree_collide_world_f64(struct bdtree_body_f64 *const *bodies,
                                        size_t capacity,
                                        size_t *pair_count,
                                        struct bdtree_world_stats *stats);
+
+// The contact Jacobian of an exact contact (as `bdtree_collide_contacts_f32` gives it;
+// its triangles `contact.a` of `a` and `contact.b` of `b` are read, its point and normal
+// are not) at the bodies' current states: `row_a[j] = ∂depth/∂q_a[j]` for the first
+// `modes` entries of `row_a` (a's mode count, `bdtree_image_info`), likewise `row_b`, with
+// `depth` the triangles' least penetration and its normal turning with the features that
+// define it (kernel `contact_jacobian`, from `penetration_gradient`): moving `q_a` by `δ`
+// changes the depth by `row_a · δ` to first order. Written to `penetration` (NULL: not
+// wanted): the normal, depth and features the rows differentiate. It is the derivative
+// where the depth is positive and the features stay the same around the state (compare
+// the features of nearby states); at a switch, the one-sided derivative of the features
+// reported. Two triangles with no penetration axis (both of zero area): rows 0,
+// `penetration->axis` 0, `BDTREE_STATUS_OK`. For a contact of a body with itself pass the
+// body as both `a` and `b`: its derivative is `row_a + row_b`. In the bodies' precision,
+// at the states as set (on a device: relative to the pair's floating origin); about
+// `6 (3M + 9) + 250 + 9 (M_a + M_b)` multiply-adds. A row shorter than its body's modes:
+// `BDTREE_STATUS_WRONG_MODE_COUNT`; a triangle index a body does not have, or rows that
+// overlap: `BDTREE_STATUS_BAD_ARGUMENT` — nothing written then.
+//
+// # Safety
+//
+// `contact` NULL or readable; `a`, `b` NULL or initialised bodies (they may be the same);
+// `row_a`, `row_b` NULL or writable for `len_a`, `len_b` floats (NULL allowed with a
+// length of 0); `penetration` NULL or writable.
+bdtree_status bdtree_contact_jacobian_f32(const struct bdtree_contact_f32 *contact,
+                                          const struct bdtree_body_f32 *a,
+                                          const struct bdtree_body_f32 *b,
+                                          float *row_a,
+                                          size_t len_a,
+                                          float *row_b,
+                                          size_t len_b,
+                                          struct bdtree_penetration_f32 *penetration);
+
+// The contact Jacobian of an exact contact (as `bdtree_collide_contacts_f64` gives it;
+// its triangles `contact.a` of `a` and `contact.b` of `b` are read, its point and normal
+// are not) at the bodies' current states: `row_a[j] = ∂depth/∂q_a[j]` for the first
+// `modes` entries of `row_a` (a's mode count, `bdtree_image_info`), likewise `row_b`, with
+// `depth` the triangles' least penetration and its normal turning with the features that
+// define it (kernel `contact_jacobian`, from `penetration_gradient`): moving `q_a` by `δ`
+// changes the depth by `row_a · δ` to first order. Written to `penetration` (NULL: not
+// wanted): the normal, depth and features the rows differentiate. It is the derivative
+// where the depth is positive and the features stay the same around the state (compare
+// the features of nearby states); at a switch, the one-sided derivative of the features
+// reported. Two triangles with no penetration axis (both of zero area): rows 0,
+// `penetration->axis` 0, `BDTREE_STATUS_OK`. For a contact of a body with itself pass the
+// body as both `a` and `b`: its derivative is `row_a + row_b`. In the bodies' precision,
+// at the states as set (on a device: relative to the pair's floating origin); about
+// `6 (3M + 9) + 250 + 9 (M_a + M_b)` multiply-adds. A row shorter than its body's modes:
+// `BDTREE_STATUS_WRONG_MODE_COUNT`; a triangle index a body does not have, or rows that
+// overlap: `BDTREE_STATUS_BAD_ARGUMENT` — nothing written then.
+//
+// # Safety
+//
+// `contact` NULL or readable; `a`, `b` NULL or initialised bodies (they may be the same);
+// `row_a`, `row_b` NULL or writable for `len_a`, `len_b` doubles (NULL allowed with a
+// length of 0); `penetration` NULL or writable.
+bdtree_status bdtree_contact_jacobian_f64(const struct bdtree_contact_f64 *contact,
+                                          const struct bdtree_body_f64 *a,
+                                          const struct bdtree_body_f64 *b,
+                                          double *row_a,
+                                          size_t len_a,
+                                          double *row_b,
+                                          size_t len_b,
+                                          struct bdtree_penetration_f64 *penetration);
 
 // Stack entries a primitive query (`bdtree_collide_primitive_*`,
 // `bdtree_collide_primitive_proxies_*`) on a tree of depth `depth` needs.

@@ -28,7 +28,7 @@
 //! | 3 | [`body`] | bodies: storage, state (floating origin), spheres |
 //! | 4 | [`query`] | what queries share: stack, counters, triangle pairs, the frame around a kernel call |
 //! | 5 | [`triangles`], [`boxes`], [`proxies`], [`separation`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries, each file named as the kernel's query module (box bounds: a tree's box table and the pair query pruned by it; separation: distance and closer-than; a world: many bodies, broad phase, pair filter) |
-//! | 6 | [`primitives`], [`response`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time |
+//! | 6 | [`primitives`], [`response`], [`jacobian`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time; the contact Jacobian `∂depth/∂q` of a contact |
 //!
 //! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
 //! `exports_f64` module at the end of the same file is generated from it word for word (`cargo
@@ -75,6 +75,7 @@ pub mod traversal;
 pub mod triangles;
 pub mod world;
 
+pub mod jacobian;
 pub mod primitives;
 
 /// Every C name in one place, as a C client sees them: the crate's tests call the library
@@ -86,6 +87,7 @@ mod c_names {
     pub use crate::boxes::{exports_f32::*, exports_f64::*, *};
     pub use crate::contacts::{exports_f32::*, exports_f64::*, *};
     pub use crate::image::{exports_f32::*, exports_f64::*, *};
+    pub use crate::jacobian::{exports_f32::*, exports_f64::*, *};
     pub use crate::primitives::{exports_f32::*, exports_f64::*, *};
     pub use crate::proxies::{exports_f32::*, exports_f64::*, *};
     pub use crate::query::*;

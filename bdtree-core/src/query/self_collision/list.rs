@@ -123,6 +123,7 @@ impl<'s> SelfList<'s> {
             counts,
             record: &mut record,
             type3: false,
+            lazy: None,
         };
         let root = [[0, 0]];
         let start: &[[u32; 2]] = if self.fresh {

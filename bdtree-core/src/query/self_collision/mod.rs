@@ -64,7 +64,8 @@ mod contour;
 mod list;
 
 pub use certificates::{SelfCertificates, CERTIFICATE_VECTORS};
-pub use cones::{normal_cones, DIRECTIONS};
+use cones::{all_cones, lazy_cone};
+pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
 pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
 
@@ -195,6 +196,7 @@ pub fn collide_self_with<S: Scalar>(
         counts,
         record: &mut |_, _| {},
         type3: false,
+        lazy: None,
     };
     let mut pending = Stack::new(stack);
     let status = if pending.push([0, 0]) {
@@ -204,6 +206,110 @@ pub fn collide_self_with<S: Scalar>(
     };
     stats.sphere_updates = units.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
+}
+
+/// [`collide_self_with`] paying only where the walk goes: each node's normal cone and tight
+/// sphere are made the first time the walk reads them, not for the whole body before it. A
+/// Type 1 unit's cone comes from its subtree (kept in `cones` for the query; abandoned, as 0,
+/// as soon as no direction is left); a sphere is the one enclosing its children's, made from
+/// the leaves up where the walk asks (kept in the body's cache for the step), or, for a node
+/// nearly rigid at this `q`, its `O(M)` BD-Tree update. A subtree culled by its certificate,
+/// or never reached, costs nothing. `aids.cones` is not read. The same answer as
+/// [`collide_self_with`] and [`collide_self`]; `cones` needs a slot per node.
+pub fn collide_self_lazy<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    aids: SelfAids<'_>,
+    cones: &mut SelfCones<'_>,
+    counts: &mut UnitCounts,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    if let Err(status) = check(body, &aids, stack) {
+        return QueryOutcome { status, stats };
+    }
+    if cones.len() < body.tree().node_count() {
+        return QueryOutcome {
+            status: QueryStatus::Inconsistent,
+            stats,
+        };
+    }
+    cones.begin();
+    let before = body.update_count();
+    // A body with nothing to skip near its root (no node of the top three levels nearly rigid
+    // or certified: deformed everywhere) gets its cones and, unless its root is culled by
+    // them, its spheres in one pass each, as the walk will read nearly all of them.
+    if !skippable(body, &aids.certificates) {
+        if all_cones(body, cones).is_none() {
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
+        let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
+        let whole = cones.get(0).unwrap_or(0);
+        if !leaf && certified(body, &aids.contours, 0, whole) {
+            counts.type1 += 1;
+            counts.culled += 1;
+            return QueryOutcome {
+                status: QueryStatus::Complete,
+                stats,
+            };
+        }
+        if body.refit().is_none() {
+            return QueryOutcome {
+                status: QueryStatus::Inconsistent,
+                stats,
+            };
+        }
+    }
+    let error = body.error() + body.error();
+    let mut units = Units {
+        body,
+        aids,
+        sink,
+        error,
+        counts,
+        record: &mut |_, _| {},
+        type3: false,
+        lazy: Some(cones),
+    };
+    let mut pending = Stack::new(stack);
+    let status = if pending.push([0, 0]) {
+        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
+    } else {
+        QueryStatus::Inconsistent
+    };
+    stats.sphere_updates = units.body.update_count().wrapping_sub(before);
+    QueryOutcome { status, stats }
+}
+
+/// Whether a node of the top three levels of `body`'s tree is nearly rigid at its `q` (its
+/// BD-Tree sphere close to its rest one) or certified free: something a lazy walk may skip.
+fn skippable<S: Scalar>(body: &Body<'_, '_, S>, certificates: &SelfCertificates<'_>) -> bool {
+    let tree = body.tree();
+    let mut level = [0u32; 4];
+    let mut width = 1;
+    for _ in 0..3 {
+        let mut next = [0u32; 4];
+        let mut n = 0;
+        for &k in level.iter().take(width) {
+            let k = k as usize;
+            let Some([left, right, triangle, _]) = tree.links(k) else {
+                return false;
+            };
+            if triangle == NONE && (body.nearly_rigid(k) || certificates.hold(body, k)) {
+                return true;
+            }
+            let slots = next.get_mut(n..).and_then(|r| r.first_chunk_mut::<2>());
+            if let (NONE, Some(slots)) = (triangle, slots) {
+                *slots = [left, right];
+                n += 2;
+            }
+        }
+        (level, width) = (next, n);
+    }
+    false
 }
 
 /// The checks every entry point makes before touching the body.
@@ -288,9 +394,12 @@ pub fn tree_parents<S: Scalar>(tree: &TreeView<'_, S>, parents: &mut [u32]) -> O
 /// step: pair units whose spheres are disjoint (`true`), pairs of non-adjacent leaves and units
 /// taken as free by the cones (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and
 /// adjacent leaf pairs never report anything, whatever the deformation, and are not recorded.)
-struct Units<'q, 't, 'c, S: Scalar, X: ?Sized, R> {
+struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     body: &'q mut Body<'t, 'c, S>,
     aids: SelfAids<'q>,
+    /// The cones made as the walk goes ([`collide_self_lazy`]); `None`: `aids.cones`, made
+    /// before the walk, and every sphere refitted before it.
+    lazy: Option<&'q mut SelfCones<'k>>,
     sink: &'q mut X,
     error: S,
     counts: &'q mut UnitCounts,
@@ -300,7 +409,7 @@ struct Units<'q, 't, 'c, S: Scalar, X: ?Sized, R> {
     type3: bool,
 }
 
-impl<S, X, R> Units<'_, '_, '_, S, X, R>
+impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>
 where
     S: Scalar,
     X: ContactSink + ?Sized,
@@ -336,7 +445,20 @@ where
                 (self.record)([i, i], false);
                 return Visit::Skip;
             }
-            if let Some(&cone) = self.aids.cones.get(i as usize) {
+            let cone = match self.lazy.as_deref_mut() {
+                Some(cones) => {
+                    // The child a certificate does not cover first: the likelier to end the
+                    // cone early (a certified patch is nearly flat, its normals close).
+                    let certificates = self.aids.certificates;
+                    let right_first = self.body.tree().links(i as usize).is_some_and(|l| {
+                        certificates.hold(self.body, l[0] as usize)
+                            && !certificates.hold(self.body, l[1] as usize)
+                    });
+                    lazy_cone(self.body, cones, i, right_first)
+                }
+                None => self.aids.cones.get(i as usize).copied(),
+            };
+            if let Some(cone) = cone {
                 let contours = self.aids.contours;
                 if certified(self.body, &contours, i as usize, cone) {
                     self.counts.culled += 1;
@@ -349,7 +471,7 @@ where
     }
 }
 
-impl<S, X, R> Policy for Units<'_, '_, '_, S, X, R>
+impl<S, X, R> Policy for Units<'_, '_, '_, '_, S, X, R>
 where
     S: Scalar,
     X: ContactSink + ?Sized,
@@ -370,7 +492,13 @@ where
 
     #[inline(always)]
     fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.sphere(node as usize)
+        self.body.refit_sphere(node as usize)
+    }
+
+    /// Made when the pair was tested: read as it is.
+    #[inline(always)]
+    fn pending_bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
+        self.body.made_sphere(node as usize)
     }
 
     #[inline(always)]

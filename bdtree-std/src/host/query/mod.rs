@@ -13,7 +13,7 @@
 //! | [`boxes`] | [`pairs_with`] | [`bdtree_core::query::boxes::collide_boxes`] |
 //! | [`separation`] | [`distance`], [`closer_than`] | [`bdtree_core::nearest`], [`bdtree_core::closer_than`] |
 //! | [`primitives`] | [`primitive_contacts`], [`primitive_proxies`] | [`bdtree_core::collide_primitive`], [`bdtree_core::collide_primitive_proxies`] |
-//! | [`self_collision`] | [`self_pairs`] | [`bdtree_core::collide_self_with`] |
+//! | [`self_collision`] | [`self_pairs`] | [`bdtree_core::collide_self_lazy`] |
 //! | [`swept`] ([`swept::front`]) | [`swept()`], [`swept_front`] | [`bdtree_core::collide_swept`], [`bdtree_core::collide_swept_front`] |
 //! | `traversal` | [`Interruptible`] | [`bdtree_core::Traversal`] |
 

@@ -1,9 +1,10 @@
 //! [`self_pairs`]: every intersecting pair of non-adjacent triangles of one body — the kernel's
-//! [`bdtree_core::collide_self_with`] ([`bdtree_core::query::self_collision`]) with the tree's
+//! [`bdtree_core::collide_self_lazy`] ([`bdtree_core::query::self_collision`]) with the tree's
 //! aids (vertex signatures, contours, certificates) computed once and kept with the tree.
 
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
+    collide_self_lazy, vertex_signatures, ConeSlot, SelfAids, SelfCertificates, SelfCones,
+    UnitCounts,
 };
 use bdtree_core::{refine_self, self_stack_capacity, Body as KernelBody, Scalar, TrianglePair};
 
@@ -39,22 +40,22 @@ impl OnOne for SelfPairs<'_> {
         let certificates = SelfCertificates {
             weights: &tree_aids.certificates,
         };
-        // A body certified whole needs no cones: the query ends at the root.
-        let mut cones = vec![0u16; n];
-        if certificates.hold(body, 0) || normal_cones(body, &mut cones).is_none() {
-            cones.clear();
-        }
+        // The cones and spheres are made where the walk goes (a body certified whole needs
+        // none: the query ends at the root).
+        let mut slots = vec![ConeSlot::EMPTY; n];
+        let mut cones = SelfCones::new(&mut slots);
         let aids = SelfAids {
             signatures: &tree_aids.signatures,
-            cones: &cones,
+            cones: &[],
             contours: tree_aids.contours.view(),
             certificates,
         };
         let mut found = Vec::new();
         let mut stack = Stack::take(self_stack_capacity(body.tree().depth()));
-        let outcome = collide_self_with(
+        let outcome = collide_self_lazy(
             body,
             aids,
+            &mut cones,
             &mut UnitCounts::default(),
             &mut stack,
             &mut |p: TrianglePair| {

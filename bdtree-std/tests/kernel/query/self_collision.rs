@@ -2,7 +2,8 @@
 //! explicitly deformed mesh: nothing missed, extras only within the rounding inflation.
 
 use bdtree_core::query::self_collision::{
-    collide_self_with, normal_cones, vertex_signatures, SelfAids, SelfCertificates, UnitCounts,
+    collide_self_lazy, collide_self_with, normal_cones, vertex_signatures, ConeSlot, SelfAids,
+    SelfCertificates, SelfCones, UnitCounts,
 };
 use bdtree_core::query::self_collision::{tree_parents, SelfList};
 use bdtree_core::{
@@ -107,6 +108,43 @@ pub(crate) fn check_of<S: Scalar>(
     holds(mesh, &world, &truth, &mut culled, tolerance, S::NAME)?;
     for p in &culled {
         prop_assert!(exact.binary_search(p).is_ok(), "culled invented {:?}", p);
+    }
+
+    // Cones and spheres made where the walk goes: the same pairs as the culled query's, on a
+    // fresh body, again at the same step (its spheres kept, its cones of a new query), and on
+    // the body the culled query refitted whole. The slots are shared by all three.
+    culled.sort_unstable();
+    let lazy_aids = SelfAids { cones: &[], ..aids };
+    let mut slots = vec![ConeSlot::EMPTY; n];
+    let mut lazy_cones = SelfCones::new(&mut slots);
+    let mut cache = BodyStorage::new(n);
+    let mut lazy_vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    let mut fresh = cache
+        .body(&image)
+        .and_then(|b| b.with_vertex_cache(&mut lazy_vertices))
+        .expect("body");
+    fresh.set_state(p, &qs).expect("state");
+    for name in ["lazy", "lazy, again", "lazy, refitted"] {
+        let target = if name == "lazy, refitted" {
+            &mut body
+        } else {
+            &mut fresh
+        };
+        let mut lazy = Vec::new();
+        let outcome = collide_self_lazy(
+            target,
+            lazy_aids,
+            &mut lazy_cones,
+            &mut UnitCounts::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                lazy.push((p.a, p.b));
+                true
+            },
+        );
+        prop_assert_eq!(outcome.status, QueryStatus::Complete, "{}", name);
+        lazy.sort_unstable();
+        prop_assert_eq!(&lazy, &culled, "{}", name);
     }
 
     // The incremental list with the same aids, on its first step (from the root) and on a

@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("traversal", 5),
     ("triangles", 5),
     ("world", 5),
+    ("jacobian", 6),
     ("primitives", 6),
     ("response", 6),
 ];

@@ -1,5 +1,5 @@
 //! The crate's tests, one file per concept of the library (`boxes`, `closer`, `contacts`,
-//! `response`, `self_collision`, `swept`, `world`), each calling it through the C names only
+//! `jacobian`, `response`, `self_collision`, `swept`, `world`), each calling it through the C names only
 //! ([`crate::c_names`]); `layout` holds the floor plan of the crate docs. `scene_bodies!` is
 //! what the files share: a scene's images and bodies set up through C.
 
@@ -90,6 +90,7 @@ macro_rules! scene_bodies {
 mod boxes;
 mod closer;
 mod contacts;
+mod jacobian;
 mod layout;
 mod response;
 mod self_collision;

@@ -24,16 +24,16 @@ const STIFFNESS: f64 = 300.0;
 
 /// Two bodies (a deforming ball, a deforming torus) of `size`, overlapping, around `centre`:
 /// meshes, bases, states.
-struct Case {
-    meshes: [Mesh; 2],
-    bases: [Basis; 2],
-    rotation: [[f64; 4]; 2],
-    translation: [[f64; 3]; 2],
-    q: [Vec<f64>; 2],
-    size: f64,
+pub(super) struct Case {
+    pub(super) meshes: [Mesh; 2],
+    pub(super) bases: [Basis; 2],
+    pub(super) rotation: [[f64; 4]; 2],
+    pub(super) translation: [[f64; 3]; 2],
+    pub(super) q: [Vec<f64>; 2],
+    pub(super) size: f64,
 }
 
-fn case(size: f64, centre: [f64; 3], turn: f64) -> Case {
+pub(super) fn case(size: f64, centre: [f64; 3], turn: f64) -> Case {
     let scale = |m: Mesh| Mesh {
         vertices: m.vertices.iter().map(|v| v.map(|x| x * size)).collect(),
         triangles: m.triangles,
@@ -59,7 +59,7 @@ fn case(size: f64, centre: [f64; 3], turn: f64) -> Case {
 }
 
 /// The host's bodies of a case, in `precision`, nested.
-fn host_bodies(c: &Case, precision: Precision) -> (Tree, Tree, HostBody, HostBody) {
+pub(super) fn host_bodies(c: &Case, precision: Precision) -> (Tree, Tree, HostBody, HostBody) {
     let options = BuildOptions {
         precision,
         nested: true,

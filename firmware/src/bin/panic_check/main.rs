@@ -26,12 +26,13 @@ use bdtree_core::geometry::penetration::{least_penetration, penetration_gradient
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
-    normal_cones, tree_parents, vertex_signatures, SelfCertificates, SelfContours, UnitCounts,
+    collide_self_lazy, normal_cones, tree_parents, vertex_signatures, ConeSlot, SelfCertificates,
+    SelfCones, SelfContours, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{
-    apply_at_node, apply_at_node_mut, apply_at_triangle, penalty, respond, respond_contact,
-    respond_mut, Wrench, WrenchMut,
+    apply_at_node, apply_at_node_mut, apply_at_triangle, contact_jacobian, penalty, respond,
+    respond_contact, respond_mut, Wrench, WrenchMut,
 };
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
@@ -101,6 +102,7 @@ entries!(
         self_query_with,
         self_list,
         self_culled,
+        self_lazy,
         traversal_test_budget,
         traversal_deadline,
         traversal_pending,

@@ -154,6 +154,43 @@ pub(super) fn self_culled<S: Scalar>() {
     });
 }
 
+pub(super) fn self_lazy<S: Scalar>() {
+    one::<S>(|body| {
+        // Any contour table and certificates the caller may give, as in `self_culled`.
+        let starts = black_box([0u32; NODES + 1]);
+        let vertices = black_box([0u32; 96]);
+        let weights = black_box([0.5f32; 512]);
+        let aids = SelfAids {
+            signatures: &[],
+            cones: &[],
+            contours: SelfContours {
+                starts: starts.get(..black_box(NODES + 1)).unwrap_or(&[]),
+                vertices: vertices.get(..black_box(96)).unwrap_or(&[]),
+            },
+            certificates: SelfCertificates {
+                weights: weights.get(..black_box(512)).unwrap_or(&[]),
+            },
+        };
+        let mut slots = [ConeSlot::EMPTY; NODES];
+        let mut cones = SelfCones::new(slots.get_mut(..black_box(NODES)).unwrap_or(&mut []));
+        black_box((cones.len(), cones.is_empty()));
+        let mut stack = [[0u32; 2]; STACK];
+        let mut counts = UnitCounts::default();
+        for _ in 0..2 {
+            black_box(collide_self_lazy(
+                body,
+                aids,
+                &mut cones,
+                &mut counts,
+                &mut stack,
+                &mut sink,
+            ));
+            set(body, 0.15);
+        }
+        black_box(counts);
+    });
+}
+
 pub(super) fn traversal_test_budget<S: Scalar>() {
     two::<S>(|a, b| {
         let mut pending = [Pending::<S>::EMPTY; 64];
