@@ -80,6 +80,7 @@ mod geometry;
 mod interrupt;
 pub mod jacobian;
 mod owned;
+mod parallel;
 pub mod placing;
 mod primitive;
 pub mod query;
@@ -104,4 +105,4 @@ pub use query::{
     Nearest, PrimitiveProxy, Proxy, Swept, Wrench,
 };
 pub use tree::Tree;
-pub use world::{Found, World, WorldAnswer};
+pub use world::{BroadPhase, Found, World, WorldAnswer};
