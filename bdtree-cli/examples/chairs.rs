@@ -35,7 +35,7 @@ fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {
         started.elapsed().as_secs_f64()
     );
     let started = Instant::now();
-    let trajectory = simulate(&chair, &options, &mut |_| {})?;
+    let trajectory = simulate(&chair, &options, &mut |_, _| {})?;
     let simulated = started.elapsed().as_secs_f64();
     let deformable = replay(&chair, &options, &trajectory, false)?;
     let rigid = replay(&chair, &options, &trajectory, true)?;

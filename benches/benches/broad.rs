@@ -9,8 +9,10 @@
 //!
 //! Group `broad`, per frame: `sweep_and_prune/<layout>/n` (insertion re-sort + sweep),
 //! `grid/<layout>/n` (cells, counting sort, 27 neighbour cells per body) and, on the flat
-//! layout at n = 1000, `all_pairs` (n (n − 1) / 2 sphere tests). All give the same pairs
-//! (checked before timing; the equality over random worlds is tested in
+//! layout at n = 1000, `all_pairs` (n (n − 1) / 2 sphere tests); n = 64, 256, 1000 and 3601
+//! (the small sizes for the host's automatic choice,
+//! `bdtree_std::host::world::AUTO_GRID_BODIES`). All give the same pairs (checked before
+//! timing; the equality over random worlds is tested in
 //! bdtree-std/tests/kernel/world/{sweep,grid}.rs).
 
 use std::hint::black_box;
@@ -102,7 +104,7 @@ fn bench(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(3));
     type Layout = fn(usize, u64) -> Vec<[f32; 4]>;
     for (name, layout) in [("flat", flat as Layout), ("pile", pile as Layout)] {
-        for n in [1000usize, 3601] {
+        for n in [64usize, 256, 1000, 3601] {
             let mut spheres = layout(n, 0x5eed + n as u64);
             let mut order = vec![0u32; n];
             let mut sap = SweepAndPrune::new(&mut order);

@@ -39,9 +39,11 @@ mod picture;
 mod snapshot;
 mod spheres;
 mod tightness;
+mod timeline;
 
 pub use contacts::{contacts, ContactOptions, ContactSummary};
 pub use picture::{Format, View};
 pub use snapshot::{snapshot, snapshot_with, SnapshotBody, SnapshotOptions};
 pub use spheres::{default_q, spheres, SphereOptions, SphereSummary, DEFAULT_DISPLACEMENT};
 pub use tightness::{tightness, tightness_of, tightness_series};
+pub use timeline::{timeline, Series};
