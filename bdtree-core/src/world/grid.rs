@@ -160,15 +160,21 @@ impl<'s> UniformGrid<'s> {
         };
         let cell_of = |s: &[S; 4]| -> [u32; 3] {
             // `(c − low) / side` is in [0, 2²⁰] up to rounding; `as` saturates.
-            core::array::from_fn(|a| ((s[a].to_f64() - low[a]) / side) as u32)
+            let at = |c: S, low: f64| ((c.to_f64() - low) / side) as u32;
+            [at(s[0], low[0]), at(s[1], low[1]), at(s[2], low[2])]
         };
         // Both fit (words_needed did not overflow).
         let buckets = Self::buckets(n).unwrap_or(1);
         let mask = buckets - 1;
-        let (sorted, rest) = self.words.split_at_mut(n);
-        let (cells, rest) = rest.split_at_mut(3 * n);
+        let too_few = (GridStatus::TooManyBodies { words }, 0);
+        let Some((sorted, rest)) = self.words.split_at_mut_checked(n) else {
+            return too_few;
+        };
+        let Some((cells, rest)) = rest.split_at_mut_checked(3 * n) else {
+            return too_few;
+        };
         let Some(start) = rest.get_mut(..buckets + 1) else {
-            return (GridStatus::TooManyBodies { words }, 0);
+            return too_few;
         };
         // Counting sort by bucket: counts, prefix sums, placement (stable: ascending body).
         for s in start.iter_mut() {
@@ -176,8 +182,8 @@ impl<'s> UniformGrid<'s> {
         }
         for (k, s) in spheres.iter().enumerate() {
             let c = cell_of(s);
-            if let Some(slot) = cells.get_mut(3 * k..3 * k + 3) {
-                slot.copy_from_slice(&c);
+            if let Some([x, y, z]) = cells.get_mut(3 * k..3 * k + 3) {
+                (*x, *y, *z) = (c[0], c[1], c[2]);
             }
             if let Some(count) = start.get_mut(hash(c) & mask) {
                 *count = count.wrapping_add(1);
@@ -192,10 +198,10 @@ impl<'s> UniformGrid<'s> {
         // `start[b]` is now the first slot of bucket b; advance a copy while placing. The
         // last entry (`buckets`) stays `n` and serves as the end of the last bucket.
         for k in 0..n {
-            let Some(c) = cells.get(3 * k..3 * k + 3) else {
+            let Some(&[x, y, z]) = cells.get(3 * k..3 * k + 3) else {
                 continue;
             };
-            let b = hash([c[0], c[1], c[2]]) & mask;
+            let b = hash([x, y, z]) & mask;
             if let Some(next) = start.get_mut(b) {
                 if let Some(slot) = sorted.get_mut(*next as usize) {
                     *slot = k as u32;
@@ -216,10 +222,10 @@ impl<'s> UniformGrid<'s> {
         };
         let mut tests = 0u32;
         for (i, si) in spheres.iter().enumerate() {
-            let Some(ci) = cells.get(3 * i..3 * i + 3) else {
+            let Some(&[x, y, z]) = cells.get(3 * i..3 * i + 3) else {
                 continue;
             };
-            let ci = [ci[0], ci[1], ci[2]];
+            let ci = [x, y, z];
             for offset in 0..27u32 {
                 let d = [offset % 3, offset / 3 % 3, offset / 9];
                 // The neighbour cell; a coordinate below 0 has no bodies.
