@@ -45,7 +45,7 @@ fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {
         options.dt * 1e3,
         options.proxy_depth
     );
-    for (name, r) in [("deformable", deformable), ("rigid (q = 0)", rigid)] {
+    for (name, r) in [("deformable", &deformable), ("rigid (q = 0)", &rigid)] {
         println!(
             "  {name}: collision {:.3} ms per step (median {:.3}), {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair and {:.1} ground proxy contacts per step",
             r.mean_seconds * 1e3,

@@ -63,7 +63,7 @@ pub struct Args {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Broad {
-    /// The grid from 64 chairs on, sweep-and-prune below.
+    /// The grid from 1000 chairs on, sweep-and-prune below.
     Auto,
     /// Sweep-and-prune along x.
     Sweep,
