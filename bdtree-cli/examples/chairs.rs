@@ -35,7 +35,7 @@ fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {
         started.elapsed().as_secs_f64()
     );
     let started = Instant::now();
-    let trajectory = simulate(&chair, &options, &mut |_| {})?;
+    let trajectory = simulate(&chair, &options, &mut |_, _| {})?;
     let simulated = started.elapsed().as_secs_f64();
     let deformable = replay(&chair, &options, &trajectory, false)?;
     let rigid = replay(&chair, &options, &trajectory, true)?;
@@ -45,7 +45,7 @@ fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {
         options.dt * 1e3,
         options.proxy_depth
     );
-    for (name, r) in [("deformable", deformable), ("rigid (q = 0)", rigid)] {
+    for (name, r) in [("deformable", &deformable), ("rigid (q = 0)", &rigid)] {
         println!(
             "  {name}: collision {:.3} ms per step (median {:.3}), {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair and {:.1} ground proxy contacts per step",
             r.mean_seconds * 1e3,

@@ -35,7 +35,7 @@
 //! | body | [`body`] | a body's step: pose, `q`, the lazy sphere cache in caller storage |
 //! | walk | [`walk`] | the one pair walk with its container and split rule; sinks and statuses ([`walk::output`]), budgets ([`walk::budget`]) |
 //! | queries | [`query`] | each query a policy over the walk, one file (or folder) each, one argument order |
-//! | world | [`world`] | sweep-and-prune ([`world::sweep`]), the many-body query, penalty forces ([`world::response`]) |
+//! | world | [`world`] | sweep-and-prune ([`world::sweep`]), a hashed uniform grid ([`world::grid`]), the many-body query, penalty forces ([`world::response`]) |
 //!
 //! **Dependency rule**: a module uses only its own layer or earlier ones; nothing uses a later
 //! layer, and no two modules import each other (held by
@@ -101,6 +101,7 @@ pub use walk::output::{
     QueryOutcome, QueryStats, QueryStatus, Sink, TrianglePair,
 };
 pub use walk::stack_capacity;
+pub use world::grid::{GridStatus, UniformGrid};
 pub use world::response::{
     apply_at_node, apply_at_node_mut, apply_at_triangle, contact_jacobian, penalty, respond,
     respond_contact, respond_mut, JacobianError, Penalty, Wrench, WrenchMut,

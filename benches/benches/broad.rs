@@ -1,19 +1,28 @@
-//! Broad phase for many bodies: sweep-and-prune (with frame coherence) against all pairs.
+//! Broad phase for many bodies: sweep-and-prune (with frame coherence) and the hashed uniform
+//! grid, against all pairs.
 //!
-//! `n` root spheres of radius 0.3–0.6 scattered over a 40 × 40 × 4 slab (a pile of chairs on a
-//! floor, the slab growing with n: 258 overlapping pairs at n = 1000, 920 at 4000), each drifting by up
-//! to 2 cm per frame. Group `broad`, per frame: `sweep_and_prune/n` (insertion re-sort + sweep)
-//! and `all_pairs/n` (n (n − 1) / 2 sphere tests). Both give the same pairs (checked before
-//! timing; the equality over random worlds is tested in bdtree-std/tests/kernel/world/sweep.rs).
+//! Two layouts of `n` root spheres, each drifting by up to 2 cm per frame:
+//! * `flat`: radius 0.3–0.6 scattered over a 40 × 40 × 4 slab (chairs spread on a floor, the
+//!   slab's area growing with n: about √n bodies in each x slice);
+//! * `pile`: radius 0.56 (the chair's root sphere) uniformly in a cone of 45° slopes holding
+//!   0.35 m³ per body (a heap: its base radius grows as n^⅓, about n^⅔ bodies in each x slice).
+//!
+//! Group `broad`, per frame: `sweep_and_prune/<layout>/n` (insertion re-sort + sweep),
+//! `grid/<layout>/n` (cells, counting sort, 27 neighbour cells per body) and, on the flat
+//! layout at n = 1000, `all_pairs` (n (n − 1) / 2 sphere tests); n = 64, 256, 1000 and 3601
+//! (the small sizes for the host's automatic choice,
+//! `bdtree_std::host::world::AUTO_GRID_BODIES`). All give the same pairs (checked before
+//! timing; the equality over random worlds is tested in
+//! bdtree-std/tests/kernel/world/{sweep,grid}.rs).
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_core::bounds::sphere::spheres_overlap;
-use bdtree_core::{AllPairs, SweepAndPrune};
+use bdtree_core::{AllPairs, GridStatus, SweepAndPrune, UniformGrid};
 use criterion::{BenchmarkId, Criterion};
 
-fn world(n: usize, seed: u64) -> Vec<[f32; 4]> {
+fn flat(n: usize, seed: u64) -> Vec<[f32; 4]> {
     let mut rng = bdtree_std::rng::Rng::from_state(seed);
     let mut next = move || rng.unit();
     let side = 40.0 * (n as f64 / 1000.0).sqrt();
@@ -27,6 +36,25 @@ fn world(n: usize, seed: u64) -> Vec<[f32; 4]> {
             ]
         })
         .collect()
+}
+
+/// A heap: centres uniform in a cone (apex up, 45° slopes) of volume `0.35 n` m³.
+fn pile(n: usize, seed: u64) -> Vec<[f32; 4]> {
+    let mut rng = bdtree_std::rng::Rng::from_state(seed);
+    let base = (0.35 * n as f64 * 3.0 / std::f64::consts::PI).cbrt();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let p = [0, 1, 2].map(|_| rng.unit());
+        let (x, y, z) = (
+            (2.0 * p[0] - 1.0) * base,
+            (2.0 * p[1] - 1.0) * base,
+            p[2] * base,
+        );
+        if (x * x + y * y).sqrt() <= base - z {
+            out.push([x as f32, y as f32, (z + 0.5) as f32, 0.56]);
+        }
+    }
+    out
 }
 
 fn drift(spheres: &mut [[f32; 4]], frame: usize) {
@@ -49,43 +77,83 @@ fn all_pairs(spheres: &[[f32; 4]]) -> Vec<(u32, u32)> {
     out
 }
 
+fn sweep_pairs(sap: &mut SweepAndPrune<'_>, spheres: &[[f32; 4]]) -> Vec<(u32, u32)> {
+    let mut found = Vec::new();
+    sap.pairs(spheres, &AllPairs, &mut |i, j| {
+        found.push((i, j));
+        true
+    });
+    found.sort_unstable();
+    found
+}
+
+fn grid_pairs(words: &mut [u32], spheres: &[[f32; 4]]) -> Vec<(u32, u32)> {
+    let mut found = Vec::new();
+    let (status, _) = UniformGrid::new(words).pairs(spheres, &AllPairs, &mut |i, j| {
+        found.push((i, j));
+        true
+    });
+    assert_eq!(status, GridStatus::Complete);
+    found.sort_unstable();
+    found
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("broad");
     group.sample_size(20);
     group.measurement_time(Duration::from_secs(3));
-    for n in [1000usize, 4000] {
-        let mut spheres = world(n, 0x5eed + n as u64);
-        let mut order = vec![0u32; n];
-        let mut sap = SweepAndPrune::new(&mut order);
-        let mut found = Vec::new();
-        sap.pairs(&spheres, &AllPairs, &mut |i, j| {
-            found.push((i, j));
-            true
-        });
-        found.sort_unstable();
-        let expected = all_pairs(&spheres);
-        assert_eq!(found, expected);
-        println!("broad: {n} bodies, {} overlapping pairs", expected.len());
-        let mut frame = 0;
-        group.bench_function(BenchmarkId::new("sweep_and_prune", n), |b| {
-            b.iter(|| {
-                frame += 1;
-                drift(&mut spheres, frame);
-                let mut count = 0u32;
-                sap.pairs(&spheres, &AllPairs, &mut |_, _| {
-                    count += 1;
-                    true
+    type Layout = fn(usize, u64) -> Vec<[f32; 4]>;
+    for (name, layout) in [("flat", flat as Layout), ("pile", pile as Layout)] {
+        for n in [64usize, 256, 1000, 3601] {
+            let mut spheres = layout(n, 0x5eed + n as u64);
+            let mut order = vec![0u32; n];
+            let mut sap = SweepAndPrune::new(&mut order);
+            let mut words = vec![0u32; UniformGrid::words_needed(n)];
+            let expected = all_pairs(&spheres);
+            assert_eq!(sweep_pairs(&mut sap, &spheres), expected);
+            assert_eq!(grid_pairs(&mut words, &spheres), expected);
+            println!(
+                "broad: {name}, {n} bodies, {} overlapping pairs",
+                expected.len()
+            );
+            let mut frame = 0;
+            group.bench_function(
+                BenchmarkId::new(format!("sweep_and_prune/{name}"), n),
+                |b| {
+                    b.iter(|| {
+                        frame += 1;
+                        drift(&mut spheres, frame);
+                        let mut count = 0u32;
+                        sap.pairs(&spheres, &AllPairs, &mut |_, _| {
+                            count += 1;
+                            true
+                        });
+                        black_box(count)
+                    })
+                },
+            );
+            group.bench_function(BenchmarkId::new(format!("grid/{name}"), n), |b| {
+                b.iter(|| {
+                    frame += 1;
+                    drift(&mut spheres, frame);
+                    let mut count = 0u32;
+                    UniformGrid::new(&mut words).pairs(&spheres, &AllPairs, &mut |_, _| {
+                        count += 1;
+                        true
+                    });
+                    black_box(count)
+                })
+            });
+            if name == "flat" && n == 1000 {
+                group.bench_function(BenchmarkId::new("all_pairs/flat", n), |b| {
+                    b.iter(|| {
+                        frame += 1;
+                        drift(&mut spheres, frame);
+                        black_box(all_pairs(&spheres).len())
+                    })
                 });
-                black_box(count)
-            })
-        });
-        group.bench_function(BenchmarkId::new("all_pairs", n), |b| {
-            b.iter(|| {
-                frame += 1;
-                drift(&mut spheres, frame);
-                black_box(all_pairs(&spheres).len())
-            })
-        });
+            }
+        }
     }
     group.finish();
 }

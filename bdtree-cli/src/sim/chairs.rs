@@ -5,7 +5,10 @@
 //! A chair mesh (seat, four legs and a back made of welded, subdivided boxes; 3,648 triangles;
 //! origin at its center of mass) gets its [`MODES`] lowest vibration modes from
 //! [`bdtree_std::modal`] (stiff plastic: E = 50 MPa, ν = 0.35, ρ = 1000 kg/m³). Copies start in two
-//! staggered layers with random orientations and fall. Each step (semi-implicit Euler):
+//! staggered layers with random orientations and fall ([`Layout::Flat`]), or stacked in a tall
+//! column, a hopper's load, falling at the drag's terminal speed to heap up on the ground
+//! ([`Layout::Pile`], the paper's Figure 1). The world answers its body pairs on
+//! [`ChairOptions::threads`] threads (the same answers, bit for bit, as one). Each step (semi-implicit Euler):
 //! sweep-and-prune, proxy queries at [`ChairOptions::proxy_depth`] for the candidate pairs with
 //! penalty forces ([`bdtree_core::world::response`]), the ground as a plane primitive (the half-space
 //! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
@@ -24,7 +27,7 @@
 use std::time::Instant;
 
 use bdtree_std::build::{build, BuildError, BuildOptions, Precision};
-use bdtree_std::host::{Body, HostError, Primitive, Tree, World as HostWorld, Wrench};
+use bdtree_std::host::{Body, BroadPhase, HostError, Primitive, Tree, World as HostWorld, Wrench};
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{Basis, ImageBuf, Mesh, Pose};
 use bdtree_std::modal::{compute_modes, ModalOptions, ModesError};
@@ -34,6 +37,9 @@ use bdtree_std::shapes::chair::{mass_properties, DENSITY};
 /// Modes per chair.
 pub const MODES: usize = 10;
 const GRAVITY: f64 = 9.81;
+/// The linear air drag of the translation, 1/s: a falling chair's terminal speed is
+/// `GRAVITY / DRAG` (4.9 m/s).
+const DRAG: f64 = 2.0;
 
 /// Why a chair could not be prepared or simulated.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,6 +160,56 @@ pub struct ChairOptions {
     pub ground_stiffness: f64,
     /// Seed of the initial orientations.
     pub seed: u64,
+    /// Where the chairs start.
+    pub layout: Layout,
+    /// Threads of the world's queries (0: one per core; 1: serial). The simulation is the
+    /// same, bit for bit, whatever the count.
+    pub threads: usize,
+    /// The world's broad phase (the answers do not depend on it).
+    pub broad: BroadPhase,
+    /// Coefficient of friction of the penalty contacts (0: none, the default; a pile heaps
+    /// only with friction).
+    pub friction: f64,
+}
+
+/// Where the chairs start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// Two staggered layers on a 1.2 m grid ([`initial_placements`]): a one-chair-deep carpet.
+    #[default]
+    Flat,
+    /// A hopper's load: a column of layers on a 1.2 m grid, `⌈∛n⌉` chairs a side, all falling at
+    /// the terminal speed, to heap up on the ground.
+    Pile,
+}
+
+impl ChairOptions {
+    /// The options of a pile of `count` chairs: contacts at the paper's depth (10), and steps
+    /// enough for the top layer to land and the heap to settle ([`pile_steps`]).
+    pub fn pile(count: usize) -> Self {
+        Self {
+            count,
+            steps: pile_steps(count, 0.002),
+            proxy_depth: 10,
+            layout: Layout::Pile,
+            friction: 0.6,
+            ..Self::default()
+        }
+    }
+}
+
+/// Steps of `dt` for a pile of `count` chairs to form and settle: the top layer's fall at the
+/// terminal speed, and 1.5 s more.
+pub fn pile_steps(count: usize, dt: f64) -> usize {
+    let (_, layers) = pile_shape(count);
+    let top = 0.6 + SPACING * layers.saturating_sub(1) as f64;
+    ((top / (GRAVITY / DRAG) + 1.5) / dt).ceil() as usize
+}
+
+/// The hopper's column: chairs per side of a layer (`⌈∛n⌉`, at least 2), and layers.
+fn pile_shape(count: usize) -> (usize, usize) {
+    let side = ((count as f64).cbrt().ceil() as usize).max(2);
+    (side, count.div_ceil(side * side).max(1))
 }
 
 impl Default for ChairOptions {
@@ -167,6 +223,10 @@ impl Default for ChairOptions {
             ground_contacts: GroundContacts::Proxies,
             ground_stiffness: 2e7,
             seed: 0xC4A1_5EED,
+            layout: Layout::Flat,
+            threads: 1,
+            broad: BroadPhase::Auto,
+            friction: 0.0,
         }
     }
 }
@@ -271,8 +331,11 @@ impl Chairs {
             offset: 0.0,
         };
         let ground = Primitive::new(plane, Pose::IDENTITY).map_err(|_| SimError::Ground)?;
+        let mut world = HostWorld::new(bodies, vec![ground]).map_err(SimError::Host)?;
+        world.set_threads(options.threads).map_err(SimError::Host)?;
+        world.set_broad_phase(options.broad);
         Ok(Self {
-            world: HostWorld::new(bodies, vec![ground]).map_err(SimError::Host)?,
+            world,
             proxy_depth: options.proxy_depth,
             stiffness: options.stiffness,
             ground: Ground {
@@ -285,10 +348,12 @@ impl Chairs {
     }
 
     /// Sets every chair's state and computes the contact wrenches.
+    /// `pushes` gets every penalty contact's normal force (for the friction of a pile).
     fn step(
         &mut self,
         placements: &[Placement],
         points: &mut StepContacts,
+        pushes: &mut Vec<Push>,
     ) -> Result<(Vec<Wrench>, StepReport), SimError> {
         for (k, p) in placements.iter().enumerate() {
             // The simulation's f64 state as given. Modal coordinates are finite and clamped:
@@ -301,10 +366,13 @@ impl Chairs {
         // The ground first: at each chair's own origin, where the world's broad phase finds
         // the chairs too.
         report.ground_contacts = match self.ground.contacts {
-            GroundContacts::Proxies => {
-                self.ground
-                    .proxies(&mut self.world, self.proxy_depth, &mut wrenches, points)?
-            }
+            GroundContacts::Proxies => self.ground.proxies(
+                &mut self.world,
+                self.proxy_depth,
+                &mut wrenches,
+                points,
+                pushes,
+            )?,
             GroundContacts::Triangles => {
                 self.ground
                     .triangles(&mut self.world, &mut wrenches, points)?
@@ -331,9 +399,14 @@ impl Chairs {
                 continue;
             }
             let reach = sa[3] - 0.5 * p.depth;
-            points
-                .chairs
-                .push(std::array::from_fn(|k| (sa[k] + reach * d[k] / len) as f32));
+            let point: [f64; 3] = std::array::from_fn(|k| sa[k] + reach * d[k] / len);
+            points.chairs.push(point.map(|x| x as f32));
+            pushes.push(Push {
+                chairs: [Some(found.bodies[0]), Some(found.bodies[1])],
+                point,
+                normal: d.map(|x| x / len),
+                force: self.stiffness * p.depth,
+            });
             points.proxies.push(ProxyContact {
                 chairs: found.bodies,
                 nodes: p.nodes,
@@ -359,6 +432,7 @@ impl Ground {
         depth: u32,
         wrenches: &mut [Wrench],
         points: &mut StepContacts,
+        pushes: &mut Vec<Push>,
     ) -> Result<usize, SimError> {
         let answer = world.primitive_proxies(depth).map_err(SimError::Host)?;
         let mut contacts = 0;
@@ -375,6 +449,12 @@ impl Ground {
                 sum.add(&w);
                 contacts += 1;
                 points.ground.push([x as f32, y as f32, 0.0]);
+                pushes.push(Push {
+                    chairs: [None, Some(i)],
+                    point: [x, y, 0.0],
+                    normal: [0.0, 0.0, 1.0],
+                    force: force[2],
+                });
             }
         }
         Ok(contacts)
@@ -419,6 +499,78 @@ impl Ground {
             }
         }
         Ok(contacts)
+    }
+}
+
+/// A penalty contact's normal force: from the first chair (`None`: the ground) to the
+/// second, at `point`, `force` newtons along `normal`.
+#[derive(Debug, Clone, Copy)]
+pub struct Push {
+    /// The chairs (`None`: the ground).
+    pub chairs: [Option<usize>; 2],
+    /// Where it acts, world, m.
+    pub point: [f64; 3],
+    /// Unit normal, from the first to the second.
+    pub normal: [f64; 3],
+    /// Normal force, N.
+    pub force: f64,
+}
+
+/// Friction of the pushes (Coulomb, coefficient `mu`, regularised as a viscous force below
+/// the slip): each opposes the tangential velocity `v_t` of the second side relative to the
+/// first at the contact point, with `min(mu · force, VISCOUS · |v_t|)`, on the chairs'
+/// translation and rotation. The viscous bound keeps the explicit step stable with many
+/// contacts per chair (a stiffer one launched chairs out of a heap of 125). `v` and `w` are
+/// the chairs' linear and angular velocities.
+fn friction(
+    pushes: &[Push],
+    placements: &[Placement],
+    v: &[[f64; 3]],
+    w: &[[f64; 3]],
+    mu: f64,
+    wrenches: &mut [Wrench],
+) {
+    /// N·s/m per contact.
+    const VISCOUS: f64 = 100.0;
+    let velocity = |c: Option<usize>, p: [f64; 3]| -> [f64; 3] {
+        let Some(c) = c else {
+            return [0.0; 3];
+        };
+        let r: [f64; 3] = std::array::from_fn(|k| p[k] - placements[c].x[k]);
+        let om = w[c];
+        let cross = [
+            om[1] * r[2] - om[2] * r[1],
+            om[2] * r[0] - om[0] * r[2],
+            om[0] * r[1] - om[1] * r[0],
+        ];
+        std::array::from_fn(|k| v[c][k] + cross[k])
+    };
+    for push in pushes {
+        let [a, b] = push.chairs;
+        let (va, vb) = (velocity(a, push.point), velocity(b, push.point));
+        let rel: [f64; 3] = std::array::from_fn(|k| vb[k] - va[k]);
+        let n = push.normal;
+        let along = rel[0] * n[0] + rel[1] * n[1] + rel[2] * n[2];
+        let t: [f64; 3] = std::array::from_fn(|k| rel[k] - along * n[k]);
+        let speed = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
+        if !(speed > 0.0 && push.force > 0.0) {
+            continue;
+        }
+        let magnitude = (mu * push.force).min(VISCOUS * speed);
+        // On the second side, against its sliding; the first gets the opposite.
+        let f: [f64; 3] = std::array::from_fn(|k| -magnitude * t[k] / speed);
+        for (c, sign) in [(b, 1.0), (a, -1.0)] {
+            let Some(c) = c else { continue };
+            let r: [f64; 3] = std::array::from_fn(|k| push.point[k] - placements[c].x[k]);
+            let g = f.map(|x| sign * x);
+            let wrench = &mut wrenches[c];
+            for k in 0..3 {
+                wrench.force[k] += g[k];
+            }
+            wrench.torque[0] += r[1] * g[2] - r[2] * g[1];
+            wrench.torque[1] += r[2] * g[0] - r[0] * g[2];
+            wrench.torque[2] += r[0] * g[1] - r[1] * g[0];
+        }
     }
 }
 
@@ -481,14 +633,29 @@ const SPACING: f64 = 1.2;
 /// Where the chairs start: two staggered layers 1.2 m apart, the upper one offset by half a
 /// cell so that its chairs land across four of the lower ones; each chair turned by a random
 /// yaw and tilted by up to ±0.4 rad.
+///
+/// With [`Layout::Pile`], the layers of the hopper's column (`⌈∛n⌉` chairs a side, 1.2 m
+/// apart), alternate layers offset by half a cell, turned and tilted the same way.
 pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
-    let per_layer = options.count.div_ceil(2).max(1);
-    let side = (per_layer as f64).sqrt().ceil() as usize;
+    let (per_layer, side) = match options.layout {
+        Layout::Flat => {
+            let per_layer = options.count.div_ceil(2).max(1);
+            (per_layer, (per_layer as f64).sqrt().ceil() as usize)
+        }
+        Layout::Pile => {
+            let (side, _) = pile_shape(options.count);
+            (side * side, side)
+        }
+    };
     let mut rng = Rng::new(options.seed);
     (0..options.count)
         .map(|k| {
             let (layer, cell) = (k / per_layer, k % per_layer);
-            let offset = 0.5 * SPACING * layer as f64;
+            let shift = match options.layout {
+                Layout::Flat => layer,
+                Layout::Pile => layer % 2,
+            };
+            let offset = 0.5 * SPACING * shift as f64;
             let x = [
                 (cell % side) as f64 * SPACING + offset,
                 (cell / side) as f64 * SPACING + offset,
@@ -516,15 +683,20 @@ pub fn initial_placements(options: &ChairOptions) -> Vec<Placement> {
         .collect()
 }
 
-/// Runs the deformable simulation; `progress(step)` is called after every step.
+/// Runs the deformable simulation; `progress(step, report)` is called after every step.
 pub fn simulate(
     chair: &Chair,
     options: &ChairOptions,
-    progress: &mut dyn FnMut(usize),
+    progress: &mut dyn FnMut(usize, &StepReport),
 ) -> Result<Trajectory, SimError> {
     let mut world = Chairs::new(chair, options)?;
     let mut placements = initial_placements(options);
-    let mut v = vec![[0.0f64; 3]; options.count];
+    // A hopper's load falls at the terminal speed from the start.
+    let v0 = match options.layout {
+        Layout::Flat => 0.0,
+        Layout::Pile => -GRAVITY / DRAG,
+    };
+    let mut v = vec![[0.0f64, 0.0, v0]; options.count];
     let mut w = vec![[0.0f64; 3]; options.count];
     let mut qd = vec![[0.0f64; MODES]; options.count];
     let dt = options.dt;
@@ -535,16 +707,28 @@ pub fn simulate(
     };
     for step in 0..options.steps {
         let mut points = StepContacts::default();
-        let (wrenches, report) = world.step(&placements, &mut points)?;
+        let mut pushes = Vec::new();
+        let (mut wrenches, report) = world.step(&placements, &mut points, &mut pushes)?;
+        if options.friction > 0.0 {
+            friction(
+                &pushes,
+                &placements,
+                &v,
+                &w,
+                options.friction,
+                &mut wrenches,
+            );
+        }
         trajectory.steps.push(placements.clone());
         trajectory.reports.push(report);
         trajectory.contacts.push(points);
+        progress(step, &report);
         for (k, p) in placements.iter_mut().enumerate() {
             let wrench = &wrenches[k];
             // Translation, with a little air drag.
             for i in 0..3 {
                 let g = if i == 2 { -GRAVITY } else { 0.0 };
-                let a = wrench.force[i] / chair.mass + g - 2.0 * v[k][i];
+                let a = wrench.force[i] / chair.mass + g - DRAG * v[k][i];
                 v[k][i] += dt * a;
                 p.x[i] += dt * v[k][i];
             }
@@ -595,14 +779,15 @@ pub fn simulate(
                 p.q[j] = (p.q[j] + dt * qd[k][j]).clamp(-0.01, 0.01);
             }
         }
-        progress(step);
     }
     Ok(trajectory)
 }
 
 /// The collision part of a trajectory run again, with its `q` or rigid (`q = 0`).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Replay {
+    /// Collision seconds of every step.
+    pub seconds: Vec<f64>,
     /// Mean collision seconds per step.
     pub mean_seconds: f64,
     /// Median collision seconds per step.
@@ -622,10 +807,21 @@ pub fn replay(
     trajectory: &Trajectory,
     rigid: bool,
 ) -> Result<Replay, SimError> {
+    replay_with(chair, options, trajectory, rigid, &mut |_, _| {})
+}
+
+/// [`replay`], calling `progress(step, report)` after every step.
+pub fn replay_with(
+    chair: &Chair,
+    options: &ChairOptions,
+    trajectory: &Trajectory,
+    rigid: bool,
+    progress: &mut dyn FnMut(usize, &StepReport),
+) -> Result<Replay, SimError> {
     let mut world = Chairs::new(chair, options)?;
     let mut times = Vec::with_capacity(trajectory.steps.len());
     let mut sums = [0usize; 3];
-    for step in &trajectory.steps {
+    for (k, step) in trajectory.steps.iter().enumerate() {
         let placements: Vec<Placement> = step
             .iter()
             .map(|p| Placement {
@@ -633,16 +829,19 @@ pub fn replay(
                 ..*p
             })
             .collect();
-        let (_, report) = world.step(&placements, &mut StepContacts::default())?;
+        let (_, report) = world.step(&placements, &mut StepContacts::default(), &mut Vec::new())?;
         times.push(report.seconds);
+        progress(k, &report);
         sums[0] += report.colliding_pairs;
         sums[1] += report.contacts;
         sums[2] += report.ground_contacts;
     }
     let n = times.len().max(1) as f64;
     let mean = times.iter().sum::<f64>() / n;
+    let seconds = times.clone();
     times.sort_by(f64::total_cmp);
     Ok(Replay {
+        seconds,
         mean_seconds: mean,
         median_seconds: times.get(times.len() / 2).copied().unwrap_or(0.0),
         colliding_pairs: sums[0] as f64 / n,

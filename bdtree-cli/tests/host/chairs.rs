@@ -9,6 +9,7 @@ use bdtree_cli::sim::chairs::{
 };
 use bdtree_cli::sim::check::{proxy_check, CheckError};
 use bdtree_cli::sim::demo::{self, DemoError};
+use bdtree_std::host::BroadPhase;
 use bdtree_std::shapes::chair_mesh;
 
 /// The chair, analysed once for every test of this file (the modal analysis takes seconds).
@@ -90,7 +91,7 @@ fn a_short_fall_lands_every_chair() {
         ..ChairOptions::default()
     };
     let mut calls = 0;
-    let trajectory = simulate(chair, &options, &mut |_| calls += 1).expect("simulate");
+    let trajectory = simulate(chair, &options, &mut |_, _| calls += 1).expect("simulate");
     assert_eq!(calls, 400);
     assert_eq!(trajectory.reports[0].contacts, 0, "chairs start apart");
     let ground: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
@@ -133,7 +134,7 @@ fn fall(ground: GroundContacts) -> (f64, f64) {
         ground_contacts: ground,
         ..ChairOptions::default()
     };
-    let trajectory = simulate(chair, &options, &mut |_| {}).expect("simulate");
+    let trajectory = simulate(chair, &options, &mut |_, _| {}).expect("simulate");
     let contacts: usize = trajectory.reports.iter().map(|r| r.ground_contacts).sum();
     assert!(contacts > 0, "no ground contact");
     let incomplete: usize = trajectory.reports.iter().map(|r| r.incomplete).sum();
@@ -245,4 +246,99 @@ fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
     let text = DemoError::Check(e).to_string();
     let named = format!("demo check failed: chairs {i}, {j}");
     assert!(text.starts_with(&named), "{text}");
+}
+
+/// A small pile (27 chairs from a hopper, contacts at depth 10), run by the demo on 2
+/// threads: once for every test below.
+fn small_pile() -> &'static demo::Demo {
+    static PILE: OnceLock<demo::Demo> = OnceLock::new();
+    PILE.get_or_init(|| {
+        let options = ChairOptions {
+            steps: 300,
+            threads: 2,
+            ..ChairOptions::pile(27)
+        };
+        demo::run_with(chair(), &options, &mut |_, _, _| {}).expect("pile")
+    })
+}
+
+/// The simulation is the same, bit for bit, on one thread and on two, with either broad phase:
+/// every placement of every step and every step's contacts.
+#[test]
+fn a_pile_is_the_same_on_one_and_two_threads() {
+    let pile = small_pile();
+    let reference = &pile.trajectory;
+    assert!(
+        reference.reports.iter().map(|r| r.contacts).max() > Some(20),
+        "the chairs heap up"
+    );
+    for (threads, broad) in [(1, BroadPhase::Sweep), (1, BroadPhase::Grid)] {
+        let options = ChairOptions {
+            threads,
+            broad,
+            ..pile.options
+        };
+        let other = simulate(chair(), &options, &mut |_, _| {}).expect("simulate");
+        for (step, (a, b)) in reference.steps.iter().zip(&other.steps).enumerate() {
+            assert!(
+                format!("{a:?}") == format!("{b:?}"),
+                "{threads} thread(s), {broad:?}: step {step} differs"
+            );
+        }
+        for (step, (a, b)) in reference.contacts.iter().zip(&other.contacts).enumerate() {
+            assert_eq!(a.proxies, b.proxies, "step {step}");
+            assert_eq!(format!("{:?}", a.ground), format!("{:?}", b.ground));
+        }
+    }
+}
+
+/// The pile starts as a column of layers (nothing in contact) and ends heaped: several chairs
+/// resting on others, none through the ground.
+#[test]
+fn a_pile_heaps_up() {
+    let options = ChairOptions::pile(27);
+    let start = initial_placements(&options);
+    // Three layers of 3 × 3, nothing in contact (the chair's bounding diameter is 1.12 m).
+    let layers = start.iter().filter(|p| p.x[2] > 2.0).count();
+    assert_eq!(layers, 9, "the top layer");
+    for (i, a) in start.iter().enumerate() {
+        for b in &start[i + 1..] {
+            let d = (0..3)
+                .map(|k| (a.x[k] - b.x[k]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(d > 1.12, "chairs {d} m apart");
+        }
+    }
+    let pile = small_pile();
+    let last = pile.trajectory.steps.last().expect("steps");
+    let above = last.iter().filter(|p| p.x[2] > 0.9).count();
+    assert!(above >= 3, "chairs resting on chairs: {above}");
+    assert!(last.iter().all(|p| p.x[2] > 0.0), "none through the ground");
+}
+
+/// At the pile's busiest step the exact check compares a non-empty set of true contacts
+/// (triangle pairs within `NEAR`), and fails, naming the pair, when the host's answer loses one.
+#[test]
+fn the_exact_check_compares_near_pairs_and_fails_on_a_planted_miss() {
+    let pile = small_pile();
+    let check = &pile.check;
+    assert!(check.near > 0, "{check:?}");
+    let step = pile.busiest;
+    let at = &pile.trajectory.steps[step];
+    let proxies = &pile.trajectory.contacts[step].proxies;
+    let again = demo::exact_check(chair(), at, &pile.worlds, proxies).expect("check");
+    assert_eq!(&again, check);
+    // Drop the first near pair of each chair pair: the check must fail on it.
+    let mut calls = 0;
+    let e = demo::exact_check_with(chair(), at, &pile.worlds, proxies, &mut |found| {
+        calls += 1;
+        // Every second call carries the near pairs (the intersecting ones come first).
+        if calls % 2 == 0 && !found.is_empty() {
+            found.remove(0);
+        }
+    })
+    .expect_err("a planted miss");
+    assert!(matches!(e, DemoError::MissedNear { .. }), "{e}");
+    assert!(e.to_string().contains("missed triangle pair"), "{e}");
 }

@@ -20,6 +20,7 @@ mod host;
 mod host_boxes;
 mod host_front;
 mod host_interrupt;
+mod host_threads;
 mod jacobian;
 mod modes;
 #[cfg(feature = "pictures")]

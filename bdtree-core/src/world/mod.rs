@@ -15,6 +15,7 @@
 //!     collide_primitive(bodies[i], primitives[p])  → WorldContact { i, p, contact } to the sink
 //! ```
 
+pub mod grid;
 pub mod response;
 pub mod sweep;
 

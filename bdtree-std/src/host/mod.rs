@@ -76,6 +76,7 @@ mod error;
 mod geometry;
 pub mod jacobian;
 mod owned;
+mod parallel;
 pub mod placing;
 mod primitive;
 pub mod query;
@@ -102,4 +103,4 @@ pub use query::{
     Order, PairBound, PrimitiveProxy, Progress, Proxy, RunStatus, Swept, Wrench,
 };
 pub use tree::Tree;
-pub use world::{Found, World, WorldAnswer};
+pub use world::{BroadPhase, Found, World, WorldAnswer};

@@ -20,17 +20,31 @@
 //! runs at the two bodies' own origins, comparing their spheres in f64 (the pair's relative
 //! frame, [`super::relative`]) — no placement at all, every sphere computed once per state.
 //!
+//! **Threads.** [`World::set_threads`] answers the bodies (phase 1, primitives) and the body
+//! pairs (certificates, pair queries, proxies, wrenches) on several threads, in rounds of pairs
+//! that share no body ([`super::parallel`]); the answers are the serial run's, bit for bit
+//! (each pair's answer depends only on its two bodies' states, and they are gathered in pair
+//! order). The default is one thread.
+//!
+//! **Broad phase.** [`BroadPhase`]: sweep-and-prune, the hashed uniform grid
+//! ([`bdtree_core::UniformGrid`]), or either by the body count ([`BroadPhase::Auto`], the
+//! default: the grid from [`AUTO_GRID_BODIES`] on). The candidates are sorted, so the answer is the same whichever runs.
+//!
 //! So the sphere caches are shared, at the bodies' own origins, by the broad phase, the
 //! certificates, self pairs and primitives, and only pairs that may touch pay for a placement
 //! of their own (two `O(M)` state updates and the spheres their walk visits). The answer of a
 //! settled pair is empty where a pair query could at most have reported an extra within its
 //! rounding bound; every other pair's answer is the pair query's, bit for bit.
 
-use bdtree_core::{AllPairs, Body as KernelBody, NodeKind, QueryStats, Scalar, SweepAndPrune};
+use bdtree_core::{
+    AllPairs, Body as KernelBody, GridStatus, NodeKind, QueryStats, Scalar, SweepAndPrune,
+    UniformGrid,
+};
 
 use super::body::{Body, OnOne, OnTwo};
 use super::device;
 use super::error::HostError;
+use super::parallel::Threads;
 use super::placing::{self_origin, Placement};
 use super::primitive::Primitive;
 use super::query::swept::front::{self, Fronts};
@@ -41,6 +55,25 @@ use super::relative;
 /// settle most candidate pairs of bodies whose root spheres overlap loosely (on the falling
 /// chairs, 7 in 8 of the candidate pairs), shallow enough to cost less than a placement.
 pub const CERTIFICATE_DEPTH: u32 = 6;
+
+/// Which broad phase a [`World`] runs over its root spheres (module docs). The candidate pairs
+/// are the same whichever runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BroadPhase {
+    /// Sweep-and-prune along x ([`bdtree_core::SweepAndPrune`]).
+    Sweep,
+    /// The hashed uniform grid ([`bdtree_core::UniformGrid`]).
+    Grid,
+    /// The grid from [`AUTO_GRID_BODIES`] bodies on, the sweep below.
+    #[default]
+    Auto,
+}
+
+/// From how many bodies [`BroadPhase::Auto`] runs the grid: counted instructions per body
+/// (the book's broad-phase chapter) put the grid ahead on a heap from about 500 bodies (1.5×
+/// fewer at 1,000, 3.2× at 3,601) and level with the sweep on a floor at 3,601 (1.8× more at
+/// 1,000); below 1,000 bodies both cost microseconds.
+pub const AUTO_GRID_BODIES: usize = 1000;
 
 /// One item of a world's answer: the two bodies (`a < b`; `a == b` for a self pair; a
 /// primitive `p` numbered `n + p` after the `n` bodies) and the pair query's item.
@@ -115,6 +148,10 @@ pub struct World {
     certificate: Vec<(u32, u32)>,
     /// Where [`World::pairs`] and [`World::proxies`] place the bodies.
     placement: Placement,
+    /// The grid's storage (kept between queries).
+    grid: Vec<u32>,
+    broad: BroadPhase,
+    threads: Threads,
 }
 
 /// A body's root sphere, at its own origin, in world coordinates (f64), grown by the f64
@@ -251,7 +288,33 @@ impl World {
             order,
             certificate: Vec::new(),
             placement: Placement::PerPair,
+            grid: Vec::new(),
+            broad: BroadPhase::default(),
+            threads: Threads::serial(),
         })
+    }
+
+    /// Answers the bodies and body pairs on `threads` threads (0: one per core; 1, the
+    /// default: serial, on the calling thread). Every answer is the serial run's, bit for bit
+    /// (module docs). An error when the threads cannot be started.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), HostError> {
+        self.threads = Threads::new(threads)?;
+        Ok(())
+    }
+
+    /// The thread count of [`World::set_threads`].
+    pub fn threads(&self) -> usize {
+        self.threads.count()
+    }
+
+    /// The broad phase (module docs); the answers do not depend on it.
+    pub fn set_broad_phase(&mut self, broad: BroadPhase) {
+        self.broad = broad;
+    }
+
+    /// The broad phase of [`World::set_broad_phase`].
+    pub fn broad_phase_kind(&self) -> BroadPhase {
+        self.broad
     }
 
     /// Where [`World::pairs`] and [`World::proxies`] place the bodies: each pair at its own
@@ -307,22 +370,46 @@ impl World {
     /// Every body at its own origin, and the candidate pairs of the broad phase: root spheres
     /// within `reach`, sorted.
     fn broad_phase(&mut self, reach: f64) -> Result<Vec<[usize; 2]>, HostError> {
-        let mut roots = Vec::with_capacity(self.bodies.len());
-        for body in &mut self.bodies {
+        let roots = self.threads.bodies(&mut self.bodies, |_, body| {
             let origin = self_origin(body);
             body.place(origin)?;
             let root = body.on_one(RootSphere)?;
             let mut world = to_world(root, origin);
             world[3] += 0.5 * reach;
-            roots.push(world);
-        }
-        self.order.resize(self.bodies.len(), 0);
-        let mut sweep = SweepAndPrune::new(&mut self.order);
-        let mut candidates = Vec::new();
-        sweep.pairs(&roots, &AllPairs, &mut |i, j| {
-            candidates.push([i as usize, j as usize]);
-            true
+            Ok(world)
         });
+        let roots = roots.into_iter().collect::<Result<Vec<_>, HostError>>()?;
+        let n = roots.len();
+        let mut candidates = Vec::new();
+        let grid = match self.broad {
+            BroadPhase::Sweep => false,
+            BroadPhase::Grid => true,
+            BroadPhase::Auto => n >= AUTO_GRID_BODIES,
+        };
+        // The grid refuses a non-finite sphere (states are finite: a bug) or too many bodies
+        // for a `u32`: the sweep answers then, as it always did.
+        let words = UniformGrid::words_needed(n);
+        let mut swept = !grid || words == usize::MAX;
+        if !swept {
+            self.grid.resize(words.max(self.grid.len()), 0);
+            let (status, _) =
+                UniformGrid::new(&mut self.grid).pairs(&roots, &AllPairs, &mut |i, j| {
+                    candidates.push([i as usize, j as usize]);
+                    true
+                });
+            if status != GridStatus::Complete {
+                candidates.clear();
+                swept = true;
+            }
+        }
+        if swept {
+            self.order.resize(n, 0);
+            let mut sweep = SweepAndPrune::new(&mut self.order);
+            sweep.pairs(&roots, &AllPairs, &mut |i, j| {
+                candidates.push([i as usize, j as usize]);
+                true
+            });
+        }
         candidates.sort_unstable();
         Ok(candidates)
     }
@@ -337,19 +424,17 @@ impl World {
     ) -> Result<(usize, Vec<[usize; 2]>), HostError> {
         let candidates = self.broad_phase(reach)?;
         let count = candidates.len();
-        let mut open = Vec::new();
-        for [i, j] in candidates {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            if may_touch(
-                &mut head[i],
-                &mut tail[0],
-                reach,
-                depth,
-                &mut self.certificate,
-            ) {
-                open.push([i, j]);
-            }
-        }
+        let touch = self.threads.pairs(
+            &mut self.bodies,
+            &candidates,
+            &mut self.certificate,
+            |_, a, b, stack| may_touch(a, b, reach, depth, stack),
+        );
+        let open = candidates
+            .into_iter()
+            .zip(touch)
+            .filter_map(|(pair, touch)| touch.then_some(pair))
+            .collect();
         Ok((count, open))
     }
 
@@ -359,15 +444,22 @@ impl World {
         reach: f64,
         depth: u32,
         answer: &mut WorldAnswer<T>,
-        mut query: impl FnMut(&mut Body, &mut Body) -> Result<Answer<T>, HostError>,
-    ) -> Result<(), HostError> {
+        query: impl Fn(&mut Body, &mut Body) -> Result<Answer<T>, HostError> + Sync,
+    ) -> Result<(), HostError>
+    where
+        T: Send,
+    {
         let (candidates, open) = self.candidates(reach, depth)?;
         answer.candidates = candidates;
         answer.settled = candidates - open.len();
-        for [i, j] in open {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let found = query(&mut head[i], &mut tail[0])?;
-            answer.add([i, j], found);
+        let found = self.threads.pairs(
+            &mut self.bodies,
+            &open,
+            &mut self.certificate,
+            |_, a, b, _| query(a, b),
+        );
+        for (pair, found) in open.into_iter().zip(found) {
+            answer.add(pair, found?);
         }
         Ok(())
     }
@@ -378,8 +470,11 @@ impl World {
         &mut self,
         depth: u32,
         answer: &mut WorldAnswer<T>,
-        mut query: impl FnMut(&mut Body, &mut Body) -> Result<(Answer<T>, [Wrench; 2]), HostError>,
-    ) -> Result<Vec<Wrench>, HostError> {
+        query: impl Fn(&mut Body, &mut Body) -> Result<(Answer<T>, [Wrench; 2]), HostError> + Sync,
+    ) -> Result<Vec<Wrench>, HostError>
+    where
+        T: Send,
+    {
         let mut wrenches: Vec<Wrench> = self
             .bodies
             .iter()
@@ -388,9 +483,14 @@ impl World {
         let (candidates, open) = self.candidates(0.0, depth)?;
         answer.candidates = candidates;
         answer.settled = candidates - open.len();
-        for [i, j] in open {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let (found, [wa, wb]) = query(&mut head[i], &mut tail[0])?;
+        let found = self.threads.pairs(
+            &mut self.bodies,
+            &open,
+            &mut self.certificate,
+            |_, a, b, _| query(a, b),
+        );
+        for ([i, j], found) in open.into_iter().zip(found) {
+            let (found, [wa, wb]) = found?;
             wrenches[i].add(&wa);
             wrenches[j].add(&wb);
             answer.add([i, j], found);
@@ -402,12 +502,22 @@ impl World {
     pub(crate) fn against_primitives<T>(
         &mut self,
         answer: &mut WorldAnswer<T>,
-        mut query: impl FnMut(&mut Body, &Primitive) -> Result<Answer<T>, HostError>,
-    ) -> Result<(), HostError> {
+        query: impl Fn(&mut Body, &Primitive) -> Result<Answer<T>, HostError> + Sync,
+    ) -> Result<(), HostError>
+    where
+        T: Send,
+    {
         let n = self.bodies.len();
-        for (i, body) in self.bodies.iter_mut().enumerate() {
-            for (p, primitive) in self.primitives.iter().enumerate() {
-                answer.add([i, n + p], query(body, primitive)?);
+        let primitives = &self.primitives;
+        let found = self.threads.bodies(&mut self.bodies, |_, body| {
+            primitives
+                .iter()
+                .map(|primitive| query(body, primitive))
+                .collect::<Vec<_>>()
+        });
+        for (i, found) in found.into_iter().enumerate() {
+            for (p, found) in found.into_iter().enumerate() {
+                answer.add([i, n + p], found?);
             }
         }
         Ok(())
@@ -534,15 +644,21 @@ impl World {
         }
         let candidates = self.broad_phase(0.0)?;
         answer.candidates = candidates.len();
-        for [i, j] in candidates {
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let (a, b) = (&mut head[i], &mut tail[0]);
-            query::check_nested(a, b)?;
-            let found = relative::proxies(a, depth, b, depth)?;
+        let found = self.threads.pairs(
+            &mut self.bodies,
+            &candidates,
+            &mut self.certificate,
+            |_, a, b, _| {
+                query::check_nested(a, b)?;
+                relative::proxies(a, depth, b, depth)
+            },
+        );
+        for (pair, found) in candidates.into_iter().zip(found) {
+            let found = found?;
             if found.items.is_empty() {
                 answer.settled += 1;
             }
-            answer.add([i, j], found);
+            answer.add(pair, found);
         }
         Ok(Self::finish(answer, |p| p.nodes))
     }
@@ -562,11 +678,24 @@ impl World {
             .map(|b| Wrench::zero(b.tree().modes()))
             .collect();
         // `found` is sorted by bodies: one run of proxies per pair.
-        for run in answer.found.chunk_by(|x, y| x.bodies == y.bodies) {
-            let [i, j] = run[0].bodies;
-            let proxies: Vec<Proxy> = run.iter().map(|f| f.item).collect();
-            let (head, tail) = self.bodies.split_at_mut(j);
-            let [wa, wb] = query::proxy_wrenches(&mut head[i], &mut tail[0], &proxies, stiffness)?;
+        let runs: Vec<Vec<Proxy>> = answer
+            .found
+            .chunk_by(|x, y| x.bodies == y.bodies)
+            .map(|run| run.iter().map(|f| f.item).collect())
+            .collect();
+        let pairs: Vec<[usize; 2]> = answer
+            .found
+            .chunk_by(|x, y| x.bodies == y.bodies)
+            .map(|run| run[0].bodies)
+            .collect();
+        let found = self.threads.pairs(
+            &mut self.bodies,
+            &pairs,
+            &mut self.certificate,
+            |k, a, b, _| query::proxy_wrenches(a, b, &runs[k], stiffness),
+        );
+        for ([i, j], found) in pairs.into_iter().zip(found) {
+            let [wa, wb] = found?;
             wrenches[i].add(&wa);
             wrenches[j].add(&wb);
         }

@@ -47,6 +47,7 @@ mod query {
 
 mod world {
     mod collide_world;
+    mod grid;
     mod response;
     mod sweep;
 }

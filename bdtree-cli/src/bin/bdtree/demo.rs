@@ -4,10 +4,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bdtree_cli::sim::chairs::{Chair, GroundContacts, Trajectory};
-use bdtree_cli::sim::demo;
-use bdtree_cli::view::demo::picture;
+use std::io::IsTerminal;
+
+use bdtree_cli::sim::chairs::{pile_steps, Chair, ChairOptions, GroundContacts, Trajectory};
+use bdtree_cli::sim::demo::{self, Phase};
+use bdtree_cli::view::demo::{collision_plot, heap_picture, picture};
 use bdtree_std::build::{BuildOptions, Precision};
+use bdtree_std::host::BroadPhase;
 
 use crate::error::CliError;
 use crate::options::progress_bar;
@@ -17,12 +20,31 @@ pub struct Args {
     /// Chairs.
     #[arg(long, default_value_t = 100)]
     chairs: usize,
-    /// Steps of 2 ms.
-    #[arg(long, default_value_t = 1000)]
-    steps: usize,
-    /// Where to write the picture of the busiest step (.png or .svg).
+    /// Steps of 2 ms (default: 1000; with `--pile`, enough for the heap to form and settle).
+    #[arg(long)]
+    steps: Option<usize>,
+    /// Drop the chairs from a hopper (a column of layers) into a heap, with contacts at
+    /// depth 10, as in the paper's Figure 1, instead of two layers spread flat.
+    #[arg(long)]
+    pile: bool,
+    /// Threads of the world's queries (0: one per core). The simulation is the same, bit for
+    /// bit, whatever the count.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// The broad phase over the chairs' root spheres (the answers do not depend on it).
+    #[arg(long, value_enum, default_value_t = Broad::Auto)]
+    broad_phase: Broad,
+    /// Proxy depth of the contact queries (default: 7; with `--pile`, 10).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Where to write the picture of the busiest step (.png or .svg); with `--pile`, the heap
+    /// from the side at the last step.
     #[arg(short, long, default_value = "bdtree-demo.png")]
     output: PathBuf,
+    /// Where to write the plot of the collision time per step, deformable and rigid (.png or
+    /// .svg; default: beside the picture, its name with `-collision`).
+    #[arg(long)]
+    plot: Option<PathBuf>,
     /// Run `fixtures/scenes/demo.json` against the brute-force oracle instead.
     #[arg(long)]
     scene: bool,
@@ -40,6 +62,16 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum Broad {
+    /// The grid from 1000 chairs on, sweep-and-prune below.
+    Auto,
+    /// Sweep-and-prune along x.
+    Sweep,
+    /// The hashed uniform grid.
+    Grid,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum Ground {
     Proxies,
     Triangles,
@@ -49,25 +81,77 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     if args.scene {
         return scene();
     }
-    let (count, steps) = (args.chairs, args.steps);
-    if count < 2 || steps == 0 {
-        return Err(demo::DemoError::TooSmall.into());
+    let count = args.chairs;
+    let mut options = if args.pile {
+        ChairOptions::pile(count)
+    } else {
+        ChairOptions {
+            count,
+            ..ChairOptions::default()
+        }
+    };
+    options.steps = args.steps.unwrap_or(if args.pile {
+        pile_steps(count, options.dt)
+    } else {
+        1000
+    });
+    if let Some(depth) = args.depth {
+        options.proxy_depth = depth;
     }
-    writeln!(std::io::stdout(), "{}", demo::banner(count))?;
-    let prepared = demo::prepare()?;
-    writeln!(std::io::stdout(), "{prepared}")?;
-    let bar = progress_bar(
-        steps,
-        "  simulating {bar:40} {pos}/{len} steps ({elapsed})",
-        "",
-    );
-    let ground = match args.ground {
+    options.threads = args.threads;
+    options.broad = match args.broad_phase {
+        Broad::Auto => BroadPhase::Auto,
+        Broad::Sweep => BroadPhase::Sweep,
+        Broad::Grid => BroadPhase::Grid,
+    };
+    options.ground_contacts = match args.ground {
         Ground::Proxies => GroundContacts::Proxies,
         Ground::Triangles => GroundContacts::Triangles,
     };
-    let run = demo::run_with_ground(&prepared.chair, count, steps, ground, &mut |_| bar.inc(1));
-    bar.finish_and_clear();
-    let run = run?;
+    if count < 2 || options.steps == 0 {
+        return Err(demo::DemoError::TooSmall.into());
+    }
+    let banner = if args.pile {
+        demo::pile_banner(count)
+    } else {
+        demo::banner(count)
+    };
+    writeln!(std::io::stdout(), "{banner}")?;
+    let prepared = demo::prepare()?;
+    writeln!(std::io::stdout(), "{prepared}")?;
+    let run = {
+        let steps = options.steps;
+        let bar = progress_bar(
+            steps,
+            "  {prefix:10} {bar:30} {pos}/{len} steps ({elapsed}) {msg}",
+            "",
+        );
+        if !std::io::stderr().is_terminal() {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let mut last = None;
+        let run = demo::run_with(&prepared.chair, &options, &mut |phase, step, report| {
+            if last != Some(phase) {
+                last = Some(phase);
+                bar.set_position(0);
+                bar.set_prefix(match phase {
+                    Phase::Simulating => "simulating",
+                    Phase::Deformable => "deformable",
+                    Phase::Rigid => "rigid",
+                    Phase::Checking => "checking",
+                });
+            }
+            bar.set_position(step as u64 + 1);
+            bar.set_message(format!(
+                "t = {:.3} s, {} proxy contacts, collision {:.1} ms",
+                (step + 1) as f64 * options.dt,
+                report.contacts,
+                report.seconds * 1e3
+            ));
+        });
+        bar.finish_and_clear();
+        run?
+    };
     writeln!(std::io::stdout(), "{run}")?;
     if let Some(path) = &args.rerun {
         log_rerun(&prepared.chair, &run.trajectory, args.rerun_every, path)?;
@@ -79,8 +163,36 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         )?;
     }
     writeln!(std::io::stdout(), "{}", run.resting()?)?;
-    picture(&prepared.chair, &run, &args.output)?;
-    writeln!(std::io::stdout(), "  picture: {}", args.output.display())?;
+    if args.pile {
+        let last = run.trajectory.steps.len().saturating_sub(1);
+        heap_picture(&prepared.chair, &run, last, &args.output)?;
+        writeln!(
+            std::io::stdout(),
+            "  picture (the heap from the side): {}",
+            args.output.display()
+        )?;
+    } else {
+        picture(&prepared.chair, &run, &args.output)?;
+        writeln!(std::io::stdout(), "  picture: {}", args.output.display())?;
+    }
+    let plot = args.plot.clone().unwrap_or_else(|| {
+        let stem = args.output.file_stem().map_or_else(
+            || "bdtree-demo".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let ext = args
+            .output
+            .extension()
+            .map_or_else(|| "png".to_string(), |e| e.to_string_lossy().into_owned());
+        args.output
+            .with_file_name(format!("{stem}-collision.{ext}"))
+    });
+    collision_plot(&run, &plot)?;
+    writeln!(
+        std::io::stdout(),
+        "  collision time per step (plot): {}",
+        plot.display()
+    )?;
     Ok(())
 }
 

@@ -41,6 +41,7 @@ mod picture;
 mod snapshot;
 mod spheres;
 mod tightness;
+mod timeline;
 
 pub use contacts::{contacts, ContactOptions, ContactSummary};
 pub use picture::{Format, View};
@@ -49,3 +50,4 @@ pub use spheres::{
     default_q, spheres, spheres_beside, SphereOptions, SphereSummary, DEFAULT_DISPLACEMENT,
 };
 pub use tightness::{tightness, tightness_of, tightness_series};
+pub use timeline::{timeline, Series};

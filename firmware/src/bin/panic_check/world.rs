@@ -30,6 +30,13 @@ pub(super) fn broad_phase<S: Scalar>() {
     }
     let filter = |i: usize, j: usize| black_box(i ^ j) != 3;
     black_box(sweep.pairs(spheres, &filter, &mut pairs));
+    // The hashed uniform grid, over storage of any length (short storage is a status).
+    let mut words = [0u32; UniformGrid::words_needed(8)];
+    let len = black_box(UniformGrid::words_needed(black_box(8)));
+    let mut grid = UniformGrid::new(words.get_mut(..len).unwrap_or(&mut []));
+    black_box(grid.pairs(spheres, &AllPairs, &mut pairs));
+    black_box(grid.pairs(spheres, &filter, &mut pairs));
+    black_box(UniformGrid::words_needed(black_box(usize::MAX)));
 }
 
 pub(super) fn world<S: Scalar>() {
