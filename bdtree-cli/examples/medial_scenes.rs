@@ -54,7 +54,7 @@ fn chairs(dir: &Path) -> Result<(), String> {
         steps: 600,
         ..ChairOptions::default()
     };
-    let trajectory = simulate(&chair, &options, &mut |_| {}).map_err(|e| e.to_string())?;
+    let trajectory = simulate(&chair, &options, &mut |_, _| {}).map_err(|e| e.to_string())?;
     write_files(dir, "chair", &chair.mesh, &chair.basis)?;
     // The busiest step (most proxy contacts): the chairs rest on their proxies' spheres,
     // their triangles apart. Six frames press them together: every chair's position drawn

@@ -47,7 +47,7 @@ const SLICE_CHAIRS: usize = 400;
 
 /// The heap from the side at step `step` of `demo` into `path` (`.png` or `.svg`): the chairs
 /// whose centres lie in a 2.4 m slab through the heap's middle (`y` between the centres'
-/// median ± 1.2 m; at most [`SLICE_CHAIRS`], the nearest), seen along `+y`, with the step's
+/// median ± 1.2 m; at most 400, the nearest), seen along `+y`, with the step's
 /// chair–chair penalty contact points in the slab.
 pub fn heap_picture(
     chair: &Chair,

@@ -39,7 +39,7 @@ use bdtree_core::{
     collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
     Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header, Image,
     Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList,
-    SweepAndPrune, TestBudget, UniformGrid, Traversal, TrianglePair, VertexEntry, WorldPair,
+    SweepAndPrune, TestBudget, Traversal, TrianglePair, UniformGrid, VertexEntry, WorldPair,
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
