@@ -33,6 +33,7 @@ documents! {
     StartC = "src/start/c.md",
     ConceptsReducedModels = "src/concepts/reduced-models.md",
     ConceptsTree = "src/concepts/tree.md",
+    ConceptsMedial = "src/concepts/medial.md",
     ConceptsPrecision = "src/concepts/precision.md",
     ConceptsFloatingOrigins = "src/concepts/floating-origins.md",
     QueriesIndex = "src/queries/index.md",

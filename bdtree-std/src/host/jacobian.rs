@@ -1,7 +1,7 @@
 //! The **contact Jacobian**: the derivative of a contact's depth with respect to each body's
 //! reduced coordinates, `∂depth/∂q_a` and `∂depth/∂q_b`.
 //!
-//! A contact's depth ([`super::contacts`]) is the least penetration of its two triangles
+//! A contact's depth ([`super::contacts()`]) is the least penetration of its two triangles
 //! ([`bdtree_core::geometry::penetration`]): `depth = n · (a_k − b_l)` on the winning axis,
 //! with the normal `n` a function of the triangles' edges and `a_k`, `b_l` their extreme
 //! vertices along it. Body a's vertex `v` is `R_a (p_v + U_v q_a) + t_a`, so
@@ -124,7 +124,7 @@ impl OnTwo for Rows<'_> {
     }
 }
 
-/// The contact Jacobian of each of `contacts` (those [`super::contacts`] gave for `a` and `b`
+/// The contact Jacobian of each of `contacts` (those [`super::contacts()`] gave for `a` and `b`
 /// at their current states), in their order: `∂depth/∂q_a` and `∂depth/∂q_b` with the
 /// features they differentiate (module docs: the definition, and where it is not the
 /// derivative). A contact naming a triangle a body does not have is refused, naming it.

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | [`Tree`] | a validated tree image (f32 or f64, read from its header), shared by its bodies; [`Tree::leaves`], the leaf node of every triangle |
 //! | [`Body`] | an owned body: its caches, its [`State`] in f64, [`Body::set_state`] with every argument checked; [`Body::without_vertex_cache`], every sphere the image's own |
-//! | [`pairs`], [`self_pairs`], [`contacts`], [`within`], [`distance`], [`proxies`], [`swept`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`], one file per query family named as the kernel's |
+//! | [`pairs`], [`self_pairs`], [`contacts()`], [`within`], [`distance`], [`proxies()`], [`swept()`], [`primitive_contacts`], [`primitive_proxies`] | the queries on two (one, four) bodies: [`query`], one file per query family named as the kernel's |
 //! | [`Interruptible`] | the interruptible, budgeted, resumable traversal at the pair's origin: complete, [`pairs`]' answer; interrupted, an explicit conservative [`Cover`]; [`Interruptible::start_unrefined_at`], at one origin many bodies share, no second stage |
 //! | [`closer_than`] ([`query::separation`]) | whether two bodies come within a distance, early exit, settled in f64 against the states as given |
 //! | [`pairs_with`] ([`query::boxes`]) | [`pairs`] pruned by box bounds (15- or 6-axis) instead of spheres: the same pairs |

@@ -22,7 +22,7 @@
 //!
 //! **Threads.** [`World::set_threads`] answers the bodies (phase 1, primitives) and the body
 //! pairs (certificates, pair queries, proxies, wrenches) on several threads, in rounds of pairs
-//! that share no body ([`super::parallel`]); the answers are the serial run's, bit for bit
+//! that share no body (the host's `parallel` module); the answers are the serial run's, bit for bit
 //! (each pair's answer depends only on its two bodies' states, and they are gathered in pair
 //! order). The default is one thread.
 //!
@@ -564,7 +564,7 @@ impl World {
     }
 
     /// Every intersecting triangle pair between distinct bodies with its contact, and every
-    /// triangle touching a primitive with its contact: as [`query::contacts`] and
+    /// triangle touching a primitive with its contact: as [`query::contacts()`] and
     /// [`query::primitive_contacts`] give them (depths never negative; in f32 one contact per
     /// refined pair).
     pub fn contacts(&mut self) -> Result<WorldAnswer<Contact>, HostError> {
@@ -631,7 +631,7 @@ impl World {
     }
 
     /// The overlapping contact proxies at depth `depth` of every pair of distinct bodies, as
-    /// [`query::proxies`] gives them (every tree nested): each candidate pair of the broad phase
+    /// [`query::proxies()`] gives them (every tree nested): each candidate pair of the broad phase
     /// in its relative frame, every body at its own origin (no placement, no certificate: the
     /// proxy walk is itself a sphere walk at the bodies' own origins). `settled` counts the
     /// candidates with no proxy pair.
@@ -734,7 +734,7 @@ impl World {
 }
 
 /// Every triangle pair of distinct bodies that may touch during the motion from `before` to
-/// `now` (the same bodies, over the same trees, in two states), as [`query::swept`] gives it,
+/// `now` (the same bodies, over the same trees, in two states), as [`query::swept()`] gives it,
 /// for every pair of bodies (no broad phase).
 pub fn swept(before: &mut World, now: &mut World) -> Result<WorldAnswer<Swept>, HostError> {
     each_motion(before, now, |_, [a0, a1, b0, b1]| {

@@ -1,7 +1,7 @@
 //! Running a scene (the scene runner): build every body's tree, then per frame set every body's
 //! state and ask — every intersecting triangle pair between distinct bodies ([`run`]),
 //! overlapping contact proxies or self-contacts ([`run_with`]), the nearest points of every
-//! body pair ([`distances`]). [`super::check`] compares the answers with the oracle.
+//! body pair ([`super::separation::distances`]). [`super::check`] compares the answers with the oracle.
 //!
 //! The runners are thin clients of the host layer ([`crate::host::World`]): each frame's
 //! states go to the world as the scene gives them (f64), and the world answers every body pair

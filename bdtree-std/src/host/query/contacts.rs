@@ -129,7 +129,7 @@ fn contact_wrenches<S: Scalar>(
 
 /// Every intersecting triangle pair of `a` and `b` with its contact (point, normal, depth;
 /// see [`Contact`]), sorted by triangles, at the pair's floating origin. In f32 the pairs are
-/// those of [`pairs`] (refined in f64) and each contact is computed in f64 on the triangles the
+/// those of [`super::pairs`] (refined in f64) and each contact is computed in f64 on the triangles the
 /// refinement tested: one contact per refined pair, none with a negative depth.
 pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError> {
     let origin = pair_origin(a, b);

@@ -8,13 +8,13 @@
 //! | module | queries | the kernel's |
 //! |---|---|---|
 //! | [`triangles`] | [`pairs`] | [`bdtree_core::collide`] |
-//! | [`contacts`] | [`contacts()`], [`contact_forces`], [`within`] | [`bdtree_core::collide_contacts`], [`bdtree_core::within`] |
-//! | [`proxies`] | [`proxies()`], [`proxy_forces`] | [`bdtree_core::collide_proxies`] |
+//! | [`contacts`](mod@contacts) | [`contacts()`], [`contact_forces`], [`within`] | [`bdtree_core::collide_contacts`], [`bdtree_core::within`] |
+//! | [`proxies`](mod@proxies) | [`proxies()`], [`proxy_forces`] | [`bdtree_core::collide_proxies`] |
 //! | [`boxes`] | [`pairs_with`] | [`bdtree_core::query::boxes::collide_boxes`] |
 //! | [`separation`] | [`distance`], [`closer_than`] | [`bdtree_core::nearest`], [`bdtree_core::closer_than`] |
 //! | [`primitives`] | [`primitive_contacts`], [`primitive_proxies`] | [`bdtree_core::collide_primitive`], [`bdtree_core::collide_primitive_proxies`] |
 //! | [`self_collision`] | [`self_pairs`] | [`bdtree_core::collide_self_lazy`] |
-//! | [`swept`] ([`swept::front`]) | [`swept()`], [`swept_front`] | [`bdtree_core::collide_swept`], [`bdtree_core::collide_swept_front`] |
+//! | [`swept`](mod@swept) ([`swept::front`]) | [`swept()`], [`swept_front`] | [`bdtree_core::collide_swept`], [`bdtree_core::collide_swept_front`] |
 //! | `traversal` | [`Interruptible`] | [`bdtree_core::Traversal`] |
 
 pub mod boxes;

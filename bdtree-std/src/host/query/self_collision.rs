@@ -76,7 +76,7 @@ impl OnOne for SelfPairs<'_> {
 
 /// Every intersecting pair of non-adjacent triangles of one body (`a < b` in each, sorted), at
 /// the body's own origin (its translation): the precision of its self pairs is its own,
-/// wherever it sits. Refined in f64 in f32, as [`pairs`].
+/// wherever it sits. Refined in f64 in f32, as [`super::pairs`].
 pub fn self_pairs(body: &mut Body) -> Result<Answer<[u32; 2]>, HostError> {
     body.place(self_origin(body))?;
     let tree = body.tree().clone();
