@@ -12,52 +12,11 @@
 
 use std::hint::black_box;
 
+use bdtree_benches::broad_scene::{drift, flat, pile};
 use bdtree_core::{AllPairs, GridStatus, SweepAndPrune, UniformGrid};
 
 /// Frames counted.
 const FRAMES: usize = 10;
-
-fn flat(n: usize, seed: u64) -> Vec<[f32; 4]> {
-    let mut rng = bdtree_std::rng::Rng::from_state(seed);
-    let mut next = move || rng.unit();
-    let side = 40.0 * (n as f64 / 1000.0).sqrt();
-    (0..n)
-        .map(|_| {
-            [
-                (next() * side) as f32,
-                (next() * side) as f32,
-                (next() * 4.0) as f32,
-                (0.3 + 0.3 * next()) as f32,
-            ]
-        })
-        .collect()
-}
-
-fn pile(n: usize, seed: u64) -> Vec<[f32; 4]> {
-    let mut rng = bdtree_std::rng::Rng::from_state(seed);
-    let base = (0.35 * n as f64 * 3.0 / std::f64::consts::PI).cbrt();
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let p = [0, 1, 2].map(|_| rng.unit());
-        let (x, y, z) = (
-            (2.0 * p[0] - 1.0) * base,
-            (2.0 * p[1] - 1.0) * base,
-            p[2] * base,
-        );
-        if (x * x + y * y).sqrt() <= base - z {
-            out.push([x as f32, y as f32, (z + 0.5) as f32, 0.56]);
-        }
-    }
-    out
-}
-
-fn drift(spheres: &mut [[f32; 4]], frame: usize) {
-    for (k, s) in spheres.iter_mut().enumerate() {
-        let phase = (k * 7 + frame) as f32 * 0.1;
-        s[0] += 0.02 * phase.sin();
-        s[1] += 0.02 * phase.cos();
-    }
-}
 
 #[inline(never)]
 fn frames_sweep(sap: &mut SweepAndPrune<'_>, spheres: &mut [[f32; 4]]) -> u32 {

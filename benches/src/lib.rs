@@ -5,6 +5,7 @@
 /// data.
 pub use bdtree_std::rng::Rng;
 
+pub mod broad_scene;
 pub mod fem_scene;
 pub mod measure;
 pub mod query_scene;
