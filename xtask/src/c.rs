@@ -36,6 +36,8 @@
 
 mod m4f;
 mod pack;
+#[path = "../../bindings/c/twin.rs"]
+mod twin;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -118,12 +120,11 @@ pub fn run(overwrite: bool) -> Vec<String> {
 
 /// Generates the header and compares it with (or writes it over) the committed one.
 fn header(overwrite: bool) -> Result<(), String> {
-    exports_f64(overwrite)?;
     let dir = c_dir();
     let config = cbindgen::Config::from_file(dir.join("cbindgen.toml"))
         .map_err(|e| format!("cbindgen.toml: {e}"))?;
     let bindings = cbindgen::Builder::new()
-        .with_crate(&dir)
+        .with_src(expanded_sources()?.join("lib.rs"))
         .with_config(config)
         .generate()
         .map_err(|e| format!("cbindgen: {e}"))?;
@@ -146,69 +147,53 @@ fn header(overwrite: bool) -> Result<(), String> {
     ))
 }
 
-/// The marker above each C API file's generated `exports_f64` module (all that follows it is
-/// generated; `bindings/c/src/tests/layout.rs` checks the same).
-const GENERATED: &str = "// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c \
-                         --overwrite` (a test\n// checks it is current); do not edit it.";
-const GENERATED_HEAD: &str = "/// The functions of `exports_f32` in f64, word for word (its \
-                              documentation is theirs).\n#[allow(clippy::too_many_arguments)] \
-                              // C functions take buffers as pointer and length pairs.";
-
-/// A C API file with its `exports_f64` module generated from its `exports_f32` module: the f32
-/// exports in the other precision, word for word, after the marker at the end of the file.
-fn with_f64_exports(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let start = lines.iter().position(|l| *l == "pub mod exports_f32 {")?;
-    let end = start + lines[start..].iter().position(|l| *l == "}")?;
-    let mut block = lines[start..=end].join("\n");
-    for (from, to) in [
-        ("f32", "f64"),
-        ("F32", "F64"),
-        ("floats", "doubles"),
-        ("aligned to 4", "aligned to 8"),
-    ] {
-        block = block.replace(from, to);
-    }
-    let head = text.split(GENERATED).next().unwrap_or(text);
-    Some(format!("{head}{GENERATED}\n\n{GENERATED_HEAD}\n{block}\n"))
-}
-
-/// Every C API file's generated `exports_f64`: compared with (or, `overwrite`, written over)
-/// the committed files.
-fn exports_f64(overwrite: bool) -> Result<(), String> {
+/// A copy of the C API's sources for cbindgen (`<target dir>/c-api/src`), each file's last
+/// line, the `include!` of its f64 exports, replaced by the text `build.rs` includes there
+/// (cbindgen does not expand macros): the header declares both precisions, each f64 function
+/// after the f32 ones of its file.
+fn expanded_sources() -> Result<PathBuf, String> {
     let src = c_dir().join("src");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&src)
-        .map_err(|e| format!("{}: {e}", src.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
-    paths.sort();
-    let mut stale = Vec::new();
-    for path in paths {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let Some(fresh) = with_f64_exports(&text) else {
+    let copy = out_dir().join("src");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+    let entries = std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if fresh == text {
+        let Some(stem) = name.strip_suffix(".rs") else {
             continue;
-        }
-        if overwrite {
-            std::fs::write(&path, fresh).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("c api: wrote the f64 exports of {}", path.display());
-        } else {
-            stale.push(path.display().to_string());
+        };
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = match twin::f64_exports(&text) {
+            Some(exports) => {
+                let line = twin::include_line(stem);
+                if !text.contains(&line) {
+                    return Err(format!(
+                        "{}: exports_f32 without its f64 twin (`{line}`)",
+                        path.display()
+                    ));
+                }
+                text.replace(&line, &exports)
+            }
+            None => text,
+        };
+        let to = copy.join(name);
+        std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+    }
+    // The tests, as they are: cbindgen reads every module the crate names.
+    let tests = src.join("tests");
+    let tests_copy = copy.join("tests");
+    std::fs::create_dir_all(&tests_copy).map_err(|e| format!("{}: {e}", tests_copy.display()))?;
+    let entries = std::fs::read_dir(&tests).map_err(|e| format!("{}: {e}", tests.display()))?;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if let Some(name) = path.file_name() {
+            let to = tests_copy.join(name);
+            std::fs::copy(&path, &to).map_err(|e| format!("{}: {e}", to.display()))?;
         }
     }
-    if stale.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "stale f64 exports in {}: run `cargo xtask c --overwrite` (they are generated from \
-             each file's exports_f32)",
-            stale.join(", ")
-        ))
-    }
+    Ok(copy)
 }
 
 /// Checks a program's output for its `frames match` line and prints it.

@@ -227,61 +227,6 @@ pub mod exports_f32 {
         }
     }
 }
-// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c --overwrite` (a test
-// checks it is current); do not edit it.
-
-/// The functions of `exports_f32` in f64, word for word (its documentation is theirs).
-#[allow(clippy::too_many_arguments)] // C functions take buffers as pointer and length pairs.
-pub mod exports_f64 {
-    use super::*;
-
-    /// The contact Jacobian of an exact contact (as `bdtree_collide_contacts_f64` gives it;
-    /// its triangles `contact.a` of `a` and `contact.b` of `b` are read, its point and normal
-    /// are not) at the bodies' current states: `row_a[j] = ∂depth/∂q_a[j]` for the first
-    /// `modes` entries of `row_a` (a's mode count, `bdtree_image_info`), likewise `row_b`, with
-    /// `depth` the triangles' least penetration and its normal turning with the features that
-    /// define it (kernel `contact_jacobian`, from `penetration_gradient`): moving `q_a` by `δ`
-    /// changes the depth by `row_a · δ` to first order. Written to `penetration` (NULL: not
-    /// wanted): the normal, depth and features the rows differentiate. It is the derivative
-    /// where the depth is positive and the features stay the same around the state (compare
-    /// the features of nearby states); at a switch, the one-sided derivative of the features
-    /// reported. Two triangles with no penetration axis (both of zero area): rows 0,
-    /// `penetration->axis` 0, `BDTREE_STATUS_OK`. For a contact of a body with itself pass the
-    /// body as both `a` and `b`: its derivative is `row_a + row_b`. In the bodies' precision,
-    /// at the states as set (on a device: relative to the pair's floating origin); about
-    /// `6 (3M + 9) + 250 + 9 (M_a + M_b)` multiply-adds. A row shorter than its body's modes:
-    /// `BDTREE_STATUS_WRONG_MODE_COUNT`; a triangle index a body does not have, or rows that
-    /// overlap: `BDTREE_STATUS_BAD_ARGUMENT` — nothing written then.
-    ///
-    /// # Safety
-    ///
-    /// `contact` NULL or readable; `a`, `b` NULL or initialised bodies (they may be the same);
-    /// `row_a`, `row_b` NULL or writable for `len_a`, `len_b` doubles (NULL allowed with a
-    /// length of 0); `penetration` NULL or writable.
-    #[no_mangle]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe extern "C" fn bdtree_contact_jacobian_f64(
-        contact: *const bdtree_contact_f64,
-        a: *const bdtree_body_f64,
-        b: *const bdtree_body_f64,
-        row_a: *mut f64,
-        len_a: usize,
-        row_b: *mut f64,
-        len_b: usize,
-        penetration: *mut bdtree_penetration_f64,
-    ) -> bdtree_status {
-        // SAFETY: as above.
-        unsafe {
-            jacobian::<f64>(
-                contact,
-                a.cast(),
-                b.cast(),
-                row_a,
-                len_a,
-                row_b,
-                len_b,
-                penetration,
-            )
-        }
-    }
-}
+// `exports_f64`: the functions of `exports_f32` in f64, word for word, written by `build.rs`
+// (`twin.rs`).
+include!(concat!(env!("OUT_DIR"), "/jacobian_f64.rs"));

@@ -30,9 +30,10 @@
 //! | 5 | [`triangles`], [`boxes`], [`proxies`], [`separation`], [`swept`], [`contacts`], [`traversal`], [`world`] | the queries, each file named as the kernel's query module (box bounds: a tree's box table and the pair query pruned by it; separation: distance and closer-than; a world: many bodies, broad phase, pair filter) |
 //! | 6 | [`primitives`], [`response`], [`jacobian`] | rigid primitives and the queries against them (their contacts are [`contacts`]'); generalized forces of proxy pairs and contacts into wrenches sized at run time; the contact Jacobian `∂depth/∂q` of a contact |
 //!
-//! Each concept's exported functions are written once, in f32, in its `exports_f32` module; the
-//! `exports_f64` module at the end of the same file is generated from it word for word (`cargo
-//! xtask c --overwrite`; a test and `cargo xtask c` check it is current).
+//! Each concept's exported functions are written once, in f32, in its `exports_f32` module; its
+//! `exports_f64` module, included by the file's last line, is generated from it word for word
+//! when the crate is built (`build.rs`, `twin.rs`; `cargo xtask c` expands the same text for
+//! cbindgen).
 //!
 //! The `unsafe` of this crate is where C's pointers become Rust references: [`ffi`] (slices and
 //! objects, each validated first) and the body and traversal set-up, where caller storage is

@@ -148,50 +148,6 @@ pub mod exports_f32 {
     }
 }
 
-// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c --overwrite` (a test
-// checks it is current); do not edit it.
-
-/// The functions of `exports_f32` in f64, word for word (its documentation is theirs).
-#[allow(clippy::too_many_arguments)] // C functions take buffers as pointer and length pairs.
-pub mod exports_f64 {
-    use super::*;
-
-    /// The bounded-depth query for contact response: every pair of contact proxies (nodes at depth
-    /// `depth_a` of `a` and `depth_b` of `b`, or leaves above them) whose world spheres overlap,
-    /// with both spheres and the penetration depth. The trees must be nested (`bdtree build
-    /// --nested`; otherwise `BDTREE_STATUS_NOT_NESTED`); every intersecting triangle pair lies
-    /// under a reported proxy pair. `stack` needs `bdtree_proxy_stack_capacity(…)` entries.
-    ///
-    /// # Safety
-    ///
-    /// As `bdtree_collide_f64`.
-    #[no_mangle]
-    pub unsafe extern "C" fn bdtree_collide_proxies_f64(
-        a: *mut bdtree_body_f64,
-        depth_a: u32,
-        b: *mut bdtree_body_f64,
-        depth_b: u32,
-        stack: *mut bdtree_node_pair,
-        stack_len: usize,
-        pairs: *mut bdtree_proxy_pair_f64,
-        capacity: usize,
-        count: *mut usize,
-        stats: *mut bdtree_stats,
-    ) -> bdtree_status {
-        // SAFETY: as above.
-        unsafe {
-            collide_proxies::<f64, _>(
-                a.cast(),
-                depth_a,
-                b.cast(),
-                depth_b,
-                stack,
-                stack_len,
-                pairs,
-                capacity,
-                count,
-                stats,
-            )
-        }
-    }
-}
+// `exports_f64`: the functions of `exports_f32` in f64, word for word, written by `build.rs`
+// (`twin.rs`).
+include!(concat!(env!("OUT_DIR"), "/proxies_f64.rs"));

@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+#[path = "../../twin.rs"]
+mod twin;
+
 /// Longest source file, in lines.
 const MAX_LINES: usize = 900;
 
@@ -195,49 +198,40 @@ fn the_imports_have_no_cycle() {
     }
 }
 
-/// The marker above each file's generated `exports_f64` (everything after it is generated).
-const GENERATED: &str = "// @generated below: `exports_f64`, from `exports_f32` by `cargo xtask c \
-                         --overwrite` (a test\n// checks it is current); do not edit it.";
-
-/// What follows the marker: the module's documentation and attribute, then the f32 module in
-/// the other precision.
-const GENERATED_HEAD: &str = "/// The functions of `exports_f32` in f64, word for word (its \
-                              documentation is theirs).\n#[allow(clippy::too_many_arguments)] \
-                              // C functions take buffers as pointer and length pairs.";
-
-/// A file's text with its `exports_f64` generated from its `exports_f32` (`cargo xtask c
-/// --overwrite` writes the same).
-fn with_f64_exports(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let start = lines.iter().position(|l| *l == "pub mod exports_f32 {")?;
-    let end = start + lines[start..].iter().position(|l| *l == "}")?;
-    let mut block = lines[start..=end].join("\n");
-    for (from, to) in [
-        ("f32", "f64"),
-        ("F32", "F64"),
-        ("floats", "doubles"),
-        ("aligned to 4", "aligned to 8"),
-    ] {
-        block = block.replace(from, to);
-    }
-    let head = text.split(GENERATED).next().unwrap_or(text);
-    Some(format!("{head}{GENERATED}\n\n{GENERATED_HEAD}\n{block}\n"))
-}
-
-/// Each file's `exports_f64` is its `exports_f32` in the other precision, word for word.
+/// Each file with exports ends with the inclusion of its `exports_f64`, which `build.rs`
+/// writes from its `exports_f32` (`twin.rs`); a file without exports includes none.
 #[test]
-fn the_f64_exports_mirror_the_f32_exports() {
+fn every_file_with_f32_exports_includes_its_f64_twin() {
     let mut checked = 0;
     for path in rust_files() {
         let text = std::fs::read_to_string(&path).expect("read");
-        if let Some(expected) = with_f64_exports(&text) {
+        let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
+        let line = twin::include_line(stem);
+        let ends = text.trim_end().ends_with(&line);
+        if twin::f64_exports(&text).is_some() {
             assert!(
-                expected == text,
-                "{}: exports_f64 is stale: `cargo xtask c --overwrite` regenerates it",
+                ends,
+                "{}: its exports_f32 without `{line}` at the end",
                 path.display()
             );
             checked += 1;
+        } else {
+            let includes = text.lines().any(|l| l.starts_with("include!("));
+            assert!(!includes, "{}: an include without exports", path.display());
         }
     }
     assert!(checked >= 9, "only {checked} files with exports");
+}
+
+/// The generated twin: the f32 module in f64, word for word, under its own name.
+#[test]
+fn the_f64_twin_is_the_f32_module_in_the_other_precision() {
+    let text = "head\npub mod exports_f32 {\n    /// In floats aligned to 4 (F32).\n    \
+                pub fn bdtree_x_f32() {}\n}\ntail\n";
+    let twin = twin::f64_exports(text).expect("exports");
+    assert!(twin.contains(
+        "pub mod exports_f64 {\n    /// In doubles aligned to 8 (F64).\n    pub fn bdtree_x_f64() {}\n}\n"
+    ));
+    assert!(!twin.contains("head") && !twin.contains("tail"), "{twin}");
+    assert!(twin::f64_exports("fn f() {}\n").is_none());
 }
