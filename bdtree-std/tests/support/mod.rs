@@ -11,7 +11,7 @@ pub mod triangles;
 use bdtree_core::{Image, NodeKind, Scalar, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, torus};
+use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use proptest::test_runner::{Config, RngSeed};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,6 +76,72 @@ pub fn meshes() -> Vec<Mesh> {
 
 /// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).
 pub use bdtree_std::rng::Rng;
+
+/// The five test meshes of the randomized query cases, smaller (fewer triangles, quicker
+/// brute force): icosphere, torus, sheet, bar, blob.
+pub fn small_meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.4, 1),
+        torus(0.4, 0.12, 12, 6),
+        sheet(1.0, 0.8, 6, 5),
+        bar(1.2, 0.08, 8),
+        blob(0.4, 1, 4, 7),
+    ]
+}
+
+/// A body of a randomized case: mesh, basis, modal coordinates and pose.
+pub type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, bdtree_std::io::Pose);
+
+/// A random case of `mesh`: `modes` coordinates in [-1, 1], then a random rotation, then the
+/// translation `at` draws.
+pub fn random_case<'m>(
+    rng: &mut Rng,
+    mesh: &'m Mesh,
+    basis: &'m Basis,
+    modes: usize,
+    at: impl FnOnce(&mut Rng) -> [f64; 3],
+) -> Case<'m> {
+    let q = (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect();
+    let rotation = rng.rotation();
+    let translation = at(rng);
+    (
+        mesh,
+        basis,
+        q,
+        bdtree_std::io::Pose {
+            rotation,
+            translation,
+        },
+    )
+}
+
+/// Runs `check` on a random pair of [`small_meshes`] (`ia`, `ib`) with `modes` smooth modes
+/// each: `a` at the origin, `b` at `reach` along x and within `spread` across, both turned at
+/// random (the generator seeded by `seed`).
+pub fn with_random_pair<R>(
+    (ia, ib): (usize, usize),
+    modes: usize,
+    (reach, spread): (f64, f64),
+    seed: u64,
+    check: impl FnOnce(&Case<'_>, &Case<'_>) -> R,
+) -> R {
+    let mut rng = Rng::new(seed);
+    let all = small_meshes();
+    let (ma, mb) = (&all[ia], &all[ib]);
+    let (ba, bb) = (
+        smooth_basis(&ma.vertices, modes, 0.1),
+        smooth_basis(&mb.vertices, modes, 0.1),
+    );
+    let a = random_case(&mut rng, ma, &ba, modes, |_| [0.0; 3]);
+    let b = random_case(&mut rng, mb, &bb, modes, |rng| {
+        [
+            reach,
+            rng.uniform(-spread, spread),
+            rng.uniform(-spread, spread),
+        ]
+    });
+    check(&a, &b)
+}
 
 /// A basis of independent random entries in [-amplitude, amplitude]: as rough as a basis gets.
 pub fn rough_basis(vertices: usize, modes: usize, amplitude: f64, rng: &mut Rng) -> Basis {

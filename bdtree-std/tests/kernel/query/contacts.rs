@@ -10,16 +10,15 @@ use bdtree_core::{
     QueryStatus, Scalar,
 };
 use bdtree_std::io;
-use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 use crate::support::image_in;
 use crate::support::triangles::{dot, penetration_depth, point_distance, sub, Tri, V};
-use crate::support::{config, stored_model, Rng};
+use crate::support::{config, small_meshes, stored_model, with_random_pair, Case, Rng};
 
 /// How far `b` must move along unit `n` for the projections onto `n` to separate.
 fn overlap_along(a: &Tri, b: &Tri, n: V) -> f64 {
@@ -30,8 +29,6 @@ fn overlap_along(a: &Tri, b: &Tri, n: V) -> f64 {
     let min_b = b.iter().map(|&x| dot(n, x)).fold(f64::INFINITY, f64::min);
     max_a - min_b
 }
-
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
 
 /// Counts of what one case checked: (intersecting pairs, pairs within the largest distance).
 fn check<S: Scalar>(
@@ -245,16 +242,6 @@ fn check<S: Scalar>(
     Ok((truth.len(), near_count))
 }
 
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.4, 1),
-        torus(0.4, 0.12, 12, 6),
-        sheet(1.0, 0.8, 6, 5),
-        bar(1.2, 0.08, 8),
-        blob(0.4, 1, 4, 7),
-    ]
-}
-
 proptest! {
     #![proptest_config(config(24, 0xBD7_C0A7))]
 
@@ -266,24 +253,17 @@ proptest! {
         reach in prop_oneof![Just(0.1), Just(0.3), Just(0.6)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng::new(seed);
-        let all = meshes();
-        let (ma, mb) = (&all[ia], &all[ib]);
-        let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
-        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
-        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
-            rotation: rng.rotation(),
-            translation: [reach, rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2)],
-        });
-        check::<f32>(&a, &b, &[0.0, 0.02, 0.1])?;
-        check::<f64>(&a, &b, &[0.0, 0.02, 0.1])?;
+        with_random_pair((ia, ib), modes, (reach, 0.2), seed, |a, b| {
+            check::<f32>(a, b, &[0.0, 0.02, 0.1])?;
+            check::<f64>(a, b, &[0.0, 0.02, 0.1])
+        })?;
     }
 }
 
 /// The cases above are not vacuous: most intersect, and `within` finds more than `collide`.
 #[test]
 fn the_cases_intersect() {
-    let all = meshes();
+    let all = small_meshes();
     let mut rng = Rng::new(7);
     let (mut hits, mut near) = (0, 0);
     for k in 0..5 {

@@ -8,15 +8,14 @@ use bdtree_core::{
     Primitive, QueryStatus, Scalar,
 };
 use bdtree_std::io;
-use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle;
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 use crate::support::image_in;
-use crate::support::{config, stored_model, Rng};
+use crate::support::{config, random_case, small_meshes, stored_model, Case, Rng};
 
 type V = [f64; 3];
 type Tri = [V; 3];
@@ -227,8 +226,6 @@ impl Shape {
     }
 }
 
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
-
 /// The number of triangles touching the primitive by brute force.
 fn check<S: Scalar>(body: &Case<'_>, shape: Shape) -> Result<usize, TestCaseError> {
     let built = image_in::<S>(body.0, Some(body.1));
@@ -345,16 +342,6 @@ fn primitive_radius(shape: &Shape) -> f64 {
     }
 }
 
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.4, 1),
-        torus(0.4, 0.12, 12, 6),
-        sheet(1.0, 0.8, 6, 5),
-        bar(1.2, 0.08, 8),
-        blob(0.4, 1, 4, 7),
-    ]
-}
-
 fn unit(rng: &mut Rng) -> V {
     loop {
         let v = [0, 1, 2].map(|_| rng.uniform(-1.0, 1.0));
@@ -397,12 +384,11 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let mut rng = Rng::new(seed);
-        let all = meshes();
+        let all = small_meshes();
         let m = &all[mesh];
         let basis = smooth_basis(&m.vertices, modes, 0.1);
-        let case: Case<'_> = (m, &basis, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
-            rotation: rng.rotation(),
-            translation: [0, 1, 2].map(|_| rng.uniform(-0.1, 0.1)),
+        let case = random_case(&mut rng, m, &basis, modes, |rng| {
+            [0, 1, 2].map(|_| rng.uniform(-0.1, 0.1))
         });
         let shape = shape(kind, &mut rng);
         check::<f32>(&case, shape)?;
@@ -413,7 +399,7 @@ proptest! {
 /// The cases above are not vacuous: each kind of primitive cuts most bodies.
 #[test]
 fn the_primitives_cut_the_bodies() {
-    let all = meshes();
+    let all = small_meshes();
     for kind in 0..4 {
         let mut cut = 0;
         for m in &all {

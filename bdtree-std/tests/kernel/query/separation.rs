@@ -7,35 +7,12 @@ use crate::support::{closer_than, nearest};
 use bdtree_core::query::separation::separation_lower_bound;
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
-use bdtree_std::io;
-use bdtree_std::io::{Basis, Mesh};
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::io::Mesh;
+use bdtree_std::shapes::procedural::icosphere;
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::Rng;
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
-fn meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.4, 1),
-        torus(0.4, 0.12, 12, 6),
-        sheet(1.0, 0.8, 6, 5),
-        bar(1.2, 0.08, 8),
-        blob(0.4, 1, 4, 7),
-    ]
-}
-
-type Case<'m> = (&'m Mesh, &'m Basis, Vec<f64>, io::Pose);
+use crate::support::{config, with_random_pair, Case};
 
 fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
     let (ba, bb) = (image_in::<S>(a.0, Some(a.1)), image_in::<S>(b.0, Some(b.1)));
@@ -126,17 +103,10 @@ proptest! {
         reach in prop_oneof![Just(0.3), Just(1.2), Just(2.5)],
         seed in any::<u64>(),
     ) {
-        let mut rng = Rng::new(seed);
-        let all = meshes();
-        let (ma, mb) = (&all[ia], &all[ib]);
-        let (ba, bb) = (smooth_basis(&ma.vertices, modes, 0.1), smooth_basis(&mb.vertices, modes, 0.1));
-        let a: Case<'_> = (ma, &ba, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose { rotation: rng.rotation(), translation: [0.0; 3] });
-        let b: Case<'_> = (mb, &bb, (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect(), io::Pose {
-            rotation: rng.rotation(),
-            translation: [reach, rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)],
-        });
-        check::<f32>(&a, &b)?;
-        check::<f64>(&a, &b)?;
+        with_random_pair((ia, ib), modes, (reach, 0.3), seed, |a, b| {
+            check::<f32>(a, b)?;
+            check::<f64>(a, b)
+        })?;
     }
 }
 

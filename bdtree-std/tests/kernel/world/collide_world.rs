@@ -11,18 +11,8 @@ use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
-use crate::support::Rng;
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
+use crate::support::{config, Rng};
 
 proptest! {
     #![proptest_config(config(16, 0xBD7_0901))]
