@@ -23,7 +23,7 @@ use std::time::Instant;
 use bdtree_benches::measure::{cache_dir, callgrind, env_usize, median};
 use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
-use bdtree_benches::versus::{scene, truth, with_binary, Binary, Meshes};
+use bdtree_benches::versus::{self, truth, with_binary, Binary, Meshes};
 use bdtree_benches::wide::{
     collide_wide, wide_stack_capacity, Entry, WideCache, WideSide, WideStats, WideTree,
 };
@@ -203,12 +203,7 @@ fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
                 black_box(wide_frame(side, k));
             }
         }),
-        _ => {
-            let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
-            for k in 0..frames.len() {
-                black_box(parry_frame(&mut parry, k));
-            }
-        }
+        _ => versus::run_parry(meshes, frames, parry_frame),
     }
 }
 
@@ -326,18 +321,5 @@ fn check(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let scene = scene();
-    let (name, meshes, frames) = (&scene.name, scene.meshes(), &scene.frames);
-    match args.first().map(String::as_str) {
-        Some("run") => run(
-            args.get(1).map_or("binary", String::as_str),
-            name,
-            meshes,
-            frames,
-        ),
-        Some("time") => time(name, meshes, frames),
-        Some("check") => check(name, meshes, frames),
-        _ => count(name, meshes, frames),
-    }
+    versus::main("binary", run, time, check, count);
 }

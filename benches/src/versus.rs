@@ -1,8 +1,8 @@
 //! The harness the head-to-head examples share (`examples/versus.rs`, `examples/versus_wide.rs`):
 //! the scene (`VERSUS_SCENE`), bdtree's two f32 bodies with vertex caches set up on it, the
 //! binary walk's frame (both states set, then the kernel's `collide`) and the f64 brute-force
-//! truth of a frame. Each example keeps its frame functions (`#[inline(never)]`, the names
-//! callgrind toggles on) and its subcommands.
+//! truth of a frame, and the examples' `main` (their subcommands). Each example keeps its frame
+//! functions (`#[inline(never)]`, the names callgrind toggles on) and its subcommands' bodies.
 
 use bdtree_core::{collide, stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
 use bdtree_std::build::Precision;
@@ -13,6 +13,7 @@ use bdtree_std::BodyStorage;
 use crate::fem_scene::{fem_bodies, fem_frames};
 use crate::measure::{cache_dir, cached_image};
 use crate::query_scene::{big_subdivisions, bodies, core_frames, frames, CoreFrame, Frame};
+use crate::refit::ParryScene;
 
 /// The two bodies and their bases: the big one, then the small one.
 pub type Meshes<'m> = (&'m Mesh, &'m Basis, &'m Mesh, &'m Basis);
@@ -155,4 +156,41 @@ pub fn truth(meshes: Meshes<'_>, f: &Frame) -> Vec<(u32, u32)> {
         &f.pose_small,
     );
     brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles)
+}
+
+/// A head-to-head example's `main`: reads the subcommand and runs it on [`scene`] with the
+/// scene's name, bodies and frames: `run [SIDE]` (one pass over the frames on one side, what
+/// `count` measures; `default_side` without SIDE), `time` (the sides interleaved frame by
+/// frame), `check` (the sides' pairs against the brute force), and without one `count`
+/// (instructions per frame, each side under callgrind).
+pub fn main(
+    default_side: &str,
+    run: fn(&str, &str, Meshes<'_>, &[Frame]),
+    time: fn(&str, Meshes<'_>, &[Frame]),
+    check: fn(&str, Meshes<'_>, &[Frame]),
+    count: fn(&str, Meshes<'_>, &[Frame]),
+) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let scene = scene();
+    let (name, meshes, frames) = (&scene.name, scene.meshes(), &scene.frames);
+    match args.first().map(String::as_str) {
+        Some("run") => run(
+            args.get(1).map_or(default_side, String::as_str),
+            name,
+            meshes,
+            frames,
+        ),
+        Some("time") => time(name, meshes, frames),
+        Some("check") => check(name, meshes, frames),
+        _ => count(name, meshes, frames),
+    }
+}
+
+/// `run parry`: one pass over the frames with parry, each frame by `frame` (the example's, whose
+/// name callgrind toggles on).
+pub fn run_parry(meshes: Meshes<'_>, frames: &[Frame], frame: fn(&mut ParryScene, usize) -> usize) {
+    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    for k in 0..frames.len() {
+        std::hint::black_box(frame(&mut parry, k));
+    }
 }
