@@ -5,7 +5,8 @@ Collision Detection*, 5.1.5 and 5.1.9)."""
 
 import numpy as np
 
-from test_oracle import segments_hit_triangles
+import bdtree
+from test_oracle import random_quaternion, segments_hit_triangles
 
 
 def dot(a, b):
@@ -153,3 +154,24 @@ def shared_point_pairs(VA, FA, VB, FB):
     touching (the segment oracle does not see coplanar contact)."""
     return {(i, j) for i in range(len(FA)) for j in range(len(FB))
             if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))}
+
+
+def touching_sheets(n, h, offset):
+    """Two coplanar sheets (`sheet_grid`) sharing part of their area, b's corner `offset`
+    squares from a's: (VA, FA), (VB, FB) and their touching pairs (`shared_point_pairs`)."""
+    A, B = sheet_grid(n, h, 0, 0), sheet_grid(n, h, *offset)
+    return A, B, shared_point_pairs(*A, *B)
+
+
+def sheet_bodies(meshes, precision):
+    """A body of each (V, F) mesh, its tree built in `precision`."""
+    return [bdtree.Body(bdtree.Tree.build(V, F, precision=precision)) for V, F in meshes]
+
+
+def far_states(rng, times, decades):
+    """`times` states far from the origin, as (r, t): a random rotation and a translation in a
+    random direction, 1 to 10^decades long."""
+    for _ in range(times):
+        r = random_quaternion(rng)
+        d = rng.normal(size=3)
+        yield r, d / np.linalg.norm(d) * 10 ** rng.uniform(0, decades)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import all_pair_distances, sheet_grid
-from test_oracle import brute_force, random_quaternion, world
+from geometry import all_pair_distances, far_states, sheet_bodies, touching_sheets
+from test_oracle import brute_force, world
 from test_queries import KINDS, Scene, tolerance
 
 
@@ -43,15 +43,10 @@ def test_closer_than_touching_sheets_under_rotation_far_away(precision):
     # Two coplanar sheets sharing part of their area, one pose: touching exactly (d = 0 is
     # "closer"); b lifted along the rotated normal by 2 h: closer than 2 h, not than h.
     n, h = 8, 2.0 ** -6
-    VA, FA = sheet_grid(n, h, 0, 0)
-    VB, FB = sheet_grid(n, h, 3, 2)
+    (VA, FA), (VB, FB), _ = touching_sheets(n, h, (3, 2))
     rng = np.random.default_rng(12)
-    a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
-    b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))
-    for _ in range(6):
-        r = random_quaternion(rng)
-        d = rng.normal(size=3)
-        t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 4)
+    a, b = sheet_bodies(((VA, FA), (VB, FB)), precision)
+    for r, t in far_states(rng, 6, 4):
         a.set_state(rotation=r, translation=t)
         b.set_state(rotation=r, translation=t)
         assert bdtree.closer_than(a, b, 0.0)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import sheet_grid
+from geometry import far_states, sheet_bodies, touching_sheets
 from test_oracle import brute_force, random_quaternion, smooth_basis, sphere_mesh, world
 
 SCENES = int(os.environ.get("BDTREE_FAR_SCENES", "24"))
@@ -69,23 +69,16 @@ def test_collide_frames_far_from_origin_equals_frame_by_frame():
 def test_touching_faces_under_rotation_far_away():
     # Two coplanar sheets sharing part of their area, one pose, far from the origin.
     n, h = 8, 2.0 ** -6
-    VA, FA = sheet_grid(n, h, 0, 0)
-    VB, FB = sheet_grid(n, h, 3, 2)
-    rng = np.random.default_rng(11)
-    a = bdtree.Body(bdtree.Tree.build(VA, FA, precision="f32"))
-    b = bdtree.Body(bdtree.Tree.build(VB, FB, precision="f32"))
     # Coplanar and coincident: every pair whose rest triangles share a point touches.
     # (The segment-based oracle of test_oracle does not see coplanar contact.)
-    overlap = [(i, j) for i in range(len(FA)) for j in range(len(FB))
-               if set(map(tuple, VA[FA[i]])) & set(map(tuple, VB[FB[j]]))]
-    for _ in range(max(6, SCENES)):
-        r = random_quaternion(rng)
-        d = rng.normal(size=3)
-        t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 5)
+    A, B, overlap = touching_sheets(n, h, (3, 2))
+    rng = np.random.default_rng(11)
+    a, b = sheet_bodies((A, B), "f32")
+    for r, t in far_states(rng, max(6, SCENES), 5):
         a.set_state(rotation=r, translation=t)
         b.set_state(rotation=r, translation=t)
         got = {tuple(p) for p in bdtree.collide(a, b).tolist()}
-        assert overlap and not set(overlap) - got, f"|t| = {np.linalg.norm(t):.3g}"
+        assert overlap and not overlap - got, f"|t| = {np.linalg.norm(t):.3g}"
 
 
 def test_set_state_omitted_q_means_zero():

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import sheet_grid, shared_point_pairs
-from test_oracle import brute_force, random_quaternion
+from geometry import far_states, sheet_bodies, touching_sheets
+from test_oracle import brute_force
 from test_queries import KINDS, Scene
 
 ORDERS = ["breadth", "deepest", "largest"]
@@ -88,17 +88,11 @@ def test_interrupted_runs_equal_collide_and_cover_the_brute_force(precision, kin
 def test_exactly_touching_sheets_far_away():
     n, h = 8, 2.0 ** -6
 
-    VA, FA = sheet_grid(n, h, 0, 0)
-    VB, FB = sheet_grid(n, h, 3, 2)
-    overlap = shared_point_pairs(VA, FA, VB, FB)
+    A, B, overlap = touching_sheets(n, h, (3, 2))
     rng = np.random.default_rng(394)
     for precision in ("f32", "f64"):
-        a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
-        b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))
-        for _ in range(4):
-            r = random_quaternion(rng)
-            d = rng.normal(size=3)
-            t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 5)
+        a, b = sheet_bodies((A, B), precision)
+        for r, t in far_states(rng, 4, 5):
             a.set_state(rotation=r, translation=t)
             b.set_state(rotation=r, translation=t)
             q = bdtree.Interruptible(a, b, order="largest")

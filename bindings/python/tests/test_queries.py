@@ -11,8 +11,9 @@ import pytest
 
 import bdtree
 from conftest import FIXTURES, cli_path
-from geometry import (all_pair_distances, point_triangle_distance, shared_point_pairs,
-                      sheet_grid, triangle_box_overlap, triangle_distances)
+from geometry import (all_pair_distances, far_states, point_triangle_distance,
+                      sheet_bodies, touching_sheets, triangle_box_overlap,
+                      triangle_distances)
 from test_oracle import (brute_force, brute_force_self, quat_to_matrix, random_quaternion,
                          segments_hit_triangles, smooth_basis, sphere_mesh, world)
 
@@ -350,17 +351,11 @@ def test_touching_sheets_contacts_and_within_far_under_rotation():
     point on both, within reports it at distance 0."""
     n, h = 6, 2.0 ** -6
 
-    VA, FA = sheet_grid(n, h, 0, 0)
-    VB, FB = sheet_grid(n, h, 2, 3)
-    overlap = shared_point_pairs(VA, FA, VB, FB)
+    (VA, FA), B, overlap = touching_sheets(n, h, (2, 3))
     rng = np.random.default_rng(639)
     for precision in ("f32", "f64"):
-        a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
-        b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))
-        for _ in range(4):
-            r = random_quaternion(rng)
-            d = rng.normal(size=3)
-            t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 4)
+        a, b = sheet_bodies(((VA, FA), B), precision)
+        for r, t in far_states(rng, 4, 4):
             a.set_state(rotation=r, translation=t)
             b.set_state(rotation=r, translation=t)
             C = bdtree.contacts(a, b)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import bdtree
-from geometry import (all_pair_distances, point_triangle_distance, shared_point_pairs,
-                      sheet_grid)
+from geometry import (all_pair_distances, far_states, point_triangle_distance,
+                      sheet_bodies, touching_sheets)
 from test_oracle import (brute_force, brute_force_self, random_quaternion, smooth_basis,
                          sphere_mesh, world)
 
@@ -258,18 +258,12 @@ def test_exactly_touching_sheets_in_a_world_far_away():
     not see coplanar contact; shared points are the truth here)."""
     n, h = 8, 2.0 ** -6
 
-    VA, FA = sheet_grid(n, h, 0, 0)
-    VB, FB = sheet_grid(n, h, 3, 2)
-    overlap = shared_point_pairs(VA, FA, VB, FB)
+    A, B, overlap = touching_sheets(n, h, (3, 2))
     rng = np.random.default_rng(393)
     for precision in ("f32", "f64"):
-        a = bdtree.Body(bdtree.Tree.build(VA, FA, precision=precision))
-        b = bdtree.Body(bdtree.Tree.build(VB, FB, precision=precision))
+        a, b = sheet_bodies((A, B), precision)
         w = bdtree.World([a, b])
-        for _ in range(6):
-            r = random_quaternion(rng)
-            d = rng.normal(size=3)
-            t = d / np.linalg.norm(d) * 10 ** rng.uniform(0, 5)
+        for r, t in far_states(rng, 6, 5):
             w.set_state(0, rotation=r, translation=t)
             w.set_state(1, rotation=r, translation=t)
             got = set(tuples(w.collide()["pairs"]))
