@@ -1,18 +1,13 @@
 //! The committed fixture scenes, answered by the kernel in f32 and f64, against the expected
 //! answers that `cargo xtask fixtures` computed with the f64 brute-force oracle.
 
-use bdtree_std::BodyStorage;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use bdtree_core::{Pose, Scalar};
 use bdtree_std::build::{BuildOptions, Precision};
-use bdtree_std::export::Contact;
 use bdtree_std::io::Scene;
-use bdtree_std::runner::{compare, prepare, run_with, PreparedScene};
+use bdtree_std::runner::{compare, prepare, run_with};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
+use crate::support::{expected, fixtures, frame_error};
 
 fn scenes() -> Vec<PathBuf> {
     let mut scenes: Vec<PathBuf> = std::fs::read_dir(fixtures().join("scenes"))
@@ -24,31 +19,6 @@ fn scenes() -> Vec<PathBuf> {
     scenes
 }
 
-/// The largest per-body rounding bound δ (`Body::error`) of a frame, in f64.
-fn frame_error(scene: &Scene, prepared: &PreparedScene, frame: usize, precision: Precision) -> f64 {
-    fn largest<S: Scalar>(scene: &Scene, prepared: &PreparedScene, frame: usize) -> f64 {
-        let mut worst = 0.0f64;
-        for (buf, (pose, q)) in prepared.images.iter().zip(&scene.frames[frame]) {
-            let image = buf.parse::<S>().expect("image");
-            let mut cache = BodyStorage::new(image.tree.node_count());
-            let mut body = cache.body(&image).expect("body");
-            let p = Pose::from_quaternion(
-                pose.rotation.map(S::from_f64),
-                pose.translation.map(S::from_f64),
-            )
-            .expect("pose");
-            let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-            body.set_state(p, &q).expect("state");
-            worst = worst.max(body.error().to_f64());
-        }
-        worst
-    }
-    match precision {
-        Precision::F32 => largest::<f32>(scene, prepared, frame),
-        Precision::F64 => largest::<f64>(scene, prepared, frame),
-    }
-}
-
 /// Whether a scene's expected answers include self-collisions (`"self": true` on its lines).
 fn with_self(name: &str) -> bool {
     let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
@@ -56,35 +26,6 @@ fn with_self(name: &str) -> bool {
     text.lines().next().is_some_and(|l| {
         serde_json::from_str::<serde_json::Value>(l).expect("json")["self"] == true
     })
-}
-
-/// The expected pairs of every frame, as body indices and triangle indices.
-fn expected(scene: &Scene, name: &str) -> Vec<Vec<Contact>> {
-    let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
-        .expect("expected file");
-    let index = |n: &serde_json::Value| {
-        scene
-            .bodies
-            .iter()
-            .position(|b| Some(b.name.as_str()) == n.as_str())
-            .expect("body name")
-    };
-    text.lines()
-        .enumerate()
-        .map(|(f, line)| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
-            assert_eq!(v["frame"].as_u64(), Some(f as u64));
-            v["pairs"]
-                .as_array()
-                .expect("pairs")
-                .iter()
-                .map(|p| {
-                    let t = |i: usize| p[i].as_u64().expect("triangle") as u32;
-                    (index(&p[0]), index(&p[1]), t(2), t(3))
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[test]
@@ -134,7 +75,11 @@ fn every_fixture_scene_matches_brute_force_in_f32_and_f64() {
                 // Extra pairs may only be near-touching ones, within the rounding inflation the
                 // kernel documents: a few δ of the two bodies (δ from `Body::error`, about
                 // 1e-5 of the scene's extent in f32 at M = 10, 1e-13 in f64).
-                let tolerance = 20.0 * frame_error(&scene, &prepared, f, precision);
+                let delta = match precision {
+                    Precision::F32 => frame_error::<f32>(&scene, &prepared, f),
+                    Precision::F64 => frame_error::<f64>(&scene, &prepared, f),
+                };
+                let tolerance = 20.0 * delta;
                 for (pair, gap) in &c.extra {
                     assert!(
                         *gap <= tolerance,

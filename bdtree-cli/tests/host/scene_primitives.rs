@@ -17,35 +17,16 @@ use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{write_npy, write_obj, BodyFrame, BodySpec, FrameSpec, Scene, SceneFile};
 use bdtree_std::runner::{
     brute_force_frame, brute_force_primitive_frame, compare, point_triangle_distance, prepare,
-    primitive_solid, run_contacts, run_with, PreparedScene,
+    primitive_solid, run_contacts, run_with,
 };
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, Rng};
+use crate::support::{config, frame_error, set_state_f64, Rng};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/primitives/primitives.json")
-}
-
-/// The largest rounding bound δ (`Body::error`) of the frame's mesh bodies, in f64.
-fn frame_error<S: Scalar>(scene: &Scene, prepared: &PreparedScene, frame: usize) -> f64 {
-    let mut worst = 0.0f64;
-    for (buf, (pose, q)) in prepared.images.iter().zip(&scene.frames[frame]) {
-        let image = buf.parse::<S>().expect("image");
-        let mut cache = BodyStorage::new(image.tree.node_count());
-        let mut body = cache.body(&image).expect("body");
-        let p = Pose::from_quaternion(
-            pose.rotation.map(S::from_f64),
-            pose.translation.map(S::from_f64),
-        )
-        .expect("pose");
-        let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(p, &q).expect("state");
-        worst = worst.max(body.error().to_f64());
-    }
-    worst
 }
 
 /// What one precision's run of a scene found.
@@ -410,13 +391,7 @@ fn check_primitive_proxies<S: Scalar>(
     let image = built.parse::<S>().expect("image");
     let mut storage = BodyStorage::new(image.tree.node_count());
     let mut body = storage.body(&image).expect("body");
-    let kernel_pose = Pose::from_quaternion(
-        pose.rotation.map(S::from_f64),
-        pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(kernel_pose, &qs).expect("state");
+    set_state_f64(&mut body, pose, q);
     // Placed as a device places it: the pose rounded to `S` first.
     let primitive = bdtree_std::host::Primitive::new(*shape, *place)
         .and_then(|p| p.device::<S>())

@@ -8,7 +8,7 @@ pub mod motion;
 pub mod scenes;
 pub mod triangles;
 
-use bdtree_core::{Image, NodeKind, Scalar, TreeView};
+use bdtree_core::{Body, Image, NodeKind, Pose, Scalar, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -72,6 +72,80 @@ pub fn meshes() -> Vec<Mesh> {
         bar(2.0, 0.08, 14),
         blob(0.5, 2, 5, 11),
     ]
+}
+
+/// A scene pose (f64) as the kernel's pose in `S`.
+pub fn kernel_pose<S: Scalar>(pose: &bdtree_std::io::Pose) -> Pose<S> {
+    Pose::from_quaternion(
+        pose.rotation.map(S::from_f64),
+        pose.translation.map(S::from_f64),
+    )
+    .expect("pose")
+}
+
+/// Sets `body` to a scene state: pose and modal coordinates in f64, rounded to `S`.
+pub fn set_state_f64<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    pose: &bdtree_std::io::Pose,
+    q: &[f64],
+) {
+    let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(kernel_pose(pose), &q).expect("state");
+}
+
+/// The workspace's `fixtures/` folder (both crates' tests sit one level below the root).
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// The committed f64 brute-force answer of a fixture scene (`fixtures/expected/NAME.jsonl`):
+/// every frame's pairs as body indices and triangle indices, the lines in frame order.
+pub fn expected(
+    scene: &bdtree_std::io::Scene,
+    name: &str,
+) -> Vec<Vec<bdtree_std::export::Contact>> {
+    let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
+        .expect("expected file");
+    let index = |n: &serde_json::Value| {
+        scene
+            .bodies
+            .iter()
+            .position(|b| Some(b.name.as_str()) == n.as_str())
+            .expect("body name")
+    };
+    text.lines()
+        .enumerate()
+        .map(|(f, line)| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+            assert_eq!(v["frame"].as_u64(), Some(f as u64));
+            v["pairs"]
+                .as_array()
+                .expect("pairs")
+                .iter()
+                .map(|p| {
+                    let t = |i: usize| p[i].as_u64().expect("triangle") as u32;
+                    (index(&p[0]), index(&p[1]), t(2), t(3))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The largest per-body rounding bound δ (`Body::error`) of a frame's mesh bodies, in f64.
+pub fn frame_error<S: Scalar>(
+    scene: &bdtree_std::io::Scene,
+    prepared: &bdtree_std::runner::PreparedScene,
+    frame: usize,
+) -> f64 {
+    let mut worst = 0.0f64;
+    for (buf, (pose, q)) in prepared.images.iter().zip(&scene.frames[frame]) {
+        let image = buf.parse::<S>().expect("image");
+        let mut cache = bdtree_std::BodyStorage::new(image.tree.node_count());
+        let mut body = cache.body(&image).expect("body");
+        set_state_f64(&mut body, pose, q);
+        worst = worst.max(body.error().to_f64());
+    }
+    worst
 }
 
 /// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).

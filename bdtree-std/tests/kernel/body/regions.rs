@@ -12,6 +12,7 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::image_in;
+use crate::support::set_state_f64;
 use crate::support::{config, dist, node_vertices, Rng};
 
 fn bodies() -> Vec<(Mesh, Basis)> {
@@ -64,13 +65,7 @@ fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), Test
             }
             _ => {}
         }
-        let p = Pose::from_quaternion(
-            pose.rotation.map(S::from_f64),
-            pose.translation.map(S::from_f64),
-        )
-        .expect("pose");
-        let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(p, &qs).expect("state");
+        set_state_f64(&mut body, &pose, &q);
         let world = oracle::deform(&mesh.vertices, Some(basis), &q, &pose);
         let mut order: Vec<usize> = (0..sets.len()).collect();
         for i in (1..order.len()).rev() {

@@ -2,13 +2,14 @@
 //! every step of smooth and jerky trajectories, under every anchoring policy, and coherent
 //! traversals equal to brute force — in f32 and in f64.
 
-use bdtree_core::{collide, stack_capacity, Anchor, Pose, ReferenceEntry, Scalar, TrianglePair};
+use bdtree_core::{collide, stack_capacity, Anchor, ReferenceEntry, Scalar, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::{oracle, BodyStorage};
 
+use crate::support::kernel_pose;
 use crate::support::{dist, meshes, node_vertices, rough_basis, stored_model, Rng};
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: &Basis) -> ImageBuf {
@@ -55,14 +56,6 @@ fn policies<S: Scalar>() -> [Anchor<S>; 4] {
     ]
 }
 
-fn pose_of<S: Scalar>(pose: &io::Pose) -> Pose<S> {
-    Pose::from_quaternion(
-        pose.rotation.map(S::from_f64),
-        pose.translation.map(S::from_f64),
-    )
-    .expect("pose")
-}
-
 /// Walks a trajectory with a coherent body and checks every node's sphere at every step
 /// against the deformed vertices (source data and stored model, in f64). Returns the anchors
 /// taken.
@@ -91,7 +84,7 @@ fn check_containment<S: Scalar>(
             translation: [0, 1, 2].map(|_| rng.uniform(-5.0, 5.0)),
         };
         let qk: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(pose_of(&pose), &qk).expect("state");
+        body.set_state(kernel_pose(&pose), &qk).expect("state");
         if matches!(policy, Anchor::OnRequest) && step == qs.len() / 2 {
             body.reanchor();
         }
@@ -200,8 +193,10 @@ fn coherent_traversal_equals_brute_force_along_trajectories() {
                 translation: [0, 1, 2].map(|_| rng.uniform(-0.7, 0.7)),
             };
             let q32 = |q: &[f64]| q.iter().map(|&x| x as f32).collect::<Vec<_>>();
-            a.set_state(pose_of(&pa), &q32(&qa[step])).expect("a state");
-            b.set_state(pose_of(&pb), &q32(&qb[step])).expect("b state");
+            a.set_state(kernel_pose(&pa), &q32(&qa[step]))
+                .expect("a state");
+            b.set_state(kernel_pose(&pb), &q32(&qb[step]))
+                .expect("b state");
             let mut pairs = Vec::new();
             let outcome = collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
                 pairs.push((p.a, p.b));

@@ -5,9 +5,8 @@
 
 use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
-use std::path::{Path, PathBuf};
 
-use bdtree_core::{NodeKind, Pose, Scalar};
+use bdtree_core::{NodeKind, Scalar};
 use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter, Precision};
 use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, ImageBuf, Mesh, Scene};
@@ -15,6 +14,7 @@ use bdtree_std::runner::{brute_force_frame, compare, prepare, run};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 
 use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{expected, fixtures, set_state_f64};
 
 const CENTERS: [ModeCenter; 2] = [ModeCenter::Mean, ModeCenter::MinimalBall];
 const GROUPINGS: [Grouping; 2] = [Grouping::Rest, Grouping::Motion];
@@ -55,13 +55,7 @@ fn check_containment<S: Scalar>(
     let image = buf.parse::<S>().expect("the loader accepts the image");
     let mut cache = BodyStorage::new(image.tree.node_count());
     let mut body = cache.body(&image).expect("body");
-    let p = Pose::from_quaternion(
-        pose.rotation.map(S::from_f64),
-        pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(p, &qs).expect("state");
+    set_state_f64(&mut body, pose, q);
     let source = oracle::deform(&mesh.vertices, Some(basis), q, pose);
     let (stored_mesh, stored_basis) = stored_model(&image);
     let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, pose);
@@ -215,37 +209,6 @@ fn motion_grouping_builds_valid_trees_for_rigid_and_rough_bodies() {
             }
         }
     }
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-/// The committed brute-force answer of a fixture scene.
-fn expected(scene: &Scene, name: &str) -> Vec<Vec<Contact>> {
-    let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
-        .expect("expected file");
-    let index = |n: &serde_json::Value| {
-        scene
-            .bodies
-            .iter()
-            .position(|b| Some(b.name.as_str()) == n.as_str())
-            .expect("body name")
-    };
-    text.lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
-            v["pairs"]
-                .as_array()
-                .expect("pairs")
-                .iter()
-                .map(|p| {
-                    let t = |i: usize| p[i].as_u64().expect("triangle") as u32;
-                    (index(&p[0]), index(&p[1]), t(2), t(3))
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

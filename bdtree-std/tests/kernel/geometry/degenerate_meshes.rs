@@ -6,7 +6,7 @@
 use crate::support::image_in;
 use crate::support::nearest;
 use bdtree_core::{
-    collide, collide_self, self_stack_capacity, stack_capacity, Body, Pose, QueryStatus, Scalar,
+    collide, collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar,
     TrianglePair,
 };
 use bdtree_std::build::quality::counts;
@@ -18,6 +18,7 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use super::degenerate::{exact, largest, leaf_bound, scaled, shape, unit, Tri};
+use crate::support::set_state_f64;
 use crate::support::{config, Rng};
 
 struct Placed<'m> {
@@ -32,13 +33,7 @@ fn image_of<S: Scalar>(p: &Placed<'_>) -> bdtree_std::io::ImageBuf {
 }
 
 fn set<S: Scalar>(body: &mut Body<'_, '_, S>, p: &Placed<'_>) {
-    let pose = Pose::from_quaternion(
-        p.pose.rotation.map(S::from_f64),
-        p.pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let q: Vec<S> = p.q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose, &q).expect("state");
+    set_state_f64(body, &p.pose, &p.q);
 }
 
 /// Checks the extras of a query: every reported pair the brute force does not find is within

@@ -5,7 +5,7 @@
 use bdtree_core::query::boxes::{
     boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox,
 };
-use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar, TrianglePair};
+use bdtree_core::{stack_capacity, QueryStatus, Scalar, TrianglePair};
 use bdtree_std::build::{box_table, build, BuildOptions, Precision};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
@@ -13,6 +13,7 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::kernel_pose;
 use crate::support::{config, meshes, node_vertices, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
@@ -21,11 +22,6 @@ fn precision<S: Scalar>() -> Precision {
     } else {
         Precision::F64
     }
-}
-
-fn pose<S: Scalar>(p: &io::Pose) -> Pose<S> {
-    Pose::from_quaternion(p.rotation.map(S::from_f64), p.translation.map(S::from_f64))
-        .expect("pose")
 }
 
 /// Every deformed vertex (f64, source data) inside its node's world box.
@@ -48,7 +44,7 @@ fn containment<S: Scalar>(
     let mut cache = BodyStorage::new(image.tree.node_count());
     let mut body = cache.body(&image).expect("body");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose::<S>(&p), &qs).expect("state");
+    body.set_state(kernel_pose::<S>(&p), &qs).expect("state");
     let world = oracle::deform(&mesh.vertices, Some(basis), q, &p);
     for (k, set) in node_vertices(&image).iter().enumerate() {
         let b = world_box(&mut body, &table, k).expect("box");
@@ -94,8 +90,8 @@ fn queries<S: Scalar>(
     let mut body_b = cb.body(&ib).expect("b");
     let qa: Vec<S> = a.2.iter().map(|&x| S::from_f64(x)).collect();
     let qb: Vec<S> = b.2.iter().map(|&x| S::from_f64(x)).collect();
-    body_a.set_state(pose::<S>(&a.3), &qa).expect("a");
-    body_b.set_state(pose::<S>(&b.3), &qb).expect("b");
+    body_a.set_state(kernel_pose::<S>(&a.3), &qa).expect("a");
+    body_b.set_state(kernel_pose::<S>(&b.3), &qb).expect("b");
     let wa = oracle::deform(&a.0.vertices, Some(a.1), a.2, &a.3);
     let wb = oracle::deform(&b.0.vertices, Some(b.1), b.2, &b.3);
     let truth = oracle::brute_force_pairs(&wa, &a.0.triangles, &wb, &b.0.triangles);

@@ -7,7 +7,7 @@ use bdtree_core::bounds::sphere::spheres_overlap;
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_NESTED};
 use bdtree_core::{
     collide_proxies, collide_proxies_apart, proxy_stack_capacity, Anchor, Body, Image, ImageError,
-    NodeKind, Pose, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
+    NodeKind, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
@@ -16,6 +16,7 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::set_state_f64;
 use crate::support::{config, dist, meshes, proxy_of_triangle, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
@@ -54,13 +55,7 @@ struct Case<'m> {
 }
 
 fn set_state<S: Scalar>(body: &mut Body<'_, '_, S>, case: &Case<'_>) {
-    let pose = Pose::from_quaternion(
-        case.pose.rotation.map(S::from_f64),
-        case.pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let q: Vec<S> = case.q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose, &q).expect("state");
+    set_state_f64(body, &case.pose, &case.q);
 }
 
 /// `collide_proxies` at depths `(la, lb)` against every proxy pair tested directly with the

@@ -18,6 +18,7 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{host, oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::kernel_pose;
 use crate::support::options_in;
 use crate::support::{config, rough_basis, Rng};
 
@@ -51,11 +52,7 @@ pub(crate) fn check_of<S: Scalar>(
     let buf = build(mesh, basis, options, &mut |_| {}).expect("build").0;
     let image = buf.parse::<S>().expect("image");
     let n = image.tree.node_count();
-    let p = Pose::from_quaternion(
-        pose.rotation.map(S::from_f64),
-        pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
+    let p = kernel_pose::<S>(&pose);
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
     let world = oracle::deform(&mesh.vertices, basis, q, &pose);

@@ -12,6 +12,7 @@ use bdtree_std::shapes::procedural::icosphere;
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::set_state_f64;
 use crate::support::{config, with_random_pair, Case};
 
 fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
@@ -22,13 +23,7 @@ fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
     let mut body_a = ca.body(&ia).expect("a");
     let mut body_b = cb.body(&ib).expect("b");
     for (body, case) in [(&mut body_a, a), (&mut body_b, b)] {
-        let p = Pose::from_quaternion(
-            case.3.rotation.map(S::from_f64),
-            case.3.translation.map(S::from_f64),
-        )
-        .expect("pose");
-        let q: Vec<S> = case.2.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(p, &q).expect("state");
+        set_state_f64(body, &case.3, &case.2);
     }
     let wa = oracle::deform(&a.0.vertices, Some(a.1), &a.2, &a.3);
     let wb = oracle::deform(&b.0.vertices, Some(b.1), &b.2, &b.3);

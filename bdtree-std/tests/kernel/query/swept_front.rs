@@ -5,7 +5,7 @@
 
 use bdtree_core::{
     collide_swept, collide_swept_front, stack_capacity, Body, CacheEntry, FrontEntry, FrontState,
-    Image, Pose, QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
+    Image, QueryStatus, Scalar, SweptFront, SweptPair, TrackEntry, VertexEntry,
 };
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -14,6 +14,7 @@ use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::support::image_in;
 use crate::support::motion::state_at;
+use crate::support::set_state_f64;
 
 /// A pad (a modal ball) pressed into a plate and sliding slowly over it, `scale` the unit (1 m
 /// or 1 mm) and `offset` where the scene sits: the state of each body at tick `k` of a
@@ -138,13 +139,7 @@ impl<S: Scalar> Storage<S> {
 }
 
 fn set<S: Scalar>(body: &mut Body<'_, '_, S>, (q, pose): &(Vec<f64>, io::Pose)) {
-    let pose = Pose::from_quaternion(
-        pose.rotation.map(S::from_f64),
-        pose.translation.map(S::from_f64),
-    )
-    .expect("pose");
-    let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose, &q).expect("state");
+    set_state_f64(body, pose, q);
 }
 
 type Found = Vec<(u32, u32, u64)>;

@@ -9,6 +9,7 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use crate::support::set_state_f64;
 use crate::support::{config, dist, node_vertices, rough_basis, stored_model, Rng};
 
 fn meshes() -> Vec<(&'static str, Mesh)> {
@@ -176,12 +177,7 @@ pub(crate) fn check_traversal_of<S: Scalar>(
         .and_then(|b| b.with_vertex_cache(&mut vertices_b))
         .expect("body b");
     for (body, (_, _, q, pose)) in [(&mut body_a, &a), (&mut body_b, &b)] {
-        let p = Pose::from_quaternion(
-            pose.rotation.map(S::from_f64),
-            pose.translation.map(S::from_f64),
-        );
-        let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(p.expect("pose"), &qs).expect("state");
+        set_state_f64(body, pose, q);
     }
     let mut stack = vec![[0u32; 2]; stack_capacity(image_a.tree.depth(), image_b.tree.depth())];
     let mut pairs = Vec::new();
