@@ -148,6 +148,22 @@ pub fn frame_error<S: Scalar>(
     worst
 }
 
+/// `0..n` in a random order (Fisher–Yates): the order to visit a body's nodes in, since its
+/// cache fills lazily in any order.
+pub fn shuffled(n: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+}
+
+/// Node `k`'s world sphere of `body`, in f64: centre and radius.
+pub fn sphere_f64<S: Scalar>(body: &mut Body<'_, '_, S>, k: usize) -> ([f64; 3], f64) {
+    let s = body.sphere(k).expect("sphere");
+    ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64())
+}
+
 /// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).
 pub use bdtree_std::rng::Rng;
 

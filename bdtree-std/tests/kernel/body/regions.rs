@@ -11,9 +11,9 @@ use bdtree_std::shapes::{bspline_patch, cage_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::image_in;
-use crate::support::set_state_f64;
-use crate::support::{config, dist, node_vertices, Rng};
+use crate::support::{
+    config, dist, image_in, node_vertices, set_state_f64, shuffled, sphere_f64, Rng,
+};
 
 fn bodies() -> Vec<(Mesh, Basis)> {
     let patch = bspline_patch(1.2, 0.8, [5, 4], 3, [13, 9]).expect("patch");
@@ -67,13 +67,8 @@ fn walk<S: Scalar>(mesh: &Mesh, basis: &Basis, rng: &mut Rng) -> Result<(), Test
         }
         set_state_f64(&mut body, &pose, &q);
         let world = oracle::deform(&mesh.vertices, Some(basis), &q, &pose);
-        let mut order: Vec<usize> = (0..sets.len()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        for k in order {
-            let s = body.sphere(k).expect("sphere");
-            let (c, r) = ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64());
+        for k in shuffled(sets.len(), rng) {
+            let (c, r) = sphere_f64(&mut body, k);
             for &v in &sets[k] {
                 let d = dist(world[v as usize], c);
                 prop_assert!(

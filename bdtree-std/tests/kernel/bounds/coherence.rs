@@ -9,8 +9,9 @@ use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::{oracle, BodyStorage};
 
-use crate::support::kernel_pose;
-use crate::support::{dist, meshes, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{
+    dist, kernel_pose, meshes, node_vertices, rough_basis, shuffled, sphere_f64, stored_model, Rng,
+};
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: &Basis) -> ImageBuf {
     let precision = if S::BYTES == 4 {
@@ -91,13 +92,8 @@ fn check_containment<S: Scalar>(
         let source = oracle::deform(&mesh.vertices, Some(basis), q, &pose);
         let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, &pose);
         // Visit nodes in a random order: the reference cache fills lazily in any order.
-        let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        for k in order {
-            let s = body.sphere(k).expect("sphere");
-            let (c, r) = ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64());
+        for k in shuffled(n, rng) {
+            let (c, r) = sphere_f64(&mut body, k);
             for &v in &sets[k] {
                 for (what, world) in [("source", &source), ("stored", &stored)] {
                     let d = dist(world[v as usize], c);

@@ -13,8 +13,10 @@ use bdtree_std::io::{Basis, ImageBuf, Mesh, Scene};
 use bdtree_std::runner::{brute_force_frame, compare, prepare, run};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
 
-use crate::support::{dist, node_vertices, rough_basis, stored_model, Rng};
-use crate::support::{expected, fixtures, set_state_f64};
+use crate::support::{
+    dist, expected, fixtures, node_vertices, rough_basis, set_state_f64, sphere_f64, stored_model,
+    Rng,
+};
 
 const CENTERS: [ModeCenter; 2] = [ModeCenter::Mean, ModeCenter::MinimalBall];
 const GROUPINGS: [Grouping; 2] = [Grouping::Rest, Grouping::Motion];
@@ -60,8 +62,7 @@ fn check_containment<S: Scalar>(
     let (stored_mesh, stored_basis) = stored_model(&image);
     let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, pose);
     for (k, set) in node_vertices(&image).iter().enumerate() {
-        let s = body.sphere(k).expect("sphere");
-        let (c, r) = ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64());
+        let (c, r) = sphere_f64(&mut body, k);
         for &v in set {
             for (what, world) in [("source", &source), ("stored", &stored)] {
                 let d = dist(world[v as usize], c);

@@ -3,8 +3,7 @@
 //! crumpled grid, a torus with point triangles, bodies 100 units across) against the brute
 //! force, and the distance query on them. The leaf test on single pairs: [`super::degenerate`].
 
-use crate::support::image_in;
-use crate::support::nearest;
+use crate::support::{config, image_in, nearest, set_state_f64, Rng};
 use bdtree_core::{
     collide, collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar,
     TrianglePair,
@@ -18,8 +17,6 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use super::degenerate::{exact, largest, leaf_bound, scaled, shape, unit, Tri};
-use crate::support::set_state_f64;
-use crate::support::{config, Rng};
 
 struct Placed<'m> {
     mesh: &'m Mesh,

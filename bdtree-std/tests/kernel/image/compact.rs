@@ -15,8 +15,9 @@ use bdtree_std::shapes::procedural::{smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::proxy_of_triangle;
-use crate::support::{config, dist, meshes, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{
+    config, dist, meshes, node_vertices, proxy_of_triangle, rough_basis, stored_model, Rng,
+};
 
 const FORMATS: [Encoding; 3] = [Encoding::Float, Encoding::Q16, Encoding::Q8];
 

@@ -13,8 +13,7 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::kernel_pose;
-use crate::support::{config, meshes, node_vertices, rough_basis, Rng};
+use crate::support::{config, kernel_pose, meshes, node_vertices, rough_basis, Rng};
 
 fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {

@@ -16,9 +16,8 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-use crate::support::image_in;
 use crate::support::triangles::{dot, penetration_depth, point_distance, sub, Tri, V};
-use crate::support::{config, small_meshes, stored_model, with_random_pair, Case, Rng};
+use crate::support::{config, image_in, small_meshes, stored_model, with_random_pair, Case, Rng};
 
 /// How far `b` must move along unit `n` for the projections onto `n` to separate.
 fn overlap_along(a: &Tri, b: &Tri, n: V) -> f64 {

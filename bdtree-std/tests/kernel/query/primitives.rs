@@ -14,8 +14,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-use crate::support::image_in;
-use crate::support::{config, random_case, small_meshes, stored_model, Case, Rng};
+use crate::support::{config, image_in, random_case, small_meshes, stored_model, Case, Rng};
 
 type V = [f64; 3];
 type Tri = [V; 3];

@@ -16,8 +16,7 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::set_state_f64;
-use crate::support::{config, dist, meshes, proxy_of_triangle, rough_basis, Rng};
+use crate::support::{config, dist, meshes, proxy_of_triangle, rough_basis, set_state_f64, Rng};
 
 fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {

@@ -18,9 +18,7 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{host, oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::kernel_pose;
-use crate::support::options_in;
-use crate::support::{config, rough_basis, Rng};
+use crate::support::{config, kernel_pose, options_in, rough_basis, Rng};
 
 /// Checks one body and state in every mode a user can choose — the exact traversal
 /// (`collide_self`, no vertex cache), the culled one (`collide_self_with` with signatures,

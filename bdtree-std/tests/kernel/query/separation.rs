@@ -2,8 +2,9 @@
 //! witnesses and triangles, `closer_than` on both sides of the true distance, the root-sphere
 //! lower bound — in f32 and f64.
 
-use crate::support::image_in;
-use crate::support::{closer_than, nearest};
+use crate::support::{
+    closer_than, config, image_in, nearest, set_state_f64, with_random_pair, Case,
+};
 use bdtree_core::query::separation::separation_lower_bound;
 use bdtree_core::{stack_capacity, Pose, QueryStatus, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
@@ -11,9 +12,6 @@ use bdtree_std::io::Mesh;
 use bdtree_std::shapes::procedural::icosphere;
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
-
-use crate::support::set_state_f64;
-use crate::support::{config, with_random_pair, Case};
 
 fn check<S: Scalar>(a: &Case<'_>, b: &Case<'_>) -> Result<f64, TestCaseError> {
     let (ba, bb) = (image_in::<S>(a.0, Some(a.1)), image_in::<S>(b.0, Some(b.1)));

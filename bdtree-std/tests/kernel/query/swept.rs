@@ -12,9 +12,8 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::support::image_in;
 use crate::support::motion::{state_at, Ends};
-use crate::support::{config, stored_model, Rng};
+use crate::support::{config, image_in, stored_model, Rng};
 
 /// Samples of the motion the oracle tests.
 const SAMPLES: usize = 200;

@@ -12,9 +12,8 @@ use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
-use crate::support::image_in;
 use crate::support::motion::state_at;
-use crate::support::set_state_f64;
+use crate::support::{image_in, set_state_f64};
 
 /// A pad (a modal ball) pressed into a plate and sliding slowly over it, `scale` the unit (1 m
 /// or 1 mm) and `offset` where the scene sits: the state of each body at tick `k` of a

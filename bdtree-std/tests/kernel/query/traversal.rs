@@ -12,8 +12,7 @@ use bdtree_std::shapes::procedural::{blob, icosphere, sheet, smooth_basis, torus
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::image_in;
-use crate::support::{config, Rng};
+use crate::support::{config, image_in, Rng};
 
 const ORDERS: [Order; 3] = [
     Order::BreadthFirst,

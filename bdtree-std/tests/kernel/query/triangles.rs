@@ -1,7 +1,7 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{collide, stack_capacity, Image, Pose, Scalar, TrianglePair, VertexEntry};
+use bdtree_core::{collide, stack_capacity, Image, Scalar, TrianglePair, VertexEntry};
 use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -9,8 +9,10 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::set_state_f64;
-use crate::support::{config, dist, node_vertices, rough_basis, stored_model, Rng};
+use crate::support::{
+    config, dist, node_vertices, rough_basis, set_state_f64, shuffled, sphere_f64, stored_model,
+    Rng,
+};
 
 fn meshes() -> Vec<(&'static str, Mesh)> {
     vec![
@@ -82,25 +84,17 @@ fn check_containment_of<S: Scalar>(
     if cached {
         body = body.with_vertex_cache(&mut vertices).expect("vertex cache");
     }
-    let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
-        .expect("pose");
-    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    body.set_state(pose, &qs).expect("state");
     let opose = io::Pose {
         rotation,
         translation,
     };
+    set_state_f64(&mut body, &opose, q);
     let source = oracle::deform(&mesh.vertices, Some(basis), q, &opose);
     let (stored_mesh, stored_basis) = stored_model(image);
     let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, &opose);
     let sets = node_vertices(image);
-    let mut order: Vec<usize> = (0..sets.len()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    for k in order {
-        let s = body.sphere(k).expect("sphere");
-        let (c, r) = ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64());
+    for k in shuffled(sets.len(), rng) {
+        let (c, r) = sphere_f64(&mut body, k);
         for &v in &sets[k] {
             for (what, world) in [("source", &source), ("stored", &stored)] {
                 let d = dist(world[v as usize], c);
