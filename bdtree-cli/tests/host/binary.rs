@@ -31,15 +31,20 @@ pub fn fails_with(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
-pub fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+/// Runs `bdtree ARGS`, which must succeed, and returns its standard output.
+pub fn succeeds(args: &[&str]) -> String {
     let out = bdtree(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout)
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
+pub fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+    succeeds(args)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::binary::{bdtree, fails_with, fixtures};
+use crate::binary::{bdtree, fails_with, fixtures, succeeds};
 use crate::support::Scratch;
 
 fn scratch(name: &str) -> Scratch {
@@ -65,13 +65,7 @@ fn collide_json_prints_one_sorted_object_per_frame() {
 fn collide_depth_reports_proxy_pairs_covering_every_contact() {
     for scene in ["demo", "touching"] {
         let path = fixtures().join(format!("scenes/{scene}.json"));
-        let out = bdtree(&["collide", path.to_str().unwrap(), "--depth", "5", "--check"]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{scene}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = succeeds(&["collide", path.to_str().unwrap(), "--depth", "5", "--check"]);
         assert!(
             stdout.contains("proxy pairs at depth 5") && stdout.contains(", 0 not under"),
             "{scene}: {stdout}"
@@ -260,7 +254,7 @@ fn distance_prints_witnesses_checked_against_brute_force() {
 fn build_then_inspect() {
     let dir = scratch("build");
     let image = dir.join("ball.bdt");
-    let out = bdtree(&[
+    let stdout = succeeds(&[
         "build",
         fixtures().join("meshes/demo-ball.obj").to_str().unwrap(),
         "--modes",
@@ -268,12 +262,6 @@ fn build_then_inspect() {
         "-o",
         image.to_str().unwrap(),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("2559 nodes"), "{stdout}");
     let out = bdtree(&["inspect", image.to_str().unwrap(), "--json"]);
     assert!(
@@ -544,7 +532,7 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
     std::fs::write(dir.join("ball.npy"), npy).unwrap();
 
     let image = dir.join("ball.bdt");
-    let out = bdtree(&[
+    let stdout = succeeds(&[
         "build",
         dir.join("ball.obj").to_str().unwrap(),
         "--modes",
@@ -552,12 +540,6 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
         "-o",
         image.to_str().unwrap(),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("200 modes"), "{stdout}");
     let inspected = bdtree(&["inspect", image.to_str().unwrap(), "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&inspected.stdout).expect("json");
@@ -583,13 +565,7 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
     };
     let path = dir.join("balls.json");
     scene.write(&path).expect("write scene");
-    let out = bdtree(&["collide", path.to_str().unwrap(), "--check"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeds(&["collide", path.to_str().unwrap(), "--check"]);
     let summary = stdout
         .lines()
         .find(|l| l.starts_with("brute force (f64, every triangle pair): "))

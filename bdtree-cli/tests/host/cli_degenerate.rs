@@ -4,7 +4,7 @@
 use bdtree_std::build::quality::counts;
 use bdtree_std::shapes::degenerate::pole_sphere;
 
-use crate::binary::bdtree;
+use crate::binary::{bdtree, succeeds};
 
 /// `bdtree build` and `bdtree inspect` say how many zero-area triangles a mesh holds; an
 /// OBJ with `f 1 1 1` and a collinear face loads and builds.
@@ -22,18 +22,12 @@ fn build_and_inspect_count_zero_area_triangles() {
     bdtree_std::io::write_obj(&mesh, &mut text).expect("obj");
     std::fs::write(&obj, text).expect("write");
     let image = dir.join("poles.bdt");
-    let out = bdtree(&[
+    let stdout = succeeds(&[
         "build",
         obj.to_str().unwrap(),
         "-o",
         image.to_str().unwrap(),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(
         stdout.contains("18 zero-area triangles (1 points, 17 segments)"),
         "{stdout}"

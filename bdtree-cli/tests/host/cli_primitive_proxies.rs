@@ -14,7 +14,7 @@ use bdtree_std::runner::{brute_force_primitive_frame, prepare, proxy_of_triangle
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 use serde_json::Value;
 
-use crate::binary::bdtree;
+use crate::binary::{bdtree, succeeds};
 use crate::support::{Rng, Scratch};
 
 const DEPTH: u32 = 3;
@@ -231,13 +231,7 @@ fn collide_depth_reports_every_proxy_reaching_into_a_primitive_near_and_far() {
 fn collide_depth_text_counts_the_proxies_reaching_into_primitives() {
     let dir = Scratch::new("cli-primitive-proxies-text");
     let path = scene(&dir, &mut Rng::new(7), [0.0; 3]);
-    let out = bdtree(&["collide", path.to_str().expect("path"), "--depth", "3"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeds(&["collide", path.to_str().expect("path"), "--depth", "3"]);
     assert!(
         stdout.contains("proxy pairs at depth 3 in all and ")
             && stdout.contains("proxies reaching into primitives;"),

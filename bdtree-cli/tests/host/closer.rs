@@ -291,19 +291,13 @@ fn distance_closer_than_through_the_cli_holds_the_brute_force() {
     );
     // The text form on a fixture scene, checked by the CLI itself.
     let demo = crate::binary::fixtures().join("scenes/touching.json");
-    let out = crate::binary::bdtree(&[
+    let text = crate::binary::succeeds(&[
         "distance",
         demo.to_str().expect("path"),
         "--closer-than",
         "0",
         "--check",
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(
         text.contains("closer than 0") && text.contains("0 pair(s) within 0 answered"),
         "{text}"

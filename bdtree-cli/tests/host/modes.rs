@@ -6,7 +6,7 @@ use crate::support::Scratch;
 
 use bdtree_std::io::{load_mesh, load_npy};
 
-use crate::binary::{bdtree, fails_with};
+use crate::binary::{bdtree, fails_with, succeeds};
 
 fn mesh(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -73,7 +73,7 @@ fn modes_text_output_lists_every_frequency() {
     let dir = scratch("text");
     let out_path = dir.join("bar.npy");
     let bar = mesh("thin-bar.obj");
-    let out = bdtree(&[
+    let stdout = succeeds(&[
         "modes",
         bar.to_str().expect("utf-8 path"),
         "-k",
@@ -85,12 +85,6 @@ fn modes_text_output_lists_every_frequency() {
         "-o",
         out_path.to_str().expect("utf-8 path"),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("frequency (Hz)"), "{stdout}");
     let table = stdout.split("frequency (Hz)").nth(1).unwrap_or("");
     let rows: Vec<f64> = table
