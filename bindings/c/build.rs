@@ -24,6 +24,12 @@ fn main() {
             .file_stem()
             .and_then(|s| s.to_str())
             .expect("a file name");
+        let line = twin::include_line(stem);
+        assert!(
+            text.contains(&line),
+            "{}: exports_f32 without its f64 twin: end the file with `{line}`",
+            path.display()
+        );
         std::fs::write(out.join(format!("{stem}_f64.rs")), exports).expect("OUT_DIR");
     }
 }

@@ -48,17 +48,6 @@ bdtree_vectors:
 "#
 );
 
-#[no_mangle]
-extern "C" fn bdtree_rt_start() -> ! {
-    super::start()
-}
-
-#[no_mangle]
-extern "C" fn bdtree_fault() -> ! {
-    super::write(b"BDTREE fault: exception\n");
-    super::exit(false)
-}
-
 /// A semihosting call (`hlt 0xf000`).
 #[inline(always)]
 pub fn semihost(op: usize, arg: usize) -> usize {
@@ -70,12 +59,11 @@ pub fn semihost(op: usize, arg: usize) -> usize {
     x0
 }
 
-/// Instructions executed (the 64-bit PMU cycle counter).
-pub struct Counter {
-    start: u64,
-}
+/// The width of the PMU cycle counter (64 bits: it does not wrap).
+pub const CYCLE_MASK: u64 = u64::MAX;
 
-fn cycles() -> u64 {
+/// The PMU cycle counter.
+pub fn cycles() -> u64 {
     let c: u64;
     // SAFETY: reads PMCCNTR_EL0, enabled by the start-up code.
     unsafe {
@@ -84,47 +72,5 @@ fn cycles() -> u64 {
     c
 }
 
-impl Counter {
-    /// Starts counting from the current cycle count.
-    pub fn new() -> Self {
-        Self { start: cycles() }
-    }
-
-    /// Instructions since [`Counter::new`].
-    pub fn now(&self) -> u64 {
-        cycles().wrapping_sub(self.start)
-    }
-
-    /// As [`Counter::now`] (the 64-bit counter does not wrap).
-    pub fn now_wide(&self) -> u64 {
-        self.now()
-    }
-}
-
-impl Default for Counter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Fills `[bottom, sp)` with `pattern`.
-#[inline(always)]
-pub fn paint(bottom: usize, pattern: u32) {
-    // SAFETY: writes only below the stack pointer, into memory no live frame uses; `bottom`
-    // is above `.bss`.
-    unsafe {
-        core::arch::asm!(
-            "mov {sp}, sp",
-            "2:",
-            "cmp {p}, {sp}",
-            "b.hs 3f",
-            "str {pat:w}, [{p}], #4",
-            "b 2b",
-            "3:",
-            sp = out(reg) _,
-            p = inout(reg) bottom => _,
-            pat = in(reg) pattern,
-            options(nostack),
-        );
-    }
-}
+// Fills `[bottom, sp)` with `pattern`.
+super::paint_loop!("b.hs 3f", "str {pat:w}, [{p}], #4");

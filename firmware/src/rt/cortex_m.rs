@@ -137,31 +137,5 @@ impl Counter {
     }
 }
 
-impl Default for Counter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Fills `[bottom, sp)` with `pattern` (ARMv6-M encodings: the M0 image runs it too).
-#[inline(always)]
-pub fn paint(bottom: usize, pattern: u32) {
-    // SAFETY: writes only below the stack pointer, into memory no live frame uses; `bottom`
-    // is above `.bss`.
-    unsafe {
-        core::arch::asm!(
-            "mov {sp}, sp",
-            "2:",
-            "cmp {p}, {sp}",
-            "bhs 3f",
-            "str {pat}, [{p}]",
-            "adds {p}, #4",
-            "b 2b",
-            "3:",
-            sp = out(reg) _,
-            p = inout(reg) bottom => _,
-            pat = in(reg) pattern,
-            options(nostack),
-        );
-    }
-}
+// Fills `[bottom, sp)` with `pattern` (ARMv6-M encodings: the M0 image runs it too).
+super::paint_loop!("bhs 3f", "str {pat}, [{p}]", "adds {p}, #4");

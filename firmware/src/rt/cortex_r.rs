@@ -52,17 +52,6 @@ _start:
 "#
 );
 
-#[no_mangle]
-extern "C" fn bdtree_rt_start() -> ! {
-    super::start()
-}
-
-#[no_mangle]
-extern "C" fn bdtree_fault() -> ! {
-    super::write(b"BDTREE fault: exception\n");
-    super::exit(false)
-}
-
 /// A semihosting call (`svc 0x123456` in ARM state).
 #[inline(always)]
 pub fn semihost(op: usize, arg: usize) -> usize {
@@ -74,70 +63,20 @@ pub fn semihost(op: usize, arg: usize) -> usize {
     r0
 }
 
-/// Instructions executed (the 32-bit PMU cycle counter, widened; read at least once per 2³²).
-pub struct Counter {
-    last: core::cell::Cell<u32>,
-    total: core::cell::Cell<u64>,
-}
+/// The width of the PMU cycle counter (32 bits: [`super::Counter`] reads it at least once per
+/// 2³² instructions; the Cortex-R5F runs the swept motions in 34 M instructions, far below
+/// that).
+pub const CYCLE_MASK: u64 = 0xFFFF_FFFF;
 
-fn cycles() -> u32 {
+/// The PMU cycle counter.
+pub fn cycles() -> u64 {
     let c: u32;
     // SAFETY: reads PMCCNTR, enabled by the start-up code.
     unsafe {
         core::arch::asm!("mrc p15, 0, {c}, c9, c13, 0", c = out(reg) c, options(nomem, nostack));
     }
-    c
+    u64::from(c)
 }
 
-impl Counter {
-    /// Starts counting from the current cycle count.
-    pub fn new() -> Self {
-        Self {
-            last: core::cell::Cell::new(cycles()),
-            total: core::cell::Cell::new(0),
-        }
-    }
-
-    /// Instructions since [`Counter::new`].
-    pub fn now(&self) -> u64 {
-        let c = cycles();
-        self.total
-            .set(self.total.get() + u64::from(c.wrapping_sub(self.last.get())));
-        self.last.set(c);
-        self.total.get()
-    }
-
-    /// As [`Counter::now`]: a span must stay below 2³² instructions (the Cortex-R5F runs the
-    /// swept motions in 34 M instructions, far below that).
-    pub fn now_wide(&self) -> u64 {
-        self.now()
-    }
-}
-
-impl Default for Counter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Fills `[bottom, sp)` with `pattern`.
-#[inline(always)]
-pub fn paint(bottom: usize, pattern: u32) {
-    // SAFETY: writes only below the stack pointer, into memory no live frame uses; `bottom`
-    // is above `.bss`.
-    unsafe {
-        core::arch::asm!(
-            "mov {sp}, sp",
-            "2:",
-            "cmp {p}, {sp}",
-            "bhs 3f",
-            "str {pat}, [{p}], #4",
-            "b 2b",
-            "3:",
-            sp = out(reg) _,
-            p = inout(reg) bottom => _,
-            pat = in(reg) pattern,
-            options(nostack),
-        );
-    }
-}
+// Fills `[bottom, sp)` with `pattern`.
+super::paint_loop!("bhs 3f", "str {pat}, [{p}], #4");

@@ -1,6 +1,8 @@
 //! What differs between cores: start-up, semihosting, the instruction counter and the stack's
-//! extent. Each firmware binary defines `#[no_mangle] fn firmware_main() -> !`; the runtime
-//! starts the core and calls it.
+//! extent (the Cortex-R and A cores share their entry, fault handler and PMU counter: `bare`;
+//! the stack painter's loop is one macro, `paint_loop!`, with each core's instructions). Each
+//! firmware binary defines `#[no_mangle] fn firmware_main() -> !`; the runtime starts the core
+//! and calls it.
 //!
 //! * `cortex_m` — Cortex-M0/M3/M4F/M7/M33 (cortex-m-rt; SysTick calibrated in instructions).
 //! * `cortex_r` — Cortex-R5F (own start-up in ARM state; the PMU cycle counter).
@@ -25,7 +27,49 @@ use cortex_m as arch;
 #[cfg(rt = "cortex_r")]
 use cortex_r as arch;
 
-pub use arch::{paint, semihost, Counter, CORE};
+#[cfg(any(rt = "cortex_r", rt = "aarch64"))]
+mod bare;
+
+#[cfg(rt = "cortex_m")]
+pub use arch::Counter;
+pub use arch::{paint, semihost, CORE};
+#[cfg(any(rt = "cortex_r", rt = "aarch64"))]
+pub use bare::Counter;
+
+impl Default for Counter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Defines a core's `paint`: fills `[bottom, sp)` with `pattern`, a loop in registers only whose
+/// steps are the core's: leave for `3f` once `{p}` reaches `{sp}`, store `{pat}` at `{p}` and
+/// advance it by 4.
+macro_rules! paint_loop {
+    ($($step:literal),+) => {
+        /// Fills `[bottom, sp)` with `pattern`.
+        #[inline(always)]
+        pub fn paint(bottom: usize, pattern: u32) {
+            // SAFETY: writes only below the stack pointer, into memory no live frame uses;
+            // `bottom` is above `.bss`.
+            unsafe {
+                core::arch::asm!(
+                    "mov {sp}, sp",
+                    "2:",
+                    "cmp {p}, {sp}",
+                    $($step,)+
+                    "b 2b",
+                    "3:",
+                    sp = out(reg) _,
+                    p = inout(reg) bottom => _,
+                    pat = in(reg) pattern,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+use paint_loop;
 
 extern "Rust" {
     /// The binary's entry point.

@@ -49,8 +49,8 @@ struct Tally {
 }
 
 macro_rules! boxes_through_c {
-    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $table:ty, $parse:ident,
-     $info:ident, $size:ident, $init:ident, $set:ident, $table_init:ident, $collide:ident,
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $table:ty, $table_init:ident, $collide:ident,
      $boxes:ident, $refine:ident) => {
         mod $module {
             use super::*;
@@ -285,41 +285,13 @@ macro_rules! boxes_through_c {
     };
 }
 
-boxes_through_c!(
-    in_f32,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_box_table_f32,
-    bdtree_image_parse_f32,
-    bdtree_image_info_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_box_table_init_f32,
-    bdtree_collide_f32,
-    bdtree_collide_boxes_f32,
-    bdtree_refine_f32
-);
+with_body_names!(boxes_through_c, f32, in_f32;
+    bdtree_box_table_f32, bdtree_box_table_init_f32, bdtree_collide_f32,
+    bdtree_collide_boxes_f32, bdtree_refine_f32);
 
-boxes_through_c!(
-    in_f64,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_box_table_f64,
-    bdtree_image_parse_f64,
-    bdtree_image_info_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_box_table_init_f64,
-    bdtree_collide_f64,
-    bdtree_collide_boxes_f64,
-    bdtree_refine_f64
-);
+with_body_names!(boxes_through_c, f64, in_f64;
+    bdtree_box_table_f64, bdtree_box_table_init_f64, bdtree_collide_f64,
+    bdtree_collide_boxes_f64, bdtree_refine_f64);
 
 /// Every `stride`-th frame of a scene, from `first`.
 fn frames(scene: &Scene, first: usize, stride: usize) -> Vec<usize> {

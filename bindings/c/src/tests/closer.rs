@@ -206,33 +206,11 @@ macro_rules! closer_through_c {
     };
 }
 
-closer_through_c!(
-    in_f32,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_image_parse_f32,
-    bdtree_image_info_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_closer_than_f32
-);
+with_body_names!(closer_through_c, f32, in_f32;
+    bdtree_closer_than_f32);
 
-closer_through_c!(
-    in_f64,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_image_parse_f64,
-    bdtree_image_info_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_closer_than_f64
-);
+with_body_names!(closer_through_c, f64, in_f64;
+    bdtree_closer_than_f64);
 
 /// The f64 brute-force distance of every body pair (in `(i, j)` order) at each of `frames`:
 /// computed once for both precisions (it is most of the test's time).

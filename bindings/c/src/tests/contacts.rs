@@ -166,8 +166,8 @@ fn close_superset<T>(
 type ProxyBits = Vec<(u32, [u64; 4], u64)>;
 
 macro_rules! through_c {
-    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $prim:ty, $contact:ty,
-     $near:ty, $pproxy:ty, $parse:ident, $info:ident, $size:ident, $init:ident, $set:ident,
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $prim:ty, $contact:ty, $near:ty, $pproxy:ty,
      $contacts:ident, $within:ident, $plane:ident, $sphere:ident, $capsule:ident, $box_:ident,
      $collide_primitive:ident, $primitive_proxies:ident) => {
         mod $module {
@@ -588,54 +588,16 @@ macro_rules! through_c {
     };
 }
 
-through_c!(
-    in_f32,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_primitive_f32,
-    bdtree_contact_f32,
-    bdtree_near_pair_f32,
-    bdtree_primitive_proxy_f32,
-    bdtree_image_parse_f32,
-    bdtree_image_info_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_contacts_f32,
-    bdtree_within_f32,
-    bdtree_primitive_plane_f32,
-    bdtree_primitive_sphere_f32,
-    bdtree_primitive_capsule_f32,
-    bdtree_primitive_box_f32,
-    bdtree_collide_primitive_f32,
-    bdtree_collide_primitive_proxies_f32
-);
-through_c!(
-    in_f64,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_primitive_f64,
-    bdtree_contact_f64,
-    bdtree_near_pair_f64,
-    bdtree_primitive_proxy_f64,
-    bdtree_image_parse_f64,
-    bdtree_image_info_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_contacts_f64,
-    bdtree_within_f64,
-    bdtree_primitive_plane_f64,
-    bdtree_primitive_sphere_f64,
-    bdtree_primitive_capsule_f64,
-    bdtree_primitive_box_f64,
-    bdtree_collide_primitive_f64,
-    bdtree_collide_primitive_proxies_f64
-);
+with_body_names!(through_c, f32, in_f32;
+    bdtree_primitive_f32, bdtree_contact_f32, bdtree_near_pair_f32, bdtree_primitive_proxy_f32,
+    bdtree_collide_contacts_f32, bdtree_within_f32, bdtree_primitive_plane_f32,
+    bdtree_primitive_sphere_f32, bdtree_primitive_capsule_f32, bdtree_primitive_box_f32,
+    bdtree_collide_primitive_f32, bdtree_collide_primitive_proxies_f32);
+with_body_names!(through_c, f64, in_f64;
+    bdtree_primitive_f64, bdtree_contact_f64, bdtree_near_pair_f64, bdtree_primitive_proxy_f64,
+    bdtree_collide_contacts_f64, bdtree_within_f64, bdtree_primitive_plane_f64,
+    bdtree_primitive_sphere_f64, bdtree_primitive_capsule_f64, bdtree_primitive_box_f64,
+    bdtree_collide_primitive_f64, bdtree_collide_primitive_proxies_f64);
 
 /// 3 km from the world origin, in the fixtures' units.
 const FAR: [f64; 3] = [3000.0, -1500.0, 700.0];

@@ -18,10 +18,9 @@ use super::swept::aligned;
 use crate::c_names::*;
 
 macro_rules! jacobian_through_c {
-    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $contact:ident,
-     $penetration:ident, $parse:ident, $size:ident, $init:ident, $set:ident,
-     $contacts:ident, $jacobian:ident, $host_tolerance:expr, $step:expr,
-     $fd_tolerance:expr) => {
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $contact:ident, $penetration:ident, $contacts:ident,
+     $jacobian:ident, $host_tolerance:expr, $step:expr, $fd_tolerance:expr) => {
         mod $module {
             use super::*;
 
@@ -349,40 +348,10 @@ macro_rules! jacobian_through_c {
     };
 }
 
-jacobian_through_c!(
-    f32_jacobian,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_contact_f32,
-    bdtree_penetration_f32,
-    bdtree_image_parse_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_contacts_f32,
-    bdtree_contact_jacobian_f32,
-    1e-3,
-    1e-3,
-    2e-2
-);
+with_body_names!(jacobian_through_c, f32, f32_jacobian;
+    bdtree_contact_f32, bdtree_penetration_f32, bdtree_collide_contacts_f32,
+    bdtree_contact_jacobian_f32, 1e-3, 1e-3, 2e-2);
 
-jacobian_through_c!(
-    f64_jacobian,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_contact_f64,
-    bdtree_penetration_f64,
-    bdtree_image_parse_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_contacts_f64,
-    bdtree_contact_jacobian_f64,
-    1e-9,
-    1e-6,
-    1e-5
-);
+with_body_names!(jacobian_through_c, f64, f64_jacobian;
+    bdtree_contact_f64, bdtree_penetration_f64, bdtree_collide_contacts_f64,
+    bdtree_contact_jacobian_f64, 1e-9, 1e-6, 1e-5);

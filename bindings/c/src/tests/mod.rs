@@ -1,7 +1,26 @@
 //! The crate's tests, one file per concept of the library (`boxes`, `closer`, `contacts`,
 //! `jacobian`, `response`, `self_collision`, `swept`, `world`), each calling it through the C names only
-//! ([`crate::c_names`]); `layout` holds the floor plan of the crate docs. `scene_bodies!` is
-//! what the files share: a scene's images and bodies set up through C.
+//! ([`crate::c_names`]); `layout` holds the floor plan of the crate docs. What the files share:
+//! `with_body_names!`, which expands a file's test macro in one precision with the C names every
+//! file takes, and `scene_bodies!`, a scene's images and bodies set up through C.
+
+/// Expands the test macro `$test` in one precision (`f32` or `f64`): its first argument (a module
+/// or test name), then the scalar, the build precision and the C names every test file takes —
+/// image and body types, `bdtree_image_parse_*`, `bdtree_image_info_*`,
+/// `bdtree_body_storage_size_*`, `bdtree_body_init_*`, `bdtree_body_set_state_from_f64_*` —, then
+/// the file's own arguments (after the `;`).
+macro_rules! with_body_names {
+    ($test:ident, f32, $first:ident; $($own:tt)*) => {
+        $test!($first, f32, Precision::F32, bdtree_image_f32, bdtree_body_f32,
+            bdtree_image_parse_f32, bdtree_image_info_f32, bdtree_body_storage_size_f32,
+            bdtree_body_init_f32, bdtree_body_set_state_from_f64_f32, $($own)*);
+    };
+    ($test:ident, f64, $first:ident; $($own:tt)*) => {
+        $test!($first, f64, Precision::F64, bdtree_image_f64, bdtree_body_f64,
+            bdtree_image_parse_f64, bdtree_image_info_f64, bdtree_body_storage_size_f64,
+            bdtree_body_init_f64, bdtree_body_set_state_from_f64_f64, $($own)*);
+    };
+}
 
 /// A scene's images parsed through C and a body per mesh body, storage and objects boxed (the C
 /// objects hold pointers into them): `World`, `world(prepared, options)` (`options` of
@@ -62,7 +81,6 @@ macro_rules! scene_bodies {
         }
 
         /// Body `b`'s state of frame `f`, placed at `origin`.
-        #[allow(dead_code)] // a file that sets whole frames has its own
         pub(super) fn set_body(
             world: &mut World,
             scene: &Scene,

@@ -199,9 +199,9 @@ fn close(what: &str, x: &host::Wrench, y: &host::Wrench, tolerance: f64, scale: 
 }
 
 macro_rules! forces_through_c {
-    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $wrench:ident, $penalty:ident,
-     $proxy:ident, $contact:ident, $parse:ident, $size:ident, $init:ident, $set:ident,
-     $proxies:ident, $contacts:ident, $respond:ident, $respond_contact:ident,
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $wrench:ident, $penalty:ident, $proxy:ident,
+     $contact:ident, $proxies:ident, $contacts:ident, $respond:ident, $respond_contact:ident,
      $at_node:ident, $at_triangle:ident, $tolerance:expr) => {
         mod $module {
             use super::*;
@@ -597,48 +597,12 @@ macro_rules! forces_through_c {
     };
 }
 
-forces_through_c!(
-    f32_forces,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_wrench_f32,
-    bdtree_penalty_f32,
-    bdtree_proxy_pair_f32,
-    bdtree_contact_f32,
-    bdtree_image_parse_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_proxies_f32,
-    bdtree_collide_contacts_f32,
-    bdtree_respond_f32,
-    bdtree_respond_contact_f32,
-    bdtree_apply_at_node_f32,
-    bdtree_apply_at_triangle_f32,
-    2e-5
-);
+with_body_names!(forces_through_c, f32, f32_forces;
+    bdtree_wrench_f32, bdtree_penalty_f32, bdtree_proxy_pair_f32, bdtree_contact_f32,
+    bdtree_collide_proxies_f32, bdtree_collide_contacts_f32, bdtree_respond_f32,
+    bdtree_respond_contact_f32, bdtree_apply_at_node_f32, bdtree_apply_at_triangle_f32, 2e-5);
 
-forces_through_c!(
-    f64_forces,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_wrench_f64,
-    bdtree_penalty_f64,
-    bdtree_proxy_pair_f64,
-    bdtree_contact_f64,
-    bdtree_image_parse_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_proxies_f64,
-    bdtree_collide_contacts_f64,
-    bdtree_respond_f64,
-    bdtree_respond_contact_f64,
-    bdtree_apply_at_node_f64,
-    bdtree_apply_at_triangle_f64,
-    1e-10
-);
+with_body_names!(forces_through_c, f64, f64_forces;
+    bdtree_wrench_f64, bdtree_penalty_f64, bdtree_proxy_pair_f64, bdtree_contact_f64,
+    bdtree_collide_proxies_f64, bdtree_collide_contacts_f64, bdtree_respond_f64,
+    bdtree_respond_contact_f64, bdtree_apply_at_node_f64, bdtree_apply_at_triangle_f64, 1e-10);

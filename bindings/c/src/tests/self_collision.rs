@@ -85,7 +85,7 @@ fn cases() -> Vec<Case> {
 }
 
 macro_rules! self_through_c {
-    ($name:ident, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+    ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
      $size:ident, $init:ident, $set:ident, $collide:ident) => {
         #[test]
         fn $name() {
@@ -170,28 +170,8 @@ macro_rules! self_through_c {
     };
 }
 
-self_through_c!(
-    self_pairs_f32_miss_nothing_on_shapes_that_break_the_shortcuts,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_image_parse_f32,
-    bdtree_image_info_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_self_f32
-);
+with_body_names!(self_through_c, f32, self_pairs_f32_miss_nothing_on_shapes_that_break_the_shortcuts;
+    bdtree_collide_self_f32);
 
-self_through_c!(
-    self_pairs_f64_miss_nothing_on_shapes_that_break_the_shortcuts,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_image_parse_f64,
-    bdtree_image_info_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_self_f64
-);
+with_body_names!(self_through_c, f64, self_pairs_f64_miss_nothing_on_shapes_that_break_the_shortcuts;
+    bdtree_collide_self_f64);

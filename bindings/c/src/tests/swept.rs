@@ -26,8 +26,8 @@ pub(crate) fn aligned(bytes: &[u8]) -> Vec<u64> {
 }
 
 macro_rules! swept_through_c {
-    ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $pair:ty, $parse:ident,
-     $size:ident, $init:ident, $set:ident, $swept:ident) => {
+    ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $pair:ty, $swept:ident) => {
         #[test]
         fn $name() {
             let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/swept");
@@ -181,32 +181,10 @@ macro_rules! swept_through_c {
     };
 }
 
-swept_through_c!(
-    swept_f32_equals_the_runner,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_swept_pair_f32,
-    bdtree_image_parse_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_swept_f32
-);
-swept_through_c!(
-    swept_f64_equals_the_runner,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_swept_pair_f64,
-    bdtree_image_parse_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_swept_f64
-);
+with_body_names!(swept_through_c, f32, swept_f32_equals_the_runner;
+    bdtree_swept_pair_f32, bdtree_collide_swept_f32);
+with_body_names!(swept_through_c, f64, swept_f64_equals_the_runner;
+    bdtree_swept_pair_f64, bdtree_collide_swept_f64);
 
 /// The kernel test's resting pad (`bdtree-std/tests/kernel/query/swept_front.rs`) as a scene: a
 /// modal ball of radius 0.06 (320 triangles, 3 modes) pressed 5 mm into a modal sheet 0.6 × 0.4
@@ -347,8 +325,8 @@ impl Ticks {
 }
 
 macro_rules! front_through_c {
-    ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $pair:ty, $entry:ty,
-     $front:ty, $parse:ident, $size:ident, $init:ident, $set:ident, $swept:ident,
+    ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, $pair:ty, $entry:ty, $front:ty, $swept:ident,
      $front_init:ident, $front_info:ident, $front_query:ident) => {
         /// The front through the C functions on the resting pad, 3 km from the world origin at
         /// a floating origin kept while the front is: tick after tick against
@@ -608,42 +586,14 @@ macro_rules! front_through_c {
     };
 }
 
-front_through_c!(
-    swept_front_f32_answers_as_the_root_walk_and_sampling,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_swept_pair_f32,
-    bdtree_swept_front_entry_f32,
-    bdtree_swept_front_f32,
-    bdtree_image_parse_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_collide_swept_f32,
-    bdtree_swept_front_init_f32,
-    bdtree_swept_front_info_f32,
-    bdtree_collide_swept_front_f32
-);
-front_through_c!(
-    swept_front_f64_answers_as_the_root_walk_and_sampling,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_swept_pair_f64,
-    bdtree_swept_front_entry_f64,
-    bdtree_swept_front_f64,
-    bdtree_image_parse_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_collide_swept_f64,
-    bdtree_swept_front_init_f64,
-    bdtree_swept_front_info_f64,
-    bdtree_collide_swept_front_f64
-);
+with_body_names!(front_through_c, f32, swept_front_f32_answers_as_the_root_walk_and_sampling;
+    bdtree_swept_pair_f32, bdtree_swept_front_entry_f32, bdtree_swept_front_f32,
+    bdtree_collide_swept_f32, bdtree_swept_front_init_f32, bdtree_swept_front_info_f32,
+    bdtree_collide_swept_front_f32);
+with_body_names!(front_through_c, f64, swept_front_f64_answers_as_the_root_walk_and_sampling;
+    bdtree_swept_pair_f64, bdtree_swept_front_entry_f64, bdtree_swept_front_f64,
+    bdtree_collide_swept_f64, bdtree_swept_front_init_f64, bdtree_swept_front_info_f64,
+    bdtree_collide_swept_front_f64);
 
 /// The largest front each body pair of `scene` reaches over its frames as ticks (f32, vertex
 /// caches, one floating origin per pair for all its frames): `(i, j, entries, nodes of i, nodes

@@ -95,19 +95,8 @@ macro_rules! world_through_c {
 
             /// Every body of frame `f` relative to `origin`.
             pub(super) fn set(world: &mut World, scene: &Scene, f: usize, origin: [f64; 3]) {
-                for (body, (pose, q)) in world.bodies.iter_mut().zip(&scene.frames[f]) {
-                    // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
-                    let s = unsafe {
-                        $set(
-                            &mut **body,
-                            pose.rotation.as_ptr(),
-                            pose.translation.as_ptr(),
-                            origin.as_ptr(),
-                            q.as_ptr(),
-                            q.len(),
-                        )
-                    };
-                    assert_eq!(s, bdtree_status::Ok);
+                for b in 0..world.bodies.len().min(scene.frames[f].len()) {
+                    set_body(world, scene, f, b, origin);
                 }
             }
 
@@ -419,35 +408,11 @@ macro_rules! world_through_c {
     };
 }
 
-world_through_c!(
-    in_f32,
-    f32,
-    Precision::F32,
-    bdtree_image_f32,
-    bdtree_body_f32,
-    bdtree_image_parse_f32,
-    bdtree_image_info_f32,
-    bdtree_body_storage_size_f32,
-    bdtree_body_init_f32,
-    bdtree_body_set_state_from_f64_f32,
-    bdtree_body_sphere_f32,
-    bdtree_collide_world_f32
-);
+with_body_names!(world_through_c, f32, in_f32;
+    bdtree_body_sphere_f32, bdtree_collide_world_f32);
 
-world_through_c!(
-    in_f64,
-    f64,
-    Precision::F64,
-    bdtree_image_f64,
-    bdtree_body_f64,
-    bdtree_image_parse_f64,
-    bdtree_image_info_f64,
-    bdtree_body_storage_size_f64,
-    bdtree_body_init_f64,
-    bdtree_body_set_state_from_f64_f64,
-    bdtree_body_sphere_f64,
-    bdtree_collide_world_f64
-);
+with_body_names!(world_through_c, f64, in_f64;
+    bdtree_body_sphere_f64, bdtree_collide_world_f64);
 
 /// The world through C equals the kernel's pairwise answers and holds the brute force, on
 /// the three-body scenes (touching: exact touching), near the origin, 3 km away and with one
