@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 
 use bdtree_core::Scalar;
-use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::io::{Mesh, Pose, Scene, SceneBody};
 use bdtree_std::rng::Rng;
 use bdtree_std::runner::{prepare, run_swept, run_swept_front, FrameAnswer, SweptContact};
@@ -17,6 +16,7 @@ use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::binary::fixtures;
 use crate::cli_contacts::{json_lines, key, sampled_with, Key};
+use crate::support::options_in;
 
 /// A pad (a ball with 3 smooth modes) pressed into a plate (2 modes) and sliding over it:
 /// `scale` the unit, `offset` where the scene sits, `rate` ticks per second, `speed` the
@@ -124,15 +124,7 @@ struct Seen {
 /// Runs `scene`'s motions through fronts and from the root in scalar `S`: every pair dense
 /// sampling finds is reported by both, no later than the sample.
 fn check<S: Scalar>(scene: &Scene, samples: usize, what: &str) -> Seen {
-    let precision = if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    };
-    let options = BuildOptions {
-        precision,
-        ..BuildOptions::default()
-    };
+    let options = options_in::<S>();
     let prepared = prepare(scene, options).expect("build");
     let (front, _, summary) = run_swept_front::<S>(scene, &prepared).expect("front");
     let (root, _) = run_swept::<S>(scene, &prepared).expect("root");

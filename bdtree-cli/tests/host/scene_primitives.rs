@@ -23,7 +23,7 @@ use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, 
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, frame_error, set_state_f64, Rng};
+use crate::support::{config, frame_error, options_in, set_state_f64, Rng};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/primitives/primitives.json")
@@ -46,19 +46,7 @@ struct Found {
 /// contacts' primitive pairs equal the run's, every primitive contact's point on its triangle and in the
 /// primitive, its normal unit and its depth the brute force's (plane, sphere, capsule).
 fn check<S: Scalar>(scene: &Scene, scale: f64) -> Found {
-    let precision = if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    };
-    let prepared = prepare(
-        scene,
-        BuildOptions {
-            precision,
-            ..BuildOptions::default()
-        },
-    )
-    .expect("build");
+    let prepared = prepare(scene, options_in::<S>()).expect("build");
     let (frames, _) = run_with::<S>(scene, &prepared, 1, None, false).expect("run");
     let (answers, _) = run_contacts::<S>(scene, &prepared).expect("contacts");
     let n = scene.bodies.len();
@@ -375,16 +363,8 @@ fn check_primitive_proxies<S: Scalar>(
     place: &io::Pose,
     proxy_depth: u32,
 ) -> Result<usize, TestCaseError> {
-    let precision = if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    };
     let basis = smooth_basis(&mesh.vertices, q.len(), 0.1);
-    let options = BuildOptions {
-        precision,
-        ..BuildOptions::default()
-    };
+    let options = options_in::<S>();
     let built = bdtree_std::build::build(mesh, Some(&basis), options, &mut |_| {})
         .expect("build")
         .0;

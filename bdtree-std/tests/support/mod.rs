@@ -364,12 +364,17 @@ pub fn closer_than<S: bdtree_core::Scalar>(
 /// builds its images.
 pub fn options_in<S: Scalar>() -> BuildOptions {
     BuildOptions {
-        precision: if S::BYTES == 4 {
-            Precision::F32
-        } else {
-            Precision::F64
-        },
+        precision: precision::<S>(),
         ..BuildOptions::default()
+    }
+}
+
+/// The build precision of scalar `S`.
+pub fn precision<S: Scalar>() -> Precision {
+    if S::BYTES == 4 {
+        Precision::F32
+    } else {
+        Precision::F64
     }
 }
 

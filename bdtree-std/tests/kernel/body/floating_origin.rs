@@ -22,6 +22,7 @@ use bdtree_std::rng::Rng;
 use bdtree_std::runner::{brute_force_frame, prepare, run, PreparedScene};
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 
+use crate::support::options_in;
 use crate::support::scenes::{
     extents, far_scene, field_basis, grid, random_q, scene_of, touching_scene,
 };
@@ -257,15 +258,7 @@ fn set_f64<S: bdtree_core::Scalar>(
     translation: [f64; 3],
     origin: [f64; 3],
 ) -> Result<(), bdtree_core::BodyError> {
-    let precision = if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    };
-    let options = BuildOptions {
-        precision,
-        ..BuildOptions::default()
-    };
+    let options = options_in::<S>();
     let mesh = icosphere(1.0, 1);
     let (image, _) = bdtree_std::build::build(&mesh, None, options, &mut |_| {}).expect("build");
     let image = image.parse::<S>().expect("parse");

@@ -3,26 +3,19 @@
 //! traversals equal to brute force — in f32 and in f64.
 
 use bdtree_core::{collide, stack_capacity, Anchor, ReferenceEntry, Scalar, TrianglePair};
-use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::build::build;
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::smooth_basis;
 use bdtree_std::{oracle, BodyStorage};
 
 use crate::support::{
-    dist, kernel_pose, meshes, node_vertices, rough_basis, shuffled, sphere_f64, stored_model, Rng,
+    dist, kernel_pose, meshes, node_vertices, options_in, rough_basis, shuffled, sphere_f64,
+    stored_model, Rng,
 };
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: &Basis) -> ImageBuf {
-    let precision = if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    };
-    let options = BuildOptions {
-        precision,
-        ..BuildOptions::default()
-    };
+    let options = options_in::<S>();
     build(mesh, Some(basis), options, &mut |_| {})
         .expect("build")
         .0

@@ -6,22 +6,14 @@ use bdtree_core::query::boxes::{
     boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest, WorldBox,
 };
 use bdtree_core::{stack_capacity, QueryStatus, Scalar, TrianglePair};
-use bdtree_std::build::{box_table, build, BuildOptions, Precision};
+use bdtree_std::build::{box_table, build, BuildOptions};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, kernel_pose, meshes, node_vertices, rough_basis, Rng};
-
-fn precision<S: Scalar>() -> Precision {
-    if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    }
-}
+use crate::support::{config, kernel_pose, meshes, node_vertices, precision, rough_basis, Rng};
 
 /// Every deformed vertex (f64, source data) inside its node's world box.
 fn containment<S: Scalar>(

@@ -9,22 +9,16 @@ use bdtree_core::{
     collide_proxies, collide_proxies_apart, proxy_stack_capacity, Anchor, Body, Image, ImageError,
     NodeKind, ProxyBuffer, ProxyPair, QueryStatus, ReferenceEntry, Scalar, TreeView,
 };
-use bdtree_std::build::{build, BuildOptions, Precision};
+use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, dist, meshes, proxy_of_triangle, rough_basis, set_state_f64, Rng};
-
-fn precision<S: Scalar>() -> Precision {
-    if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    }
-}
+use crate::support::{
+    config, dist, meshes, precision, proxy_of_triangle, rough_basis, set_state_f64, Rng,
+};
 
 fn nested_image<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
     let options = BuildOptions {

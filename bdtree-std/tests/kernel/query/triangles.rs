@@ -2,7 +2,7 @@
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
 use bdtree_core::{collide, stack_capacity, Image, Scalar, TrianglePair, VertexEntry};
-use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
+use bdtree_std::build::{build, BuildOptions, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus, uv_sphere};
@@ -10,8 +10,8 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{
-    config, dist, node_vertices, rough_basis, set_state_f64, shuffled, sphere_f64, stored_model,
-    Rng,
+    config, dist, node_vertices, precision, rough_basis, set_state_f64, shuffled, sphere_f64,
+    stored_model, Rng,
 };
 
 fn meshes() -> Vec<(&'static str, Mesh)> {
@@ -23,14 +23,6 @@ fn meshes() -> Vec<(&'static str, Mesh)> {
         ("blob", blob(0.5, 2, 5, 11)),
         ("uv sphere", uv_sphere(0.4, 8, 12)),
     ]
-}
-
-fn precision<S: Scalar>() -> Precision {
-    if S::BYTES == 4 {
-        Precision::F32
-    } else {
-        Precision::F64
-    }
 }
 
 fn image_of<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>) -> ImageBuf {
