@@ -369,6 +369,22 @@ pub fn options_in<S: Scalar>() -> BuildOptions {
     }
 }
 
+/// Every triangle pair `collide` reports for two bodies whose trees are `depths` deep, in the
+/// order reported, with the query's outcome.
+pub fn collide_all<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    depths: [u32; 2],
+) -> (bdtree_core::QueryOutcome, Vec<bdtree_core::TrianglePair>) {
+    let mut stack = vec![[0u32; 2]; bdtree_core::stack_capacity(depths[0], depths[1])];
+    let mut found = Vec::new();
+    let outcome = bdtree_core::collide(a, b, &mut stack, &mut |p| {
+        found.push(p);
+        true
+    });
+    (outcome, found)
+}
+
 /// The build precision of scalar `S`.
 pub fn precision<S: Scalar>() -> Precision {
     if S::BYTES == 4 {

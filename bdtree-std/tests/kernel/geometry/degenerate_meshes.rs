@@ -3,10 +3,9 @@
 //! crumpled grid, a torus with point triangles, bodies 100 units across) against the brute
 //! force, and the distance query on them. The leaf test on single pairs: [`super::degenerate`].
 
-use crate::support::{config, image_in, nearest, set_state_f64, Rng};
+use crate::support::{collide_all, config, image_in, nearest, set_state_f64, Rng};
 use bdtree_core::{
-    collide, collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar,
-    TrianglePair,
+    collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar, TrianglePair,
 };
 use bdtree_std::build::quality::counts;
 use bdtree_std::io;
@@ -79,17 +78,9 @@ fn pair_query<S: Scalar>(
     let mut body_b = cb.body(&ib).expect("b");
     set(&mut body_a, a);
     set(&mut body_b, b);
-    let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
-    let mut found = Vec::new();
-    let outcome = collide(
-        &mut body_a,
-        &mut body_b,
-        &mut stack,
-        &mut |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        },
-    );
+    let (outcome, found) =
+        collide_all(&mut body_a, &mut body_b, [ia.tree.depth(), ib.tree.depth()]);
+    let mut found: Vec<(u32, u32)> = found.iter().map(|p| (p.a, p.b)).collect();
     prop_assert_eq!(outcome.status, QueryStatus::Complete);
     found.sort_unstable();
     let wa = oracle::deform(&a.mesh.vertices, Some(&a.basis), &a.q, &a.pose);
@@ -104,6 +95,7 @@ fn pair_query<S: Scalar>(
     let extras = check_extras::<S>(&found, &truth, &tri_a, &tri_b, error, extent, "pair")?;
 
     // The distance query on the same bodies (exact distance from the f64 brute force).
+    let mut stack = vec![[0u32; 2]; stack_capacity(ia.tree.depth(), ib.tree.depth())];
     let outcome = nearest(&mut body_a, &mut body_b, &mut stack);
     prop_assert_eq!(outcome.status, QueryStatus::Complete);
     let n = outcome.nearest.expect("answer");

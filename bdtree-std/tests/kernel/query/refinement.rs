@@ -5,8 +5,8 @@
 //! extras. Float and 16-bit (quantized) models.
 
 use bdtree_core::{
-    collide, collide_self, refine, refine_error, refine_self, self_stack_capacity, stack_capacity,
-    Body, Encoding, Image, Pose, TrianglePair,
+    collide_self, refine, refine_error, refine_self, self_stack_capacity, Body, Encoding, Image,
+    Pose, TrianglePair,
 };
 use bdtree_std::build::{build, compact, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -14,7 +14,7 @@ use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis, translate};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, meshes, Rng};
+use crate::support::{collide_all, config, meshes, Rng};
 
 fn f32_image(mesh: &Mesh, basis: &Basis, quantized: bool) -> ImageBuf {
     let options = BuildOptions {
@@ -150,17 +150,8 @@ fn check_pair(a: &Side<'_>, b: &Side<'_>, quantized: bool) -> Result<Outcome, Te
     let mut storage_b = BodyStorage::new(image_b.tree.node_count());
     let mut body_a = body(&image_a, &mut storage_a, &a.2);
     let mut body_b = body(&image_b, &mut storage_b, &b.2);
-    let mut stack = vec![[0u32; 2]; stack_capacity(image_a.tree.depth(), image_b.tree.depth())];
-    let mut found = Vec::new();
-    let outcome = collide(
-        &mut body_a,
-        &mut body_b,
-        &mut stack,
-        &mut |p: TrianglePair| {
-            found.push(p);
-            true
-        },
-    );
+    let depths = [image_a.tree.depth(), image_b.tree.depth()];
+    let (outcome, mut found) = collide_all(&mut body_a, &mut body_b, depths);
     prop_assert!(outcome.status.is_complete());
     let widened = sorted(&found);
     let kept = refine(&body_a, &body_b, &mut found);

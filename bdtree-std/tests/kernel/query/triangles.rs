@@ -1,7 +1,7 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{collide, stack_capacity, Image, Scalar, TrianglePair, VertexEntry};
+use bdtree_core::{Image, Scalar, VertexEntry};
 use bdtree_std::build::{build, BuildOptions, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -10,8 +10,8 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{
-    config, dist, node_vertices, precision, rough_basis, set_state_f64, shuffled, sphere_f64,
-    stored_model, Rng,
+    collide_all, config, dist, node_vertices, precision, rough_basis, set_state_f64, shuffled,
+    sphere_f64, stored_model, Rng,
 };
 
 fn meshes() -> Vec<(&'static str, Mesh)> {
@@ -165,17 +165,9 @@ pub(crate) fn check_traversal_of<S: Scalar>(
     for (body, (_, _, q, pose)) in [(&mut body_a, &a), (&mut body_b, &b)] {
         set_state_f64(body, pose, q);
     }
-    let mut stack = vec![[0u32; 2]; stack_capacity(image_a.tree.depth(), image_b.tree.depth())];
-    let mut pairs = Vec::new();
-    let outcome = collide(
-        &mut body_a,
-        &mut body_b,
-        &mut stack,
-        &mut |p: TrianglePair| {
-            pairs.push((p.a, p.b));
-            true
-        },
-    );
+    let depths = [image_a.tree.depth(), image_b.tree.depth()];
+    let (outcome, found) = collide_all(&mut body_a, &mut body_b, depths);
+    let mut pairs: Vec<(u32, u32)> = found.iter().map(|p| (p.a, p.b)).collect();
     prop_assert!(outcome.status.is_complete(), "{:?}", outcome.status);
     prop_assert_eq!(outcome.stats.pairs as usize, pairs.len());
     pairs.sort_unstable();
