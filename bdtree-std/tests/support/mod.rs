@@ -164,6 +164,27 @@ pub fn sphere_f64<S: Scalar>(body: &mut Body<'_, '_, S>, k: usize) -> ([f64; 3],
     ([s[0].to_f64(), s[1].to_f64(), s[2].to_f64()], s[3].to_f64())
 }
 
+/// Sets `body` to a scene state rounded to `S` and returns the model `image` stores with its
+/// world vertices by the f64 oracle at that same rounded state: the oracle then differs from the
+/// kernel by the kernel's rounding only.
+pub fn set_state_rounded<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    image: &Image<'_, S>,
+    pose: &bdtree_std::io::Pose,
+    q: &[f64],
+) -> (Mesh, Vec<[f64; 3]>) {
+    let round = |x: f64| S::from_f64(x).to_f64();
+    let pose = bdtree_std::io::Pose {
+        rotation: pose.rotation.map(round),
+        translation: pose.translation.map(round),
+    };
+    let q: Vec<f64> = q.iter().map(|&x| round(x)).collect();
+    set_state_f64(body, &pose, &q);
+    let (mesh, basis) = stored_model(image);
+    let world = bdtree_std::oracle::deform(&mesh.vertices, Some(&basis), &q, &pose);
+    (mesh, world)
+}
+
 /// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).
 pub use bdtree_std::rng::Rng;
 

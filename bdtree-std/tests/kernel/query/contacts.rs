@@ -6,7 +6,7 @@
 //! brute-force distance puts within the distance (up to the documented `2T`).
 
 use bdtree_core::{
-    collide_contacts, contact_tolerance, stack_capacity, within, ContactPoint, NearPair, Pose,
+    collide_contacts, contact_tolerance, stack_capacity, within, ContactPoint, NearPair,
     QueryStatus, Scalar,
 };
 use bdtree_std::io;
@@ -17,7 +17,9 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 use crate::support::triangles::{dot, penetration_depth, point_distance, sub, Tri, V};
-use crate::support::{config, image_in, small_meshes, stored_model, with_random_pair, Case, Rng};
+use crate::support::{
+    config, image_in, set_state_rounded, small_meshes, with_random_pair, Case, Rng,
+};
 
 /// How far `b` must move along unit `n` for the projections onto `n` to separate.
 fn overlap_along(a: &Tri, b: &Tri, n: V) -> f64 {
@@ -43,27 +45,9 @@ fn check<S: Scalar>(
     let mut body_b = cb.body(&ib).expect("b");
     // The oracle deforms the model the image stores, with the state the kernel is given
     // (rounded to S), so the only difference left is the kernel's rounding.
-    let round = |x: f64| S::from_f64(x).to_f64();
     let mut world = Vec::new();
     for (body, case, image) in [(&mut body_a, a, &ia), (&mut body_b, b, &ib)] {
-        let rotation = case.3.rotation.map(round);
-        let translation = case.3.translation.map(round);
-        let q: Vec<f64> = case.2.iter().map(|&x| round(x)).collect();
-        let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
-            .expect("pose");
-        let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-        body.set_state(pose, &qs).expect("state");
-        let (mesh, basis) = stored_model(image);
-        let w = oracle::deform(
-            &mesh.vertices,
-            Some(&basis),
-            &q,
-            &io::Pose {
-                rotation,
-                translation,
-            },
-        );
-        world.push((mesh, w));
+        world.push(set_state_rounded(body, image, &case.3, &case.2));
     }
     let (ma, wa) = &world[0];
     let (mb, wb) = &world[1];

@@ -14,7 +14,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-use crate::support::{config, image_in, random_case, small_meshes, stored_model, Case, Rng};
+use crate::support::{config, image_in, random_case, set_state_rounded, small_meshes, Case, Rng};
 
 type V = [f64; 3];
 type Tri = [V; 3];
@@ -231,24 +231,7 @@ fn check<S: Scalar>(body: &Case<'_>, shape: Shape) -> Result<usize, TestCaseErro
     let image = built.parse::<S>().expect("image");
     let mut storage = BodyStorage::new(image.tree.node_count());
     let mut kernel = storage.body(&image).expect("body");
-    let round = |x: f64| S::from_f64(x).to_f64();
-    let rotation = body.3.rotation.map(round);
-    let translation = body.3.translation.map(round);
-    let q: Vec<f64> = body.2.iter().map(|&x| round(x)).collect();
-    let pose = Pose::from_quaternion(rotation.map(S::from_f64), translation.map(S::from_f64))
-        .expect("pose");
-    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
-    kernel.set_state(pose, &qs).expect("state");
-    let (mesh, basis) = stored_model(&image);
-    let world = oracle::deform(
-        &mesh.vertices,
-        Some(&basis),
-        &q,
-        &io::Pose {
-            rotation,
-            translation,
-        },
-    );
+    let (mesh, world) = set_state_rounded(&mut kernel, &image, &body.3, &body.2);
     let tri = |t: u32| mesh.triangles[t as usize].map(|v| world[v as usize]);
 
     let primitive = shape.kernel::<S>();
