@@ -9,12 +9,12 @@
 //! `interrupt`, one benchmark per (order, budget), one iteration = 16 queries; the time per
 //! query is what a control loop's slot must hold (a 1 kHz loop has 1 ms for everything).
 
-use bdtree_std::BodyStorage;
 use std::time::Duration;
 
+use bdtree_benches::pair_storage::PairStorage;
 use bdtree_core::{
     collide, stack_capacity, Image, NodeKind, Order, Pending, Pose, TestBudget, Traversal,
-    TreeView, TrianglePair, VertexEntry,
+    TreeView, TrianglePair,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
@@ -65,8 +65,7 @@ fn leaves(tree: &TreeView<'_, f32>) -> Vec<u64> {
 }
 
 struct Storage {
-    spheres: [BodyStorage<f32>; 2],
-    vertices: [Vec<VertexEntry<f32>>; 2],
+    pair: PairStorage,
     pending: Vec<Pending<f32>>,
 }
 
@@ -79,16 +78,7 @@ fn run(
     order: Order,
     budget: u32,
 ) -> Vec<(Vec<(u32, u32)>, Vec<(u32, u32)>)> {
-    let [ca, cb] = &mut storage.spheres;
-    let [va, vb] = &mut storage.vertices;
-    let mut a = ca
-        .body(image)
-        .and_then(|b| b.with_vertex_cache(va))
-        .expect("body");
-    let mut b = cb
-        .body(image)
-        .and_then(|b| b.with_vertex_cache(vb))
-        .expect("body");
+    let (mut a, mut b) = storage.pair.bodies(image);
     let mut out = Vec::with_capacity(frames.len());
     for f in frames {
         a.set_state(f.pose[0], &f.q[0]).expect("state");
@@ -122,20 +112,14 @@ fn bench(c: &mut Criterion) {
         .0;
     let image = buf.parse::<f32>().expect("image");
     let frames = frames();
-    let n = image.tree.node_count();
-    let v = image.model.vertex_count();
     let mut storage = Storage {
-        spheres: [BodyStorage::new(n), BodyStorage::new(n)],
-        vertices: [
-            vec![VertexEntry::default(); v],
-            vec![VertexEntry::default(); v],
-        ],
+        pair: PairStorage::new(&image),
         pending: vec![Pending::EMPTY; 1 << 20],
     };
     // The full answers, by the depth-first query.
     let mut full: Vec<Vec<(u32, u32)>> = Vec::new();
     {
-        let [ca, cb] = &mut storage.spheres;
+        let [ca, cb] = &mut storage.pair.spheres;
         let mut a = ca.body(&image).expect("body");
         let mut b = cb.body(&image).expect("body");
         let mut stack = vec![[0u32; 2]; stack_capacity(image.tree.depth(), image.tree.depth())];

@@ -14,13 +14,13 @@
 //! on plain and nested trees are checked to return the same pairs, and every such pair to lie
 //! under a reported proxy pair.
 
-use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::Duration;
 
+use bdtree_benches::pair_storage::PairStorage;
 use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Image, NodeKind, Pose,
-    ProxyPair, QueryStats, TreeView, TrianglePair, VertexEntry,
+    ProxyPair, QueryStats, TreeView, TrianglePair,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::Pose as OraclePose;
@@ -119,45 +119,16 @@ enum Method {
     Proxies(u32),
 }
 
-/// Caller storage for two bodies, allocated once outside the timed loop.
-struct Storage {
-    spheres: [BodyStorage<f32>; 2],
-    vertices: [Vec<VertexEntry<f32>>; 2],
-}
-
-impl Storage {
-    fn new(image: &Image<'_, f32>) -> Self {
-        let n = image.tree.node_count();
-        let v = image.model.vertex_count();
-        Storage {
-            spheres: [BodyStorage::new(n), BodyStorage::new(n)],
-            vertices: [
-                vec![VertexEntry::default(); v],
-                vec![VertexEntry::default(); v],
-            ],
-        }
-    }
-}
-
 /// Runs all frames; returns the summed counters and every frame's sorted pairs (triangle or
 /// proxy node pairs). Both bodies use the same image.
 fn run(
     image: &Image<'_, f32>,
-    storage: &mut Storage,
+    storage: &mut PairStorage,
     frames: &[Frame],
     method: Method,
     collect: bool,
 ) -> (QueryStats, Vec<Vec<(u32, u32)>>) {
-    let [ca, cb] = &mut storage.spheres;
-    let [va, vb] = &mut storage.vertices;
-    let mut a = ca
-        .body(image)
-        .and_then(|b| b.with_vertex_cache(va))
-        .expect("body");
-    let mut b = cb
-        .body(image)
-        .and_then(|b| b.with_vertex_cache(vb))
-        .expect("body");
+    let (mut a, mut b) = storage.bodies(image);
     let depth = image.tree.depth();
     let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
     let mut total = QueryStats::default();
@@ -231,7 +202,7 @@ fn bench(c: &mut Criterion) {
         100.0 * (rn / rp - 1.0),
         100.0 * (gn / gp - 1.0)
     );
-    let mut storage = Storage::new(&plain);
+    let mut storage = PairStorage::new(&plain);
     let (exact_plain, pairs_plain) = run(&plain, &mut storage, &frames, Method::Exact, true);
     let (exact_nested, pairs_nested) = run(&nested, &mut storage, &frames, Method::Exact, true);
     // Both exact answers hold every pair of the f64 oracle (extras differ: the nested tree's

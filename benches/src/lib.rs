@@ -8,6 +8,7 @@ pub use bdtree_std::rng::Rng;
 pub mod broad_scene;
 pub mod fem_scene;
 pub mod measure;
+pub mod pair_storage;
 pub mod query_scene;
 pub mod refit;
 pub mod self_refit;
