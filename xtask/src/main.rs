@@ -42,6 +42,8 @@ mod fixtures;
 mod install;
 #[cfg(feature = "full")]
 mod layout;
+#[cfg(feature = "full")]
+mod words;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};

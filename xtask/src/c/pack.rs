@@ -41,6 +41,7 @@
 //! `c + (0, r, 0)`, and the box of half extents `(r, r/4, r/8)` at `c` turned by the
 //! quaternion `(0.8, 0, 0.6, 0)`.
 
+use crate::words::Words;
 use std::path::PathBuf;
 
 use bdtree_core::query::separation::nearest;
@@ -68,23 +69,10 @@ const NEAR_DISTANCE: f64 = 0.005;
 /// Proxy depth of the packed proxy queries.
 const PROXY_DEPTH: u32 = 4;
 
-/// The pack's words.
-#[derive(Default)]
-struct Pack(Vec<u8>);
+/// The pack's words: [`Words`] with this format's scalars and pairs.
+type Pack = Words;
 
-impl Pack {
-    fn u32(&mut self, x: u32) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-    fn usize(&mut self, x: usize) -> Result<(), String> {
-        self.u32(u32::try_from(x).map_err(|_| format!("{x} does not fit a u32"))?);
-        Ok(())
-    }
-    fn pad(&mut self, to: usize) {
-        while !self.0.len().is_multiple_of(to) {
-            self.0.push(0);
-        }
-    }
+impl Words {
     fn scalar<S: Scalar>(&mut self, x: S) {
         if S::BYTES == 4 {
             self.u32((x.to_f64() as f32).to_bits());

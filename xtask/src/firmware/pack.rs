@@ -3,24 +3,11 @@
 
 use super::*;
 
-pub(super) struct Word(Vec<u8>);
+use crate::words::Words;
 
-impl Word {
-    fn u32(&mut self, x: u32) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-    fn usize(&mut self, x: usize) -> Result<(), String> {
-        self.u32(u32::try_from(x).map_err(|_| format!("{x} does not fit a u32"))?);
-        Ok(())
-    }
+impl Words {
     fn f32(&mut self, x: f64) {
         self.u32((x as f32).to_bits());
-    }
-    /// Pads with zeros to a multiple of `to` (a power of two).
-    fn align(&mut self, to: usize) {
-        while self.0.len() & (to - 1) != 0 {
-            self.0.push(0);
-        }
     }
 }
 
@@ -199,7 +186,7 @@ pub(super) fn swept_pack() -> Result<(Vec<u8>, SweptLimits), String> {
         modes: 1,
         ..SweptLimits::default()
     };
-    let mut out = Word(Vec::new());
+    let mut out = Words::default();
     out.0.extend_from_slice(SWEPT_MAGIC);
     out.u32(SWEPT_VERSION);
     out.usize(images.len())?;
@@ -210,9 +197,9 @@ pub(super) fn swept_pack() -> Result<(Vec<u8>, SweptLimits), String> {
         limits.depth = limits.depth.max(image.tree.depth());
         out.usize(image.tree.modes())?;
         out.usize(bytes.as_bytes().len())?;
-        out.align(16);
+        out.pad(16);
         out.0.extend_from_slice(bytes.as_bytes());
-        out.align(4);
+        out.pad(4);
     }
     // Two bodies per scene body: the motion's start (`from`) and end (`to`).
     let mut caches: Vec<Vec<CacheEntry<f32>>> = images
@@ -293,7 +280,7 @@ pub fn pack() -> Result<(), String> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
-    let mut out = Word(Vec::new());
+    let mut out = Words::default();
     out.0.extend_from_slice(b"BDFP");
     out.u32(PACK_VERSION);
     let mut limits = Limits {
@@ -352,7 +339,7 @@ pub fn pack() -> Result<(), String> {
         out.u32(0);
         out.usize(name.len())?;
         out.0.extend_from_slice(name.as_bytes());
-        out.align(4);
+        out.pad(4);
         out.usize(scene.bodies.len())?;
         out.usize(scene.frames.len())?;
         out.u32(proxy_depth.unwrap_or(u32::MAX));
@@ -366,9 +353,9 @@ pub fn pack() -> Result<(), String> {
             limits.depth = limits.depth.max(parsed.tree.depth());
             out.usize(modes)?;
             out.usize(image.as_bytes().len())?;
-            out.align(16);
+            out.pad(16);
             out.0.extend_from_slice(image.as_bytes());
-            out.align(4);
+            out.pad(4);
         }
         for ((frame, result), &(sphere_sum, vertex_sum)) in
             scene.frames.iter().zip(&results).zip(&sums)
