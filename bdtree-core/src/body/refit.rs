@@ -69,13 +69,6 @@ impl<S: Scalar> Body<'_, '_, S> {
         self.refit_below(node)
     }
 
-    /// The sphere of a node of this step, read without checking its step: for a walk that
-    /// made it itself when it tested the pair it pushed.
-    #[inline(always)]
-    pub(crate) fn made_sphere(&self, node: usize) -> Option<[S; 4]> {
-        self.cache.get(node).map(|e| e.sphere)
-    }
-
     /// The miss of [`Body::refit_sphere`]: the node's subtree walked depth first (a path of
     /// `[node, children pushed]` on the stack), each node below made once. Whether a node is
     /// nearly rigid is asked of the node itself and its children only: below a node that is

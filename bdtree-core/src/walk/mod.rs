@@ -404,7 +404,7 @@ pub(crate) fn triangle_step<S: Scalar>(
 /// [`triangle_step`] on vertices read in place (the vertex cache's): the box filter reads them
 /// where they are, and only a pair that passes it copies its two triangles for the exact test.
 #[inline(always)]
-fn triangle_step_refs<S: Scalar>(
+pub(crate) fn triangle_step_refs<S: Scalar>(
     va: [&[S; 3]; 3],
     vb: [&[S; 3]; 3],
     error: S,

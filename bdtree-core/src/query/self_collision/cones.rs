@@ -141,6 +141,7 @@ impl<'a> SelfCones<'a> {
         }
     }
 
+    #[inline(always)]
     pub(super) fn get(&self, node: u32) -> Option<u16> {
         self.slots
             .get(node as usize)
@@ -148,6 +149,7 @@ impl<'a> SelfCones<'a> {
             .map(|s| s.cone)
     }
 
+    #[inline(always)]
     fn set(&mut self, node: u32, cone: u16) -> Option<()> {
         *self.slots.get_mut(node as usize)? = ConeSlot {
             mark: self.mark,
