@@ -67,7 +67,7 @@ mod contour;
 mod list;
 
 pub use certificates::{SelfCertificates, CERTIFICATE_VECTORS};
-use cones::{all_cones, lazy_cone};
+use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
 pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
@@ -242,26 +242,28 @@ pub fn collide_self_lazy<S: Scalar>(
     cones.begin();
     let before = body.update_count();
     // A body with nothing to skip near its root (no node of the top three levels nearly rigid
-    // or certified: deformed everywhere) gets its cones and, unless its root is culled by
-    // them, its spheres in one pass each, as the walk will read nearly all of them.
+    // or certified: deformed everywhere) gets its cones and spheres before the walk, as the
+    // walk will read nearly all of them: in one pass once the root's cone is known to be 0,
+    // else the spheres after the root's contour test, when the root is not culled.
     if !skippable(body, &aids.certificates) {
-        if all_cones(body, cones).is_none() {
+        let Some(spheres) = all_cones_and_spheres(body, cones) else {
             return QueryOutcome {
                 status: QueryStatus::Inconsistent,
                 stats,
             };
-        }
+        };
         let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
         let whole = cones.get(0).unwrap_or(0);
         if !leaf && certified(body, &aids.contours, 0, whole) {
             counts.type1 += 1;
             counts.culled += 1;
+            stats.sphere_updates = body.update_count().wrapping_sub(before);
             return QueryOutcome {
                 status: QueryStatus::Complete,
                 stats,
             };
         }
-        if body.refit().is_none() {
+        if !spheres && body.refit().is_none() {
             return QueryOutcome {
                 status: QueryStatus::Inconsistent,
                 stats,
