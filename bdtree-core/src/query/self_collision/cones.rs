@@ -256,6 +256,9 @@ pub(super) fn all_cones<S: Scalar>(
     Some(())
 }
 
+/// Triangles whose cones [`all_cones_and_spheres`] reads first.
+const PROBES: usize = 8;
+
 /// [`all_cones`] and, once the cones met so far have no direction in common (the root's cone
 /// is then 0, and the root is walked), every node's tight sphere ([`Body::refit`]) in the same
 /// pass from the leaves up, each triangle read once for both: for a body deformed everywhere,
@@ -266,9 +269,16 @@ pub(super) fn all_cones_and_spheres<S: Scalar>(
     cones: &mut SelfCones<'_>,
 ) -> Option<bool> {
     let delta = body.error();
+    // A few triangles spread over the mesh first: when they share no direction, the root's
+    // cone is 0 and the spheres are made from the first node on.
+    let n = body.model().triangles().len();
+    let mut common = u16::MAX;
+    for k in 0..PROBES.min(n) {
+        let world = body.world_triangle(k * (n / PROBES))?;
+        common &= cone_of(&world, delta);
+    }
     let mark = cones.mark;
     let slots = &mut *cones.slots;
-    let mut common = u16::MAX;
     body.refit_with(|node, [left, right, _, _], triangle| {
         let cone = match triangle {
             Some(world) => cone_of(world, delta),
