@@ -692,7 +692,13 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// with the radius grown for its own rounding and inflated by `3δ` like every sphere. Much
     /// tighter than the leaf's BD-Tree sphere, whose radius carries `Σ |q_j| r_j`.
     fn triangle_sphere(&mut self, triangle: usize) -> Option<[S; 4]> {
-        let [a, b, c] = self.world_triangle(triangle)?;
+        let world = self.world_triangle(triangle)?;
+        Some(self.triangle_bound(world))
+    }
+
+    /// [`Body::triangle_sphere`] of a triangle's deformed world vertices.
+    #[inline(always)]
+    pub(crate) fn triangle_bound(&self, [a, b, c]: [[S; 3]; 3]) -> [S; 4] {
         let sub = |p: [S; 3], q: [S; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
         let norm2 = |d: [S; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         let half = S::ONE / S::from_u32(2);
@@ -727,12 +733,12 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             .max(norm2(sub(c, center)));
         let grow = S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF;
         let r = r2.sqrt() * grow;
-        Some([
+        [
             center[0],
             center[1],
             center[2],
             r + S::from_u32(3) * self.error,
-        ])
+        ]
     }
 
     /// With regions: the node's sphere from an earlier step, carried into this one, when neither

@@ -21,9 +21,15 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// multiply-adds of each node's update. Worth it only for a query that visits most of the
     /// tree, as self-collision does. `None` for an inconsistent tree.
     pub(crate) fn refit(&mut self) -> Option<()> {
+        self.refit_nodes(0, self.tree.node_count())
+    }
+
+    /// [`Body::refit`] of the nodes `from..to`, from the last up (their children come after
+    /// them, so are made first or were made before).
+    fn refit_nodes(&mut self, from: usize, to: usize) -> Option<()> {
         let links = self.tree.links_all();
         let epoch = self.epoch;
-        for node in (0..links.len()).rev() {
+        for node in (from..to).rev() {
             let [left, right, triangle, _] = *links.get(node)?;
             if self.cache.get(node)?.epoch == epoch {
                 // A sphere this step already gave out stays the one of the step.
@@ -39,6 +45,45 @@ impl<S: Scalar> Body<'_, '_, S> {
             self.updates = self.updates.wrapping_add(1);
         }
         Some(())
+    }
+
+    /// A pass over every node from the last up calling `each(node, links, triangle)` (with its
+    /// deformed world triangle at a leaf) that also refits the spheres ([`Body::refit`]) from
+    /// the first node where `each` asks for them (returns `true`) on: the nodes passed before
+    /// are refitted then, and each triangle after it is read once for both. `Some(true)` when
+    /// the spheres were made; `None` when `each` or a lookup fails.
+    pub(crate) fn refit_with(
+        &mut self,
+        mut each: impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
+    ) -> Option<bool> {
+        let all = self.tree.links_all();
+        let epoch = self.epoch;
+        let mut spheres = false;
+        for node in (0..all.len()).rev() {
+            let links @ [left, right, triangle, _] = *all.get(node)?;
+            let world = if triangle != NONE {
+                Some(self.world_triangle(triangle as usize)?)
+            } else {
+                None
+            };
+            if each(node, links, world.as_ref())? && !spheres {
+                spheres = true;
+                self.refit_nodes(node + 1, all.len())?;
+            }
+            if !spheres || self.cache.get(node)?.epoch == epoch {
+                continue;
+            }
+            let sphere = match world {
+                Some(world) => self.triangle_bound(world),
+                None => {
+                    let child = |k: u32| self.cache.get(k as usize).map(|e| e.sphere);
+                    enclosing_sphere(child(left)?, child(right)?)
+                }
+            };
+            *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
+            self.updates = self.updates.wrapping_add(1);
+        }
+        Some(spheres)
     }
 }
 
@@ -67,13 +112,6 @@ impl<S: Scalar> Body<'_, '_, S> {
             return Some(entry.sphere);
         }
         self.refit_below(node)
-    }
-
-    /// The sphere of a node of this step, read without checking its step: for a walk that
-    /// made it itself when it tested the pair it pushed.
-    #[inline(always)]
-    pub(crate) fn made_sphere(&self, node: usize) -> Option<[S; 4]> {
-        self.cache.get(node).map(|e| e.sphere)
     }
 
     /// The miss of [`Body::refit_sphere`]: the node's subtree walked depth first (a path of

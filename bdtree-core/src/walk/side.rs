@@ -108,6 +108,25 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         }
     }
 
+    /// Runs `f` on the body with its caches given back (work that reads or fills them through
+    /// the body: a lazy refit, a normal cone, a contour), then lends them again.
+    #[inline(always)]
+    pub fn with_body<R>(&mut self, f: impl FnOnce(&mut Body<'t, 'c, S>) -> R) -> R {
+        self.give_back();
+        let out = f(self.body);
+        self.take_again();
+        out
+    }
+
+    /// A node's sphere when the cache holds one of this step.
+    #[inline(always)]
+    pub fn fresh_sphere(&self, node: u32) -> Option<[S; 4]> {
+        self.cache
+            .get(node as usize)
+            .filter(|entry| entry.epoch == self.epoch)
+            .map(|entry| entry.sphere)
+    }
+
     /// The links `[left, right, triangle, depth]` of a node.
     #[inline(always)]
     pub fn links(&self, node: u32) -> Option<[u32; 4]> {

@@ -54,8 +54,13 @@ pub fn normal_cones<S: Scalar>(body: &mut Body<'_, '_, S>, cones: &mut [u16]) ->
 /// The cone bits of one triangle (see [`normal_cones`]): `None` for a bad index.
 #[inline]
 fn triangle_cone<S: Scalar>(body: &mut Body<'_, '_, S>, triangle: usize, delta: S) -> Option<u16> {
+    Some(cone_of(&body.world_triangle(triangle)?, delta))
+}
+
+/// The cone bits of one deformed world triangle (see [`normal_cones`]).
+#[inline(always)]
+fn cone_of<S: Scalar>([a, b, c]: &[[S; 3]; 3], delta: S) -> u16 {
     let (two, u) = (S::from_u32(2), S::UNIT_ROUNDOFF);
-    let [a, b, c] = body.world_triangle(triangle)?;
     let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
     let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
     let normal = [
@@ -88,7 +93,7 @@ fn triangle_cone<S: Scalar>(body: &mut Body<'_, '_, S>, triangle: usize, delta: 
     for (k, dot) in (0u32..).zip(diagonals) {
         mask |= bit(dot > threshold, 6 + k) | bit(dot < -threshold, 13 - k);
     }
-    Some(mask)
+    mask
 }
 
 /// One node's slot in [`SelfCones`].
@@ -141,6 +146,7 @@ impl<'a> SelfCones<'a> {
         }
     }
 
+    #[inline(always)]
     pub(super) fn get(&self, node: u32) -> Option<u16> {
         self.slots
             .get(node as usize)
@@ -148,6 +154,7 @@ impl<'a> SelfCones<'a> {
             .map(|s| s.cone)
     }
 
+    #[inline(always)]
     fn set(&mut self, node: u32, cone: u16) -> Option<()> {
         *self.slots.get_mut(node as usize)? = ConeSlot {
             mark: self.mark,
@@ -247,4 +254,39 @@ pub(super) fn all_cones<S: Scalar>(
         cones.set(u32::try_from(k).ok()?, mask)?;
     }
     Some(())
+}
+
+/// Triangles whose cones [`all_cones_and_spheres`] reads first.
+const PROBES: usize = 8;
+
+/// [`all_cones`] and, once the cones met so far have no direction in common (the root's cone
+/// is then 0, and the root is walked), every node's tight sphere ([`Body::refit`]) in the same
+/// pass from the leaves up, each triangle read once for both: for a body deformed everywhere,
+/// whose cones and spheres the walk will nearly all need. `Some(true)` when the spheres were
+/// made.
+pub(super) fn all_cones_and_spheres<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    cones: &mut SelfCones<'_>,
+) -> Option<bool> {
+    let delta = body.error();
+    // A few triangles spread over the mesh first: when they share no direction, the root's
+    // cone is 0 and the spheres are made from the first node on.
+    let n = body.model().triangles().len();
+    let mut common = u16::MAX;
+    for k in 0..PROBES.min(n) {
+        let world = body.world_triangle(k * (n / PROBES))?;
+        common &= cone_of(&world, delta);
+    }
+    let mark = cones.mark;
+    let slots = &mut *cones.slots;
+    body.refit_with(|node, [left, right, _, _], triangle| {
+        let cone = match triangle {
+            Some(world) => cone_of(world, delta),
+            // Written just before, in this pass.
+            None => slots.get(left as usize)?.cone & slots.get(right as usize)?.cone,
+        };
+        *slots.get_mut(node)? = ConeSlot { mark, cone };
+        common &= cone;
+        Some(common == 0)
+    })
 }

@@ -8,7 +8,7 @@ use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus};
-use crate::walk::{walk_pairs, Policy, Stack};
+use crate::walk::{walk_pairs, Policy, Side, Stack};
 
 /// Lau et al.'s **incremental self-collision list** for one body: the units where the last step's
 /// traversal stopped, carried to the next step (see the module docs). Storage is the caller's: the
@@ -115,8 +115,10 @@ impl<'s> SelfList<'s> {
             }
         };
         let error = body.error() + body.error();
+        let faces = body.model().triangles();
         let mut units = Units {
-            body: &mut *body,
+            side: Side::new(&mut *body),
+            faces,
             aids,
             sink,
             error,
@@ -158,6 +160,7 @@ impl<'s> SelfList<'s> {
                 break;
             }
         }
+        drop(units);
         self.overflowed = overflow;
         if status != QueryStatus::Complete || overflow {
             self.reset();

@@ -55,7 +55,10 @@ use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
 use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
-use crate::walk::{stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Stack, Visit};
+use crate::walk::{
+    stack_capacity, triangle_step, triangle_step_refs, walk_pairs, Flow, Node, Policy, Side, Stack,
+    Visit,
+};
 use contour::certified;
 
 mod certificates;
@@ -64,7 +67,7 @@ mod contour;
 mod list;
 
 pub use certificates::{SelfCertificates, CERTIFICATE_VECTORS};
-use cones::{all_cones, lazy_cone};
+use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
 pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
@@ -188,8 +191,10 @@ pub fn collide_self_with<S: Scalar>(
         };
     }
     let error = body.error() + body.error();
+    let faces = body.model().triangles();
     let mut units = Units {
-        body,
+        side: Side::new(body),
+        faces,
         aids,
         sink,
         error,
@@ -204,7 +209,7 @@ pub fn collide_self_with<S: Scalar>(
     } else {
         QueryStatus::Inconsistent
     };
-    stats.sphere_updates = units.body.update_count().wrapping_sub(before);
+    stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
 
@@ -237,26 +242,28 @@ pub fn collide_self_lazy<S: Scalar>(
     cones.begin();
     let before = body.update_count();
     // A body with nothing to skip near its root (no node of the top three levels nearly rigid
-    // or certified: deformed everywhere) gets its cones and, unless its root is culled by
-    // them, its spheres in one pass each, as the walk will read nearly all of them.
+    // or certified: deformed everywhere) gets its cones and spheres before the walk, as the
+    // walk will read nearly all of them: in one pass once the root's cone is known to be 0,
+    // else the spheres after the root's contour test, when the root is not culled.
     if !skippable(body, &aids.certificates) {
-        if all_cones(body, cones).is_none() {
+        let Some(spheres) = all_cones_and_spheres(body, cones) else {
             return QueryOutcome {
                 status: QueryStatus::Inconsistent,
                 stats,
             };
-        }
+        };
         let leaf = body.tree().links(0).is_none_or(|l| l[2] != NONE);
         let whole = cones.get(0).unwrap_or(0);
         if !leaf && certified(body, &aids.contours, 0, whole) {
             counts.type1 += 1;
             counts.culled += 1;
+            stats.sphere_updates = body.update_count().wrapping_sub(before);
             return QueryOutcome {
                 status: QueryStatus::Complete,
                 stats,
             };
         }
-        if body.refit().is_none() {
+        if !spheres && body.refit().is_none() {
             return QueryOutcome {
                 status: QueryStatus::Inconsistent,
                 stats,
@@ -264,8 +271,10 @@ pub fn collide_self_lazy<S: Scalar>(
         }
     }
     let error = body.error() + body.error();
+    let faces = body.model().triangles();
     let mut units = Units {
-        body,
+        side: Side::new(body),
+        faces,
         aids,
         sink,
         error,
@@ -280,7 +289,7 @@ pub fn collide_self_lazy<S: Scalar>(
     } else {
         QueryStatus::Inconsistent
     };
-    stats.sphere_updates = units.body.update_count().wrapping_sub(before);
+    stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
 
@@ -395,7 +404,10 @@ pub fn tree_parents<S: Scalar>(tree: &TreeView<'_, S>, parents: &mut [u32]) -> O
 /// taken as free by the cones (`false`); a Type 1 unit is `[i, i]`. (Leaf Type 1 units and
 /// adjacent leaf pairs never report anything, whatever the deformation, and are not recorded.)
 struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
-    body: &'q mut Body<'t, 'c, S>,
+    /// The body, its caches lent to the walk (spheres and vertices read in place).
+    side: Side<'q, 't, 'c, S>,
+    /// The mesh's triangles (vertex indices).
+    faces: &'t [[u32; 3]],
     aids: SelfAids<'q>,
     /// The cones made as the walk goes ([`collide_self_lazy`]); `None`: `aids.cones`, made
     /// before the walk, and every sphere refitted before it.
@@ -426,6 +438,13 @@ where
         }
     }
 
+    /// The miss of [`Policy::bound`]: the node's sphere made by the body ([`Body::refit_sphere`],
+    /// kept in its cache for the step). Out of line: after the one-pass refit nothing misses.
+    #[inline(never)]
+    fn refit_miss(&mut self, node: u32) -> Option<[S; 4]> {
+        self.side.with_body(|body| body.refit_sphere(node as usize))
+    }
+
     /// A Type 1 unit: culled when its subspace certificate holds, or its normal cone and
     /// contour prove it free. Kept out of line: Type 1 units are a few per query, and the
     /// pair units' loop stays as small as it was.
@@ -433,34 +452,34 @@ where
     fn visit_self(&mut self, i: u32) -> Visit {
         self.counts.type1 += 1;
         self.type3 = false;
-        let leaf = self
-            .body
-            .tree()
-            .links(i as usize)
-            .is_some_and(|l| l[2] != NONE);
+        let links = self.side.links(i);
+        let leaf = links.is_some_and(|l| l[2] != NONE);
         if !leaf {
-            if self.aids.certificates.hold(self.body, i as usize) {
+            if self.aids.certificates.hold(self.side.body, i as usize) {
                 self.counts.certified += 1;
                 self.counts.culled += 1;
                 (self.record)([i, i], false);
                 return Visit::Skip;
             }
+            let certificates = self.aids.certificates;
             let cone = match self.lazy.as_deref_mut() {
-                Some(cones) => {
+                Some(cones) => self.side.with_body(|body| {
                     // The child a certificate does not cover first: the likelier to end the
                     // cone early (a certified patch is nearly flat, its normals close).
-                    let certificates = self.aids.certificates;
-                    let right_first = self.body.tree().links(i as usize).is_some_and(|l| {
-                        certificates.hold(self.body, l[0] as usize)
-                            && !certificates.hold(self.body, l[1] as usize)
+                    let right_first = links.is_some_and(|l| {
+                        certificates.hold(body, l[0] as usize)
+                            && !certificates.hold(body, l[1] as usize)
                     });
-                    lazy_cone(self.body, cones, i, right_first)
-                }
+                    lazy_cone(body, cones, i, right_first)
+                }),
                 None => self.aids.cones.get(i as usize).copied(),
             };
             if let Some(cone) = cone {
                 let contours = self.aids.contours;
-                if certified(self.body, &contours, i as usize, cone) {
+                let free = self
+                    .side
+                    .with_body(|body| certified(body, &contours, i as usize, cone));
+                if free {
                     self.counts.culled += 1;
                     (self.record)([i, i], false);
                     return Visit::Skip;
@@ -484,21 +503,21 @@ where
 
     #[inline(always)]
     fn node(&self, _: bool, node: u32) -> Option<Node> {
-        self.body
-            .tree()
-            .links(node as usize)
-            .map(Node::leaf_terminal)
+        self.side.links(node).map(Node::leaf_terminal)
     }
 
     #[inline(always)]
     fn bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.refit_sphere(node as usize)
+        match self.side.fresh_sphere(node) {
+            Some(sphere) => Some(sphere),
+            None => self.refit_miss(node),
+        }
     }
 
     /// Made when the pair was tested: read as it is.
     #[inline(always)]
     fn pending_bound(&mut self, _: bool, node: u32) -> Option<[S; 4]> {
-        self.body.made_sphere(node as usize)
+        self.side.cached_sphere(node)
     }
 
     #[inline(always)]
@@ -507,7 +526,7 @@ where
     }
 
     fn updates(&self) -> u32 {
-        self.body.update_count()
+        self.side.body.update_count()
     }
 
     #[inline(always)]
@@ -549,26 +568,33 @@ where
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
         let (ti, tj) = (a.triangle, b.triangle);
-        let triangles = self.body.model().triangles();
-        let (Some(&fi), Some(&fj)) = (triangles.get(ti as usize), triangles.get(tj as usize))
-        else {
-            return Err(QueryStatus::Inconsistent);
-        };
         // Adjacent triangles are never tested, and their spheres (both holding the shared
         // vertex) always overlap: a list need not keep them.
-        if !self.type3 && adjacent(fi, fj) {
-            return Ok(Flow::Continue);
+        if !self.type3 {
+            let (Some(&fi), Some(&fj)) = (self.faces.get(ti as usize), self.faces.get(tj as usize))
+            else {
+                return Err(QueryStatus::Inconsistent);
+            };
+            if adjacent(fi, fj) {
+                return Ok(Flow::Continue);
+            }
         }
         (self.record)([i, j], false);
-        let (Some(vi), Some(vj)) = (
-            self.body.world_triangle(ti as usize),
-            self.body.world_triangle(tj as usize),
-        ) else {
-            return Err(QueryStatus::Inconsistent);
-        };
         let pair = TrianglePair {
             a: ti.min(tj),
             b: ti.max(tj),
+        };
+        // The common case: both triangles' vertices in the vertex cache (the leaves' spheres
+        // deformed them), read in place.
+        #[cfg(feature = "speed")]
+        if let (Some(vi), Some(vj)) = (self.side.cached_triangle(ti), self.side.cached_triangle(tj))
+        {
+            triangle_step_refs(vi, vj, self.error, pair, self.sink, stats)?;
+            return Ok(Flow::Continue);
+        }
+        let (Some(vi), Some(vj)) = (self.side.world_triangle(ti), self.side.world_triangle(tj))
+        else {
+            return Err(QueryStatus::Inconsistent);
         };
         triangle_step(&vi, &vj, self.error, pair, self.sink, stats)?;
         Ok(Flow::Continue)
