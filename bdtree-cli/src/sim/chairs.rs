@@ -425,6 +425,7 @@ impl Chairs {
                 force: self.stiffness * p.depth,
                 stiffness: self.stiffness,
                 scale: 1.0,
+                damping: 1.0,
             });
             points.proxies.push(ProxyContact {
                 chairs: found.bodies,
@@ -436,9 +437,10 @@ impl Chairs {
                 last = Some(found.bodies);
             }
         }
-        let scales = self.limit.scales(placements, pushes);
+        let (scales, damping) = self.limit.scales(placements, pushes);
         for push in pushes.iter_mut() {
             push.scale = StepLimit::pair(&scales, push.chairs);
+            push.damping = StepLimit::pair(&damping, push.chairs);
             push.force *= push.scale;
         }
         // The ground's pushes come first in `pushes`, one per found contact.
@@ -501,6 +503,7 @@ impl Ground {
                 force: self.stiffness * found.item.depth,
                 stiffness: self.stiffness,
                 scale: 1.0,
+                damping: 1.0,
             });
         }
         Ok(contacts)
@@ -545,6 +548,7 @@ impl Ground {
                 force: self.pressure * c.depth * area,
                 stiffness: self.pressure * area,
                 scale: 1.0,
+                damping: 1.0,
             });
         }
         Ok(contacts)

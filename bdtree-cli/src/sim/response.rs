@@ -16,13 +16,19 @@
 //! (`nᵀ(1/m) n + (r × n)ᵀ I⁻¹ (r × n)`, for every unit normal and any orientation). The largest
 //! eigenvalue of `M⁻¹ K` (and of `M⁻¹ C`) over the chair's rigid motion is at most the trace
 //! `Σ_c k_c g_c` (each contact adds a rank-one term). A chair whose contacts give
-//! `Σ_c g_c (h² k_c + h c_c) > 1` has its contacts softened by the factor that brings the sum
-//! to 1: `h² λ_k + h λ_c ≤ 1`, inside the damped explicit step's limit (`h² λ_k < 4 − 2 h λ_c`)
-//! with room for the partner (a contact between two chairs takes the smaller of their two
-//! factors, so the forces stay equal and opposite, and the pair's relative motion sees at most
-//! twice one chair's sum). The factor is 1 for a chair resting on its feet or under a few
-//! others: the heap's static loads are carried at full stiffness (a chair under ten others,
-//! 1.5 kN, sinks a centimetre), and only a chair in hundreds of contacts at once is softened.
+//! `h² Σ_c g_c k_c > 1` has their stiffness scaled by the factor that brings the sum to 1, and
+//! one whose friction gives `h Σ_c g_c c_c > 0.4` has its viscous bound scaled likewise:
+//! `h² λ_k ≤ 1` and `h λ_c ≤ 0.4`. The damped explicit step of `ẍ = −a x − b ẋ` is stable
+//! while `h² a + 2 h b < 4`; a contact between two chairs takes the smaller of their two
+//! factors (so the forces stay equal and opposite), and if the pair's relative motion sees
+//! twice one chair's sums, `2 (1 + 2 · 0.4) = 3.6 < 4`. (A chain of chairs can couple more
+//! than a pair: the budgets leave this margin, they do not prove it for every heap; the
+//! 1,000-chair pile that went to NaN stays finite with them.) The two budgets are apart so
+//! that friction, a regularised Coulomb law, gives way before the normal stiffness that keeps
+//! the chairs apart. The factors are 1 for a chair resting on its feet or under a few others:
+//! the heap's static loads are carried at full stiffness, and only a chair in tens of contacts
+//! at once is softened (to a total stiffness of about `1 / (g h²)`, 4 × 10⁵ N/m, which stops a
+//! chair falling at the terminal speed within 3 cm).
 //!
 //! The modes are left out of the sum: their coordinates are held within the strain limit by an
 //! inelastic stop ([`strain_limited`]), so a contact cannot drive them past it.
@@ -30,6 +36,9 @@
 use bdtree_std::host::Wrench;
 
 use super::chairs::Placement;
+
+/// The largest `h λ_c` of a chair's friction (see the module's docs).
+pub const DAMPING_BUDGET: f64 = 0.4;
 
 /// Friction's viscous bound per contact, N·s/m (see [`friction`]).
 pub const VISCOUS: f64 = 100.0;
@@ -48,9 +57,12 @@ pub struct Push {
     pub force: f64,
     /// Stiffness of the contact before the step's limit, N/m.
     pub stiffness: f64,
-    /// The step's limit on this contact ([`StepLimit::pair`]): its stiffness and friction's
-    /// viscous bound are multiplied by it.
+    /// The step's limit on this contact's stiffness ([`StepLimit::pair`]): its stiffness is
+    /// multiplied by it.
     pub scale: f64,
+    /// The step's limit on friction's viscous bound at this contact: [`VISCOUS`] is
+    /// multiplied by it.
+    pub damping: f64,
 }
 
 /// The rigid motion's inverse mass bounds of a chair and the step: see the module's docs.
@@ -78,31 +90,36 @@ impl StepLimit {
         }
     }
 
-    /// Every chair's factor (at most 1) for the contacts `pushes` with the chairs at
-    /// `placements`.
-    pub fn scales(&self, placements: &[Placement], pushes: &[Push]) -> Vec<f64> {
-        let mut sums = vec![0.0f64; placements.len()];
+    /// Every chair's factors (each at most 1) for the contacts `pushes` with the chairs at
+    /// `placements`: of the contacts' stiffness (`h² λ_k ≤ 1`) and of their damping
+    /// (`h λ_c ≤` [`DAMPING_BUDGET`]).
+    pub fn scales(&self, placements: &[Placement], pushes: &[Push]) -> (Vec<f64>, Vec<f64>) {
+        let mut stiff = vec![0.0f64; placements.len()];
+        let mut damp = vec![0.0f64; placements.len()];
         let h = self.dt;
         for push in pushes {
             for c in push.chairs.iter().flatten() {
                 let x = placements[*c].x;
                 let r2: f64 = (0..3).map(|k| (push.point[k] - x[k]).powi(2)).sum();
                 let g = self.inverse_mass + r2 * self.inverse_inertia;
-                sums[*c] += g * (h * h * push.stiffness + h * self.damping);
+                stiff[*c] += g * h * h * push.stiffness;
+                damp[*c] += g * h * self.damping / DAMPING_BUDGET;
             }
         }
         // A NaN sum (a broken state) gives a NaN factor: the simulation stops at it.
-        sums.into_iter()
-            .map(|s| {
-                if s > 1.0 {
-                    1.0 / s
-                } else if s.is_nan() {
-                    s
-                } else {
-                    1.0
-                }
-            })
-            .collect()
+        let factor = |s: f64| {
+            if s > 1.0 {
+                1.0 / s
+            } else if s.is_nan() {
+                s
+            } else {
+                1.0
+            }
+        };
+        (
+            stiff.into_iter().map(factor).collect(),
+            damp.into_iter().map(factor).collect(),
+        )
     }
 
     /// The factor of a contact between `chairs` (`None`: the ground): the smaller one.
@@ -153,7 +170,7 @@ pub fn strain_limited(q: f64, qd: f64, acc: f64, dt: f64, limit: f64) -> (f64, f
 
 /// Friction of the pushes (Coulomb, coefficient `mu`, regularised as a viscous force below
 /// the slip): each opposes the tangential velocity `v_t` of the second side relative to the
-/// first at the contact point, with `min(mu · force, VISCOUS · scale · |v_t|)`, on the
+/// first at the contact point, with `min(mu · force, VISCOUS · damping · |v_t|)`, on the
 /// chairs' translation and rotation. The viscous bound and the push's step limit keep the
 /// explicit step stable with many contacts per chair (an unbounded viscous part launched
 /// chairs out of a heap of 125). `v` and `w` are the chairs' linear and angular velocities.
@@ -189,7 +206,7 @@ pub fn friction(
         if !(speed > 0.0 && push.force > 0.0) {
             continue;
         }
-        let magnitude = (mu * push.force).min(VISCOUS * push.scale * speed);
+        let magnitude = (mu * push.force).min(VISCOUS * push.damping * speed);
         // On the second side, against its sliding; the first gets the opposite.
         let f: [f64; 3] = std::array::from_fn(|k| -magnitude * t[k] / speed);
         for (c, sign) in [(b, 1.0), (a, -1.0)] {
