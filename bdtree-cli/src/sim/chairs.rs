@@ -294,6 +294,11 @@ pub struct StepReport {
     /// contacts may be missing. The stack is sized by the capacity functions, so this stays 0;
     /// the demo prints it when it does not.
     pub incomplete: usize,
+    /// Sphere overlap tests of the chair–chair proxy query (the kernel's count: a measure of
+    /// its work that no other load on the machine changes).
+    pub overlap_tests: u64,
+    /// Spheres the chair–chair proxy query updated.
+    pub sphere_updates: u64,
 }
 
 /// A chair–chair proxy contact: the two chairs (the first the lower index) and their proxy
@@ -403,6 +408,8 @@ impl Chairs {
             .proxies(self.proxy_depth)
             .map_err(SimError::Host)?;
         report.candidates = answer.candidates;
+        report.overlap_tests = u64::from(answer.stats.overlap_tests);
+        report.sphere_updates = u64::from(answer.stats.sphere_updates);
         let mut last = None;
         for found in &answer.found {
             let (p, [sa, sb]) = (&found.item, found.item.spheres);
@@ -804,6 +811,10 @@ pub struct Replay {
     pub contacts: f64,
     /// Mean ground triangle contacts per step.
     pub ground_contacts: f64,
+    /// Mean sphere overlap tests of the chair–chair proxy query per step.
+    pub overlap_tests: f64,
+    /// Mean spheres it updated per step.
+    pub sphere_updates: f64,
 }
 
 /// Replays the collision part of `trajectory`, with its `q` or with `q = 0`.
@@ -827,6 +838,7 @@ pub fn replay_with(
     let mut world = Chairs::new(chair, options)?;
     let mut times = Vec::with_capacity(trajectory.steps.len());
     let mut sums = [0usize; 3];
+    let mut work = [0u64; 2];
     for (k, step) in trajectory.steps.iter().enumerate() {
         let placements: Vec<Placement> = step
             .iter()
@@ -841,6 +853,8 @@ pub fn replay_with(
         sums[0] += report.colliding_pairs;
         sums[1] += report.contacts;
         sums[2] += report.ground_contacts;
+        work[0] += report.overlap_tests;
+        work[1] += report.sphere_updates;
     }
     let n = times.len().max(1) as f64;
     let mean = times.iter().sum::<f64>() / n;
@@ -853,6 +867,8 @@ pub fn replay_with(
         colliding_pairs: sums[0] as f64 / n,
         contacts: sums[1] as f64 / n,
         ground_contacts: sums[2] as f64 / n,
+        overlap_tests: work[0] as f64 / n,
+        sphere_updates: work[1] as f64 / n,
     })
 }
 
