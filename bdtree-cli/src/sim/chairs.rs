@@ -444,7 +444,8 @@ impl Chairs {
                 last = Some(found.bodies);
             }
         }
-        let (scales, damping) = self.limit.scales(placements, pushes);
+        let centers: Vec<[f64; 3]> = placements.iter().map(|p| p.x).collect();
+        let (scales, damping) = self.limit.scales(&centers, pushes);
         for push in pushes.iter_mut() {
             push.scale = StepLimit::pair(&scales, push.chairs);
             push.damping = StepLimit::pair(&damping, push.chairs);
@@ -715,14 +716,8 @@ pub fn simulate_from(
         let mut pushes = Vec::new();
         let (mut wrenches, report) = world.step(&placements, &mut points, &mut pushes)?;
         if options.friction > 0.0 {
-            friction(
-                &pushes,
-                &placements,
-                &v,
-                &w,
-                options.friction,
-                &mut wrenches,
-            );
+            let centers: Vec<[f64; 3]> = placements.iter().map(|p| p.x).collect();
+            friction(&pushes, &centers, &v, &w, options.friction, &mut wrenches);
         }
         trajectory.steps.push(placements.clone());
         trajectory.reports.push(report);

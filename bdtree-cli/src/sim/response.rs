@@ -35,8 +35,6 @@
 
 use bdtree_std::host::Wrench;
 
-use super::chairs::Placement;
-
 /// The largest `h λ_c` of a chair's friction (see the module's docs).
 pub const DAMPING_BUDGET: f64 = 0.4;
 
@@ -90,16 +88,16 @@ impl StepLimit {
         }
     }
 
-    /// Every chair's factors (each at most 1) for the contacts `pushes` with the chairs at
-    /// `placements`: of the contacts' stiffness (`h² λ_k ≤ 1`) and of their damping
+    /// Every chair's factors (each at most 1) for the contacts `pushes` with the chairs'
+    /// centers of mass at `centers`: of the contacts' stiffness (`h² λ_k ≤ 1`) and of their damping
     /// (`h λ_c ≤` [`DAMPING_BUDGET`]).
-    pub fn scales(&self, placements: &[Placement], pushes: &[Push]) -> (Vec<f64>, Vec<f64>) {
-        let mut stiff = vec![0.0f64; placements.len()];
-        let mut damp = vec![0.0f64; placements.len()];
+    pub fn scales(&self, centers: &[[f64; 3]], pushes: &[Push]) -> (Vec<f64>, Vec<f64>) {
+        let mut stiff = vec![0.0f64; centers.len()];
+        let mut damp = vec![0.0f64; centers.len()];
         let h = self.dt;
         for push in pushes {
             for c in push.chairs.iter().flatten() {
-                let x = placements[*c].x;
+                let x = centers[*c];
                 let r2: f64 = (0..3).map(|k| (push.point[k] - x[k]).powi(2)).sum();
                 let g = self.inverse_mass + r2 * self.inverse_inertia;
                 stiff[*c] += g * h * h * push.stiffness;
@@ -173,10 +171,11 @@ pub fn strain_limited(q: f64, qd: f64, acc: f64, dt: f64, limit: f64) -> (f64, f
 /// first at the contact point, with `min(mu · force, VISCOUS · damping · |v_t|)`, on the
 /// chairs' translation and rotation. The viscous bound and the push's step limit keep the
 /// explicit step stable with many contacts per chair (an unbounded viscous part launched
-/// chairs out of a heap of 125). `v` and `w` are the chairs' linear and angular velocities.
+/// chairs out of a heap of 125). `centers` are the chairs' centers of mass, `v` and `w` their
+/// linear and angular velocities.
 pub fn friction(
     pushes: &[Push],
-    placements: &[Placement],
+    centers: &[[f64; 3]],
     v: &[[f64; 3]],
     w: &[[f64; 3]],
     mu: f64,
@@ -186,7 +185,7 @@ pub fn friction(
         let Some(c) = c else {
             return [0.0; 3];
         };
-        let r: [f64; 3] = std::array::from_fn(|k| p[k] - placements[c].x[k]);
+        let r: [f64; 3] = std::array::from_fn(|k| p[k] - centers[c][k]);
         let om = w[c];
         let cross = [
             om[1] * r[2] - om[2] * r[1],
@@ -211,7 +210,7 @@ pub fn friction(
         let f: [f64; 3] = std::array::from_fn(|k| -magnitude * t[k] / speed);
         for (c, sign) in [(b, 1.0), (a, -1.0)] {
             let Some(c) = c else { continue };
-            let r: [f64; 3] = std::array::from_fn(|k| push.point[k] - placements[c].x[k]);
+            let r: [f64; 3] = std::array::from_fn(|k| push.point[k] - centers[c][k]);
             let g = f.map(|x| sign * x);
             let wrench = &mut wrenches[c];
             for (sum, g) in wrench.force.iter_mut().zip(g) {
