@@ -3,7 +3,9 @@
 //! proxy contacts) the world's proxy query at depth 10 ([`bdtree_std::host::World::proxies`])
 //! is timed on two worlds holding that state, one answering on 1 thread and one on 2,
 //! interleaved frame by frame with the order flipped every frame. Prints the medians, their
-//! ratio and the median of the per-frame ratios, and checks that both answers are the same.
+//! ratio and the median of the per-frame ratios, the cores each side's frames got (CPU time
+//! over wall time: on a loaded machine two threads may not get two cores), and checks that
+//! both answers are the same.
 //!
 //! ```sh
 //! cargo run --release -p bdtree-cli --example pile_threads -- [chairs] [frames]
@@ -64,6 +66,18 @@ fn frame(
     Ok((seconds, found))
 }
 
+/// The process's CPU seconds so far (user and system, all threads; Linux's `/proc/self/stat`,
+/// in clock ticks of 1/100 s), or `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's closing parenthesis; utime and stime are the 14th and
+    // 15th of the line, the 12th and 13th after it.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -101,13 +115,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("the answers on 1 and 2 threads differ".into());
     }
     let (mut t1, mut t2, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    // CPU seconds over wall seconds of each side's frames: the cores it got.
+    let mut cores = [[0.0f64; 2]; 2];
+    let mut timed = |world: &mut World, side: usize| -> Result<f64, Box<dyn std::error::Error>> {
+        let (cpu, started) = (cpu_seconds(), Instant::now());
+        let seconds = frame(world, at, depth)?.0;
+        if let (Some(a), Some(b)) = (cpu, cpu_seconds()) {
+            cores[side][0] += b - a;
+            cores[side][1] += started.elapsed().as_secs_f64();
+        }
+        Ok(seconds)
+    };
     for k in 0..frames {
         let (s1, s2) = if k % 2 == 0 {
-            let s1 = frame(&mut one, at, depth)?.0;
-            (s1, frame(&mut two, at, depth)?.0)
+            let s1 = timed(&mut one, 0)?;
+            (s1, timed(&mut two, 1)?)
         } else {
-            let s2 = frame(&mut two, at, depth)?.0;
-            (frame(&mut one, at, depth)?.0, s2)
+            let s2 = timed(&mut two, 1)?;
+            (timed(&mut one, 0)?, s2)
         };
         t1.push(s1);
         t2.push(s2);
@@ -121,6 +146,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m2 * 1e3,
         m1 / m2,
         median(&mut ratios)
+    );
+    println!(
+        "cores the frames got (CPU seconds over wall seconds, set_state included): {:.2} on 1 thread, {:.2} on 2",
+        cores[0][0] / cores[0][1].max(1e-9),
+        cores[1][0] / cores[1][1].max(1e-9)
     );
     Ok(())
 }
