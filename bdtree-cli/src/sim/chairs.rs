@@ -768,6 +768,10 @@ pub fn simulate_from(
             ];
             let mut rot = [0, 1, 2, 3].map(|i| p.rotation[i] + 0.5 * dt * dq[i]);
             let norm = rot.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if !(norm.is_finite() && norm > 0.0) {
+                // A spin past any physical one (its square overflows): the step lost stability.
+                return Err(SimError::NonFinite { step, chair: k });
+            }
             rot = rot.map(|x| x / norm);
             p.rotation = rot;
             // Modal dynamics, strain-limited.

@@ -348,8 +348,8 @@ fn the_exact_check_compares_near_pairs_and_fails_on_a_planted_miss() {
 
 /// Two chairs released one inside the other (the upper one 10 cm into the lower, as a chair
 /// landing on a heap can be pushed): hundreds of proxy contacts at depth 10 on each. The
-/// explicit step without its limit turned this into a chair spinning at thousands of rad/s
-/// and NaN (as a pile of 1,000 chairs did at step 582); with it, the chairs push apart at a
+/// explicit step without its limit turned this into a spin that overflowed at step 20 (a pile
+/// of 1,000 chairs went to NaN the same way at step 582); with it, the chairs push apart at a
 /// bounded speed and every state stays finite.
 #[test]
 fn chairs_released_inside_each_other_push_apart_without_blowing_up() {
