@@ -14,8 +14,11 @@
 //! `z ≤ 0`) queried by the kernel's primitive queries — by default its contact proxies at the
 //! same depth ([`bdtree_std::host::World::primitive_proxies`]), or every exact triangle contact
 //! ([`bdtree_std::host::World::primitive_contacts`]), see [`GroundContacts`] — then rigid motion (translation and rotation, with the chair's inertia tensor) and modal
-//! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate clamped to ±1 cm:
-//! a strain limit).
+//! dynamics (`q̈ + 2ζω q̇ + ω² q = f_q / m_j`, ζ = 5 %, each modal coordinate held within ±1 cm
+//! by an inelastic stop: a strain limit). A chair in so many contacts that its explicit step
+//! could not resolve their stiffness has them softened to what it can
+//! ([`super::response::StepLimit`]); a state that still goes non-finite stops the simulation
+//! with [`SimError::NonFinite`].
 //!
 //! [`replay`] runs the collision part of a recorded trajectory again, with the chairs' `q` or
 //! rigid (`q = 0`): the cost of deformation for identical configurations (the paper measured 2
@@ -34,12 +37,16 @@ use bdtree_std::modal::{compute_modes, ModalOptions, ModesError};
 use bdtree_std::rng::Rng;
 use bdtree_std::shapes::chair::{mass_properties, DENSITY};
 
+use super::response::{friction, strain_limited, Push, StepLimit, VISCOUS};
+
 /// Modes per chair.
 pub const MODES: usize = 10;
 const GRAVITY: f64 = 9.81;
 /// The linear air drag of the translation, 1/s: a falling chair's terminal speed is
 /// `GRAVITY / DRAG` (4.9 m/s).
 const DRAG: f64 = 2.0;
+/// The strain limit: each modal coordinate stays within ±1 cm ([`strain_limited`]).
+const STRAIN_LIMIT: f64 = 0.01;
 
 /// Why a chair could not be prepared or simulated.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +60,14 @@ pub enum SimError {
     Ground,
     /// The host layer refused a chair or a query failed (a bug: states are clamped).
     Host(HostError),
+    /// A chair's state stopped being finite: the explicit step lost its stability (a bug of
+    /// the step's limit, see [`super::response`]).
+    NonFinite {
+        /// The step whose forces made it non-finite.
+        step: usize,
+        /// The chair.
+        chair: usize,
+    },
 }
 
 impl std::fmt::Display for SimError {
@@ -62,6 +77,11 @@ impl std::fmt::Display for SimError {
             Self::Build(e) => e.fmt(f),
             Self::Ground => write!(f, "the ground plane was refused"),
             Self::Host(e) => e.fmt(f),
+            Self::NonFinite { step, chair } => write!(
+                f,
+                "the simulation went unstable: chair {chair}'s position, orientation or modes \
+                 are not finite after step {step}"
+            ),
         }
     }
 }
@@ -274,6 +294,11 @@ pub struct StepReport {
     /// contacts may be missing. The stack is sized by the capacity functions, so this stays 0;
     /// the demo prints it when it does not.
     pub incomplete: usize,
+    /// Sphere overlap tests of the chair–chair proxy query (the kernel's count: a measure of
+    /// its work that no other load on the machine changes).
+    pub overlap_tests: u64,
+    /// Spheres the chair–chair proxy query updated.
+    pub sphere_updates: u64,
 }
 
 /// A chair–chair proxy contact: the two chairs (the first the lower index) and their proxy
@@ -304,6 +329,7 @@ struct Chairs {
     proxy_depth: u32,
     stiffness: f64,
     ground: Ground,
+    limit: StepLimit,
 }
 
 /// How the ground plane's contacts push.
@@ -319,6 +345,8 @@ struct Ground {
 
 impl Chairs {
     fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
+        let damping = if options.friction > 0.0 { VISCOUS } else { 0.0 };
+        let limit = StepLimit::new(chair.mass, &chair.inertia, options.dt, damping);
         let tree = Tree::new(chair.image.clone()).map_err(SimError::Host)?;
         let leaves = tree.leaves();
         let bodies = (0..options.count)
@@ -344,11 +372,13 @@ impl Chairs {
                 pressure: options.ground_stiffness,
                 leaves,
             },
+            limit,
         })
     }
 
-    /// Sets every chair's state and computes the contact wrenches.
-    /// `pushes` gets every penalty contact's normal force (for the friction of a pile).
+    /// Sets every chair's state and computes the contact wrenches, each contact softened by
+    /// the step's limit ([`StepLimit`]). `pushes` gets every penalty contact's normal force
+    /// (for the friction of a pile).
     fn step(
         &mut self,
         placements: &[Placement],
@@ -356,36 +386,30 @@ impl Chairs {
         pushes: &mut Vec<Push>,
     ) -> Result<(Vec<Wrench>, StepReport), SimError> {
         for (k, p) in placements.iter().enumerate() {
-            // The simulation's f64 state as given. Modal coordinates are finite and clamped:
-            // the state is always accepted (a refused one would keep the previous state).
-            let _ = self.world.set_state(k, p.rotation, p.x, &p.q);
+            // The simulation's f64 state as given (finite: `simulate` stops at a non-finite one).
+            self.world
+                .set_state(k, p.rotation, p.x, &p.q)
+                .map_err(SimError::Host)?;
         }
         let started = Instant::now();
         let mut report = StepReport::default();
         let mut wrenches = vec![Wrench::zero(MODES); placements.len()];
         // The ground first: at each chair's own origin, where the world's broad phase finds
-        // the chairs too.
-        report.ground_contacts = match self.ground.contacts {
-            GroundContacts::Proxies => self.ground.proxies(
-                &mut self.world,
-                self.proxy_depth,
-                &mut wrenches,
-                points,
-                pushes,
-            )?,
-            GroundContacts::Triangles => {
+        // the chairs too. Its contacts are found, then pushed once the step's limit is known.
+        let ground = match self.ground.contacts {
+            GroundContacts::Proxies => {
                 self.ground
-                    .triangles(&mut self.world, &mut wrenches, points)?
+                    .proxies(&mut self.world, self.proxy_depth, points, pushes)?
             }
+            GroundContacts::Triangles => self.ground.triangles(&mut self.world, points, pushes)?,
         };
-        let (answer, forces) = self
+        let answer = self
             .world
-            .proxy_forces(self.proxy_depth, self.stiffness)
+            .proxies(self.proxy_depth)
             .map_err(SimError::Host)?;
-        for (w, f) in wrenches.iter_mut().zip(&forces) {
-            w.add(f);
-        }
         report.candidates = answer.candidates;
+        report.overlap_tests = u64::from(answer.stats.overlap_tests);
+        report.sphere_updates = u64::from(answer.stats.sphere_updates);
         let mut last = None;
         for found in &answer.found {
             let (p, [sa, sb]) = (&found.item, found.item.spheres);
@@ -406,6 +430,9 @@ impl Chairs {
                 point,
                 normal: d.map(|x| x / len),
                 force: self.stiffness * p.depth,
+                stiffness: self.stiffness,
+                scale: 1.0,
+                damping: 1.0,
             });
             points.proxies.push(ProxyContact {
                 chairs: found.bodies,
@@ -417,60 +444,90 @@ impl Chairs {
                 last = Some(found.bodies);
             }
         }
+        let centers: Vec<[f64; 3]> = placements.iter().map(|p| p.x).collect();
+        let (scales, damping) = self.limit.scales(&centers, pushes);
+        for push in pushes.iter_mut() {
+            push.scale = StepLimit::pair(&scales, push.chairs);
+            push.damping = StepLimit::pair(&damping, push.chairs);
+            push.force *= push.scale;
+        }
+        // The ground's pushes come first in `pushes`, one per found contact.
+        for (g, push) in ground.iter().zip(pushes.iter()) {
+            let force = push.normal.map(|x| x * push.force);
+            let w = self
+                .world
+                .force_at_node(g.chair, g.node, push.point, force)
+                .map_err(SimError::Host)?;
+            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(g.chair)) {
+                sum.add(&w);
+                report.ground_contacts += 1;
+            }
+        }
+        let stiffness = self.stiffness;
+        let forces = self
+            .world
+            .proxy_wrenches(&answer, &|[i, j]| stiffness * scales[i].min(scales[j]))
+            .map_err(SimError::Host)?;
+        for (w, f) in wrenches.iter_mut().zip(&forces) {
+            w.add(f);
+        }
         report.seconds = started.elapsed().as_secs_f64();
         Ok((wrenches, report))
     }
 }
 
+/// A ground contact found: the chair and the node its force is applied at.
+struct GroundContact {
+    chair: usize,
+    node: usize,
+}
+
 impl Ground {
     /// The ground's proxy contacts ([`HostWorld::primitive_proxies`] at the proxy depth): each
-    /// pushes `k d` straight up at the sphere's center dropped on the ground. Returns the
-    /// contacts.
+    /// pushes `k d` straight up at the sphere's center dropped on the ground. Adds one push per
+    /// contact to `pushes` and returns the contacts.
     fn proxies(
         &self,
         world: &mut HostWorld,
         depth: u32,
-        wrenches: &mut [Wrench],
         points: &mut StepContacts,
         pushes: &mut Vec<Push>,
-    ) -> Result<usize, SimError> {
+    ) -> Result<Vec<GroundContact>, SimError> {
         let answer = world.primitive_proxies(depth).map_err(SimError::Host)?;
-        let mut contacts = 0;
+        let mut contacts = Vec::new();
         // NaN depths (a broken state) push nothing.
         for found in answer.found.iter().filter(|f| f.item.depth > 0.0) {
             let [x, y, _, _] = found.item.sphere;
-            let force = [0.0, 0.0, self.stiffness * found.item.depth];
-            let i = found.bodies[0];
-            let node = found.item.node as usize;
-            let w = world
-                .force_at_node(i, node, [x, y, 0.0], force)
-                .map_err(SimError::Host)?;
-            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
-                sum.add(&w);
-                contacts += 1;
-                points.ground.push([x as f32, y as f32, 0.0]);
-                pushes.push(Push {
-                    chairs: [None, Some(i)],
-                    point: [x, y, 0.0],
-                    normal: [0.0, 0.0, 1.0],
-                    force: force[2],
-                });
-            }
+            let chair = found.bodies[0];
+            contacts.push(GroundContact {
+                chair,
+                node: found.item.node as usize,
+            });
+            points.ground.push([x as f32, y as f32, 0.0]);
+            pushes.push(Push {
+                chairs: [None, Some(chair)],
+                point: [x, y, 0.0],
+                normal: [0.0, 0.0, 1.0],
+                force: self.stiffness * found.item.depth,
+                stiffness: self.stiffness,
+                scale: 1.0,
+                damping: 1.0,
+            });
         }
         Ok(contacts)
     }
 
     /// The ground's exact triangle contacts ([`HostWorld::primitive_contacts`]), each pushing
-    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area. Returns the
-    /// contacts.
+    /// with [`ChairOptions::ground_stiffness`] times its depth and projected area. Adds one
+    /// push per contact to `pushes` and returns the contacts.
     fn triangles(
         &self,
         world: &mut HostWorld,
-        wrenches: &mut [Wrench],
         points: &mut StepContacts,
-    ) -> Result<usize, SimError> {
+        pushes: &mut Vec<Push>,
+    ) -> Result<Vec<GroundContact>, SimError> {
         let answer = world.primitive_contacts().map_err(SimError::Host)?;
-        let mut contacts = 0;
+        let mut contacts = Vec::new();
         for found in &answer.found {
             let (i, c) = (found.bodies[0], &found.item);
             let Some(body) = world.bodies_mut().get_mut(i) else {
@@ -487,90 +544,22 @@ impl Ground {
             if !(c.depth > 0.0 && area > 0.0) {
                 continue;
             }
-            let push = self.pressure * c.depth * area;
-            let force = c.normal.map(|x| -push * x);
-            let w = world
-                .force_at_node(i, leaf as usize, c.point, force)
-                .map_err(SimError::Host)?;
-            if let (Some(w), Some(sum)) = (w, wrenches.get_mut(i)) {
-                sum.add(&w);
-                contacts += 1;
-                points.ground.push(c.point.map(|x| x as f32));
-            }
+            contacts.push(GroundContact {
+                chair: i,
+                node: leaf as usize,
+            });
+            points.ground.push(c.point.map(|x| x as f32));
+            pushes.push(Push {
+                chairs: [None, Some(i)],
+                point: c.point,
+                normal: c.normal.map(|x| -x),
+                force: self.pressure * c.depth * area,
+                stiffness: self.pressure * area,
+                scale: 1.0,
+                damping: 1.0,
+            });
         }
         Ok(contacts)
-    }
-}
-
-/// A penalty contact's normal force: from the first chair (`None`: the ground) to the
-/// second, at `point`, `force` newtons along `normal`.
-#[derive(Debug, Clone, Copy)]
-pub struct Push {
-    /// The chairs (`None`: the ground).
-    pub chairs: [Option<usize>; 2],
-    /// Where it acts, world, m.
-    pub point: [f64; 3],
-    /// Unit normal, from the first to the second.
-    pub normal: [f64; 3],
-    /// Normal force, N.
-    pub force: f64,
-}
-
-/// Friction of the pushes (Coulomb, coefficient `mu`, regularised as a viscous force below
-/// the slip): each opposes the tangential velocity `v_t` of the second side relative to the
-/// first at the contact point, with `min(mu · force, VISCOUS · |v_t|)`, on the chairs'
-/// translation and rotation. The viscous bound keeps the explicit step stable with many
-/// contacts per chair (a stiffer one launched chairs out of a heap of 125). `v` and `w` are
-/// the chairs' linear and angular velocities.
-fn friction(
-    pushes: &[Push],
-    placements: &[Placement],
-    v: &[[f64; 3]],
-    w: &[[f64; 3]],
-    mu: f64,
-    wrenches: &mut [Wrench],
-) {
-    /// N·s/m per contact.
-    const VISCOUS: f64 = 100.0;
-    let velocity = |c: Option<usize>, p: [f64; 3]| -> [f64; 3] {
-        let Some(c) = c else {
-            return [0.0; 3];
-        };
-        let r: [f64; 3] = std::array::from_fn(|k| p[k] - placements[c].x[k]);
-        let om = w[c];
-        let cross = [
-            om[1] * r[2] - om[2] * r[1],
-            om[2] * r[0] - om[0] * r[2],
-            om[0] * r[1] - om[1] * r[0],
-        ];
-        std::array::from_fn(|k| v[c][k] + cross[k])
-    };
-    for push in pushes {
-        let [a, b] = push.chairs;
-        let (va, vb) = (velocity(a, push.point), velocity(b, push.point));
-        let rel: [f64; 3] = std::array::from_fn(|k| vb[k] - va[k]);
-        let n = push.normal;
-        let along = rel[0] * n[0] + rel[1] * n[1] + rel[2] * n[2];
-        let t: [f64; 3] = std::array::from_fn(|k| rel[k] - along * n[k]);
-        let speed = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
-        if !(speed > 0.0 && push.force > 0.0) {
-            continue;
-        }
-        let magnitude = (mu * push.force).min(VISCOUS * speed);
-        // On the second side, against its sliding; the first gets the opposite.
-        let f: [f64; 3] = std::array::from_fn(|k| -magnitude * t[k] / speed);
-        for (c, sign) in [(b, 1.0), (a, -1.0)] {
-            let Some(c) = c else { continue };
-            let r: [f64; 3] = std::array::from_fn(|k| push.point[k] - placements[c].x[k]);
-            let g = f.map(|x| sign * x);
-            let wrench = &mut wrenches[c];
-            for k in 0..3 {
-                wrench.force[k] += g[k];
-            }
-            wrench.torque[0] += r[1] * g[2] - r[2] * g[1];
-            wrench.torque[1] += r[2] * g[0] - r[0] * g[2];
-            wrench.torque[2] += r[0] * g[1] - r[1] * g[0];
-        }
     }
 }
 
@@ -689,14 +678,31 @@ pub fn simulate(
     options: &ChairOptions,
     progress: &mut dyn FnMut(usize, &StepReport),
 ) -> Result<Trajectory, SimError> {
-    let mut world = Chairs::new(chair, options)?;
-    let mut placements = initial_placements(options);
     // A hopper's load falls at the terminal speed from the start.
     let v0 = match options.layout {
         Layout::Flat => 0.0,
         Layout::Pile => -GRAVITY / DRAG,
     };
-    let mut v = vec![[0.0f64, 0.0, v0]; options.count];
+    let start = initial_placements(options);
+    simulate_from(chair, options, start, [0.0, 0.0, v0], progress)
+}
+
+/// [`simulate`] from the placements `start` (one per chair: `options.count` is not used),
+/// every chair moving at `velocity` (m/s) without turning.
+pub fn simulate_from(
+    chair: &Chair,
+    options: &ChairOptions,
+    start: Vec<Placement>,
+    velocity: [f64; 3],
+    progress: &mut dyn FnMut(usize, &StepReport),
+) -> Result<Trajectory, SimError> {
+    let options = &ChairOptions {
+        count: start.len(),
+        ..*options
+    };
+    let mut world = Chairs::new(chair, options)?;
+    let mut placements = start;
+    let mut v = vec![velocity; options.count];
     let mut w = vec![[0.0f64; 3]; options.count];
     let mut qd = vec![[0.0f64; MODES]; options.count];
     let dt = options.dt;
@@ -710,14 +716,8 @@ pub fn simulate(
         let mut pushes = Vec::new();
         let (mut wrenches, report) = world.step(&placements, &mut points, &mut pushes)?;
         if options.friction > 0.0 {
-            friction(
-                &pushes,
-                &placements,
-                &v,
-                &w,
-                options.friction,
-                &mut wrenches,
-            );
+            let centers: Vec<[f64; 3]> = placements.iter().map(|p| p.x).collect();
+            friction(&pushes, &centers, &v, &w, options.friction, &mut wrenches);
         }
         trajectory.steps.push(placements.clone());
         trajectory.reports.push(report);
@@ -768,6 +768,10 @@ pub fn simulate(
             ];
             let mut rot = [0, 1, 2, 3].map(|i| p.rotation[i] + 0.5 * dt * dq[i]);
             let norm = rot.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if !(norm.is_finite() && norm > 0.0) {
+                // A spin past any physical one (its square overflows): the step lost stability.
+                return Err(SimError::NonFinite { step, chair: k });
+            }
             rot = rot.map(|x| x / norm);
             p.rotation = rot;
             // Modal dynamics, strain-limited.
@@ -775,8 +779,16 @@ pub fn simulate(
                 let om = chair.omega[j];
                 let acc =
                     wrench.q[j] / chair.modal_mass[j] - om * om * p.q[j] - 0.1 * om * qd[k][j];
-                qd[k][j] += dt * acc;
-                p.q[j] = (p.q[j] + dt * qd[k][j]).clamp(-0.01, 0.01);
+                (p.q[j], qd[k][j]) = strain_limited(p.q[j], qd[k][j], acc, dt, STRAIN_LIMIT);
+            }
+            let finite =
+                p.x.iter()
+                    .chain(&p.rotation)
+                    .chain(&p.q)
+                    .chain(&v[k])
+                    .chain(&w[k]);
+            if !finite.into_iter().all(|x| x.is_finite()) {
+                return Err(SimError::NonFinite { step, chair: k });
             }
         }
     }
@@ -798,6 +810,10 @@ pub struct Replay {
     pub contacts: f64,
     /// Mean ground triangle contacts per step.
     pub ground_contacts: f64,
+    /// Mean sphere overlap tests of the chair–chair proxy query per step.
+    pub overlap_tests: f64,
+    /// Mean spheres it updated per step.
+    pub sphere_updates: f64,
 }
 
 /// Replays the collision part of `trajectory`, with its `q` or with `q = 0`.
@@ -821,6 +837,7 @@ pub fn replay_with(
     let mut world = Chairs::new(chair, options)?;
     let mut times = Vec::with_capacity(trajectory.steps.len());
     let mut sums = [0usize; 3];
+    let mut work = [0u64; 2];
     for (k, step) in trajectory.steps.iter().enumerate() {
         let placements: Vec<Placement> = step
             .iter()
@@ -835,6 +852,8 @@ pub fn replay_with(
         sums[0] += report.colliding_pairs;
         sums[1] += report.contacts;
         sums[2] += report.ground_contacts;
+        work[0] += report.overlap_tests;
+        work[1] += report.sphere_updates;
     }
     let n = times.len().max(1) as f64;
     let mean = times.iter().sum::<f64>() / n;
@@ -847,6 +866,8 @@ pub fn replay_with(
         colliding_pairs: sums[0] as f64 / n,
         contacts: sums[1] as f64 / n,
         ground_contacts: sums[2] as f64 / n,
+        overlap_tests: work[0] as f64 / n,
+        sphere_updates: work[1] as f64 / n,
     })
 }
 

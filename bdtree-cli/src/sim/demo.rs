@@ -559,17 +559,22 @@ impl fmt::Display for Demo {
         )?;
         writeln!(
             f,
-            "  collision time per step: {:.3} ms deformable, {:.3} ms for the same placements rigid (q = 0): ratio {:.2} mean, {:.2} median (paper: 2); at the busiest step {:.1} ms deformable, {:.1} ms rigid",
+            "  collision time per step: {:.3} ms deformable, {:.3} ms for the same placements rigid (q = 0): ratio {:.2} mean, {:.2} median (paper: 2); at the busiest step {:.1} ms deformable, {:.1} ms rigid; sphere overlap tests of the chair–chair queries per step {:.0} deformable, {:.0} rigid (ratio {:.2}), spheres updated {:.0} and {:.0}",
             d.mean_seconds * 1e3,
             r.mean_seconds * 1e3,
             d.mean_seconds / r.mean_seconds.max(1e-12),
             d.median_seconds / r.median_seconds.max(1e-12),
             d.seconds.get(self.busiest).copied().unwrap_or(0.0) * 1e3,
             r.seconds.get(self.busiest).copied().unwrap_or(0.0) * 1e3,
+            d.overlap_tests,
+            r.overlap_tests,
+            d.overlap_tests / r.overlap_tests.max(1.0),
+            d.sphere_updates,
+            r.sphere_updates,
         )?;
         writeln!(
             f,
-            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair proxy contacts and {:.1} ground {} contacts; {}",
+            "  contacts per step: {:.1} colliding chair pairs ({:.0} collision events per simulated second), {:.1} chair–chair proxy contacts and {:.1} ground {} contacts (the same placements rigid: {:.1} pairs, {:.1} and {:.1} contacts); {}",
             d.colliding_pairs,
             d.colliding_pairs / options.dt,
             d.contacts,
@@ -578,6 +583,9 @@ impl fmt::Display for Demo {
                 GroundContacts::Proxies => "proxy",
                 GroundContacts::Triangles => "triangle",
             },
+            r.colliding_pairs,
+            r.contacts,
+            r.ground_contacts,
             match incomplete {
                 0 => "every query complete".to_string(),
                 n => format!("{n} queries incomplete (their contacts may be missing)"),

@@ -8,7 +8,9 @@
 //! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::replay`] |
 //! | `demo.rs` | `bdtree demo`: the run, its summary and its exact check against brute force |
 //! | `check.rs` | the demo's proxy check: a step's proxy contacts against a brute force |
+//! | `response.rs` | how the contacts push: the explicit step's stiffness limit, friction, the strain limit |
 
 pub mod chairs;
 pub mod check;
 pub mod demo;
+pub mod response;

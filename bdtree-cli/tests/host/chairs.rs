@@ -4,11 +4,14 @@
 use std::sync::OnceLock;
 
 use bdtree_cli::sim::chairs::{
-    initial_placements, prepare_chair, replay, simulate, world_vertices, Chair, ChairOptions,
-    GroundContacts, ProxyContact, MODES,
+    initial_placements, prepare_chair, replay, simulate, simulate_from, world_vertices, Chair,
+    ChairOptions, GroundContacts, Placement, ProxyContact, MODES,
 };
 use bdtree_cli::sim::check::{proxy_check, CheckError};
 use bdtree_cli::sim::demo::{self, DemoError};
+use bdtree_cli::sim::response::{
+    smallest_eigenvalue, strain_limited, Push, StepLimit, DAMPING_BUDGET, VISCOUS,
+};
 use bdtree_std::host::BroadPhase;
 use bdtree_std::shapes::chair_mesh;
 
@@ -341,4 +344,147 @@ fn the_exact_check_compares_near_pairs_and_fails_on_a_planted_miss() {
     .expect_err("a planted miss");
     assert!(matches!(e, DemoError::MissedNear { .. }), "{e}");
     assert!(e.to_string().contains("missed triangle pair"), "{e}");
+}
+
+/// Two chairs released one inside the other (the upper one 10 cm into the lower, as a chair
+/// landing on a heap can be pushed): hundreds of proxy contacts at depth 10 on each. The
+/// explicit step without its limit turned this into a spin that overflowed at step 20 (a pile
+/// of 1,000 chairs went to NaN the same way at step 582); with it, the chairs push apart at a
+/// bounded speed and every state stays finite.
+#[test]
+fn chairs_released_inside_each_other_push_apart_without_blowing_up() {
+    let chair = chair();
+    let options = ChairOptions {
+        steps: 150,
+        ..ChairOptions::pile(2)
+    };
+    let mut start = initial_placements(&ChairOptions {
+        count: 2,
+        ..options
+    });
+    start[1] = Placement {
+        x: [start[0].x[0], start[0].x[1] + 0.05, start[0].x[2] + 0.1],
+        ..start[0]
+    };
+    let mut most = 0;
+    let trajectory = simulate_from(chair, &options, start, [0.0; 3], &mut |_, r| {
+        most = most.max(r.contacts)
+    })
+    .expect("simulate");
+    assert!(
+        most > 200,
+        "{most} proxy contacts at most: not a deep overlap"
+    );
+    let dt = options.dt;
+    let mut fastest: f64 = 0.0;
+    let mut spin: f64 = 0.0;
+    for (a, b) in trajectory.steps.iter().zip(&trajectory.steps[1..]) {
+        for (p, q) in a.iter().zip(b) {
+            let v = (0..3)
+                .map(|k| (q.x[k] - p.x[k]).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / dt;
+            // The angle between the two orientations, per second.
+            let dot: f64 = (0..4).map(|k| p.rotation[k] * q.rotation[k]).sum();
+            let w = 2.0 * dot.abs().min(1.0).acos() / dt;
+            fastest = fastest.max(v);
+            spin = spin.max(w);
+        }
+    }
+    eprintln!("fastest {fastest} m/s, spin {spin} rad/s");
+    // The overlap's springs (a few hundred contacts of 2 × 10⁴ N/m, 1–2 cm deep) hold at most
+    // a kilojoule: pushed apart, a 15 kg chair gets at most about 12 m/s; the unstable step
+    // reached hundreds of m/s and thousands of rad/s before its NaN.
+    assert!(fastest < 12.0, "a chair reached {fastest} m/s");
+    assert!(spin < 100.0, "a chair turned at {spin} rad/s");
+}
+
+/// The strain limit is an inelastic stop: at the limit the velocity pushing past it is gone,
+/// the velocity leaving it stays.
+#[test]
+fn the_strain_limit_stops_the_modal_velocity() {
+    let (q, qd) = strain_limited(0.009, 5.0, 0.0, 0.002, 0.01);
+    assert_eq!((q, qd), (0.01, 0.0));
+    let (q, qd) = strain_limited(-0.01, -3.0, 100.0, 0.002, 0.01);
+    assert_eq!((q, qd), (-0.01, 0.0));
+    let (q, qd) = strain_limited(0.01, -1.0, 0.0, 0.002, 0.01);
+    assert_eq!(qd, -1.0);
+    assert!((q - 0.008).abs() < 1e-15);
+}
+
+/// The step's limit: the chair's smallest moment of inertia, a factor of 1 for a few contacts,
+/// and for many the factor that brings the sum to 1; a contact between two chairs takes the
+/// smaller factor.
+#[test]
+fn the_step_limit_softens_only_a_chair_in_many_contacts() {
+    let chair = chair();
+    let i = &chair.inertia;
+    let smallest = smallest_eigenvalue(i);
+    // The eigenvalue against the characteristic polynomial, and below every diagonal entry.
+    let shifted: [[f64; 3]; 3] = std::array::from_fn(|r| {
+        std::array::from_fn(|c| i[r][c] - if r == c { smallest } else { 0.0 })
+    });
+    let det = shifted[0][0] * (shifted[1][1] * shifted[2][2] - shifted[1][2] * shifted[2][1])
+        - shifted[0][1] * (shifted[1][0] * shifted[2][2] - shifted[1][2] * shifted[2][0])
+        + shifted[0][2] * (shifted[1][0] * shifted[2][1] - shifted[1][1] * shifted[2][0]);
+    assert!(det.abs() < 1e-12, "det {det}");
+    assert!((0..3).all(|k| smallest <= i[k][k]) && smallest > 0.0);
+    assert_eq!(
+        smallest_eigenvalue(&[[2.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 1.5]]),
+        1.5
+    );
+    let (dt, k) = (0.002, 2e4);
+    let limit = StepLimit::new(chair.mass, i, dt, VISCOUS);
+    let centers: Vec<[f64; 3]> = initial_placements(&ChairOptions::pile(3))
+        .iter()
+        .map(|p| p.x)
+        .collect();
+    let push = |chairs: [Option<usize>; 2], point: [f64; 3]| Push {
+        chairs,
+        point,
+        normal: [0.0, 0.0, 1.0],
+        force: 1.0,
+        stiffness: k,
+        scale: 1.0,
+        damping: 1.0,
+    };
+    let at = |c: usize, dz: f64| {
+        let x = centers[c];
+        [x[0], x[1], x[2] + dz]
+    };
+    // A chair on its four feet.
+    let feet: Vec<Push> = (0..4).map(|_| push([None, Some(0)], at(0, -0.5))).collect();
+    let (scales, damping) = limit.scales(&centers, &feet);
+    assert_eq!(scales, vec![1.0; 3]);
+    let g = 1.0 / chair.mass + 0.25 / smallest;
+    let damp = 4.0 * g * dt * VISCOUS;
+    let expected = (DAMPING_BUDGET / damp).min(1.0);
+    assert!(
+        (damping[0] - expected).abs() < 1e-12,
+        "{damping:?} {expected}"
+    );
+    assert_eq!(&damping[1..], &[1.0, 1.0]);
+    // Chair 1 in 300 contacts with chair 2, 0.5 m from both centers.
+    let many: Vec<Push> = (0..300)
+        .map(|_| push([Some(1), Some(2)], at(1, 0.5)))
+        .collect();
+    let (scales, damping) = limit.scales(&centers, &many);
+    assert_eq!((scales[0], damping[0]), (1.0, 1.0));
+    let stiff = 300.0 * g * dt * dt * k;
+    assert!(
+        (scales[1] * stiff - 1.0).abs() < 1e-9,
+        "{} {stiff}",
+        scales[1]
+    );
+    let damp = 300.0 * g * dt * VISCOUS;
+    assert!(
+        (damping[1] * damp - DAMPING_BUDGET).abs() < 1e-9,
+        "{} {damp}",
+        damping[1]
+    );
+    assert!(scales[2] < 1.0 && damping[2] < 1.0);
+    let pair = StepLimit::pair(&scales, [Some(1), Some(2)]);
+    assert_eq!(pair, scales[1].min(scales[2]));
+    assert_eq!(StepLimit::pair(&scales, [None, Some(0)]), 1.0);
 }

@@ -672,6 +672,19 @@ impl World {
     ) -> Result<(WorldAnswer<Proxy>, Vec<Wrench>), HostError> {
         super::check::stiffness(stiffness)?;
         let answer = self.proxies(depth)?;
+        let wrenches = self.proxy_wrenches(&answer, &|_| stiffness)?;
+        Ok((answer, wrenches))
+    }
+
+    /// Each body's wrench of the penalty contacts of `answer` (a [`World::proxies`] answer of
+    /// this world), the contacts of body pair `[i, j]` with `stiffness([i, j])`: a simulation
+    /// that softens some pairs' contacts (an explicit step's limit) gets its forces in one call.
+    pub fn proxy_wrenches(
+        &mut self,
+        answer: &WorldAnswer<Proxy>,
+        stiffness: &(dyn Fn([usize; 2]) -> f64 + Sync),
+    ) -> Result<Vec<Wrench>, HostError> {
+        let n = self.bodies.len();
         let mut wrenches: Vec<Wrench> = self
             .bodies
             .iter()
@@ -688,18 +701,27 @@ impl World {
             .chunk_by(|x, y| x.bodies == y.bodies)
             .map(|run| run[0].bodies)
             .collect();
+        for &pair in &pairs {
+            if pair[0] >= pair[1] || pair[1] >= n {
+                return Err(HostError::Argument {
+                    name: "answer",
+                    message: format!("body pair {pair:?} is not a pair of this world's {n} bodies"),
+                });
+            }
+            super::check::stiffness(stiffness(pair))?;
+        }
         let found = self.threads.pairs(
             &mut self.bodies,
             &pairs,
             &mut self.certificate,
-            |k, a, b, _| query::proxy_wrenches(a, b, &runs[k], stiffness),
+            |k, a, b, _| query::proxy_wrenches(a, b, &runs[k], stiffness(pairs[k])),
         );
-        for ([i, j], found) in pairs.into_iter().zip(found) {
+        for ([i, j], found) in pairs.iter().zip(found) {
             let [wa, wb] = found?;
-            wrenches[i].add(&wa);
-            wrenches[j].add(&wb);
+            wrenches[*i].add(&wa);
+            wrenches[*j].add(&wb);
         }
-        Ok((answer, wrenches))
+        Ok(wrenches)
     }
 
     /// Every body's contact proxies at `depth` reaching into every primitive
