@@ -19,9 +19,7 @@ def test_closer_than_against_brute_force(precision, kind):
     for step in range(5):
         s = Scene(rng, kind, precision)
         if step % 2:
-            s.tb = s.ta + (s.tb - s.ta) * 1.4
-            s.b.set_state(rotation=s.rb, translation=s.tb, q=s.qb)
-            s.PB = world(s.V, s.UB, s.rb, s.tb, s.qb)
+            s.pull_b(1.4)
         tol = tolerance(precision, s.size)
         D = all_pair_distances(s.PA, s.F, s.PB, s.F).min()
         for d in (0.0, D, D * (1 - 1e-3), D * (1 + 1e-3), D + 0.1 * s.size, 0.5 * D):

@@ -53,6 +53,13 @@ class Scene:
         self.PA = world(self.V, self.UA, self.ra, self.ta, self.qa)
         self.PB = world(self.V, self.UB, self.rb, self.tb, self.qb)
 
+    def pull_b(self, factor):
+        """Moves b along the line from a's translation to its own, `factor` times as far from
+        a: its state and world vertices follow."""
+        self.tb = self.ta + (self.tb - self.ta) * factor
+        self.b.set_state(rotation=self.rb, translation=self.tb, q=self.qb)
+        self.PB = world(self.V, self.UB, self.rb, self.tb, self.qb)
+
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("precision", ["f32", "f64"])
@@ -157,9 +164,7 @@ def test_within_and_distance_against_brute_force(precision, kind):
         s = Scene(rng, kind, precision)
         # Pull b out a little so that some scenes have a gap.
         if step % 2:
-            s.tb = s.ta + (s.tb - s.ta) * 1.4
-            s.b.set_state(rotation=s.rb, translation=s.tb, q=s.qb)
-            s.PB = world(s.V, s.UB, s.rb, s.tb, s.qb)
+            s.pull_b(1.4)
         tol = tolerance(precision, s.size)
         D = 0.05 * s.size
         truth = all_pair_distances(s.PA, s.F, s.PB, s.F)
