@@ -8,7 +8,7 @@
 //! meets hundreds of proxy contacts at depth 10 (a pair of chairs pressed together overlaps in
 //! tens of proxy pairs, each a spring of [`super::chairs::ChairOptions::stiffness`]), and its
 //! rotation, with a smallest moment of inertia of 0.43 kg·m² and contacts half a metre out,
-//! passes the limit near 50 contacts: a pile of 1,000 chairs turned one chair's oscillation into
+//! passes the limit near 60–90 contacts: a pile of 1,000 chairs turned one chair's oscillation into
 //! 1,679 contacts and 3 × 10⁵ N in two steps and went to NaN at step 582.
 //!
 //! The limit: for a contact of stiffness `k` and damping `c` at a point `r` from the center of
