@@ -75,7 +75,7 @@ pub(crate) fn check_of<S: Scalar>(
 
     let contours = self_contours(&image.tree, image.model.triangles());
     let weights = self_certificates(&image.tree, &image.model, &contours);
-    let mut signatures = vec![0u64; n];
+    let mut signatures = vec![[0u32; 2]; n];
     let mut cones = vec![0u16; n];
     let mut cache = BodyStorage::new(n);
     let mut vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
@@ -482,7 +482,7 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
         let n = image.tree.node_count();
         let mut cache = BodyStorage::new(n);
         let body = cache.body(&image).expect("body");
-        let mut signatures = vec![0u64; n];
+        let mut signatures = vec![[0u32; 2]; n];
         vertex_signatures(&body, &mut signatures).expect("signatures");
         let sets = node_vertices(&image, &mesh.triangles);
         let leaves: Vec<usize> = (0..n)
@@ -494,8 +494,11 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
             let shared = sets[i].iter().any(|v| sets[j].binary_search(v).is_ok());
             if shared {
                 assert_ne!(
-                    signatures[i] & signatures[j],
-                    0,
+                    [
+                        signatures[i][0] & signatures[j][0],
+                        signatures[i][1] & signatures[j][1]
+                    ],
+                    [0, 0],
                     "nodes {i}, {j} share a vertex"
                 );
             }
@@ -505,7 +508,10 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
             );
             if !sets[a].iter().any(|v| sets[b].binary_search(v).is_ok()) {
                 disjoint += 1;
-                proven += usize::from(signatures[a] & signatures[b] == 0);
+                proven += usize::from(
+                    (signatures[a][0] & signatures[b][0]) | (signatures[a][1] & signatures[b][1])
+                        == 0,
+                );
             }
         }
         assert!(
@@ -545,7 +551,7 @@ fn list_run(
     let n = image.tree.node_count();
     let mut cache = BodyStorage::new(n);
     let mut body = cache.body(&image).expect("body");
-    let mut signatures = vec![0u64; n];
+    let mut signatures = vec![[0u32; 2]; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");
     let mut parents = vec![0u32; n];
     tree_parents(&image.tree, &mut parents).expect("parents");

@@ -36,10 +36,10 @@ use bdtree_core::world::response::{
 };
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
-    collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
-    Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header, Image,
-    Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList,
-    SweepAndPrune, TestBudget, Traversal, TrianglePair, UniformGrid, VertexEntry, WorldPair,
+    collide_world, crc32, fitted_pair, proxy_stack_capacity, self_stack_capacity, stack_capacity,
+    AllPairs, Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header,
+    Image, Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids,
+    SelfList, SweepAndPrune, TestBudget, Traversal, UniformGrid, TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,
