@@ -44,6 +44,11 @@
 //! unit always descends to its leaves, so the cost is at least one test per pair of
 //! neighbouring leaves: `O(n)` per query on top of the pairs that truly come close.
 //!
+//! **From the image** ([`collide_self_image`]): an image built with its self-collision data
+//! ([`crate::image::FLAG_SELF`]: signatures, contours, certificates) hands them to the lazy
+//! query itself, so a device culls with the image and caller buffers alone (a cone slot per
+//! node and the stack).
+//!
 //! **Subspace certificates** (with [`SelfAids::certificates`], after Barbič and James 2010):
 //! the same theorem bounded over `q` once per tree, so a Type 1 unit whose certificate holds
 //! is culled in `O(M)` without a deformed vertex, and a body certified at its root skips the
