@@ -404,8 +404,9 @@ pub fn compact(
     let mut buf = image.finish(limit, nested);
     // The self-collision data follows the image when it keeps its mesh (made again from the
     // compact image: a 16-bit model has no certificates).
-    if tree.self_data().is_some() && !bounded {
-        buf = super::self_data::with_self_data(&buf)?;
+    if let (Some(data), false) = (tree.self_data(), bounded) {
+        let certificates = !data.certificates.weights.is_empty();
+        buf = super::self_data::with_self_data(&buf, certificates)?;
     }
 
     let tree_bytes: usize = [

@@ -12,23 +12,25 @@ use super::writer::ImageWriter;
 use crate::io::ImageBuf;
 
 /// `image` with its self-collision culling data: per node the vertex signature
-/// ([`vertex_signatures`]), the boundary loop of its patch ([`self_contours`]) and, when the
-/// model allows one, the subspace certificate ([`self_certificates`]: none for a rigid body or
-/// a 16-bit model) — the tables the host makes for [`crate::host::self_pairs`], made once and
-/// stored. Data the image already carries is replaced; every other section (the fitted
-/// spheres too) is kept byte for byte. A bounded image (no mesh) is refused. Costs `8 + 4`
-/// bytes per node, 4 per loop vertex, and `12M` per node with certificates.
-pub fn with_self_data(image: &ImageBuf) -> Result<ImageBuf, BuildError> {
+/// ([`vertex_signatures`]), the boundary loop of its patch ([`self_contours`]) and, with
+/// `certificates` and when the model allows one, the subspace certificate
+/// ([`self_certificates`]: none for a rigid body or a 16-bit model) — the tables the host makes
+/// for [`crate::host::self_pairs`], made once and stored. Data the image already carries is
+/// replaced; every other section (the fitted spheres too) is kept byte for byte. A bounded
+/// image (no mesh) is refused. Costs `8 + 4` bytes per node, 4 per loop vertex, and `12M` per
+/// node with certificates (a 90-mode body: 1,080 bytes a node, which a device image may not
+/// afford; without them the cones and contours still cull).
+pub fn with_self_data(image: &ImageBuf, certificates: bool) -> Result<ImageBuf, BuildError> {
     let bad = |e: String| BuildError::BadImage(e);
     let header = image.header().map_err(|e| bad(e.to_string()))?;
     match header.scalar_bytes {
-        4 => add::<f32>(image),
-        8 => add::<f64>(image),
+        4 => add::<f32>(image, certificates),
+        8 => add::<f64>(image, certificates),
         other => Err(bad(format!("unknown scalar size {other}"))),
     }
 }
 
-fn add<S: Scalar>(image: &ImageBuf) -> Result<ImageBuf, BuildError> {
+fn add<S: Scalar>(image: &ImageBuf, certificates: bool) -> Result<ImageBuf, BuildError> {
     let bad = |e: String| BuildError::BadImage(e);
     let view: Image<'_, S> = image.parse().map_err(|e| bad(e.to_string()))?;
     let (tree, model) = (&view.tree, &view.model);
@@ -45,7 +47,11 @@ fn add<S: Scalar>(image: &ImageBuf) -> Result<ImageBuf, BuildError> {
     vertex_signatures(&body, &mut signatures)
         .ok_or_else(|| bad("the tree's links do not fit its faces".into()))?;
     let contours = self_contours(tree, model.triangles());
-    let certificates = self_certificates(tree, model, &contours);
+    let certificates = if certificates {
+        self_certificates(tree, model, &contours)
+    } else {
+        Vec::new()
+    };
 
     let header = view.header;
     let base = header.layout().ok_or(BuildError::TooLarge)?;

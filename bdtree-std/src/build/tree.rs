@@ -864,7 +864,7 @@ pub fn build(
     if !options.self_cull {
         return Ok((image, report));
     }
-    let image = super::self_data::with_self_data(&image)?;
+    let image = super::self_data::with_self_data(&image, true)?;
     report.bytes = image.as_bytes().len();
     Ok((image, report))
 }

@@ -57,6 +57,12 @@ pub struct bdtree_image_info {
     pub nested: bool,
     /// Bounded depth (no mesh): only proxy queries work.
     pub bounded: bool,
+    /// The image carries the self-collision culling data (`bdtree build --self-cull`):
+    /// `bdtree_collide_self_*` culls with it and needs `nodes × BDTREE_CONE_SLOT_BYTES` bytes
+    /// of cone storage.
+    pub self_cull: bool,
+    /// The image carries fitted spheres (a medial tree, or `bdtree build --fitted`).
+    pub fitted: bool,
 }
 
 /// What a C image object holds.
@@ -173,6 +179,8 @@ pub unsafe fn image_info<S: Precision>(
             bytes: header.total_len,
             nested: tree.is_nested(),
             bounded: tree.is_bounded(),
+            self_cull: tree.self_data().is_some(),
+            fitted: tree.has_fitted(),
         });
         Ok(())
     };

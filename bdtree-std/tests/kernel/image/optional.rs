@@ -217,11 +217,21 @@ fn a_rigid_body_gets_contours_without_certificates_and_compaction_keeps_the_data
         out.parse::<f32>().expect("parse");
     }
     // Adding the data twice replaces it.
-    let again = with_self_data(&source).expect("again");
+    let again = with_self_data(&source, true).expect("again");
     assert_eq!(again.as_bytes(), source.as_bytes());
+    // Without certificates: the contours and signatures alone, and compaction keeps it so.
+    let bare = with_self_data(&source, false).expect("without certificates");
+    let h = bare.header().expect("header");
+    assert_eq!(h.flags & (FLAG_SELF | FLAG_CERTIFICATES), FLAG_SELF);
+    let bare_view: Image<'_, f32> = bare.parse().expect("parse");
+    let (out, _) = compact(&bare_view, Encoding::Q8, None, false).expect("compact");
+    assert_eq!(
+        out.header().expect("header").flags & (FLAG_SELF | FLAG_CERTIFICATES),
+        FLAG_SELF
+    );
     // A bounded image cannot take it.
     let (bounded, _) = compact(&src, Encoding::Float, Some(2), false).expect("compact");
-    assert!(with_self_data(&bounded).is_err());
+    assert!(with_self_data(&bounded, true).is_err());
 }
 
 #[test]

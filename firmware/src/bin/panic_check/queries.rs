@@ -193,6 +193,17 @@ pub(super) fn self_lazy<S: Scalar>() {
                 &mut stack,
                 &mut sink,
             ));
+            // The same from the image's own data (none in this image: the plain walk; the
+            // branch that reads it is linked all the same).
+            black_box(collide_self_image(
+                body,
+                &mut cones,
+                &mut counts,
+                &mut stack,
+                &mut sink,
+            ));
+            black_box(body.tree().self_data().is_some());
+            black_box(body.tree().has_fitted());
             set(body, 0.15);
         }
         black_box(counts);
