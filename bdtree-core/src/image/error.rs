@@ -90,7 +90,7 @@ pub enum ImageError {
         /// The flags word.
         flags: u32,
     },
-    /// The image claims to be nested ([`FLAG_NESTED`]) but this child's bounds are not
+    /// The image claims to be nested ([`super::FLAG_NESTED`]) but this child's bounds are not
     /// contained in its parent's.
     NotNested {
         /// The child node.

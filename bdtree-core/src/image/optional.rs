@@ -8,7 +8,7 @@
 //!
 //! Without them an image is as small as a version-4 one (the sections have length 0). Every
 //! size is computed with checked arithmetic from the header; every entry is checked when the
-//! image is loaded ([`check_self`]): offsets in order and in range, loops of 3 to
+//! image is loaded (`check_self`): offsets in order and in range, loops of 3 to
 //! [`MAX_CONTOUR`] vertices (or none), vertex indices below the vertex count, signatures equal
 //! to the ones the tree's faces imply, certificate weights non-negative (infinity: no
 //! certificate) — a corrupt or truncated optional section is an [`ImageError`], never a panic.
@@ -27,7 +27,7 @@ pub const FLAG_FITTED: u32 = 4;
 /// contour table's number of vertex indices.
 pub const FLAG_SELF: u32 = 8;
 /// Header flag (with [`FLAG_SELF`] only): the image also carries the subspace certificates
-/// (`certificates`, `3M` f32 weights per node; [`SelfCertificates`]).
+/// (`certificates`, `3M` f32 weights per node; [`super::self_tables::SelfCertificates`]).
 pub const FLAG_CERTIFICATES: u32 = 16;
 
 /// Which optional sections an image carries, and the one size the counts do not imply.

@@ -90,7 +90,7 @@ pub struct SelfData<'a> {
     pub signatures: &'a [[u32; 2]],
     /// Per node the boundary loop of its patch.
     pub contours: SelfContours<'a>,
-    /// Per node the subspace certificate (empty without [`FLAG_CERTIFICATES`]).
+    /// Per node the subspace certificate (empty without [`super::FLAG_CERTIFICATES`]).
     pub certificates: SelfCertificates<'a>,
 }
 
