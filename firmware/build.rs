@@ -45,6 +45,7 @@ fn main() {
     println!("cargo::rerun-if-changed=pack");
     for file in [
         "pack/fixtures.bin",
+        "pack/fold-self.bin",
         "pack/limits.rs",
         "pack/bench-f32.bin",
         "pack/bench-f64.bin",

@@ -81,12 +81,14 @@ pub use query::primitives::{
     collide_primitive, collide_primitive_proxies, primitive_contact, primitive_stack_capacity,
     primitive_tolerance, Primitive, PrimitiveError,
 };
-pub use query::proxies::{collide_proxies, collide_proxies_apart, proxy_stack_capacity};
+pub use query::proxies::{
+    collide_proxies, collide_proxies_apart, fitted_pair, proxy_stack_capacity, FittedPair,
+};
 pub use query::query_stack_capacity;
 pub use query::refinement::{refine, refine_error, refine_self};
 pub use query::self_collision::{
-    collide_self, collide_self_lazy, collide_self_with, self_stack_capacity, ConeSlot, SelfAids,
-    SelfCones, SelfList,
+    collide_self, collide_self_image, collide_self_lazy, collide_self_with, self_stack_capacity,
+    ConeSlot, SelfAids, SelfCones, SelfList,
 };
 pub use query::separation::{closer_than, nearest, Nearest};
 pub use query::swept::{

@@ -52,7 +52,7 @@ const MODES: [(Mode, &str); 5] = [
 
 /// What a mode needs besides the body: signatures, cones, contours, the list and a stack.
 struct Aids<'s> {
-    signatures: Vec<u64>,
+    signatures: Vec<[u32; 2]>,
     cones: Vec<u16>,
     contours: ContourTable,
     certificates: Vec<f32>,
@@ -140,7 +140,7 @@ fn bench(c: &mut Criterion) {
         let n = image.tree.node_count();
         let mut cache = BodyStorage::new(n);
         let mut body = cache.body(&image).expect("body");
-        let mut signatures = vec![0u64; n];
+        let mut signatures = vec![[0u32; 2]; n];
         vertex_signatures(&body, &mut signatures).expect("signatures");
         let mut parents = vec![0u32; n];
         tree_parents(&image.tree, &mut parents).expect("parents");

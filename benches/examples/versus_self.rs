@@ -82,7 +82,7 @@ struct Bdtree<'t, 'c> {
     pairs: Vec<TrianglePair>,
     frames: Vec<Vec<f32>>,
     culled: bool,
-    signatures: Vec<u64>,
+    signatures: Vec<[u32; 2]>,
     contours: ContourTable,
     certificates: Vec<f32>,
     cones: Vec<u16>,
@@ -173,7 +173,7 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
         .body(&view)
         .and_then(|b| b.with_vertex_cache(&mut vertices))
         .expect("caches fit");
-    let mut signatures = vec![0u64; n];
+    let mut signatures = vec![[0u32; 2]; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");
     let contours = self_contours(&view.tree, view.model.triangles());
     let mut side = Bdtree {

@@ -82,9 +82,11 @@ class Tree:
         precision: str = "f64",
         nested: bool = False,
         tree: str = "median",
+        self_cull: bool = False,
     ) -> "Tree":
         """Builds the tree of a mesh and its basis ((3N, M), (N, 3, M) or None for rigid);
-        ``tree`` "median" or "medial" (closed meshes only)."""
+        ``tree`` "median" or "medial" (closed meshes only); ``self_cull`` stores the
+        self-collision culling data in the image."""
     @staticmethod
     def load(path: _Path) -> "Tree": ...
     def save(self, path: _Path) -> None: ...

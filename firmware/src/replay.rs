@@ -9,10 +9,11 @@
 //!
 //! Lines start with `BDTREE ` (`key=value` fields, read by `cargo xtask qemu`).
 
+use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
-    collide_proxies, collide_world, AlignedImage, BitMatrix, Body, CacheEntry, Deadline, Image,
-    Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SweepAndPrune, Traversal, TrianglePair,
-    VertexEntry, WorldPair,
+    collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, CacheEntry,
+    ConeSlot, Deadline, Image, Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SelfCones,
+    SweepAndPrune, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
 use core::hint::black_box;
 
@@ -25,8 +26,18 @@ use crate::rt::{self, Counter};
 include!("../pack/limits.rs");
 
 static PACK: &AlignedImage<[u8]> = &AlignedImage(*include_bytes!("../pack/fixtures.bin"));
+/// The fold scene with its self pairs, its images carrying the self-collision culling data
+/// ([`run_self`]): a pack of its own, linked only into the `replay-self` firmware (the
+/// fixture pack fills the Cortex-M0's flash).
+static SELF_PACK: &AlignedImage<[u8]> = &AlignedImage(*include_bytes!("../pack/fold-self.bin"));
 const PACK_MAGIC: u32 = u32::from_le_bytes(*b"BDFP");
-const PACK_VERSION: u32 = 3;
+const PACK_VERSION: u32 = 4;
+/// Scene flag of the pack: each body's self pairs too, culled from its image
+/// ([`collide_self_image`]).
+const SCENE_SELF: u32 = 1;
+
+/// The cone slots of the culled self query (one per node), for [`run_self`] only.
+static mut CONES: [ConeSlot; MAX_NODES] = [ConeSlot::EMPTY; MAX_NODES];
 
 /// Instructions each slot of the resumed queries may use.
 pub const SLOT_INSTRUCTIONS: u64 = 20_000;
@@ -78,7 +89,33 @@ pub fn run() -> bool {
     report!("BDTREE core name={}", rt::CORE);
     let mut ok = bench(work, &counter);
     ok &= broad_phase_is_checked();
-    let mut reader = Reader::new(&PACK.0);
+    ok &= run_pack(&PACK.0, work, &counter, None);
+    ok & crate::swept::run(&counter)
+}
+
+/// Replays the fold scene with every body's self pairs culled from its image (the pack
+/// `fold-self.bin`): the device's culled self-collision, bit for bit against the host.
+pub fn run_self() -> bool {
+    // SAFETY: `run_self` is called once, and `run` is never called in the same firmware;
+    // these are the only references to WORK and CONES ever made.
+    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
+    // SAFETY: as above.
+    let slots = unsafe { &mut *core::ptr::addr_of_mut!(CONES) };
+    let mut cones = SelfCones::new(slots);
+    let counter = Counter::new();
+    report!("BDTREE core name={}", rt::CORE);
+    run_pack(&SELF_PACK.0, work, &counter, Some(&mut cones))
+}
+
+/// Every scene of a pack; `cones` for scenes with self pairs.
+fn run_pack(
+    pack: &'static [u8],
+    work: &mut Work,
+    counter: &Counter,
+    mut cones: Option<&mut SelfCones<'_>>,
+) -> bool {
+    let mut ok = true;
+    let mut reader = Reader::new(pack);
     let header = (reader.u32(), reader.u32(), reader.u32());
     let (Some(PACK_MAGIC), Some(PACK_VERSION), Some(scenes)) = header else {
         report!("BDTREE error: the fixture pack has a wrong magic or version");
@@ -89,7 +126,7 @@ pub fn run() -> bool {
             report!("BDTREE error scene_index={}: the pack ends early", index);
             return false;
         };
-        match run_scene(&mut scene, work, &counter) {
+        match run_scene(&mut scene, work, counter, cones.as_deref_mut()) {
             Ok(matched) => ok &= matched,
             Err(e) => {
                 report!("BDTREE error scene_index={}: {}", index, e);
@@ -97,7 +134,7 @@ pub fn run() -> bool {
             }
         }
     }
-    ok & crate::swept::run(&counter)
+    ok
 }
 
 /// The broad phase's allowed-collision matrix on this core's `usize` (32 bits on every
@@ -316,6 +353,7 @@ fn run_scene(
     reader: &mut Reader<'static>,
     work: &mut Work,
     counter: &Counter,
+    cones: Option<&mut SelfCones<'_>>,
 ) -> Result<bool, &'static str> {
     const SHORT: &str = "the scene's data ends early";
     // The whole scene's stack: every frame and the interruptible replay, from the stack's top.
@@ -330,6 +368,13 @@ fn run_scene(
     let proxy_depth = match reader.u32().ok_or(SHORT)? {
         u32::MAX => None,
         l => Some(l),
+    };
+    let flags = reader.u32().ok_or(SHORT)?;
+    // Self pairs need the cone slots (and complete trees).
+    let mut cones = match (flags & SCENE_SELF != 0, cones) {
+        (false, _) => None,
+        (true, Some(c)) if proxy_depth.is_none() => Some(c),
+        (true, _) => return Err("a scene with self pairs outside the self replay"),
     };
     if body_count > MAX_BODIES {
         return Err("more bodies than the firmware has buffers for");
@@ -420,7 +465,15 @@ fn run_scene(
         let expected_pairs = reader.sub(16 * expected_count).ok_or(SHORT)?;
 
         let start = counter.now();
-        let found = run_frame(&state, bodies, &modes, proxy_depth, world, stack, pairs);
+        let found = run_frame(
+            &state,
+            bodies,
+            &modes,
+            proxy_depth,
+            (world, cones.as_deref_mut()),
+            stack,
+            pairs,
+        );
         let instructions = counter.now() - start;
         sum += instructions;
         max = max.max(instructions);
@@ -643,7 +696,7 @@ fn run_frame(
     bodies: &mut [Body<'static, '_, f32>],
     modes: &[usize; MAX_BODIES],
     proxy_depth: Option<u32>,
-    world: &mut World,
+    (world, cones): (&mut World, Option<&mut SelfCones<'_>>),
     stack: &mut [[u32; 2]],
     pairs: &mut [[u32; 4]],
 ) -> Option<(Counters, usize)> {
@@ -660,10 +713,25 @@ fn run_frame(
         }
         None => false,
     };
-    let (complete, stats) = match proxy_depth {
+    let (mut complete, mut stats) = match proxy_depth {
         None => world_pairs(bodies, world, stack, &mut keep),
         Some(l) => proxy_pairs(bodies, l, stack, &mut keep)?,
     };
+    // Then every body's self pairs, culled with its image's data.
+    if let Some(cones) = cones {
+        for (i, body) in bodies.iter_mut().enumerate() {
+            let i = i as u32;
+            let outcome = collide_self_image(
+                body,
+                cones,
+                &mut UnitCounts::default(),
+                stack,
+                &mut |p: TrianglePair| keep([i, i, p.a, p.b]),
+            );
+            complete &= outcome.status.is_complete();
+            stats.add(&outcome.stats);
+        }
+    }
     let counters = Counters {
         complete: u32::from(complete),
         nodes_visited: stats.nodes_visited,

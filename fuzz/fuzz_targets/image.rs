@@ -2,15 +2,17 @@
 //! `Image::<f32>::parse` and `Image::<f64>::parse` on arbitrary bytes, and on the same bytes
 //! with the CRC-32 checksum recomputed and patched in (so that mutated images get past the
 //! checksum to the structural checks). Every image that parses is then used: two bodies over it,
-//! a few states, a triangle query and a proxy query between them, and every node's sphere,
-//! rows and kind and every world triangle. Nothing may panic.
+//! a few states, a triangle query and a proxy query between them, a self-collision query from
+//! the image's culling data (optional sections), and every node's sphere, fitted sphere, rows
+//! and kind and every world triangle. Nothing may panic.
 #![no_main]
 
 use bdtree_std::BodyStorage;
 use bdtree_core::image::{checksum, CHECKSUM_OFFSET};
 use bdtree_core::{
-    collide, collide_proxies, proxy_stack_capacity, stack_capacity, Body, CacheEntry, Image,
-    Pose, ProxyPair, Scalar, TrianglePair,
+    collide, collide_proxies, collide_self_image, proxy_stack_capacity, self_stack_capacity,
+    stack_capacity, Body, CacheEntry, ConeSlot, Image, Pose, ProxyPair, Scalar, SelfCones,
+    TrianglePair,
 };
 use bdtree_std::io::ImageBuf;
 use libfuzzer_sys::fuzz_target;
@@ -64,6 +66,21 @@ fn exercise<S: Scalar>(image: &Image<'_, S>) {
                 true
             });
         }
+        // Self-collision from the image's own culling data (optional sections), or the plain
+        // walk without them.
+        let mut slots = vec![ConeSlot::EMPTY; nodes];
+        let mut cones = SelfCones::new(&mut slots);
+        let mut self_stack = vec![[0u32; 2]; self_stack_capacity(depth)];
+        let _ = collide_self_image(
+            &mut b,
+            &mut cones,
+            &mut Default::default(),
+            &mut self_stack,
+            &mut |_p: TrianglePair| {
+                found += 1;
+                true
+            },
+        );
         // A sink that refuses after a few pairs ends the query early.
         let mut budget = 3usize;
         let _ = collide(&mut b, &mut a, &mut stack, &mut |_p: TrianglePair| {
@@ -77,6 +94,7 @@ fn exercise<S: Scalar>(image: &Image<'_, S>) {
     // Every node's sphere and every world triangle, and one past the end of each.
     for node in 0..=nodes {
         let _ = a.sphere(node);
+        let _ = a.fitted_sphere(node);
         let _ = a.is_cached(node);
         let _ = image.tree.kind(node);
         let _ = image.tree.node_depth(node);

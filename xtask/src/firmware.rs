@@ -2,14 +2,14 @@
 //! cores, its size and instruction budget, the link-time panic-freedom proof and the defmt
 //! example.
 //!
-//! # Fixture pack (`firmware/pack/fixtures.bin`, version 3)
+//! # Fixture pack (`firmware/pack/fixtures.bin`, version 4)
 //!
 //! Little-endian; `u32` words unless noted; `f32` values stored as their bits.
 //!
 //! ```text
-//! "BDFP"  version=3  scene_count
+//! "BDFP"  version=4  scene_count
 //! per scene:  scene_bytes (the bytes that follow, up to the next scene)
-//!   name_len  name bytes (padded to 4)  body_count  frame_count  proxy_depth
+//!   name_len  name bytes (padded to 4)  body_count  frame_count  proxy_depth  flags
 //!   per body:   modes  image_len  (pad to 16 from the pack's start)  f32 tree image  (pad to 4)
 //!   per frame:  per body: rotation w x y z, translation x y z, q[modes]      (f32)
 //!               complete nodes_visited sphere_updates overlap_tests triangle_tests pairs
@@ -22,7 +22,11 @@
 //! `(body_a body_b node_a node_b)`. Besides the fixture scenes with their f32 images, the pack
 //! holds [`VARIANTS`]: scenes with their images compacted (`q16`, `q8`; complete, or bounded for
 //! proxy queries), so every image format runs on the target. The scene length lets the firmware
-//! go on with the next scene after an error in one.
+//! go on with the next scene after an error in one. `flags` bit 0: after the world query, every
+//! body's self pairs `(b, b, t1, t2)` culled from its image (`collide_self_image`), their
+//! counters added — only in `pack/fold-self.bin`, the fold scene built with its self-collision
+//! data, which the `replay-self` firmware replays on the Cortex-M4F (the fixture pack leaves no
+//! room in the Cortex-M0's flash for it).
 //!
 //! The per-frame answers are the host's f32 kernel's
 //! (`bdtree_std::runner::run_unrefined::<f32>`), which `cargo test` in turn checks against the f64 brute-force oracle; the two checksums
@@ -41,9 +45,11 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
-    collide_proxies, collide_swept, collide_world, stack_capacity, Body, CacheEntry, Encoding,
-    Image, Pose, ProxyPair, SweepAndPrune, SweptPair, VertexEntry, WorldPair,
+    collide_proxies, collide_self_image, collide_swept, collide_world, self_stack_capacity,
+    stack_capacity, Body, CacheEntry, ConeSlot, Encoding, Image, Pose, ProxyPair, SelfCones,
+    SweepAndPrune, SweptPair, TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_std::build::compact;
 use bdtree_std::build::{build, BuildOptions, Precision};
@@ -66,7 +72,7 @@ pub use pack::pack;
 
 use crate::{cargo_in, root};
 
-const PACK_VERSION: u32 = 3;
+const PACK_VERSION: u32 = 4;
 
 /// Compacted copies of fixture scenes in the pack: scene, row encoding, the bounded depth
 /// (proxy queries at that depth) or `None` (complete images, triangle queries), and whether the
@@ -170,6 +176,8 @@ const BOARDS: &[Board] = &[
     },
 ];
 
+/// The board that replays the fold scene with its self pairs (`replay-self`).
+const SELF_BOARD: &str = "mps2-an386";
 /// Instructions per exact sphere update at M = 10 (through `TreeView::update`, M known at run
 /// time) that the FPU Cortex-M cores must not exceed.
 const UPDATE_LIMIT: u64 = 100;
@@ -498,6 +506,54 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
                 }
             }
             Err(e) => failures.push(e),
+        }
+    }
+    // The fold scene with every body's self pairs culled from its image, on the Cortex-M4F (a
+    // firmware of its own: the fixture pack fills the Cortex-M0's flash).
+    if let Some(board) = BOARDS.iter().find(|b| b.machine == SELF_BOARD && chosen(b)) {
+        let self_len = std::fs::metadata(firmware_dir().join("pack").join("fold-self.bin"))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        match build_firmware(
+            board.target,
+            "release",
+            &["replay-self"],
+            replay_features(board.target),
+        ) {
+            Err(e) => failures.push(e),
+            Ok(()) => {
+                let elf = elf_path(board.target, "release", "replay-self");
+                match elf_sizes(&elf, self_len) {
+                    Ok(sizes) => {
+                        for (k, v) in &sizes {
+                            figures.insert(format!("replay-self.{}.{k}", board.target), *v);
+                        }
+                        table.push((format!("replay-self {}", board.target), sizes));
+                    }
+                    Err(e) => failures.push(e),
+                }
+                let label = format!("{} ({}), self pairs", board.machine, board.core);
+                match run_qemu(qemu_command(board, board.machine, &elf), &label) {
+                    Ok(run) => {
+                        let line = format!(
+                            "  {label}: {} in {:.1} s",
+                            if run.ok {
+                                "the fold scene's self pairs, culled from the images, match the host"
+                            } else {
+                                "FAILED"
+                            },
+                            run.seconds
+                        );
+                        println!("{line}");
+                        summary.push(line);
+                        if !run.ok {
+                            failures.push(format!("{label}: the self-pair replay failed"));
+                        }
+                        figures.extend(golden_figures(board, &run));
+                    }
+                    Err(e) => failures.push(e),
+                }
+            }
         }
     }
     // The minimal firmware: built at opt-level `s` without default features (no unrolled sphere

@@ -11,6 +11,7 @@ use crate::scalar::Scalar;
 
 mod anchors;
 mod error;
+mod fitted;
 mod refit;
 mod regions;
 mod state;

@@ -1,20 +1,25 @@
 //! The tree image: the bytes a builder writes and the kernel reads in place.
 //!
-//! # Format, version 4
+//! # Format, version 5
 //!
-//! Little-endian. A 64-byte header, then eight sections, each starting at a multiple of 16 bytes
+//! Little-endian. A 64-byte header, then twelve sections, each starting at a multiple of 16 bytes
 //! from the start of the image (gaps are zero). `S` is the scalar (f32 or f64), `M` the number
 //! of modes, `n` nodes, `t` triangles, `v` vertices, `L` the depth. Version 4 lays the nodes out
 //! in **sibling pairs**: the root is node 0 and the two children of every internal node are
 //! adjacent, the left one at an odd index (`right = left + 1`), so an expansion reads both
-//! children's rows, links and cached spheres as one block (see [`crate::walk`]). Versions 2 and
-//! 3 (the same sections, nodes in pre-order) are refused with
-//! [`ImageError::UnsupportedVersion`]: rebuild such an image (`bdtree build`).
+//! children's rows, links and cached spheres as one block (see [`crate::walk`]). Version 5 adds
+//! **optional sections**, named by header flags, of length 0 when absent ([`optional`]): the
+//! **fitted** spheres (per node a second sphere placed to fit the body and its rest reach; see
+//! [`crate::bounds::fitted`]) and the **self-collision culling data** (vertex signatures,
+//! boundary loops and subspace certificates, so that [`crate::collide_self_image`] culls from
+//! the image alone). Versions 2 to 4 (version 4 without the optional sections' flags and
+//! word, 2 and 3 with nodes in pre-order) are refused with [`ImageError::UnsupportedVersion`]:
+//! rebuild such an image (`bdtree build`).
 //!
 //! | offset | header field | |
 //! |---|---|---|
 //! | 0 | magic `b"BDTr"` | |
-//! | 4 | version `u32` = 4 | |
+//! | 4 | version `u32` = 5 | |
 //! | 8 | scalar size in bytes `u32` (4 or 8; 4 for quantized images) | |
 //! | 12 | modes `M` | |
 //! | 16 | nodes `n` | |
@@ -23,10 +28,11 @@
 //! | 28 | depth `L` (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`]; other bits zero | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`], bit 2 [`FLAG_FITTED`], bit 3 [`FLAG_SELF`], bit 4 [`FLAG_CERTIFICATES`]; other bits zero | |
 //! | 44 | encoding of the node rows: 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
 //! | 48 | encoding of the model: 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
-//! | 52..64 | reserved, zero | |
+//! | 52 | contour table length `c` (vertex indices; 0 without [`FLAG_SELF`]) | |
+//! | 56..64 | reserved, zero | |
 //!
 //! | section | contents |
 //! |---|---|
@@ -38,6 +44,10 @@
 //! | basis | `U` as `3v × M` row-major: the rows of vertex i are x, y, z, each `M` scalars (or `i16` codes; empty in a bounded image) |
 //! | faces | per triangle three vertex indices `u32` (empty in a bounded image) |
 //! | scales | f32: for quantized rows, per level `0..=L` and mode j `[s_U, s_R]`; then, for a 16-bit model, `[o_x, o_y, o_z, s_p]`, `s_j` per mode, `e_p`, `e_j` per mode |
+//! | fitted | with [`FLAG_FITTED`]: scalars: per node the fitted sphere `[c_x, c_y, c_z, r]` (rest frame), then per node its rest reach `e` (radius and reach non-negative; see [`crate::bounds::fitted`]) |
+//! | signatures | with [`FLAG_SELF`]: per node the vertex signature as two `u32` (bits 0–31, 32–63; [`crate::query::self_collision::vertex_signatures`]) |
+//! | contours | with [`FLAG_SELF`]: `n + 1` offsets `u32`, then the `c` vertex indices `u32` of the nodes' boundary loops ([`crate::query::self_collision::SelfContours`]) |
+//! | certificates | with [`FLAG_CERTIFICATES`]: per node `3M` f32 weights `g`, `γ`, `w` ([`crate::query::self_collision::SelfCertificates`]) |
 //!
 //! A 16-bit model stores `p = k s_p + o` and `U_ij = k s_j` (computed in f32, one multiply and
 //! one add: the builder knows the values bit for bit and builds the tree's bounds around them).
@@ -60,23 +70,27 @@
 //! A node's row layout puts `Ū_j` and `ΔR_j` side by side so that the exact update is `M`
 //! four-lane multiply-adds: `[c', R'] = [c, R] + Σ_j [Ū_j, ΔR_j] ⊙ [q_j, q_j, q_j, |q_j|]`.
 
-use core::fmt;
-
 use crate::image::model::Model;
 use crate::image::tree::{Encoding, Rows, TreeView};
 use crate::scalar::{norm_inf, Scalar};
 
+mod error;
 pub mod model;
+pub mod optional;
 mod section;
+pub mod self_tables;
 pub mod tree;
 
+pub use error::ImageError;
+pub use optional::{Optional, SelfSizes, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF};
 pub use section::Section;
+pub use self_tables::SelfData;
 
 /// The four bytes every tree image starts with.
 pub const MAGIC: [u8; 4] = *b"BDTr";
 /// The format version this kernel reads and `bdtree-std` writes (earlier versions are refused:
-/// their nodes are not laid out in sibling pairs).
-pub const VERSION: u32 = 4;
+/// version 4 has no optional sections, earlier ones lay their nodes out in pre-order).
+pub const VERSION: u32 = 5;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 64;
 /// Alignment, in bytes, of every section relative to the start of the image. The image itself
@@ -92,9 +106,10 @@ pub const FLAG_NESTED: u32 = 1;
 /// Header flag: only the top levels of the tree, no mesh (see the format).
 pub const FLAG_BOUNDED: u32 = 2;
 /// The flags this kernel understands.
-pub const KNOWN_FLAGS: u32 = FLAG_NESTED | FLAG_BOUNDED;
-/// Number of sections.
-pub const SECTIONS: usize = 8;
+pub const KNOWN_FLAGS: u32 =
+    FLAG_NESTED | FLAG_BOUNDED | FLAG_FITTED | FLAG_SELF | FLAG_CERTIFICATES;
+/// Number of sections (the last four optional: length 0 when the header does not name them).
+pub const SECTIONS: usize = 12;
 /// Model encoding word: positions and basis as 16-bit codes.
 pub const MODEL_Q16: u32 = 1;
 
@@ -128,8 +143,10 @@ pub struct Layout {
     pub bounded: bool,
     /// Whether positions and basis are 16-bit codes.
     pub model_q16: bool,
+    /// The optional sections present.
+    pub optional: Optional,
     /// Start of each section, in the order stats, records, spread, links, positions, basis,
-    /// faces, scales.
+    /// faces, scales, fitted, signatures, contours, certificates.
     pub offsets: [usize; SECTIONS],
     /// Length of each section in bytes.
     pub lengths: [usize; SECTIONS],
@@ -147,6 +164,10 @@ pub const SECTION_NAMES: [&str; SECTIONS] = [
     "basis",
     "faces",
     "scales",
+    "fitted",
+    "signatures",
+    "contours",
+    "certificates",
 ];
 
 impl Layout {
@@ -213,18 +234,12 @@ impl Layout {
                 triangles.checked_mul(12)?
             },
             scales,
+            0,
+            0,
+            0,
+            0,
         ];
-        let mut offsets = [0usize; SECTIONS];
-        let mut at = HEADER_LEN;
-        for (offset, len) in offsets.iter_mut().zip(lengths) {
-            *offset = at;
-            at = at
-                .checked_add(len)?
-                .checked_next_multiple_of(SECTION_ALIGN)?;
-        }
-        if at > u32::MAX as usize {
-            return None;
-        }
+        let (offsets, total) = place(&lengths)?;
         Some(Self {
             scalar_bytes,
             modes,
@@ -234,13 +249,29 @@ impl Layout {
             encoding,
             bounded,
             model_q16,
+            optional: Optional::NONE,
             offsets,
             lengths,
-            total: at,
+            total,
         })
     }
 
-    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales; see [`Section`]).
+    /// This layout with the optional sections `optional` (their lengths from the counts and
+    /// the contour table's length); `None` on overflow.
+    pub fn with_optional(mut self, optional: Optional) -> Option<Self> {
+        let extra = optional.lengths(self.scalar_bytes, self.modes, self.nodes)?;
+        let slots = self.lengths.get_mut(Section::Fitted.index()..)?;
+        if slots.len() != extra.len() {
+            return None;
+        }
+        slots.copy_from_slice(&extra);
+        (self.offsets, self.total) = place(&self.lengths)?;
+        self.optional = optional;
+        Some(self)
+    }
+
+    /// Byte range of section `i` (0 = stats … 6 = faces, 7 = scales, 8 = fitted; see
+    /// [`Section`]).
     pub fn section(&self, i: usize) -> core::ops::Range<usize> {
         let start = self.offsets.get(i).copied().unwrap_or(0);
         start..start + self.lengths.get(i).copied().unwrap_or(0)
@@ -255,6 +286,20 @@ impl Layout {
     pub fn len_of(&self, section: Section) -> usize {
         self.lengths.get(section.index()).copied().unwrap_or(0)
     }
+}
+
+/// Offsets of sections of these lengths, each at the next multiple of [`SECTION_ALIGN`] after
+/// the header and the section before it, and the total length; `None` past `u32::MAX`.
+fn place(lengths: &[usize; SECTIONS]) -> Option<([usize; SECTIONS], usize)> {
+    let mut offsets = [0usize; SECTIONS];
+    let mut at = HEADER_LEN;
+    for (offset, &len) in offsets.iter_mut().zip(lengths) {
+        *offset = at;
+        at = at
+            .checked_add(len)?
+            .checked_next_multiple_of(SECTION_ALIGN)?;
+    }
+    (at <= u32::MAX as usize).then_some((offsets, at))
 }
 
 /// The fixed-size header at the start of every image.
@@ -285,6 +330,8 @@ pub struct Header {
     pub encoding: u32,
     /// Model encoding: 0 scalars, [`MODEL_Q16`].
     pub model_encoding: u32,
+    /// Vertex indices in the contour table (0 without [`FLAG_SELF`]).
+    pub contour_vertices: u32,
 }
 
 impl Header {
@@ -316,6 +363,7 @@ impl Header {
             flags: word(10),
             encoding: word(11),
             model_encoding: word(12),
+            contour_vertices: word(13),
         })
     }
 
@@ -336,6 +384,7 @@ impl Header {
             self.flags,
             self.encoding,
             self.model_encoding,
+            self.contour_vertices,
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -343,11 +392,13 @@ impl Header {
         out
     }
 
-    /// The section layout these counts imply (`None` on overflow or an unknown encoding).
+    /// The section layout these counts and optional sections imply (`None` on overflow, an
+    /// unknown encoding or contradicting optional sections).
     pub fn layout(&self) -> Option<Layout> {
         if self.model_encoding > MODEL_Q16 {
             return None;
         }
+        let optional = Optional::from_header(self.flags, self.contour_vertices)?;
         Layout::with_format(
             Encoding::from_code(self.encoding)?,
             self.flags & FLAG_BOUNDED != 0,
@@ -358,168 +409,10 @@ impl Header {
             self.triangles as usize,
             self.vertices as usize,
             self.depth as usize,
-        )
+        )?
+        .with_optional(optional)
     }
 }
-
-/// Why a tree image was refused. Loading never panics and never yields a view that could index
-/// out of bounds later.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum ImageError {
-    /// Shorter than the header or than the header says.
-    TooShort {
-        /// Bytes available.
-        len: usize,
-    },
-    /// Does not start with `b"BDTr"`.
-    BadMagic,
-    /// A format version this kernel does not read.
-    UnsupportedVersion {
-        /// The version in the header.
-        found: u32,
-    },
-    /// The image stores a different scalar than the one asked for.
-    ScalarMismatch {
-        /// Scalar size in the image, bytes.
-        found: u32,
-        /// Scalar size asked for, bytes.
-        expected: u32,
-    },
-    /// Zero nodes, triangles or vertices, or a node count that is not `2t − 1`.
-    BadCounts,
-    /// The sizes in the header overflow.
-    SizeOverflow,
-    /// The header's total length disagrees with its counts or with the bytes given.
-    LengthMismatch {
-        /// Length implied by the header.
-        expected: usize,
-        /// Bytes given.
-        actual: usize,
-    },
-    /// A reserved header word or padding byte is not zero.
-    ReservedNotZero,
-    /// The checksum does not match: the image is corrupt.
-    ChecksumMismatch {
-        /// Checksum in the header.
-        stored: u32,
-        /// Checksum of the bytes.
-        computed: u32,
-    },
-    /// The bytes do not start at an address aligned for the scalar type.
-    Misaligned {
-        /// Required alignment in bytes.
-        required: usize,
-    },
-    /// A NaN or infinity in a section.
-    NonFinite {
-        /// Section name.
-        section: &'static str,
-        /// Index of the scalar within the section.
-        index: usize,
-    },
-    /// A radius, growth or bound that must be non-negative is negative.
-    Negative {
-        /// Section name.
-        section: &'static str,
-        /// Index of the scalar within the section.
-        index: usize,
-    },
-    /// A node's children, triangle or depth are inconsistent or out of range.
-    BadLink {
-        /// The node.
-        node: usize,
-    },
-    /// A triangle refers to a vertex that does not exist.
-    BadFace {
-        /// The triangle.
-        triangle: usize,
-    },
-    /// A node exceeds the magnitude bounds in the stats section.
-    BadStats {
-        /// The node.
-        node: usize,
-    },
-    /// This kernel reads little-endian images on little-endian targets only.
-    BigEndianTarget,
-    /// The header sets flags this kernel does not know.
-    UnknownFlags {
-        /// The flags word.
-        flags: u32,
-    },
-    /// The image claims to be nested ([`FLAG_NESTED`]) but this child's bounds are not
-    /// contained in its parent's.
-    NotNested {
-        /// The child node.
-        node: usize,
-    },
-    /// The header names a row encoding this kernel does not know, or one its version or
-    /// scalar cannot carry.
-    UnknownEncoding {
-        /// The encoding word.
-        code: u32,
-    },
-}
-
-impl fmt::Display for ImageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Self::TooShort { len } => write!(f, "tree image truncated ({len} bytes)"),
-            Self::BadMagic => write!(f, "not a bdtree image (bad magic)"),
-            Self::UnsupportedVersion { found } => write!(
-                f,
-                "tree image version {found} is not supported: this kernel reads version {VERSION} \
-                 (nodes in sibling pairs); rebuild the image with this bdtree (`bdtree build`)"
-            ),
-            Self::ScalarMismatch { found, expected } => write!(
-                f,
-                "tree image stores {}-byte scalars but {}-byte scalars were asked for",
-                found, expected
-            ),
-            Self::BadCounts => write!(f, "tree image has inconsistent node/triangle/vertex counts"),
-            Self::SizeOverflow => write!(f, "tree image sizes overflow"),
-            Self::LengthMismatch { expected, actual } => {
-                write!(f, "tree image should be {expected} bytes long but is {actual}")
-            }
-            Self::ReservedNotZero => write!(f, "tree image has non-zero reserved bytes"),
-            Self::ChecksumMismatch { stored, computed } => write!(
-                f,
-                "tree image checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the image is corrupt"
-            ),
-            Self::Misaligned { required } => {
-                write!(f, "tree image bytes must start at a {required}-byte aligned address")
-            }
-            Self::NonFinite { section, index } => {
-                write!(f, "tree image section {section}: value {index} is not finite")
-            }
-            Self::Negative { section, index } => {
-                write!(f, "tree image section {section}: value {index} must not be negative")
-            }
-            Self::BadLink { node } => write!(f, "tree image node {node} has invalid links"),
-            Self::BadFace { triangle } => {
-                write!(f, "tree image triangle {triangle} refers to a missing vertex")
-            }
-            Self::BadStats { node } => {
-                write!(f, "tree image node {node} exceeds the stored magnitude bounds")
-            }
-            Self::BigEndianTarget => write!(f, "tree images are little-endian only"),
-            Self::UnknownFlags { flags } => {
-                write!(f, "tree image has unknown header flags {flags:#010x}")
-            }
-            Self::NotNested { node } => write!(
-                f,
-                "tree image claims nested bounds but node {node} is not inside its parent"
-            ),
-            Self::UnknownEncoding { code } => write!(
-                f,
-                "tree image row encoding {code} is unknown or not allowed here (0 = scalars, 1 = q16, 2 = q8 with f32)"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for ImageError {}
 
 /// A validated tree image: the tree and the model it bounds, both borrowed from the bytes.
 #[derive(Debug, Clone, Copy)]
@@ -603,6 +496,11 @@ impl<'a, S: Scalar> Image<'a, S> {
                 flags: header.flags,
             });
         }
+        let optional = Optional::from_header(header.flags, header.contour_vertices).ok_or(
+            ImageError::BadOptional {
+                flags: header.flags,
+            },
+        )?;
         let bounded = header.flags & FLAG_BOUNDED != 0;
         // A 16-bit model: f32, and a mesh to store.
         let model_q16 = header.model_encoding == MODEL_Q16;
@@ -631,7 +529,7 @@ impl<'a, S: Scalar> Image<'a, S> {
             });
         }
         if bytes
-            .get(52..HEADER_LEN)
+            .get(56..HEADER_LEN)
             .is_none_or(|r| r.iter().any(|&b| b != 0))
         {
             return Err(ImageError::ReservedNotZero);
@@ -667,6 +565,19 @@ impl<'a, S: Scalar> Image<'a, S> {
         let links: &[[u32; 4]] = cast(bytes, layout.range(Section::Links))?;
         let faces: &[[u32; 3]] = cast(bytes, layout.range(Section::Faces))?;
         let all_scales: &[f32] = cast(bytes, layout.range(Section::Scales))?;
+        let fitted_all: &[S] = cast(bytes, layout.range(Section::Fitted))?;
+        let (fitted_spheres, reaches) =
+            fitted_all.split_at(fitted_all.len().min(n.saturating_mul(4)));
+        let fitted: &[[S; 4]] =
+            bytemuck::try_cast_slice(fitted_spheres).map_err(|_| ImageError::SizeOverflow)?;
+        check_finite(fitted_all, "fitted", false)?;
+        if let Some(k) = fitted.iter().position(|f| f[3] < S::ZERO) {
+            return Err(ImageError::Negative {
+                section: "fitted",
+                index: 4 * k + 3,
+            });
+        }
+        check_finite(reaches, "fitted", true)?;
 
         check_finite(stats, "stats", true)?;
         check_finite(spread, "spread", true)?;
@@ -771,6 +682,23 @@ impl<'a, S: Scalar> Image<'a, S> {
             bounded,
         )
         .ok_or(ImageError::BadCounts)?;
+        let tree = if optional.fitted {
+            tree.with_fitted(fitted, reaches)
+                .ok_or(ImageError::BadSection {
+                    section: "fitted",
+                    index: 0,
+                })?
+        } else {
+            tree
+        };
+        let tree = match optional.self_cull {
+            Some(_) => {
+                let data = self_data(bytes, &layout)?;
+                optional::check_self(&tree, faces, header.vertices, &data)?;
+                tree.with_self_data(data)
+            }
+            None => tree,
+        };
         check_rows(&tree)?;
         if nested {
             check_nested(&tree)?;
@@ -795,6 +723,29 @@ impl<'a, S: Scalar> Image<'a, S> {
             model,
         })
     }
+}
+
+/// The self-collision sections viewed in place (checked by [`optional::check_self`]).
+fn self_data<'a>(bytes: &'a [u8], layout: &Layout) -> Result<SelfData<'a>, ImageError> {
+    let signatures: &[[u32; 2]] = cast(bytes, layout.range(Section::Signatures))?;
+    let table: &[u32] = cast(bytes, layout.range(Section::Contours))?;
+    let (starts, vertices) = table
+        .split_at_checked(
+            layout
+                .nodes
+                .checked_add(1)
+                .ok_or(ImageError::SizeOverflow)?,
+        )
+        .ok_or(ImageError::BadSection {
+            section: "contours",
+            index: 0,
+        })?;
+    let weights: &[f32] = cast(bytes, layout.range(Section::Certificates))?;
+    Ok(SelfData {
+        signatures,
+        contours: self_tables::SelfContours { starts, vertices },
+        certificates: self_tables::SelfCertificates { weights },
+    })
 }
 
 /// Every row of every node finite, radii and growths non-negative, and within the magnitude

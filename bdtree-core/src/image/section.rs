@@ -1,10 +1,10 @@
-//! [`Section`]: the eight sections of an image by name, for writers and readers.
+//! [`Section`]: the twelve sections of an image by name, for writers and readers.
 
 use super::SECTIONS;
 #[cfg(doc)]
 use super::{ImageError, Layout};
 
-/// The eight sections of an image, in layout order: `Section::Records.index()` is its slot in
+/// The twelve sections of an image (the last four optional), in layout order: `Section::Records.index()` is its slot in
 /// [`Layout::offsets`] and [`Layout::lengths`]. Writers and readers name sections with it
 /// instead of bare indices ([`Layout::range`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -26,6 +26,14 @@ pub enum Section {
     Faces = 6,
     /// Scales of quantized rows and of a 16-bit model.
     Scales = 7,
+    /// Per node the fitted sphere `[c, r]`, then per node its rest reach `e` (optional).
+    Fitted = 8,
+    /// Per node the vertex signature (optional, with the self-collision data).
+    Signatures = 9,
+    /// The boundary loops' offsets and vertex indices (optional, with the self-collision data).
+    Contours = 10,
+    /// Per node the subspace certificate's `3M` weights (optional).
+    Certificates = 11,
 }
 
 impl Section {
@@ -39,9 +47,14 @@ impl Section {
         Section::Basis,
         Section::Faces,
         Section::Scales,
+        Section::Fitted,
+        Section::Signatures,
+        Section::Contours,
+        Section::Certificates,
     ];
 
-    /// The section's index in layout order (0 = stats … 7 = scales).
+    /// The section's index in layout order (0 = stats … 7 = scales, 8 = fitted, 9 = signatures,
+    /// 10 = contours, 11 = certificates).
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -57,6 +70,10 @@ impl Section {
             Section::Basis => "basis",
             Section::Faces => "faces",
             Section::Scales => "scales",
+            Section::Fitted => "fitted",
+            Section::Signatures => "signatures",
+            Section::Contours => "contours",
+            Section::Certificates => "certificates",
         }
     }
 }

@@ -5,6 +5,7 @@
 //! ([`Encoding::Q16`], [`Encoding::Q8`]; see [`crate::image`]); [`TreeView::row`] and the
 //! sphere update read every encoding in place.
 
+use super::self_tables::SelfData;
 use crate::bounds::sphere::{update, update_sparse};
 use crate::scalar::Scalar;
 
@@ -157,6 +158,10 @@ pub struct TreeView<'a, S: Scalar> {
     nested: bool,
     triangles: usize,
     bounded: bool,
+    /// Per node the fitted sphere `[c, r]` and its rest reach `e` (empty: no fitted section).
+    fitted: (&'a [[S; 4]], &'a [S]),
+    /// The self-collision culling data (`None`: not in the image).
+    self_data: Option<SelfData<'a>>,
 }
 
 impl<'a, S: Scalar> TreeView<'a, S> {
@@ -201,7 +206,45 @@ impl<'a, S: Scalar> TreeView<'a, S> {
             nested,
             triangles,
             bounded,
+            fitted: (&[], &[]),
+            self_data: None,
         })
+    }
+
+    /// This view with the fitted section: one sphere and one reach per node (`None`
+    /// otherwise).
+    pub(crate) fn with_fitted(mut self, spheres: &'a [[S; 4]], reaches: &'a [S]) -> Option<Self> {
+        let n = self.links.len();
+        (spheres.len() == n && reaches.len() == n).then(|| {
+            self.fitted = (spheres, reaches);
+            self
+        })
+    }
+
+    /// This view with the self-collision data (checked by the caller).
+    pub(crate) fn with_self_data(mut self, data: SelfData<'a>) -> Self {
+        self.self_data = Some(data);
+        self
+    }
+
+    /// The image's self-collision culling data ([`crate::image::FLAG_SELF`]), `None` when the
+    /// image does not carry it.
+    #[inline]
+    pub fn self_data(&self) -> Option<&SelfData<'a>> {
+        self.self_data.as_ref()
+    }
+
+    /// Whether the image carries fitted spheres ([`crate::image::FLAG_FITTED`]).
+    #[inline]
+    pub fn has_fitted(&self) -> bool {
+        !self.fitted.0.is_empty()
+    }
+
+    /// The node's fitted sphere `[c_x, c_y, c_z, r]` (rest frame) and its rest reach `e` (see
+    /// [`crate::bounds::fitted`]). `None` for a bad index or an image without fitted spheres.
+    #[inline]
+    pub fn fitted(&self, node: usize) -> Option<([S; 4], S)> {
+        Some((*self.fitted.0.get(node)?, *self.fitted.1.get(node)?))
     }
 
     /// How the node rows are stored.

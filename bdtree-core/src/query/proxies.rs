@@ -39,8 +39,21 @@
 //! when its own (unenlarged) spheres overlap.
 //!
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
+//!
+//! # Fitted proxies, an approximate answer beside the exact one
+//!
+//! The proxies' spheres above are wrapped: each contains its node's deformed triangles, which
+//! is what makes the answer exact, and on thick or round bodies much of each sphere lies outside
+//! the body. A version-5 image also stores a **fitted** sphere per node, placed to fit the body
+//! ([`crate::bounds::fitted`]). [`fitted_pair`] gives a reported pair's two fitted spheres, each
+//! with its **reach** — every point of it (whose rest pre-image is outside the rest body) lies
+//! within the reach of the node's deformed triangles — and the depth between them: a contact
+//! proxy that is closer to the body, for a controller that acts on spheres. It never replaces the
+//! query: the pairs are found with the exact spheres, so none is missed, and the fitted spheres
+//! of a reported pair may not overlap.
 
 use crate::body::Body;
+use crate::bounds::fitted::FittedSphere;
 use crate::bounds::sphere::spheres_overlap;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
@@ -381,4 +394,37 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S
         report(self.inner.sink, pair, stats)?;
         Ok(Flow::Continue)
     }
+}
+
+/// A reported proxy pair's fitted spheres (see the module docs): each with its reach, and the
+/// depth `r_a + r_b − ‖c_b − c_a‖` between them (negative when they do not overlap).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FittedPair<S> {
+    /// The first proxy's fitted sphere and reach.
+    pub a: FittedSphere<S>,
+    /// The second proxy's fitted sphere and reach.
+    pub b: FittedSphere<S>,
+    /// Depth between the two fitted spheres, computed in the scalar.
+    pub depth: S,
+}
+
+/// The fitted spheres of a proxy pair reported by [`collide_proxies`] on the same bodies and
+/// state ([`crate::Body::fitted_sphere`] of each side). `None` for a node index the bodies'
+/// trees do not have. Two fitted updates (`8M + 24` multiply-adds) and a square root.
+pub fn fitted_pair<S: Scalar>(
+    a: &Body<'_, '_, S>,
+    b: &Body<'_, '_, S>,
+    pair: &ProxyPair<S>,
+) -> Option<FittedPair<S>> {
+    let fa = a.fitted_sphere(pair.a as usize)?;
+    let fb = b.fitted_sphere(pair.b as usize)?;
+    let (sa, sb) = (fa.sphere, fb.sphere);
+    let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+    let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    Some(FittedPair {
+        a: fa,
+        b: fb,
+        depth: sa[3] + sb[3] - distance,
+    })
 }

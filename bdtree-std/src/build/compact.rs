@@ -39,10 +39,10 @@
 //! would with the same rows, and nothing else.
 
 use bdtree_core::image::tree::NONE;
-use bdtree_core::image::{Layout, Section};
+use bdtree_core::image::{Layout, Optional, Section};
 use bdtree_core::{Encoding, Image, NodeKind};
 
-use super::tree::BuildError;
+use super::error::BuildError;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::ImageBuf;
 
@@ -191,6 +191,10 @@ struct Kept {
     codes: Vec<[i32; 4]>,
     /// Per mode the stored `[Ū', ΔR']` values (f64 of the f32 the kernel reads).
     rows: Vec<[f64; 4]>,
+    /// The fitted sphere and its rest reach, copied: quantized growths are never below the
+    /// source's and a 16-bit model's distance is in the body's rounding bound, so the reach
+    /// `e + ΔR'ᵀ|q|` still holds (`bdtree_core::bounds::fitted`).
+    fitted: ([f32; 4], f32),
 }
 
 /// Makes a compact image from a complete f32 image: `encoding` for the rows, `depth` to keep
@@ -235,6 +239,7 @@ pub fn compact(
             depth: d,
             head,
             spread: tree.spread(k).unwrap_or(0.0),
+            fitted: tree.fitted(k).unwrap_or(([0.0; 4], 0.0)),
             links: [NONE, NONE, NONE, d],
             codes: vec![[0; 4]; m],
             rows: record[1..]
@@ -300,6 +305,12 @@ pub fn compact(
         if bounded { 0 } else { vertices },
         limit as usize,
     )
+    .and_then(|l| {
+        l.with_optional(Optional {
+            fitted: tree.has_fitted(),
+            self_cull: None,
+        })
+    })
     .ok_or(BuildError::TooLarge)?;
     let mut image = ImageWriter::new(layout);
     let mut w = image.section(Section::Stats);
@@ -379,7 +390,24 @@ pub fn compact(
             w.put(&s.to_le_bytes());
         }
     }
-    let buf = image.finish(limit, nested);
+    if tree.has_fitted() {
+        let mut w = image.section(Section::Fitted);
+        for node in &kept {
+            for x in node.fitted.0 {
+                w.put(&x.to_le_bytes());
+            }
+        }
+        for node in &kept {
+            w.put(&node.fitted.1.to_le_bytes());
+        }
+    }
+    let mut buf = image.finish(limit, nested);
+    // The self-collision data follows the image when it keeps its mesh (made again from the
+    // compact image: a 16-bit model has no certificates).
+    if let (Some(data), false) = (tree.self_data(), bounded) {
+        let certificates = !data.certificates.weights.is_empty();
+        buf = super::self_data::with_self_data(&buf, certificates)?;
+    }
 
     let tree_bytes: usize = [
         Section::Stats,
@@ -387,6 +415,7 @@ pub fn compact(
         Section::Spread,
         Section::Links,
         Section::Scales,
+        Section::Fitted,
     ]
     .iter()
     .map(|&s| layout.len_of(s))
@@ -402,7 +431,7 @@ pub fn compact(
         depth: limit,
         nodes: kept.len(),
         modes: m,
-        bytes: layout.total,
+        bytes: buf.as_bytes().len(),
         tree_bytes_per_node: tree_bytes as f64 / kept.len() as f64,
         mean_growth_source,
         mean_growth,

@@ -48,22 +48,39 @@ pub struct FitRow {
     pub outside: f64,
 }
 
-/// The spheres `[x, y, z, r]` of a tree's cover at each depth in `levels`: its nodes at that
-/// depth and its leaves above it (every triangle under exactly one of them).
-pub fn level_spheres<S: Scalar>(
+/// The nodes of a tree's cover at each depth in `levels`: its nodes at that depth and its
+/// leaves above it (every triangle under exactly one of them).
+pub fn level_cover<S: Scalar>(
     tree: &TreeView<'_, S>,
     levels: impl IntoIterator<Item = u32>,
-) -> Vec<(u32, Vec<[f64; 4]>)> {
+) -> Vec<(u32, Vec<usize>)> {
     levels
         .into_iter()
         .map(|level| {
-            let spheres = (0..tree.node_count())
+            let nodes = (0..tree.node_count())
                 .filter(|&k| {
                     tree.node_depth(k).is_some_and(|d| {
                         d == level
                             || (d < level && matches!(tree.kind(k), Some(NodeKind::Leaf { .. })))
                     })
                 })
+                .collect();
+            (level, nodes)
+        })
+        .collect()
+}
+
+/// The exact (rest) spheres `[x, y, z, r]` of a tree's cover at each depth in `levels`
+/// ([`level_cover`]).
+pub fn level_spheres<S: Scalar>(
+    tree: &TreeView<'_, S>,
+    levels: impl IntoIterator<Item = u32>,
+) -> Vec<(u32, Vec<[f64; 4]>)> {
+    level_cover(tree, levels)
+        .into_iter()
+        .map(|(level, nodes)| {
+            let spheres = nodes
+                .into_iter()
                 .filter_map(|k| tree.rest_sphere(k))
                 .map(|s| s.map(S::to_f64))
                 .collect();

@@ -2,8 +2,10 @@
 //! body's medial axis (Bradshaw and O'Sullivan 2004, as the interruptible-collision paper uses
 //! it), for [`TreeKind::Medial`](super::TreeKind::Medial).
 //!
-//! Only the partition changes. The image is the same format as the median-split tree's, every
-//! node's sphere is still the wrapped (Welzl) sphere of its own triangles with BD's bounds, so
+//! The partition changes, and every node gets a fitted sphere beside its exact one
+//! ([`fit`](super::fit), from the medial-ball centres computed here). The image is the same
+//! format as the median-split tree's (whose fitted spheres are its exact ones), every node's
+//! exact sphere is still the wrapped (Welzl) sphere of its own triangles with BD's bounds, so
 //! every exact query stays exact and the kernel, C and the firmware read it unchanged. The
 //! image does not record which builder made it: nothing reads it differently, and the loader
 //! refuses unknown flags and non-zero reserved header words, so recording it would make
@@ -449,13 +451,39 @@ fn bounds(points: &[([f64; 3], u32)]) -> ([f64; 3], [f64; 3]) {
     (lo, hi)
 }
 
-/// The medial key of every triangle (see the module docs). Refuses meshes that are not closed.
-/// `progress` is called with the number of triangles whose medial ball is done since its last
-/// call.
-pub(crate) fn medial_keys(
+/// The medial key of every triangle (see the module docs) from its medial ball
+/// ([`medial_balls`]).
+pub(crate) fn medial_keys(mesh: &Mesh, balls: &[([f64; 3], f64)]) -> Vec<MedialKey> {
+    balls
+        .iter()
+        .zip(&mesh.triangles)
+        .map(|(&(center, radius), f)| {
+            let [a, b, c] = f.map(|v| mesh.vertices[v as usize]);
+            MedialKey {
+                key: [0, 1, 2].map(|k| 0.5 * ((a[k] + b[k] + c[k]) / 3.0 + center[k])),
+                radius,
+            }
+        })
+        .collect()
+}
+
+/// The centre of every triangle's inner medial ball (see the module docs). Refuses meshes
+/// that are not closed.
+pub fn medial_centres(mesh: &Mesh) -> Result<Vec<[f64; 3]>, NotClosed> {
+    Ok(medial_balls(mesh, &mut |_| {})?
+        .into_iter()
+        .map(|b| b.0)
+        .collect())
+}
+
+/// Every triangle's inner medial ball, `(centre, radius)`, by the shrinking ball from one
+/// random point of the triangle; the centre pulled towards the surface until it is inside.
+/// Refuses meshes that are not closed. `progress` is called with the number of triangles whose
+/// medial ball is done since its last call.
+pub(crate) fn medial_balls(
     mesh: &Mesh,
     progress: &mut dyn FnMut(usize),
-) -> Result<Vec<MedialKey>, NotClosed> {
+) -> Result<Vec<([f64; 3], f64)>, NotClosed> {
     let solid = Solid::new(mesh)?;
     let t = mesh.triangles.len();
     let tri = |i: usize| mesh.triangles[i].map(|v| mesh.vertices[v as usize]);
@@ -509,26 +537,16 @@ pub(crate) fn medial_keys(
             radius *= 0.5;
             center = [0, 1, 2].map(|k| s[k] - radius * n[k]);
         }
-        let [a, b, c] = tri(i);
-        MedialKey {
-            key: [0, 1, 2].map(|k| 0.5 * ((a[k] + b[k] + c[k]) / 3.0 + center[k])),
-            radius,
-        }
+        (center, radius)
     };
     // Chunks of triangles, each split among the threads (the keys do not depend on how): the
     // progress is reported after every chunk.
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 16);
-    let mut keys = vec![
-        MedialKey {
-            key: [0.0; 3],
-            radius: 0.0
-        };
-        t
-    ];
+    let mut balls = vec![([0.0; 3], 0.0); t];
     let chunk = 512 * threads;
-    for (c, out) in keys.chunks_mut(chunk).enumerate() {
+    for (c, out) in balls.chunks_mut(chunk).enumerate() {
         let first = c * chunk;
         let len = out.len();
         let share = len.div_ceil(threads).max(1);
@@ -545,7 +563,7 @@ pub(crate) fn medial_keys(
         });
         progress(len);
     }
-    Ok(keys)
+    Ok(balls)
 }
 
 /// How deep inside a ball, relative to its radius, a sample may lie with the ball still taken as

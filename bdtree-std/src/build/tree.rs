@@ -19,11 +19,13 @@
 //! hold exactly for the stored model.
 
 use bdtree_core::image::tree::NONE;
-use bdtree_core::image::{Layout, Section};
+use bdtree_core::image::{Layout, Optional, Section};
 
 use std::cmp::Ordering;
 
-use super::medial::{medial_keys, MedialKey, NotClosed, THIN};
+use super::error::BuildError;
+use super::fitted::{fitted_spheres, FitBody, Fitted, Nodes};
+use super::medial::{medial_balls, medial_keys, MedialKey, NotClosed, THIN};
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::{Basis, ImageBuf, Mesh};
@@ -110,7 +112,9 @@ pub enum TreeKind {
     /// Splits chosen from an approximation of the body's medial axis
     /// ([`medial`](super::medial)): closed meshes only ([`BuildError::NotClosed`] otherwise);
     /// [`Grouping`] and [`BuildOptions::motion_weight`] are ignored (the partition is of the
-    /// rest shape).
+    /// rest shape). Every node also gets a fitted sphere placed to fit the body, with its rest
+    /// reach ([`fit`](super::fit)); a median-split tree's fitted spheres are its exact ones
+    /// ([`Fitted::exact`]).
     Medial,
 }
 
@@ -159,6 +163,12 @@ pub struct BuildOptions {
     /// ([`bdtree_core::query::proxies`]); costs some tightness in the upper levels (measured in
     /// the book's `docs/src/performance/proxies.md`).
     pub nested: bool,
+    /// Store fitted spheres ([`super::fitted`]; a medial tree always does, 20 B/node in f32).
+    pub fitted: bool,
+    /// Store the self-collision culling data ([`super::with_self_data`]) so the kernel culls
+    /// from the image alone. Off by default (images stay small); give it for a body used for
+    /// self-collision.
+    pub self_cull: bool,
 }
 
 impl BuildOptions {
@@ -182,6 +192,8 @@ impl Default for BuildOptions {
             grouping: Grouping::default(),
             motion_weight: 1.0,
             nested: false,
+            fitted: false,
+            self_cull: false,
         }
     }
 }
@@ -652,32 +664,6 @@ fn nest(nodes: &mut [Node], p: Precision) {
     }
 }
 
-/// Why a build failed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BuildError {
-    /// The mesh has no triangles, an out-of-range index or a non-finite coordinate.
-    BadMesh(String),
-    /// The basis does not fit the mesh.
-    BadBasis(String),
-    /// The image would exceed the format's 4 GiB limit.
-    TooLarge,
-    /// A medial tree was asked for a mesh that is not closed (an open surface has no inside).
-    NotClosed(String),
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::BadMesh(m) => write!(f, "cannot build a tree: {m}"),
-            Self::BadBasis(m) => write!(f, "cannot build a tree: {m}"),
-            Self::TooLarge => write!(f, "cannot build a tree: the image would exceed 4 GiB"),
-            Self::NotClosed(m) => write!(f, "cannot build a medial tree: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {}
-
 /// Builds the BD-Tree of a mesh (and its basis; `None` for a rigid body) and writes the image.
 /// `progress` is called with the units of work finished since its last call: one per leaf,
 /// and for a medial tree first one per triangle's medial ball ([`BuildOptions::work`] units in
@@ -726,12 +712,19 @@ pub fn build(
     };
     let p = options.precision;
     let t = mesh.triangles.len();
-    let layout =
-        Layout::new(p.bytes() as usize, modes, 2 * t - 1, t, n).ok_or(BuildError::TooLarge)?;
-    let medial = match options.tree {
+    let with_fitted = options.fitted || options.tree == TreeKind::Medial;
+    let layout = Layout::new(p.bytes() as usize, modes, 2 * t - 1, t, n)
+        .and_then(|l| {
+            l.with_optional(Optional {
+                fitted: with_fitted,
+                self_cull: None,
+            })
+        })
+        .ok_or(BuildError::TooLarge)?;
+    let balls = match options.tree {
         TreeKind::Median => None,
         TreeKind::Medial => Some(
-            medial_keys(mesh, &mut *progress).map_err(|NotClosed(m)| BuildError::NotClosed(m))?,
+            medial_balls(mesh, &mut *progress).map_err(|NotClosed(m)| BuildError::NotClosed(m))?,
         ),
     };
     let mut builder = Builder {
@@ -748,7 +741,7 @@ pub fn build(
         mode_center: options.mode_center,
         grouping: options.grouping,
         alpha: 0.0,
-        medial,
+        medial: balls.as_ref().map(|b| medial_keys(mesh, b)),
         nodes: Vec::with_capacity(2 * t - 1),
         report: BuildReport::default(),
         progress,
@@ -768,6 +761,27 @@ pub fn build(
     if options.nested {
         nest(&mut builder.nodes, p);
     }
+    let fitted = match balls {
+        Some(balls) => {
+            let centres = balls.into_iter().map(|b| b.0).collect();
+            let body = FitBody::with_centres(mesh, centres)
+                .map_err(|NotClosed(m)| BuildError::NotClosed(m))?;
+            let hierarchy = Nodes {
+                links: builder.nodes.iter().map(|n| n.links).collect(),
+                spheres: builder
+                    .nodes
+                    .iter()
+                    .map(|n| [n.center[0], n.center[1], n.center[2], n.radius])
+                    .collect(),
+            };
+            fitted_spheres(&body, &hierarchy)
+        }
+        None => builder
+            .nodes
+            .iter()
+            .map(|n| Fitted::exact(n.center, n.radius))
+            .collect(),
+    };
     let nodes = &builder.nodes;
     let mut report = builder.report.clone();
     report.nodes = nodes.len();
@@ -834,5 +848,23 @@ pub fn build(
     for &v in mesh.triangles.iter().flatten() {
         w.word(v);
     }
-    Ok((image.finish(report.depth, options.nested), report))
+    if with_fitted {
+        let mut w = image.section(Section::Fitted);
+        for f in &fitted {
+            for x in [f.center[0], f.center[1], f.center[2], f.radius] {
+                w.scalar(scalar, x);
+            }
+        }
+        for f in &fitted {
+            w.scalar(scalar, f.reach);
+        }
+        debug_assert_eq!(w.written(), layout.len_of(Section::Fitted));
+    }
+    let image = image.finish(report.depth, options.nested);
+    if !options.self_cull {
+        return Ok((image, report));
+    }
+    let image = super::self_data::with_self_data(&image, true)?;
+    report.bytes = image.as_bytes().len();
+    Ok((image, report))
 }

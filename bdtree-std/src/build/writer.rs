@@ -72,8 +72,17 @@ impl ImageWriter {
         }
     }
 
-    /// Fills the header from the layout (counts, encodings, the bounded flag and the version
-    /// [`VERSION`]), the tree's depth
+    /// The bytes written so far, for a caller that starts from an image's own sections
+    /// ([`super::with_self_data`]): `prefix` is copied over the start (its header is rewritten
+    /// by [`Self::finish`]). Panics if `prefix` is longer than the layout (a caller's bug).
+    pub(crate) fn with_prefix(layout: Layout, prefix: &[u8]) -> Self {
+        let mut writer = Self::new(layout);
+        writer.bytes[..prefix.len()].copy_from_slice(prefix);
+        writer
+    }
+
+    /// Fills the header from the layout (counts, encodings, the bounded flag, the optional
+    /// sections' flags and contour word, and the version [`VERSION`]), the tree's depth
     /// and whether it is nested, then the checksum.
     pub(crate) fn finish(mut self, depth: u32, nested: bool) -> ImageBuf {
         let l = &self.layout;
@@ -87,9 +96,12 @@ impl ImageWriter {
             depth,
             total_len: l.total as u32,
             checksum: 0,
-            flags: if nested { FLAG_NESTED } else { 0 } | if l.bounded { FLAG_BOUNDED } else { 0 },
+            flags: if nested { FLAG_NESTED } else { 0 }
+                | if l.bounded { FLAG_BOUNDED } else { 0 }
+                | l.optional.flags(),
             encoding: l.encoding.code(),
             model_encoding: if l.model_q16 { MODEL_Q16 } else { 0 },
+            contour_vertices: l.optional.contour_word(),
         };
         self.bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
         let crc = checksum(&self.bytes);

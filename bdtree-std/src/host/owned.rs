@@ -46,7 +46,7 @@ pub(crate) struct TreeData {
 
 /// The per-tree aids of sound self-collision culling ([`bdtree_core::SelfAids`]).
 pub(crate) struct SelfTreeAids {
-    pub(crate) signatures: Vec<u64>,
+    pub(crate) signatures: Vec<[u32; 2]>,
     pub(crate) contours: crate::build::ContourTable,
     pub(crate) certificates: Vec<f32>,
 }

@@ -161,6 +161,10 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
                     Section::Spread,
                     Section::Links,
                     Section::Scales,
+                    Section::Fitted,
+                    Section::Signatures,
+                    Section::Contours,
+                    Section::Certificates,
                 ]),
                 sum(&[Section::Positions, Section::Basis, Section::Faces]),
             )

@@ -4,7 +4,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `procedural.rs` | icosphere, UV sphere, torus, sheet, bar, blob; [`procedural::smooth_basis`] |
+//! | `procedural.rs` | icosphere, UV sphere, torus, sheet, bar, blob, cable; [`procedural::smooth_basis`] |
 //! | `chair.rs` | [`chair::chair_mesh`] and the solid chair's mass properties |
 //! | `bspline.rs` | [`bspline::bspline_patch`]: a B-spline surface whose control points are the modes |
 //! | `cage.rs` | [`cage::cage_basis`]: a trilinear lattice cage; [`cage::lambda_sphere`] |

@@ -233,6 +233,55 @@ pub fn bar(length: f64, width: f64, segments: u32) -> Mesh {
     }
 }
 
+/// A cable: a round tube of `radius` along a gentle S-curve of `length` in x (the centre line
+/// `(x, 0.1·length·sin(2πx/length), 0)`), `rings` rings of `sides` vertices (at least 3 each)
+/// and a flat cap at each end fanned from a centre vertex.
+///
+/// `rings·sides + 2` vertices, `2·sides·(rings − 1) + 2·sides` triangles; closed, outward
+/// winding. The slender part of the fit figures (a finger or a cable).
+pub fn cable(length: f64, radius: f64, rings: u32, sides: u32) -> Mesh {
+    let (rings, sides) = (rings.max(2), sides.max(3));
+    let tau = 2.0 * std::f64::consts::PI;
+    let centre = |s: f64| {
+        let x = length * (s - 0.5);
+        [x, 0.1 * length * (tau * s).sin(), 0.0]
+    };
+    let mut vertices = Vec::with_capacity((rings * sides + 2) as usize);
+    for i in 0..rings {
+        let s = f64::from(i) / f64::from(rings - 1);
+        let c = centre(s);
+        // The curve's unit tangent in the xy-plane, its normal in the plane and z.
+        let slope = 0.1 * tau * (tau * s).cos();
+        let norm = (1.0 + slope * slope).sqrt();
+        let (tx, ty) = (1.0 / norm, slope / norm);
+        for k in 0..sides {
+            let a = tau * f64::from(k) / f64::from(sides);
+            let (u, w) = (radius * a.cos(), radius * a.sin());
+            vertices.push([c[0] - ty * u, c[1] + tx * u, w]);
+        }
+    }
+    let (start, end) = (vertices.len() as u32, vertices.len() as u32 + 1);
+    vertices.push(centre(0.0));
+    vertices.push(centre(1.0));
+    let idx = |i: u32, k: u32| i * sides + k % sides;
+    let mut triangles = Vec::with_capacity((2 * sides * rings) as usize);
+    for i in 0..rings - 1 {
+        for k in 0..sides {
+            let (a, b, c, d) = (idx(i, k), idx(i, k + 1), idx(i + 1, k + 1), idx(i + 1, k));
+            triangles.push([a, b, c]);
+            triangles.push([a, c, d]);
+        }
+    }
+    for k in 0..sides {
+        triangles.push([start, idx(0, k + 1), idx(0, k)]);
+        triangles.push([end, idx(rings - 1, k), idx(rings - 1, k + 1)]);
+    }
+    Mesh {
+        vertices,
+        triangles,
+    }
+}
+
 /// An [`icosphere`] of `radius` pushed outward by `bumps` smooth radial bumps at directions,
 /// heights (15–35 % of the radius) and widths drawn from `seed`.
 ///

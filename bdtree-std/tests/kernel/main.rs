@@ -12,12 +12,14 @@ mod geometry {
 
 mod bounds {
     mod coherence;
+    mod fitted;
     mod options;
 }
 
 mod image {
     mod compact;
     mod images;
+    mod optional;
 }
 
 mod body {

@@ -60,25 +60,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,005,267   15,045,480 (fold)      1,104
- *   bdtree_body_init_f32                             11,858       30,560 (demo)      1,196
- *   bdtree_body_set_state_f32                         1,395        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,647       60,920 (fold)        796
- *   bdtree_collide_f32                            2,855,708    8,119,520 (demo)      1,064
- *   bdtree_collide_self_f32                       2,600,308    4,870,040 (fold)      1,344
- *   bdtree_box_table_init_f32 (per table)           601,748    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,785,831   18,195,480 (rigid)     1,920
- *   bdtree_refine_f32 (per pair given)               24,364       96,600 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             74,436      112,600 (fold)        496
- *   bdtree_distance_f32                           2,977,260   17,899,240 (demo)      1,888
- *   bdtree_collide_contacts_f32                   3,300,561    9,316,640 (demo)      1,576
- *   bdtree_within_f32 (d = 0.005)                 6,484,196   17,583,760 (demo)      1,728
- *   bdtree_collide_primitive_f32                    648,754    2,701,160 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,187       10,000 (fold)        336
- *   bdtree_traversal_run_f32 (64 tests)              10,930      118,000 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,384,664   19,753,680 (fold)      1,680
- *   bdtree_collide_f32, no vertex cache           8,882,788   71,402,400 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,463,956    5,790,680 (fold)      1,056
+ *   bdtree_image_parse_f32 (per image)            3,044,215   15,147,240 (fold)      1,884
+ *   bdtree_body_init_f32                             11,981       30,680 (demo)      1,380
+ *   bdtree_body_set_state_f32                         1,393        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,647       60,880 (fold)        796
+ *   bdtree_collide_f32                            2,872,448    8,119,480 (demo)      1,064
+ *   bdtree_collide_self_f32                       1,218,318    2,896,400 (fold)      3,120
+ *   bdtree_box_table_init_f32 (per table)           601,736    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,783,476   18,195,520 (rigid)     1,920
+ *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             74,864      109,920 (fold)        496
+ *   bdtree_distance_f32                           3,069,636   17,899,280 (demo)      1,888
+ *   bdtree_collide_contacts_f32                   3,315,246    9,316,640 (demo)      1,576
+ *   bdtree_within_f32 (d = 0.005)                 6,499,301   17,583,760 (demo)      1,728
+ *   bdtree_collide_primitive_f32                    654,086    2,701,200 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,186        9,800 (thin)        336
+ *   bdtree_traversal_run_f32 (64 tests)              10,871      117,960 (demo)      1,192
+ *   bdtree_collide_world_f32 (all bodies)         7,494,542   20,093,120 (fold)      1,680
+ *   bdtree_collide_f32, no vertex cache           8,882,787   71,402,400 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,463,960    5,790,680 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -116,12 +116,12 @@
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 // gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
-#define BDTREE_IMAGE_WORDS 48
+#define BDTREE_IMAGE_WORDS 60
 #endif
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
-#define BDTREE_IMAGE_WORDS 26
+#define BDTREE_IMAGE_WORDS 32
 #endif
 
 // Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
@@ -164,7 +164,7 @@
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f32` on a 32-bit target.
-#define BDTREE_BODY_WORDS_F32 42
+#define BDTREE_BODY_WORDS_F32 48
 #endif
 
 #if !defined(BDTREE_PTR32)
@@ -174,7 +174,7 @@
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f64` on a 32-bit target.
-#define BDTREE_BODY_WORDS_F64 54
+#define BDTREE_BODY_WORDS_F64 58
 #endif
 
 // Bytes of a box table file's header (`bdtree_box_table_init_*`): the rows start there.
@@ -243,6 +243,10 @@
 // 64-bit words of a `bdtree_traversal_f32`/`bdtree_traversal_f64` on a 32-bit target.
 #define BDTREE_TRAVERSAL_WORDS 8
 #endif
+
+// Bytes of cone storage per node a self-collision query on an image with its culling data
+// needs (`bdtree_collide_self_*`): one slot of a mark and a 14-bit cone.
+#define BDTREE_CONE_SLOT_BYTES 8
 
 // 64-bit words of a `bdtree_primitive_f32` (on every target).
 #define BDTREE_PRIMITIVE_WORDS_F32 12
@@ -435,6 +439,12 @@ typedef struct bdtree_image_info {
   bool nested;
   // Bounded depth (no mesh): only proxy queries work.
   bool bounded;
+  // The image carries the self-collision culling data (`bdtree build --self-cull`):
+  // `bdtree_collide_self_*` culls with it and needs `nodes × BDTREE_CONE_SLOT_BYTES` bytes
+  // of cone storage.
+  bool self_cull;
+  // The image carries fitted spheres (a medial tree, or `bdtree build --fitted`).
+  bool fitted;
 } bdtree_image_info;
 
 // A validated tree image of f64 scalars (`bdtree_image_parse_f64`).
@@ -2019,13 +2029,21 @@ bdtree_status bdtree_collide_f32(struct bdtree_body_f32 *a,
                                  struct bdtree_stats *stats);
 
 // Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
-// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
-// `bdtree_collide_f32`.
+// `stack` needs `bdtree_self_stack_capacity(depth)` entries. When the body's image carries
+// the self-collision culling data (`bdtree build --self-cull`; `bdtree_image_info`'s
+// `self_cull`), the query culls with it — a patch proven free by its certificate, or by its
+// normal cone and contour, costs no sphere and no triangle test — and `cones` must hold
+// `nodes × BDTREE_CONE_SLOT_BYTES` bytes (4-byte aligned; scratch, cleared by each call);
+// without the data `cones` may be NULL and `cones_len` 0 (the plain walk). The same pairs
+// either way. Statuses as `bdtree_collide_f32`, and `BDTREE_STATUS_STORAGE_TOO_SMALL` for
+// short cone storage.
 //
 // # Safety
 //
-// As `bdtree_collide_f32`, with one body.
+// As `bdtree_collide_f32`, with one body; `cones` NULL or writable for `cones_len` bytes.
 bdtree_status bdtree_collide_self_f32(struct bdtree_body_f32 *body,
+                                      void *cones,
+                                      size_t cones_len,
                                       struct bdtree_node_pair *stack,
                                       size_t stack_len,
                                       struct bdtree_triangle_pair *pairs,
@@ -2084,13 +2102,21 @@ bdtree_status bdtree_collide_f64(struct bdtree_body_f64 *a,
                                  struct bdtree_stats *stats);
 
 // Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
-// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
-// `bdtree_collide_f64`.
+// `stack` needs `bdtree_self_stack_capacity(depth)` entries. When the body's image carries
+// the self-collision culling data (`bdtree build --self-cull`; `bdtree_image_info`'s
+// `self_cull`), the query culls with it — a patch proven free by its certificate, or by its
+// normal cone and contour, costs no sphere and no triangle test — and `cones` must hold
+// `nodes × BDTREE_CONE_SLOT_BYTES` bytes (4-byte aligned; scratch, cleared by each call);
+// without the data `cones` may be NULL and `cones_len` 0 (the plain walk). The same pairs
+// either way. Statuses as `bdtree_collide_f64`, and `BDTREE_STATUS_STORAGE_TOO_SMALL` for
+// short cone storage.
 //
 // # Safety
 //
-// As `bdtree_collide_f64`, with one body.
+// As `bdtree_collide_f64`, with one body; `cones` NULL or writable for `cones_len` bytes.
 bdtree_status bdtree_collide_self_f64(struct bdtree_body_f64 *body,
+                                      void *cones,
+                                      size_t cones_len,
                                       struct bdtree_node_pair *stack,
                                       size_t stack_len,
                                       struct bdtree_triangle_pair *pairs,

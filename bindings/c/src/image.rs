@@ -12,11 +12,11 @@ use crate::status::{bdtree_status, status};
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 /// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
 #[cfg(not(target_pointer_width = "32"))]
-pub const BDTREE_IMAGE_WORDS: usize = 48;
+pub const BDTREE_IMAGE_WORDS: usize = 60;
 
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
 #[cfg(target_pointer_width = "32")]
-pub const BDTREE_IMAGE_WORDS: usize = 26;
+pub const BDTREE_IMAGE_WORDS: usize = 32;
 
 /// A validated tree image of f32 scalars, viewed in place (`bdtree_image_parse_f32`). It
 /// borrows the image bytes: they must stay valid and unchanged while the view or any body made
@@ -57,6 +57,12 @@ pub struct bdtree_image_info {
     pub nested: bool,
     /// Bounded depth (no mesh): only proxy queries work.
     pub bounded: bool,
+    /// The image carries the self-collision culling data (`bdtree build --self-cull`):
+    /// `bdtree_collide_self_*` culls with it and needs `nodes × BDTREE_CONE_SLOT_BYTES` bytes
+    /// of cone storage.
+    pub self_cull: bool,
+    /// The image carries fitted spheres (a medial tree, or `bdtree build --fitted`).
+    pub fitted: bool,
 }
 
 /// What a C image object holds.
@@ -173,6 +179,8 @@ pub unsafe fn image_info<S: Precision>(
             bytes: header.total_len,
             nested: tree.is_nested(),
             bounded: tree.is_bounded(),
+            self_cull: tree.self_data().is_some(),
+            fitted: tree.has_fitted(),
         });
         Ok(())
     };

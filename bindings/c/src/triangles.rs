@@ -1,7 +1,10 @@
 //! Triangle pairs: every intersecting pair of two bodies (`bdtree_collide_*`), of one body
 //! (`bdtree_collide_self_*`), and the exact second stage of an f32 answer (`bdtree_refine_*`).
 
-use bdtree_core::{Body, Scalar, TrianglePair};
+use core::ffi::c_void;
+
+use bdtree_core::query::self_collision::UnitCounts;
+use bdtree_core::{Body, ConeSlot, Scalar, SelfCones, TrianglePair};
 
 use crate::body::{bdtree_body_f32, bdtree_body_f64, two_bodies, BodySlot};
 use crate::ffi::{self, Precision};
@@ -39,13 +42,27 @@ pub unsafe fn collide<S: Precision>(
     status(run())
 }
 
-/// Every intersecting pair of non-adjacent triangles of one body.
+/// Bytes of cone storage per node a self-collision query on an image with its culling data
+/// needs (`bdtree_collide_self_*`): one slot of a mark and a 14-bit cone.
+pub const BDTREE_CONE_SLOT_BYTES: usize = 8;
+
+const _: () = assert!(core::mem::size_of::<ConeSlot>() == BDTREE_CONE_SLOT_BYTES);
+const _: () = assert!(core::mem::align_of::<ConeSlot>() <= 4);
+
+/// Every intersecting pair of non-adjacent triangles of one body: culled with the image's data
+/// when it carries it ([`bdtree_core::collide_self_image`]), in `cones` (`cones_len` bytes,
+/// at least `nodes × BDTREE_CONE_SLOT_BYTES`, 4-byte aligned; NULL and 0 for an image
+/// without the data).
 ///
 /// # Safety
 ///
-/// As [`collide()`], with one body.
+/// As [`collide()`], with one body; `cones` NULL or writable for `cones_len` bytes that
+/// nothing else uses during the call.
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn collide_self<S: Precision>(
     body: *mut BodySlot<S>,
+    cones: *mut c_void,
+    cones_len: usize,
     stack_ptr: *mut bdtree_node_pair,
     stack_len: usize,
     pairs: *mut bdtree_triangle_pair,
@@ -59,7 +76,28 @@ pub unsafe fn collide_self<S: Precision>(
         let body = ffi::object_mut(body, S::BODY)?;
         let stack = stack(stack_ptr, stack_len)?;
         let mut sink = CBuffer::new(ffi::slice_mut(pairs, capacity)?);
-        let outcome = bdtree_core::collide_self(body, stack, &mut sink);
+        let nodes = if body.tree().self_data().is_some() {
+            body.tree().node_count()
+        } else {
+            0
+        };
+        let slots: &mut [ConeSlot] = if nodes == 0 {
+            &mut []
+        } else {
+            let cones = cones.cast::<u8>();
+            if cones.is_null() {
+                return Err(bdtree_status::NullPointer);
+            }
+            ffi::zeroed_part(cones, cones_len, 0, nodes)?
+        };
+        let mut cones = SelfCones::new(slots);
+        let outcome = bdtree_core::collide_self_image(
+            body,
+            &mut cones,
+            &mut UnitCounts::default(),
+            stack,
+            &mut sink,
+        );
         finish(outcome, sink.len, count, stats)
     };
     status(run())
@@ -166,15 +204,23 @@ pub mod exports_f32 {
     }
 
     /// Finds every intersecting pair of non-adjacent triangles of one body (`a < b` in each pair).
-    /// `stack` needs `bdtree_self_stack_capacity(depth)` entries. Statuses as
-    /// `bdtree_collide_f32`.
+    /// `stack` needs `bdtree_self_stack_capacity(depth)` entries. When the body's image carries
+    /// the self-collision culling data (`bdtree build --self-cull`; `bdtree_image_info`'s
+    /// `self_cull`), the query culls with it — a patch proven free by its certificate, or by its
+    /// normal cone and contour, costs no sphere and no triangle test — and `cones` must hold
+    /// `nodes × BDTREE_CONE_SLOT_BYTES` bytes (4-byte aligned; scratch, cleared by each call);
+    /// without the data `cones` may be NULL and `cones_len` 0 (the plain walk). The same pairs
+    /// either way. Statuses as `bdtree_collide_f32`, and `BDTREE_STATUS_STORAGE_TOO_SMALL` for
+    /// short cone storage.
     ///
     /// # Safety
     ///
-    /// As `bdtree_collide_f32`, with one body.
+    /// As `bdtree_collide_f32`, with one body; `cones` NULL or writable for `cones_len` bytes.
     #[no_mangle]
     pub unsafe extern "C" fn bdtree_collide_self_f32(
         body: *mut bdtree_body_f32,
+        cones: *mut c_void,
+        cones_len: usize,
         stack: *mut bdtree_node_pair,
         stack_len: usize,
         pairs: *mut bdtree_triangle_pair,
@@ -183,7 +229,19 @@ pub mod exports_f32 {
         stats: *mut bdtree_stats,
     ) -> bdtree_status {
         // SAFETY: as above.
-        unsafe { collide_self::<f32>(body.cast(), stack, stack_len, pairs, capacity, count, stats) }
+        unsafe {
+            collide_self::<f32>(
+                body.cast(),
+                cones,
+                cones_len,
+                stack,
+                stack_len,
+                pairs,
+                capacity,
+                count,
+                stats,
+            )
+        }
     }
 
     /// The exact second stage of a query: re-tests each of the `count` pairs a query reported

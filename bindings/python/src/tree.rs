@@ -29,11 +29,13 @@ impl Tree {
     /// basis (`modes`: (3N, M), (N, 3, M) or None for a rigid body), in `precision` "f32" or
     /// "f64"; `nested=True` makes proxy queries possible; `tree` "median" (the median split)
     /// or "medial" (the medial-axis partition: closed meshes only, an open one is refused
-    /// naming its first open edge). Releases the GIL while building.
+    /// naming its first open edge); `self_cull=True` stores the self-collision culling data in
+    /// the image (the body's `self_pairs` and a device then cull from it; off by default: give
+    /// it for a body asked for its self pairs). Releases the GIL while building.
     #[staticmethod]
     #[pyo3(
-        signature = (vertices, faces, modes = None, precision = None, nested = None, tree = None),
-        text_signature = "(vertices, faces, modes=None, precision='f64', nested=False, tree='median')"
+        signature = (vertices, faces, modes = None, precision = None, nested = None, tree = None, self_cull = None),
+        text_signature = "(vertices, faces, modes=None, precision='f64', nested=False, tree='median', self_cull=False)"
     )]
     fn build(
         py: Python<'_>,
@@ -43,6 +45,7 @@ impl Tree {
         precision: Option<&Bound<'_, PyAny>>,
         nested: Option<&Bound<'_, PyAny>>,
         tree: Option<&Bound<'_, PyAny>>,
+        self_cull: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Tree> {
         let mesh = mesh_arg(vertices, faces)?;
         let basis = modes
@@ -54,6 +57,7 @@ impl Tree {
             None => bdtree_std::build::Precision::F64,
         };
         let nested = flag_arg("nested", nested)?;
+        let self_cull = flag_arg("self_cull", self_cull)?;
         let tree = match tree {
             Some(t) => tree_of(t)?,
             None => TreeKind::default(),
@@ -62,6 +66,7 @@ impl Tree {
             precision,
             nested,
             tree,
+            self_cull,
             ..BuildOptions::default()
         };
         let built = py.detach(|| host::Tree::build(&mesh, basis.as_ref(), options));

@@ -44,14 +44,18 @@
 use crate::words::Words;
 use std::path::PathBuf;
 
+use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     collide, collide_contacts, collide_primitive, collide_primitive_proxies, collide_proxies,
-    collide_self, proxy_stack_capacity, self_stack_capacity, stack_capacity, within, Body,
-    ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar, TrianglePair,
-    VertexEntry,
+    collide_self_image, proxy_stack_capacity, self_stack_capacity, stack_capacity, within, Body,
+    ConeSlot, ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar,
+    SelfCones, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{box_file, BuildOptions, Precision};
+use bdtree_std::build::{box_file, with_self_data, BuildOptions, Precision};
+
+/// The most modes a body of the C pack gets self-collision certificates for (flash).
+const SELF_CERTIFICATE_MODES: usize = 2;
 use bdtree_std::io::Scene;
 use bdtree_std::runner::prepare;
 use bdtree_std::BodyStorage;
@@ -239,7 +243,15 @@ fn answers<S: Scalar>(
                     answer.pairs.push([to_u32(i), to_u32(i), p.a, p.b]);
                     true
                 };
-                let o = collide_self(a, &mut stack, &mut sink);
+                let mut slots = vec![ConeSlot::EMPTY; a.tree().node_count()];
+                let mut cones = SelfCones::new(&mut slots);
+                let o = collide_self_image(
+                    a,
+                    &mut cones,
+                    &mut UnitCounts::default(),
+                    &mut stack,
+                    &mut sink,
+                );
                 if !o.status.is_complete() {
                     return Err(format!("frame {f}: self {i}: {:?}", o.status));
                 }
@@ -431,7 +443,19 @@ pub(super) fn build(precisions: &[Precision]) -> Result<Vec<u8>, String> {
                 nested: true,
                 ..BuildOptions::default()
             };
-            let prepared = prepare(&scene, options).map_err(|e| format!("{name}: {e}"))?;
+            let mut prepared = prepare(&scene, options).map_err(|e| format!("{name}: {e}"))?;
+            // A scene with self pairs gets the culling data in its images, so the C query
+            // culls; certificates (12M bytes a node) only for bodies of at most two modes: the
+            // Cortex-M4F board's 4 MiB of flash holds the whole pack with the fold scene's
+            // contours and signatures and the curtain's certificates, but not the bar's (164
+            // bytes over) nor the 90-mode cloth's (517 KB over).
+            if with_self {
+                for (image, body) in prepared.images.iter_mut().zip(&scene.bodies) {
+                    let modes = body.basis.as_ref().map_or(0, |b| b.modes);
+                    *image = with_self_data(image, modes <= SELF_CERTIFICATE_MODES)
+                        .map_err(|e| format!("{name}: {e}"))?;
+                }
+            }
             let label = format!(
                 "{name}-{}",
                 if precision == Precision::F32 {

@@ -35,15 +35,30 @@ pub(super) fn bench_image(precision: Precision) -> Result<Vec<u8>, String> {
     Ok(image.as_bytes().to_vec())
 }
 
+/// One frame replayed on the host as the firmware replays it ([`host_sums`]).
+pub(super) struct Replayed {
+    /// `(sphere_sum, vertex_sum)`.
+    pub(super) sums: (u32, u32),
+    /// Whether every query completed.
+    pub(super) complete: bool,
+    /// The counters summed over the frame's queries.
+    pub(super) stats: bdtree_core::QueryStats,
+    /// The pairs found, sorted.
+    pub(super) pairs: Vec<[u32; 4]>,
+}
+
 /// The host's side of the float checksums: the frames replayed with `bdtree-core` in f32 as the
-/// firmware replays them (same bodies, same query order), then every computed node sphere and
-/// the deformed vertices of every found pair's triangles, mixed as `firmware/src/checksum.rs`
-/// mixes them on the target. One `(sphere_sum, vertex_sum)` per frame.
+/// firmware replays them (same bodies, same query order; with `with_self` every body's self
+/// pairs after the world query, culled from its image with one set of cone slots, as
+/// `replay::run_self` does), then every computed node sphere and the deformed vertices of every
+/// found pair's triangles, mixed as `firmware/src/checksum.rs` mixes them on the target. One
+/// [`Replayed`] per frame.
 pub(super) fn host_sums(
     scene: &Scene,
     prepared: &PreparedScene,
     proxy_depth: Option<u32>,
-) -> Result<Vec<(u32, u32)>, String> {
+    with_self: bool,
+) -> Result<Vec<Replayed>, String> {
     let images: Vec<Image<'_, f32>> = prepared
         .images
         .iter()
@@ -74,7 +89,14 @@ pub(super) fn host_sums(
         bodies.push(body);
     }
     let depth = images.iter().map(|i| i.tree.depth()).max().unwrap_or(0);
-    let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
+    let mut stack = vec![[0u32; 2]; stack_pairs(depth)];
+    let nodes = images
+        .iter()
+        .map(|i| i.tree.node_count())
+        .max()
+        .unwrap_or(0);
+    let mut cone_slots = vec![ConeSlot::EMPTY; nodes];
+    let mut cones = SelfCones::new(&mut cone_slots);
     let mut order = vec![0u32; bodies.len()];
     let mut roots = vec![[0f32; 4]; bodies.len()];
     let mut out = Vec::new();
@@ -89,6 +111,7 @@ pub(super) fn host_sums(
         // The queries the replay runs (`firmware/src/replay.rs`, `run_frame`): the world query
         // for triangle pairs, every body pair's proxy query otherwise.
         let mut found: Vec<[u32; 4]> = Vec::new();
+        let (mut complete, mut stats) = (true, bdtree_core::QueryStats::default());
         match proxy_depth {
             None => {
                 let mut sweep = SweepAndPrune::new(&mut order);
@@ -97,7 +120,7 @@ pub(super) fn host_sums(
                     found.push([w.a, w.b, w.triangles.a, w.triangles.b]);
                     true
                 };
-                collide_world(
+                let o = collide_world(
                     bodies.as_mut_slice(),
                     &mut sweep,
                     &mut roots,
@@ -105,6 +128,23 @@ pub(super) fn host_sums(
                     &mut stack,
                     &mut sink,
                 );
+                complete &= o.status.is_complete();
+                stats.add(&o.stats);
+                for (i, body) in bodies.iter_mut().enumerate().filter(|_| with_self) {
+                    let i = i as u32;
+                    let o = collide_self_image(
+                        body,
+                        &mut cones,
+                        &mut UnitCounts::default(),
+                        &mut stack,
+                        &mut |p: TrianglePair| {
+                            found.push([i, i, p.a, p.b]);
+                            true
+                        },
+                    );
+                    complete &= o.status.is_complete();
+                    stats.add(&o.stats);
+                }
             }
             Some(l) => {
                 for i in 0..bodies.len() {
@@ -144,9 +184,20 @@ pub(super) fn host_sums(
                 }
             }
         }
-        out.push((spheres, vertices));
+        found.sort_unstable();
+        out.push(Replayed {
+            sums: (spheres, vertices),
+            complete,
+            stats,
+            pairs: found,
+        });
     }
     Ok(out)
+}
+
+/// Stack entries the replay needs for trees of this depth: a pair query's or a self query's.
+pub(super) fn stack_pairs(depth: u32) -> usize {
+    stack_capacity(depth, depth).max(self_stack_capacity(depth))
 }
 
 /// Magic and version of `pack/swept.bin`.
@@ -334,71 +385,61 @@ pub fn pack() -> Result<(), String> {
     for (name, scene, prepared, proxy_depth) in &jobs {
         let results = run_unrefined::<f32>(scene, prepared, *proxy_depth, false)
             .map_err(|e| format!("{name}: {e}"))?;
-        let sums = host_sums(scene, prepared, *proxy_depth).map_err(|e| format!("{name}: {e}"))?;
-        let length_at = out.0.len();
-        out.u32(0);
-        out.usize(name.len())?;
-        out.0.extend_from_slice(name.as_bytes());
-        out.pad(4);
-        out.usize(scene.bodies.len())?;
-        out.usize(scene.frames.len())?;
-        out.u32(proxy_depth.unwrap_or(u32::MAX));
-        limits.bodies = limits.bodies.max(scene.bodies.len());
-        for (body, image) in scene.bodies.iter().zip(&prepared.images) {
-            let modes = body.basis.as_ref().map_or(0, |b| b.modes);
-            let parsed = image.parse::<f32>().map_err(|e| e.to_string())?;
-            limits.nodes = limits.nodes.max(parsed.tree.node_count());
-            limits.vertices = limits.vertices.max(parsed.model.vertex_count());
-            limits.modes = limits.modes.max(modes);
-            limits.depth = limits.depth.max(parsed.tree.depth());
-            out.usize(modes)?;
-            out.usize(image.as_bytes().len())?;
-            out.pad(16);
-            out.0.extend_from_slice(image.as_bytes());
-            out.pad(4);
-        }
-        for ((frame, result), &(sphere_sum, vertex_sum)) in
-            scene.frames.iter().zip(&results).zip(&sums)
-        {
-            for (pose, q) in frame {
-                pose.rotation.iter().for_each(|&x| out.f32(x));
-                pose.translation.iter().for_each(|&x| out.f32(x));
-                q.iter().for_each(|&x| out.f32(x));
-            }
-            let s = result.stats;
-            out.u32(u32::from(result.complete));
-            for x in [
-                s.nodes_visited,
-                s.sphere_updates,
-                s.overlap_tests,
-                s.triangle_tests,
-                s.pairs,
-            ] {
-                out.u32(x);
-            }
-            out.u32(sphere_sum);
-            out.u32(vertex_sum);
-            let pairs: Vec<(usize, usize, u32, u32)> = if proxy_depth.is_some() {
-                result
-                    .proxies
-                    .iter()
-                    .map(|p| (p.bodies.0, p.bodies.1, p.nodes.0, p.nodes.1))
-                    .collect()
-            } else {
-                result.pairs.clone()
-            };
-            out.usize(pairs.len())?;
-            limits.pairs = limits.pairs.max(pairs.len());
-            for &(a, b, ta, tb) in &pairs {
-                out.usize(a)?;
-                out.usize(b)?;
-                out.u32(ta);
-                out.u32(tb);
-            }
-        }
-        let scene_bytes = u32::try_from(out.0.len() - length_at - 4).map_err(|e| e.to_string())?;
-        out.0[length_at..length_at + 4].copy_from_slice(&scene_bytes.to_le_bytes());
+        let sums =
+            host_sums(scene, prepared, *proxy_depth, false).map_err(|e| format!("{name}: {e}"))?;
+        let frames: Vec<Replayed> = results
+            .iter()
+            .zip(sums)
+            .map(|(result, replayed)| Replayed {
+                complete: result.complete,
+                stats: result.stats,
+                pairs: if proxy_depth.is_some() {
+                    result
+                        .proxies
+                        .iter()
+                        .map(|p| [p.bodies.0 as u32, p.bodies.1 as u32, p.nodes.0, p.nodes.1])
+                        .collect()
+                } else {
+                    result
+                        .pairs
+                        .iter()
+                        .map(|&(a, b, ta, tb)| [a as u32, b as u32, ta, tb])
+                        .collect()
+                },
+                ..replayed
+            })
+            .collect();
+        let job = Job {
+            name,
+            scene,
+            prepared,
+            proxy_depth: *proxy_depth,
+            flags: 0,
+        };
+        write_scene(&mut out, &job, &frames, &mut limits)?;
     }
+    // The fold scene with its self pairs, on images with their self-collision data.
+    let fold_path = scenes_dir.join("fold.json");
+    let fold = Scene::load(&fold_path).map_err(|e| e.to_string())?;
+    let culled = BuildOptions {
+        precision: Precision::F32,
+        self_cull: true,
+        ..BuildOptions::default()
+    };
+    let prepared = prepare(&fold, culled).map_err(|e| format!("{}: {e}", fold_path.display()))?;
+    let frames = host_sums(&fold, &prepared, None, true).map_err(|e| format!("fold-self: {e}"))?;
+    let mut self_pack = Words::default();
+    self_pack.0.extend_from_slice(b"BDFP");
+    self_pack.u32(PACK_VERSION);
+    self_pack.usize(1)?;
+    let job = Job {
+        name: "fold-self",
+        scene: &fold,
+        prepared: &prepared,
+        proxy_depth: None,
+        flags: 1,
+    };
+    write_scene(&mut self_pack, &job, &frames, &mut limits)?;
     let bench32 = bench_image(Precision::F32)?;
     let bench64 = bench_image(Precision::F64)?;
     let bench_nodes = bdtree_std::io::ImageBuf::from_bytes(&bench32)
@@ -409,7 +450,7 @@ pub fn pack() -> Result<(), String> {
     let mut rs = String::from(
         "// Generated by `cargo xtask firmware-pack` from fixtures/scenes; do not edit.\n",
     );
-    let stack = stack_capacity(limits.depth, limits.depth);
+    let stack = stack_pairs(limits.depth);
     let (swept, swept_limits) = swept_pack()?;
     for (name, value) in [
         ("SWEPT_BODIES", swept_limits.bodies),
@@ -435,6 +476,7 @@ pub fn pack() -> Result<(), String> {
     let dir = firmware_dir().join("pack");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     write_if_changed(&dir.join("fixtures.bin"), &out.0)?;
+    write_if_changed(&dir.join("fold-self.bin"), &self_pack.0)?;
     write_if_changed(&dir.join("swept.bin"), &swept)?;
     write_if_changed(&dir.join("limits.rs"), rs.as_bytes())?;
     write_if_changed(&dir.join("bench-f32.bin"), &bench32)?;
@@ -448,6 +490,82 @@ pub fn pack() -> Result<(), String> {
         limits.vertices,
         limits.modes
     );
+    Ok(())
+}
+
+/// A scene to write into a pack: its name, the scene, its images, proxy depth and flags.
+struct Job<'a> {
+    name: &'a str,
+    scene: &'a Scene,
+    prepared: &'a PreparedScene,
+    proxy_depth: Option<u32>,
+    flags: u32,
+}
+
+/// Appends one scene to a pack (the format in the parent module), growing `limits` to fit it.
+fn write_scene(
+    out: &mut Words,
+    job: &Job<'_>,
+    frames: &[Replayed],
+    limits: &mut Limits,
+) -> Result<(), String> {
+    let Job {
+        name,
+        scene,
+        prepared,
+        proxy_depth,
+        flags,
+    } = *job;
+    let length_at = out.0.len();
+    out.u32(0);
+    out.usize(name.len())?;
+    out.0.extend_from_slice(name.as_bytes());
+    out.pad(4);
+    out.usize(scene.bodies.len())?;
+    out.usize(scene.frames.len())?;
+    out.u32(proxy_depth.unwrap_or(u32::MAX));
+    out.u32(flags);
+    limits.bodies = limits.bodies.max(scene.bodies.len());
+    for (body, image) in scene.bodies.iter().zip(&prepared.images) {
+        let modes = body.basis.as_ref().map_or(0, |b| b.modes);
+        let parsed = image.parse::<f32>().map_err(|e| e.to_string())?;
+        limits.nodes = limits.nodes.max(parsed.tree.node_count());
+        limits.vertices = limits.vertices.max(parsed.model.vertex_count());
+        limits.modes = limits.modes.max(modes);
+        limits.depth = limits.depth.max(parsed.tree.depth());
+        out.usize(modes)?;
+        out.usize(image.as_bytes().len())?;
+        out.pad(16);
+        out.0.extend_from_slice(image.as_bytes());
+        out.pad(4);
+    }
+    for (frame, replayed) in scene.frames.iter().zip(frames) {
+        for (pose, q) in frame {
+            pose.rotation.iter().for_each(|&x| out.f32(x));
+            pose.translation.iter().for_each(|&x| out.f32(x));
+            q.iter().for_each(|&x| out.f32(x));
+        }
+        let s = replayed.stats;
+        out.u32(u32::from(replayed.complete));
+        for x in [
+            s.nodes_visited,
+            s.sphere_updates,
+            s.overlap_tests,
+            s.triangle_tests,
+            s.pairs,
+        ] {
+            out.u32(x);
+        }
+        out.u32(replayed.sums.0);
+        out.u32(replayed.sums.1);
+        out.usize(replayed.pairs.len())?;
+        limits.pairs = limits.pairs.max(replayed.pairs.len());
+        for pair in &replayed.pairs {
+            pair.iter().for_each(|&x| out.u32(x));
+        }
+    }
+    let scene_bytes = u32::try_from(out.0.len() - length_at - 4).map_err(|e| e.to_string())?;
+    out.0[length_at..length_at + 4].copy_from_slice(&scene_bytes.to_le_bytes());
     Ok(())
 }
 

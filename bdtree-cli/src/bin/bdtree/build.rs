@@ -31,6 +31,16 @@ pub struct Args {
     /// terminal gets a progress bar without it).
     #[arg(long)]
     progress: bool,
+    /// Store the self-collision culling data in the image (vertex signatures, boundary loops,
+    /// subspace certificates): the kernel then culls the body's self-collision from the image
+    /// alone (C, firmware, `collide --self`). Off by default (the image stays as small as
+    /// without it); give it for a body that will be asked for its self pairs.
+    #[arg(long)]
+    self_cull: bool,
+    /// Store a fitted sphere per node (a medial tree always does; a median tree's are its
+    /// exact spheres).
+    #[arg(long)]
+    fitted: bool,
     #[command(flatten)]
     bounds: BoundsArgs,
     #[command(flatten)]
@@ -41,6 +51,8 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     let options = BuildOptions {
         sphere: args.sphere,
         nested: args.bounds.nested || args.compact.depth.is_some(),
+        self_cull: args.self_cull,
+        fitted: args.fitted,
         ..args.bounds.options(args.precision)
     };
     let path = &args.mesh;

@@ -159,6 +159,12 @@ pub fn collide(
     self_pairs: bool,
     bound: PairBound,
 ) -> Result<usize, CliError> {
+    // A body asked for its self pairs gets the culling data in its image, and is answered
+    // from it as a device would be (`bdtree_core::collide_self_image`).
+    let options = BuildOptions {
+        self_cull: options.self_cull || self_pairs,
+        ..options
+    };
     let (scene, prepared) = load_and_prepare(path, options, None)?;
     let precision = options.precision;
     let (frames, ms) = match (precision, bound) {

@@ -22,41 +22,10 @@
 //! do the culling.
 
 use crate::body::Body;
+use crate::image::self_tables::SelfCertificates;
 use crate::scalar::Scalar;
 
-/// Weight vectors per node in a [`SelfCertificates`] table: `g`, `γ`, `w`, `M` weights each.
-pub const CERTIFICATE_VECTORS: usize = 3;
-
-/// Per-node subspace certificates, written once per tree by the host
-/// (`bdtree_std::build::self_certificates`): node `k`'s `3M` weights (`g`, then `γ`, then `w`;
-/// see the module docs) at `[3Mk, 3M(k + 1))`. A node without a certificate has infinite
-/// weights, which never hold. Empty: off.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SelfCertificates<'a> {
-    /// `nodes × 3 × M` weights, node after node.
-    pub weights: &'a [f32],
-}
-
 impl SelfCertificates<'_> {
-    /// No certificates: no unit is culled by them.
-    pub const NONE: SelfCertificates<'static> = SelfCertificates { weights: &[] };
-
-    /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
-    pub(super) fn fits(&self, nodes: usize, modes: usize) -> bool {
-        self.weights.is_empty()
-            || width(modes).and_then(|w| w.checked_mul(nodes)) == Some(self.weights.len())
-    }
-
-    /// Node `node`'s three weight vectors (`g`, `γ`, `w`) for `modes` modes.
-    fn vectors(&self, node: usize, modes: usize) -> Option<[&[f32]; 3]> {
-        let width = width(modes)?;
-        let start = node.checked_mul(width)?;
-        let weights = self.weights.get(start..start.checked_add(width)?)?;
-        let (g, rest) = weights.split_at_checked(modes)?;
-        let (gamma, w) = rest.split_at_checked(modes)?;
-        Some([g, gamma, w])
-    }
-
     /// Whether `node`'s patch is proven free of self-intersection at `body`'s current `q`.
     ///
     /// Conservative in floating point: each sum of `M` non-negative products is within a
@@ -91,9 +60,4 @@ impl SelfCertificates<'_> {
         let (g, gamma, w) = (dot(g), dot(gamma), dot(w));
         (g + gamma * gamma) * grow < S::ONE && w * grow < S::ONE
     }
-}
-
-/// Weights per node for `modes` modes.
-fn width(modes: usize) -> Option<usize> {
-    modes.checked_mul(CERTIFICATE_VECTORS)
 }

@@ -18,49 +18,11 @@
 
 use super::cones::DIRECTIONS;
 use crate::body::Body;
+use crate::image::self_tables::{SelfContours, MAX_CONTOUR};
 use crate::scalar::Scalar;
-
-/// The longest contour the kernel tests (vertices of one loop). The loop is cut into runs of
-/// 16 edges, each with its projected bounding box (a stack array of `MAX_CONTOUR / RUN`
-/// boxes: 1 KiB in f32, 2 KiB in f64); only edges of runs whose boxes come close are tested
-/// against each other, so a smooth loop of `B` vertices costs `O(B²/RUN² + B·RUN)`. Nodes with
-/// longer contours are never culled. 1,024 lets a square sheet of ~65,000 quads (or a ribbon
-/// 500 triangles long) be culled whole at its root.
-pub const MAX_CONTOUR: usize = 1024;
 
 /// Edges per run of the contour test (see [`MAX_CONTOUR`]).
 const RUN: usize = 16;
-
-/// Per node, the boundary loop of its patch of triangles as vertex indices (the host's
-/// `bdtree_std::build::self_contours` writes them once per tree): node `k`'s loop is
-/// `vertices[starts[k]..starts[k + 1]]`, each consecutive pair (and the last with the first)
-/// one boundary edge. An empty loop marks a node that cannot be culled (its patch is not one
-/// oriented surface with one boundary loop, or the loop is longer than [`MAX_CONTOUR`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SelfContours<'a> {
-    /// `nodes + 1` offsets into `vertices`, non-decreasing (empty: no contours).
-    pub starts: &'a [u32],
-    /// The loops' vertex indices, node after node.
-    pub vertices: &'a [u32],
-}
-
-impl<'a> SelfContours<'a> {
-    /// No contours: no node is culled.
-    pub const NONE: SelfContours<'static> = SelfContours {
-        starts: &[],
-        vertices: &[],
-    };
-
-    /// Node `node`'s loop, `None` when there is none to test.
-    fn loop_of(&self, node: usize) -> Option<&'a [u32]> {
-        let (start, end) = (
-            *self.starts.get(node)?,
-            *self.starts.get(node.checked_add(1)?)?,
-        );
-        let contour = self.vertices.get(start as usize..end as usize)?;
-        (contour.len() >= 3 && contour.len() <= MAX_CONTOUR).then_some(contour)
-    }
-}
 
 /// Whether node `node`'s patch is proven free of self-intersection in the body's current
 /// state: some direction of `cone` (the node's normal bitfield from

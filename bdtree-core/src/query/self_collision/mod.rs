@@ -44,6 +44,11 @@
 //! unit always descends to its leaves, so the cost is at least one test per pair of
 //! neighbouring leaves: `O(n)` per query on top of the pairs that truly come close.
 //!
+//! **From the image** ([`collide_self_image`]): an image built with its self-collision data
+//! ([`crate::image::FLAG_SELF`]: signatures, contours, certificates) hands them to the lazy
+//! query itself, so a device culls with the image and caller buffers alone (a cone slot per
+//! node and the stack).
+//!
 //! **Subspace certificates** (with [`SelfAids::certificates`], after Barbič and James 2010):
 //! the same theorem bounded over `q` once per tree, so a Type 1 unit whose certificate holds
 //! is culled in `O(M)` without a deformed vertex, and a body certified at its root skips the
@@ -51,6 +56,8 @@
 
 use crate::body::Body;
 use crate::bounds::sphere::spheres_overlap;
+use crate::image::optional::split;
+use crate::image::self_tables::vertex_bit;
 use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
 use crate::walk::budget::Unlimited;
@@ -66,10 +73,11 @@ mod cones;
 mod contour;
 mod list;
 
-pub use certificates::{SelfCertificates, CERTIFICATE_VECTORS};
+pub use crate::image::self_tables::{
+    SelfCertificates, SelfContours, CERTIFICATE_VECTORS, MAX_CONTOUR,
+};
 use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
-pub use contour::{SelfContours, MAX_CONTOUR};
 pub use list::SelfList;
 
 /// On the stack, set in a pair unit's first slot when it is known to be Type 3 (a Type 1 unit
@@ -95,9 +103,10 @@ pub const fn self_stack_capacity(depth: u32) -> usize {
 /// traversal. None of them changes the answer: every culled unit is proven free.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SelfAids<'a> {
-    /// Per-node vertex signatures from [`vertex_signatures`] (empty: off). With them, pair
-    /// units are classified Type 2 / Type 3; the answer does not change.
-    pub signatures: &'a [u64],
+    /// Per-node vertex signatures from [`vertex_signatures`], each as two 32-bit halves (bits
+    /// 0–31, 32–63; empty: off). With them, pair units are classified Type 2 / Type 3; the
+    /// answer does not change.
+    pub signatures: &'a [[u32; 2]],
     /// Per-node normal bitfields for this step from [`normal_cones`] (empty: off). Used only
     /// with [`SelfAids::contours`]: a Type 1 unit (a node against itself) is culled when its
     /// bitfield is non-zero and its contour, projected along a direction the bitfield names,
@@ -293,6 +302,33 @@ pub fn collide_self_lazy<S: Scalar>(
     QueryOutcome { status, stats }
 }
 
+/// [`collide_self_lazy`] with the culling data the body's image carries
+/// ([`crate::image::FLAG_SELF`]: signatures, contours and, when present, certificates) — the
+/// culled query from the image and caller buffers alone, as on a device. An image without them
+/// is answered by the plain traversal ([`collide_self_with`] without aids; `cones` is then not
+/// read). The same answer either way; `cones` needs a slot per node ([`ConeSlot`], 8 bytes)
+/// when the image carries the data.
+pub fn collide_self_image<S: Scalar>(
+    body: &mut Body<'_, '_, S>,
+    cones: &mut SelfCones<'_>,
+    counts: &mut UnitCounts,
+    stack: &mut [[u32; 2]],
+    sink: &mut impl ContactSink,
+) -> QueryOutcome {
+    match body.tree().self_data().copied() {
+        Some(data) => {
+            let aids = SelfAids {
+                signatures: data.signatures,
+                cones: &[],
+                contours: data.contours,
+                certificates: data.certificates,
+            };
+            collide_self_lazy(body, aids, cones, counts, stack, sink)
+        }
+        None => collide_self_with(body, SelfAids::NONE, counts, stack, sink),
+    }
+}
+
 /// Whether a node of the top three levels of `body`'s tree is nearly rigid at its `q` (its
 /// BD-Tree sphere close to its rest one) or certified free: something a lazy walk may skip.
 fn skippable<S: Scalar>(body: &Body<'_, '_, S>, certificates: &SelfCertificates<'_>) -> bool {
@@ -355,16 +391,15 @@ fn adjacent(a: [u32; 3], b: [u32; 3]) -> bool {
     a.iter().any(|v| b.contains(v))
 }
 
-/// The bit of vertex `v` in a node signature (Fibonacci hashing: neighbouring indices land on
-/// distant bits).
-fn vertex_bit(v: u32) -> u64 {
-    1 << (v.wrapping_mul(0x9E37_79B9) >> 26)
-}
-
 /// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
-/// every triangle below the node. Computed once per tree, `O(nodes)`. `None` when `signatures`
-/// is shorter than the node count or the tree is inconsistent.
-pub fn vertex_signatures<S: Scalar>(body: &Body<'_, '_, S>, signatures: &mut [u64]) -> Option<()> {
+/// every triangle below the node, stored as two 32-bit halves (bits 0–31, 32–63: the image's
+/// layout, readable at any 4-byte alignment). Computed once per tree, `O(nodes)` (an image
+/// built with its self-collision data stores them: [`crate::image::FLAG_SELF`]). `None` when
+/// `signatures` is shorter than the node count or the tree is inconsistent.
+pub fn vertex_signatures<S: Scalar>(
+    body: &Body<'_, '_, S>,
+    signatures: &mut [[u32; 2]],
+) -> Option<()> {
     let tree = body.tree();
     let triangles = body.model().triangles();
     let signatures = signatures.get_mut(..tree.node_count())?;
@@ -372,9 +407,13 @@ pub fn vertex_signatures<S: Scalar>(body: &Body<'_, '_, S>, signatures: &mut [u6
         let [left, right, triangle, _] = tree.links(k)?;
         let signature = if triangle != NONE {
             let [a, b, c] = *triangles.get(triangle as usize)?;
-            vertex_bit(a) | vertex_bit(b) | vertex_bit(c)
+            split(vertex_bit(a) | vertex_bit(b) | vertex_bit(c))
         } else {
-            signatures.get(left as usize)? | signatures.get(right as usize)?
+            let (l, r) = (
+                signatures.get(left as usize)?,
+                signatures.get(right as usize)?,
+            );
+            [l[0] | r[0], l[1] | r[1]]
         };
         *signatures.get_mut(k)? = signature;
     }
@@ -433,7 +472,7 @@ where
             self.aids.signatures.get(i as usize),
             self.aids.signatures.get(j as usize),
         ) {
-            (Some(a), Some(b)) => a & b == 0,
+            (Some(a), Some(b)) => (a[0] & b[0]) | (a[1] & b[1]) == 0,
             _ => false,
         }
     }

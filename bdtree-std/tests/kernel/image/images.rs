@@ -201,8 +201,9 @@ fn images_of_earlier_versions_and_children_out_of_pairs_are_refused() {
         reseal(&mut b);
         ImageBuf::from_bytes(&b).parse::<f32>().err()
     };
-    // An image written by an earlier bdtree (versions 2 and 3: nodes in pre-order).
-    for old in [2u32, 3] {
+    // An image written by an earlier bdtree (versions 2 and 3: nodes in pre-order; 4: no fitted
+    // spheres).
+    for old in [2u32, 3, 4] {
         let error = patch(4, old.to_le_bytes()).expect("refused");
         assert_eq!(error, ImageError::UnsupportedVersion { found: old });
         let message = error.to_string();

@@ -7,7 +7,8 @@ use bdtree_core::query::self_collision::{
 };
 use bdtree_core::query::self_collision::{tree_parents, SelfList};
 use bdtree_core::{
-    collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
+    collide_self, collide_self_image, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair,
+    VertexEntry,
 };
 use bdtree_std::build::{
     build, self_certificates, self_contours, BuildOptions, Precision, TreeKind,
@@ -23,8 +24,10 @@ use crate::support::{config, kernel_pose, options_in, rough_basis, Rng};
 /// Checks one body and state in every mode a user can choose — the exact traversal
 /// (`collide_self`, no vertex cache), the culled one (`collide_self_with` with signatures,
 /// normal cones, the tree's contours and its subspace certificates, on a body with a vertex
-/// cache), the incremental list with the same aids, and the host's `self_pairs` (refined in
-/// f64 for f32) — against the f64 brute force on the explicitly deformed f64 source mesh (not
+/// cache), the same with the tables stored in the image and read from it alone
+/// (`collide_self_image`, the device's path), the incremental list with the same aids, and the
+/// host's `self_pairs` (refined in f64 for f32) on images without and with stored tables —
+/// against the f64 brute force on the explicitly deformed f64 source mesh (not
 /// its f32 rounding); returns the number of true self-contacts. `basis` `None`: no modes.
 pub(super) fn check<S: Scalar>(
     mesh: &Mesh,
@@ -70,7 +73,7 @@ pub(crate) fn check_of<S: Scalar>(
 
     let contours = self_contours(&image.tree, image.model.triangles());
     let weights = self_certificates(&image.tree, &image.model, &contours);
-    let mut signatures = vec![0u64; n];
+    let mut signatures = vec![[0u32; 2]; n];
     let mut cones = vec![0u16; n];
     let mut cache = BodyStorage::new(n);
     let mut vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
@@ -142,6 +145,47 @@ pub(crate) fn check_of<S: Scalar>(
         prop_assert_eq!(&lazy, &culled, "{}", name);
     }
 
+    // The device's path: the same tables stored in the image (`self_cull`) and read from it
+    // alone, on a fresh body and again at the same step; the same pairs as the culled query.
+    let stored = build(
+        mesh,
+        basis,
+        BuildOptions {
+            self_cull: true,
+            ..options
+        },
+        &mut |_| {},
+    )
+    .expect("build with self data")
+    .0;
+    let stored = stored.parse::<S>().expect("image with self data");
+    let data = stored.tree.self_data().expect("self data");
+    prop_assert_eq!(data.contours.vertices, &contours.vertices[..]);
+    prop_assert_eq!(data.certificates.weights, &weights[..]);
+    let mut cache = BodyStorage::new(n);
+    let mut image_vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    let mut device = cache
+        .body(&stored)
+        .and_then(|b| b.with_vertex_cache(&mut image_vertices))
+        .expect("body");
+    device.set_state(p, &qs).expect("state");
+    for name in ["image", "image, again"] {
+        let mut from_image = Vec::new();
+        let outcome = collide_self_image(
+            &mut device,
+            &mut lazy_cones,
+            &mut UnitCounts::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                from_image.push((p.a, p.b));
+                true
+            },
+        );
+        prop_assert_eq!(outcome.status, QueryStatus::Complete, "{}", name);
+        holds(mesh, &world, &truth, &mut from_image, tolerance, name)?;
+        prop_assert_eq!(&from_image, &culled, "{}", name);
+    }
+
     // The incremental list with the same aids, on its first step (from the root) and on a
     // second step at the same state (from its units).
     let mut parents = vec![0u32; n];
@@ -173,6 +217,26 @@ pub(crate) fn check_of<S: Scalar>(
     let answer = host::self_pairs(&mut body).expect("host self pairs");
     let mut hosted: Vec<(u32, u32)> = answer.items.iter().map(|p| (p[0], p[1])).collect();
     holds(mesh, &world, &truth, &mut hosted, tolerance, "host")?;
+    // The host on an image with its own tables (read from the image, not made again).
+    let stored_options = BuildOptions {
+        self_cull: true,
+        ..options
+    };
+    let (tree, _) = host::Tree::build(mesh, basis, stored_options).expect("host tree");
+    let mut body = host::Body::new(&tree).expect("host body");
+    body.set_state(pose.rotation, pose.translation, q)
+        .expect("host state");
+    let answer = host::self_pairs(&mut body).expect("host self pairs");
+    let mut stored: Vec<(u32, u32)> = answer.items.iter().map(|p| (p[0], p[1])).collect();
+    holds(
+        mesh,
+        &world,
+        &truth,
+        &mut stored,
+        tolerance,
+        "host, image tables",
+    )?;
+    prop_assert_eq!(&stored, &hosted, "host, image tables");
     Ok(truth.len())
 }
 
@@ -477,7 +541,7 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
         let n = image.tree.node_count();
         let mut cache = BodyStorage::new(n);
         let body = cache.body(&image).expect("body");
-        let mut signatures = vec![0u64; n];
+        let mut signatures = vec![[0u32; 2]; n];
         vertex_signatures(&body, &mut signatures).expect("signatures");
         let sets = node_vertices(&image, &mesh.triangles);
         let leaves: Vec<usize> = (0..n)
@@ -489,8 +553,11 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
             let shared = sets[i].iter().any(|v| sets[j].binary_search(v).is_ok());
             if shared {
                 assert_ne!(
-                    signatures[i] & signatures[j],
-                    0,
+                    [
+                        signatures[i][0] & signatures[j][0],
+                        signatures[i][1] & signatures[j][1]
+                    ],
+                    [0, 0],
                     "nodes {i}, {j} share a vertex"
                 );
             }
@@ -500,7 +567,10 @@ fn vertex_signatures_never_hide_a_shared_vertex() {
             );
             if !sets[a].iter().any(|v| sets[b].binary_search(v).is_ok()) {
                 disjoint += 1;
-                proven += usize::from(signatures[a] & signatures[b] == 0);
+                proven += usize::from(
+                    (signatures[a][0] & signatures[b][0]) | (signatures[a][1] & signatures[b][1])
+                        == 0,
+                );
             }
         }
         assert!(
@@ -540,7 +610,7 @@ fn list_run(
     let n = image.tree.node_count();
     let mut cache = BodyStorage::new(n);
     let mut body = cache.body(&image).expect("body");
-    let mut signatures = vec![0u64; n];
+    let mut signatures = vec![[0u32; 2]; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");
     let mut parents = vec![0u32; n];
     tree_parents(&image.tree, &mut parents).expect("parents");

@@ -4,7 +4,9 @@
 //! vertices, soups, non-manifold edges, collapsed vertices; no modes and an all-zero basis;
 //! unit-size at the origin and millimetre parts modelled 1 m away and posed far, each body set
 //! from f64 at its own translation as the header tells a C client to), and on the C-shaped
-//! strip whose f64 source crosses itself by less than its f32 storage rounding.
+//! strip whose f64 source crosses itself by less than its f32 storage rounding — each image
+//! built without and with its self-collision culling data (`self_cull`: the query then culls
+//! in the caller's cone storage, which is checked for size).
 
 use std::string::String;
 use std::vec;
@@ -26,6 +28,7 @@ use families::{c_strip, family_basis, family_mesh, placed, BasisKind, Family, FA
 
 /// One case: its name, whether it must touch itself (all but the soup, which crosses itself by
 /// chance), the source mesh and basis, the pose and `q` to set.
+#[derive(Clone)]
 struct Case {
     name: String,
     touches: bool,
@@ -90,7 +93,10 @@ macro_rules! self_through_c {
         #[test]
         fn $name() {
             let mut found = 0;
-            for case in cases() {
+            for (case, self_cull) in cases()
+                .into_iter()
+                .flat_map(|c| [(c.clone(), false), (c, true)])
+            {
                 let Case {
                     name,
                     touches,
@@ -101,8 +107,10 @@ macro_rules! self_through_c {
                 } = case;
                 let options = BuildOptions {
                     precision: $precision,
+                    self_cull,
                     ..BuildOptions::default()
                 };
+                let name = std::format!("{name}, self_cull {self_cull}");
                 let image_buf = build(&mesh, basis.as_ref(), options, &mut |_| {})
                     .expect("build")
                     .0;
@@ -141,8 +149,48 @@ macro_rules! self_through_c {
                         vec![bdtree_node_pair::default(); bdtree_self_stack_capacity(info.depth)];
                     let mut pairs = vec![bdtree_triangle_pair::default(); 1 << 16];
                     let mut count = 0usize;
+                    assert_eq!(info.self_cull, self_cull, "{name}");
+                    let cone_bytes = if info.self_cull {
+                        info.nodes as usize * BDTREE_CONE_SLOT_BYTES
+                    } else {
+                        0
+                    };
+                    let mut cones = vec![0u32; cone_bytes.div_ceil(4)];
+                    if info.self_cull {
+                        // Short cone storage and none at all are refused, not overrun.
+                        let short = $collide(
+                            &mut body,
+                            cones.as_mut_ptr().cast(),
+                            cone_bytes - 1,
+                            stack.as_mut_ptr(),
+                            stack.len(),
+                            pairs.as_mut_ptr(),
+                            pairs.len(),
+                            &mut count,
+                            core::ptr::null_mut(),
+                        );
+                        assert_eq!(short, bdtree_status::StorageTooSmall, "{name}");
+                        let none = $collide(
+                            &mut body,
+                            core::ptr::null_mut(),
+                            0,
+                            stack.as_mut_ptr(),
+                            stack.len(),
+                            pairs.as_mut_ptr(),
+                            pairs.len(),
+                            &mut count,
+                            core::ptr::null_mut(),
+                        );
+                        assert_eq!(none, bdtree_status::NullPointer, "{name}");
+                    }
                     let s = $collide(
                         &mut body,
+                        if cone_bytes == 0 {
+                            core::ptr::null_mut()
+                        } else {
+                            cones.as_mut_ptr().cast()
+                        },
+                        cone_bytes,
                         stack.as_mut_ptr(),
                         stack.len(),
                         pairs.as_mut_ptr(),

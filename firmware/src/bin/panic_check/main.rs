@@ -26,8 +26,8 @@ use bdtree_core::geometry::penetration::{least_penetration, penetration_gradient
 use bdtree_core::image::{check_nested, checksum};
 use bdtree_core::query::boxes::{boxes_overlap, collide_boxes, world_box, BoxTable, BoxTest};
 use bdtree_core::query::self_collision::{
-    collide_self_lazy, normal_cones, tree_parents, vertex_signatures, ConeSlot, SelfCertificates,
-    SelfCones, SelfContours, UnitCounts,
+    collide_self_image, collide_self_lazy, normal_cones, tree_parents, vertex_signatures, ConeSlot,
+    SelfCertificates, SelfCones, SelfContours, UnitCounts,
 };
 use bdtree_core::query::separation::{closer_than, nearest, separation_lower_bound};
 use bdtree_core::world::response::{
@@ -36,10 +36,11 @@ use bdtree_core::world::response::{
 };
 use bdtree_core::{
     collide, collide_proxies, collide_proxies_apart, collide_self, collide_self_with,
-    collide_world, crc32, proxy_stack_capacity, self_stack_capacity, stack_capacity, AllPairs,
-    Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header, Image,
-    Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids, SelfList,
-    SweepAndPrune, TestBudget, Traversal, TrianglePair, UniformGrid, VertexEntry, WorldPair,
+    collide_world, crc32, fitted_pair, proxy_stack_capacity, self_stack_capacity, stack_capacity,
+    AllPairs, Anchor, BitMatrix, BitMatrixView, Body, CacheEntry, ContactBuffer, Deadline, Header,
+    Image, Order, Pending, Pose, ProxyBuffer, ProxyPair, ReferenceEntry, Scalar, SelfAids,
+    SelfList, SweepAndPrune, TestBudget, Traversal, TrianglePair, UniformGrid, VertexEntry,
+    WorldPair,
 };
 use bdtree_core::{
     collide_contacts, collide_primitive, collide_primitive_proxies, collide_swept,

@@ -46,6 +46,14 @@ pub(super) fn proxy_query<S: Scalar>() {
         let (la, lb) = (black_box(2), black_box(3));
         let mut sink = |p: ProxyPair<S>| black_box(p.a) != u32::MAX;
         black_box(collide_proxies(a, b, la, lb, &mut stack, &mut sink));
+        let pair = ProxyPair {
+            a: black_box(1),
+            b: black_box(2),
+            sphere_a: [S::ZERO; 4],
+            sphere_b: [S::ZERO; 4],
+            depth: S::ZERO,
+        };
+        black_box(fitted_pair(a, b, &pair));
         let mut buffer = ProxyBuffer::<S, 8>::new();
         black_box(collide_proxies(a, b, la, lb, &mut stack, &mut buffer));
         black_box(buffer.as_slice().len());
@@ -65,7 +73,7 @@ pub(super) fn self_query<S: Scalar>() {
 
 pub(super) fn self_query_with<S: Scalar>() {
     one::<S>(|body| {
-        let mut signatures = [0u64; NODES];
+        let mut signatures = [[0u32; 2]; NODES];
         let mut cones = [0u16; NODES];
         black_box(vertex_signatures(body, &mut signatures));
         black_box(normal_cones(body, &mut cones));
@@ -185,6 +193,17 @@ pub(super) fn self_lazy<S: Scalar>() {
                 &mut stack,
                 &mut sink,
             ));
+            // The same from the image's own data (none in this image: the plain walk; the
+            // branch that reads it is linked all the same).
+            black_box(collide_self_image(
+                body,
+                &mut cones,
+                &mut counts,
+                &mut stack,
+                &mut sink,
+            ));
+            black_box(body.tree().self_data().is_some());
+            black_box(body.tree().has_fitted());
             set(body, 0.15);
         }
         black_box(counts);

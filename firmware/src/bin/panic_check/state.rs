@@ -26,6 +26,7 @@ pub(super) fn body_state<S: Scalar>() {
         set(body, 0.2);
         for node in 0..black_box(4) {
             black_box(body.sphere(node));
+            black_box(body.fitted_sphere(node));
             black_box(body.is_cached(node));
         }
         black_box(body.world_triangle(black_box(3)));
