@@ -62,9 +62,10 @@ use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
 use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
+#[cfg(feature = "speed")]
+use crate::walk::triangle_step_refs;
 use crate::walk::{
-    stack_capacity, triangle_step, triangle_step_refs, walk_pairs, Flow, Node, Policy, Side, Stack,
-    Visit,
+    stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Side, Stack, Visit,
 };
 use contour::certified;
 
