@@ -12,20 +12,20 @@
 //! icosphere(1, 6) (81 920 triangles).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use bdtree_core::QueryStats;
 use bdtree_std::build::{build, BuildOptions, Grouping, ModeCenter};
-use bdtree_std::export::Contact;
 use bdtree_std::io::{Basis, Mesh, Scene};
 use bdtree_std::runner::inspect::inspect;
 use bdtree_std::runner::{compare, prepare, run};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
+// The tests' reader of the committed answers (`fixtures/expected/NAME.jsonl`).
+#[path = "../tests/support/expected.rs"]
+mod expected;
+use expected::{expected, fixtures};
 
 fn scenes() -> Vec<PathBuf> {
     let mut scenes: Vec<PathBuf> = std::fs::read_dir(fixtures().join("scenes"))
@@ -35,36 +35,6 @@ fn scenes() -> Vec<PathBuf> {
         .collect();
     scenes.sort();
     scenes
-}
-
-/// The committed f64 brute-force answer of a fixture scene (`fixtures/expected/NAME.jsonl`).
-fn expected(scene: &Scene, name: &str) -> Vec<Vec<Contact>> {
-    let path = fixtures().join(format!("expected/{name}.jsonl"));
-    let text = std::fs::read_to_string(path).expect("expected answers");
-    let index = |n: &serde_json::Value| {
-        scene
-            .bodies
-            .iter()
-            .position(|b| Some(b.name.as_str()) == n.as_str())
-            .expect("body name")
-    };
-    text.lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
-            v["pairs"]
-                .as_array()
-                .map(|pairs| {
-                    pairs
-                        .iter()
-                        .map(|p| {
-                            let t = |i: usize| p[i].as_u64().unwrap_or(u64::MAX) as u32;
-                            (index(&p[0]), index(&p[1]), t(2), t(3))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 /// A labelled option combination.

@@ -3,10 +3,13 @@
 // Each binary uses a part of the helpers.
 #![allow(dead_code)]
 
+pub mod expected;
 pub mod families;
 pub mod motion;
 pub mod scenes;
 pub mod triangles;
+
+pub use expected::{expected, fixtures};
 
 use bdtree_core::{Body, Image, NodeKind, Pose, Scalar, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
@@ -91,44 +94,6 @@ pub fn set_state_f64<S: Scalar>(
 ) {
     let q: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(kernel_pose(pose), &q).expect("state");
-}
-
-/// The workspace's `fixtures/` folder (both crates' tests sit one level below the root).
-pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-/// The committed f64 brute-force answer of a fixture scene (`fixtures/expected/NAME.jsonl`):
-/// every frame's pairs as body indices and triangle indices, the lines in frame order.
-pub fn expected(
-    scene: &bdtree_std::io::Scene,
-    name: &str,
-) -> Vec<Vec<bdtree_std::export::Contact>> {
-    let text = std::fs::read_to_string(fixtures().join(format!("expected/{name}.jsonl")))
-        .expect("expected file");
-    let index = |n: &serde_json::Value| {
-        scene
-            .bodies
-            .iter()
-            .position(|b| Some(b.name.as_str()) == n.as_str())
-            .expect("body name")
-    };
-    text.lines()
-        .enumerate()
-        .map(|(f, line)| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
-            assert_eq!(v["frame"].as_u64(), Some(f as u64));
-            v["pairs"]
-                .as_array()
-                .expect("pairs")
-                .iter()
-                .map(|p| {
-                    let t = |i: usize| p[i].as_u64().expect("triangle") as u32;
-                    (index(&p[0]), index(&p[1]), t(2), t(3))
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// The largest per-body rounding bound δ (`Body::error`) of a frame's mesh bodies, in f64.

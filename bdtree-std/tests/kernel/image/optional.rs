@@ -32,6 +32,14 @@ fn built(mesh: &Mesh, basis: Option<&Basis>, options: BuildOptions) -> ImageBuf 
     build(mesh, basis, options, &mut |_| {}).expect("build").0
 }
 
+/// The sheet with its modes, built with the default options as `set` changes them.
+fn sheet_image(set: impl FnOnce(&mut BuildOptions)) -> ImageBuf {
+    let (mesh, basis) = sheet_model();
+    let mut options = BuildOptions::default();
+    set(&mut options);
+    built(&mesh, Some(&basis), options)
+}
+
 fn reseal(bytes: &mut [u8]) {
     let crc = checksum(bytes);
     bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
@@ -76,16 +84,8 @@ fn exercise_self(bytes: &[u8]) {
 
 #[test]
 fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() {
-    let (mesh, basis) = sheet_model();
     for precision in [Precision::F32, Precision::F64] {
-        let plain = built(
-            &mesh,
-            Some(&basis),
-            BuildOptions {
-                precision,
-                ..BuildOptions::default()
-            },
-        );
+        let plain = sheet_image(|o| o.precision = precision);
         let header = plain.header().expect("header");
         assert_eq!(header.flags & (FLAG_FITTED | FLAG_SELF), 0);
         let layout = header.layout().expect("layout");
@@ -102,28 +102,12 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
         let scalar = precision.bytes() as usize;
         let round = |x: usize| x.next_multiple_of(16);
 
-        let fitted = built(
-            &mesh,
-            Some(&basis),
-            BuildOptions {
-                precision,
-                fitted: true,
-                ..BuildOptions::default()
-            },
-        );
+        let fitted = sheet_image(|o| (o.precision, o.fitted) = (precision, true));
         assert_eq!(
             fitted.as_bytes().len(),
             plain.as_bytes().len() + round(5 * scalar * n)
         );
-        let with_self = built(
-            &mesh,
-            Some(&basis),
-            BuildOptions {
-                precision,
-                self_cull: true,
-                ..BuildOptions::default()
-            },
-        );
+        let with_self = sheet_image(|o| (o.precision, o.self_cull) = (precision, true));
         let image: Image<'_, f32> = match precision {
             Precision::F32 => with_self.parse().expect("parse"),
             Precision::F64 => {
@@ -170,7 +154,7 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
 
 #[test]
 fn a_rigid_body_gets_contours_without_certificates_and_compaction_keeps_the_data() {
-    let (mesh, basis) = sheet_model();
+    let (mesh, _) = sheet_model();
     let rigid = built(
         &mesh,
         None,
@@ -192,15 +176,7 @@ fn a_rigid_body_gets_contours_without_certificates_and_compaction_keeps_the_data
 
     // A complete compact image keeps the data (made again from it; a 16-bit model has no
     // certificates); a bounded one has no mesh, so none.
-    let source = built(
-        &mesh,
-        Some(&basis),
-        BuildOptions {
-            self_cull: true,
-            nested: true,
-            ..BuildOptions::default()
-        },
-    );
+    let source = sheet_image(|o| (o.self_cull, o.nested) = (true, true));
     let src: Image<'_, f32> = source.parse().expect("parse");
     for (model_q16, depth, flags) in [
         (false, None, FLAG_SELF | FLAG_CERTIFICATES),
@@ -259,16 +235,7 @@ fn a_medial_tree_carries_fitted_spheres_and_a_median_one_does_not() {
 
 #[test]
 fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
-    let (mesh, basis) = sheet_model();
-    let image = built(
-        &mesh,
-        Some(&basis),
-        BuildOptions {
-            self_cull: true,
-            fitted: true,
-            ..BuildOptions::default()
-        },
-    );
+    let image = sheet_image(|o| (o.self_cull, o.fitted) = (true, true));
     let bytes = image.as_bytes().to_vec();
     let header = image.header().expect("header");
     let layout = header.layout().expect("layout");
@@ -373,15 +340,7 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
 
 #[test]
 fn every_truncation_flip_and_resealed_corruption_of_a_self_image_is_refused_or_safe() {
-    let (mesh, basis) = sheet_model();
-    let image = built(
-        &mesh,
-        Some(&basis),
-        BuildOptions {
-            self_cull: true,
-            ..BuildOptions::default()
-        },
-    );
+    let image = sheet_image(|o| o.self_cull = true);
     let bytes = image.as_bytes().to_vec();
     let start = image
         .header()
@@ -425,15 +384,6 @@ fn an_f64_self_image_parses_with_its_tables() {
         let data = view.tree.self_data().expect("self data");
         assert_eq!(data.contours.starts.len(), view.tree.node_count() + 1);
     }
-    let (mesh, basis) = sheet_model();
-    let image = built(
-        &mesh,
-        Some(&basis),
-        BuildOptions {
-            precision: Precision::F64,
-            self_cull: true,
-            ..BuildOptions::default()
-        },
-    );
+    let image = sheet_image(|o| (o.precision, o.self_cull) = (Precision::F64, true));
     check::<f64>(&image);
 }
