@@ -99,11 +99,16 @@ fn rotated(mesh: &Mesh, r: &[[f64; 3]; 3]) -> Mesh {
 }
 
 fn material(beam: &Beam, modes: usize) -> ModalOptions {
+    elastic(beam.young, beam.poisson, beam.density, modes)
+}
+
+/// The default options with a material and a mode count.
+fn elastic(young: f64, poisson: f64, density: f64, modes: usize) -> ModalOptions {
     ModalOptions {
         modes,
-        young: beam.young,
-        poisson: beam.poisson,
-        density: beam.density,
+        young,
+        poisson,
+        density,
         ..ModalOptions::default()
     }
 }
@@ -389,16 +394,12 @@ fn plate_against_kirchhoff(name: &str, clamped: bool) {
     let (a, h, young, poisson, density) = (0.3, 0.006, 1e6, 0.3, 1000.0);
     let mesh = cuboid([a, a, h], [6, 6, 1]);
     let options = ModalOptions {
-        modes: 6,
-        young,
-        poisson,
-        density,
         fixed: if clamped {
             vec![Fixed::parse("x<-0.1499").expect("spec")]
         } else {
             Vec::new()
         },
-        ..ModalOptions::default()
+        ..elastic(young, poisson, density, 6)
     };
     let modes = analyse(name, &mesh, &options);
     // 6 cells through the plate, 80 along each side.
@@ -519,13 +520,7 @@ fn wave_number(mesh: &Mesh, modes: &Modes, j: usize) -> usize {
 fn thin_tube_bends_twists_and_ovals_as_elasticity_says() {
     let reference = thin_tube();
     let mesh = tube(reference.outer, reference.inner, reference.length, 128, 10);
-    let options = ModalOptions {
-        modes: 10,
-        young: reference.young,
-        poisson: reference.poisson,
-        density: reference.density,
-        ..ModalOptions::default()
-    };
+    let options = elastic(reference.young, reference.poisson, reference.density, 10);
     let modes = analyse("thin tube", &mesh, &options);
     let first = |n: usize| -> Vec<f64> {
         (0..modes.frequencies_hz.len())
@@ -557,13 +552,7 @@ fn free_cube_matches_the_ritz_reference() {
     let (young, poisson, density): (f64, f64, f64) = (1e6, 0.3, 1000.0);
     let shear_speed = (young / (2.0 * (1.0 + poisson)) / density).sqrt();
     let reference = cube_ritz(10, poisson);
-    let options = ModalOptions {
-        modes: 10,
-        young,
-        poisson,
-        density,
-        ..ModalOptions::default()
-    };
+    let options = elastic(young, poisson, density, 10);
     let modes = analyse("cube", &cuboid([1.0; 3], [4; 3]), &options);
     assert_eq!(modes.lattice.chosen, Chosen::Minimum);
     for (f, r) in modes.frequencies_hz.iter().zip(&reference) {
@@ -586,13 +575,7 @@ fn free_cube_matches_the_ritz_reference() {
 fn sphere_torsion_matches_lamb() {
     let (radius, young, poisson, density): (f64, f64, f64, f64) = (0.1, 1e6, 0.3, 1000.0);
     let mesh = bdtree_std::shapes::procedural::icosphere(radius, 4);
-    let options = ModalOptions {
-        modes: 10,
-        young,
-        poisson,
-        density,
-        ..ModalOptions::default()
-    };
+    let options = elastic(young, poisson, density, 10);
     let modes = analyse("sphere", &mesh, &options);
     // Torsional modes move the surface tangentially.
     let radial: Vec<(f64, f64)> = (0..10)

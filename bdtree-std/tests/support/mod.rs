@@ -9,6 +9,7 @@ pub mod motion;
 pub mod scenes;
 pub mod triangles;
 
+#[allow(unused_imports)] // as the rest: each binary uses a part
 pub use expected::{expected, fixtures};
 
 use bdtree_core::{Body, Image, NodeKind, Pose, Scalar, TreeView};

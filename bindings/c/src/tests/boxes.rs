@@ -23,8 +23,8 @@ use bdtree_std::io::Scene;
 use bdtree_std::runner::{brute_force_frame, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
+use super::aligned;
 use super::closer::{moved, scene};
-use super::swept::aligned;
 use crate::c_names::*;
 
 /// `bdtree_floating_origin` of two translations, checked equal (bits) to the kernel's.
@@ -57,80 +57,54 @@ macro_rules! boxes_through_c {
 
             type S = $s;
 
-            /// The scene's images parsed through C, their box tables (the CLI's files) and a
-            /// body per mesh body (all boxed: the C objects hold pointers into them).
-            pub(super) struct World {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                pub(super) files: Vec<Vec<u64>>,
-                pub(super) images: Vec<Box<$image>>,
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
+
+            /// The scene's images and bodies (`World`, which it dereferences to) with the
+            /// images' box tables (the CLI's files, kept aligned; the tables are boxed: the C
+            /// objects hold pointers into them).
+            pub(super) struct Tabled {
+                world: World,
+                _files: Vec<Vec<u64>>,
                 pub(super) tables: Vec<Box<$table>>,
-                pub(super) bodies: Vec<Box<$body>>,
-                depth: u32,
             }
 
-            pub(super) fn world(prepared: &PreparedScene, options: u32) -> World {
-                let words: Vec<Vec<u64>> =
-                    prepared.images.iter().map(|im| aligned(im.as_bytes())).collect();
-                let mut w = World {
-                    _words: Vec::new(),
-                    _storage: Vec::new(),
-                    files: Vec::new(),
-                    images: Vec::new(),
-                    tables: Vec::new(),
-                    bodies: Vec::new(),
-                    depth: 0,
-                };
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid
-                // for the length given and outlives the objects (all kept in `World`).
-                unsafe {
-                    for (words, im) in words.iter().zip(&prepared.images) {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let s = $parse(words.as_ptr().cast(), im.as_bytes().len(), &mut *image);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let mut info = bdtree_image_info::default();
-                        assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
-                        w.depth = w.depth.max(info.depth);
-                        let file = box_file(&im.parse::<S>().expect("image")).expect("complete");
-                        let file_words = aligned(&file);
-                        let mut table: Box<$table> = Box::new(core::mem::zeroed());
-                        let s = $table_init(file_words.as_ptr().cast(), file.len(), &*image, &mut *table);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let need = $size(&*image, options);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, options);
-                        assert_eq!(s, bdtree_status::Ok);
-                        w._storage.push(block);
-                        w.files.push(file_words);
-                        w.images.push(image);
-                        w.tables.push(table);
-                        w.bodies.push(body);
-                    }
+            impl core::ops::Deref for Tabled {
+                type Target = World;
+                fn deref(&self) -> &World {
+                    &self.world
                 }
-                w._words = words;
-                w
             }
 
-            fn set(w: &mut World, scene: &Scene, f: usize, b: usize, origin: [f64; 3]) {
-                let (pose, q) = &scene.frames[f][b];
-                // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
-                let s = unsafe {
-                    $set(
-                        &mut *w.bodies[b],
-                        pose.rotation.as_ptr(),
-                        pose.translation.as_ptr(),
-                        origin.as_ptr(),
-                        q.as_ptr(),
-                        q.len(),
-                    )
-                };
-                assert_eq!(s, bdtree_status::Ok);
+            impl core::ops::DerefMut for Tabled {
+                fn deref_mut(&mut self) -> &mut World {
+                    &mut self.world
+                }
+            }
+
+            /// [`world`] with each image's box table.
+            pub(super) fn tabled(prepared: &PreparedScene, options: u32) -> Tabled {
+                let world = world(prepared, options);
+                let mut w = Tabled { world, _files: Vec::new(), tables: Vec::new() };
+                for (image, im) in w.world.images.iter().zip(&prepared.images) {
+                    let file = box_file(&im.parse::<S>().expect("image")).expect("complete");
+                    let words = aligned(&file);
+                    // SAFETY: a zeroed object is what init expects; `words` holds `file.len()`
+                    // bytes and outlives the table (both kept in `Tabled`).
+                    let mut table: Box<$table> = Box::new(unsafe { core::mem::zeroed() });
+                    // SAFETY: as above; an image object of the world.
+                    let s = unsafe {
+                        $table_init(words.as_ptr().cast(), file.len(), &**image, &mut *table)
+                    };
+                    assert_eq!(s, bdtree_status::Ok);
+                    w._files.push(words);
+                    w.tables.push(table);
+                }
+                w
             }
 
             /// `bdtree_collide_boxes_*` of bodies `i`, `j` with tables `ti`, `tj` and `axes`.
             pub(super) fn c_boxes(
-                w: &mut World,
+                w: &mut Tabled,
                 (i, ti): (usize, usize),
                 (j, tj): (usize, usize),
                 axes: u32,
@@ -140,14 +114,16 @@ macro_rules! boxes_through_c {
                 let mut stack = vec![bdtree_node_pair::default(); len.min(full)];
                 let mut pairs = vec![bdtree_triangle_pair::default(); 1 << 16];
                 let (mut count, mut stats) = (usize::MAX, bdtree_stats::default());
+                let (table_i, table_j): (*const $table, *const $table) =
+                    (&*w.tables[ti], &*w.tables[tj]);
                 let (head, tail) = w.bodies.split_at_mut(j);
-                // SAFETY: distinct bodies; buffers of the lengths given.
+                // SAFETY: distinct bodies; tables of the world; buffers of the lengths given.
                 let s = unsafe {
                     $boxes(
                         &mut *head[i],
-                        &*w.tables[ti],
+                        table_i,
                         &mut *tail[0],
-                        &*w.tables[tj],
+                        table_j,
                         axes,
                         stack.as_mut_ptr(),
                         stack.len(),
@@ -245,7 +221,7 @@ macro_rules! boxes_through_c {
                     ..BuildOptions::default()
                 };
                 let prepared = prepare(scene, built).expect("build");
-                let mut w = world(&prepared, options);
+                let mut w = tabled(&prepared, options);
                 let n = scene.bodies.len();
                 for &f in frames {
                     let truth = brute_force_frame(scene, f);
@@ -253,8 +229,8 @@ macro_rules! boxes_through_c {
                         for j in i + 1..n {
                             let ts = [scene.frames[f][i].0.translation, scene.frames[f][j].0.translation];
                             let origin = c_origin(ts);
-                            set(&mut w, scene, f, i, origin);
-                            set(&mut w, scene, f, j, origin);
+                            set_body(&mut w, scene, f, i, origin);
+                            set_body(&mut w, scene, f, j, origin);
                             let spheres = c_spheres(&mut w, i, j);
                             let refined_spheres = c_refined(&w, i, j, spheres);
                             let want: Vec<(u32, u32)> = truth
@@ -368,7 +344,7 @@ fn resealed(mut file: Vec<u8>) -> Vec<u8> {
 fn bad_box_tables_and_arguments_get_their_status() {
     let s = scene("scenes/touching.json");
     let prepared = prepare(&s, BuildOptions::default()).expect("build");
-    let mut w = in_f32::world(&prepared, 0);
+    let mut w = in_f32::tabled(&prepared, 0);
     let file =
         |k: usize| box_file(&prepared.images[k].parse::<f32>().expect("image")).expect("complete");
     let (good, other) = (file(0), file(1));

@@ -8,7 +8,6 @@
 //! demo's larger bodies each answer is held by the brute force's "is a pair within d?"
 //! (skipping triangle pairs whose boxes are farther apart) instead of the full distance.
 
-use std::boxed::Box;
 use std::path::Path;
 use std::vec;
 use std::vec::Vec;
@@ -22,7 +21,6 @@ use bdtree_std::oracle;
 use bdtree_std::runner::{brute_force_pair_distance, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
-use super::swept::aligned;
 use crate::c_names::*;
 
 /// A fixture scene (also the world and box-bound tests').

@@ -7,7 +7,6 @@
 //! own translation; scenes are also run moved 3 km away and with one body moved 250 units off,
 //! so that the per-pair origin matters.
 
-use std::boxed::Box;
 use std::path::Path;
 use std::vec;
 use std::vec::Vec;
@@ -23,7 +22,6 @@ use bdtree_std::io::Scene;
 use bdtree_std::runner::{prepare, run_contacts, run_within, PreparedScene};
 use bdtree_std::BodyStorage;
 
-use super::swept::aligned;
 use crate::c_names::*;
 
 /// The within-distance of the tests, in the fixtures' units (their bodies are ~0.1–1 across).

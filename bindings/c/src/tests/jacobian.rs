@@ -13,8 +13,8 @@ use bdtree_core::stack_capacity;
 use bdtree_std::build::Precision;
 use bdtree_std::host::{self, Tree};
 
+use super::aligned;
 use super::response::{case, host_bodies, Case};
-use super::swept::aligned;
 use crate::c_names::*;
 
 macro_rules! jacobian_through_c {

@@ -2,7 +2,8 @@
 //! `jacobian`, `response`, `self_collision`, `swept`, `world`), each calling it through the C names only
 //! ([`crate::c_names`]); `layout` holds the floor plan of the crate docs. What the files share:
 //! `with_body_names!`, which expands a file's test macro in one precision with the C names every
-//! file takes, and `scene_bodies!`, a scene's images and bodies set up through C.
+//! file takes, `scene_bodies!` (and `scene_module!`), a scene's images and bodies set up through
+//! C, and `aligned`, bytes in 8-byte aligned storage.
 
 /// Expands the test macro `$test` in one precision (`f32` or `f64`): its first argument (a module
 /// or test name), then the scalar, the build precision and the C names every test file takes —
@@ -22,73 +23,97 @@ macro_rules! with_body_names {
     };
 }
 
-/// A scene's images parsed through C and a body per mesh body, storage and objects boxed (the C
-/// objects hold pointers into them): `World`, `world(prepared, options)` (`options` of
-/// `bdtree_body_init_*`) and `set_body` (body `b` at frame `f`, placed at `origin`). Expanded in
-/// each precision module of a test file with that precision's C names.
+/// A scene's images parsed through C and bodies of them, storage and objects boxed (the C
+/// objects hold pointers into them): `World`, `world(prepared, options)` (a body per mesh body;
+/// `options` of `bdtree_body_init_*`), `world_of(images, options, copies)` (`copies` bodies of
+/// each image), `set_body` (body `b` at frame `f`, placed at `origin`) and `set_state` (body `b`
+/// at a pose and `q`). Expanded in each precision module of a test file with that precision's
+/// C names (`scene_module!` makes such a module).
 macro_rules! scene_bodies {
     ($image:ty, $body:ty, $parse:ident, $info:ident, $size:ident, $init:ident, $set:ident) => {
         /// The scene's images and bodies (see `scene_bodies!`).
         pub(super) struct World {
             _words: Vec<Vec<u64>>,
             _storage: Vec<Vec<u64>>,
-            _images: Vec<Box<$image>>,
-            pub bodies: Vec<Box<$body>>,
+            pub images: Vec<std::boxed::Box<$image>>,
+            pub infos: Vec<bdtree_image_info>,
+            pub bodies: Vec<std::boxed::Box<$body>>,
             pub depth: u32,
         }
 
-        pub(super) fn world(prepared: &PreparedScene, options: u32) -> World {
-            let words: Vec<Vec<u64>> = prepared
-                .images
-                .iter()
-                .map(|im| aligned(im.as_bytes()))
-                .collect();
-            let (mut images, mut bodies, mut storage, mut depth) =
-                (Vec::new(), Vec::new(), Vec::new(), 0);
+        pub(super) fn world(prepared: &bdtree_std::runner::PreparedScene, options: u32) -> World {
+            world_of(&prepared.images, options, 1)
+        }
+
+        /// `copies` bodies of each image: body `k` of image `k / copies`.
+        pub(super) fn world_of(
+            images: &[bdtree_std::io::ImageBuf],
+            options: u32,
+            copies: usize,
+        ) -> World {
+            let mut w = World {
+                _words: images
+                    .iter()
+                    .map(|im| crate::tests::aligned(im.as_bytes()))
+                    .collect(),
+                _storage: Vec::new(),
+                images: Vec::new(),
+                infos: Vec::new(),
+                bodies: Vec::new(),
+                depth: 0,
+            };
             // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for the
             // length given and outlives the objects (all kept in `World`).
             unsafe {
-                for (w, im) in words.iter().zip(&prepared.images) {
-                    let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                    let s = $parse(w.as_ptr().cast(), im.as_bytes().len(), &mut *image);
+                for (words, im) in w._words.iter().zip(images) {
+                    let mut image = std::boxed::Box::<$image>::new(core::mem::zeroed());
+                    let s = $parse(words.as_ptr().cast(), im.as_bytes().len(), &mut *image);
                     assert_eq!(s, bdtree_status::Ok);
                     let mut info = bdtree_image_info::default();
                     assert_eq!($info(&*image, &mut info), bdtree_status::Ok);
-                    depth = depth.max(info.depth);
-                    let need = $size(&*image, options);
-                    let mut block = vec![0u64; need.div_ceil(8)];
-                    let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                    let s = $init(
-                        &mut *body,
-                        &*image,
-                        block.as_mut_ptr().cast(),
-                        need,
-                        options,
-                    );
-                    assert_eq!(s, bdtree_status::Ok);
-                    storage.push(block);
-                    images.push(image);
-                    bodies.push(body);
+                    w.depth = w.depth.max(info.depth);
+                    for _ in 0..copies {
+                        let need = $size(&*image, options);
+                        let mut block = vec![0u64; need.div_ceil(8)];
+                        let mut body = std::boxed::Box::<$body>::new(core::mem::zeroed());
+                        let s = $init(
+                            &mut *body,
+                            &*image,
+                            block.as_mut_ptr().cast(),
+                            need,
+                            options,
+                        );
+                        assert_eq!(s, bdtree_status::Ok);
+                        w._storage.push(block);
+                        w.bodies.push(body);
+                    }
+                    w.images.push(image);
+                    w.infos.push(info);
                 }
             }
-            World {
-                _words: words,
-                _storage: storage,
-                _images: images,
-                bodies,
-                depth,
-            }
+            w
         }
 
         /// Body `b`'s state of frame `f`, placed at `origin`.
         pub(super) fn set_body(
             world: &mut World,
-            scene: &Scene,
+            scene: &bdtree_std::io::Scene,
             f: usize,
             b: usize,
             origin: [f64; 3],
         ) {
             let (pose, q) = &scene.frames[f][b];
+            set_state(world, b, pose, q, origin);
+        }
+
+        /// Body `b` at `pose` and `q`, placed at `origin`.
+        pub(super) fn set_state(
+            world: &mut World,
+            b: usize,
+            pose: &bdtree_std::io::Pose,
+            q: &[f64],
+            origin: [f64; 3],
+        ) {
             // SAFETY: 4, 3, 3 and `q.len()` doubles; a body of the world.
             let s = unsafe {
                 $set(
@@ -104,6 +129,31 @@ macro_rules! scene_bodies {
         }
     };
 }
+
+/// A module `$module` with `scene_bodies!` in one precision, for a file whose test macros
+/// expand one test each: `with_body_names!(scene_module, f32, in_f32;)`.
+macro_rules! scene_module {
+    ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
+     $size:ident, $init:ident, $set:ident, ) => {
+        #[allow(dead_code)] // each file uses a part
+        mod $module {
+            use super::*;
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
+        }
+    };
+}
+
+/// Bytes copied into 8-byte aligned storage (what an image and a body's storage need).
+pub(crate) fn aligned(bytes: &[u8]) -> Vec<u64> {
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    for (k, b) in bytes.iter().enumerate() {
+        words[k / 8] |= u64::from(*b) << (8 * (k % 8));
+    }
+    words
+}
+
+use std::vec;
+use std::vec::Vec;
 
 mod boxes;
 mod closer;

@@ -16,7 +16,7 @@ use bdtree_std::host::{self, Body as HostBody, Tree};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 
-use super::swept::aligned;
+use super::aligned;
 use crate::c_names::*;
 
 const DEPTH: u32 = 3;

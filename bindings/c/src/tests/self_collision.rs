@@ -17,7 +17,6 @@ use bdtree_std::io::{Basis, Mesh, Pose};
 use bdtree_std::oracle;
 use bdtree_std::rng::Rng;
 
-use super::swept::aligned;
 use crate::c_names::*;
 
 #[path = "../../../../bdtree-std/tests/support/families.rs"]
@@ -89,7 +88,7 @@ fn cases() -> Vec<Case> {
 
 macro_rules! self_through_c {
     ($name:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
-     $size:ident, $init:ident, $set:ident, $collide:ident) => {
+     $size:ident, $init:ident, $set:ident, $scene:ident, $collide:ident) => {
         #[test]
         fn $name() {
             let mut found = 0;
@@ -111,99 +110,63 @@ macro_rules! self_through_c {
                     ..BuildOptions::default()
                 };
                 let name = std::format!("{name}, self_cull {self_cull}");
-                let image_buf = build(&mesh, basis.as_ref(), options, &mut |_| {})
+                let image = build(&mesh, basis.as_ref(), options, &mut |_| {})
                     .expect("build")
                     .0;
-                let bytes = image_buf.as_bytes();
-                let words = aligned(bytes);
                 let world = oracle::deform(&mesh.vertices, basis.as_ref(), &q, &pose);
                 let truth = oracle::brute_force_self_pairs(&world, &mesh.triangles);
                 assert!(
                     !touches || !truth.is_empty(),
                     "{name}: touches or crosses itself"
                 );
-                // SAFETY: zeroed opaque objects are what the C API expects before parse and
-                // init; every pointer is valid for the length given.
-                let reported = unsafe {
-                    let mut image: $image = core::mem::zeroed();
-                    let s = $parse(words.as_ptr().cast(), bytes.len(), &mut image);
-                    assert_eq!(s, bdtree_status::Ok, "{name}");
-                    let mut info: bdtree_image_info = core::mem::zeroed();
-                    assert_eq!($info(&image, &mut info), bdtree_status::Ok);
-                    let mut body: $body = core::mem::zeroed();
-                    let need = $size(&image, 0);
-                    let mut storage = vec![0u64; need.div_ceil(8)];
-                    let s = $init(&mut body, &image, storage.as_mut_ptr().cast(), need, 0);
-                    assert_eq!(s, bdtree_status::Ok, "{name}");
-                    // At the body's own translation, as the header says.
-                    let s = $set(
-                        &mut body,
-                        pose.rotation.as_ptr(),
-                        pose.translation.as_ptr(),
-                        pose.translation.as_ptr(),
-                        q.as_ptr(),
-                        q.len(),
-                    );
-                    assert_eq!(s, bdtree_status::Ok, "{name}");
-                    let mut stack =
-                        vec![bdtree_node_pair::default(); bdtree_self_stack_capacity(info.depth)];
-                    let mut pairs = vec![bdtree_triangle_pair::default(); 1 << 16];
-                    let mut count = 0usize;
-                    assert_eq!(info.self_cull, self_cull, "{name}");
-                    let cone_bytes = if info.self_cull {
-                        info.nodes as usize * BDTREE_CONE_SLOT_BYTES
-                    } else {
-                        0
-                    };
-                    let mut cones = vec![0u32; cone_bytes.div_ceil(4)];
-                    if info.self_cull {
-                        // Short cone storage and none at all are refused, not overrun.
-                        let short = $collide(
-                            &mut body,
-                            cones.as_mut_ptr().cast(),
-                            cone_bytes - 1,
-                            stack.as_mut_ptr(),
-                            stack.len(),
-                            pairs.as_mut_ptr(),
-                            pairs.len(),
-                            &mut count,
-                            core::ptr::null_mut(),
-                        );
-                        assert_eq!(short, bdtree_status::StorageTooSmall, "{name}");
-                        let none = $collide(
-                            &mut body,
-                            core::ptr::null_mut(),
-                            0,
-                            stack.as_mut_ptr(),
-                            stack.len(),
-                            pairs.as_mut_ptr(),
-                            pairs.len(),
-                            &mut count,
-                            core::ptr::null_mut(),
-                        );
-                        assert_eq!(none, bdtree_status::NullPointer, "{name}");
-                    }
-                    let s = $collide(
-                        &mut body,
-                        if cone_bytes == 0 {
-                            core::ptr::null_mut()
-                        } else {
-                            cones.as_mut_ptr().cast()
-                        },
-                        cone_bytes,
+                let mut w = $scene::world_of(core::slice::from_ref(&image), 0, 1);
+                // At the body's own translation, as the header says.
+                $scene::set_state(&mut w, 0, &pose, &q, pose.translation);
+                let info = w.infos[0];
+                let body: *mut $body = &mut *w.bodies[0];
+                let entries = bdtree_self_stack_capacity(info.depth);
+                let mut stack = vec![bdtree_node_pair::default(); entries];
+                let mut pairs = vec![bdtree_triangle_pair::default(); 1 << 16];
+                let mut count = 0usize;
+                // The query with cone storage `cones` of `len` bytes.
+                // SAFETY: a body of the world; `cones` NULL or valid for `len` bytes; the
+                // stack and pairs hold the lengths given.
+                let mut collide = |cones: *mut core::ffi::c_void, len: usize| unsafe {
+                    $collide(
+                        body,
+                        cones,
+                        len,
                         stack.as_mut_ptr(),
                         stack.len(),
                         pairs.as_mut_ptr(),
                         pairs.len(),
                         &mut count,
                         core::ptr::null_mut(),
-                    );
-                    assert_eq!(s, bdtree_status::Ok, "{name}");
-                    let mut reported: Vec<(u32, u32)> =
-                        pairs[..count].iter().map(|p| (p.a, p.b)).collect();
-                    reported.sort_unstable();
-                    reported
+                    )
                 };
+                assert_eq!(info.self_cull, self_cull, "{name}");
+                let cone_bytes = if info.self_cull {
+                    info.nodes as usize * BDTREE_CONE_SLOT_BYTES
+                } else {
+                    0
+                };
+                let mut cones = vec![0u32; cone_bytes.div_ceil(4)];
+                if info.self_cull {
+                    // Short cone storage and none at all are refused, not overrun.
+                    let short = collide(cones.as_mut_ptr().cast(), cone_bytes - 1);
+                    assert_eq!(short, bdtree_status::StorageTooSmall, "{name}");
+                    let none = collide(core::ptr::null_mut(), 0);
+                    assert_eq!(none, bdtree_status::NullPointer, "{name}");
+                }
+                let given = if cone_bytes == 0 {
+                    core::ptr::null_mut()
+                } else {
+                    cones.as_mut_ptr().cast()
+                };
+                assert_eq!(collide(given, cone_bytes), bdtree_status::Ok, "{name}");
+                let mut reported: Vec<(u32, u32)> =
+                    pairs[..count].iter().map(|p| (p.a, p.b)).collect();
+                reported.sort_unstable();
                 for t in &truth {
                     assert!(
                         reported.binary_search(t).is_ok(),
@@ -218,8 +181,11 @@ macro_rules! self_through_c {
     };
 }
 
+with_body_names!(scene_module, f32, in_f32;);
+with_body_names!(scene_module, f64, in_f64;);
+
 with_body_names!(self_through_c, f32, self_pairs_f32_miss_nothing_on_shapes_that_break_the_shortcuts;
-    bdtree_collide_self_f32);
+    in_f32, bdtree_collide_self_f32);
 
 with_body_names!(self_through_c, f64, self_pairs_f64_miss_nothing_on_shapes_that_break_the_shortcuts;
-    bdtree_collide_self_f64);
+    in_f64, bdtree_collide_self_f64);

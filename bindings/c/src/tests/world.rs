@@ -18,7 +18,6 @@ use bdtree_std::runner::{brute_force_frame_with, prepare, PreparedScene};
 use bdtree_std::BodyStorage;
 
 use super::closer::{moved, scene};
-use super::swept::aligned;
 use crate::c_names::*;
 
 /// The filters a frame is queried with: `None` is NULL (every distinct pair, no self), else
