@@ -57,6 +57,18 @@ pub fn proxy_of_triangles(image: &ImageBuf, proxy_depth: u32) -> Result<Vec<u32>
     }
 }
 
+/// [`proxy_of_triangles`] of every body of a scene.
+fn proxies_of_triangles(
+    prepared: &PreparedScene,
+    proxy_depth: u32,
+) -> Result<Vec<Vec<u32>>, RunError> {
+    prepared
+        .images
+        .iter()
+        .map(|image| proxy_of_triangles(image, proxy_depth))
+        .collect()
+}
+
 /// The contacts of `truth` that lie under no reported proxy pair (must be empty: a proxy
 /// query covers every intersecting triangle pair).
 pub fn uncovered_contacts(
@@ -65,11 +77,7 @@ pub fn uncovered_contacts(
     proxies: &[ProxyContact],
     truth: &[Contact],
 ) -> Result<Vec<Contact>, RunError> {
-    let owners = prepared
-        .images
-        .iter()
-        .map(|image| proxy_of_triangles(image, proxy_depth))
-        .collect::<Result<Vec<_>, _>>()?;
+    let owners = proxies_of_triangles(prepared, proxy_depth)?;
     let reported: HashSet<((usize, usize), (u32, u32))> =
         proxies.iter().map(|p| (p.bodies, p.nodes)).collect();
     Ok(truth
@@ -93,11 +101,7 @@ pub fn uncovered_primitive_contacts(
     proxies: &[PrimitiveProxyContact],
     truth: &[Contact],
 ) -> Result<Vec<Contact>, RunError> {
-    let owners = prepared
-        .images
-        .iter()
-        .map(|image| proxy_of_triangles(image, proxy_depth))
-        .collect::<Result<Vec<_>, _>>()?;
+    let owners = proxies_of_triangles(prepared, proxy_depth)?;
     let reported: HashSet<((usize, usize), u32)> =
         proxies.iter().map(|p| (p.bodies, p.node)).collect();
     Ok(truth
@@ -266,10 +270,26 @@ pub fn compare(
 /// The brute-force minimum distance of bodies `a` and `b` in one frame (f64, every triangle
 /// pair of the explicitly deformed meshes).
 pub fn brute_force_distance_frame(scene: &Scene, frame: usize, a: usize, b: usize) -> Option<f64> {
+    brute_force_distance_from(scene, &scene.frames[frame], a, b, [0.0; 3])
+}
+
+/// The brute-force minimum distance of bodies `a` and `b` at the poses and `q` of `frame`,
+/// translated by `−origin` (f64, every triangle pair of the explicitly deformed meshes).
+pub(super) fn brute_force_distance_from(
+    scene: &Scene,
+    frame: &[(Pose, Vec<f64>)],
+    a: usize,
+    b: usize,
+    origin: [f64; 3],
+) -> Option<f64> {
     let world = |i: usize| {
-        let (pose, q) = &scene.frames[frame][i];
+        let (pose, q) = &frame[i];
+        let pose = Pose {
+            rotation: pose.rotation,
+            translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
+        };
         let body = &scene.bodies[i];
-        oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, pose)
+        oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, &pose)
     };
     oracle::brute_force_distance(
         &world(a),

@@ -5,10 +5,10 @@
 
 use bdtree_core::Scalar;
 
+use super::check::brute_force_distance_from;
 use super::scene::{frame_error, set_world_frame, world, PreparedScene, RunError};
 use crate::host::Closer;
-use crate::io::{Pose, Scene};
-use crate::oracle;
+use crate::io::Scene;
 
 /// The nearest points of one body pair in one frame, widened to f64 (see
 /// [`crate::host::distance`]).
@@ -107,20 +107,5 @@ pub fn brute_force_pair_distance(scene: &Scene, f: usize, a: usize, b: usize) ->
     let frame = scene.frames.get(f)?;
     let origin =
         bdtree_core::floating_origin(&[frame.get(a)?.0.translation, frame.get(b)?.0.translation]);
-    let world = |i: usize| {
-        let (pose, q) = &frame[i];
-        let pose = Pose {
-            rotation: pose.rotation,
-            translation: std::array::from_fn(|k| pose.translation[k] - origin[k]),
-        };
-        let body = &scene.bodies[i];
-        oracle::deform(&body.mesh.vertices, body.basis.as_ref(), q, &pose)
-    };
-    oracle::brute_force_distance(
-        &world(a),
-        &scene.bodies[a].mesh.triangles,
-        &world(b),
-        &scene.bodies[b].mesh.triangles,
-    )
-    .map(|(d, _, _)| d)
+    brute_force_distance_from(scene, frame, a, b, origin)
 }

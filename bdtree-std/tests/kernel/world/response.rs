@@ -12,6 +12,7 @@ use bdtree_core::{
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io;
+use bdtree_std::io::ImageBuf;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 
@@ -28,9 +29,36 @@ fn penalty_pushes_b_away_from_a_at_the_middle_of_the_overlap() {
     assert!(penalty([0.0f64, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0], 10.0).is_none());
 }
 
-#[test]
-fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
-    let mut rng = Rng::new(0xBD7_0601);
+/// A body's totals (world force, torque, generalized force on `q`), written through a wrench
+/// sized at run time.
+struct Totals {
+    force: [f64; 3],
+    torque: [f64; 3],
+    q: Vec<f64>,
+}
+
+impl Totals {
+    /// Zero totals for `modes` modes.
+    fn new(modes: usize) -> Self {
+        Totals {
+            force: [0.0; 3],
+            torque: [0.0; 3],
+            q: vec![0.0; modes],
+        }
+    }
+
+    fn wrench(&mut self) -> WrenchMut<'_, f64> {
+        WrenchMut {
+            force: &mut self.force,
+            torque: &mut self.torque,
+            q: &mut self.q,
+        }
+    }
+}
+
+/// The two modal bodies of the response tests, built in f64 with nested trees: a ball (4
+/// modes) and a torus (3 modes).
+fn ball_and_torus() -> [ImageBuf; 2] {
     let (ma, mb) = (icosphere(0.5, 2), torus(0.5, 0.15, 18, 8));
     let (ba, bb) = (
         smooth_basis(&ma.vertices, 4, 0.1),
@@ -41,8 +69,17 @@ fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
         nested: true,
         ..BuildOptions::default()
     };
-    let ia = build(&ma, Some(&ba), options, &mut |_| {}).expect("a").0;
-    let ib = build(&mb, Some(&bb), options, &mut |_| {}).expect("b").0;
+    [(ma, ba), (mb, bb)].map(|(mesh, basis)| {
+        build(&mesh, Some(&basis), options, &mut |_| {})
+            .expect("build")
+            .0
+    })
+}
+
+#[test]
+fn proxy_contacts_give_balanced_forces_and_the_virtual_work_of_each_mode() {
+    let mut rng = Rng::new(0xBD7_0601);
+    let [ia, ib] = ball_and_torus();
     let (ia, ib) = (ia.parse::<f64>().expect("a"), ib.parse::<f64>().expect("b"));
     let mut ca = BodyStorage::new(ia.tree.node_count());
     let mut cb = BodyStorage::new(ib.tree.node_count());
@@ -186,14 +223,9 @@ fn a_force_on_a_triangle_does_the_virtual_work_of_its_point_in_a_wrench_sized_at
             let point: [f64; 3] =
                 std::array::from_fn(|k| (0..3).map(|i| w[i] * world[face[i] as usize][k]).sum());
             let force = [0, 1, 2].map(|_| rng.uniform(-3.0, 3.0));
-            let (mut f, mut tq) = ([0.0; 3], [0.0; 3]);
-            let mut gq = vec![0.0; 5];
-            let wrench = WrenchMut {
-                force: &mut f,
-                torque: &mut tq,
-                q: &mut gq,
-            };
-            apply_at_triangle(&body, t, point, force, wrench).expect("applied");
+            let mut total = Totals::new(5);
+            apply_at_triangle(&body, t, point, force, total.wrench()).expect("applied");
+            let Totals { force: f, torque: tq, q: gq } = total;
             // Rᵀ f, then Σ_i w_i U_iᵀ (Rᵀ f), independently in f64.
             let r = pose.matrix();
             let local = [0, 1, 2].map(|k| (0..3).map(|i| r[i][k] * force[i]).sum::<f64>());
@@ -222,14 +254,9 @@ fn a_force_on_a_triangle_does_the_virtual_work_of_its_point_in_a_wrench_sized_at
             checked += 1;
         }
         // A wrench shorter than the modes is refused and left as it was.
-        let (mut f, mut tq, mut gq) = ([0.0; 3], [0.0; 3], vec![0.0; 4]);
-        let short = WrenchMut {
-            force: &mut f,
-            torque: &mut tq,
-            q: &mut gq,
-        };
-        assert!(apply_at_triangle(&body, t, [0.0; 3], [1.0; 3], short).is_none());
-        assert!(f == [0.0; 3] && gq.iter().all(|&x| x == 0.0));
+        let mut short = Totals::new(4);
+        assert!(apply_at_triangle(&body, t, [0.0; 3], [1.0; 3], short.wrench()).is_none());
+        assert!(short.force == [0.0; 3] && short.q.iter().all(|&x| x == 0.0));
     }
     assert_eq!(checked, 60);
 }
@@ -237,18 +264,7 @@ fn a_force_on_a_triangle_does_the_virtual_work_of_its_point_in_a_wrench_sized_at
 #[test]
 fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers() {
     let mut rng = Rng::new(0xBD7_0603);
-    let (ma, mb) = (icosphere(0.5, 2), torus(0.5, 0.15, 18, 8));
-    let (ba, bb) = (
-        smooth_basis(&ma.vertices, 4, 0.1),
-        smooth_basis(&mb.vertices, 3, 0.1),
-    );
-    let options = BuildOptions {
-        precision: Precision::F64,
-        nested: true,
-        ..BuildOptions::default()
-    };
-    let ia = build(&ma, Some(&ba), options, &mut |_| {}).expect("a").0;
-    let ib = build(&mb, Some(&bb), options, &mut |_| {}).expect("b").0;
+    let [ia, ib] = ball_and_torus();
     let (ia, ib) = (ia.parse::<f64>().expect("a"), ib.parse::<f64>().expect("b"));
     let mut ca = BodyStorage::for_image(&ia);
     let mut cb = BodyStorage::for_image(&ib);
@@ -276,20 +292,9 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
             true
         });
         assert_eq!(outcome.status, QueryStatus::Complete);
-        let (mut fa, mut ta, mut qfa) = ([0.0; 3], [0.0; 3], vec![0.0; 4]);
-        let (mut fb, mut tb2, mut qfb) = ([0.0; 3], [0.0; 3], vec![0.0; 3]);
+        let (mut on_a, mut on_b) = (Totals::new(4), Totals::new(3));
         for c in &found {
-            let wa = WrenchMut {
-                force: &mut fa,
-                torque: &mut ta,
-                q: &mut qfa,
-            };
-            let wb = WrenchMut {
-                force: &mut fb,
-                torque: &mut tb2,
-                q: &mut qfb,
-            };
-            match respond_contact(&a, &b, c, 100.0, wa, wb) {
+            match respond_contact(&a, &b, c, 100.0, on_a.wrench(), on_b.wrench()) {
                 Some(p) => {
                     contacts_seen += 1;
                     assert!(p.depth > 0.0);
@@ -305,7 +310,7 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
             }
         }
         for k in 0..3 {
-            assert!((fa[k] + fb[k]).abs() < 1e-9, "forces balance");
+            assert!((on_a.force[k] + on_b.force[k]).abs() < 1e-9, "forces balance");
         }
         // The old API (proxy pairs, compile-time M) and the new one give the same wrenches.
         let mut stack =
@@ -316,26 +321,15 @@ fn exact_contacts_push_apart_with_balanced_forces_and_the_old_api_still_answers(
             true
         });
         let (mut oa, mut ob) = (Wrench::<f64, 4>::ZERO, Wrench::<f64, 4>::ZERO);
-        let (mut fa, mut ta, mut qfa) = ([0.0; 3], [0.0; 3], vec![0.0; 4]);
-        let (mut fb, mut tb2, mut qfb) = ([0.0; 3], [0.0; 3], vec![0.0; 3]);
+        let (mut on_a, mut on_b) = (Totals::new(4), Totals::new(3));
         for p in &pairs {
             let old = respond(&a, &b, p, 50.0, &mut oa, &mut ob);
-            let wa = WrenchMut {
-                force: &mut fa,
-                torque: &mut ta,
-                q: &mut qfa,
-            };
-            let wb = WrenchMut {
-                force: &mut fb,
-                torque: &mut tb2,
-                q: &mut qfb,
-            };
-            let new = respond_mut(&a, &b, p, 50.0, wa, wb);
+            let new = respond_mut(&a, &b, p, 50.0, on_a.wrench(), on_b.wrench());
             assert_eq!(old, new);
             proxies_seen += usize::from(new.is_some());
         }
-        assert!(oa.force == fa && oa.torque == ta && oa.q[..] == qfa[..]);
-        assert!(ob.force == fb && ob.torque == tb2 && ob.q[..3] == qfb[..]);
+        assert!(oa.force == on_a.force && oa.torque == on_a.torque && oa.q[..] == on_a.q[..]);
+        assert!(ob.force == on_b.force && ob.torque == on_b.torque && ob.q[..3] == on_b.q[..]);
     }
     assert!(
         contacts_seen > 20 && proxies_seen > 20,
