@@ -742,3 +742,24 @@ fn run_frame(
     };
     Some((counters, count))
 }
+
+/// A replay binary (`src/bin/replay.rs`, `src/bin/replay_self.rs`): its entry runs `$run` (a
+/// function of this module saying whether every frame matched), prints the result and exits
+/// with it; its panic handler prints the panic and fails the run.
+#[macro_export]
+macro_rules! replay_main {
+    ($run:path) => {
+        #[no_mangle]
+        fn firmware_main() -> ! {
+            let ok = $run();
+            $crate::report!("BDTREE result {}", if ok { "ok" } else { "FAILED" });
+            $crate::rt::exit(ok)
+        }
+
+        #[panic_handler]
+        fn panic(info: &core::panic::PanicInfo) -> ! {
+            $crate::report!("BDTREE panic: {}", info);
+            $crate::rt::exit(false)
+        }
+    };
+}

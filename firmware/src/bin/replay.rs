@@ -3,17 +3,4 @@
 #![no_std]
 #![no_main]
 
-use bdtree_firmware::{replay, report, rt};
-
-#[no_mangle]
-fn firmware_main() -> ! {
-    let ok = replay::run();
-    report!("BDTREE result {}", if ok { "ok" } else { "FAILED" });
-    rt::exit(ok)
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    report!("BDTREE panic: {}", info);
-    rt::exit(false)
-}
+bdtree_firmware::replay_main!(bdtree_firmware::replay::run);

@@ -22,52 +22,8 @@ pub fn update(record: &[[f32; 4]], weights: &[[f32; 4]]) -> [f32; 4] {
     // (The result leaves through core registers: rustc takes `s` registers only as
     // clobbers on these targets.)
     unsafe {
-        core::arch::asm!(
-            "vldmia {rec}!, {{s0-s3}}",
-            "cmp {pairs}, #0",
-            "bne 2f",
-            // No pair: the odd accumulator is +0.0, as in the Rust kernels.
-            "vmov s4, {pairs}",
-            "vmov s5, {pairs}",
-            "vmov s6, {pairs}",
-            "vmov s7, {pairs}",
-            "b 4f",
-            "2:",
-            "vldmia {rec}!, {{s8-s15}}",
-            "vldmia {w}!, {{s16-s23}}",
-            "vmla.f32 s0, s8, s16",
-            "vmla.f32 s1, s9, s17",
-            "vmla.f32 s2, s10, s18",
-            "vmla.f32 s3, s11, s19",
-            "vmul.f32 s4, s12, s20",
-            "vmul.f32 s5, s13, s21",
-            "vmul.f32 s6, s14, s22",
-            "vmul.f32 s7, s15, s23",
-            "subs {pairs}, {pairs}, #1",
-            "beq 4f",
-            "3:",
-            "vldmia {rec}!, {{s8-s15}}",
-            "vldmia {w}!, {{s16-s23}}",
-            "vmla.f32 s0, s8, s16",
-            "vmla.f32 s1, s9, s17",
-            "vmla.f32 s2, s10, s18",
-            "vmla.f32 s3, s11, s19",
-            "vmla.f32 s4, s12, s20",
-            "vmla.f32 s5, s13, s21",
-            "vmla.f32 s6, s14, s22",
-            "vmla.f32 s7, s15, s23",
-            "subs {pairs}, {pairs}, #1",
-            "bne 3b",
-            "4:",
-            "cmp {odd}, #0",
-            "beq 5f",
-            "vldmia {rec}, {{s8-s11}}",
-            "vldmia {w}, {{s16-s19}}",
-            "vmla.f32 s0, s8, s16",
-            "vmla.f32 s1, s9, s17",
-            "vmla.f32 s2, s10, s18",
-            "vmla.f32 s3, s11, s19",
-            "5:",
+        vfp_asm!(options(nostack, readonly);
+            accumulate!(),
             "vadd.f32 s0, s0, s4",
             "vadd.f32 s1, s1, s5",
             "vadd.f32 s2, s2, s6",
@@ -78,13 +34,6 @@ pub fn update(record: &[[f32; 4]], weights: &[[f32; 4]]) -> [f32; 4] {
             w = inout(reg) weights.as_ptr() as usize => y,
             pairs = inout(reg) pairs => z,
             odd = inout(reg) odd_mode => r,
-            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
-            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
-            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
-            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
-            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
-            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
-            options(nostack, readonly),
         );
     }
     [x, y, z, r].map(|bits| f32::from_bits(bits as u32))
@@ -129,35 +78,75 @@ pub fn world_sphere(
     Some(())
 }
 
-/// The update's first pair of modes (starts the odd accumulator).
-macro_rules! first_pair {
+/// The update of `pairs` pairs of modes and `odd` one more, as a loop: the first row into the
+/// even accumulator `s0-s3`, each pair into it and the odd one `s4-s7` (+0.0, from `pairs`,
+/// when there is no pair), the last mode into the even one. Labels `2:` to `5:`.
+macro_rules! accumulate {
     () => {
-        "vldmia {rec}!, {{s8-s15}}\n\
-         vldmia {w}!, {{s16-s23}}\n\
-         vmla.f32 s0, s8, s16\n\
-         vmla.f32 s1, s9, s17\n\
-         vmla.f32 s2, s10, s18\n\
-         vmla.f32 s3, s11, s19\n\
-         vmul.f32 s4, s12, s20\n\
-         vmul.f32 s5, s13, s21\n\
-         vmul.f32 s6, s14, s22\n\
-         vmul.f32 s7, s15, s23\n"
+        concat!(
+            "vldmia {rec}!, {{s0-s3}}\n\
+             cmp {pairs}, #0\n\
+             bne 2f\n\
+             vmov s4, {pairs}\n\
+             vmov s5, {pairs}\n\
+             vmov s6, {pairs}\n\
+             vmov s7, {pairs}\n\
+             b 4f\n\
+             2:\n",
+            pair!("vmul.f32"),
+            "subs {pairs}, {pairs}, #1\n\
+             beq 4f\n\
+             3:\n",
+            pair!("vmla.f32"),
+            "subs {pairs}, {pairs}, #1\n\
+             bne 3b\n\
+             4:\n\
+             cmp {odd}, #0\n\
+             beq 5f\n\
+             vldmia {rec}, {{s8-s11}}\n\
+             vldmia {w}, {{s16-s19}}\n\
+             vmla.f32 s0, s8, s16\n\
+             vmla.f32 s1, s9, s17\n\
+             vmla.f32 s2, s10, s18\n\
+             vmla.f32 s3, s11, s19\n\
+             5:\n"
+        )
     };
 }
 
-/// One more pair of modes.
-macro_rules! next_pair {
-    () => {
-        "vldmia {rec}!, {{s8-s15}}\n\
-         vldmia {w}!, {{s16-s23}}\n\
-         vmla.f32 s0, s8, s16\n\
-         vmla.f32 s1, s9, s17\n\
-         vmla.f32 s2, s10, s18\n\
-         vmla.f32 s3, s11, s19\n\
-         vmla.f32 s4, s12, s20\n\
-         vmla.f32 s5, s13, s21\n\
-         vmla.f32 s6, s14, s22\n\
-         vmla.f32 s7, s15, s23\n"
+/// A pair of modes: two rows loaded into `s8-s15` and two weights into `s16-s23`, the first
+/// mode multiply-added into the even accumulator `s0-s3`, the second into the odd one `s4-s7`
+/// by `$odd`: `"vmul.f32"` for the first pair (starting it), `"vmla.f32"` for the others.
+macro_rules! pair {
+    ($odd:literal) => {
+        concat!(
+            "vldmia {rec}!, {{s8-s15}}\n\
+             vldmia {w}!, {{s16-s23}}\n\
+             vmla.f32 s0, s8, s16\n\
+             vmla.f32 s1, s9, s17\n\
+             vmla.f32 s2, s10, s18\n\
+             vmla.f32 s3, s11, s19\n",
+            $odd, " s4, s12, s20\n",
+            $odd, " s5, s13, s21\n",
+            $odd, " s6, s14, s22\n",
+            $odd, " s7, s15, s23\n",
+        )
+    };
+}
+
+/// `asm!` with the registers every kernel here changes (`s0-s23`) declared, then `options`.
+macro_rules! vfp_asm {
+    (options($($option:ident),*); $($template_and_operands:tt)*) => {
+        core::arch::asm!(
+            $($template_and_operands)*
+            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
+            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
+            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
+            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
+            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
+            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
+            options($($option),*),
+        )
     };
 }
 
@@ -191,10 +180,10 @@ macro_rules! finish {
 /// The straight-line kernel for `2 (1 + pairs after the first)` modes.
 macro_rules! fixed {
     ($rec:ident, $w:ident, $rot:ident, $t:ident, $sc:ident, $out:ident; $($more:ident)*) => {
-        core::arch::asm!(
+        vfp_asm!(options(nostack);
             "vldmia {rec}!, {{s0-s3}}",
-            first_pair!(),
-            $(concat!("@ ", stringify!($more), "\n", next_pair!()),)*
+            pair!("vmul.f32"),
+            $(concat!("@ ", stringify!($more), "\n", pair!("vmla.f32")),)*
             finish!(),
             rec = inout(reg) $rec => _,
             w = inout(reg) $w => _,
@@ -202,17 +191,10 @@ macro_rules! fixed {
             t = in(reg) $t,
             sc = in(reg) $sc,
             out = in(reg) $out,
-            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
-            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
-            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
-            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
-            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
-            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
-            options(nostack),
         )
     };
 }
-use {finish, first_pair, fixed, next_pair};
+use {accumulate, finish, fixed, pair, vfp_asm};
 
 /// [`world_sphere`] for any mode count: the pairs as a loop.
 ///
@@ -234,34 +216,8 @@ unsafe fn looped(
 ) {
     // SAFETY: as the caller promises.
     unsafe {
-        core::arch::asm!(
-            "vldmia {rec}!, {{s0-s3}}",
-            "cmp {pairs}, #0",
-            "bne 2f",
-            // No pair: the odd accumulator is +0.0 (`pairs` is 0), as in the Rust kernels.
-            "vmov s4, {pairs}",
-            "vmov s5, {pairs}",
-            "vmov s6, {pairs}",
-            "vmov s7, {pairs}",
-            "b 4f",
-            "2:",
-            first_pair!(),
-            "subs {pairs}, {pairs}, #1",
-            "beq 4f",
-            "3:",
-            next_pair!(),
-            "subs {pairs}, {pairs}, #1",
-            "bne 3b",
-            "4:",
-            "cmp {odd}, #0",
-            "beq 5f",
-            "vldmia {rec}, {{s8-s11}}",
-            "vldmia {w}, {{s16-s19}}",
-            "vmla.f32 s0, s8, s16",
-            "vmla.f32 s1, s9, s17",
-            "vmla.f32 s2, s10, s18",
-            "vmla.f32 s3, s11, s19",
-            "5:",
+        vfp_asm!(options(nostack);
+            accumulate!(),
             finish!(),
             rec = inout(reg) rec => _,
             w = inout(reg) w => _,
@@ -271,13 +227,6 @@ unsafe fn looped(
             t = in(reg) t,
             sc = in(reg) sc,
             out = in(reg) out,
-            out("s0") _, out("s1") _, out("s2") _, out("s3") _,
-            out("s4") _, out("s5") _, out("s6") _, out("s7") _,
-            out("s8") _, out("s9") _, out("s10") _, out("s11") _,
-            out("s12") _, out("s13") _, out("s14") _, out("s15") _,
-            out("s16") _, out("s17") _, out("s18") _, out("s19") _,
-            out("s20") _, out("s21") _, out("s22") _, out("s23") _,
-            options(nostack),
         );
     }
 }
