@@ -117,6 +117,7 @@ macro_rules! accumulate {
 /// A pair of modes: two rows loaded into `s8-s15` and two weights into `s16-s23`, the first
 /// mode multiply-added into the even accumulator `s0-s3`, the second into the odd one `s4-s7`
 /// by `$odd`: `"vmul.f32"` for the first pair (starting it), `"vmla.f32"` for the others.
+#[rustfmt::skip] // an instruction a line
 macro_rules! pair {
     ($odd:literal) => {
         concat!(
