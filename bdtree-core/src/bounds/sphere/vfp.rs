@@ -117,7 +117,6 @@ macro_rules! accumulate {
 /// A pair of modes: two rows loaded into `s8-s15` and two weights into `s16-s23`, the first
 /// mode multiply-added into the even accumulator `s0-s3`, the second into the odd one `s4-s7`
 /// by `$odd`: `"vmul.f32"` for the first pair (starting it), `"vmla.f32"` for the others.
-#[rustfmt::skip] // an instruction a line
 macro_rules! pair {
     ($odd:literal) => {
         concat!(
@@ -127,11 +126,18 @@ macro_rules! pair {
              vmla.f32 s1, s9, s17\n\
              vmla.f32 s2, s10, s18\n\
              vmla.f32 s3, s11, s19\n",
-            $odd, " s4, s12, s20\n",
-            $odd, " s5, s13, s21\n",
-            $odd, " s6, s14, s22\n",
-            $odd, " s7, s15, s23\n",
+            odd!($odd, "s4, s12, s20"),
+            odd!($odd, "s5, s13, s21"),
+            odd!($odd, "s6, s14, s22"),
+            odd!($odd, "s7, s15, s23"),
         )
+    };
+}
+
+/// One instruction of a pair's odd half: `$op` on `$registers`.
+macro_rules! odd {
+    ($op:literal, $registers:literal) => {
+        concat!($op, " ", $registers, "\n")
     };
 }
 
@@ -195,7 +201,7 @@ macro_rules! fixed {
         )
     };
 }
-use {accumulate, finish, fixed, pair, vfp_asm};
+use {accumulate, finish, fixed, odd, pair, vfp_asm};
 
 /// [`world_sphere`] for any mode count: the pairs as a loop.
 ///
