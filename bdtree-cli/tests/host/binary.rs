@@ -42,6 +42,30 @@ pub fn succeeds(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Runs `bdtree collide SCENE --check` (with `--precision` when given), which must succeed with
+/// nothing missed: the check's summary line (`brute force (f64, every triangle pair): N pairs,
+/// …, 0 missed`). `what` names the case in a failure.
+pub fn collide_checked(scene: &Path, precision: Option<&str>, what: &str) -> String {
+    let mut args = vec!["collide", scene.to_str().expect("utf-8 path"), "--check"];
+    args.extend(precision.map(|p| ["--precision", p]).into_iter().flatten());
+    let out = bdtree(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary = stdout
+        .lines()
+        .find(|l| l.starts_with(CHECK_SUMMARY))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        out.status.success() && summary.contains(", 0 missed"),
+        "{what}, {precision:?}: {summary}\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    summary
+}
+
+/// How the summary line of `bdtree collide --check` begins.
+pub const CHECK_SUMMARY: &str = "brute force (f64, every triangle pair): ";
+
 /// Runs `bdtree ARGS`, which must succeed, and parses one JSON object per line.
 pub fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     succeeds(args)

@@ -6,7 +6,7 @@
 use bdtree_std::build::medial::check_closed;
 use bdtree_std::io::Scene;
 
-use crate::binary::{bdtree, fails_with, fixtures, json_lines};
+use crate::binary::{bdtree, collide_checked, fails_with, fixtures, json_lines};
 use crate::support::scenes::{far_scene, millimetre_scene, touching_scene, write_scene};
 use crate::support::Scratch;
 
@@ -35,24 +35,7 @@ fn medial_trees_through_the_cli_miss_nothing() {
         medial += medial_where_closed(&mut scene);
         let path = write_scene(&dir, &scene, &name);
         for precision in ["f32", "f64"] {
-            let out = bdtree(&[
-                "collide",
-                path.to_str().unwrap(),
-                "--precision",
-                precision,
-                "--check",
-            ]);
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let summary = stdout
-                .lines()
-                .find(|l| l.starts_with("brute force (f64, every triangle pair): "))
-                .unwrap_or_default()
-                .to_string();
-            assert!(
-                out.status.success() && summary.contains(", 0 missed"),
-                "{name}, {precision}: {summary}\n{stdout}{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            collide_checked(&path, Some(precision), &name);
             frames += scene.frames.len();
         }
     }

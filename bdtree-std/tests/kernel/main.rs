@@ -18,6 +18,7 @@ mod bounds {
 
 mod image {
     mod compact;
+    mod corrupt;
     mod images;
     mod optional;
 }

@@ -3,7 +3,7 @@
 //! queries on complete images, proxy queries on bounded ones), clear errors for corrupt or
 //! unsupported images, and no panic on resealed random corruptions.
 
-use bdtree_core::image::{checksum, CHECKSUM_OFFSET, FLAG_BOUNDED, VERSION};
+use bdtree_core::image::{FLAG_BOUNDED, VERSION};
 use bdtree_core::{
     collide, collide_proxies, proxy_stack_capacity, stack_capacity, Encoding, Image, ImageError,
     NodeKind, Pose, ProxyPair, QueryStatus, TrianglePair,
@@ -15,6 +15,7 @@ use bdtree_std::shapes::procedural::{smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
+use super::corrupt::{parse_err, patched, reseal};
 use crate::support::{
     config, dist, meshes, node_vertices, proxy_of_triangle, rough_basis, stored_model, Rng,
 };
@@ -263,11 +264,6 @@ proptest! {
 }
 
 /// Re-seals an edited image with a valid checksum.
-fn reseal(bytes: &mut [u8]) {
-    let sum = checksum(bytes);
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&sum.to_le_bytes());
-}
-
 fn small_source() -> ImageBuf {
     let mesh = torus(0.5, 0.15, 18, 8);
     let basis = smooth_basis(&mesh.vertices, 4, 0.15);
@@ -284,12 +280,7 @@ fn corrupt_or_unsupported_compact_images_get_clear_errors() {
     assert_eq!(header.version, VERSION);
     assert_eq!(header.flags & FLAG_BOUNDED, FLAG_BOUNDED);
     let layout = header.layout().unwrap();
-    let patch = |at: usize, value: &[u8]| {
-        let mut b = bytes.clone();
-        b[at..at + value.len()].copy_from_slice(value);
-        reseal(&mut b);
-        ImageBuf::from_bytes(&b).parse::<f32>().err()
-    };
+    let patch = |at: usize, value: &[u8]| parse_err(&patched(&bytes, at, value));
     // An unknown encoding, and a quantized image read as f64.
     assert_eq!(
         patch(44, &7u32.to_le_bytes()),
@@ -331,11 +322,8 @@ fn corrupt_or_unsupported_compact_images_get_clear_errors() {
     ));
     // A cut node above the deepest level.
     let links = layout.section(3).start;
-    let mut b = bytes.clone();
-    b[links..links + 8].copy_from_slice(&[0xff; 8]);
-    reseal(&mut b);
     assert_eq!(
-        ImageBuf::from_bytes(&b).parse::<f32>().err(),
+        patch(links, &[0xff; 8]),
         Some(ImageError::BadLink { node: 0 })
     );
 }
@@ -465,12 +453,7 @@ fn a_16_bit_model_widens_the_rounding_bound_by_its_recorded_error_and_is_validat
     let header = buf.header().unwrap();
     assert_eq!(header.model_encoding, 1);
     let layout = header.layout().unwrap();
-    let patch = |at: usize, value: &[u8]| {
-        let mut b = bytes.clone();
-        b[at..at + value.len()].copy_from_slice(value);
-        reseal(&mut b);
-        ImageBuf::from_bytes(&b).parse::<f32>().err()
-    };
+    let patch = |at: usize, value: &[u8]| parse_err(&patched(&bytes, at, value));
     assert_eq!(
         patch(48, &9u32.to_le_bytes()),
         Some(ImageError::UnknownEncoding { code: 9 })

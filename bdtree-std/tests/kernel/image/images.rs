@@ -1,13 +1,14 @@
 //! Tree images: round trip, and corrupt images refused without panics — including corruptions
 //! with a recomputed checksum, which reach the structural validation behind it.
 
-use bdtree_core::image::{checksum, CHECKSUM_OFFSET, HEADER_LEN, VERSION};
+use bdtree_core::image::{HEADER_LEN, VERSION};
 use bdtree_core::{collide, stack_capacity, Image, ImageError, NodeKind, Pose, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::ImageBuf;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::BodyStorage;
 
+use super::corrupt::{parse_err, patched, reseal};
 use crate::support::Rng;
 
 fn small_image(precision: Precision) -> ImageBuf {
@@ -20,11 +21,6 @@ fn small_image(precision: Precision) -> ImageBuf {
     build(&mesh, Some(&basis), options, &mut |_| {})
         .expect("build")
         .0
-}
-
-fn reseal(bytes: &mut [u8]) {
-    let crc = checksum(bytes);
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// Whatever parses must also be safe to query.
@@ -136,12 +132,7 @@ fn targeted_structural_corruptions_get_their_own_errors() {
     let layout = buf.header().unwrap().layout().unwrap();
     let links = layout.section(3).start;
     let records = layout.section(1).start;
-    let patch = |at: usize, value: [u8; 4]| {
-        let mut b = bytes.clone();
-        b[at..at + 4].copy_from_slice(&value);
-        reseal(&mut b);
-        ImageBuf::from_bytes(&b).parse::<f32>().err()
-    };
+    let patch = |at: usize, value: [u8; 4]| parse_err(&patched(&bytes, at, &value));
     // The root's left child pointing at the root itself.
     assert_eq!(
         patch(links, 0u32.to_le_bytes()),
@@ -195,12 +186,7 @@ fn images_of_earlier_versions_and_children_out_of_pairs_are_refused() {
     let bytes = buf.as_bytes().to_vec();
     let layout = buf.header().unwrap().layout().unwrap();
     let links = layout.section(3).start;
-    let patch = |at: usize, value: [u8; 4]| {
-        let mut b = bytes.clone();
-        b[at..at + 4].copy_from_slice(&value);
-        reseal(&mut b);
-        ImageBuf::from_bytes(&b).parse::<f32>().err()
-    };
+    let patch = |at: usize, value: [u8; 4]| parse_err(&patched(&bytes, at, &value));
     // An image written by an earlier bdtree (versions 2 and 3: nodes in pre-order; 4: no fitted
     // spheres).
     for old in [2u32, 3, 4] {

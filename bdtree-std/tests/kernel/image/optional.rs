@@ -4,8 +4,8 @@
 //! refused by name, never a panic.
 
 use bdtree_core::image::{
-    checksum, Optional, Section, SelfSizes, CHECKSUM_OFFSET, FLAG_BOUNDED, FLAG_CERTIFICATES,
-    FLAG_FITTED, FLAG_SELF, HEADER_LEN,
+    Optional, Section, SelfSizes, FLAG_BOUNDED, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF,
+    HEADER_LEN,
 };
 use bdtree_core::query::self_collision::{vertex_signatures, CERTIFICATE_VECTORS};
 use bdtree_core::{
@@ -20,6 +20,7 @@ use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 use bdtree_std::BodyStorage;
 
+use super::corrupt::{parse_err, patched, reseal};
 use crate::support::Rng;
 
 fn sheet_model() -> (Mesh, Basis) {
@@ -40,21 +41,9 @@ fn sheet_image(set: impl FnOnce(&mut BuildOptions)) -> ImageBuf {
     built(&mesh, Some(&basis), options)
 }
 
-fn reseal(bytes: &mut [u8]) {
-    let crc = checksum(bytes);
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&crc.to_le_bytes());
-}
-
-fn parse_err(bytes: &[u8]) -> Option<ImageError> {
-    ImageBuf::from_bytes(bytes).parse::<f32>().err()
-}
-
 /// Sets header word `word` (4-byte index) to `value` and reseals.
-fn patched(bytes: &[u8], word: usize, value: u32) -> Vec<u8> {
-    let mut b = bytes.to_vec();
-    b[4 * word..4 * word + 4].copy_from_slice(&value.to_le_bytes());
-    reseal(&mut b);
-    b
+fn patched_word(bytes: &[u8], word: usize, value: u32) -> Vec<u8> {
+    patched(bytes, 4 * word, &value.to_le_bytes())
 }
 
 /// Whatever parses must be safe to ask for its self pairs through the image's data.
@@ -254,12 +243,12 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
     // image: the header contradicts itself.
     for bad in [flags & !FLAG_SELF, flags | FLAG_BOUNDED] {
         assert_eq!(
-            parse_err(&patched(&bytes, 10, bad)),
+            parse_err(&patched_word(&bytes, 10, bad)),
             Some(ImageError::BadOptional { flags: bad }),
             "{bad:#x}"
         );
     }
-    let no_self = patched(&bytes, 10, flags & !(FLAG_SELF | FLAG_CERTIFICATES));
+    let no_self = patched_word(&bytes, 10, flags & !(FLAG_SELF | FLAG_CERTIFICATES));
     assert!(matches!(
         parse_err(&no_self),
         Some(ImageError::BadOptional { .. })
@@ -271,7 +260,7 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
         u32::MAX,
     ] {
         assert!(matches!(
-            parse_err(&patched(&bytes, 13, word)),
+            parse_err(&patched_word(&bytes, 13, word)),
             Some(
                 ImageError::LengthMismatch { .. }
                     | ImageError::SizeOverflow
