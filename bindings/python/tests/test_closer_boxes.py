@@ -6,18 +6,16 @@ import numpy as np
 import pytest
 
 import bdtree
+from cases import every_kind_and_precision, scenes
 from geometry import all_pair_distances, far_states, sheet_bodies, touching_sheets
 from test_oracle import brute_force, world
 from test_queries import KINDS, Scene, tolerance
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_closer_than_against_brute_force(precision, kind):
-    rng = np.random.default_rng(239 + KINDS.index(kind) + 10 * (precision == "f32"))
     answers = set()
-    for step in range(5):
-        s = Scene(rng, kind, precision)
+    for step, (rng, s) in enumerate(scenes(Scene, KINDS, 239, kind, precision, 5)):
         if step % 2:
             s.pull_b(1.4)
         tol = tolerance(precision, s.size)
@@ -59,13 +57,10 @@ def test_closer_than_touching_sheets_under_rotation_far_away(precision):
         assert not bdtree.closer_than(a, b, 0.0)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_collide_with_box_bounds_equals_spheres_and_brute_force(precision, kind):
-    rng = np.random.default_rng(339 + KINDS.index(kind) + 10 * (precision == "f32"))
     found = 0
-    for _ in range(5):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 339, kind, precision, 5):
         spheres = bdtree.collide(s.a, s.b)
         assert (bdtree.collide(s.a, s.b, bounds="spheres") == spheres).all()
         for bounds in ("boxes15", "boxes6"):

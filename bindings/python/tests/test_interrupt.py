@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import bdtree
+from cases import every_kind_and_precision, scenes
 from geometry import far_states, sheet_bodies, touching_sheets
 from test_oracle import brute_force
 from test_queries import KINDS, Scene
@@ -54,13 +55,10 @@ def until_done(query, tests, check):
         assert interrupted < 100_000
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_interrupted_runs_equal_collide_and_cover_the_brute_force(precision, kind):
-    rng = np.random.default_rng(3990 + KINDS.index(kind) + 10 * (precision == "f32"))
     found = 0
-    for _ in range(3):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 3990, kind, precision, 3):
         expected = bdtree.collide(s.a, s.b)
         truth = brute_force(s.PA, s.F, s.PB, s.F)
         assert not set(truth) - {tuple(p) for p in expected.tolist()}

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import bdtree
+from cases import every_kind_and_precision, scenes
 from conftest import FIXTURES, cli_path
 from geometry import (all_pair_distances, far_states, point_triangle_distance,
                       sheet_bodies, touching_sheets, triangle_box_overlap,
@@ -61,13 +62,10 @@ class Scene:
         self.PB = world(self.V, self.UB, self.rb, self.tb, self.qb)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_contacts_against_brute_force(precision, kind):
-    rng = np.random.default_rng(39 + KINDS.index(kind) + 10 * (precision == "f32"))
     found = deep = 0
-    for _ in range(6):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 39, kind, precision, 6):
         C = bdtree.contacts(s.a, s.b)
         pairs = [tuple(p) for p in C["pairs"].tolist()]
         # The pairs of collide, each once, none of the brute force's missed.
@@ -155,13 +153,10 @@ def box_mesh(n=2, half=1.0):
     return np.array(V), np.array(F)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_within_and_distance_against_brute_force(precision, kind):
-    rng = np.random.default_rng(139 + KINDS.index(kind) + 10 * (precision == "f32"))
     near = 0
-    for step in range(5):
-        s = Scene(rng, kind, precision)
+    for step, (rng, s) in enumerate(scenes(Scene, KINDS, 139, kind, precision, 5)):
         # Pull b out a little so that some scenes have a gap.
         if step % 2:
             s.pull_b(1.4)
@@ -213,13 +208,10 @@ def test_small_bodies_beside_a_large_far_one_issue_39():
     assert not answers["f32"].intersecting
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_every_contact_lies_under_a_proxy_pair(precision, kind):
-    rng = np.random.default_rng(239 + KINDS.index(kind) + 10 * (precision == "f32"))
     found = 0
-    for _ in range(4):
-        s = Scene(rng, kind, precision, nested=True)
+    for rng, s in scenes(Scene, KINDS, 239, kind, precision, 4, nested=True):
         P = bdtree.collide_proxies(s.a, 3, s.b, 3)
         assert (P["depth"] >= -1e-9 * s.size).all()
         truth = brute_force(s.PA, s.F, s.PB, s.F)
@@ -234,17 +226,14 @@ def test_every_contact_lies_under_a_proxy_pair(precision, kind):
     assert found > 0
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_penalty_forces_against_the_proxies(precision, kind):
     """Forces k·depth along the centre line on each overlapping proxy pair; per body their sum,
     torques about its translation and, for modes that translate the whole body, q = ±Rᵀ Σ f."""
-    rng = np.random.default_rng(339 + KINDS.index(kind) + 10 * (precision == "f32"))
     translate = lambda V: np.tile(np.eye(3), (len(V), 1))  # U_v = I: 3 translation modes
     k = 250.0
     forces = 0
-    for _ in range(4):
-        s = Scene(rng, kind, precision, nested=True, basis_b=translate)
+    for rng, s in scenes(Scene, KINDS, 339, kind, precision, 4, nested=True, basis_b=translate):
         # The spheres come back in world coordinates: their centre line, recomputed here, has
         # the rounding of |t| in it.
         rel = (1e-5 if precision == "f32" else 1e-10) + 1e-14 * np.abs(s.ta).max() / s.size
@@ -309,13 +298,10 @@ def primitives_near(rng, s):
     return out
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_primitives_against_brute_force(precision, kind):
-    rng = np.random.default_rng(439 + KINDS.index(kind) + 10 * (precision == "f32"))
     touched = 0
-    for _ in range(3):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 439, kind, precision, 3):
         tol = tolerance(precision, s.size) + 1e-15 * np.abs(s.ta).max()
         for prim, hits, signed in primitives_near(rng, s):
             got = bdtree.collide_primitive(s.a, prim)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import bdtree
+from cases import every_kind_and_precision, scenes
 from geometry import (all_pair_distances, far_states, point_triangle_distance,
                       sheet_bodies, touching_sheets)
 from test_oracle import (brute_force, brute_force_self, random_quaternion, smooth_basis,
@@ -81,13 +82,10 @@ def tuples(a):
     return [tuple(p) for p in np.asarray(a).tolist()]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_world_pairs_and_self_pairs_against_brute_force(precision, kind):
-    rng = np.random.default_rng(3900 + KINDS.index(kind) + 10 * (precision == "f32"))
     found = 0
-    for _ in range(3):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 3900, kind, precision, 3):
         got = s.world.collide(self_pairs=True)
         assert (np.diff(got["bodies"][:, 0]) >= 0).all()
         for i, j in s.pairs():
@@ -113,13 +111,10 @@ def test_world_pairs_and_self_pairs_against_brute_force(precision, kind):
     assert found > 0
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_world_contacts_within_and_distances_against_brute_force(precision, kind):
-    rng = np.random.default_rng(3920 + KINDS.index(kind) + 10 * (precision == "f32"))
     contacts = 0
-    for _ in range(3):
-        s = Scene(rng, kind, precision)
+    for rng, s in scenes(Scene, KINDS, 3920, kind, precision, 3):
         C = s.world.contacts()
         W = s.world.within(0.05e-3)
         N = s.world.distances()
@@ -152,14 +147,11 @@ def test_world_contacts_within_and_distances_against_brute_force(precision, kind
     assert contacts > 0
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_world_proxies_and_forces_equal_the_pair_functions(precision, kind):
-    rng = np.random.default_rng(3940 + KINDS.index(kind) + 10 * (precision == "f32"))
     k = 300.0
     pushed = 0
-    for _ in range(2):
-        s = Scene(rng, kind, precision, nested=True)
+    for rng, s in scenes(Scene, KINDS, 3940, kind, precision, 2, nested=True):
         P = s.world.proxies(3)
         R = s.world.proxy_forces(3, k)
         F = s.world.contact_forces(k)
@@ -209,16 +201,13 @@ def plane_through(rng, centre, size):
     return bdtree.Primitive.plane(n, offset), n, offset
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("precision", ["f32", "f64"])
+@every_kind_and_precision(KINDS)
 def test_primitive_proxies_cover_every_touching_triangle(precision, kind):
     """Every triangle touching the primitive lies inside a reported proxy sphere (it lies under
     that proxy), in Python and through the world; the world's primitive answers equal the
     one-body functions'."""
-    rng = np.random.default_rng(3960 + KINDS.index(kind) + 10 * (precision == "f32"))
     touching = 0
-    for _ in range(3):
-        s = Scene(rng, kind, precision, nested=True)
+    for rng, s in scenes(Scene, KINDS, 3960, kind, precision, 3, nested=True):
         planes = [plane_through(rng, s.t[i], s.sizes[i]) for i in (0, 2)]
         ball = bdtree.Primitive.sphere(s.t[3] + [0.0, 0.0, 0.4e-3], 0.3e-3)
         prims = [p for p, _, _ in planes] + [ball]
