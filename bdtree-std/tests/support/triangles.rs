@@ -29,6 +29,14 @@ pub fn point_distance(p: V, t: &Tri) -> f64 {
 /// the origin to a supporting plane of the Minkowski difference `b − a` (its nine points; every
 /// facet is spanned by three of them, so trying every triple finds every facet).
 pub fn penetration_depth(a: &Tri, b: &Tri) -> f64 {
+    hull_penetration(a, b, 1e-14)
+}
+
+/// The penetration depth of two intersecting convex point sets (their hulls) by brute force:
+/// the least distance from the origin to a supporting plane of the Minkowski difference
+/// `b − a`, every facet spanned by three of its points; three points whose cross product is
+/// below `flat` times the squared size of the difference are taken as collinear.
+pub fn hull_penetration(a: &[V], b: &[V], flat: f64) -> f64 {
     let points: Vec<V> = b
         .iter()
         .flat_map(|&y| a.iter().map(move |&x| sub(y, x)))
@@ -39,22 +47,31 @@ pub fn penetration_depth(a: &Tri, b: &Tri) -> f64 {
         .fold(1e-300, f64::max);
     let eps = 1e-11 * scale;
     let mut best = f64::INFINITY;
-    for i in 0..9 {
-        for j in i + 1..9 {
-            for k in j + 1..9 {
+    let n = points.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
                 let (p, q, r) = (points[i], points[j], points[k]);
-                let n = cross(sub(q, p), sub(r, p));
-                let len = dot(n, n).sqrt();
-                if len <= 1e-14 * scale * scale {
+                let m = cross(sub(q, p), sub(r, p));
+                let len = dot(m, m).sqrt();
+                if len <= flat * scale * scale {
                     continue;
                 }
-                let n = n.map(|x| x / len);
-                let s = dot(n, p);
-                let heights: Vec<f64> = points.iter().map(|&x| dot(n, x) - s).collect();
-                if heights.iter().all(|&h| h <= eps) {
+                let m = m.map(|x| x / len);
+                let s = dot(m, p);
+                if s.abs() >= best {
+                    // Neither side can lower the best.
+                    continue;
+                }
+                let (mut below, mut above) = (true, true);
+                for h in points.iter().map(|&x| dot(m, x) - s) {
+                    below &= h <= eps;
+                    above &= h >= -eps;
+                }
+                if below {
                     best = best.min(s);
                 }
-                if heights.iter().all(|&h| h >= -eps) {
+                if above {
                     best = best.min(-s);
                 }
             }

@@ -14,6 +14,7 @@ use bdtree_std::BodyStorage;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+use crate::support::triangles::hull_penetration;
 use crate::support::{config, image_in, random_case, set_state_rounded, small_meshes, Case, Rng};
 
 type V = [f64; 3];
@@ -69,61 +70,6 @@ fn local(x: V, c: V, axes: &[V; 3]) -> V {
     [dot(axes[0], d), dot(axes[1], d), dot(axes[2], d)]
 }
 
-/// The penetration depth of two convex point sets (their hulls) that intersect: the least
-/// distance from the origin to a supporting plane of the Minkowski difference, every facet
-/// spanned by three of its points.
-fn hull_penetration(a: &[V], b: &[V]) -> f64 {
-    let sub = |x: V, y: V| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
-    let cross = |x: V, y: V| {
-        [
-            x[1] * y[2] - x[2] * y[1],
-            x[2] * y[0] - x[0] * y[2],
-            x[0] * y[1] - x[1] * y[0],
-        ]
-    };
-    let points: Vec<V> = b
-        .iter()
-        .flat_map(|&y| a.iter().map(move |&x| sub(y, x)))
-        .collect();
-    let scale = points
-        .iter()
-        .map(|p| dot(*p, *p).sqrt())
-        .fold(1e-300, f64::max);
-    let eps = 1e-11 * scale;
-    let mut best = f64::INFINITY;
-    let n = points.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            for k in j + 1..n {
-                let (p, q, r) = (points[i], points[j], points[k]);
-                let m = cross(sub(q, p), sub(r, p));
-                let len = dot(m, m).sqrt();
-                if len <= 1e-12 * scale * scale {
-                    continue;
-                }
-                let m = m.map(|x| x / len);
-                let s = dot(m, p);
-                if s.abs() >= best {
-                    continue;
-                }
-                let heights = points.iter().map(|&x| dot(m, x) - s);
-                let (mut below, mut above) = (true, true);
-                for h in heights {
-                    below &= h <= eps;
-                    above &= h >= -eps;
-                }
-                if below {
-                    best = best.min(s);
-                }
-                if above {
-                    best = best.min(-s);
-                }
-            }
-        }
-    }
-    best.max(0.0)
-}
-
 fn box_axes(q: [f64; 4]) -> [V; 3] {
     let r = io::Pose {
         rotation: q,
@@ -152,7 +98,7 @@ impl Shape {
                     (0..3).all(|k| x[k].abs() < h[k])
                 });
                 if inside || faces.iter().any(|f| oracle::triangles_intersect(f, t)) {
-                    -hull_penetration(t, &corners(c, &axes, h))
+                    -hull_penetration(t, &corners(c, &axes, h), 1e-12)
                 } else {
                     faces
                         .iter()

@@ -1,7 +1,7 @@
 //! Property tests with fixed seeds: containment of every deformed vertex in its node's updated
 //! sphere, and traversal answers equal to brute force — in f32 and in f64.
 
-use bdtree_core::{Image, Scalar, VertexEntry};
+use bdtree_core::{Scalar, VertexEntry};
 use bdtree_std::build::{build, BuildOptions, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -51,50 +51,35 @@ fn check_containment<S: Scalar>(
 ) -> Result<(), TestCaseError> {
     let buf = image_of::<S>(mesh, Some(basis));
     let image = buf.parse::<S>().expect("parse");
-    // Without a vertex cache every sphere is the BD-Tree update; with one, leaves are bounded
-    // from their deformed triangles: both must contain the vertices.
-    for cached in [false, true] {
-        check_containment_of(&image, cached, mesh, basis, q, rotation, translation, rng)?;
-    }
-    Ok(())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_containment_of<S: Scalar>(
-    image: &Image<'_, S>,
-    cached: bool,
-    mesh: &Mesh,
-    basis: &Basis,
-    q: &[f64],
-    rotation: [f64; 4],
-    translation: [f64; 3],
-    rng: &mut Rng,
-) -> Result<(), TestCaseError> {
-    let mut cache = BodyStorage::new(image.tree.node_count());
-    let mut vertices = vec![VertexEntry::default(); image.model.positions().len()];
-    let mut body = cache.body(image).expect("body");
-    if cached {
-        body = body.with_vertex_cache(&mut vertices).expect("vertex cache");
-    }
     let opose = io::Pose {
         rotation,
         translation,
     };
-    set_state_f64(&mut body, &opose, q);
     let source = oracle::deform(&mesh.vertices, Some(basis), q, &opose);
-    let (stored_mesh, stored_basis) = stored_model(image);
+    let (stored_mesh, stored_basis) = stored_model(&image);
     let stored = oracle::deform(&stored_mesh.vertices, Some(&stored_basis), q, &opose);
-    let sets = node_vertices(image);
-    for k in shuffled(sets.len(), rng) {
-        let (c, r) = sphere_f64(&mut body, k);
-        for &v in &sets[k] {
-            for (what, world) in [("source", &source), ("stored", &stored)] {
-                let d = dist(world[v as usize], c);
-                prop_assert!(
-                    d <= r,
-                    "{}: node {k} vertex {v} ({what}) at {d} outside radius {r} (vertex cache: {cached})",
-                    S::NAME
-                );
+    let sets = node_vertices(&image);
+    // Without a vertex cache every sphere is the BD-Tree update; with one, leaves are bounded
+    // from their deformed triangles: both must contain the vertices.
+    for cached in [false, true] {
+        let mut cache = BodyStorage::new(image.tree.node_count());
+        let mut vertices = vec![VertexEntry::default(); image.model.positions().len()];
+        let mut body = cache.body(&image).expect("body");
+        if cached {
+            body = body.with_vertex_cache(&mut vertices).expect("vertex cache");
+        }
+        set_state_f64(&mut body, &opose, q);
+        for k in shuffled(sets.len(), rng) {
+            let (c, r) = sphere_f64(&mut body, k);
+            for &v in &sets[k] {
+                for (what, world) in [("source", &source), ("stored", &stored)] {
+                    let d = dist(world[v as usize], c);
+                    prop_assert!(
+                        d <= r,
+                        "{}: node {k} vertex {v} ({what}) at {d} outside radius {r} (vertex cache: {cached})",
+                        S::NAME
+                    );
+                }
             }
         }
     }
