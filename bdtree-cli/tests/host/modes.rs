@@ -146,6 +146,15 @@ fn write_mesh(dir: &Path, name: &str, mesh: &bdtree_std::io::Mesh) -> PathBuf {
     path
 }
 
+/// The 1 m bar of 5 cm square section written to `dir` as `beam.obj`, and a basis file to
+/// write beside it: their paths.
+fn beam_and_output(dir: &Path) -> (String, String) {
+    let mesh = bdtree_std::shapes::procedural::bar(1.0, 0.05, 4);
+    let beam = write_mesh(dir, "beam.obj", &mesh);
+    let path = |p: PathBuf| p.to_str().expect("utf-8").to_string();
+    (path(beam), path(dir.join("m.npy")))
+}
+
 /// Runs `bdtree modes … --json` and returns the JSON object.
 fn modes_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["modes"];
@@ -172,16 +181,8 @@ fn numbers(value: &serde_json::Value) -> Vec<f64> {
 #[test]
 fn modes_chooses_the_lattice_and_says_so() {
     let dir = scratch("auto");
-    let beam = write_mesh(
-        &dir,
-        "beam.obj",
-        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
-    );
-    let out_path = dir.join("m.npy");
-    let (beam, out_path) = (
-        beam.to_str().expect("utf-8"),
-        out_path.to_str().expect("utf-8"),
-    );
+    let (beam, out_path) = beam_and_output(&dir);
+    let (beam, out_path) = (beam.as_str(), out_path.as_str());
     let v = modes_json(&[beam, "-k", "4", "--poisson", "0.3", "-o", out_path]);
     // 6 cells across the 5 cm section, 80 along the 1 m beam.
     assert_eq!(v["resolution"], 80);
@@ -222,43 +223,26 @@ fn modes_chooses_the_lattice_and_says_so() {
 #[test]
 fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
     let dir = scratch("fixed");
-    let beam = write_mesh(
-        &dir,
-        "beam.obj",
-        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
-    );
+    let (beam, out_path) = beam_and_output(&dir);
     // The bar's vertices 0–3 are its −x end.
     let list = dir.join("end.txt");
     std::fs::write(&list, "# the -x end\n0\n1\n2\n3\n").expect("write list");
-    let out_path = dir.join("m.npy");
-    let (beam, out_path, list) = (
-        beam.to_str().expect("utf-8"),
-        out_path.to_str().expect("utf-8"),
-        list.to_str().expect("utf-8"),
-    );
-    let free = modes_json(&[beam, "-k", "2", "--poisson", "0.3", "-o", out_path]);
-    let by_spec = modes_json(&[
-        beam,
-        "-k",
-        "2",
-        "--poisson",
-        "0.3",
-        "-o",
-        out_path,
-        "--fixed",
-        "x<-0.499",
-    ]);
-    let by_list = modes_json(&[
-        beam,
-        "-k",
-        "2",
-        "--poisson",
-        "0.3",
-        "-o",
-        out_path,
-        "--fixed-vertices",
-        list,
-    ]);
+    let list = list.to_str().expect("utf-8");
+    let run = |more: &[&str]| {
+        let base = [
+            beam.as_str(),
+            "-k",
+            "2",
+            "--poisson",
+            "0.3",
+            "-o",
+            out_path.as_str(),
+        ];
+        modes_json(&[&base[..], more].concat())
+    };
+    let free = run(&[]);
+    let by_spec = run(&["--fixed", "x<-0.499"]);
+    let by_list = run(&["--fixed-vertices", list]);
     for v in [&by_spec, &by_list] {
         assert_eq!(v["held_vertices"], 4);
         assert_eq!(v["held_nodes"], 49);
@@ -272,7 +256,7 @@ fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
     // A cantilever's first bending is (1.875 / 4.730)² ≈ 0.157 of the free beam's.
     let ratio = spec[0] / numbers(&free["frequencies_hz"])[0];
     assert!((ratio - 0.157).abs() < 0.005, "{ratio}");
-    let basis = load_npy(Path::new(out_path)).expect("basis");
+    let basis = load_npy(Path::new(&out_path)).expect("basis");
     assert_eq!(basis.get(0, 1, 0), 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -280,16 +264,8 @@ fn modes_clamped_by_a_half_space_or_a_vertex_list_agree() {
 #[test]
 fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencies() {
     let dir = scratch("thin");
-    let beam = write_mesh(
-        &dir,
-        "beam.obj",
-        &bdtree_std::shapes::procedural::bar(1.0, 0.05, 4),
-    );
-    let out_path = dir.join("m.npy");
-    let (beam_s, out_s) = (
-        beam.to_str().expect("utf-8"),
-        out_path.to_str().expect("utf-8"),
-    );
+    let (beam, out_path) = beam_and_output(&dir);
+    let (beam_s, out_s) = (beam.as_str(), out_path.as_str());
     let bad = bdtree(&["modes", beam_s, "-o", out_s, "--fixed", "q<1"]);
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success() && stderr.contains("--fixed") && stderr.contains("x, y or z"));
@@ -339,7 +315,7 @@ fn modes_bad_supports_and_thin_walls_fail_with_a_clear_message_and_no_frequencie
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    assert!(!out_path.exists());
+    assert!(!Path::new(&out_path).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
