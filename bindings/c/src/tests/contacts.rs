@@ -177,6 +177,11 @@ macro_rules! through_c {
                 v.map(|x| f64::from(x).to_bits())
             }
 
+            /// A contact from C as the bits the comparisons hold equal.
+            fn contact_bits(c: &$contact) -> (u32, u32, [u64; 3], [u64; 3], u64) {
+                (c.a, c.b, bits(c.point), bits(c.normal), f64::from(c.depth).to_bits())
+            }
+
             scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             /// Sets body `b` of the C world to frame `f` of the scene, relative to `origin`.
@@ -218,18 +223,7 @@ macro_rules! through_c {
                     );
                     assert_eq!(s, bdtree_status::Ok);
                 }
-                let mut c: ContactBits = contacts[..n]
-                    .iter()
-                    .map(|c| {
-                        (
-                            c.a,
-                            c.b,
-                            bits(c.point),
-                            bits(c.normal),
-                            f64::from(c.depth).to_bits(),
-                        )
-                    })
-                    .collect();
+                let mut c: ContactBits = contacts[..n].iter().map(contact_bits).collect();
                 let mut w: NearBits = near[..m]
                     .iter()
                     .map(|p| {
@@ -435,18 +429,7 @@ macro_rules! through_c {
                                 );
                                 assert_eq!(s, bdtree_status::Ok);
                             }
-                            let mut got: ContactBits = contacts[..n]
-                                .iter()
-                                .map(|c| {
-                                    (
-                                        c.a,
-                                        c.b,
-                                        bits(c.point),
-                                        bits(c.normal),
-                                        f64::from(c.depth).to_bits(),
-                                    )
-                                })
-                                .collect();
+                            let mut got: ContactBits = contacts[..n].iter().map(contact_bits).collect();
                             let mut got_proxies: ProxyBits = proxies[..m]
                                 .iter()
                                 .map(|x| {
