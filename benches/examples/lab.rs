@@ -10,6 +10,7 @@
 //! default, as the query bench).
 use std::collections::HashMap;
 
+use bdtree_benches::query_scene::{normalized, pressed_frames, Frame, Press};
 use bdtree_core::{Body, Image, Pose, TreeView};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::Pose as OraclePose;
@@ -20,10 +21,6 @@ use bdtree_std::BodyStorage;
 
 const MODES: usize = 10;
 
-fn normalized(v: [f64; 3]) -> [f64; 3] {
-    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    v.map(|c| c / n)
-}
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
@@ -35,14 +32,6 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
         a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    [
-        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
     ]
 }
 
@@ -214,33 +203,21 @@ fn main() {
         ("exact disc+aabb k<=16", 16, 3),
         ("exact disc k<=64", 64, 2),
     ];
-    for frame in 0..4 {
-        let t = frame as f64;
-        let q_big: Vec<f64> = (0..MODES)
-            .map(|j| (1.3 * j as f64 + 0.4 + 0.05 * t).sin())
-            .collect();
-        let q_small: Vec<f64> = (0..MODES)
-            .map(|j| (0.9 * j as f64 + 1.1 + 0.07 * t).cos())
-            .collect();
-        let pose_big = OraclePose::from_axis_angle(
-            [0.3, 1.0, 0.2],
-            0.4 + 0.01 * t,
-            [0.5 + 0.002 * t, -0.25, 0.1],
-        );
-        let dir = normalized([0.6, 0.5 + 0.01 * t, 0.62 - 0.005 * t]);
-        let local = deform(
-            &big.vertices,
-            Some(&big_basis),
-            &q_big,
-            &OraclePose::IDENTITY,
-        );
-        let surface = local.iter().map(|v| dot(*v, dir)).fold(f64::MIN, f64::max);
-        let center = dir.map(|c| c * (surface + 0.04 - depth_mm));
-        let turn = OraclePose::from_axis_angle([1.0, 2.0, 3.0], 0.2 + 0.05 * t, [0.0; 3]);
-        let pose_small = OraclePose {
-            rotation: quat_mul(pose_big.rotation, turn.rotation),
-            translation: pose_big.apply(center),
-        };
+    // The query benches' pressing scene at full amplitude, pressed `DEPTH` in: its first frames.
+    let press = Press {
+        q_big: 1.0,
+        q_small: 1.0,
+        small_radius: 0.04,
+        depth: depth_mm,
+        at_vertex: false,
+    };
+    for (frame, f) in pressed_frames(&big, &big_basis, &press).iter().take(4).enumerate() {
+        let Frame {
+            q_big,
+            q_small,
+            pose_big,
+            pose_small,
+        } = f;
         let wb = deform(&big.vertices, Some(&big_basis), &q_big, &pose_big);
         let ws = deform(&small.vertices, Some(&small_basis), &q_small, &pose_small);
         let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles).len();
