@@ -211,7 +211,11 @@ fn main() {
         depth: depth_mm,
         at_vertex: false,
     };
-    for (frame, f) in pressed_frames(&big, &big_basis, &press).iter().take(4).enumerate() {
+    for (frame, f) in pressed_frames(&big, &big_basis, &press)
+        .iter()
+        .take(4)
+        .enumerate()
+    {
         let Frame {
             q_big,
             q_small,

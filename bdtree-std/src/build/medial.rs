@@ -85,7 +85,7 @@
 
 use crate::io::Mesh;
 use crate::rng::Rng;
-use crate::vec3::{cross, dot, sub};
+use crate::vec3::{bounding_box, cross, dot, sub};
 use std::collections::HashMap;
 
 /// A node is thin (its split chosen from medial keys) when the mean medial radius of its
@@ -175,14 +175,7 @@ impl Solid {
             .iter()
             .map(|f| f.map(|v| mesh.vertices[v as usize]))
             .collect();
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for p in triangles.iter().flatten() {
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
+        let (lo, hi) = bounding_box(triangles.iter().flatten().copied());
         let cells = ((triangles.len() as f64).sqrt() as usize).clamp(1, 1024);
         let cell = [1, 2].map(|k| ((hi[k] - lo[k]) / cells as f64).max(f64::MIN_POSITIVE));
         let mut solid = Solid {
@@ -308,7 +301,7 @@ impl KdTree {
             if hi <= lo {
                 continue;
             }
-            let (low, high) = bounds(&points[lo..hi]);
+            let (low, high) = bounding_box(points[lo..hi].iter().map(|(p, _)| *p));
             let axis = (0..3)
                 .max_by(|&a, &b| (high[a] - low[a]).total_cmp(&(high[b] - low[b])))
                 .unwrap_or(0);
@@ -436,19 +429,6 @@ fn point_in(rng: &mut Rng, [a, b, c]: [[f64; 3]; 3]) -> [f64; 3] {
         (u, v) = (1.0 - u, 1.0 - v);
     }
     [0, 1, 2].map(|k| a[k] + u * (b[k] - a[k]) + v * (c[k] - a[k]))
-}
-
-/// The bounding box of some points.
-fn bounds(points: &[([f64; 3], u32)]) -> ([f64; 3], [f64; 3]) {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for (p, _) in points {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    (lo, hi)
 }
 
 /// The medial key of every triangle (see the module docs) from its medial ball

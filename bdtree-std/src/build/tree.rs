@@ -29,6 +29,7 @@ use super::medial::{medial_balls, medial_keys, MedialKey, NotClosed, THIN};
 use super::welzl::minimal_ball;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::{Basis, ImageBuf, Mesh};
+use crate::vec3::bounding_box;
 
 /// The scalar of an image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -348,15 +349,7 @@ impl Builder<'_> {
     /// Reorders `tris` so that the first half lies below the median (the paper's split).
     fn split_rest(&self, tris: &mut [u32], verts: &[u32]) {
         // Median split of the centroids along the longest axis of the vertex box.
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for &v in verts {
-            let p = self.positions[v as usize];
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
+        let (lo, hi) = bounding_box(verts.iter().map(|&v| self.positions[v as usize]));
         let axis = (0..3)
             .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
             .unwrap_or(0);
@@ -386,16 +379,8 @@ impl Builder<'_> {
             [&order[..mid], &order[mid..]]
                 .iter()
                 .map(|half| {
-                    let mut lo = [f64::INFINITY; 3];
-                    let mut hi = [f64::NEG_INFINITY; 3];
                     let verts = || half.iter().flat_map(|&t| self.triangles[t as usize]);
-                    for v in verts() {
-                        let p = self.positions[v as usize];
-                        for k in 0..3 {
-                            lo[k] = lo[k].min(p[k]);
-                            hi[k] = hi[k].max(p[k]);
-                        }
-                    }
+                    let (lo, hi) = bounding_box(verts().map(|v| self.positions[v as usize]));
                     let c = [0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k]));
                     let r = verts()
                         .map(|v| dist(c, self.positions[v as usize]))
@@ -405,15 +390,7 @@ impl Builder<'_> {
                 .sum()
         };
         self.split_rest(tris, verts);
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for &v in verts {
-            let p = self.positions[v as usize];
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
+        let (lo, hi) = bounding_box(verts.iter().map(|&v| self.positions[v as usize]));
         let half_diagonal = 0.5 * dist(lo, hi);
         let mean_radius =
             tris.iter().map(|&t| keys[t as usize].radius).sum::<f64>() / tris.len() as f64;
@@ -517,14 +494,7 @@ impl Builder<'_> {
     fn bounds(&mut self, verts: &[u32], _depth: u32) -> Node {
         let p = self.precision;
         let mut pts: Vec<[f64; 3]> = verts.iter().map(|&v| self.positions[v as usize]).collect();
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for q in &pts {
-            for k in 0..3 {
-                lo[k] = lo[k].min(q[k]);
-                hi[k] = hi[k].max(q[k]);
-            }
-        }
+        let (lo, hi) = bounding_box(pts.iter().copied());
         let box_center = [
             (lo[0] + hi[0]) * 0.5,
             (lo[1] + hi[1]) * 0.5,

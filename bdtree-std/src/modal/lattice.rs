@@ -131,15 +131,7 @@ impl Grid {
 
 /// The mesh's bounding box `(lo, hi)`.
 pub(super) fn bounds(mesh: &Mesh) -> ([f64; 3], [f64; 3]) {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for v in &mesh.vertices {
-        for a in 0..3 {
-            lo[a] = lo[a].min(v[a]);
-            hi[a] = hi[a].max(v[a]);
-        }
-    }
-    (lo, hi)
+    crate::vec3::bounding_box(mesh.vertices.iter().copied())
 }
 
 /// Cells along each axis and the grid's lower corner, for cells of sides `h` over the mesh's

@@ -5,6 +5,7 @@
 //! other local basis.
 
 use crate::io::{Basis, Mesh};
+use crate::vec3::bounding_box;
 
 /// A cage: nodes of a `cells[0] × cells[1] × cells[2]` lattice over the mesh's bounding box
 /// (grown by 1 % so every vertex is strictly inside), and the trilinear basis that carries the
@@ -24,14 +25,7 @@ pub fn cage_basis(mesh: &Mesh, cells: [usize; 3]) -> Option<Cage> {
     if cells.contains(&0) || mesh.vertices.is_empty() {
         return None;
     }
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for v in &mesh.vertices {
-        for k in 0..3 {
-            lo[k] = lo[k].min(v[k]);
-            hi[k] = hi[k].max(v[k]);
-        }
-    }
+    let (mut lo, mut hi) = bounding_box(mesh.vertices.iter().copied());
     let size = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max).max(1e-9);
     for k in 0..3 {
         let grow = 0.01 * size;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::io::{Basis, Mesh};
 use crate::rng::Rng;
-use crate::vec3::dot;
+use crate::vec3::{bounding_box, dot};
 
 /// A sphere of `radius` made by subdividing an icosahedron `subdivisions` times, every vertex
 /// projected onto the sphere.
@@ -329,14 +329,7 @@ pub fn smooth_basis(vertices: &[[f64; 3]], modes: usize, amplitude: f64) -> Basi
             data,
         };
     }
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for p in vertices {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
+    let (lo, hi) = bounding_box(vertices.iter().copied());
     let center = [0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k]));
     let half = (0..3).map(|k| 0.5 * (hi[k] - lo[k])).fold(0.0, f64::max);
     let half = if half > 0.0 && half.is_finite() {

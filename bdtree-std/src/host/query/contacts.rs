@@ -132,6 +132,16 @@ fn contact_wrenches<S: Scalar>(
 /// those of [`super::pairs`] (refined in f64) and each contact is computed in f64 on the triangles the
 /// refinement tested: one contact per refined pair, none with a negative depth.
 pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError> {
+    Ok(placed_contacts(a, b, None)?.0)
+}
+
+/// The contacts of `a` and `b` at the pair's floating origin, with the penalty forces of
+/// `stiffness` when given.
+fn placed_contacts(
+    a: &mut Body,
+    b: &mut Body,
+    stiffness: Option<f64>,
+) -> Result<(Answer<Contact>, Option<[Wrench; 2]>), HostError> {
     let origin = pair_origin(a, b);
     a.place(origin)?;
     b.place(origin)?;
@@ -139,9 +149,9 @@ pub fn contacts(a: &mut Body, b: &mut Body) -> Result<Answer<Contact>, HostError
     let query = Contacts {
         origin,
         exact,
-        stiffness: None,
+        stiffness,
     };
-    Ok(Body::on_two(a, b, query)??.0)
+    Body::on_two(a, b, query)?
 }
 
 /// [`contacts`] with the generalized forces of a penalty response: each contact pushes body b
@@ -155,16 +165,7 @@ pub fn contact_forces(
     stiffness: f64,
 ) -> Result<(Answer<Contact>, [Wrench; 2]), HostError> {
     check::stiffness(stiffness)?;
-    let origin = pair_origin(a, b);
-    a.place(origin)?;
-    b.place(origin)?;
-    let exact = [Exact::new(a.state(), origin), Exact::new(b.state(), origin)];
-    let query = Contacts {
-        origin,
-        exact,
-        stiffness: Some(stiffness),
-    };
-    let (answer, forces) = Body::on_two(a, b, query)??;
+    let (answer, forces) = placed_contacts(a, b, Some(stiffness))?;
     let forces = forces.unwrap_or_else(|| [Wrench::default(), Wrench::default()]);
     Ok((answer, forces))
 }

@@ -179,7 +179,13 @@ macro_rules! through_c {
 
             /// A contact from C as the bits the comparisons hold equal.
             fn contact_bits(c: &$contact) -> (u32, u32, [u64; 3], [u64; 3], u64) {
-                (c.a, c.b, bits(c.point), bits(c.normal), f64::from(c.depth).to_bits())
+                (
+                    c.a,
+                    c.b,
+                    bits(c.point),
+                    bits(c.normal),
+                    f64::from(c.depth).to_bits(),
+                )
             }
 
             scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
@@ -429,7 +435,8 @@ macro_rules! through_c {
                                 );
                                 assert_eq!(s, bdtree_status::Ok);
                             }
-                            let mut got: ContactBits = contacts[..n].iter().map(contact_bits).collect();
+                            let mut got: ContactBits =
+                                contacts[..n].iter().map(contact_bits).collect();
                             let mut got_proxies: ProxyBits = proxies[..m]
                                 .iter()
                                 .map(|x| {
