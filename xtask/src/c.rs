@@ -214,25 +214,34 @@ fn frames_line(text: &str, platform: &str) -> Result<(), String> {
     }
 }
 
+/// The host C program (`examples/host.c`, `replay.c`) compiled with `before` (after the C
+/// flags), linked with `link` into `out/NAME`, and run on the fixture pack: what it printed.
+fn host_replay(name: &str, before: Vec<String>, link: Vec<String>) -> Result<String, String> {
+    let examples = c_dir().join("examples");
+    let exe = out_dir().join(name);
+    let mut args = strings(C_FLAGS);
+    args.extend(before);
+    args.push(path_arg(&examples.join("host.c")));
+    args.push(path_arg(&examples.join("replay.c")));
+    args.extend(link);
+    args.push("-o".into());
+    args.push(path_arg(&exe));
+    command("cc", &args)?;
+    command(
+        &path_arg(&exe),
+        &[path_arg(&out_dir().join("fixtures.bin"))],
+    )
+}
+
 /// Host: library, C program, C++ header check.
 fn host() -> Result<(), String> {
     let started = Instant::now();
     let lib = library(None, "")?;
     let examples = c_dir().join("examples");
     let include = format!("-I{}", path_arg(&c_dir().join("include")));
-    let exe = out_dir().join("host");
-    let mut args = strings(C_FLAGS);
-    args.push(include.clone());
-    args.push(path_arg(&examples.join("host.c")));
-    args.push(path_arg(&examples.join("replay.c")));
-    args.push(path_arg(&lib));
-    args.extend(strings(&["-lpthread", "-ldl", "-lm", "-o"]));
-    args.push(path_arg(&exe));
-    command("cc", &args)?;
-    let text = command(
-        &path_arg(&exe),
-        &[path_arg(&out_dir().join("fixtures.bin"))],
-    )?;
+    let mut link = vec![path_arg(&lib)];
+    link.extend(strings(&["-lpthread", "-ldl", "-lm"]));
+    let text = host_replay("host", vec![include.clone()], link)?;
     frames_line(&text, "host")?;
     let cpp = out_dir().join("header-cpp");
     let mut args = strings(CXX_FLAGS);
@@ -325,19 +334,8 @@ fn installed() -> Result<(), String> {
         ));
     }
     let flags = String::from_utf8_lossy(&output.stdout).into_owned();
-    let examples = c_dir().join("examples");
-    let exe = out_dir().join("host-installed");
-    let mut args = strings(C_FLAGS);
-    args.push(path_arg(&examples.join("host.c")));
-    args.push(path_arg(&examples.join("replay.c")));
-    args.extend(flags.split_whitespace().map(String::from));
-    args.push("-o".into());
-    args.push(path_arg(&exe));
-    command("cc", &args)?;
-    let text = command(
-        &path_arg(&exe),
-        &[path_arg(&out_dir().join("fixtures.bin"))],
-    )?;
+    let link = flags.split_whitespace().map(String::from).collect();
+    let text = host_replay("host-installed", Vec::new(), link)?;
     let installed = text.replace("c api host: ", "c api host (installed, pkg-config): ");
     frames_line(&installed, "host (installed, pkg-config)")
 }

@@ -317,6 +317,27 @@ fn qemu_command(board: &Board, machine: &str, elf: &Path) -> Command {
     cmd
 }
 
+/// A replay firmware run under QEMU on `board`: its summary line printed and kept in
+/// `summary` (`checks.0` when every frame matched, `FAILED` otherwise; `checks.1` is what the
+/// caller reports as the failure).
+fn replayed(
+    board: &Board,
+    elf: &Path,
+    label: &str,
+    checks: (&str, &str),
+    summary: &mut Vec<String>,
+) -> Result<RunFigures, String> {
+    let run = run_qemu(qemu_command(board, board.machine, elf), label)?;
+    let line = format!(
+        "  {label}: {} in {:.1} s",
+        if run.ok { checks.0 } else { "FAILED" },
+        run.seconds
+    );
+    println!("{line}");
+    summary.push(line);
+    Ok(run)
+}
+
 /// What one QEMU run printed: `BDTREE key=value …` lines, flattened to `key` → value.
 #[derive(Default)]
 struct RunFigures {
@@ -471,21 +492,14 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
         }
         let elf = elf_path(board.target, "release", "replay");
         let label = format!("{} ({})", board.machine, board.core);
-        match run_qemu(qemu_command(board, board.machine, &elf), &label) {
+        let checks = (
+            "all fixture frames match the host",
+            "the fixture checks failed on the target",
+        );
+        match replayed(board, &elf, &label, checks, &mut summary) {
             Ok(run) => {
-                let line = format!(
-                    "  {label}: {} in {:.1} s",
-                    if run.ok {
-                        "all fixture frames match the host"
-                    } else {
-                        "FAILED"
-                    },
-                    run.seconds
-                );
-                println!("{line}");
-                summary.push(line);
                 if !run.ok {
-                    failures.push(format!("{label}: the fixture checks failed on the target"));
+                    failures.push(format!("{label}: {}", checks.1));
                 }
                 if let Some((update_limit, sphere_limit)) = board.limits {
                     for (key, limit) in [
@@ -533,21 +547,14 @@ pub fn qemu(golden: Option<bool>) -> Vec<String> {
                     Err(e) => failures.push(e),
                 }
                 let label = format!("{} ({}), self pairs", board.machine, board.core);
-                match run_qemu(qemu_command(board, board.machine, &elf), &label) {
+                let checks = (
+                    "the fold scene's self pairs, culled from the images, match the host",
+                    "the self-pair replay failed",
+                );
+                match replayed(board, &elf, &label, checks, &mut summary) {
                     Ok(run) => {
-                        let line = format!(
-                            "  {label}: {} in {:.1} s",
-                            if run.ok {
-                                "the fold scene's self pairs, culled from the images, match the host"
-                            } else {
-                                "FAILED"
-                            },
-                            run.seconds
-                        );
-                        println!("{line}");
-                        summary.push(line);
                         if !run.ok {
-                            failures.push(format!("{label}: the self-pair replay failed"));
+                            failures.push(format!("{label}: {}", checks.1));
                         }
                         figures.extend(golden_figures(board, &run));
                     }
