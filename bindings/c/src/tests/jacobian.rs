@@ -5,7 +5,6 @@
 //! the pair's floating origin); near the origin, 3 km from it and in millimetres, f32 and f64;
 //! and every bad argument with its status, nothing written.
 
-use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
@@ -13,7 +12,6 @@ use bdtree_core::stack_capacity;
 use bdtree_std::build::Precision;
 use bdtree_std::host::{self, Tree};
 
-use super::aligned;
 use super::response::{case, host_bodies, Case};
 use crate::c_names::*;
 
@@ -26,64 +24,20 @@ macro_rules! jacobian_through_c {
 
             type S = $s;
 
-            /// The C objects of a case's two bodies (storage boxed: the objects point into it).
-            struct Pair {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                _images: Vec<Box<$image>>,
-                bodies: Vec<Box<$body>>,
-                depth: u32,
-            }
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             /// Sets body `k` of a pair to the case's state with `q` given.
-            fn set(p: &mut Pair, c: &Case, k: usize, origin: [f64; 3], q: &[f64]) {
-                // SAFETY: a body of the pair; each array of the length given.
-                let s = unsafe {
-                    $set(
-                        &mut *p.bodies[k],
-                        c.rotation[k].as_ptr(),
-                        c.translation[k].as_ptr(),
-                        origin.as_ptr(),
-                        q.as_ptr(),
-                        q.len(),
-                    )
+            fn set(p: &mut World, c: &Case, k: usize, origin: [f64; 3], q: &[f64]) {
+                let pose = bdtree_std::io::Pose {
+                    rotation: c.rotation[k],
+                    translation: c.translation[k],
                 };
-                assert_eq!(s, bdtree_status::Ok);
+                set_state(p, k, &pose, q, origin);
             }
 
-            fn pair(trees: [&Tree; 2], c: &Case, origin: [f64; 3]) -> Pair {
-                let words: Vec<Vec<u64>> = trees
-                    .iter()
-                    .map(|t| aligned(t.image().as_bytes()))
-                    .collect();
-                let (mut images, mut bodies, mut storage) = (Vec::new(), Vec::new(), Vec::new());
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for
-                // the length given and outlives the objects (all kept in `Pair`).
-                unsafe {
-                    for (w, t) in words.iter().zip(trees) {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let len = t.image().as_bytes().len();
-                        assert_eq!(
-                            $parse(w.as_ptr().cast(), len, &mut *image),
-                            bdtree_status::Ok
-                        );
-                        let need = $size(&*image, 0);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, 0);
-                        assert_eq!(s, bdtree_status::Ok);
-                        storage.push(block);
-                        images.push(image);
-                        bodies.push(body);
-                    }
-                }
-                let mut p = Pair {
-                    _words: words,
-                    _storage: storage,
-                    _images: images,
-                    bodies,
-                    depth: trees[0].depth().max(trees[1].depth()),
-                };
+            /// The C objects of a case's two bodies, at its state.
+            fn pair(trees: [&Tree; 2], c: &Case, origin: [f64; 3]) -> World {
+                let mut p = world_of(trees.map(|t| t.image()), 0, 1);
                 for k in 0..2 {
                     set(&mut p, c, k, origin, &c.q[k]);
                 }
@@ -91,7 +45,7 @@ macro_rules! jacobian_through_c {
             }
 
             /// The contacts of the pair through C.
-            fn contacts(p: &mut Pair) -> Vec<$contact> {
+            fn contacts(p: &mut World) -> Vec<$contact> {
                 let (head, tail) = p.bodies.split_at_mut(1);
                 let (a, b) = (&mut *head[0], &mut *tail[0]);
                 let mut stack = vec![bdtree_node_pair::default(); stack_capacity(p.depth, p.depth)];
@@ -117,7 +71,7 @@ macro_rules! jacobian_through_c {
 
             /// One contact's rows and penetration through C.
             fn rows(
-                p: &Pair,
+                p: &World,
                 contact: &$contact,
                 modes: [usize; 2],
             ) -> ([Vec<f64>; 2], $penetration) {

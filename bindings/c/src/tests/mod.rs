@@ -32,6 +32,7 @@ macro_rules! with_body_names {
 macro_rules! scene_bodies {
     ($image:ty, $body:ty, $parse:ident, $info:ident, $size:ident, $init:ident, $set:ident) => {
         /// The scene's images and bodies (see `scene_bodies!`).
+        #[allow(dead_code)] // each file uses a part
         pub(super) struct World {
             _words: Vec<Vec<u64>>,
             _storage: Vec<Vec<u64>>,
@@ -41,16 +42,19 @@ macro_rules! scene_bodies {
             pub depth: u32,
         }
 
+        #[allow(dead_code)]
         pub(super) fn world(prepared: &bdtree_std::runner::PreparedScene, options: u32) -> World {
             world_of(&prepared.images, options, 1)
         }
 
         /// `copies` bodies of each image: body `k` of image `k / copies`.
-        pub(super) fn world_of(
-            images: &[bdtree_std::io::ImageBuf],
+        #[allow(dead_code)]
+        pub(super) fn world_of<'a>(
+            images: impl IntoIterator<Item = &'a bdtree_std::io::ImageBuf>,
             options: u32,
             copies: usize,
         ) -> World {
+            let images: Vec<&bdtree_std::io::ImageBuf> = images.into_iter().collect();
             let mut w = World {
                 _words: images
                     .iter()
@@ -65,7 +69,7 @@ macro_rules! scene_bodies {
             // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for the
             // length given and outlives the objects (all kept in `World`).
             unsafe {
-                for (words, im) in w._words.iter().zip(images) {
+                for (words, im) in w._words.iter().zip(&images) {
                     let mut image = std::boxed::Box::<$image>::new(core::mem::zeroed());
                     let s = $parse(words.as_ptr().cast(), im.as_bytes().len(), &mut *image);
                     assert_eq!(s, bdtree_status::Ok);
@@ -95,6 +99,7 @@ macro_rules! scene_bodies {
         }
 
         /// Body `b`'s state of frame `f`, placed at `origin`.
+        #[allow(dead_code)]
         pub(super) fn set_body(
             world: &mut World,
             scene: &bdtree_std::io::Scene,
@@ -107,6 +112,7 @@ macro_rules! scene_bodies {
         }
 
         /// Body `b` at `pose` and `q`, placed at `origin`.
+        #[allow(dead_code)]
         pub(super) fn set_state(
             world: &mut World,
             b: usize,
@@ -135,7 +141,6 @@ macro_rules! scene_bodies {
 macro_rules! scene_module {
     ($module:ident, $s:ty, $precision:expr, $image:ty, $body:ty, $parse:ident, $info:ident,
      $size:ident, $init:ident, $set:ident, ) => {
-        #[allow(dead_code)] // each file uses a part
         mod $module {
             use super::*;
             scene_bodies!($image, $body, $parse, $info, $size, $init, $set);

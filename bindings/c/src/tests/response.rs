@@ -6,7 +6,6 @@
 //! f64, each pair placed at `bdtree_floating_origin` as the header tells a C client to; and every
 //! bad argument with its status, nothing added.
 
-use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
@@ -16,7 +15,6 @@ use bdtree_std::host::{self, Body as HostBody, Tree};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 
-use super::aligned;
 use crate::c_names::*;
 
 const DEPTH: u32 = 3;
@@ -208,59 +206,24 @@ macro_rules! forces_through_c {
 
             type S = $s;
 
-            /// The C objects of a case's two bodies (storage boxed: the objects point into it).
-            struct Pair {
-                _words: Vec<Vec<u64>>,
-                _storage: Vec<Vec<u64>>,
-                _images: Vec<Box<$image>>,
-                bodies: Vec<Box<$body>>,
-                depth: u32,
-                modes: [usize; 2],
+            scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
+
+            /// The C objects of a case's two bodies, at its state.
+            fn pair(trees: [&Tree; 2], c: &Case, origin: [f64; 3]) -> World {
+                let mut p = world_of(trees.map(|t| t.image()), 0, 1);
+                for k in 0..2 {
+                    let pose = bdtree_std::io::Pose {
+                        rotation: c.rotation[k],
+                        translation: c.translation[k],
+                    };
+                    set_state(&mut p, k, &pose, &c.q[k], origin);
+                }
+                p
             }
 
-            fn pair(trees: [&Tree; 2], c: &Case, origin: [f64; 3]) -> Pair {
-                let words: Vec<Vec<u64>> = trees
-                    .iter()
-                    .map(|t| aligned(t.image().as_bytes()))
-                    .collect();
-                let (mut images, mut bodies, mut storage) = (Vec::new(), Vec::new(), Vec::new());
-                // SAFETY: zeroed objects are what parse/init expect; every pointer is valid for
-                // the length given and outlives the objects (all kept in `Pair`).
-                unsafe {
-                    for (k, (w, t)) in words.iter().zip(trees).enumerate() {
-                        let mut image: Box<$image> = Box::new(core::mem::zeroed());
-                        let len = t.image().as_bytes().len();
-                        assert_eq!(
-                            $parse(w.as_ptr().cast(), len, &mut *image),
-                            bdtree_status::Ok
-                        );
-                        let need = $size(&*image, 0);
-                        let mut block = vec![0u64; need.div_ceil(8)];
-                        let mut body: Box<$body> = Box::new(core::mem::zeroed());
-                        let s = $init(&mut *body, &*image, block.as_mut_ptr().cast(), need, 0);
-                        assert_eq!(s, bdtree_status::Ok);
-                        let s = $set(
-                            &mut *body,
-                            c.rotation[k].as_ptr(),
-                            c.translation[k].as_ptr(),
-                            origin.as_ptr(),
-                            c.q[k].as_ptr(),
-                            c.q[k].len(),
-                        );
-                        assert_eq!(s, bdtree_status::Ok);
-                        storage.push(block);
-                        images.push(image);
-                        bodies.push(body);
-                    }
-                }
-                Pair {
-                    _words: words,
-                    _storage: storage,
-                    _images: images,
-                    bodies,
-                    depth: trees[0].depth().max(trees[1].depth()),
-                    modes: [c.q[0].len(), c.q[1].len()],
-                }
+            /// The modes of body `k`.
+            fn modes(p: &World, k: usize) -> usize {
+                p.infos[k].modes as usize
             }
 
             /// A zero wrench over `q` (kept by the caller).
@@ -285,13 +248,14 @@ macro_rules! forces_through_c {
             /// wrenches of each, and the contacts with their forces on b.
             #[allow(clippy::type_complexity)]
             fn through_c(
-                p: &mut Pair,
+                p: &mut World,
             ) -> (
                 [host::Wrench; 2],
                 [host::Wrench; 2],
                 Vec<($contact, [f64; 3])>,
             ) {
                 let k = STIFFNESS as S;
+                let [ma, mb] = [0, 1].map(|k| modes(p, k));
                 let (head, tail) = p.bodies.split_at_mut(1);
                 let (a, b) = (&mut *head[0], &mut *tail[0]);
                 let mut stack = vec![
@@ -302,8 +266,8 @@ macro_rules! forces_through_c {
                 let mut proxies = vec![<$proxy>::default(); 1 << 14];
                 let mut contacts = vec![<$contact>::default(); 1 << 14];
                 let (mut n, mut m) = (0usize, 0usize);
-                let (mut qa, mut qb) = (vec![0.0 as S; p.modes[0]], vec![0.0 as S; p.modes[1]]);
-                let (mut ca, mut cb) = (vec![0.0 as S; p.modes[0]], vec![0.0 as S; p.modes[1]]);
+                let (mut qa, mut qb) = (vec![0.0 as S; ma], vec![0.0 as S; mb]);
+                let (mut ca, mut cb) = (vec![0.0 as S; ma], vec![0.0 as S; mb]);
                 let (mut wa, mut wb) = (wrench(&mut qa), wrench(&mut qb));
                 let (mut xa, mut xb) = (wrench(&mut ca), wrench(&mut cb));
                 let mut pushed = Vec::new();
@@ -417,7 +381,7 @@ macro_rules! forces_through_c {
                     let point = [0.01 * c.size, -0.02 * c.size, 0.03 * c.size];
                     let world: [f64; 3] = core::array::from_fn(|k| point[k] + origin[k]);
                     let force = [1.5, -0.5, 2.0];
-                    let mut q = vec![0.0 as S; p.modes[0]];
+                    let mut q = vec![0.0 as S; modes(&p, 0)];
                     let mut w = wrench(&mut q);
                     let (pf, ff) = (point.map(|x| x as S), force.map(|x| x as S));
                     let body = &mut *p.bodies[0];
@@ -434,7 +398,7 @@ macro_rules! forces_through_c {
                         $tolerance,
                         10.0 * c.size,
                     );
-                    let mut q = vec![0.0 as S; p.modes[0]];
+                    let mut q = vec![0.0 as S; modes(&p, 0)];
                     let mut w = wrench(&mut q);
                     // SAFETY: as above.
                     let s = unsafe {
