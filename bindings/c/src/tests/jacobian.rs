@@ -12,7 +12,7 @@ use bdtree_core::stack_capacity;
 use bdtree_std::build::Precision;
 use bdtree_std::host::{self, Tree};
 
-use super::response::{case, host_bodies, Case};
+use super::response::{case, host_bodies, Case, CASES};
 use crate::c_names::*;
 
 macro_rules! jacobian_through_c {
@@ -132,12 +132,7 @@ macro_rules! jacobian_through_c {
             #[test]
             fn rows_equal_the_host_and_central_differences_of_the_depth() {
                 let (mut compared, mut differenced) = (0usize, 0usize);
-                for (size, centre, turn) in [
-                    (1.0, [0.0; 3], 0.3),
-                    (1.0, [3000.0, -1200.0, 800.0], 1.1),
-                    (1e-3, [0.0, 0.0, 0.0], 2.0),
-                    (1e-3, [250.0, 40.0, -90.0], 0.7),
-                ] {
+                for (size, centre, turn) in CASES {
                     let c = case(size, centre, turn);
                     let (ta, tb, mut ha, mut hb) = host_bodies(&c, $precision);
                     let origin = bdtree_core::floating_origin(&c.translation);

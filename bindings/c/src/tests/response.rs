@@ -31,6 +31,15 @@ pub(super) struct Case {
     pub(super) size: f64,
 }
 
+/// The cases of the force and Jacobian tests: `(size, centre, turn)` of [`case`] — unit-size
+/// and millimetre bodies, at the origin and far from it.
+pub(super) const CASES: [(f64, [f64; 3], f64); 4] = [
+    (1.0, [0.0; 3], 0.3),
+    (1.0, [3000.0, -1200.0, 800.0], 1.1),
+    (1e-3, [0.0, 0.0, 0.0], 2.0),
+    (1e-3, [250.0, 40.0, -90.0], 0.7),
+];
+
 pub(super) fn case(size: f64, centre: [f64; 3], turn: f64) -> Case {
     let scale = |m: Mesh| Mesh {
         vertices: m.vertices.iter().map(|v| v.map(|x| x * size)).collect(),
@@ -326,12 +335,7 @@ macro_rules! forces_through_c {
 
             #[test]
             fn forces_through_c_equal_the_host_and_the_f64_formulas() {
-                for (size, centre, turn) in [
-                    (1.0, [0.0; 3], 0.3),
-                    (1.0, [3000.0, -1200.0, 800.0], 1.1),
-                    (1e-3, [0.0, 0.0, 0.0], 2.0),
-                    (1e-3, [250.0, 40.0, -90.0], 0.7),
-                ] {
+                for (size, centre, turn) in CASES {
                     let c = case(size, centre, turn);
                     let (ta, tb, mut ha, mut hb) = host_bodies(&c, $precision);
                     let origin = bdtree_core::floating_origin(&c.translation);

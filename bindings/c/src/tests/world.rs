@@ -360,9 +360,9 @@ macro_rules! world_through_c {
                 // Required pointers.
                 let mut count = 7usize;
                 // SAFETY: NULL bodies with a count, then a NULL count: refused before use.
-                unsafe {
-                    let s = $world(
-                        core::ptr::null(),
+                let mut refused = |bodies, count| unsafe {
+                    $world(
+                        bodies,
                         n,
                         call.order.as_mut_ptr(),
                         n,
@@ -374,28 +374,14 @@ macro_rules! world_through_c {
                         call.stack.len(),
                         call.pairs.as_mut_ptr(),
                         call.pairs.len(),
-                        &mut count,
+                        count,
                         core::ptr::null_mut(),
-                    );
-                    assert_eq!((s, count), (bdtree_status::NullPointer, 0));
-                    let s = $world(
-                        ptrs.as_ptr(),
-                        n,
-                        call.order.as_mut_ptr(),
-                        n,
-                        call.roots.as_mut_ptr(),
-                        n,
-                        core::ptr::null(),
-                        0,
-                        call.stack.as_mut_ptr(),
-                        call.stack.len(),
-                        call.pairs.as_mut_ptr(),
-                        call.pairs.len(),
-                        core::ptr::null_mut(),
-                        core::ptr::null_mut(),
-                    );
-                    assert_eq!(s, bdtree_status::NullPointer);
-                }
+                    )
+                };
+                let s = refused(core::ptr::null(), &mut count);
+                assert_eq!((s, count), (bdtree_status::NullPointer, 0));
+                let s = refused(ptrs.as_ptr(), core::ptr::null_mut());
+                assert_eq!(s, bdtree_status::NullPointer);
                 // No bodies: nothing to do.
                 let (s, count, stats) = call.run(&[], None);
                 assert_eq!(
