@@ -222,8 +222,8 @@ fn main() {
             pose_big,
             pose_small,
         } = f;
-        let wb = deform(&big.vertices, Some(&big_basis), &q_big, &pose_big);
-        let ws = deform(&small.vertices, Some(&small_basis), &q_small, &pose_small);
+        let wb = deform(&big.vertices, Some(&big_basis), q_big, pose_big);
+        let ws = deform(&small.vertices, Some(&small_basis), q_small, pose_small);
         let truth = brute_force_pairs(&wb, &big.triangles, &ws, &small.triangles).len();
         // BD spheres via the kernel.
         let spheres = |im: &Image<'_, f64>, q: &[f64], p: &OraclePose| {
@@ -236,8 +236,8 @@ fn main() {
                 .collect::<Vec<_>>()
         };
         let (sb, ss) = (
-            spheres(&ib, &q_big, &pose_big),
-            spheres(&is, &q_small, &pose_small),
+            spheres(&ib, q_big, pose_big),
+            spheres(&is, q_small, pose_small),
         );
         for (name, k, kind) in &configs {
             let mut a = Side {

@@ -304,32 +304,35 @@ macro_rules! front_through_c {
             // One call of the front query with the test's stack (its first `stack_len` entries)
             // and pair buffer (its first `capacity` entries): the status, the pairs found (as
             // `found` sorts them) and the count.
-            // SAFETY: bodies of the world (distinct, but where the same one is passed on
-            // purpose) or NULL; a front object or NULL; `entries` of the length given or NULL;
-            // `stack_len` and `capacity` within the buffers.
             let query = |ends: [*mut $body; 4],
                          front: *mut $front,
                          (entries, entries_len): (*mut $entry, usize),
                          stack_len: usize,
                          capacity: usize,
-                         stats: *mut bdtree_stats| unsafe {
+                         stats: *mut bdtree_stats| {
                 let mut count = usize::MAX;
-                let s = $front_query(
-                    ends[0],
-                    ends[1],
-                    ends[2],
-                    ends[3],
-                    front,
-                    entries,
-                    entries_len,
-                    stack_ptr,
-                    stack_len,
-                    pairs_ptr,
-                    capacity,
-                    &mut count,
-                    stats,
-                );
-                let got = core::slice::from_raw_parts(pairs_ptr, count.min(capacity));
+                // SAFETY: bodies of the world (distinct, but where the same one is passed on
+                // purpose) or NULL; a front object or NULL; `entries` of the length given or
+                // NULL; `stack_len` and `capacity` within the buffers.
+                let s = unsafe {
+                    $front_query(
+                        ends[0],
+                        ends[1],
+                        ends[2],
+                        ends[3],
+                        front,
+                        entries,
+                        entries_len,
+                        stack_ptr,
+                        stack_len,
+                        pairs_ptr,
+                        capacity,
+                        &mut count,
+                        stats,
+                    )
+                };
+                // SAFETY: the query wrote its first `count` entries (at most `capacity`).
+                let got = unsafe { core::slice::from_raw_parts(pairs_ptr, count.min(capacity)) };
                 (s, found(got, |p| (p.a, p.b, f64::from(p.time))), count)
             };
             let mut entries = vec![<$entry>::default(); 2 * 4096];
