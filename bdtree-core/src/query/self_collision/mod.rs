@@ -60,19 +60,17 @@ use crate::image::optional::split;
 use crate::image::self_tables::vertex_bit;
 use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
-use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 #[cfg(feature = "speed")]
 use crate::walk::triangle_step_refs;
-use crate::walk::{
-    stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Side, Stack, Visit,
-};
+use crate::walk::{stack_capacity, triangle_step, Flow, Node, Policy, Side, Visit};
 use contour::certified;
 
 mod certificates;
 mod cones;
 mod contour;
 mod list;
+mod walk;
 
 pub use crate::image::self_tables::{
     SelfCertificates, SelfContours, CERTIFICATE_VECTORS, MAX_CONTOUR,
@@ -213,12 +211,7 @@ pub fn collide_self_with<S: Scalar>(
         type3: false,
         lazy: None,
     };
-    let mut pending = Stack::new(stack);
-    let status = if pending.push([0, 0]) {
-        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
-    } else {
-        QueryStatus::Inconsistent
-    };
+    let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
@@ -293,12 +286,7 @@ pub fn collide_self_lazy<S: Scalar>(
         type3: false,
         lazy: Some(cones),
     };
-    let mut pending = Stack::new(stack);
-    let status = if pending.push([0, 0]) {
-        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
-    } else {
-        QueryStatus::Inconsistent
-    };
+    let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
