@@ -11,9 +11,15 @@
 //!   collision (a fold that makes two adjacent triangles cross beyond their shared vertex is not
 //!   reported; their non-adjacent neighbours are).
 //! * **Type 3** — two nodes that share no vertex: an ordinary pair, pruned by sphere overlap as
-//!   in [`crate::collide()`] (children tested at expansion, the larger sphere split, both when
-//!   within a factor of two); every pair below it is Type 3 too, so the classification is made
-//!   once and the leaves skip the adjacency check.
+//!   in [`crate::collide()`] (children tested at expansion; both nodes split whenever both
+//!   descend); every pair below it is Type 3 too, so the classification is made once and the
+//!   leaves skip the adjacency check.
+//!
+//! The queries from the root walk these units in a depth-first loop of their own (the same
+//! units, order, answer and counters as the pair walk's general loop with this module's
+//! policy, which [`SelfList`] runs): an entry popped before its step, a pair's own spheres not
+//! read when both nodes split, both children's spheres of a node read at one look, the four
+//! child pairs' sphere tests side by side.
 //!
 //! **Adjacency in O(1)** for any mesh: [`vertex_signatures`] gives each node a 64-bit
 //! signature, bit `h(v)` set for every vertex `v` below it (`h` a multiplicative hash). Two
