@@ -167,6 +167,25 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         ])
     }
 
+    /// Whether the cache holds spheres of this step for both sibling nodes `left` and
+    /// `left + 1` (one look at the cache for the two).
+    #[inline(always)]
+    pub fn siblings_fresh(&self, left: u32) -> bool {
+        let pair = self
+            .cache
+            .get(left as usize..)
+            .and_then(<[_]>::first_chunk::<2>);
+        pair.is_some_and(|[l, r]| l.epoch == self.epoch && r.epoch == self.epoch)
+    }
+
+    /// The spheres of the sibling nodes `left` and `left + 1` as the cache holds them, without
+    /// asking whether they are of this step (see [`Side::siblings_fresh`]).
+    #[inline(always)]
+    pub fn cached_siblings(&self, left: u32) -> Option<[[S; 4]; 2]> {
+        let [l, r] = self.cache.get(left as usize..)?.first_chunk::<2>()?;
+        Some([l.sphere, r.sphere])
+    }
+
     /// A cache miss: the caches handed back to the body for the update (which computes the
     /// node and its sibling), then lent again.
     #[inline(never)]

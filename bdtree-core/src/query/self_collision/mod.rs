@@ -11,9 +11,15 @@
 //!   collision (a fold that makes two adjacent triangles cross beyond their shared vertex is not
 //!   reported; their non-adjacent neighbours are).
 //! * **Type 3** — two nodes that share no vertex: an ordinary pair, pruned by sphere overlap as
-//!   in [`crate::collide()`] (children tested at expansion, the larger sphere split, both when
-//!   within a factor of two); every pair below it is Type 3 too, so the classification is made
-//!   once and the leaves skip the adjacency check.
+//!   in [`crate::collide()`] (children tested at expansion; both nodes split whenever both
+//!   descend); every pair below it is Type 3 too, so the classification is made once and the
+//!   leaves skip the adjacency check.
+//!
+//! The queries from the root walk these units in a depth-first loop of their own (the same
+//! units, order, answer and counters as the pair walk's general loop with this module's
+//! policy, which [`SelfList`] runs): an entry popped before its step, a pair's own spheres not
+//! read when both nodes split, both children's spheres of a node read at one look, the four
+//! child pairs' sphere tests side by side.
 //!
 //! **Adjacency in O(1)** for any mesh: [`vertex_signatures`] gives each node a 64-bit
 //! signature, bit `h(v)` set for every vertex `v` below it (`h` a multiplicative hash). Two
@@ -60,19 +66,17 @@ use crate::image::optional::split;
 use crate::image::self_tables::vertex_bit;
 use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
-use crate::walk::budget::Unlimited;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 #[cfg(feature = "speed")]
 use crate::walk::triangle_step_refs;
-use crate::walk::{
-    stack_capacity, triangle_step, walk_pairs, Flow, Node, Policy, Side, Stack, Visit,
-};
+use crate::walk::{stack_capacity, triangle_step, Flow, Node, Policy, Side, Visit};
 use contour::certified;
 
 mod certificates;
 mod cones;
 mod contour;
 mod list;
+mod walk;
 
 pub use crate::image::self_tables::{
     SelfCertificates, SelfContours, CERTIFICATE_VECTORS, MAX_CONTOUR,
@@ -213,12 +217,7 @@ pub fn collide_self_with<S: Scalar>(
         type3: false,
         lazy: None,
     };
-    let mut pending = Stack::new(stack);
-    let status = if pending.push([0, 0]) {
-        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
-    } else {
-        QueryStatus::Inconsistent
-    };
+    let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
@@ -293,12 +292,7 @@ pub fn collide_self_lazy<S: Scalar>(
         type3: false,
         lazy: Some(cones),
     };
-    let mut pending = Stack::new(stack);
-    let status = if pending.push([0, 0]) {
-        walk_pairs(&mut units, &mut pending, &mut Unlimited, &mut stats).status()
-    } else {
-        QueryStatus::Inconsistent
-    };
+    let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }

@@ -1,0 +1,121 @@
+//! The lazy self query (`collide_self_lazy`, what the host and the image path run) on one body
+//! over a sequence of steps, against the f64 brute force at each: its spheres are made where
+//! the walk reads them, so the cache holds the earlier steps' spheres wherever this step's walk
+//! has not been yet, and the walk must never read one of them as this step's.
+
+use bdtree_core::query::self_collision::{
+    collide_self_lazy, vertex_signatures, ConeSlot, SelfAids, SelfCertificates, SelfCones,
+    UnitCounts,
+};
+use bdtree_core::{
+    collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
+};
+use bdtree_std::build::{build, self_certificates, self_contours};
+use bdtree_std::io::{self, Basis};
+use bdtree_std::shapes::procedural::sheet;
+use bdtree_std::{oracle, BodyStorage};
+
+use crate::support::options_in;
+
+/// A sheet whose right half folds over its still left half (`q₁ = 1`: mirrored and tilted
+/// through it) and which bends whole (`q₀`), walked lazily on one body over states that move
+/// the flap back and forth between bent, flat and folded, in f32 and f64. Folded alone, the
+/// still half's nodes are nearly rigid and the query takes its lazy path (no refit before the
+/// walk) over a cache holding the last step's spheres (an exact query after each lazy one
+/// refits them all): a child pair's spheres read from it would place the flap where it was and
+/// miss its crossings.
+#[test]
+fn a_lazy_walk_over_steps_reads_no_sphere_of_an_earlier_step() {
+    walk_steps::<f32>();
+    walk_steps::<f64>();
+}
+
+fn walk_steps<S: Scalar>() {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    // Mode 0 bends the whole sheet (nothing still: the query refits every sphere before its
+    // walk); mode 1 folds the right half (the left half still: the lazy path).
+    // Entry (3i + k, j) at data[(3i + k) · 2 + j].
+    let mut basis = Basis::zeros(mesh.vertices.len(), 2);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        basis.data[6 * i + 4] = 0.5 * v[0] * v[0] + 0.3 * v[1];
+        if v[0] > 0.0 {
+            basis.data[6 * i + 1] = -2.0 * v[0];
+            basis.data[6 * i + 5] = 0.6 * v[0] * v[1];
+        }
+    }
+    let buf = build(&mesh, Some(&basis), options_in::<S>(), &mut |_| {})
+        .expect("build")
+        .0;
+    let image = buf.parse::<S>().expect("image");
+    let n = image.tree.node_count();
+    let contours = self_contours(&image.tree, image.model.triangles());
+    let weights = self_certificates(&image.tree, &image.model, &contours);
+    let mut signatures = vec![[0u32; 2]; n];
+    let mut slots = vec![ConeSlot::EMPTY; n];
+    let mut cones = SelfCones::new(&mut slots);
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+    let mut cache = BodyStorage::new(n);
+    let mut vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    let mut body = cache
+        .body(&image)
+        .and_then(|b| b.with_vertex_cache(&mut vertices))
+        .expect("body");
+    vertex_signatures(&body, &mut signatures).expect("signatures");
+    let aids = SelfAids {
+        signatures: &signatures,
+        cones: &[],
+        contours: contours.view(),
+        certificates: SelfCertificates { weights: &weights },
+    };
+    let mut crossings = 0;
+    let states = [
+        [0.0, 0.0],
+        [1.0, 0.0],
+        [0.0, 1.2],
+        [0.0, 0.0],
+        [0.0, 1.0],
+        [1.0, 1.0],
+        [0.0, 0.5],
+        [-1.0, 0.0],
+        [0.0, 0.97],
+    ];
+    for q in states {
+        body.set_state(Pose::identity(), &q.map(S::from_f64))
+            .expect("state");
+        let mut found = Vec::new();
+        let outcome = collide_self_lazy(
+            &mut body,
+            aids,
+            &mut cones,
+            &mut UnitCounts::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                found.push((p.a, p.b));
+                true
+            },
+        );
+        assert_eq!(
+            outcome.status,
+            QueryStatus::Complete,
+            "{} at q = {q:?}",
+            S::NAME
+        );
+        found.sort_unstable();
+        let world = oracle::deform(&mesh.vertices, Some(&basis), &q, &io::Pose::IDENTITY);
+        let truth = oracle::brute_force_self_pairs(&world, &mesh.triangles);
+        for t in &truth {
+            assert!(
+                found.binary_search(t).is_ok(),
+                "{} at q = {q:?}: missed {t:?} of {}",
+                S::NAME,
+                truth.len()
+            );
+        }
+        crossings += truth.len();
+        // Every sphere of this step made (the exact query refits them all): the next step's
+        // lazy walk finds a cache full of spheres of this state.
+        let outcome = collide_self(&mut body, &mut stack, &mut |_: TrianglePair| true);
+        assert_eq!(outcome.status, QueryStatus::Complete);
+    }
+    assert!(crossings > 0, "the flap crosses the still half");
+}
