@@ -6,6 +6,7 @@
 //! | file | what |
 //! |---|---|
 //! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::replay`] |
+//! | `replay.rs` | the collision part run again on the same placements, deformable or rigid: [`replay::replay`], [`replay::Shadow`] |
 //! | `demo.rs` | `bdtree demo`: the run, its summary and its exact check against brute force |
 //! | `check.rs` | the demo's proxy check: a step's proxy contacts against a brute force |
 //! | `response.rs` | how the contacts push: the explicit step's stiffness limit, friction, the strain limit |
@@ -13,4 +14,5 @@
 pub mod chairs;
 pub mod check;
 pub mod demo;
+pub mod replay;
 pub mod response;
