@@ -20,9 +20,10 @@
 //! callgrind_annotate --inclusive=yes target/pile.cg | head -60
 //! ```
 
-use std::io::Write;
+use std::path::Path;
 
 use bdtree_cli::sim::chairs::{prepare_chair, simulate_with, ChairOptions, Placement, MODES};
+use bdtree_cli::sim::state::{read_state, write_state};
 use bdtree_std::host::{Body, Primitive, Proxy, Tree, World, WorldAnswer, Wrench};
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::{ImageBuf, Pose};
@@ -82,6 +83,50 @@ fn step(world: &mut World, at: &[Placement], depth: u32, rigid: bool) -> Result<
     ))
 }
 
+/// Where the proxy walk's work goes: the overlap tests and node pairs of the candidate pairs
+/// with and without a proxy contact (every pair whose centres are within the root's diameter).
+fn pair_costs(world: &mut World, at: &[Placement], radius: f64) -> Result<(), Error> {
+    // [pairs, overlap tests, nodes visited, contacts] for pairs with no contact, with some.
+    let mut sums = [[0u64; 4]; 2];
+    let mut tests_by_contacts: Vec<(u64, u64)> = Vec::new();
+    let bodies = world.bodies_mut();
+    for j in 0..at.len() {
+        for i in 0..j {
+            let d2: f64 = (0..3).map(|k| (at[i].x[k] - at[j].x[k]).powi(2)).sum();
+            if d2 > (2.0 * radius + 0.05).powi(2) {
+                continue;
+            }
+            let (head, tail) = bodies.split_at_mut(j);
+            let answer = bdtree_std::host::proxies(&mut head[i], 10, &mut tail[0], 10)?;
+            let s = answer.stats;
+            let side = usize::from(!answer.items.is_empty());
+            let row = &mut sums[side];
+            row[0] += 1;
+            row[1] += u64::from(s.overlap_tests);
+            row[2] += u64::from(s.nodes_visited);
+            row[3] += answer.items.len() as u64;
+            tests_by_contacts.push((answer.items.len() as u64, u64::from(s.overlap_tests)));
+        }
+    }
+    for (name, row) in ["no contact", "in contact"].iter().zip(sums) {
+        println!(
+            "{name}: {} pairs, {} overlap tests ({:.0} per pair), {} node pairs visited, {} contacts",
+            row[0],
+            row[1],
+            row[1] as f64 / row[0].max(1) as f64,
+            row[2],
+            row[3]
+        );
+    }
+    tests_by_contacts.sort_unstable();
+    let early = tests_by_contacts
+        .iter()
+        .filter(|p| p.0 == 0 && p.1 <= 5)
+        .count();
+    println!("pairs with no contact settled within 5 tests: {early}");
+    Ok(())
+}
+
 fn world(tree: &Tree, count: usize, threads: usize) -> Result<World, Error> {
     let bodies = (0..count)
         .map(|_| Body::new(tree))
@@ -113,45 +158,23 @@ fn save(count: usize, steps: usize, path: &str) -> Result<(), Error> {
         Ok(())
     })?;
     let (step, contacts, at) = busiest.ok_or("no step")?;
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    writeln!(out, "# pile of {count} chairs, step {step}: {contacts} proxy contacts; x[3] rotation[4] q[{MODES}] per line")?;
-    for p in &at {
-        let numbers: Vec<String> =
-            p.x.iter()
-                .chain(&p.rotation)
-                .chain(&p.q)
-                .map(|v| format!("{v:?}"))
-                .collect();
-        writeln!(out, "{}", numbers.join(" "))?;
-    }
+    let comment = format!("pile of {count} chairs, step {step}: {contacts} proxy contacts");
+    write_state(Path::new(path), &comment, &at)?;
     // The chair's tree beside it: `count` need not run the modal analysis again.
     std::fs::write(format!("{path}.image"), chair.image.as_bytes())?;
     println!("{path}: {count} chairs at step {step} ({contacts} proxy contacts)");
     Ok(())
 }
 
-fn load(path: &str) -> Result<Vec<Placement>, Error> {
-    let text = std::fs::read_to_string(path)?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let v: Vec<f64> = line
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
-        if v.len() != 7 + MODES {
-            return Err(format!("{path}:{}: {} numbers, not {}", n + 1, v.len(), 7 + MODES).into());
-        }
-        out.push(Placement {
-            x: [v[0], v[1], v[2]],
-            rotation: [v[3], v[4], v[5], v[6]],
-            q: std::array::from_fn(|j| v[7 + j]),
-        });
-    }
-    Ok(out)
+/// The state at `path` and the chair's tree beside it (`path.image`; without it, the chair
+/// prepared again).
+fn load(path: &str) -> Result<(Vec<Placement>, Tree), Error> {
+    let at = read_state(Path::new(path))?;
+    let image = match std::fs::read(format!("{path}.image")) {
+        Ok(bytes) => ImageBuf::from_bytes(&bytes),
+        Err(_) => prepare_chair(chair_mesh())?.image,
+    };
+    Ok((at, Tree::new(image)?))
 }
 
 fn main() -> Result<(), Error> {
@@ -167,12 +190,7 @@ fn main() -> Result<(), Error> {
             let path = arg(1).ok_or("count FILE")?;
             let which = arg(2).unwrap_or("both");
             let threads = arg(3).and_then(|a| a.parse().ok()).unwrap_or(1);
-            let at = load(path)?;
-            let image = match std::fs::read(format!("{path}.image")) {
-                Ok(bytes) => ImageBuf::from_bytes(&bytes),
-                Err(_) => prepare_chair(chair_mesh())?.image,
-            };
-            let tree = Tree::new(image)?;
+            let (at, tree) = load(path)?;
             let mut world = world(&tree, at.len(), threads)?;
             let depth = ChairOptions::pile(at.len()).proxy_depth;
             if which != "rigid" {
@@ -183,6 +201,13 @@ fn main() -> Result<(), Error> {
             }
             Ok(())
         }
-        _ => Err("usage: pile_cost save CHAIRS STEPS FILE | count FILE [deformable|rigid|both] [THREADS]".into()),
+        Some("pairs") => {
+            let path = arg(1).ok_or("pairs FILE")?;
+            let (at, tree) = load(path)?;
+            let mut world = world(&tree, at.len(), 1)?;
+            set_states(&mut world, &at, false)?;
+            pair_costs(&mut world, &at, tree.radius())
+        }
+        _ => Err("usage: pile_cost save CHAIRS STEPS FILE | count FILE [deformable|rigid|both] [THREADS] | pairs FILE".into()),
     }
 }
