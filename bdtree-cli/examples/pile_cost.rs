@@ -10,7 +10,13 @@
 //! [`set_states`] (every chair's state), [`ground`] (its proxies against the ground plane),
 //! [`chair_pairs`] (the broad phase and the proxy walk of every candidate pair) and
 //! [`forces`] (every pair's penalty wrenches), deformable (the chairs' `q`) and rigid
-//! (`q = 0`). It prints the candidate pairs, the contacts and the kernel's counters.
+//! (`q = 0`). It prints the candidate pairs, the contacts and the kernel's counters, and runs
+//! the deformable world query once more on the same states: its sphere updates (none: every
+//! sphere is computed once per step and serves all of its chair's pairs).
+//!
+//! `pairs FILE` runs the proxy walk of every chair pair whose centres are within the root's
+//! diameter one pair at a time and sums its overlap tests and node pairs over the pairs with
+//! a proxy contact and the pairs without: where the walk's work goes.
 //!
 //! ```sh
 //! cargo run --release -p bdtree-cli --example pile_cost -- save 1000 1040 target/pile-1000.state
@@ -61,7 +67,12 @@ fn forces(world: &mut World, answer: &WorldAnswer<Proxy>) -> Result<Vec<Wrench>,
 
 /// One step's collision part on `at`, deformable or rigid.
 #[inline(never)]
-fn step(world: &mut World, at: &[Placement], depth: u32, rigid: bool) -> Result<String, Error> {
+fn step(
+    world: &mut World,
+    at: &[Placement],
+    depth: u32,
+    rigid: bool,
+) -> Result<(String, u32), Error> {
     set_states(world, at, rigid)?;
     let on_ground = ground(world, depth)?;
     let answer = chair_pairs(world, depth)?;
@@ -69,7 +80,7 @@ fn step(world: &mut World, at: &[Placement], depth: u32, rigid: bool) -> Result<
     let mut pairs = answer.found.iter().map(|f| f.bodies).collect::<Vec<_>>();
     pairs.dedup();
     let s = answer.stats;
-    Ok(format!(
+    let line = format!(
         "{}: {} candidate chair pairs, {} colliding, {} proxy contacts, {} ground proxies; overlap tests {}, sphere updates {}, node pairs visited {}; {} wrenches",
         if rigid { "rigid" } else { "deformable" },
         answer.candidates,
@@ -80,7 +91,8 @@ fn step(world: &mut World, at: &[Placement], depth: u32, rigid: bool) -> Result<
         s.sphere_updates,
         s.nodes_visited,
         wrenches.len()
-    ))
+    );
+    Ok((line, s.sphere_updates))
 }
 
 /// Where the proxy walk's work goes: the overlap tests and node pairs of the candidate pairs
@@ -194,10 +206,20 @@ fn main() -> Result<(), Error> {
             let mut world = world(&tree, at.len(), threads)?;
             let depth = ChairOptions::pile(at.len()).proxy_depth;
             if which != "rigid" {
-                println!("{}", step(&mut world, &at, depth, false)?);
+                let (line, first) = step(&mut world, &at, depth, false)?;
+                println!("{line}");
+                // The same query again on the same states: a sphere computed once per step
+                // serves every pair, so nothing is updated again.
+                let again = world.proxies(depth)?;
+                println!(
+                    "the world query again on the same states: {} sphere updates (the first: {:.0} a chair, of its tree's {} nodes)",
+                    again.stats.sphere_updates,
+                    first as f64 / at.len() as f64,
+                    2 * tree.triangles().len() - 1
+                );
             }
             if which != "deformable" {
-                println!("{}", step(&mut world, &at, depth, true)?);
+                println!("{}", step(&mut world, &at, depth, true)?.0);
             }
             Ok(())
         }

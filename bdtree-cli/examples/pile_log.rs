@@ -30,10 +30,14 @@ fn median(v: &[f64]) -> f64 {
 
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = args.first().ok_or("usage: pile_log LOG.csv [PLOT.png] [FIRST] [LAST]")?;
+    let path = args
+        .first()
+        .ok_or("usage: pile_log LOG.csv [PLOT.png] [FIRST] [LAST]")?;
     let (first, last) = (
         args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0usize),
-        args.get(3).and_then(|a| a.parse().ok()).unwrap_or(usize::MAX),
+        args.get(3)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(usize::MAX),
     );
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut steps = Vec::new();
@@ -44,14 +48,10 @@ fn main() -> Result<(), Error> {
             continue;
         }
         let int = |k: usize| -> Result<usize, Error> {
-            Ok(f[k]
-                .parse()
-                .map_err(|e| format!("{path}:{}: {e}", n + 1))?)
+            Ok(f[k].parse().map_err(|e| format!("{path}:{}: {e}", n + 1))?)
         };
         let real = |k: usize| -> Result<f64, Error> {
-            Ok(f[k]
-                .parse()
-                .map_err(|e| format!("{path}:{}: {e}", n + 1))?)
+            Ok(f[k].parse().map_err(|e| format!("{path}:{}: {e}", n + 1))?)
         };
         let step = int(0)?;
         if step < first || step > last {

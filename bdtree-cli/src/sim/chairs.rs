@@ -20,9 +20,10 @@
 //! ([`super::response::StepLimit`]); a state that still goes non-finite stops the simulation
 //! with [`SimError::NonFinite`].
 //!
-//! [`replay`] runs the collision part of a recorded trajectory again, with the chairs' `q` or
-//! rigid (`q = 0`): the cost of deformation for identical configurations (the paper measured 2
-//! for whole simulations). Units: SI (metres, seconds, kilograms, newtons).
+//! The `replay` module beside this one runs the collision part of a recorded trajectory again,
+//! with the chairs' `q` or rigid (`q = 0`): the cost of deformation for identical
+//! configurations (the paper measured 2 for whole simulations). Units: SI (metres, seconds,
+//! kilograms, newtons).
 
 // Index loops spell out the vector and matrix formulas of the dynamics.
 #![allow(clippy::needless_range_loop)]
@@ -37,7 +38,6 @@ use bdtree_std::modal::{compute_modes, ModalOptions, ModesError};
 use bdtree_std::rng::Rng;
 use bdtree_std::shapes::chair::{mass_properties, DENSITY};
 
-pub use super::replay::{replay, replay_with, Replay};
 use super::response::{friction, strain_limited, Push, StepLimit, VISCOUS};
 
 /// Modes per chair.

@@ -5,7 +5,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::replay`] |
+//! | `chairs.rs` | the simulation: [`chairs::prepare_chair`], [`chairs::simulate`], [`chairs::simulate_with`] |
 //! | `replay.rs` | the collision part run again on the same placements, deformable or rigid: [`replay::replay`], [`replay::Shadow`] |
 //! | `demo.rs` | `bdtree demo`: the run, its summary and its exact check against brute force |
 //! | `check.rs` | the demo's proxy check: a step's proxy contacts against a brute force |

@@ -4,11 +4,12 @@
 use std::sync::OnceLock;
 
 use bdtree_cli::sim::chairs::{
-    initial_placements, prepare_chair, replay, simulate, simulate_from, world_vertices, Chair,
-    ChairOptions, GroundContacts, Placement, ProxyContact, Replay, MODES,
+    initial_placements, prepare_chair, simulate, simulate_from, world_vertices, Chair,
+    ChairOptions, GroundContacts, Placement, ProxyContact, MODES,
 };
 use bdtree_cli::sim::check::{proxy_check, CheckError};
 use bdtree_cli::sim::demo::{self, DemoError};
+use bdtree_cli::sim::replay::{replay, Replay};
 use bdtree_cli::sim::response::{
     smallest_eigenvalue, strain_limited, Push, StepLimit, DAMPING_BUDGET, VISCOUS,
 };
