@@ -11,7 +11,8 @@
 
 use std::time::Instant;
 
-use bdtree_cli::sim::chairs::{prepare_chair, replay, simulate, ChairOptions, MODES};
+use bdtree_cli::sim::chairs::{prepare_chair, simulate, ChairOptions, MODES};
+use bdtree_cli::sim::replay::replay;
 use bdtree_std::shapes::chair_mesh;
 
 fn main() -> Result<(), bdtree_cli::sim::chairs::SimError> {

@@ -9,14 +9,17 @@
 //!
 //! ```sh
 //! cargo run --release -p bdtree-cli --example pile_threads -- [chairs] [frames]
+//! cargo run --release -p bdtree-cli --example pile_threads -- FILE [frames]
 //! ```
 //!
-//! Defaults: 216 chairs, 41 frames. On a shared machine run it several times and give the load
+//! Defaults: 216 chairs, 41 frames. With a state file (`pile_cost save`, e.g. the 1,000-chair
+//! pile at its busiest step) the frames run on that state instead of a simulated one. On a shared machine run it several times and give the load
 //! (`uptime`) beside the figures.
 
 use std::time::Instant;
 
 use bdtree_cli::sim::chairs::{prepare_chair, simulate, ChairOptions, Placement};
+use bdtree_cli::sim::state::read_state;
 use bdtree_std::host::{Body, Primitive, Tree, World};
 use bdtree_std::io::scene::PrimitiveShape;
 use bdtree_std::io::Pose;
@@ -85,26 +88,37 @@ fn median(v: &mut [f64]) -> f64 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let count = args.next().and_then(|a| a.parse().ok()).unwrap_or(216);
+    let first = args.next().unwrap_or_else(|| "216".to_string());
     let frames: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(41);
     let chair = prepare_chair(chair_mesh())?;
-    let options = ChairOptions {
-        threads: 2,
-        ..ChairOptions::pile(count)
+    let (at, options) = match first.parse::<usize>() {
+        Ok(count) => {
+            let options = ChairOptions {
+                threads: 2,
+                ..ChairOptions::pile(count)
+            };
+            let started = Instant::now();
+            let trajectory = simulate(&chair, &options, &mut |_, _| {})?;
+            let busiest = (0..trajectory.reports.len())
+                .max_by_key(|&s| trajectory.reports[s].contacts)
+                .unwrap_or(0);
+            println!(
+                "pile of {count} chairs: {} steps simulated in {:.1} s; busiest step {busiest}: {} chair–chair proxy contacts, {} colliding chair pairs",
+                options.steps,
+                started.elapsed().as_secs_f64(),
+                trajectory.reports[busiest].contacts,
+                trajectory.reports[busiest].colliding_pairs
+            );
+            (trajectory.steps[busiest].clone(), options)
+        }
+        Err(_) => {
+            let at = read_state(std::path::Path::new(&first))?;
+            println!("{first}: {} chairs", at.len());
+            let options = ChairOptions::pile(at.len());
+            (at, options)
+        }
     };
-    let started = Instant::now();
-    let trajectory = simulate(&chair, &options, &mut |_, _| {})?;
-    let busiest = (0..trajectory.reports.len())
-        .max_by_key(|&s| trajectory.reports[s].contacts)
-        .unwrap_or(0);
-    let at = &trajectory.steps[busiest];
-    println!(
-        "pile of {count} chairs: {} steps simulated in {:.1} s; busiest step {busiest}: {} chair–chair proxy contacts, {} colliding chair pairs",
-        options.steps,
-        started.elapsed().as_secs_f64(),
-        trajectory.reports[busiest].contacts,
-        trajectory.reports[busiest].colliding_pairs
-    );
+    let at = &at;
     let tree = Tree::new(chair.image.clone())?;
     let (mut one, mut two) = (world(&tree, at, 1)?, world(&tree, at, 2)?);
     let depth = options.proxy_depth;

@@ -20,9 +20,10 @@
 //! ([`super::response::StepLimit`]); a state that still goes non-finite stops the simulation
 //! with [`SimError::NonFinite`].
 //!
-//! [`replay`] runs the collision part of a recorded trajectory again, with the chairs' `q` or
-//! rigid (`q = 0`): the cost of deformation for identical configurations (the paper measured 2
-//! for whole simulations). Units: SI (metres, seconds, kilograms, newtons).
+//! The `replay` module beside this one runs the collision part of a recorded trajectory again,
+//! with the chairs' `q` or rigid (`q = 0`): the cost of deformation for identical
+//! configurations (the paper measured 2 for whole simulations). Units: SI (metres, seconds,
+//! kilograms, newtons).
 
 // Index loops spell out the vector and matrix formulas of the dynamics.
 #![allow(clippy::needless_range_loop)]
@@ -324,7 +325,7 @@ pub struct StepContacts {
 
 /// The collision part of a step: the chairs as bodies of a host world (each chair pair at its
 /// own floating origin, see [`bdtree_std::host::World`]) and how the ground pushes.
-struct Chairs {
+pub(super) struct Chairs {
     world: HostWorld,
     proxy_depth: u32,
     stiffness: f64,
@@ -344,7 +345,7 @@ struct Ground {
 }
 
 impl Chairs {
-    fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
+    pub(super) fn new(chair: &Chair, options: &ChairOptions) -> Result<Self, SimError> {
         let damping = if options.friction > 0.0 { VISCOUS } else { 0.0 };
         let limit = StepLimit::new(chair.mass, &chair.inertia, options.dt, damping);
         let tree = Tree::new(chair.image.clone()).map_err(SimError::Host)?;
@@ -379,7 +380,7 @@ impl Chairs {
     /// Sets every chair's state and computes the contact wrenches, each contact softened by
     /// the step's limit ([`StepLimit`]). `pushes` gets every penalty contact's normal force
     /// (for the friction of a pile).
-    fn step(
+    pub(super) fn step(
         &mut self,
         placements: &[Placement],
         points: &mut StepContacts,
@@ -678,13 +679,16 @@ pub fn simulate(
     options: &ChairOptions,
     progress: &mut dyn FnMut(usize, &StepReport),
 ) -> Result<Trajectory, SimError> {
-    // A hopper's load falls at the terminal speed from the start.
-    let v0 = match options.layout {
-        Layout::Flat => 0.0,
-        Layout::Pile => -GRAVITY / DRAG,
-    };
     let start = initial_placements(options);
-    simulate_from(chair, options, start, [0.0, 0.0, v0], progress)
+    simulate_from(chair, options, start, start_velocity(options), progress)
+}
+
+/// Every chair's velocity at the start: a hopper's load falls at the terminal speed.
+fn start_velocity(options: &ChairOptions) -> [f64; 3] {
+    match options.layout {
+        Layout::Flat => [0.0; 3],
+        Layout::Pile => [0.0, 0.0, -GRAVITY / DRAG],
+    }
 }
 
 /// [`simulate`] from the placements `start` (one per chair: `options.count` is not used),
@@ -696,6 +700,52 @@ pub fn simulate_from(
     velocity: [f64; 3],
     progress: &mut dyn FnMut(usize, &StepReport),
 ) -> Result<Trajectory, SimError> {
+    let mut trajectory = Trajectory {
+        steps: Vec::with_capacity(options.steps),
+        reports: Vec::with_capacity(options.steps),
+        contacts: Vec::with_capacity(options.steps),
+    };
+    simulate_from_with(
+        chair,
+        options,
+        start,
+        velocity,
+        &mut |step, at, report, points| {
+            trajectory.steps.push(at.to_vec());
+            trajectory.reports.push(*report);
+            trajectory.contacts.push(points);
+            progress(step, report);
+            Ok(())
+        },
+    )?;
+    Ok(trajectory)
+}
+
+/// What a streamed simulation hands over after each step's collision part: the step, the
+/// placements (before the step's forces), its report and its contacts. An error stops the
+/// simulation with it.
+pub type StepSink<'a> =
+    dyn FnMut(usize, &[Placement], &StepReport, StepContacts) -> Result<(), SimError> + 'a;
+
+/// [`simulate`], handing every step to `sink` instead of keeping it: a long run keeps only
+/// what its sink does.
+pub fn simulate_with(
+    chair: &Chair,
+    options: &ChairOptions,
+    sink: &mut StepSink<'_>,
+) -> Result<(), SimError> {
+    let start = initial_placements(options);
+    simulate_from_with(chair, options, start, start_velocity(options), sink)
+}
+
+/// [`simulate_from`], handing every step to `sink` ([`simulate_with`]).
+pub fn simulate_from_with(
+    chair: &Chair,
+    options: &ChairOptions,
+    start: Vec<Placement>,
+    velocity: [f64; 3],
+    sink: &mut StepSink<'_>,
+) -> Result<(), SimError> {
     let options = &ChairOptions {
         count: start.len(),
         ..*options
@@ -706,11 +756,6 @@ pub fn simulate_from(
     let mut w = vec![[0.0f64; 3]; options.count];
     let mut qd = vec![[0.0f64; MODES]; options.count];
     let dt = options.dt;
-    let mut trajectory = Trajectory {
-        steps: Vec::with_capacity(options.steps),
-        reports: Vec::with_capacity(options.steps),
-        contacts: Vec::with_capacity(options.steps),
-    };
     for step in 0..options.steps {
         let mut points = StepContacts::default();
         let mut pushes = Vec::new();
@@ -719,10 +764,7 @@ pub fn simulate_from(
             let centers: Vec<[f64; 3]> = placements.iter().map(|p| p.x).collect();
             friction(&pushes, &centers, &v, &w, options.friction, &mut wrenches);
         }
-        trajectory.steps.push(placements.clone());
-        trajectory.reports.push(report);
-        trajectory.contacts.push(points);
-        progress(step, &report);
+        sink(step, &placements, &report, points)?;
         for (k, p) in placements.iter_mut().enumerate() {
             let wrench = &wrenches[k];
             // Translation, with a little air drag.
@@ -792,83 +834,7 @@ pub fn simulate_from(
             }
         }
     }
-    Ok(trajectory)
-}
-
-/// The collision part of a trajectory run again, with its `q` or rigid (`q = 0`).
-#[derive(Debug, Clone, Default)]
-pub struct Replay {
-    /// Collision seconds of every step.
-    pub seconds: Vec<f64>,
-    /// Mean collision seconds per step.
-    pub mean_seconds: f64,
-    /// Median collision seconds per step.
-    pub median_seconds: f64,
-    /// Mean chair pairs in contact per step (collision events).
-    pub colliding_pairs: f64,
-    /// Mean chair–chair proxy contacts per step.
-    pub contacts: f64,
-    /// Mean ground triangle contacts per step.
-    pub ground_contacts: f64,
-    /// Mean sphere overlap tests of the chair–chair proxy query per step.
-    pub overlap_tests: f64,
-    /// Mean spheres it updated per step.
-    pub sphere_updates: f64,
-}
-
-/// Replays the collision part of `trajectory`, with its `q` or with `q = 0`.
-pub fn replay(
-    chair: &Chair,
-    options: &ChairOptions,
-    trajectory: &Trajectory,
-    rigid: bool,
-) -> Result<Replay, SimError> {
-    replay_with(chair, options, trajectory, rigid, &mut |_, _| {})
-}
-
-/// [`replay`], calling `progress(step, report)` after every step.
-pub fn replay_with(
-    chair: &Chair,
-    options: &ChairOptions,
-    trajectory: &Trajectory,
-    rigid: bool,
-    progress: &mut dyn FnMut(usize, &StepReport),
-) -> Result<Replay, SimError> {
-    let mut world = Chairs::new(chair, options)?;
-    let mut times = Vec::with_capacity(trajectory.steps.len());
-    let mut sums = [0usize; 3];
-    let mut work = [0u64; 2];
-    for (k, step) in trajectory.steps.iter().enumerate() {
-        let placements: Vec<Placement> = step
-            .iter()
-            .map(|p| Placement {
-                q: if rigid { [0.0; MODES] } else { p.q },
-                ..*p
-            })
-            .collect();
-        let (_, report) = world.step(&placements, &mut StepContacts::default(), &mut Vec::new())?;
-        times.push(report.seconds);
-        progress(k, &report);
-        sums[0] += report.colliding_pairs;
-        sums[1] += report.contacts;
-        sums[2] += report.ground_contacts;
-        work[0] += report.overlap_tests;
-        work[1] += report.sphere_updates;
-    }
-    let n = times.len().max(1) as f64;
-    let mean = times.iter().sum::<f64>() / n;
-    let seconds = times.clone();
-    times.sort_by(f64::total_cmp);
-    Ok(Replay {
-        seconds,
-        mean_seconds: mean,
-        median_seconds: times.get(times.len() / 2).copied().unwrap_or(0.0),
-        colliding_pairs: sums[0] as f64 / n,
-        contacts: sums[1] as f64 / n,
-        ground_contacts: sums[2] as f64 / n,
-        overlap_tests: work[0] as f64 / n,
-        sphere_updates: work[1] as f64 / n,
-    })
+    Ok(())
 }
 
 /// World vertices of chair `placement` (deformed by its `q`, then posed), in f64.

@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::chairs::{
-    prepare_chair, replay_with, simulate, world_vertices, Chair, ChairOptions, GroundContacts,
-    Layout, Placement, ProxyContact, Replay, SimError, StepReport, Trajectory,
+    prepare_chair, simulate_with, world_vertices, Chair, ChairOptions, GroundContacts, Layout,
+    Placement, ProxyContact, SimError, StepContacts, StepReport,
 };
+use super::replay::{Replay, Shadow};
 use bdtree_std::error::LoadError;
 use bdtree_std::host::{self, Body, HostError, Tree};
 use bdtree_std::io::load_mesh;
@@ -386,21 +387,43 @@ pub fn exact_check_with(
     Ok(out)
 }
 
-/// A finished demo run.
+/// One step as the demo keeps it: its placements (before the step's forces) and contacts.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    /// The step.
+    pub step: usize,
+    /// Every chair's placement.
+    pub placements: Vec<Placement>,
+    /// The step's contacts.
+    pub contacts: StepContacts,
+}
+
+/// A finished demo run. It keeps every step's report and collision times, and the placements
+/// and contacts only of the steps its checks and pictures need (the busiest, the last, and
+/// every `keep_every`-th of [`run_keeping`]): a long run of thousands of chairs holds a few
+/// steps, not its whole trajectory.
 pub struct Demo {
     /// What was simulated.
     pub options: ChairOptions,
-    /// Every step's placements, reports and contacts.
-    pub trajectory: Trajectory,
-    /// Wall-clock seconds of the simulation.
+    /// Every step's collision report (the simulation's: its collision part is the deformable
+    /// one).
+    pub reports: Vec<StepReport>,
+    /// The busiest step's placements and contacts.
+    pub at_busiest: Kept,
+    /// The last step's.
+    pub last: Kept,
+    /// Every `keep_every`-th step's ([`run_keeping`]; none by default).
+    pub kept: Vec<Kept>,
+    /// Wall-clock seconds of the simulation (its dynamics and collision; the rigid replay of
+    /// each step not included).
     pub wall_seconds: f64,
     /// Threads of the world's queries.
     pub threads: usize,
-    /// The collision part replayed with the chairs' `q`.
+    /// The collision part with the chairs' `q`: the simulation's own, timed step by step.
     pub deformable: Replay,
-    /// The same placements replayed rigid (`q = 0`).
+    /// The same placements replayed rigid (`q = 0`), each step right after the simulation's.
     pub rigid: Replay,
-    /// The step with the most proxy contacts.
+    /// The step with the most proxy contacts (the last of equals).
     pub busiest: usize,
     /// Every chair's world vertices at the busiest step (f64).
     pub worlds: Vec<Vec<[f64; 3]>>,
@@ -413,11 +436,9 @@ pub struct Demo {
 /// What the demo is doing, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
-    /// Simulating (deformable).
+    /// A step simulated (deformable); its report is the collision part's.
     Simulating,
-    /// Replaying the collision part with the chairs' `q`.
-    Deformable,
-    /// Replaying it rigid (`q = 0`).
+    /// The same step's placements replayed rigid (`q = 0`), right after.
     Rigid,
     /// The checks at the busiest step.
     Checking,
@@ -456,11 +477,22 @@ pub fn run_with_ground(
 }
 
 /// Simulates the chairs `options` describe (`progress(phase, step, report)` after each step of
-/// the simulation and of each replay), replays the collision part deformable and rigid, and
-/// runs the proxy and exact checks at the busiest step.
+/// the simulation and of its rigid replay), replays each step's collision part rigid right
+/// after it, and runs the proxy and exact checks at the busiest step.
 pub fn run_with(
     chair: &Chair,
     options: &ChairOptions,
+    progress: &mut dyn FnMut(Phase, usize, &StepReport),
+) -> Result<Demo, DemoError> {
+    run_keeping(chair, options, 0, progress)
+}
+
+/// [`run_with`], keeping also every `keep_every`-th step's placements and contacts (0: none;
+/// 1: every step) in [`Demo::kept`].
+pub fn run_keeping(
+    chair: &Chair,
+    options: &ChairOptions,
+    keep_every: usize,
     progress: &mut dyn FnMut(Phase, usize, &StepReport),
 ) -> Result<Demo, DemoError> {
     let (count, steps) = (options.count, options.steps);
@@ -468,28 +500,43 @@ pub fn run_with(
         return Err(DemoError::TooSmall);
     }
     let options = *options;
-    let started = Instant::now();
-    let trajectory = simulate(chair, &options, &mut |step, report| {
-        progress(Phase::Simulating, step, report)
+    let mut shadow = Shadow::new(chair, &options, true).map_err(DemoError::Sim)?;
+    let mut reports = Vec::with_capacity(steps);
+    let mut rigid = Vec::with_capacity(steps);
+    let (mut at_busiest, mut last, mut kept) = (Kept::default(), Kept::default(), Vec::new());
+    let mut simulating = 0.0;
+    let mut started = Instant::now();
+    simulate_with(chair, &options, &mut |step, at, report, contacts| {
+        simulating += started.elapsed().as_secs_f64();
+        progress(Phase::Simulating, step, report);
+        let replayed = shadow.step(at)?;
+        progress(Phase::Rigid, step, &replayed);
+        reports.push(*report);
+        rigid.push(replayed);
+        let keep = |contacts: StepContacts| Kept {
+            step,
+            placements: at.to_vec(),
+            contacts,
+        };
+        if keep_every > 0 && step % keep_every == 0 {
+            kept.push(keep(contacts.clone()));
+        }
+        // The last of equals, as the whole trajectory's `max_by_key` would pick.
+        if step == 0 || report.contacts >= reports[at_busiest.step].contacts {
+            at_busiest = keep(contacts.clone());
+        }
+        last = keep(contacts);
+        started = Instant::now();
+        Ok(())
     })
     .map_err(DemoError::Sim)?;
-    let wall_seconds = started.elapsed().as_secs_f64();
-    let deformable = replay_with(chair, &options, &trajectory, false, &mut |step, report| {
-        progress(Phase::Deformable, step, report)
-    })
-    .map_err(DemoError::Sim)?;
-    let rigid = replay_with(chair, &options, &trajectory, true, &mut |step, report| {
-        progress(Phase::Rigid, step, report)
-    })
-    .map_err(DemoError::Sim)?;
-    let busiest = (0..steps)
-        .max_by_key(|&s| trajectory.reports[s].contacts)
-        .unwrap_or(0);
-    progress(Phase::Checking, busiest, &trajectory.reports[busiest]);
-    let at = &trajectory.steps[busiest];
+    let wall_seconds = simulating + started.elapsed().as_secs_f64();
+    let busiest = at_busiest.step;
+    progress(Phase::Checking, busiest, &reports[busiest]);
+    let at = &at_busiest.placements;
     let worlds: Vec<Vec<[f64; 3]>> = at.iter().map(|p| world_vertices(chair, p)).collect();
-    let counted = trajectory.reports[busiest].contacts;
-    let recorded = &trajectory.contacts[busiest].proxies;
+    let counted = reports[busiest].contacts;
+    let recorded = &at_busiest.contacts.proxies;
     if counted != recorded.len() {
         return Err(DemoError::Recorded {
             step: busiest,
@@ -502,14 +549,17 @@ pub fn run_with(
     let check = exact_check(chair, at, &worlds, recorded)?;
     Ok(Demo {
         options,
-        trajectory,
+        deformable: Replay::from_reports(&reports),
+        rigid: Replay::from_reports(&rigid),
+        reports,
+        at_busiest,
+        last,
+        kept,
         wall_seconds,
         threads: match options.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         },
-        deformable,
-        rigid,
         busiest,
         worlds,
         proxy_check,
@@ -520,8 +570,10 @@ pub fn run_with(
 impl Demo {
     /// The last line: where the chairs came to rest.
     pub fn resting(&self) -> Result<String, DemoError> {
-        let last = self.trajectory.steps.last().ok_or(DemoError::NoStep)?;
-        let heights: Vec<f64> = last.iter().map(|p| p.x[2]).collect();
+        if self.last.placements.is_empty() {
+            return Err(DemoError::NoStep);
+        }
+        let heights: Vec<f64> = self.last.placements.iter().map(|p| p.x[2]).collect();
         Ok(format!(
             "  resting: centers of mass from {:.2} m to {:.2} m above the ground",
             heights.iter().copied().fold(f64::INFINITY, f64::min),
@@ -535,7 +587,7 @@ impl fmt::Display for Demo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (options, d, r) = (&self.options, &self.deformable, &self.rigid);
         let simulated = options.steps as f64 * options.dt;
-        let incomplete: usize = self.trajectory.reports.iter().map(|r| r.incomplete).sum();
+        let incomplete: usize = self.reports.iter().map(|r| r.incomplete).sum();
         writeln!(
             f,
             "  {} bodies, {} steps of {} ms{}: {simulated:.2} s simulated in {:.2} s on {} thread{} ({} broad phase, proxy queries at depth {}, the ground a plane primitive, penalty contacts, rigid and modal dynamics)",
@@ -608,7 +660,7 @@ impl fmt::Display for Demo {
             f,
             "  exact triangle queries at the busiest step ({}, {} proxy contacts) on its {} chair pairs with the most proxy contacts: {} intersecting triangle pairs ({} extra within rounding), {} triangle pairs within {} mm ({} extra within rounding), 0 missed (f64 brute force)",
             self.busiest,
-            self.trajectory.reports[self.busiest].contacts,
+            self.reports[self.busiest].contacts,
             check.pairs,
             check.truth,
             check.extra,

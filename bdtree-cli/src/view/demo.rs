@@ -7,13 +7,13 @@ use std::path::Path;
 use super::error::RenderError;
 use super::render::{snapshot_with, timeline, Series, SnapshotBody, SnapshotOptions, View};
 use crate::sim::chairs::{world_vertices, Chair};
-use crate::sim::demo::Demo;
+use crate::sim::demo::{Demo, Kept};
 
 /// Draws the busiest step of `demo` into `path` (`.png` or `.svg`).
 pub fn picture(chair: &Chair, demo: &Demo, path: &Path) -> Result<(), RenderError> {
     let (worlds, highlighted) = (&demo.worlds, &demo.check.contact_triangles);
     let step = demo.busiest;
-    let contacts = &demo.trajectory.contacts[step];
+    let contacts = &demo.at_busiest.contacts;
     let bodies: Vec<SnapshotBody> = worlds
         .iter()
         .zip(highlighted)
@@ -45,17 +45,12 @@ pub fn picture(chair: &Chair, demo: &Demo, path: &Path) -> Result<(), RenderErro
 /// Chairs at most in the side picture of a heap (the ones nearest its middle plane).
 const SLICE_CHAIRS: usize = 400;
 
-/// The heap from the side at step `step` of `demo` into `path` (`.png` or `.svg`): the chairs
+/// The heap from the side at the kept step `at` of `demo` into `path` (`.png` or `.svg`): the chairs
 /// whose centres lie in a 2.4 m slab through the heap's middle (`y` between the centres'
 /// median ± 1.2 m; at most 400, the nearest), seen along `+y`, with the step's
 /// chair–chair penalty contact points in the slab.
-pub fn heap_picture(
-    chair: &Chair,
-    demo: &Demo,
-    step: usize,
-    path: &Path,
-) -> Result<(), RenderError> {
-    let placements = &demo.trajectory.steps[step];
+pub fn heap_picture(chair: &Chair, demo: &Demo, at: &Kept, path: &Path) -> Result<(), RenderError> {
+    let (step, placements) = (at.step, &at.placements);
     let mut ys: Vec<f64> = placements.iter().map(|p| p.x[1]).collect();
     ys.sort_by(f64::total_cmp);
     let middle = ys.get(ys.len() / 2).copied().unwrap_or(0.0);
@@ -75,7 +70,8 @@ pub fn heap_picture(
             ..SnapshotBody::default()
         })
         .collect();
-    let points: Vec<[f64; 3]> = demo.trajectory.contacts[step]
+    let points: Vec<[f64; 3]> = at
+        .contacts
         .chairs
         .iter()
         .filter(|p| (f64::from(p[1]) - middle).abs() <= 1.2)

@@ -1,11 +1,12 @@
 //! Logging a chairs simulation to a [Rerun](https://rerun.io) recording (feature `rerun`):
-//! every `every`-th step, each chair's deformed mesh (its own entity, `chairs/<k>`) and the
+//! the kept steps of a demo run, each chair's deformed mesh (its own entity, `chairs/<k>`) and the
 //! step's contact points (`contacts/chairs` red, `contacts/ground` orange), on the `step`
 //! timeline. Open the file with `rerun FILE.rrd`.
 
 use std::path::{Path, PathBuf};
 
-use crate::sim::chairs::{world_vertices, Chair, Trajectory};
+use crate::sim::chairs::{world_vertices, Chair};
+use crate::sim::demo::Kept;
 
 /// Why a recording could not be written: the file and the problem (the recording stream's
 /// error, in words).
@@ -25,13 +26,9 @@ impl std::fmt::Display for RerunError {
 
 impl std::error::Error for RerunError {}
 
-/// Writes `trajectory` to the Rerun recording `path` (see the module docs).
-pub fn log_chairs(
-    chair: &Chair,
-    trajectory: &Trajectory,
-    every: usize,
-    path: &Path,
-) -> Result<(), RerunError> {
+/// Writes the kept steps `steps` (e.g. every `every`-th of a demo run,
+/// [`crate::sim::demo::run_keeping`]) to the Rerun recording `path` (see the module docs).
+pub fn log_chairs(chair: &Chair, steps: &[Kept], path: &Path) -> Result<(), RerunError> {
     let fail = |e: &dyn std::fmt::Display| RerunError {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -46,9 +43,9 @@ pub fn log_chairs(
             .with_colors([rerun::Color::from_rgb(200, 200, 200)]),
     )
     .map_err(|e| fail(&e))?;
-    for (step, placements) in trajectory.steps.iter().enumerate().step_by(every.max(1)) {
-        rec.set_time_sequence("step", step as i64);
-        for (k, placement) in placements.iter().enumerate() {
+    for kept in steps {
+        rec.set_time_sequence("step", kept.step as i64);
+        for (k, placement) in kept.placements.iter().enumerate() {
             let vertices: Vec<[f32; 3]> = world_vertices(chair, placement)
                 .iter()
                 .map(|v| v.map(|x| x as f32))
@@ -59,22 +56,21 @@ pub fn log_chairs(
             rec.log(format!("chairs/{k}"), &mesh)
                 .map_err(|e| fail(&e))?;
         }
-        if let Some(contacts) = trajectory.contacts.get(step) {
-            rec.log(
-                "contacts/chairs",
-                &rerun::Points3D::new(contacts.chairs.iter().copied())
-                    .with_colors([rerun::Color::from_rgb(220, 30, 30)])
-                    .with_radii([0.015]),
-            )
-            .map_err(|e| fail(&e))?;
-            rec.log(
-                "contacts/ground",
-                &rerun::Points3D::new(contacts.ground.iter().copied())
-                    .with_colors([rerun::Color::from_rgb(240, 150, 20)])
-                    .with_radii([0.01]),
-            )
-            .map_err(|e| fail(&e))?;
-        }
+        let contacts = &kept.contacts;
+        rec.log(
+            "contacts/chairs",
+            &rerun::Points3D::new(contacts.chairs.iter().copied())
+                .with_colors([rerun::Color::from_rgb(220, 30, 30)])
+                .with_radii([0.015]),
+        )
+        .map_err(|e| fail(&e))?;
+        rec.log(
+            "contacts/ground",
+            &rerun::Points3D::new(contacts.ground.iter().copied())
+                .with_colors([rerun::Color::from_rgb(240, 150, 20)])
+                .with_radii([0.01]),
+        )
+        .map_err(|e| fail(&e))?;
     }
     rec.flush_blocking().map_err(|e| fail(&e))?;
     Ok(())

@@ -4,11 +4,12 @@
 use std::sync::OnceLock;
 
 use bdtree_cli::sim::chairs::{
-    initial_placements, prepare_chair, replay, simulate, simulate_from, world_vertices, Chair,
+    initial_placements, prepare_chair, simulate, simulate_from, world_vertices, Chair,
     ChairOptions, GroundContacts, Placement, ProxyContact, MODES,
 };
 use bdtree_cli::sim::check::{proxy_check, CheckError};
 use bdtree_cli::sim::demo::{self, DemoError};
+use bdtree_cli::sim::replay::{replay, Replay};
 use bdtree_cli::sim::response::{
     smallest_eigenvalue, strain_limited, Push, StepLimit, DAMPING_BUDGET, VISCOUS,
 };
@@ -201,7 +202,8 @@ fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
     let run = demo::run(chair, 8, 400, &mut |_| {}).expect("demo");
     let check = &run.proxy_check;
     let step = run.busiest;
-    let reported = &run.trajectory.contacts[step].proxies;
+    assert_eq!(run.at_busiest.step, step);
+    let reported = &run.at_busiest.contacts.proxies;
     assert!(
         check.truth > 0 && check.reported == reported.len(),
         "{check:?}"
@@ -215,7 +217,7 @@ fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
         )),
         "{summary}"
     );
-    let at = &run.trajectory.steps[step];
+    let at = &run.at_busiest.placements;
     let depth = run.options.proxy_depth;
     // Dropped: every contact's absence is seen.
     for k in 0..reported.len() {
@@ -252,7 +254,7 @@ fn the_demo_check_fails_on_a_dropped_or_invented_proxy_contact() {
 }
 
 /// A small pile (27 chairs from a hopper, contacts at depth 10), run by the demo on 2
-/// threads: once for every test below.
+/// threads, every step kept: once for every test below.
 fn small_pile() -> &'static demo::Demo {
     static PILE: OnceLock<demo::Demo> = OnceLock::new();
     PILE.get_or_init(|| {
@@ -261,7 +263,7 @@ fn small_pile() -> &'static demo::Demo {
             threads: 2,
             ..ChairOptions::pile(27)
         };
-        demo::run_with(chair(), &options, &mut |_, _, _| {}).expect("pile")
+        demo::run_keeping(chair(), &options, 1, &mut |_, _, _| {}).expect("pile")
     })
 }
 
@@ -270,9 +272,10 @@ fn small_pile() -> &'static demo::Demo {
 #[test]
 fn a_pile_is_the_same_on_one_and_two_threads() {
     let pile = small_pile();
-    let reference = &pile.trajectory;
+    let reference = &pile.kept;
+    assert_eq!(reference.len(), pile.options.steps, "every step kept");
     assert!(
-        reference.reports.iter().map(|r| r.contacts).max() > Some(20),
+        pile.reports.iter().map(|r| r.contacts).max() > Some(20),
         "the chairs heap up"
     );
     for (threads, broad) in [(1, BroadPhase::Sweep), (1, BroadPhase::Grid)] {
@@ -282,15 +285,36 @@ fn a_pile_is_the_same_on_one_and_two_threads() {
             ..pile.options
         };
         let other = simulate(chair(), &options, &mut |_, _| {}).expect("simulate");
-        for (step, (a, b)) in reference.steps.iter().zip(&other.steps).enumerate() {
+        assert_eq!(other.steps.len(), reference.len());
+        for (step, (a, b)) in reference.iter().zip(&other.steps).enumerate() {
+            assert_eq!(a.step, step);
             assert!(
-                format!("{a:?}") == format!("{b:?}"),
+                format!("{:?}", a.placements) == format!("{b:?}"),
                 "{threads} thread(s), {broad:?}: step {step} differs"
             );
         }
-        for (step, (a, b)) in reference.contacts.iter().zip(&other.contacts).enumerate() {
-            assert_eq!(a.proxies, b.proxies, "step {step}");
-            assert_eq!(format!("{:?}", a.ground), format!("{:?}", b.ground));
+        for (step, (a, b)) in reference.iter().zip(&other.contacts).enumerate() {
+            assert_eq!(a.contacts.proxies, b.proxies, "step {step}");
+            assert_eq!(
+                format!("{:?}", a.contacts.ground),
+                format!("{:?}", b.ground)
+            );
+        }
+        if threads == 1 && broad == BroadPhase::Sweep {
+            // The demo's streamed figures are the recorded trajectory's replays: deformable
+            // (the simulation's own collision part) and rigid (each step replayed after it).
+            let counts = |r: &Replay| {
+                [r.colliding_pairs, r.contacts, r.ground_contacts]
+                    .into_iter()
+                    .chain([r.overlap_tests, r.sphere_updates])
+                    .collect::<Vec<f64>>()
+            };
+            for (rigid, streamed) in [(false, &pile.deformable), (true, &pile.rigid)] {
+                let again = replay(chair(), &options, &other, rigid).expect("replay");
+                assert_eq!(counts(&again), counts(streamed), "rigid: {rigid}");
+                assert_eq!(streamed.seconds.len(), pile.options.steps);
+            }
+            assert!(pile.rigid.contacts > 0.0 && pile.rigid.overlap_tests > 0.0);
         }
     }
 }
@@ -314,7 +338,8 @@ fn a_pile_heaps_up() {
         }
     }
     let pile = small_pile();
-    let last = pile.trajectory.steps.last().expect("steps");
+    let last = &pile.last.placements;
+    assert_eq!(pile.last.step + 1, pile.options.steps);
     let above = last.iter().filter(|p| p.x[2] > 0.9).count();
     assert!(above >= 3, "chairs resting on chairs: {above}");
     assert!(last.iter().all(|p| p.x[2] > 0.0), "none through the ground");
@@ -328,8 +353,9 @@ fn the_exact_check_compares_near_pairs_and_fails_on_a_planted_miss() {
     let check = &pile.check;
     assert!(check.near > 0, "{check:?}");
     let step = pile.busiest;
-    let at = &pile.trajectory.steps[step];
-    let proxies = &pile.trajectory.contacts[step].proxies;
+    assert_eq!(pile.kept[step].placements, pile.at_busiest.placements);
+    let at = &pile.at_busiest.placements;
+    let proxies = &pile.at_busiest.contacts.proxies;
     let again = demo::exact_check(chair(), at, &pile.worlds, proxies).expect("check");
     assert_eq!(&again, check);
     // Drop the first near pair of each chair pair: the check must fail on it.

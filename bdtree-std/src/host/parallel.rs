@@ -2,16 +2,21 @@
 //! run's answers bit for bit.
 //!
 //! A body's sphere cache is written by every query that reads it, so two pairs sharing a body
-//! cannot run at once. The pairs are split into **rounds** in which no body appears twice
-//! (a greedy edge colouring in pair order: each pair takes the first round where both its
-//! bodies are free, up to 128 rounds; the rest run one by one after them), and each round's
-//! pairs run in parallel. Every pair's answer depends only on the two bodies' states (a
-//! cached sphere is the same whichever pair computed it), and the answers are handed back in
-//! pair order, so the caller sums and sorts them exactly as the serial run does.
+//! cannot run at once. The bodies are cut into **blocks** of consecutive indices (8 per
+//! thread), and the pairs grouped into **tasks**, one per pair of blocks (a block with itself
+//! for the pairs within it), each task's pairs in pair order. Every thread takes the first task
+//! (the largest first) whose two blocks no running task holds, answers its pairs one after the
+//! other, gives the blocks back and takes the next; a thread finding every pending task
+//! blocked waits until a block is given back. A thread never waits on the others otherwise
+//! (no rounds: a thread the machine preempts holds up only the tasks that need its blocks),
+//! and a body's pairs with one block run one after the other, its cached spheres still warm.
+//! Every pair's answer depends only on the two bodies' states (a cached sphere is the same
+//! whichever pair computed it), and the answers are handed back in pair order, so the caller
+//! sums and sorts them exactly as the serial run does.
 //!
 //! One thread runs everything in order on the calling thread, with no pool.
 
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -20,9 +25,6 @@ use super::error::HostError;
 
 /// Scratch of one thread (the certificate's node-pair stack).
 pub(crate) type Scratch = Vec<(u32, u32)>;
-
-/// Most rounds of one batch of pairs (a bit of a `u128` per body).
-const ROUNDS: usize = 128;
 
 /// How many threads a world's queries use, and their pool.
 #[derive(Clone)]
@@ -109,33 +111,22 @@ impl Threads {
                 .map(|k| serial(bodies, k, scratch))
                 .collect();
         };
-        let (rounds, rest) = rounds(bodies.len(), pairs);
+        let plan = Plan::new(bodies.len(), pairs, self.count);
+        let schedule = Mutex::new(Schedule {
+            blocks: bodies.chunks_mut(plan.size).map(Some).collect(),
+            pending: (0..plan.tasks.len()).collect(),
+        });
+        let freed = Condvar::new();
+        let done: Vec<Vec<(usize, T)>> =
+            pool.broadcast(|_| work(&plan, pairs, &schedule, &freed, &f));
         let mut out: Vec<Option<T>> = (0..pairs.len()).map(|_| None).collect();
-        for round in &rounds {
-            let mut slots: Vec<Option<&mut Body>> = bodies.iter_mut().map(Some).collect();
-            let tasks: Vec<(usize, &mut Body, &mut Body)> = round
-                .iter()
-                .filter_map(|&k| {
-                    let [i, j] = pairs[k];
-                    let a = slots[i].take()?;
-                    let b = slots[j].take()?;
-                    Some((k, a, b))
-                })
-                .collect();
-            let done: Vec<(usize, T)> = pool.install(|| {
-                tasks
-                    .into_par_iter()
-                    .map_init(Vec::new, |s, (k, a, b)| (k, f(k, a, b, s)))
-                    .collect()
-            });
-            for (k, t) in done {
-                out[k] = Some(t);
+        for (k, t) in done.into_iter().flatten() {
+            if let Some(slot) = out.get_mut(k) {
+                *slot = Some(t);
             }
         }
-        for k in rest {
-            out[k] = Some(serial(bodies, k, scratch));
-        }
-        // Every pair is in exactly one round or in `rest`.
+        // Every pair is in exactly one task (a pair out of range would have failed serially
+        // too: it is answered here).
         out.into_iter()
             .enumerate()
             .map(|(k, t)| t.unwrap_or_else(|| serial(bodies, k, scratch)))
@@ -143,59 +134,150 @@ impl Threads {
     }
 }
 
-/// The rounds of the module docs: pair indices per round, and the pairs left for after them.
-fn rounds(n: usize, pairs: &[[usize; 2]]) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let mut used = vec![0u128; n];
-    let mut rounds: Vec<Vec<usize>> = Vec::new();
-    let mut rest = Vec::new();
-    for (k, &[i, j]) in pairs.iter().enumerate() {
-        let r = (used[i] | used[j]).trailing_ones() as usize;
-        if r >= ROUNDS {
-            rest.push(k);
-            continue;
+/// The bodies cut into blocks of consecutive indices, and the pairs grouped into **tasks**, one
+/// per pair of blocks (module docs).
+struct Plan {
+    /// Bodies per block.
+    size: usize,
+    /// Per task: its two blocks (equal for the pairs within one block) and its pairs' indices,
+    /// in pair order. The tasks are sorted by their number of pairs, the most first.
+    tasks: Vec<([usize; 2], Vec<usize>)>,
+}
+
+/// Blocks per thread: enough that a thread finds a task whose blocks are free while the others
+/// work, few enough that a block's bodies stay together in a task (a body's sphere cache is
+/// reused by its pairs with the other block's bodies, one after the other).
+const BLOCKS_PER_THREAD: usize = 8;
+
+impl Plan {
+    fn new(n: usize, pairs: &[[usize; 2]], threads: usize) -> Plan {
+        let size = n.div_ceil(BLOCKS_PER_THREAD * threads.max(1)).max(1);
+        let mut keyed: Vec<([usize; 2], usize)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &[i, j])| ([i / size, j / size], k))
+            .collect();
+        // Stable: each task's pairs stay in pair order.
+        keyed.sort_by_key(|&(blocks, _)| blocks);
+        let mut tasks: Vec<([usize; 2], Vec<usize>)> = Vec::new();
+        for (blocks, k) in keyed {
+            match tasks.last_mut() {
+                Some((last, ks)) if *last == blocks => ks.push(k),
+                _ => tasks.push((blocks, vec![k])),
+            }
         }
-        used[i] |= 1 << r;
-        used[j] |= 1 << r;
-        if rounds.len() <= r {
-            rounds.resize_with(r + 1, Vec::new);
-        }
-        rounds[r].push(k);
+        tasks.sort_by_key(|(_, ks)| std::cmp::Reverse(ks.len()));
+        Plan { size, tasks }
     }
-    (rounds, rest)
+}
+
+/// What the threads share: every block not lent to a running task, and the tasks not started.
+struct Schedule<'b> {
+    blocks: Vec<Option<&'b mut [Body]>>,
+    pending: Vec<usize>,
+}
+
+/// One thread's part: takes the first pending task whose blocks are both free, answers its
+/// pairs in order on them, gives them back, until no task is left; waits while every pending
+/// task has a block lent out. The answers, each with its pair's index.
+fn work<T>(
+    plan: &Plan,
+    pairs: &[[usize; 2]],
+    schedule: &Mutex<Schedule<'_>>,
+    freed: &Condvar,
+    f: &(impl Fn(usize, &mut Body, &mut Body, &mut Scratch) -> T + Sync),
+) -> Vec<(usize, T)> {
+    let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut out = Vec::new();
+    let mut scratch = Scratch::new();
+    let mut state = lock();
+    loop {
+        let free = |state: &Schedule<'_>, t: usize| {
+            let [a, b] = plan.tasks[t].0;
+            state.blocks.get(a).is_some_and(Option::is_some)
+                && state.blocks.get(b).is_some_and(Option::is_some)
+        };
+        let Some(p) = state.pending.iter().position(|&t| free(&state, t)) else {
+            if state.pending.is_empty() {
+                return out;
+            }
+            state = freed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            continue;
+        };
+        let t = state.pending.remove(p);
+        let ([a, b], ks) = &plan.tasks[t];
+        let (a, b) = (*a, *b);
+        // Both free (checked above): a task whose blocks could not be taken is left to the
+        // caller's serial pass.
+        let Some(first) = state.blocks.get_mut(a).and_then(Option::take) else {
+            continue;
+        };
+        let second = if a == b {
+            None
+        } else {
+            match state.blocks.get_mut(b).and_then(Option::take) {
+                Some(other) => Some(other),
+                None => {
+                    state.blocks[a] = Some(first);
+                    continue;
+                }
+            }
+        };
+        drop(state);
+        let (first, mut second) = (first, second);
+        for &k in ks {
+            let [i, j] = pairs[k];
+            let (i, j) = (i - a * plan.size, j - b * plan.size);
+            let found = match &mut second {
+                // Both bodies in one block: `i < j`.
+                None => {
+                    let (head, tail) = first.split_at_mut(j);
+                    f(k, &mut head[i], &mut tail[0], &mut scratch)
+                }
+                Some(other) => f(k, &mut first[i], &mut other[j], &mut scratch),
+            };
+            out.push((k, found));
+        }
+        state = lock();
+        state.blocks[a] = Some(first);
+        if let Some(other) = second {
+            state.blocks[b] = Some(other);
+        }
+        freed.notify_all();
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::rounds;
+    use super::Plan;
 
-    /// No body twice in a round; every pair once; a star of 200 pairs overflows to `rest`.
+    /// Every pair in exactly one task, in pair order within it, both bodies in the task's
+    /// blocks; the tasks the most pairs first.
     #[test]
-    fn rounds_keep_bodies_apart() {
+    fn a_plan_holds_every_pair_once_in_its_blocks() {
         let mut pairs = Vec::new();
-        for i in 0..30 {
-            for j in i + 1..30 {
-                if (i * 7 + j * 3) % 4 == 0 {
+        for i in 0..300 {
+            for j in i + 1..300 {
+                if (i * 7 + j * 3) % 11 == 0 || j == i + 1 || i == 0 {
                     pairs.push([i, j]);
                 }
             }
         }
-        for j in 31..231 {
-            pairs.push([30, j]);
-        }
-        let (rounds, rest) = rounds(231, &pairs);
-        let mut seen = vec![false; pairs.len()];
-        for round in &rounds {
-            let mut bodies = std::collections::HashSet::new();
-            for &k in round {
-                assert!(bodies.insert(pairs[k][0]) && bodies.insert(pairs[k][1]));
-                assert!(!std::mem::replace(&mut seen[k], true));
+        for threads in [2, 3, 8] {
+            let plan = Plan::new(300, &pairs, threads);
+            assert_eq!(plan.size, 300usize.div_ceil(8 * threads));
+            let mut seen = vec![false; pairs.len()];
+            for ([a, b], ks) in &plan.tasks {
+                assert!(a <= b && !ks.is_empty());
+                assert!(ks.windows(2).all(|w| w[0] < w[1]));
+                for &k in ks {
+                    let [i, j] = pairs[k];
+                    assert_eq!([i / plan.size, j / plan.size], [*a, *b]);
+                    assert!(!std::mem::replace(&mut seen[k], true));
+                }
             }
+            assert!(seen.iter().all(|&s| s));
+            assert!(plan.tasks.windows(2).all(|w| w[0].1.len() >= w[1].1.len()));
         }
-        assert_eq!(rest.len(), 200 - 128);
-        for k in rest {
-            assert_eq!(pairs[k][0], 30);
-            assert!(!std::mem::replace(&mut seen[k], true));
-        }
-        assert!(seen.iter().all(|&s| s));
     }
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use std::io::IsTerminal;
 
-use bdtree_cli::sim::chairs::{pile_steps, Chair, ChairOptions, GroundContacts, Trajectory};
-use bdtree_cli::sim::demo::{self, Phase};
+use bdtree_cli::sim::chairs::{pile_steps, Chair, ChairOptions, GroundContacts, StepReport};
+use bdtree_cli::sim::demo::{self, Kept, Phase};
 use bdtree_cli::view::demo::{collision_plot, heap_picture, picture};
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::host::BroadPhase;
@@ -55,6 +55,11 @@ pub struct Args {
     /// Log every this many steps to the Rerun recording.
     #[arg(long, default_value_t = 25)]
     rerun_every: usize,
+    /// Write every step's figures to this CSV file as the run goes (step, simulated time,
+    /// candidate and colliding chair pairs, chair–chair and ground proxy contacts, collision
+    /// ms deformable and rigid, sphere overlap tests deformable and rigid).
+    #[arg(long)]
+    log: Option<PathBuf>,
     /// The ground plane's contacts: its contact proxies at the chair–chair proxy depth, or
     /// every exact triangle contact (several times slower).
     #[arg(long, value_enum, default_value_t = Ground::Proxies)]
@@ -129,32 +134,84 @@ pub fn exec(args: Args) -> Result<(), CliError> {
         if !std::io::stderr().is_terminal() {
             bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
         }
-        let mut last = None;
-        let run = demo::run_with(&prepared.chair, &options, &mut |phase, step, report| {
-            if last != Some(phase) {
-                last = Some(phase);
-                bar.set_position(0);
-                bar.set_prefix(match phase {
-                    Phase::Simulating => "simulating",
-                    Phase::Deformable => "deformable",
-                    Phase::Rigid => "rigid",
-                    Phase::Checking => "checking",
-                });
+        let mut log = match &args.log {
+            Some(path) => {
+                let write = |error| CliError::Write {
+                    path: path.clone(),
+                    error,
+                };
+                let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(write)?);
+                writeln!(
+                    file,
+                    "step,t_s,candidates,colliding_pairs,contacts,ground_contacts,deformable_ms,rigid_ms,overlap_tests_deformable,overlap_tests_rigid"
+                )
+                .map_err(write)?;
+                Some(file)
             }
-            bar.set_position(step as u64 + 1);
-            bar.set_message(format!(
-                "t = {:.3} s, {} proxy contacts, collision {:.1} ms",
-                (step + 1) as f64 * options.dt,
-                report.contacts,
-                report.seconds * 1e3
-            ));
-        });
+            None => None,
+        };
+        let mut written: std::io::Result<()> = Ok(());
+        let (mut last, mut simulated) = (None, StepReport::default());
+        let keep_every = if args.rerun.is_some() {
+            args.rerun_every.max(1)
+        } else {
+            0
+        };
+        let run = demo::run_keeping(
+            &prepared.chair,
+            &options,
+            keep_every,
+            &mut |phase, step, report| {
+                if last != Some(phase) && phase == Phase::Checking {
+                    bar.set_prefix("checking");
+                }
+                last = Some(phase);
+                match phase {
+                    Phase::Simulating => simulated = *report,
+                    Phase::Rigid => {
+                        bar.set_prefix("simulating");
+                        bar.set_position(step as u64 + 1);
+                        bar.set_message(format!(
+                        "t = {:.3} s, {} proxy contacts, collision {:.1} ms deformable, {:.1} ms rigid",
+                        (step + 1) as f64 * options.dt,
+                        simulated.contacts,
+                        simulated.seconds * 1e3,
+                        report.seconds * 1e3
+                    ));
+                        if let (Some(file), Ok(())) = (&mut log, &written) {
+                            let d = &simulated;
+                            written = writeln!(
+                                file,
+                                "{step},{:.3},{},{},{},{},{:.3},{:.3},{},{}",
+                                step as f64 * options.dt,
+                                d.candidates,
+                                d.colliding_pairs,
+                                d.contacts,
+                                d.ground_contacts,
+                                d.seconds * 1e3,
+                                report.seconds * 1e3,
+                                d.overlap_tests,
+                                report.overlap_tests
+                            )
+                            .and_then(|()| file.flush());
+                        }
+                    }
+                    Phase::Checking => {}
+                }
+            },
+        );
         bar.finish_and_clear();
+        if let (Err(error), Some(path)) = (written, &args.log) {
+            return Err(CliError::Write {
+                path: path.clone(),
+                error,
+            });
+        }
         run?
     };
     writeln!(std::io::stdout(), "{run}")?;
     if let Some(path) = &args.rerun {
-        log_rerun(&prepared.chair, &run.trajectory, args.rerun_every, path)?;
+        log_rerun(&prepared.chair, &run.kept, path)?;
         writeln!(
             std::io::stdout(),
             "  Rerun recording: {} (open with `rerun {}`)",
@@ -164,8 +221,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
     }
     writeln!(std::io::stdout(), "{}", run.resting()?)?;
     if args.pile {
-        let last = run.trajectory.steps.len().saturating_sub(1);
-        heap_picture(&prepared.chair, &run, last, &args.output)?;
+        heap_picture(&prepared.chair, &run, &run.last, &args.output)?;
         writeln!(
             std::io::stdout(),
             "  picture (the heap from the side): {}",
@@ -221,17 +277,12 @@ fn scene() -> Result<(), CliError> {
 }
 
 #[cfg(feature = "rerun")]
-fn log_rerun(
-    chair: &Chair,
-    trajectory: &Trajectory,
-    every: usize,
-    path: &Path,
-) -> Result<(), CliError> {
-    bdtree_cli::view::rerun::log_chairs(chair, trajectory, every, path).map_err(CliError::Rerun)
+fn log_rerun(chair: &Chair, steps: &[Kept], path: &Path) -> Result<(), CliError> {
+    bdtree_cli::view::rerun::log_chairs(chair, steps, path).map_err(CliError::Rerun)
 }
 
 #[cfg(not(feature = "rerun"))]
-fn log_rerun(_: &Chair, _: &Trajectory, _: usize, path: &Path) -> Result<(), CliError> {
+fn log_rerun(_: &Chair, _: &[Kept], path: &Path) -> Result<(), CliError> {
     Err(CliError::NoRerun {
         path: path.to_path_buf(),
     })
