@@ -20,7 +20,7 @@
 //! verifies it): every node's updated sphere contains its children's for every `q`, in exact
 //! arithmetic, and so (by induction) every descendant's. Computed spheres carry rounding
 //! error, so a computed ancestor sphere need not contain a computed descendant sphere; the
-//! traversal therefore tests every node with its sphere enlarged by
+//! traversal therefore tests every **non-proxy** node with its sphere enlarged by
 //!
 //! ```text
 //! margin = (8 + ⌈d / 4⌉) · δ      (d the tree's depth, δ the body's sphere rounding bound)
@@ -36,10 +36,7 @@
 //! (`spheres_overlap`'s relative slack `16u` is below `δ/6` of any radius of the body) and the
 //! rounding of the enlargement itself. So if a proxy pair overlaps, every ancestor pair's
 //! enlarged spheres overlap and the traversal reaches it; and a proxy pair is reported exactly
-//! when its own (unenlarged) spheres overlap: the leaf step tests them again. (A proxy's
-//! sphere is enlarged in the walk like any other — the walk then never asks which children
-//! are proxies before testing them, a lookup of the tree's links per child — and the few
-//! proxy pairs within the margin of touching cost one more test each.)
+//! when its own (unenlarged) spheres overlap.
 //!
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
 //!
@@ -86,8 +83,8 @@ pub const fn proxy_stack_capacity(
     )
 }
 
-/// The proxy query's policy: spheres enlarged by the margin, proxies terminal, the leaf step
-/// reports the pair when its own spheres overlap.
+/// The proxy query's policy: spheres enlarged above the proxy depth, proxies terminal, the
+/// leaf step reports the pair.
 struct Proxies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
     bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
     /// Per side: proxy depth and the non-proxy margin (module docs).
@@ -103,15 +100,16 @@ fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
 }
 
 impl<S: Scalar, X: ProxySink<S> + ?Sized> Proxies<'_, '_, '_, '_, '_, S, X> {
-    /// A node's sphere as its bound in the walk: enlarged by the margin (module docs).
+    /// A node's sphere as its bound: a proxy's own, a non-proxy's enlarged by the margin.
     #[inline(always)]
-    fn enlarged(&self, first: bool, [x, y, z, r]: [S; 4]) -> [S; 4] {
+    fn enlarged(&self, first: bool, node: u32, [x, y, z, r]: [S; 4]) -> Option<[S; 4]> {
+        let proxy = self.node(first, node)?.terminal;
         let margin = if first {
             self.margins[0]
         } else {
             self.margins[1]
         };
-        [x, y, z, r + margin]
+        Some([x, y, z, if proxy { r } else { r + margin }])
     }
 }
 
@@ -142,23 +140,26 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
         })
     }
 
-    /// A node's sphere enlarged by the margin.
+    /// A proxy's own sphere, a non-proxy's enlarged by the margin.
     #[inline(always)]
     fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
         let sphere = self.bodies.sphere(first, node)?;
-        Some(self.enlarged(first, sphere))
+        self.enlarged(first, node, sphere)
     }
 
     #[inline(always)]
     fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
         let sphere = self.bodies.cached_sphere(first, node)?;
-        Some(self.enlarged(first, sphere))
+        self.enlarged(first, node, sphere)
     }
 
     #[inline(always)]
-    fn children(&mut self, first: bool, [left, _]: [u32; 2]) -> Option<[[S; 4]; 2]> {
+    fn children(&mut self, first: bool, [left, right]: [u32; 2]) -> Option<[[S; 4]; 2]> {
         let [l, r] = self.bodies.child_spheres(first, left)?;
-        Some([self.enlarged(first, l), self.enlarged(first, r)])
+        Some([
+            self.enlarged(first, left, l)?,
+            self.enlarged(first, right, r)?,
+        ])
     }
 
     #[inline(always)]
@@ -186,11 +187,6 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
         else {
             return Err(QueryStatus::Inconsistent);
         };
-        // The walk reached the pair on enlarged spheres: it is reported when its own overlap.
-        stats.overlap_tests += 1;
-        if !spheres_overlap(sa, sb) {
-            return Ok(Flow::Continue);
-        }
         let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
         let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         let pair = ProxyPair {
@@ -386,11 +382,6 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S
             return Err(QueryStatus::Inconsistent);
         };
         let sb = self.see(false, sb);
-        // As in the plain walk's leaf: reported when the pair's own spheres overlap.
-        stats.overlap_tests += 1;
-        if !spheres_overlap(sa, sb) {
-            return Ok(Flow::Continue);
-        }
         let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
         let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         let pair = ProxyPair {
