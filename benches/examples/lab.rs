@@ -17,23 +17,10 @@ use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, uv_sphere};
+use bdtree_std::vec3::{cross, dot, sub};
 use bdtree_std::BodyStorage;
 
 const MODES: usize = 10;
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
 
 /// Per node of a tree: its subtree's triangles (pre-order layout).
 fn subtree_triangles(tree: &TreeView<'_, f64>) -> Vec<Vec<u32>> {

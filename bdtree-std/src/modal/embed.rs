@@ -2,7 +2,7 @@
 //! pieces hold the lattice nodes they move with.
 
 use super::element::{corner, shape};
-use super::lattice::{cell_meets_plane, cell_range, Grid};
+use super::lattice::{cell_meets_plane, cells_of_box, Grid};
 use super::sparse::{System, HELD, UNUSED};
 use crate::io::Basis;
 use crate::io::Mesh;
@@ -98,43 +98,34 @@ pub(super) fn held_nodes(mesh: &Mesh, grid: &Grid, held_vertex: &[bool]) -> Vec<
             continue;
         }
         let p = t.map(|v| mesh.vertices[v as usize]);
-        let lo: [f64; 3] = core::array::from_fn(|a| p[0][a].min(p[1][a]).min(p[2][a]));
-        let hi: [f64; 3] = core::array::from_fn(|a| p[0][a].max(p[1][a]).max(p[2][a]));
-        let Some(r) = cell_range(grid, lo, hi) else {
-            continue;
-        };
-        for k in r[2][0]..=r[2][1] {
-            for j in r[1][0]..=r[1][1] {
-                for i in r[0][0]..=r[0][1] {
-                    let c = [i, j, k];
-                    if !grid.is_solid(grid.cell(i, j, k)) || !cell_meets_plane(grid, c, &p) {
-                        continue;
+        cells_of_box(grid, &p, |c, lo, hi| {
+            let [i, j, k] = c;
+            if !grid.is_solid(grid.cell(i, j, k)) || !cell_meets_plane(grid, c, &p) {
+                return;
+            }
+            // The triangle's box in the cell's local coordinates, clamped to it.
+            let local_lo: [f64; 3] = core::array::from_fn(|a| {
+                ((lo[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
+            });
+            let local_hi: [f64; 3] = core::array::from_fn(|a| {
+                ((hi[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
+            });
+            for l in 0..8 {
+                let d = corner(l);
+                // Node l's weight vanishes over the box if, along some axis, the box
+                // lies on the far face from it.
+                let zero = (0..3).any(|a| {
+                    if d[a] == 1 {
+                        local_hi[a] <= WEIGHT_FLOOR
+                    } else {
+                        local_lo[a] >= 1.0 - WEIGHT_FLOOR
                     }
-                    // The triangle's box in the cell's local coordinates, clamped to it.
-                    let local_lo: [f64; 3] = core::array::from_fn(|a| {
-                        ((lo[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
-                    });
-                    let local_hi: [f64; 3] = core::array::from_fn(|a| {
-                        ((hi[a] - grid.origin[a]) / grid.h[a] - c[a] as f64).clamp(0.0, 1.0)
-                    });
-                    for l in 0..8 {
-                        let d = corner(l);
-                        // Node l's weight vanishes over the box if, along some axis, the box
-                        // lies on the far face from it.
-                        let zero = (0..3).any(|a| {
-                            if d[a] == 1 {
-                                local_hi[a] <= WEIGHT_FLOOR
-                            } else {
-                                local_lo[a] >= 1.0 - WEIGHT_FLOOR
-                            }
-                        });
-                        if !zero {
-                            held[grid.node(i + d[0], j + d[1], k + d[2])] = true;
-                        }
-                    }
+                });
+                if !zero {
+                    held[grid.node(i + d[0], j + d[1], k + d[2])] = true;
                 }
             }
-        }
+        });
     }
     held
 }

@@ -33,6 +33,14 @@ pub(super) fn apply(r: &Rotation, p: [f64; 3]) -> [f64; 3] {
     core::array::from_fn(|a| r[a][0] * p[0] + r[a][1] * p[1] + r[a][2] * p[2])
 }
 
+/// `mesh` with every vertex turned by `r` ([`apply`]): the body in lattice coordinates.
+pub(super) fn turned(mesh: &Mesh, r: &Rotation) -> Mesh {
+    Mesh {
+        vertices: mesh.vertices.iter().map(|&p| apply(r, p)).collect(),
+        triangles: mesh.triangles.clone(),
+    }
+}
+
 /// `Rᵀ p`.
 pub(super) fn apply_inverse(r: &Rotation, p: [f64; 3]) -> [f64; 3] {
     core::array::from_fn(|a| r[0][a] * p[0] + r[1][a] * p[1] + r[2][a] * p[2])

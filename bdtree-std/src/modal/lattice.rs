@@ -371,23 +371,35 @@ fn cells_near_surface(mesh: &Mesh, grid: &Grid) -> Vec<bool> {
     let mut near = vec![false; grid.fill.len()];
     for t in &mesh.triangles {
         let p = t.map(|v| mesh.vertices[v as usize]);
-        let lo: [f64; 3] = core::array::from_fn(|a| p[0][a].min(p[1][a]).min(p[2][a]));
-        let hi: [f64; 3] = core::array::from_fn(|a| p[0][a].max(p[1][a]).max(p[2][a]));
-        let Some(r) = cell_range(grid, lo, hi) else {
-            continue;
-        };
-        for k in r[2][0]..=r[2][1] {
-            for j in r[1][0]..=r[1][1] {
-                for i in r[0][0]..=r[0][1] {
-                    let c = grid.cell(i, j, k);
-                    if !near[c] && cell_meets_plane(grid, [i, j, k], &p) {
-                        near[c] = true;
-                    }
-                }
+        cells_of_box(grid, &p, |[i, j, k], _, _| {
+            let c = grid.cell(i, j, k);
+            if !near[c] && cell_meets_plane(grid, [i, j, k], &p) {
+                near[c] = true;
+            }
+        });
+    }
+    near
+}
+
+/// Calls `visit` with every cell `[i, j, k]` that the bounding box of triangle `p` touches
+/// ([`cell_range`]), and with that box's low and high corners.
+pub(super) fn cells_of_box(
+    grid: &Grid,
+    p: &[[f64; 3]; 3],
+    mut visit: impl FnMut([usize; 3], [f64; 3], [f64; 3]),
+) {
+    let lo: [f64; 3] = core::array::from_fn(|a| p[0][a].min(p[1][a]).min(p[2][a]));
+    let hi: [f64; 3] = core::array::from_fn(|a| p[0][a].max(p[1][a]).max(p[2][a]));
+    let Some(r) = cell_range(grid, lo, hi) else {
+        return;
+    };
+    for k in r[2][0]..=r[2][1] {
+        for j in r[1][0]..=r[1][1] {
+            for i in r[0][0]..=r[0][1] {
+                visit([i, j, k], lo, hi);
             }
         }
     }
-    near
 }
 
 /// Sub-rays per row of cells: a Fibonacci lattice of `N` points on the cell's cross-section,

@@ -306,14 +306,7 @@ fn analyse(
     let held_vertices = held_vertex.iter().filter(|&&h| h).count();
     // The body in lattice coordinates.
     let (rotation, misalignment) = frame::choose(mesh);
-    let turned = Mesh {
-        vertices: mesh
-            .vertices
-            .iter()
-            .map(|&p| frame::apply(&rotation, p))
-            .collect(),
-        triangles: mesh.triangles.clone(),
-    };
+    let turned = frame::turned(mesh, &rotation);
     let (lo, hi) = lattice::bounds(&turned);
     let longest = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
     let Built {

@@ -452,14 +452,7 @@ fn cuboid(size: [f64; 3]) -> Mesh {
 /// The automatic lattice of `mesh` (as [`analyse`] builds it) with a cell budget.
 fn lattice_of(mesh: &Mesh, max_cells: usize) -> Result<Built, ModesError> {
     let (rotation, _) = frame::choose(mesh);
-    let turned = Mesh {
-        vertices: mesh
-            .vertices
-            .iter()
-            .map(|&p| frame::apply(&rotation, p))
-            .collect(),
-        triangles: mesh.triangles.clone(),
-    };
+    let turned = frame::turned(mesh, &rotation);
     let o = ModalOptions {
         max_cells,
         ..ModalOptions::default()

@@ -17,6 +17,7 @@
 
 use super::units::{area, length, LengthUnit};
 use crate::io::Mesh;
+use crate::vec3::{cross, dot, sub};
 
 /// Area, in squared thicknesses, that a thin part must cover to count.
 pub(super) const AREA_FACTOR: f64 = 10.0;
@@ -62,22 +63,6 @@ impl std::fmt::Display for Wall {
 }
 
 type Triangle = [[f64; 3]; 3];
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
 
 /// Triangles binned in a uniform grid for ray casting.
 struct Bins {

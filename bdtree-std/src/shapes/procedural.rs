@@ -430,21 +430,10 @@ fn normalized(p: [f64; 3]) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vec3::{cross, sub};
 
     /// Relative tolerance of the amplitude check (one rounding of the scaling).
     const AMPLITUDE_TOLERANCE: f64 = 1e-12;
-
-    fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-        [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-    }
-
-    fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-        [
-            a[1] * b[2] - a[2] * b[1],
-            a[2] * b[0] - a[0] * b[2],
-            a[0] * b[1] - a[1] * b[0],
-        ]
-    }
 
     fn normal(mesh: &Mesh, t: &[u32; 3]) -> [f64; 3] {
         let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);

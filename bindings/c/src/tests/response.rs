@@ -14,6 +14,7 @@ use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::host::{self, Body as HostBody, Tree};
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
+use bdtree_std::vec3::{cross, dot, sub};
 
 use crate::c_names::*;
 
@@ -81,23 +82,6 @@ pub(super) fn host_bodies(c: &Case, precision: Precision) -> (Tree, Tree, HostBo
     b.set_state(c.rotation[1], c.translation[1], &c.q[1])
         .expect("b");
     (ta, tb, a, b)
-}
-
-/// `a × b`.
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 /// Barycentric weights of the point of triangle `t` nearest to `p` (Ericson's regions).
