@@ -31,7 +31,8 @@ pub fn fails_with(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// Runs `bdtree ARGS`, which must succeed, and returns its standard output.
+/// Runs `bdtree ARGS`, which must succeed, and returns its standard output (which must be
+/// UTF-8).
 pub fn succeeds(args: &[&str]) -> String {
     let out = bdtree(args);
     assert!(
@@ -39,7 +40,7 @@ pub fn succeeds(args: &[&str]) -> String {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// Runs `bdtree collide SCENE --check` (with `--precision` when given), which must succeed with

@@ -12,19 +12,13 @@ fn scratch(name: &str) -> Scratch {
 #[test]
 fn collide_json_prints_one_sorted_object_per_frame() {
     let scene = fixtures().join("scenes/thin.json");
-    let out = bdtree(&[
+    let text = succeeds(&[
         "collide",
         scene.to_str().unwrap(),
         "--json",
         "--repeat",
         "2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
     let expected =
         std::fs::read_to_string(fixtures().join("expected/thin.jsonl")).expect("expected");
     assert_eq!(text.lines().count(), expected.lines().count());
@@ -395,16 +389,7 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
     let full = dir.join("full.bdt");
     let small = dir.join("small.bdt");
     let again = dir.join("again.bdt");
-    let run = |args: &[&str]| {
-        let out = bdtree(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("utf-8")
-    };
-    run(&[
+    succeeds(&[
         "build",
         mesh,
         "--modes",
@@ -413,7 +398,7 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
         "-o",
         full.to_str().unwrap(),
     ]);
-    let text = run(&[
+    let text = succeeds(&[
         "build",
         mesh,
         "--modes",
@@ -427,7 +412,7 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
     ]);
     assert!(text.contains("q8 rows, bounded"), "{text}");
     // `compact` of the nested f32 image gives the same bytes as building directly.
-    run(&[
+    succeeds(&[
         "compact",
         full.to_str().unwrap(),
         "--format",
@@ -441,7 +426,7 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
     assert_eq!(bytes, std::fs::read(&again).unwrap());
     assert!(bytes.len() * 10 < std::fs::metadata(&full).unwrap().len() as usize);
 
-    let out = run(&[
+    let out = succeeds(&[
         "inspect",
         small.to_str().unwrap(),
         "--json",
@@ -478,7 +463,7 @@ fn build_compact_and_inspect_make_and_measure_compact_images() {
         &["demo-ball.obj", "drop --precision f64"],
     );
     let plain = dir.join("plain.bdt");
-    run(&[
+    succeeds(&[
         "build",
         mesh,
         "--modes",
@@ -581,13 +566,7 @@ fn a_200_mode_basis_goes_through_build_and_collide() {
 fn inspect_rust_prints_the_images_sizes_as_constants(image: &Path) {
     use bdtree_core::{mode_storage, query_stack_capacity};
     let path = image.to_str().unwrap();
-    let out = bdtree(&["inspect", path, "--rust"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = succeeds(&["inspect", path, "--rust"]);
     let bytes = std::fs::read(image).unwrap();
     let buf = bdtree_std::io::ImageBuf::from_bytes(&bytes);
     let parsed = buf.parse::<f32>().expect("image");

@@ -6,7 +6,7 @@ use bdtree_core::query::boxes::BoxTable;
 use bdtree_std::build::{box_file, box_table};
 use bdtree_std::io::ImageBuf;
 
-use crate::binary::{bdtree, fails_with, fixtures};
+use crate::binary::{fails_with, fixtures, succeeds};
 use crate::support::Scratch;
 
 #[test]
@@ -15,19 +15,10 @@ fn boxes_writes_the_box_table_file_of_an_image() {
     let mesh = fixtures().join("meshes/demo-ball.obj");
     let modes = fixtures().join("modes/demo-ball.npy");
     let (mesh, modes) = (mesh.to_str().unwrap(), modes.to_str().unwrap());
-    let run = |args: &[&str]| {
-        let out = bdtree(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("utf-8")
-    };
     for precision in ["f32", "f64"] {
         let image = dir.join(format!("ball-{precision}.bdt"));
         let table = dir.join(format!("ball-{precision}.box"));
-        run(&[
+        succeeds(&[
             "build",
             mesh,
             "--modes",
@@ -37,7 +28,7 @@ fn boxes_writes_the_box_table_file_of_an_image() {
             "-o",
             image.to_str().unwrap(),
         ]);
-        let text = run(&[
+        let text = succeeds(&[
             "boxes",
             image.to_str().unwrap(),
             "-o",
@@ -103,7 +94,7 @@ fn boxes_writes_the_box_table_file_of_an_image() {
         &["corrupt.bdt", "checksum"],
     );
     let bounded = dir.join("bounded.bdt");
-    run(&[
+    succeeds(&[
         "build",
         mesh,
         "--modes",

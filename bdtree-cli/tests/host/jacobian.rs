@@ -4,11 +4,10 @@
 
 use bdtree_std::build::{BuildOptions, Precision};
 use bdtree_std::host::{self, Body, Tree};
-use bdtree_std::io::Mesh;
 use bdtree_std::rng::Rng;
 use bdtree_std::shapes::procedural::{blob, icosphere, smooth_basis, torus};
 
-use crate::support::rough_basis;
+use crate::support::{rough_basis, scaled};
 
 /// The largest relative error of a row pair against its finite differences
 /// (`‖J − FD‖ / ‖FD‖`, both bodies' rows together) where the derivative exists.
@@ -16,14 +15,6 @@ const RELATIVE: f64 = 1e-3;
 /// The finite-difference step in q, relative to the scene's q amplitude: the vertices move
 /// about 10⁻⁶ of a body's size.
 const STEP: f64 = 1e-6;
-
-/// A mesh scaled by `s`.
-fn scaled(mut mesh: Mesh, s: f64) -> Mesh {
-    for v in &mut mesh.vertices {
-        *v = v.map(|x| x * s);
-    }
-    mesh
-}
 
 /// One random body pair of one scene: two modal bodies (3 or 4 modes each) of size `size`,
 /// interpenetrating by 5–40 % of their size, the pair at `far` from the origin.

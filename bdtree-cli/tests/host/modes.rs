@@ -328,14 +328,7 @@ fn modes_of_a_millimetre_mesh_with_units_mm_are_the_metre_ones_issue_39() {
     for v in &mut metres.vertices {
         v[2] *= 0.6;
     }
-    let millimetres = bdtree_std::io::Mesh {
-        vertices: metres
-            .vertices
-            .iter()
-            .map(|p| p.map(|x| x * 1000.0))
-            .collect(),
-        triangles: metres.triangles.clone(),
-    };
+    let millimetres = crate::support::scaled(metres.clone(), 1000.0);
     let m_path = write_mesh(&dir, "beam-m.obj", &metres);
     let mm_path = write_mesh(&dir, "beam-mm.obj", &millimetres);
     let out = dir.join("u.npy");

@@ -654,14 +654,7 @@ fn modal_mass_and_stiffness_match_euler_bernoulli_in_metres_and_millimetres_issu
     // The shape's own normalisation (a check of the reference): ∫φ² = L.
     assert!((integral(l, |x| free_free_shape(l, x)[0].powi(2)) - l).abs() < 1e-6);
     let metres = cuboid([l, h, w], [25, 1, 1]);
-    let millimetres = Mesh {
-        vertices: metres
-            .vertices
-            .iter()
-            .map(|p| p.map(|x| x * 1000.0))
-            .collect(),
-        triangles: metres.triangles.clone(),
-    };
+    let millimetres = crate::support::scaled(metres.clone(), 1000.0);
     let m = analyse("slender bar (m)", &metres, &material(&beam, 2));
     let mm_options = ModalOptions {
         units: bdtree_std::modal::LengthUnit::Millimetre,

@@ -228,6 +228,19 @@ fn gauss(n: usize) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The square roots of the first `count` eigenvalues of `K x = λ M x` above the rigid ones
+/// (those below 10⁻⁹ of the largest).
+fn elastic_roots(k: &Mat<f64>, m: &Mat<f64>, count: usize) -> Vec<f64> {
+    let values = generalized(k, m);
+    let scale = values.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+    values
+        .iter()
+        .filter(|&&l| l > 1e-9 * scale)
+        .take(count)
+        .map(|l| l.sqrt())
+        .collect()
+}
+
 /// Generalized symmetric eigenvalues of `(K, M)`, ascending, after whitening `M` (directions
 /// with `M` eigenvalues below 10⁻¹³ of the largest are dropped).
 fn generalized(k: &Mat<f64>, m: &Mat<f64>) -> Vec<f64> {
@@ -315,14 +328,7 @@ fn kirchhoff_square(poisson: f64, degree: usize, count: usize, clamped: bool) ->
             m[(p, q)] = m[(q, p)];
         }
     }
-    let values = generalized(&k, &m);
-    let scale = values.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-    values
-        .iter()
-        .filter(|&&l| l > 1e-9 * scale)
-        .take(count)
-        .map(|l| l.sqrt())
-        .collect()
+    elastic_roots(&k, &m, count)
 }
 
 /// Free cube of side 1 by the Rayleigh–Ritz method on Legendre products `P_i P_j P_k`,
@@ -598,13 +604,9 @@ impl Tube {
                 }
             }
         }
-        let values = generalized(&k, &m);
-        let scale = values.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-        values
-            .iter()
-            .filter(|&&l| l > 1e-9 * scale)
-            .take(count)
-            .map(|l| l.sqrt() / (2.0 * PI))
+        elastic_roots(&k, &m, count)
+            .into_iter()
+            .map(|root| root / (2.0 * PI))
             .collect()
     }
 }

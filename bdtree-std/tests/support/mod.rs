@@ -152,6 +152,22 @@ pub fn set_state_rounded<S: Scalar>(
 }
 
 /// The crate's seeded generator (xorshift64*, seeds scrambled by splitmix64).
+/// The closed test meshes of [`meshes`] (all but the open sheet): icosphere, torus, bar, blob.
+pub fn closed_meshes() -> Vec<Mesh> {
+    vec![
+        icosphere(0.5, 2),
+        torus(0.5, 0.15, 18, 8),
+        bar(2.0, 0.08, 14),
+        blob(0.5, 2, 5, 11),
+    ]
+}
+
+/// `mesh` with every coordinate multiplied by `s`.
+pub fn scaled(mut mesh: Mesh, s: f64) -> Mesh {
+    mesh.vertices.iter_mut().flatten().for_each(|x| *x *= s);
+    mesh
+}
+
 pub use bdtree_std::rng::Rng;
 
 /// The five test meshes of the randomized query cases, smaller (fewer triangles, quicker

@@ -12,25 +12,17 @@ use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::chair_mesh;
-use bdtree_std::shapes::procedural::{bar, blob, cable, icosphere, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{cable, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, dist, Rng};
+use crate::support::{self, config, dist, scaled, Rng};
 
+/// The closed test meshes and a cable.
 fn closed_meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-        cable(1.0, 0.04, 24, 8),
-    ]
-}
-
-fn scaled(mut mesh: Mesh, scale: f64) -> Mesh {
-    mesh.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
-    mesh
+    let mut meshes = support::closed_meshes();
+    meshes.push(cable(1.0, 0.04, 24, 8));
+    meshes
 }
 
 /// The distance from `p` to triangle `t` (independent of the kernel's `closest_on_triangle`):

@@ -5,29 +5,14 @@
 use bdtree_std::build::medial::{check_closed, NotClosed, Solid};
 use bdtree_std::build::{build, BuildError, BuildOptions, TreeKind};
 use bdtree_std::io;
-use bdtree_std::io::Mesh;
 use bdtree_std::shapes::chair_mesh;
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 use proptest::prelude::*;
 
 use super::self_collision::check_of;
 use super::triangles::check_traversal_of;
 use crate::support::scenes::scene_of;
-use crate::support::{config, rough_basis, Rng};
-
-fn closed_meshes() -> Vec<Mesh> {
-    vec![
-        icosphere(0.5, 2),
-        torus(0.5, 0.15, 18, 8),
-        bar(2.0, 0.08, 14),
-        blob(0.5, 2, 5, 11),
-    ]
-}
-
-fn scaled(mut mesh: Mesh, scale: f64) -> Mesh {
-    mesh.vertices.iter_mut().flatten().for_each(|x| *x *= scale);
-    mesh
-}
+use crate::support::{closed_meshes, config, rough_basis, scaled, Rng};
 
 proptest! {
     #![proptest_config(config(32, 0xBD7_5901))]
