@@ -6,9 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bdtree_std::build::box_file;
-use bdtree_std::io::ImageBuf;
 
 use crate::error::{write, CliError};
+use crate::options::read_image;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,11 +22,7 @@ pub struct Args {
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let path = &args.image;
-    let buf = ImageBuf::read(path)?;
-    let header = buf.header().map_err(|error| CliError::Image {
-        path: path.clone(),
-        error,
-    })?;
+    let (buf, header) = read_image(path)?;
     let file = match header.scalar_bytes {
         8 => box_file(&buf.parse_named::<f64>(path)?),
         _ => box_file(&buf.parse_named::<f32>(path)?),

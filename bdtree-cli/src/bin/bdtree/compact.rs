@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use bdtree_cli::report;
 use bdtree_core::Image;
 use bdtree_std::build::{compact, CompactReport};
-use bdtree_std::io::ImageBuf;
 
 use crate::error::{write, CliError};
-use crate::options::{CompactArgs, ModelArg};
+use crate::options::{read_image, CompactArgs, ModelArg};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,11 +24,7 @@ pub struct Args {
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let input = &args.image;
-    let buf = ImageBuf::read(input)?;
-    let header = buf.header().map_err(|error| CliError::Image {
-        path: input.clone(),
-        error,
-    })?;
+    let (buf, header) = read_image(input)?;
     if header.scalar_bytes != 4 {
         return Err(CliError::NotF32 {
             path: input.clone(),

@@ -9,6 +9,7 @@ use bdtree_std::io::ImageBuf;
 use bdtree_std::runner::inspect::{compare, fit_table, inspect};
 
 use crate::error::CliError;
+use crate::options::read_image;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -42,11 +43,7 @@ pub struct Args {
 
 pub fn exec(args: Args) -> Result<(), CliError> {
     let path = &args.image;
-    let buf = ImageBuf::read(path)?;
-    let header = buf.header().map_err(|error| CliError::Image {
-        path: path.clone(),
-        error,
-    })?;
+    let (buf, header) = read_image(path)?;
     let mut inspection = match header.scalar_bytes {
         8 => inspect(&buf.parse_named::<f64>(path)?),
         _ => inspect(&buf.parse_named::<f32>(path)?),

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use bdtree_core::{Encoding, Order};
+use bdtree_core::{Encoding, Header, Order};
 use bdtree_std::build::{BuildOptions, Grouping, ModeCenter, Precision, TreeKind};
-use bdtree_std::io::Scene;
+use bdtree_std::io::{ImageBuf, Scene};
 use bdtree_std::runner::{prepare, PreparedScene, RunError};
 
 use crate::error::CliError;
@@ -13,6 +13,17 @@ use crate::error::CliError;
 /// `--closer-than`): the kernel's documented error is a few δ (~1e-4 of the coordinates in
 /// f32); 1e-3 of the scene's extent keeps well clear of it.
 pub const DISTANCE_TOLERANCE: f64 = 1e-3;
+
+/// Reads the tree image at `path` with its header (an unreadable file or a bad header named
+/// with the file).
+pub fn read_image(path: &Path) -> Result<(ImageBuf, Header), CliError> {
+    let buf = ImageBuf::read(path)?;
+    let header = buf.header().map_err(|error| CliError::Image {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    Ok((buf, header))
+}
 
 /// `--size WIDTHxHEIGHT`.
 pub fn parse_size(text: &str) -> Result<(u32, u32), String> {

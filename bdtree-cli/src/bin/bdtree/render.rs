@@ -15,6 +15,20 @@ pub struct Args {
     what: What,
 }
 
+/// The view, file and size of a picture of bodies (`render spheres`, `render contacts`).
+#[derive(clap::Args)]
+struct Picture {
+    /// View: from +x, from −y (front), from +z (top), or ¾ from (1, −1, 1).
+    #[arg(long, value_enum, default_value_t = View::Iso)]
+    view: View,
+    /// Where to write: .png or .svg.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Picture size in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1000x800", value_parser = parse_size)]
+    size: (u32, u32),
+}
+
 /// What `bdtree render` draws.
 #[derive(clap::Subcommand)]
 enum What {
@@ -35,15 +49,8 @@ enum What {
         /// Reduced coordinates, one per mode, comma-separated.
         #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
         q: Option<Vec<f64>>,
-        /// View: from +x, from −y (front), from +z (top), or ¾ from (1, −1, 1).
-        #[arg(long, value_enum, default_value_t = View::Iso)]
-        view: View,
-        /// Where to write: .png or .svg.
-        #[arg(short, long)]
-        output: PathBuf,
-        /// Picture size in pixels, WIDTHxHEIGHT.
-        #[arg(long, default_value = "1000x800", value_parser = parse_size)]
-        size: (u32, u32),
+        #[command(flatten)]
+        picture: Picture,
     },
     /// The per-level tightness curve: mean rest radius and mean ‖ΔR‖₂ per level, relative to
     /// the root's (what `bdtree inspect` tabulates).
@@ -72,15 +79,8 @@ enum What {
         /// Also find each body's self-contacts.
         #[arg(long = "self")]
         self_pairs: bool,
-        /// View: from +x, from −y (front), from +z (top), or ¾ from (1, −1, 1).
-        #[arg(long, value_enum, default_value_t = View::Iso)]
-        view: View,
-        /// Where to write: .png or .svg.
-        #[arg(short, long)]
-        output: PathBuf,
-        /// Picture size in pixels, WIDTHxHEIGHT.
-        #[arg(long, default_value = "1000x800", value_parser = parse_size)]
-        size: (u32, u32),
+        #[command(flatten)]
+        picture: Picture,
     },
 }
 
@@ -91,9 +91,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             level,
             beside,
             q,
-            view,
-            output,
-            size,
+            picture: Picture { view, output, size },
         } => {
             let options = render::SphereOptions {
                 level,
@@ -130,9 +128,7 @@ pub fn exec(args: Args) -> Result<(), CliError> {
             frame,
             proxies,
             self_pairs,
-            view,
-            output,
-            size,
+            picture: Picture { view, output, size },
         } => {
             let options = render::ContactOptions {
                 frame,

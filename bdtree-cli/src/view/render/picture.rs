@@ -262,13 +262,10 @@ impl Picture {
 
     /// Writes the picture to `path` (format from the extension).
     pub(super) fn save(mut self, path: &Path) -> Result<(), RenderError> {
-        let format = Format::of(path)?;
-        register_fonts();
         self.tris.sort_by(|a, b| a.depth.total_cmp(&b.depth));
         self.overlay.sort_by(|a, b| a.depth.total_cmp(&b.depth));
         write_picture(
             path,
-            format,
             self.size,
             |root| self.draw(root, false),
             |root| self.draw(root, true),
@@ -455,14 +452,15 @@ impl Picture {
 }
 
 /// Draws with `png` (on an RGB buffer, then encoded by the `png` crate at its best
-/// compression) or `svg` (plotters' SVG backend), and writes `path`.
+/// compression) or `svg` (plotters' SVG backend), as `path`'s extension says, and writes `path`.
 pub(super) fn write_picture(
     path: &Path,
-    format: Format,
     size: (u32, u32),
     png: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
     svg: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
 ) -> Result<(), RenderError> {
+    let format = Format::of(path)?;
+    register_fonts();
     let draw_err = |e: String| RenderError::new(path, format!("cannot draw: {e}"));
     let write_err =
         |e: &dyn std::fmt::Display| RenderError::new(path, format!("cannot write: {e}"));

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::picture::Format;
-use super::picture::{fmt_len, register_fonts, write_picture, FAMILY};
+use super::picture::{fmt_len, write_picture, FAMILY};
 use crate::view::error::RenderError;
 use bdtree_std::io::ImageBuf;
 use bdtree_std::runner::inspect::{inspect, Inspection};
@@ -40,11 +40,8 @@ pub fn tightness(
     size: (u32, u32),
     output: &Path,
 ) -> Result<(), RenderError> {
-    let format = Format::of(output)?;
-    register_fonts();
     write_picture(
         output,
-        format,
         size,
         |root| draw_tightness(root, inspection, name),
         |root| draw_tightness(root, inspection, name),

@@ -5,7 +5,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::picture::{register_fonts, write_picture, Format, FAMILY};
+use super::picture::{write_picture, FAMILY};
 use crate::view::error::RenderError;
 
 /// One curve of [`timeline`]: a name and one value per step.
@@ -29,11 +29,8 @@ pub fn timeline(
     size: (u32, u32),
     output: &Path,
 ) -> Result<(), RenderError> {
-    let format = Format::of(output)?;
-    register_fonts();
     write_picture(
         output,
-        format,
         size,
         |root| draw(root, series, dt, title, unit, size.0),
         |root| draw(root, series, dt, title, unit, size.0),
