@@ -46,6 +46,16 @@ use super::error::BuildError;
 use super::writer::{ImageWriter, MagnitudeBounds};
 use crate::io::ImageBuf;
 
+/// The sections of the tree itself: its bytes without the model and the self-collision data.
+pub const TREE_SECTIONS: [Section; 6] = [
+    Section::Stats,
+    Section::Records,
+    Section::Spread,
+    Section::Links,
+    Section::Scales,
+    Section::Fitted,
+];
+
 /// What [`compact`] made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactReport {
@@ -409,17 +419,7 @@ pub fn compact(
         buf = super::self_data::with_self_data(&buf, certificates)?;
     }
 
-    let tree_bytes: usize = [
-        Section::Stats,
-        Section::Records,
-        Section::Spread,
-        Section::Links,
-        Section::Scales,
-        Section::Fitted,
-    ]
-    .iter()
-    .map(|&s| layout.len_of(s))
-    .sum();
+    let tree_bytes: usize = TREE_SECTIONS.iter().map(|&s| layout.len_of(s)).sum();
     let mean_growth = kept
         .iter()
         .map(|n| n.rows.iter().map(|r| r[3] * r[3]).sum::<f64>().sqrt())

@@ -14,6 +14,7 @@ use bdtree_core::image::Section;
 use bdtree_core::{Encoding, Image, Scalar};
 
 use super::cost::{cost_of_queries, QueryCost};
+use crate::build::compact::TREE_SECTIONS;
 use crate::build::fit::{fit_rows, FitRow};
 use crate::host::Tree;
 use crate::io::{ImageBuf, Mesh};
@@ -155,17 +156,12 @@ pub fn inspect<S: Scalar>(image: &Image<'_, S>) -> Inspection {
         .map(|l| {
             let sum = |sections: &[Section]| sections.iter().map(|&s| l.len_of(s)).sum::<usize>();
             (
-                sum(&[
-                    Section::Stats,
-                    Section::Records,
-                    Section::Spread,
-                    Section::Links,
-                    Section::Scales,
-                    Section::Fitted,
-                    Section::Signatures,
-                    Section::Contours,
-                    Section::Certificates,
-                ]),
+                sum(&TREE_SECTIONS)
+                    + sum(&[
+                        Section::Signatures,
+                        Section::Contours,
+                        Section::Certificates,
+                    ]),
                 sum(&[Section::Positions, Section::Basis, Section::Faces]),
             )
         })

@@ -333,51 +333,65 @@ fn run_placed<S: Scalar>(
 ) -> Result<(Vec<FrameResult>, f64), RunError> {
     let mut world = world::<S>(scene, prepared)?;
     world.set_placement(placement);
+    timed_frames(&mut world, scene, repeat, |world, f| {
+        let mut result = FrameResult {
+            complete: true,
+            ..FrameResult::default()
+        };
+        if let Some(l) = proxy_depth {
+            let answer = world.proxies(l).map_err(frame_error(f))?;
+            result.stats = answer.stats;
+            result.proxies = answer
+                .found
+                .iter()
+                .map(|p| ProxyContact {
+                    bodies: (p.bodies[0], p.bodies[1]),
+                    nodes: (p.item.nodes[0], p.item.nodes[1]),
+                    spheres: p.item.spheres,
+                    depth: p.item.depth,
+                })
+                .collect();
+            // The device's path replays no proxies against primitives.
+            if placement == Placement::PerPair {
+                let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
+                result.stats.add(&answer.stats);
+                result.primitive_proxies = answer
+                    .found
+                    .iter()
+                    .map(|p| PrimitiveProxyContact {
+                        bodies: (p.bodies[0], p.bodies[1]),
+                        node: p.item.node,
+                        sphere: p.item.sphere,
+                        depth: p.item.depth,
+                    })
+                    .collect();
+            }
+        } else {
+            let answer = world.pairs(self_pairs).map_err(frame_error(f))?;
+            result.stats = answer.stats;
+            result.pairs = numbered(&answer, |p| *p);
+        }
+        Ok(result)
+    })
+}
+
+/// Runs `frame` on every frame of `scene`, `repeat` times (at least once), after setting the
+/// frame's states in `world` ([`set_world_frame`]): the answers of the last run and the mean
+/// wall time per frame in milliseconds.
+pub(super) fn timed_frames(
+    world: &mut World,
+    scene: &Scene,
+    repeat: usize,
+    mut frame: impl FnMut(&mut World, usize) -> Result<FrameResult, RunError>,
+) -> Result<(Vec<FrameResult>, f64), RunError> {
     let mut results = Vec::new();
     let start = Instant::now();
     let runs = repeat.max(1);
     for _ in 0..runs {
         results.clear();
         for f in 0..scene.frames.len() {
-            set_world_frame(&mut world, scene, f)?;
-            let mut result = FrameResult {
-                complete: true,
-                ..FrameResult::default()
-            };
-            if let Some(l) = proxy_depth {
-                let answer = world.proxies(l).map_err(frame_error(f))?;
-                result.stats = answer.stats;
-                result.proxies = answer
-                    .found
-                    .iter()
-                    .map(|p| ProxyContact {
-                        bodies: (p.bodies[0], p.bodies[1]),
-                        nodes: (p.item.nodes[0], p.item.nodes[1]),
-                        spheres: p.item.spheres,
-                        depth: p.item.depth,
-                    })
-                    .collect();
-                // The device's path replays no proxies against primitives.
-                if placement == Placement::PerPair {
-                    let answer = world.primitive_proxies(l).map_err(frame_error(f))?;
-                    result.stats.add(&answer.stats);
-                    result.primitive_proxies = answer
-                        .found
-                        .iter()
-                        .map(|p| PrimitiveProxyContact {
-                            bodies: (p.bodies[0], p.bodies[1]),
-                            node: p.item.node,
-                            sphere: p.item.sphere,
-                            depth: p.item.depth,
-                        })
-                        .collect();
-                }
-            } else {
-                let answer = world.pairs(self_pairs).map_err(frame_error(f))?;
-                result.stats = answer.stats;
-                result.pairs = numbered(&answer, |p| *p);
-            }
-            results.push(result);
+            set_world_frame(world, scene, f)?;
+            results.push(frame(world, f)?);
         }
     }
     let per_frame_ms =
