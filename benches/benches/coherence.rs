@@ -16,13 +16,13 @@
 //! pair panics) and the counters are printed: overlap tests, sphere updates, triangle tests and
 //! anchors per trajectory.
 
+use bdtree_benches::query_scene::collide_into;
 use bdtree_std::BodyStorage;
 use std::hint::black_box;
 use std::time::Duration;
 
 use bdtree_core::{
-    collide, stack_capacity, Anchor, Body, Pose, QueryStats, ReferenceEntry, TrianglePair,
-    VertexEntry,
+    stack_capacity, Anchor, Body, Pose, QueryStats, ReferenceEntry, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::Pose as OraclePose;
@@ -106,11 +106,7 @@ fn run(
         small
             .set_state(pose(&f.pose_small), &f.q_small)
             .expect("state");
-        pairs.clear();
-        let outcome = collide(big, small, stack, &mut |p: TrianglePair| {
-            pairs.push(p);
-            true
-        });
+        let outcome = collide_into(big, small, stack, pairs);
         assert!(outcome.status.is_complete());
         let s = outcome.stats;
         total.overlap_tests += s.overlap_tests;

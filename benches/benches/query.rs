@@ -32,11 +32,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bdtree_benches::query_scene::{
-    at_rest, bodies, build_image, core_frames, depth, frames, CoreFrame, Frame, FRAMES,
+    at_rest, bodies, build_image, collide_into, core_frames, depth, frames, CoreFrame, Frame,
+    FRAMES,
 };
 use bdtree_benches::refit::{ParryScene, MAX_PAIRS};
 use bdtree_core::{
-    collide, refine, stack_capacity, Body, Image, QueryOutcome, QueryStats, Scalar, TrianglePair,
+    refine, stack_capacity, Body, Image, QueryOutcome, QueryStats, Scalar, TrianglePair,
     VertexEntry,
 };
 use bdtree_std::build::Precision;
@@ -92,16 +93,11 @@ impl<'t, 'c, S: Scalar> CoreScene<'t, 'c, S> {
         self.small
             .set_state(f.pose_small, &f.q_small)
             .expect("q has M finite entries");
-        self.pairs.clear();
-        let pairs = &mut self.pairs;
-        collide(
+        collide_into(
             &mut self.big,
             &mut self.small,
             &mut self.stack,
-            &mut |p: TrianglePair| {
-                pairs.push(p);
-                true
-            },
+            &mut self.pairs,
         )
     }
 

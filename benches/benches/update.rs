@@ -30,7 +30,7 @@ use std::time::Duration;
 use bdtree_benches::Rng;
 use bdtree_core::bounds::coherence::{coherent_radius, drift_norm};
 use bdtree_core::bounds::sphere::{mode_weights, update};
-use bdtree_core::{Anchor, Pose, ReferenceEntry, Scalar};
+use bdtree_core::{Anchor, Body, Pose, ReferenceEntry, Scalar};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::ImageBuf;
 use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
@@ -211,17 +211,7 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
         let q_body = random_q::<S>(&mut rng, m);
         group.throughput(Throughput::Elements(nodes as u64));
         group.bench_with_input(BenchmarkId::new("body_sphere", m), &m, |b, _| {
-            b.iter(|| {
-                body.set_state(pose, black_box(&q_body))
-                    .expect("q is finite and of length M");
-                let mut acc = S::ZERO;
-                for node in 0..nodes {
-                    if let Some(s) = body.sphere(node) {
-                        acc = acc + s[0] + s[3];
-                    }
-                }
-                black_box(acc)
-            });
+            b.iter(|| black_box(every_sphere(&mut body, pose, black_box(&q_body), nodes)));
         });
 
         let mut cache = BodyStorage::new(nodes);
@@ -236,17 +226,7 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
         let anchors = body.anchor_count();
         let q_near: Vec<S> = q_body.iter().map(|&x| x + S::from_f64(0.01)).collect();
         group.bench_with_input(BenchmarkId::new("body_sphere_coherent", m), &m, |b, _| {
-            b.iter(|| {
-                body.set_state(pose, black_box(&q_near))
-                    .expect("q is finite and of length M");
-                let mut acc = S::ZERO;
-                for node in 0..nodes {
-                    if let Some(s) = body.sphere(node) {
-                        acc = acc + s[0] + s[3];
-                    }
-                }
-                black_box(acc)
-            });
+            b.iter(|| black_box(every_sphere(&mut body, pose, black_box(&q_near), nodes)));
         });
         assert_eq!(
             body.anchor_count(),
@@ -255,6 +235,21 @@ fn bench_precision<S: Scalar>(c: &mut Criterion, precision: Precision) {
         );
     }
     group.finish();
+}
+
+/// Sets `body`'s state and reads the spheres of its `nodes` nodes (the sum of their first coordinates and
+/// radii, for `black_box`).
+#[inline(always)]
+fn every_sphere<S: Scalar>(body: &mut Body<'_, '_, S>, pose: Pose<S>, q: &[S], nodes: usize) -> S {
+    body.set_state(pose, q)
+        .expect("q is finite and of length M");
+    let mut acc = S::ZERO;
+    for node in 0..nodes {
+        if let Some(s) = body.sphere(node) {
+            acc = acc + s[0] + s[3];
+        }
+    }
+    acc
 }
 
 fn benches(c: &mut Criterion) {

@@ -32,9 +32,10 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Instant;
 
-use bdtree_benches::measure::{cache_dir, callgrind, env_usize, median};
+use bdtree_benches::measure::{
+    alternated, cache_dir, callgrind, env_usize, interleaved_medians, median, median_ratio,
+};
 use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
 use bdtree_benches::versus::{self, truth, with_binary, Binary, Meshes};
@@ -209,39 +210,19 @@ fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
              frame (order flipped)"
         );
         for run in 0..runs {
-            let mut tb = vec![Vec::with_capacity(rounds); n];
-            let mut tp = vec![Vec::with_capacity(rounds); n];
-            for round in 0..rounds {
-                for k in 0..n {
-                    let mut one_bdtree = || {
-                        let start = Instant::now();
-                        black_box(bdtree_frame(side, k));
-                        start.elapsed().as_secs_f64()
-                    };
-                    let mut one_parry = || {
-                        let start = Instant::now();
-                        black_box(parry_frame(&mut parry, k));
-                        start.elapsed().as_secs_f64()
-                    };
-                    if (round + k) % 2 == 0 {
-                        tb[k].push(one_bdtree());
-                        tp[k].push(one_parry());
-                    } else {
-                        tp[k].push(one_parry());
-                        tb[k].push(one_bdtree());
-                    }
+            let [mut mb, mut mp] = interleaved_medians(rounds, n, alternated, |s, k| {
+                if s == 0 {
+                    black_box(bdtree_frame(side, k));
+                } else {
+                    black_box(parry_frame(&mut parry, k));
                 }
-            }
-            let mb: Vec<f64> = tb.iter_mut().map(|v| median(v)).collect();
-            let mp: Vec<f64> = tp.iter_mut().map(|v| median(v)).collect();
-            let mut ratios: Vec<f64> = mb.iter().zip(&mp).map(|(b, p)| b / p).collect();
-            let (mut all_b, mut all_p) = (mb.clone(), mp.clone());
+            });
+            let ratio = median_ratio(&mb, &mp);
             println!(
                 "run {run}: per-frame medians bdtree {:.1} µs, parry {:.1} µs; ratio bdtree / \
-                 parry (median over frames) {:.3}",
-                median(&mut all_b) * 1e6,
-                median(&mut all_p) * 1e6,
-                median(&mut ratios)
+                 parry (median over frames) {ratio:.3}",
+                median(&mut mb) * 1e6,
+                median(&mut mp) * 1e6,
             );
         }
     });

@@ -53,7 +53,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use bdtree_benches::measure::{
-    cache_dir, cached_image, callgrind, callgrind_inclusive, env_usize, median,
+    alternated, cache_dir, cached_image, callgrind, callgrind_inclusive, env_usize,
+    interleaved_medians, median, median_ratio,
 };
 use bdtree_benches::self_refit::{ParrySelf, SelfSearch};
 use bdtree_benches::self_scene::{by_name, SelfScene};
@@ -313,9 +314,8 @@ fn run(side: &str, scene: &SelfScene) {
     }
 }
 
-/// Seconds of one frame on side `s` (an index into [`SIDES`]).
-fn timed(s: usize, side: &mut Bdtree<'_, '_>, parry: &mut ParrySelf, k: usize) -> f64 {
-    let start = Instant::now();
+/// One frame on side `s` (an index into [`SIDES`]).
+fn run_side(s: usize, side: &mut Bdtree<'_, '_>, parry: &mut ParrySelf, k: usize) {
     match s {
         0 => {
             black_box(bdtree_self_frame(side, k));
@@ -327,6 +327,12 @@ fn timed(s: usize, side: &mut Bdtree<'_, '_>, parry: &mut ParrySelf, k: usize) -
             black_box(parry_pipeline_frame(parry, k));
         }
     }
+}
+
+/// Seconds of one frame on side `s` (an index into [`SIDES`]).
+fn timed(s: usize, side: &mut Bdtree<'_, '_>, parry: &mut ParrySelf, k: usize) -> f64 {
+    let start = Instant::now();
+    run_side(s, side, parry, k);
     start.elapsed().as_secs_f64()
 }
 
@@ -348,24 +354,10 @@ fn time(scene: &SelfScene) {
         );
         let mut run_ratios = [Vec::new(), Vec::new()];
         for run in 0..runs {
-            // Per frame, per side, the times of every round.
-            let mut t = vec![[(); 3].map(|_| Vec::with_capacity(rounds)); n];
-            for round in 0..rounds {
-                for (k, sides) in t.iter_mut().enumerate() {
-                    for i in 0..3 {
-                        let s = if (round + k) % 2 == 0 { i } else { 2 - i };
-                        sides[s].push(timed(s, side, &mut parry, k));
-                    }
-                }
-            }
-            // Per side, each frame's median time.
-            let m: Vec<Vec<f64>> = (0..3)
-                .map(|s| t.iter_mut().map(|sides| median(&mut sides[s])).collect())
-                .collect();
-            let ratio = |x: usize, y: usize| {
-                let mut r: Vec<f64> = m[x].iter().zip(&m[y]).map(|(a, b)| a / b).collect();
-                median(&mut r)
-            };
+            let m: [Vec<f64>; 3] = interleaved_medians(rounds, n, alternated, |s, k| {
+                run_side(s, side, &mut parry, k)
+            });
+            let ratio = |x: usize, y: usize| median_ratio(&m[x], &m[y]);
             let (bq, pb) = (ratio(0, 1), ratio(2, 0));
             let mid = |s: usize| median(&mut m[s].clone()) * 1e6;
             println!(

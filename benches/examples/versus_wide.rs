@@ -18,9 +18,10 @@
 //! `target/walk-profile/` (shared with `versus`).
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use bdtree_benches::measure::{cache_dir, callgrind, env_usize, median};
+use bdtree_benches::measure::{
+    cache_dir, callgrind, env_usize, interleaved_medians, median, median_ratio, rotated,
+};
 use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
 use bdtree_benches::versus::{self, truth, with_binary, Binary, Meshes};
@@ -220,38 +221,19 @@ fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
              frame by frame (order rotated)"
         );
         for run in 0..runs {
-            // Per frame, per side, the times.
-            let mut t: Vec<[Vec<f64>; 3]> = (0..n)
-                .map(|_| std::array::from_fn(|_| Vec::with_capacity(rounds)))
-                .collect();
-            for round in 0..rounds {
-                for (k, times) in t.iter_mut().enumerate() {
-                    for s in 0..3 {
-                        let which = (s + round + k) % 3;
-                        let start = Instant::now();
-                        match which {
-                            0 => {
-                                black_box(binary_frame(side, k));
-                            }
-                            1 => {
-                                black_box(wide_frame(side, k));
-                            }
-                            _ => {
-                                black_box(parry_frame(&mut parry, k));
-                            }
-                        }
-                        times[which].push(start.elapsed().as_secs_f64());
+            let m: [Vec<f64>; 3] =
+                interleaved_medians(rounds, n, rotated, |which, k| match which {
+                    0 => {
+                        black_box(binary_frame(side, k));
                     }
-                }
-            }
-            // Per side, per frame, the median.
-            let m: Vec<Vec<f64>> = (0..3)
-                .map(|which| t.iter_mut().map(|f| median(&mut f[which])).collect())
-                .collect();
-            let ratio = |x: usize, y: usize| {
-                let mut r: Vec<f64> = m[x].iter().zip(&m[y]).map(|(a, b)| a / b).collect();
-                median(&mut r)
-            };
+                    1 => {
+                        black_box(wide_frame(side, k));
+                    }
+                    _ => {
+                        black_box(parry_frame(&mut parry, k));
+                    }
+                });
+            let ratio = |x: usize, y: usize| median_ratio(&m[x], &m[y]);
             let mid = |x: usize| median(&mut m[x].clone()) * 1e6;
             println!(
                 "run {run}: per-frame medians binary {:.1} µs, wide {:.1} µs, parry {:.1} µs; \

@@ -1,9 +1,10 @@
 //! What the measuring examples (`versus`, `versus_self`, `walk_profile`) share: the cache
-//! folder for built images, their environment knobs, medians, and instruction counts from a
-//! run of the example itself under callgrind.
+//! folder for built images, their environment knobs, interleaved timing and medians, and
+//! instruction counts from a run of the example itself under callgrind.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 use bdtree_std::build::Precision;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -31,6 +32,55 @@ pub fn env_usize(name: &str, default: usize) -> usize {
 pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// The median over frames of the ratio of side `x`'s time to side `y`'s (each one time per
+/// frame, as [`interleaved_medians`] gives them).
+pub fn median_ratio(x: &[f64], y: &[f64]) -> f64 {
+    let mut r: Vec<f64> = x.iter().zip(y).map(|(a, b)| a / b).collect();
+    median(&mut r)
+}
+
+/// Interleaved timing of `N` sides: `rounds` rounds over `frames` frames, each frame run once
+/// on every side in the order `order(round, frame)` gives (a permutation of `0..N`: see
+/// [`alternated`], [`rotated`]), `frame(side, k)` the work of one side on frame `k`, timed
+/// alone. Per side, each frame's median time in seconds.
+pub fn interleaved_medians<const N: usize>(
+    rounds: usize,
+    frames: usize,
+    order: fn(usize, usize) -> [usize; N],
+    mut frame: impl FnMut(usize, usize),
+) -> [Vec<f64>; N] {
+    // Per frame, per side, the times of every round.
+    let mut t: Vec<[Vec<f64>; N]> = (0..frames)
+        .map(|_| std::array::from_fn(|_| Vec::with_capacity(rounds)))
+        .collect();
+    for round in 0..rounds {
+        for (k, times) in t.iter_mut().enumerate() {
+            for side in order(round, k) {
+                let start = Instant::now();
+                frame(side, k);
+                times[side].push(start.elapsed().as_secs_f64());
+            }
+        }
+    }
+    std::array::from_fn(|side| t.iter_mut().map(|f| median(&mut f[side])).collect())
+}
+
+/// The sides in order on even `round + frame`, in reverse order on odd.
+pub fn alternated<const N: usize>(round: usize, frame: usize) -> [usize; N] {
+    std::array::from_fn(|i| {
+        if (round + frame) % 2 == 0 {
+            i
+        } else {
+            N - 1 - i
+        }
+    })
+}
+
+/// The sides in order starting from `(round + frame) mod N`.
+pub fn rotated<const N: usize>(round: usize, frame: usize) -> [usize; N] {
+    std::array::from_fn(|i| (i + round + frame) % N)
 }
 
 /// The image of `mesh` in `precision` (on the partition of [`crate::query_scene::bench_tree`]),

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use bdtree_core::{Pose as CorePose, Scalar};
+use bdtree_core::{collide, Body, Pose as CorePose, QueryOutcome, Scalar, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision, TreeKind};
 use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
@@ -217,4 +217,20 @@ pub fn bodies() -> (Mesh, Basis, Mesh, Basis) {
     let small = uv_sphere(SMALL_SHAPE.0, SMALL_SHAPE.1, SMALL_SHAPE.2);
     let small_basis = smooth_basis(&small.vertices, MODES, SMALL_AMPLITUDE);
     (big, big_basis, small, small_basis)
+}
+
+/// The kernel's triangle query ([`collide`]) of `a` and `b`, its pairs in walk order in `pairs`
+/// (cleared first).
+#[inline(always)]
+pub fn collide_into<S: Scalar>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    stack: &mut [[u32; 2]],
+    pairs: &mut Vec<TrianglePair>,
+) -> QueryOutcome {
+    pairs.clear();
+    collide(a, b, stack, &mut |p: TrianglePair| {
+        pairs.push(p);
+        true
+    })
 }

@@ -4,7 +4,7 @@
 //! truth of a frame, and the examples' `main` (their subcommands). Each example keeps its frame
 //! functions (`#[inline(never)]`, the names callgrind toggles on) and its subcommands' bodies.
 
-use bdtree_core::{collide, stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
+use bdtree_core::{stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
 use bdtree_std::build::Precision;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform};
@@ -12,7 +12,9 @@ use bdtree_std::BodyStorage;
 
 use crate::fem_scene::{fem_bodies, fem_frames};
 use crate::measure::{cache_dir, cached_image};
-use crate::query_scene::{big_subdivisions, bodies, core_frames, frames, CoreFrame, Frame};
+use crate::query_scene::{
+    big_subdivisions, bodies, collide_into, core_frames, frames, CoreFrame, Frame,
+};
 use crate::refit::ParryScene;
 
 /// The two bodies and their bases: the big one, then the small one.
@@ -92,16 +94,11 @@ impl Binary<'_, '_> {
     #[inline(always)]
     pub fn frame(&mut self, k: usize) -> QueryOutcome {
         self.set_states(k);
-        self.pairs.clear();
-        let pairs = &mut self.pairs;
-        collide(
+        collide_into(
             &mut self.big,
             &mut self.small,
             &mut self.stack,
-            &mut |p: TrianglePair| {
-                pairs.push(p);
-                true
-            },
+            &mut self.pairs,
         )
     }
 }
