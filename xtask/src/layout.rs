@@ -293,6 +293,16 @@ pub fn find_cycle(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Optio
         .find_map(|m| visit(m, edges, &mut state, &mut Vec::new()))
 }
 
+/// The longest prefix of the crate path `path` that is one of `modules` (the crate root, empty,
+/// when none is).
+pub fn resolve(modules: &BTreeSet<Vec<String>>, path: &[String]) -> Vec<String> {
+    (0..=path.len())
+        .rev()
+        .map(|n| path[..n].to_vec())
+        .find(|p| modules.contains(p))
+        .unwrap_or_default()
+}
+
 /// The module graph of one compiled crate whose files are `files` (relative to `src`, modules
 /// from [`module_of`]): module → the modules its library code names, a module and its own
 /// children counting as one (children use their parent's items, a parent re-exports its
@@ -302,13 +312,6 @@ pub fn module_graph(
     files: &[(PathBuf, Vec<String>)],
 ) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
     let modules: BTreeSet<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
-    let resolve = |path: &[String]| -> Vec<String> {
-        (0..=path.len())
-            .rev()
-            .map(|n| path[..n].to_vec())
-            .find(|p| modules.contains(p))
-            .unwrap_or_default()
-    };
     let related = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (file, me) in files {
@@ -318,7 +321,7 @@ pub fn module_graph(
         let text = std::fs::read_to_string(src.join(file)).unwrap_or_default();
         let entry = edges.entry(me.clone()).or_default();
         for path in paths(&library_code(file, &text)) {
-            let target = resolve(&absolute(me, &path));
+            let target = resolve(&modules, &absolute(me, &path));
             if !target.is_empty() && !related(&target, me) {
                 entry.insert(target);
             }

@@ -8,7 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::{absolute, chapter_table, find_cycle, library_code, module_of, paths, rust_files};
+use super::{
+    absolute, chapter_table, find_cycle, library_code, module_of, paths, resolve, rust_files,
+};
 
 /// Longest file of the command-line application's glue (`bdtree-cli/src/bin/`), in lines.
 const MAX_CLI_LINES: usize = 300;
@@ -206,13 +208,6 @@ fn imports(src: &Path) -> Vec<String> {
 fn cycle(src: &Path) -> Vec<String> {
     let files: Vec<PathBuf> = rust_files(src);
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
-    let resolve = |path: &[String]| -> Vec<String> {
-        (0..=path.len())
-            .rev()
-            .map(|n| path[..n].to_vec())
-            .find(|p| modules.contains(p))
-            .unwrap_or_default()
-    };
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for file in &files {
         let me = module_of(file);
@@ -223,7 +218,7 @@ fn cycle(src: &Path) -> Vec<String> {
         let code = library_code(file, &text);
         let mut targets: Vec<Vec<String>> = paths(&code)
             .iter()
-            .map(|p| resolve(&absolute(&me, p)))
+            .map(|p| resolve(&modules, &absolute(&me, p)))
             .collect();
         for line in code.lines() {
             let line = line.trim();

@@ -92,6 +92,15 @@ macro_rules! world_through_c {
 
             scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
+            /// `scene`'s images built in this precision.
+            fn prepared(scene: &Scene) -> PreparedScene {
+                let options = BuildOptions {
+                    precision: $precision,
+                    ..BuildOptions::default()
+                };
+                prepare(scene, options).expect("build")
+            }
+
             /// Every body of frame `f` relative to `origin`.
             pub(super) fn set(world: &mut World, scene: &Scene, f: usize, origin: [f64; 3]) {
                 for b in 0..world.bodies.len().min(scene.frames[f].len()) {
@@ -215,11 +224,7 @@ macro_rules! world_through_c {
                 truth: &[Vec<Contact>],
                 tally: &mut Tally,
             ) {
-                let options = BuildOptions {
-                    precision: $precision,
-                    ..BuildOptions::default()
-                };
-                let prepared = prepare(scene, options).expect("build");
+                let prepared = prepared(scene);
                 let mut w = world(&prepared, BDTREE_BODY_VERTEX_CACHE);
                 let n = scene.bodies.len();
                 let mut call = Call::new(n, w.depth, 1 << 16);
@@ -289,11 +294,7 @@ macro_rules! world_through_c {
 
             /// The statuses, on frame 0 of `scene`.
             pub(super) fn statuses(scene: &Scene) {
-                let options = BuildOptions {
-                    precision: $precision,
-                    ..BuildOptions::default()
-                };
-                let prepared = prepare(scene, options).expect("build");
+                let prepared = prepared(scene);
                 let mut w = world(&prepared, BDTREE_BODY_VERTEX_CACHE);
                 let n = scene.bodies.len();
                 set(&mut w, scene, 0, [0.0; 3]);
