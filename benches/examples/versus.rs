@@ -34,12 +34,15 @@ use std::hint::black_box;
 use std::path::Path;
 
 use bdtree_benches::measure::{
-    alternated, cache_dir, callgrind, env_usize, interleaved_medians, median, median_ratio,
+    alternated, cache_dir, callgrind, interleaved_medians, median, median_ratio,
 };
 use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
-use bdtree_benches::versus::{self, truth, with_binary, Binary, Meshes};
-use bdtree_core::{refine, QueryOutcome, QueryStats};
+use bdtree_benches::versus::{
+    self, count_line, lacking, parry_node_pairs, parry_scene, refined_pairs, rounds_and_runs,
+    run_complete, truth, with_binary, Binary, Meshes,
+};
+use bdtree_core::{QueryOutcome, QueryStats};
 
 /// One bdtree frame: both states set, then the query.
 #[inline(never)]
@@ -70,8 +73,7 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
         }
         (total, contacts)
     });
-    let parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
-    let parry_pairs: usize = (0..frames.len()).map(|k| parry.node_pairs(k)).sum();
+    let parry_pairs = parry_node_pairs(meshes, frames);
     let n = frames.len() as f64;
     let (b, p) = (totals[0] as f64 / n, totals[1] as f64 / n);
     println!(
@@ -83,20 +85,12 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
         stats.nodes_visited as f64 / contacts.max(1) as f64
     );
     println!(
-        "  bdtree  {:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair  \
-         ({:.1} sphere updates, {:.1} triangle tests)",
-        b,
-        stats.nodes_visited as f64 / n,
-        b * n / stats.nodes_visited as f64,
+        "{}  ({:.1} sphere updates, {:.1} triangle tests)",
+        count_line("bdtree", 8, b, stats.nodes_visited as f64, n),
         stats.sphere_updates as f64 / n,
         stats.triangle_tests as f64 / n,
     );
-    println!(
-        "  parry   {:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair",
-        p,
-        parry_pairs as f64 / n,
-        p * n / parry_pairs as f64,
-    );
+    println!("{}", count_line("parry", 8, p, parry_pairs as f64, n));
     println!("  ratio bdtree / parry = {:.3} (instructions)", b / p);
     // Where bdtree's instructions go, by the function that executes them (inlined code counts
     // where it is inlined: the walk's own lines include the cache reads, sphere tests and the
@@ -189,10 +183,7 @@ fn parts(file: &Path) -> Vec<(&'static str, u64)> {
 fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     match side {
         "bdtree" => with_binary(scene_name, meshes, frames, |side| {
-            for k in 0..frames.len() {
-                let outcome = bdtree_frame(side, k);
-                assert!(outcome.status.is_complete(), "{outcome:?}");
-            }
+            run_complete(frames.len(), |k| bdtree_frame(side, k))
         }),
         _ => versus::run_parry(meshes, frames, parry_frame),
     }
@@ -200,9 +191,8 @@ fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
 
 /// `time`: the two sides interleaved frame by frame.
 fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
-    let rounds = env_usize("VERSUS_ROUNDS", 200);
-    let runs = env_usize("VERSUS_RUNS", 3);
-    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let (rounds, runs) = rounds_and_runs();
+    let mut parry = parry_scene(meshes, frames);
     with_binary(scene_name, meshes, frames, |side| {
         let n = frames.len();
         println!(
@@ -230,23 +220,19 @@ fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
 
 /// `check`: both sides' pairs against the brute force.
 fn check(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
-    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let mut parry = parry_scene(meshes, frames);
     with_binary(scene_name, meshes, frames, |side| {
         for (k, f) in frames.iter().enumerate() {
             let truth = truth(meshes, f);
             let outcome = bdtree_frame(side, k);
             assert!(outcome.status.is_complete(), "{outcome:?}");
             let reported = side.pairs.len();
-            let kept = refine(&side.big, &side.small, &mut side.pairs);
-            let mut ours: Vec<(u32, u32)> = side.pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
-            ours.sort_unstable();
+            let ours = refined_pairs(&side.big, &side.small, &mut side.pairs);
+            let kept = ours.len();
             parry_frame(&mut parry, k);
             let mut theirs = parry.pairs.clone();
             theirs.sort_unstable();
-            let missed = truth
-                .iter()
-                .filter(|p| ours.binary_search(p).is_err())
-                .count();
+            let missed = lacking(&truth, &ours);
             println!(
                 "frame {k}: brute force {} pairs; bdtree {reported} reported, {kept} after \
                  refine, {missed} missed; parry {} pairs",

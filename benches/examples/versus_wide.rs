@@ -20,15 +20,18 @@
 use std::hint::black_box;
 
 use bdtree_benches::measure::{
-    cache_dir, callgrind, env_usize, interleaved_medians, median, median_ratio, rotated,
+    cache_dir, callgrind, interleaved_medians, median, median_ratio, rotated,
 };
 use bdtree_benches::query_scene::Frame;
 use bdtree_benches::refit::ParryScene;
-use bdtree_benches::versus::{self, truth, with_binary, Binary, Meshes};
+use bdtree_benches::versus::{
+    self, count_line, lacking, parry_node_pairs, parry_scene, refined_pairs, rounds_and_runs,
+    run_complete, truth, with_binary, Binary, Meshes,
+};
 use bdtree_benches::wide::{
     collide_wide, wide_stack_capacity, Entry, WideCache, WideSide, WideStats, WideTree,
 };
-use bdtree_core::{refine, QueryOutcome, QueryStats, TrianglePair};
+use bdtree_core::{QueryOutcome, QueryStats, TrianglePair};
 
 /// Both walks' state: the binary walk's bodies (vertex caches on), stack and pairs, and the
 /// wide walk's trees, caches, stack and pairs.
@@ -140,8 +143,7 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
         let rows = [side.wide_big.row_bytes(), side.wide_small.row_bytes()];
         (total, wide, memory.into_iter().zip(rows))
     });
-    let parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
-    let parry_pairs: usize = (0..frames.len()).map(|k| parry.node_pairs(k)).sum();
+    let parry_pairs = parry_node_pairs(meshes, frames);
     let n = frames.len() as f64;
     let [b, w, p] = totals.map(|t| t as f64 / n);
     let pairs = binary.nodes_visited as f64 / n;
@@ -167,11 +169,7 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
         wide.leaf_pairs as f64 / n,
         wide.triangle_tests as f64 / n,
     );
-    println!(
-        "  parry  {p:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair",
-        parry_pairs as f64 / n,
-        p * n / parry_pairs as f64,
-    );
+    println!("{}", count_line("parry", 7, p, parry_pairs as f64, n));
     println!(
         "  wide / binary = {:.3}, binary / parry = {:.3}, wide / parry = {:.3} (instructions)",
         w / b,
@@ -194,10 +192,7 @@ fn count(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
 fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
     match side {
         "binary" => with_sides(scene_name, meshes, frames, |side| {
-            for k in 0..frames.len() {
-                let outcome = binary_frame(side, k);
-                assert!(outcome.status.is_complete(), "{outcome:?}");
-            }
+            run_complete(frames.len(), |k| binary_frame(side, k))
         }),
         "wide" => with_sides(scene_name, meshes, frames, |side| {
             for k in 0..frames.len() {
@@ -211,9 +206,8 @@ fn run(side: &str, scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
 /// `time`: the three sides interleaved frame by frame, the order rotated every frame and
 /// round.
 fn time(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
-    let rounds = env_usize("VERSUS_ROUNDS", 200);
-    let runs = env_usize("VERSUS_RUNS", 3);
-    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let (rounds, runs) = rounds_and_runs();
+    let mut parry = parry_scene(meshes, frames);
     with_sides(scene_name, meshes, frames, |side| {
         let n = frames.len();
         println!(
@@ -265,22 +259,11 @@ fn check(scene_name: &str, meshes: Meshes<'_>, frames: &[Frame]) {
             binary.sort_unstable();
             wide.sort_unstable();
             let duplicates = wide.windows(2).filter(|w| w[0] == w[1]).count();
-            let only_wide = wide
-                .iter()
-                .filter(|p| binary.binary_search(p).is_err())
-                .count();
-            let only_binary = binary
-                .iter()
-                .filter(|p| wide.binary_search(p).is_err())
-                .count();
-            let kept = refine(&side.binary.big, &side.binary.small, &mut side.wide_pairs);
-            let mut refined: Vec<(u32, u32)> =
-                side.wide_pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
-            refined.sort_unstable();
-            let missed = truth
-                .iter()
-                .filter(|p| refined.binary_search(p).is_err())
-                .count();
+            let only_wide = lacking(&wide, &binary);
+            let only_binary = lacking(&binary, &wide);
+            let refined = refined_pairs(&side.binary.big, &side.binary.small, &mut side.wide_pairs);
+            let kept = refined.len();
+            let missed = lacking(&truth, &refined);
             println!(
                 "frame {k}: brute force {} pairs; binary {} reported; wide {} reported ({} only \
                  wide, {} only binary, {duplicates} duplicates), {kept} after refine, {missed} \

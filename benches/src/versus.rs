@@ -4,14 +4,14 @@
 //! truth of a frame, and the examples' `main` (their subcommands). Each example keeps its frame
 //! functions (`#[inline(never)]`, the names callgrind toggles on) and its subcommands' bodies.
 
-use bdtree_core::{stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
+use bdtree_core::{refine, stack_capacity, Body, QueryOutcome, TrianglePair, VertexEntry};
 use bdtree_std::build::Precision;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::oracle::{brute_force_pairs, deform};
 use bdtree_std::BodyStorage;
 
 use crate::fem_scene::{fem_bodies, fem_frames};
-use crate::measure::{cache_dir, cached_image};
+use crate::measure::{cache_dir, cached_image, env_usize};
 use crate::query_scene::{
     big_subdivisions, bodies, collide_into, core_frames, frames, CoreFrame, Frame,
 };
@@ -186,8 +186,70 @@ pub fn main(
 /// `run parry`: one pass over the frames with parry, each frame by `frame` (the example's, whose
 /// name callgrind toggles on).
 pub fn run_parry(meshes: Meshes<'_>, frames: &[Frame], frame: fn(&mut ParryScene, usize) -> usize) {
-    let mut parry = ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames);
+    let mut parry = parry_scene(meshes, frames);
     for k in 0..frames.len() {
         std::hint::black_box(frame(&mut parry, k));
     }
+}
+
+/// parry's side of the scene.
+pub fn parry_scene(meshes: Meshes<'_>, frames: &[Frame]) -> ParryScene {
+    ParryScene::new(meshes.0, meshes.1, meshes.2, meshes.3, frames)
+}
+
+/// The node pairs parry's query visits over all the frames.
+pub fn parry_node_pairs(meshes: Meshes<'_>, frames: &[Frame]) -> usize {
+    let parry = parry_scene(meshes, frames);
+    (0..frames.len()).map(|k| parry.node_pairs(k)).sum()
+}
+
+/// `run` on a bdtree side: `frame(k)` on every frame, each query complete.
+pub fn run_complete(frames: usize, mut frame: impl FnMut(usize) -> QueryOutcome) {
+    for k in 0..frames {
+        let outcome = frame(k);
+        assert!(outcome.status.is_complete(), "{outcome:?}");
+    }
+}
+
+/// `time`'s rounds per run and runs (`VERSUS_ROUNDS`, 200 by default; `VERSUS_RUNS`, 3).
+pub fn rounds_and_runs() -> (usize, usize) {
+    (env_usize("VERSUS_ROUNDS", 200), env_usize("VERSUS_RUNS", 3))
+}
+
+/// The pairs `big` and `small`'s query found (`pairs`, in walk order) that [`refine`] keeps,
+/// as `(triangle of big, triangle of small)`, sorted.
+pub fn refined_pairs(
+    big: &Body<'_, '_, f32>,
+    small: &Body<'_, '_, f32>,
+    pairs: &mut [TrianglePair],
+) -> Vec<(u32, u32)> {
+    let kept = refine(big, small, pairs);
+    let mut refined: Vec<(u32, u32)> = pairs[..kept].iter().map(|p| (p.a, p.b)).collect();
+    refined.sort_unstable();
+    refined
+}
+
+/// A side's line of `count`: its name (padded to `width`), then per frame its instructions
+/// (`per_frame`) and node pairs (`node_pairs` over the `frames` frames), and its instructions
+/// per node pair.
+pub fn count_line(
+    name: &str,
+    width: usize,
+    per_frame: f64,
+    node_pairs: f64,
+    frames: f64,
+) -> String {
+    format!(
+        "  {name:<width$}{per_frame:>10.0} instructions  {:>7.1} node pairs  {:>5.0} per node pair",
+        node_pairs / frames,
+        per_frame * frames / node_pairs,
+    )
+}
+
+/// How many of `pairs` the sorted `sorted` lacks.
+pub fn lacking(pairs: &[(u32, u32)], sorted: &[(u32, u32)]) -> usize {
+    pairs
+        .iter()
+        .filter(|p| sorted.binary_search(p).is_err())
+        .count()
 }
