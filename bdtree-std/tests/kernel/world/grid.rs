@@ -3,25 +3,13 @@
 //! and shrinks; far from the origin, millimetre bodies, huge and tiny radii mixed, in f32 and
 //! f64; non-finite spheres, short storage and a full sink are explicit statuses.
 
-use bdtree_core::bounds::sphere::spheres_overlap;
 use bdtree_core::{
-    AllPairs, BitMatrix, GridStatus, PairFilter, Scalar, SweepAndPrune, SweepStatus, UniformGrid,
+    AllPairs, BitMatrix, GridStatus, PairFilter, Scalar, SweepAndPrune, UniformGrid,
 };
 use proptest::prelude::*;
 
+use super::sweep::{brute, neighbour_filter, nudge};
 use crate::support::{config, Rng};
-
-fn brute<S: Scalar>(spheres: &[[S; 4]], filter: &impl PairFilter) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    for i in 0..spheres.len() {
-        for j in i + 1..spheres.len() {
-            if filter.allows(i, j) && spheres_overlap(spheres[i], spheres[j]) {
-                out.push((i as u32, j as u32));
-            }
-        }
-    }
-    out
-}
 
 /// The grid's pairs, in its order; checks each pair once, `i < j`.
 fn grid_raw<S: Scalar>(
@@ -53,17 +41,10 @@ fn grid<S: Scalar>(
     found
 }
 
+/// Sweep-and-prune's pairs ([`super::sweep::sweep`]) on storage of its own.
 fn sweep<S: Scalar>(spheres: &[[S; 4]], filter: &impl PairFilter) -> Vec<(u32, u32)> {
     let mut order = vec![0u32; spheres.len()];
-    let mut sap = SweepAndPrune::new(&mut order);
-    let mut found = Vec::new();
-    let (status, _) = sap.pairs(spheres, filter, &mut |i, j| {
-        found.push((i, j));
-        true
-    });
-    assert_eq!(status, SweepStatus::Complete);
-    found.sort_unstable();
-    found
+    super::sweep::sweep(&mut SweepAndPrune::new(&mut order), spheres, filter)
 }
 
 /// The kinds of world the grid must get right.
@@ -140,16 +121,9 @@ fn frames<S: Scalar>(
     let step = spheres.iter().map(|s| s[3]).fold(0.0, f64::max) * 0.2;
     let mut words = vec![0u32; UniformGrid::words_needed(256)];
     let mut bits = vec![0u32; BitMatrix::words_needed(256)];
-    let mut matrix = BitMatrix::new(&mut bits, 256).expect("matrix");
-    for k in 0..n / 3 {
-        matrix.set(k, k + 1, false);
-    }
+    let matrix = neighbour_filter(&mut bits, n);
     for frame in 0..8 {
-        for s in spheres.iter_mut() {
-            for c in s.iter_mut().take(3) {
-                *c += rng.uniform(-step, step);
-            }
-        }
+        nudge(&mut spheres, || rng.uniform(-step, step));
         let far = rng.below(spheres.len());
         spheres[far][1] += 3.0 * spread;
         let typed: Vec<[S; 4]> = spheres.iter().map(|s| s.map(S::from_f64)).collect();

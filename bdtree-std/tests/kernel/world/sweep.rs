@@ -8,7 +8,11 @@ use proptest::prelude::*;
 
 use crate::support::{config, Rng};
 
-fn brute<S: bdtree_core::Scalar>(spheres: &[[S; 4]], filter: &impl PairFilter) -> Vec<(u32, u32)> {
+/// Every pair `i < j` that `filter` allows and whose spheres overlap, sorted.
+pub(super) fn brute<S: bdtree_core::Scalar>(
+    spheres: &[[S; 4]],
+    filter: &impl PairFilter,
+) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     for i in 0..spheres.len() {
         for j in i + 1..spheres.len() {
@@ -20,7 +24,8 @@ fn brute<S: bdtree_core::Scalar>(spheres: &[[S; 4]], filter: &impl PairFilter) -
     out
 }
 
-fn sweep<S: bdtree_core::Scalar>(
+/// Sweep-and-prune's pairs, sorted.
+pub(super) fn sweep<S: bdtree_core::Scalar>(
     sap: &mut SweepAndPrune<'_>,
     spheres: &[[S; 4]],
     filter: &impl PairFilter,
@@ -33,6 +38,27 @@ fn sweep<S: bdtree_core::Scalar>(
     assert_eq!(status, SweepStatus::Complete);
     found.sort_unstable();
     found
+}
+
+/// A filter of up to 256 bodies forbidding each pair `(k, k + 1)` with `k < n / 3`.
+pub(super) fn neighbour_filter(words: &mut [u32], n: usize) -> BitMatrix<'_> {
+    let mut matrix = BitMatrix::new(words, 256).expect("matrix");
+    for k in 0..n / 3 {
+        matrix.set(k, k + 1, false);
+    }
+    matrix
+}
+
+/// Moves every sphere's centre by `step()` along each axis in turn.
+pub(super) fn nudge<T: Copy + std::ops::AddAssign>(
+    spheres: &mut [[T; 4]],
+    mut step: impl FnMut() -> T,
+) {
+    for s in spheres.iter_mut() {
+        for c in s.iter_mut().take(3) {
+            *c += step();
+        }
+    }
 }
 
 proptest! {
@@ -54,17 +80,10 @@ proptest! {
         let mut order = vec![0u32; 256];
         let mut sap = SweepAndPrune::new(&mut order);
         let mut words = vec![0u32; BitMatrix::words_needed(256)];
-        let mut matrix = BitMatrix::new(&mut words, 256).expect("matrix");
-        for k in 0..n / 3 {
-            matrix.set(k, k + 1, false);
-        }
+        let matrix = neighbour_filter(&mut words, n);
         for frame in 0..12 {
             // Move every body a little (frame coherence) and one a lot.
-            for s in spheres.iter_mut() {
-                for c in s.iter_mut().take(3) {
-                    *c += rng.uniform(-0.05, 0.05) as f32 * spread as f32 * 0.1;
-                }
-            }
+            nudge(&mut spheres, || rng.uniform(-0.05, 0.05) as f32 * spread as f32 * 0.1);
             let far = rng.below(spheres.len());
             spheres[far][0] = -spheres[far][0];
             prop_assert_eq!(sweep(&mut sap, &spheres, &AllPairs), brute(&spheres, &AllPairs), "frame {}", frame);
