@@ -128,8 +128,33 @@ impl Clock for Nanos {
     }
 }
 
-/// The kernel's run on the pending list `storage`, resumed from `progress`; returns the new
-/// progress, the run's status and counters, and the pairs it confirmed.
+/// A pending list of `capacity` node pairs with the kernel's walk started on it (the root
+/// pair tested): the list, the walk's progress and its status.
+fn start_kernel<S: Scalar>(
+    capacity: usize,
+    order: Order,
+    a: &mut KernelBody<'_, '_, S>,
+    b: &mut KernelBody<'_, '_, S>,
+) -> Result<(Vec<Pending<S>>, Suspended, RunStatus), HostError> {
+    let mut slots = pending_list::<S>(capacity)?;
+    let mut t = Traversal::new(&mut slots, order);
+    let status = t.start(a, b);
+    let progress = t.suspend();
+    Ok((slots, progress, status))
+}
+
+/// What a run of the kernel's walk left: the new progress, the run's status and counters, the
+/// pairs confirmed so far ([`refined`]) and the node pairs still pending, sorted.
+struct Step {
+    progress: Suspended,
+    status: RunStatus,
+    stats: QueryStats,
+    confirmed: Vec<[u32; 2]>,
+    pending: Vec<[u32; 2]>,
+}
+
+/// The kernel's run on the pending list `storage`, resumed from `progress`, its pairs added to
+/// `found` (refined in f64 when `second_stage`).
 fn run_kernel<S: Scalar>(
     storage: &mut [Pending<S>],
     progress: Suspended,
@@ -137,7 +162,8 @@ fn run_kernel<S: Scalar>(
     b: &mut KernelBody<'_, '_, S>,
     budget: Budget,
     found: &mut Vec<TrianglePair>,
-) -> (Suspended, RunStatus, QueryStats) {
+    second_stage: bool,
+) -> Step {
     let mut traversal = Traversal::resume(storage, progress);
     let mut sink = |p: TrianglePair| {
         found.push(p);
@@ -152,7 +178,14 @@ fn run_kernel<S: Scalar>(
             traversal.run(a, b, &mut budget, &mut sink)
         }
     };
-    (traversal.suspend(), outcome.status, outcome.stats)
+    let progress = traversal.suspend();
+    Step {
+        progress,
+        status: outcome.status,
+        stats: outcome.stats,
+        confirmed: refined(a, b, found, second_stage),
+        pending: pending_of(storage, progress),
+    }
 }
 
 /// The pending node pairs of a suspended traversal, sorted.
@@ -251,17 +284,13 @@ impl Interruptible {
         b.place(origin)?;
         let (storage, status) = match (&mut a.kernel, &mut b.kernel) {
             (Kernel::F32(ka), Kernel::F32(kb)) => {
-                let mut slots = pending_list::<f32>(capacity)?;
-                let mut t = Traversal::new(&mut slots, order);
-                let status = t.start(ka.body(), kb.body());
-                let progress = t.suspend();
+                let (slots, progress, status) =
+                    start_kernel(capacity, order, ka.body(), kb.body())?;
                 ((Storage::F32(slots), progress), status)
             }
             (Kernel::F64(ka), Kernel::F64(kb)) => {
-                let mut slots = pending_list::<f64>(capacity)?;
-                let mut t = Traversal::new(&mut slots, order);
-                let status = t.start(ka.body(), kb.body());
-                let progress = t.suspend();
+                let (slots, progress, status) =
+                    start_kernel(capacity, order, ka.body(), kb.body())?;
                 ((Storage::F64(slots), progress), status)
             }
             _ => return Err(mismatch()),
@@ -309,27 +338,26 @@ impl Interruptible {
         }
         a.place(self.origin)?;
         b.place(self.origin)?;
-        let found = &mut self.found;
-        let (status, stats, confirmed, pending) =
-            match (&mut a.kernel, &mut b.kernel, &mut self.storage) {
-                (Kernel::F32(ka), Kernel::F32(kb), Storage::F32(slots)) => {
-                    let (ka, kb) = (ka.body(), kb.body());
-                    let (progress, status, stats) =
-                        run_kernel(slots, self.progress, ka, kb, budget, found);
-                    self.progress = progress;
-                    let confirmed = refined(ka, kb, found, self.refine);
-                    (status, stats, confirmed, pending_of(slots, progress))
-                }
-                (Kernel::F64(ka), Kernel::F64(kb), Storage::F64(slots)) => {
-                    let (ka, kb) = (ka.body(), kb.body());
-                    let (progress, status, stats) =
-                        run_kernel(slots, self.progress, ka, kb, budget, found);
-                    self.progress = progress;
-                    let confirmed = refined(ka, kb, found, self.refine);
-                    (status, stats, confirmed, pending_of(slots, progress))
-                }
-                _ => return Err(mismatch()),
-            };
+        let (found, progress, second_stage) = (&mut self.found, self.progress, self.refine);
+        let step = match (&mut a.kernel, &mut b.kernel, &mut self.storage) {
+            (Kernel::F32(ka), Kernel::F32(kb), Storage::F32(slots)) => {
+                let (ka, kb) = (ka.body(), kb.body());
+                run_kernel(slots, progress, ka, kb, budget, found, second_stage)
+            }
+            (Kernel::F64(ka), Kernel::F64(kb), Storage::F64(slots)) => {
+                let (ka, kb) = (ka.body(), kb.body());
+                run_kernel(slots, progress, ka, kb, budget, found, second_stage)
+            }
+            _ => return Err(mismatch()),
+        };
+        let Step {
+            progress,
+            status,
+            stats,
+            confirmed,
+            pending,
+        } = step;
+        self.progress = progress;
         self.stats.add(&stats);
         match status {
             RunStatus::Done => Ok(Progress::Done(Answer {
