@@ -5,6 +5,7 @@ use std::f64::consts::PI;
 
 use crate::io::Mesh;
 use crate::rng::Rng;
+use crate::shapes::procedural::quads;
 
 /// A UV sphere as exporters write it: each pole is a ring of `slices + 1` coincident vertices
 /// (one per texture seam column, the last duplicating the first), so every pole triangle
@@ -33,14 +34,7 @@ pub fn pole_sphere(radius: f64, stacks: u32, slices: u32) -> Mesh {
         }
     }
     let at = |i: u32, j: u32| i * columns + j;
-    let mut triangles = Vec::new();
-    for i in 0..stacks {
-        for j in 0..slices {
-            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
-            triangles.push([a, b, c]);
-            triangles.push([a, c, d]);
-        }
-    }
+    let triangles = quads(0..stacks, slices, at).collect();
     Mesh {
         vertices,
         triangles,

@@ -112,18 +112,7 @@ pub fn uv_sphere(radius: f64, stacks: u32, slices: u32) -> Mesh {
     for j in 0..slices {
         triangles.push([0, ring(1, j), ring(1, j + 1)]);
     }
-    for i in 1..stacks - 1 {
-        for j in 0..slices {
-            let (a, b, c, d) = (
-                ring(i, j),
-                ring(i + 1, j),
-                ring(i + 1, j + 1),
-                ring(i, j + 1),
-            );
-            triangles.push([a, b, c]);
-            triangles.push([a, c, d]);
-        }
-    }
+    triangles.extend(quads(1..stacks - 1, slices, ring));
     for j in 0..slices {
         triangles.push([south, ring(stacks - 1, j + 1), ring(stacks - 1, j)]);
     }
@@ -131,6 +120,21 @@ pub fn uv_sphere(radius: f64, stacks: u32, slices: u32) -> Mesh {
         vertices,
         triangles,
     }
+}
+
+/// The two triangles `a b c` and `a c d` of each quad of a grid, `a = at(i, j)`,
+/// `b = at(i + 1, j)`, `c = at(i + 1, j + 1)`, `d = at(i, j + 1)`, for `i` in `rows` (outer)
+/// and `j` in `0..columns`.
+pub(crate) fn quads(
+    rows: core::ops::Range<u32>,
+    columns: u32,
+    at: impl Fn(u32, u32) -> u32,
+) -> impl Iterator<Item = [u32; 3]> {
+    rows.flat_map(move |i| (0..columns).map(move |j| (i, j)))
+        .flat_map(move |(i, j)| {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            [[a, b, c], [a, c, d]]
+        })
 }
 
 /// A torus around the z axis: tube center circle of radius `major`, tube radius `minor`
@@ -152,13 +156,7 @@ pub fn torus(major: f64, minor: f64, nu: u32, nv: u32) -> Mesh {
     }
     let idx = |i: u32, j: u32| (i % nu) * nv + j % nv;
     let mut triangles = Vec::with_capacity((2 * nu * nv) as usize);
-    for i in 0..nu {
-        for j in 0..nv {
-            let (a, b, c, d) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
-            triangles.push([a, b, c]);
-            triangles.push([a, c, d]);
-        }
-    }
+    triangles.extend(quads(0..nu, nv, idx));
     Mesh {
         vertices,
         triangles,
