@@ -9,14 +9,14 @@
 use std::collections::BTreeMap;
 
 use bdtree_core::Scalar;
-use bdtree_std::io::{Mesh, Pose, Scene, SceneBody};
+use bdtree_std::io::{Pose, Scene, SceneBody};
 use bdtree_std::rng::Rng;
 use bdtree_std::runner::{prepare, run_swept, run_swept_front, FrameAnswer, SweptContact};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::binary::fixtures;
 use crate::cli_contacts::{json_lines, key, sampled_with, Key};
-use crate::support::options_in;
+use crate::support::{options_in, scaled};
 
 /// A pad (a ball with 3 smooth modes) pressed into a plate (2 modes) and sliding over it:
 /// `scale` the unit, `offset` where the scene sits, `rate` ticks per second, `speed` the
@@ -35,12 +35,8 @@ struct Pad {
 impl Pad {
     fn scene(&self, ticks: usize) -> Scene {
         let s = self.scale;
-        let scaled = |m: Mesh| Mesh {
-            vertices: m.vertices.iter().map(|v| v.map(|x| x * s)).collect(),
-            triangles: m.triangles,
-        };
-        let plate = scaled(sheet(0.3, 0.2, 12, 8));
-        let pad = scaled(icosphere(0.03, 1));
+        let plate = scaled(sheet(0.3, 0.2, 12, 8), s);
+        let pad = scaled(icosphere(0.03, 1), s);
         let bodies = [("plate", plate, 2, 0.0005), ("pad", pad, 3, 0.0004)]
             .into_iter()
             .map(|(name, mesh, modes, amplitude)| SceneBody {

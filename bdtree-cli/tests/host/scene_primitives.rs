@@ -19,11 +19,11 @@ use bdtree_std::runner::{
     brute_force_frame, brute_force_primitive_frame, compare, point_triangle_distance, prepare,
     primitive_solid, run_contacts, run_with,
 };
-use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::shapes::procedural::{icosphere, smooth_basis, torus};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, frame_error, options_in, set_state_f64, Rng};
+use crate::support::{config, frame_error, options_in, set_state_f64, small_meshes, Rng};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/primitives/primitives.json")
@@ -170,13 +170,7 @@ fn random_shape(rng: &mut Rng) -> PrimitiveShape {
 
 /// A scene of 2–3 modal meshes and 1–4 primitives in 2 frames, written to `dir`.
 fn random_scene(dir: &Path, rng: &mut Rng) -> Scene {
-    let shapes = [
-        icosphere(0.4, 1),
-        torus(0.4, 0.12, 12, 6),
-        sheet(1.0, 0.8, 6, 5),
-        bar(1.2, 0.08, 8),
-        blob(0.4, 1, 4, 7),
-    ];
+    let shapes = small_meshes();
     let meshes = 2 + rng.below(2);
     let primitives = 1 + rng.below(4);
     let mut bodies = Vec::new();
@@ -444,13 +438,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let mut rng = Rng::new(seed);
-        let meshes = [
-            icosphere(0.4, 1),
-            torus(0.4, 0.12, 12, 6),
-            sheet(1.0, 0.8, 6, 5),
-            bar(1.2, 0.08, 8),
-            blob(0.4, 1, 4, 7),
-        ];
+        let meshes = small_meshes();
         let q: Vec<f64> = (0..modes).map(|_| rng.uniform(-1.0, 1.0)).collect();
         let pose = io::Pose {
             rotation: rng.rotation(),

@@ -13,7 +13,7 @@ use bdtree_std::oracle;
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 
 use crate::support::motion::state_at;
-use crate::support::{image_in, set_state_f64};
+use crate::support::{image_in, scaled, set_state_f64};
 
 /// A pad (a modal ball) pressed into a plate and sliding slowly over it, `scale` the unit (1 m
 /// or 1 mm) and `offset` where the scene sits: the state of each body at tick `k` of a
@@ -32,12 +32,8 @@ struct Resting {
 
 impl Resting {
     fn new(scale: f64, offset: [f64; 3], rate: f64) -> Self {
-        let s = |m: Mesh| Mesh {
-            vertices: m.vertices.iter().map(|v| v.map(|x| x * scale)).collect(),
-            triangles: m.triangles,
-        };
-        let plate = s(sheet(0.6, 0.4, 18, 12));
-        let pad = s(icosphere(0.06, 2));
+        let plate = scaled(sheet(0.6, 0.4, 18, 12), scale);
+        let pad = scaled(icosphere(0.06, 2), scale);
         let plate_basis = smooth_basis(&plate.vertices, 2, 0.002 * scale);
         let pad_basis = smooth_basis(&pad.vertices, 3, 0.004 * scale);
         Resting {
