@@ -188,6 +188,18 @@ macro_rules! through_c {
                 )
             }
 
+            /// A contact from the kernel as the same bits (its own fields, not the C API's
+            /// conversion).
+            fn kernel_contact_bits(p: &ContactPoint<S>) -> (u32, u32, [u64; 3], [u64; 3], u64) {
+                (
+                    p.a,
+                    p.b,
+                    bits(p.contact.point),
+                    bits(p.contact.normal),
+                    f64::from(p.contact.depth).to_bits(),
+                )
+            }
+
             scene_bodies!($image, $body, $parse, $info, $size, $init, $set);
 
             /// Sets body `b` of the C world to frame `f` of the scene, relative to `origin`.
@@ -275,13 +287,7 @@ macro_rules! through_c {
                 let mut stack = vec![[0u32; 2]; stack_capacity(depth, depth)];
                 let mut c: ContactBits = Vec::new();
                 let mut sink = |p: ContactPoint<S>| {
-                    c.push((
-                        p.a,
-                        p.b,
-                        bits(p.contact.point),
-                        bits(p.contact.normal),
-                        f64::from(p.contact.depth).to_bits(),
-                    ));
+                    c.push(kernel_contact_bits(&p));
                     true
                 };
                 assert!(collide_contacts(&mut a, &mut b, &mut stack, &mut sink)
@@ -380,13 +386,7 @@ macro_rules! through_c {
                             let k_prim = kernel_primitive(&placed);
                             let mut want: ContactBits = Vec::new();
                             let mut sink = |c: ContactPoint<S>| {
-                                want.push((
-                                    c.a,
-                                    c.b,
-                                    bits(c.contact.point),
-                                    bits(c.contact.normal),
-                                    f64::from(c.contact.depth).to_bits(),
-                                ));
+                                want.push(kernel_contact_bits(&c));
                                 true
                             };
                             assert!(collide_primitive(&mut body, &k_prim, &mut stack, &mut sink)
