@@ -22,7 +22,7 @@
 use bdtree_core::{collide_swept_front, stack_capacity, FrontEntry, FrontState, SweptFront};
 use bdtree_core::{Scalar, SweptPair};
 
-use super::{place_four, same_objects};
+use super::{place_four, same_objects, swept_of};
 use crate::build::Precision;
 use crate::host::answer::{Answer, Swept};
 use crate::host::body::{Body, InKernel};
@@ -261,10 +261,7 @@ fn carried<S: InFront>(
         &mut kernel,
         &mut stack,
         &mut |p: SweptPair<S>| {
-            items.push(Swept {
-                triangles: [p.a, p.b],
-                time: p.time.to_f64(),
-            });
+            items.push(swept_of(p));
             true
         },
     );

@@ -28,10 +28,7 @@ impl OnFour for SweptQuery {
             b_now,
             &mut stack,
             &mut |p: SweptPair<S>| {
-                items.push(Swept {
-                    triangles: [p.a, p.b],
-                    time: p.time.to_f64(),
-                });
+                items.push(swept_of(p));
                 true
             },
         );
@@ -41,6 +38,14 @@ impl OnFour for SweptQuery {
             items,
             stats: outcome.stats,
         })
+    }
+}
+
+/// A pair the kernel's swept query found, as the host answers it (its time in f64).
+pub(crate) fn swept_of<S: Scalar>(p: SweptPair<S>) -> Swept {
+    Swept {
+        triangles: [p.a, p.b],
+        time: p.time.to_f64(),
     }
 }
 
