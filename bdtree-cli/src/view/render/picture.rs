@@ -96,6 +96,36 @@ impl View {
 static FONT: &[u8] = include_bytes!("../../../../fixtures/fonts/DejaVuSans.ttf");
 pub(super) const FAMILY: &str = "sans-serif";
 
+/// A chart on `root` with the plots' caption font, margin and label areas.
+pub(super) fn chart<'a, 'b, DB: DrawingBackend, S: AsRef<str>>(
+    root: &'a DrawingArea<DB, Shift>,
+    caption: S,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(caption, (FAMILY, 22).into_font())
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(80);
+    builder
+}
+
+/// Draws the series' legend of `chart` at `position` in the plots' style.
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    font: FontDesc<'_>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .label_font(font)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// Registers the bundled font with plotters (once per process).
 pub(super) fn register_fonts() {
     static ONCE: Once = Once::new();

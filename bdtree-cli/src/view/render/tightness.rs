@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::picture::Format;
-use super::picture::{fmt_len, write_picture, FAMILY};
+use super::picture::{chart, fmt_len, legend, write_picture, FAMILY};
 use crate::view::error::RenderError;
 use bdtree_std::io::ImageBuf;
 use bdtree_std::runner::inspect::{inspect, Inspection};
@@ -60,16 +60,11 @@ fn draw_tightness<DB: DrawingBackend>(
     let lo = values.clone().fold(1.0f64, f64::min).max(1e-9);
     let hi = values.fold(1.0f64, f64::max);
     let depth = f64::from(inspection.depth);
-    let title_font = (FAMILY, 22).into_font();
     let caption = format!(
         "{name}: tightness per tree level ({} triangles, {} modes, depth {})",
         inspection.triangles, inspection.modes, inspection.depth
     );
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, title_font)
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
+    let mut chart = chart(root, caption)
         .build_cartesian_2d(-0.5..depth + 0.5, (lo / 1.5..hi * 1.5).log_scale())
         .map_err(e)?;
     let label_font = (FAMILY, 16).into_font();
@@ -121,15 +116,7 @@ fn draw_tightness<DB: DrawingBackend>(
             ))
             .map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .label_font(label_font)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(e)?;
-    Ok(())
+    legend(&mut chart, label_font, SeriesLabelPosition::UpperRight)
 }
 
 /// Reads and inspects a tree image, then draws [`tightness`] into `output`.

@@ -5,7 +5,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::picture::{write_picture, FAMILY};
+use super::picture::{chart, legend, write_picture, FAMILY};
 use crate::view::error::RenderError;
 
 /// One curve of [`timeline`]: a name and one value per step.
@@ -68,11 +68,7 @@ fn draw<DB: DrawingBackend>(
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
     let top = if top > 0.0 { top * 1.1 } else { 1.0 };
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, (FAMILY, 22).into_font())
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
+    let mut chart = chart(root, title)
         .build_cartesian_2d(0.0..end, 0.0..top)
         .map_err(e)?;
     let label_font = (FAMILY, 16).into_font();
@@ -101,15 +97,7 @@ fn draw<DB: DrawingBackend>(
                 PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
             });
     }
-    chart
-        .configure_series_labels()
-        .label_font(label_font)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
-    Ok(())
+    legend(&mut chart, label_font, SeriesLabelPosition::UpperLeft)
 }
 
 #[cfg(test)]
