@@ -70,7 +70,7 @@ pub fn interleaved_medians<const N: usize>(
 /// The sides in order on even `round + frame`, in reverse order on odd.
 pub fn alternated<const N: usize>(round: usize, frame: usize) -> [usize; N] {
     std::array::from_fn(|i| {
-        if (round + frame) % 2 == 0 {
+        if (round + frame).is_multiple_of(2) {
             i
         } else {
             N - 1 - i
