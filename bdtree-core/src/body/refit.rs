@@ -3,6 +3,7 @@
 
 use super::{Body, CacheEntry};
 use crate::bounds::sphere::enclosing_sphere;
+use crate::image::self_tables::SelfSpheres;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -103,15 +104,21 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// query), else made now and kept for the step — as [`Body::refit`] would make it (the
     /// sphere enclosing the children's, a leaf's from its deformed triangle), except that a
     /// node whose BD-Tree sphere is within [`LOOSE`] of its rest radius takes that one, and
-    /// its subtree is left untouched. Made only where the walk reads, so a frame costs what
-    /// the walk reaches. `None` for a bad index or an inconsistent tree.
+    /// its subtree is left untouched, and so does a node whose affine sphere (from its row of
+    /// `spheres`, [`Body::affine_sphere`]) is within [`LOOSE`] of it. Made only where the walk
+    /// reads, so a frame costs what the walk reaches. `None` for a bad index or an
+    /// inconsistent tree.
     #[inline(always)]
-    pub(crate) fn refit_sphere(&mut self, node: usize) -> Option<[S; 4]> {
+    pub(crate) fn refit_sphere(
+        &mut self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Option<[S; 4]> {
         let entry = self.cache.get(node)?;
         if entry.epoch == self.epoch {
             return Some(entry.sphere);
         }
-        self.refit_below(node)
+        self.refit_below(node, spheres)
     }
 
     /// The miss of [`Body::refit_sphere`]: the node's subtree walked depth first (a path of
@@ -119,7 +126,29 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// nearly rigid is asked of the node itself and its children only: below a node that is
     /// not, the deformation is as large relative to each part's size.
     #[inline(never)]
-    fn refit_below(&mut self, node: usize) -> Option<[S; 4]> {
+    fn refit_below(&mut self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
+        // A leaf, or a node bounded by its affine sphere (the common misses of a walk that
+        // reads nodes one by one): made here, without a path.
+        let [_, _, triangle, _] = self.tree.links(node)?;
+        let made = if triangle != NONE {
+            Some(self.triangle_sphere(triangle as usize)?)
+        } else {
+            self.affine_sphere(node, spheres)
+        };
+        if let Some(sphere) = made {
+            *self.cache.get_mut(node)? = CacheEntry {
+                sphere,
+                epoch: self.epoch,
+            };
+            self.updates = self.updates.wrapping_add(1);
+            return Some(sphere);
+        }
+        self.refit_path(node, spheres)
+    }
+
+    /// [`Body::refit_below`] of an internal node its affine sphere does not bound: the subtree
+    /// walked depth first.
+    fn refit_path(&mut self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
         if (self.tree.depth() as usize).saturating_mul(2) >= LAZY_PATH {
             self.refit()?;
             return self.cache.get(node).map(|e| e.sphere);
@@ -144,6 +173,18 @@ impl<S: Scalar> Body<'_, '_, S> {
                     len -= 1;
                     continue;
                 }
+                // (The node asked for was tried before the path.)
+                let affine = if len > 1 {
+                    self.affine_sphere(k, spheres)
+                } else {
+                    None
+                };
+                if let Some(sphere) = affine {
+                    *self.cache.get_mut(k)? = CacheEntry { sphere, epoch };
+                    self.updates = self.updates.wrapping_add(1);
+                    len -= 1;
+                    continue;
+                }
                 // The children not yet of this step, both at once; the node after them.
                 *path.get_mut(len - 1)? = [k as u32, 1];
                 for child in [right, left] {
@@ -161,6 +202,67 @@ impl<S: Scalar> Body<'_, '_, S> {
             len -= 1;
         }
         self.cache.get(node).map(|e| e.sphere)
+    }
+
+    /// Node `node`'s world sphere from its row of `spheres` (see [`SelfSpheres`]): the body-frame `[c + Ū q, r]` turned to the world and inflated by `3δ`
+    /// as every sphere, when `r` exceeds its rest radius by at most a quarter (what the lazy
+    /// refit of a self query takes in place of the node's subtree), else `None` (no row,
+    /// quantized rows, a looser bound). With `F = I + Σⱼ qⱼ Gⱼ`, every vertex of the node
+    /// lies within `|F yᵢ| + Σⱼ |qⱼ| ρⱼ` of the centre, and over the box `|yₖ| ≤ hₖ`,
+    /// `|F y|² = yᵀ FᵀF y ≤ Σₖₗ hₖ hₗ |(FᵀF)ₖₗ|` — the rest radius itself when `F` is a
+    /// rotation of the patch. Rounding: the square root grown by `16u`, the computed `F`'s
+    /// error (`(M + 1)u` of `1 + Σⱼ |qⱼ| |Gⱼ|` per entry) times `h`, and the residual sum's
+    /// `(M + 2)u`; the centre's rounding is covered by the `3δ` every sphere carries (added by
+    /// the caller with the world transform). `O(M)`: `9M` multiply-adds and one square root.
+    pub fn affine_sphere(&self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
+        let m = self.q.len();
+        let block = spheres.row(u32::try_from(node).ok()?, m)?;
+        let rest = self.tree.record(node)?.first()?[3];
+        let (h, tail) = block.split_at_checked(3)?;
+        let (maps, residuals) = tail.split_at_checked(9 * m)?;
+        let f = S::from_f32;
+        let mut map = [
+            [S::ONE, S::ZERO, S::ZERO],
+            [S::ZERO, S::ONE, S::ZERO],
+            [S::ZERO, S::ZERO, S::ONE],
+        ];
+        let mut reach = [S::ONE; 3];
+        let mut residual = S::ZERO;
+        for ((g, &rho), &qj) in maps.chunks_exact(9).zip(residuals).zip(self.q.iter()) {
+            let g: &[f32; 9] = g.first_chunk()?;
+            let a = qj.abs();
+            for (r, row) in map.iter_mut().enumerate() {
+                for (c, x) in row.iter_mut().enumerate() {
+                    let gx = f(g[3 * r + c]);
+                    *x = *x + qj * gx;
+                    reach[c] = reach[c] + a * gx.abs();
+                }
+            }
+            residual = residual + a * f(rho);
+        }
+        let h = [f(*h.first()?), f(*h.get(1)?), f(*h.get(2)?)];
+        let mut square = S::ZERO;
+        let mut spread = S::ZERO;
+        for k in 0..3 {
+            for l in 0..3 {
+                let gram = map[0][k] * map[0][l] + map[1][k] * map[1][l] + map[2][k] * map[2][l];
+                square = square + h[k] * h[l] * gram.abs();
+            }
+            spread = spread + h[k] * reach[k];
+        }
+        let u = S::UNIT_ROUNDOFF;
+        let modes = S::from_u32(u32::try_from(m).ok()?);
+        let radius = square.sqrt() * (S::ONE + S::from_u32(16) * u)
+            + (modes + modes + S::from_u32(4)) * u * spread
+            + residual * (S::ONE + (modes + S::from_u32(2)) * u);
+        let radius = radius * (S::ONE + S::from_u32(4) * u);
+        if !(radius <= S::from_f64(1.0 + LOOSE) * rest) {
+            return None;
+        }
+        let local = self.tree.update(node, self.weights)?;
+        let c = self.pose.apply([local[0], local[1], local[2]]);
+        let inflation = S::from_u32(3) * self.error;
+        Some([c[0], c[1], c[2], radius.min(local[3]) + inflation])
     }
 
     /// Whether `node`'s BD-Tree sphere grows its rest radius by at most [`LOOSE`] at this `q`

@@ -28,11 +28,12 @@
 //! | 28 | depth `L` (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`], bit 2 [`FLAG_FITTED`], bit 3 [`FLAG_SELF`], bit 4 [`FLAG_CERTIFICATES`]; other bits zero | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`], bit 2 [`FLAG_FITTED`], bit 3 [`FLAG_SELF`], bit 4 [`FLAG_CERTIFICATES`], bit 5 [`FLAG_NORMALS`]; other bits zero | |
 //! | 44 | encoding of the node rows: 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
 //! | 48 | encoding of the model: 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
 //! | 52 | contour table length `c` (vertex indices; 0 without [`FLAG_SELF`]) | |
-//! | 56..64 | reserved, zero | |
+//! | 56 | normal bound rows `r` (0 without [`FLAG_NORMALS`]) | |
+//! | 60 | affine sphere rows `s` (0 without [`FLAG_NORMALS`]) | |
 //!
 //! | section | contents |
 //! |---|---|
@@ -48,6 +49,8 @@
 //! | signatures | with [`FLAG_SELF`]: per node the vertex signature as two `u32` (bits 0–31, 32–63; [`crate::query::self_collision::vertex_signatures`]) |
 //! | contours | with [`FLAG_SELF`]: `n + 1` offsets `u32`, then the `c` vertex indices `u32` of the nodes' boundary loops ([`crate::query::self_collision::SelfContours`]) |
 //! | certificates | with [`FLAG_CERTIFICATES`]: per node `3M` f32 weights `g`, `γ`, `w` ([`crate::query::self_collision::SelfCertificates`]) |
+//! | normals | with [`FLAG_NORMALS`]: per node its row number `u32` (`u32::MAX`: none), then `r` rows of f32 normal bounds ([`crate::query::self_collision::SelfNormals`]) |
+//! | spheres | with [`FLAG_NORMALS`]: per node its row number `u32`, then `s` rows of f32 affine spheres ([`crate::query::self_collision::SelfSpheres`]) |
 //!
 //! A 16-bit model stores `p = k s_p + o` and `U_ij = k s_j` (computed in f32, one multiply and
 //! one add: the builder knows the values bit for bit and builds the tree's bounds around them).
@@ -82,7 +85,7 @@ pub mod self_tables;
 pub mod tree;
 
 pub use error::ImageError;
-pub use optional::{Optional, SelfSizes, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF};
+pub use optional::{Optional, SelfSizes, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_NORMALS, FLAG_SELF};
 pub use section::Section;
 pub use self_tables::SelfData;
 
@@ -107,9 +110,9 @@ pub const FLAG_NESTED: u32 = 1;
 pub const FLAG_BOUNDED: u32 = 2;
 /// The flags this kernel understands.
 pub const KNOWN_FLAGS: u32 =
-    FLAG_NESTED | FLAG_BOUNDED | FLAG_FITTED | FLAG_SELF | FLAG_CERTIFICATES;
-/// Number of sections (the last four optional: length 0 when the header does not name them).
-pub const SECTIONS: usize = 12;
+    FLAG_NESTED | FLAG_BOUNDED | FLAG_FITTED | FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS;
+/// Number of sections (the last six optional: length 0 when the header does not name them).
+pub const SECTIONS: usize = 14;
 /// Model encoding word: positions and basis as 16-bit codes.
 pub const MODEL_Q16: u32 = 1;
 
@@ -146,7 +149,7 @@ pub struct Layout {
     /// The optional sections present.
     pub optional: Optional,
     /// Start of each section, in the order stats, records, spread, links, positions, basis,
-    /// faces, scales, fitted, signatures, contours, certificates.
+    /// faces, scales, fitted, signatures, contours, certificates, normals, spheres.
     pub offsets: [usize; SECTIONS],
     /// Length of each section in bytes.
     pub lengths: [usize; SECTIONS],
@@ -168,6 +171,8 @@ pub const SECTION_NAMES: [&str; SECTIONS] = [
     "signatures",
     "contours",
     "certificates",
+    "normals",
+    "spheres",
 ];
 
 impl Layout {
@@ -234,6 +239,8 @@ impl Layout {
                 triangles.checked_mul(12)?
             },
             scales,
+            0,
+            0,
             0,
             0,
             0,
@@ -332,6 +339,8 @@ pub struct Header {
     pub model_encoding: u32,
     /// Vertex indices in the contour table (0 without [`FLAG_SELF`]).
     pub contour_vertices: u32,
+    /// Rows of the normal bounds and of the affine spheres (0 without [`FLAG_NORMALS`]).
+    pub rows: [u32; 2],
 }
 
 impl Header {
@@ -364,10 +373,11 @@ impl Header {
             encoding: word(11),
             model_encoding: word(12),
             contour_vertices: word(13),
+            rows: [word(14), word(15)],
         })
     }
 
-    /// The header as bytes (reserved words zero).
+    /// The header as bytes.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         let words = [
@@ -385,6 +395,8 @@ impl Header {
             self.encoding,
             self.model_encoding,
             self.contour_vertices,
+            self.rows[0],
+            self.rows[1],
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -398,7 +410,7 @@ impl Header {
         if self.model_encoding > MODEL_Q16 {
             return None;
         }
-        let optional = Optional::from_header(self.flags, self.contour_vertices)?;
+        let optional = Optional::from_header(self.flags, self.contour_vertices, self.rows)?;
         Layout::with_format(
             Encoding::from_code(self.encoding)?,
             self.flags & FLAG_BOUNDED != 0,
@@ -496,11 +508,10 @@ impl<'a, S: Scalar> Image<'a, S> {
                 flags: header.flags,
             });
         }
-        let optional = Optional::from_header(header.flags, header.contour_vertices).ok_or(
-            ImageError::BadOptional {
+        let optional = Optional::from_header(header.flags, header.contour_vertices, header.rows)
+            .ok_or(ImageError::BadOptional {
                 flags: header.flags,
-            },
-        )?;
+            })?;
         let bounded = header.flags & FLAG_BOUNDED != 0;
         // A 16-bit model: f32, and a mesh to store.
         let model_q16 = header.model_encoding == MODEL_Q16;
@@ -527,12 +538,6 @@ impl<'a, S: Scalar> Image<'a, S> {
                 expected: layout.total,
                 actual: bytes.len(),
             });
-        }
-        if bytes
-            .get(56..HEADER_LEN)
-            .is_none_or(|r| r.iter().any(|&b| b != 0))
-        {
-            return Err(ImageError::ReservedNotZero);
         }
         let computed = checksum(bytes);
         if computed != header.checksum {
@@ -741,11 +746,43 @@ fn self_data<'a>(bytes: &'a [u8], layout: &Layout) -> Result<SelfData<'a>, Image
             index: 0,
         })?;
     let weights: &[f32] = cast(bytes, layout.range(Section::Certificates))?;
+    let (index, rows) = indexed(bytes, layout, Section::Normals)?;
+    let normals = self_tables::SelfNormals { index, rows };
+    let (index, rows) = indexed(bytes, layout, Section::Spheres)?;
+    let spheres = self_tables::SelfSpheres { index, rows };
     Ok(SelfData {
         signatures,
         contours: self_tables::SelfContours { starts, vertices },
         certificates: self_tables::SelfCertificates { weights },
+        normals,
+        spheres,
     })
+}
+
+/// An indexed table's section viewed in place: a row number per node, then the rows (both
+/// empty when the section is).
+fn indexed<'a>(
+    bytes: &'a [u8],
+    layout: &Layout,
+    section: Section,
+) -> Result<(&'a [u32], &'a [f32]), ImageError> {
+    let range = layout.range(section);
+    if range.is_empty() {
+        return Ok((&[], &[]));
+    }
+    let split = layout
+        .nodes
+        .checked_mul(4)
+        .and_then(|b| range.start.checked_add(b))
+        .filter(|&at| at <= range.end)
+        .ok_or(ImageError::BadSection {
+            section: section.name(),
+            index: 0,
+        })?;
+    Ok((
+        cast(bytes, range.start..split)?,
+        cast(bytes, split..range.end)?,
+    ))
 }
 
 /// Every row of every node finite, radii and growths non-negative, and within the magnitude

@@ -5,6 +5,7 @@
 //! |---|---|---|---|
 //! | [`FLAG_FITTED`] | `fitted` | 5 scalars: `[c, r]` and the rest reach `e` | [`crate::Body::fitted_sphere`], [`crate::fitted_pair`] |
 //! | [`FLAG_SELF`] | `signatures`, `contours`, and with [`FLAG_CERTIFICATES`] `certificates` | 8 bytes, 4 bytes plus the loops' vertex indices, `12M` bytes | [`crate::collide_self_image`] |
+//! | [`FLAG_NORMALS`] (with [`FLAG_SELF`]) | `normals`, `spheres` | 4 + 4 bytes, plus their rows (nodes over many and a few triangles) | [`crate::collide_self_image`] |
 //!
 //! Without them an image is as small as a version-4 one (the sections have length 0). Every
 //! size is computed with checked arithmetic from the header; every entry is checked when the
@@ -13,7 +14,10 @@
 //! to the ones the tree's faces imply, certificate weights non-negative (infinity: no
 //! certificate) — a corrupt or truncated optional section is an [`ImageError`], never a panic.
 
-use super::self_tables::{vertex_bit, SelfData, CERTIFICATE_VECTORS, MAX_CONTOUR};
+use super::self_tables::{
+    normal_quadratic_width, normal_row_width, sphere_row_width, vertex_bit, SelfData,
+    CERTIFICATE_VECTORS, MAX_CONTOUR, NO_ROW,
+};
 use super::tree::{TreeView, NONE};
 use super::{ImageError, FLAG_BOUNDED};
 use crate::scalar::Scalar;
@@ -29,6 +33,12 @@ pub const FLAG_SELF: u32 = 8;
 /// Header flag (with [`FLAG_SELF`] only): the image also carries the subspace certificates
 /// (`certificates`, `3M` f32 weights per node; [`super::self_tables::SelfCertificates`]).
 pub const FLAG_CERTIFICATES: u32 = 16;
+/// Header flag (with [`FLAG_SELF`] only): the image also carries the per-node normal bounds
+/// and affine spheres (`normals`, `spheres`: per node a row number, then the rows;
+/// [`super::self_tables::SelfNormals`], [`super::self_tables::SelfSpheres`]). The header words
+/// at bytes 56 and 60 are their row counts (zero without this flag: a version-5 image written
+/// before it is read unchanged).
+pub const FLAG_NORMALS: u32 = 32;
 
 /// Which optional sections an image carries, and the one size the counts do not imply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -48,6 +58,8 @@ pub struct SelfSizes {
     pub contour_vertices: usize,
     /// Whether the certificates section is present (`3M` f32 per node).
     pub certificates: bool,
+    /// With [`FLAG_NORMALS`]: the rows of the `normals` and `spheres` sections.
+    pub rows: Option<[usize; 2]>,
 }
 
 impl Optional {
@@ -62,8 +74,18 @@ impl Optional {
         let mut flags = if self.fitted { FLAG_FITTED } else { 0 };
         if let Some(s) = self.self_cull {
             flags |= FLAG_SELF | if s.certificates { FLAG_CERTIFICATES } else { 0 };
+            if s.rows.is_some() {
+                flags |= FLAG_NORMALS;
+            }
         }
         flags
+    }
+
+    /// The header's row-count words (bytes 56 and 60; zero without [`FLAG_NORMALS`]).
+    pub fn row_words(&self) -> [u32; 2] {
+        self.self_cull
+            .and_then(|s| s.rows)
+            .map_or([0, 0], |r| r.map(|x| u32::try_from(x).unwrap_or(u32::MAX)))
     }
 
     /// The header's contour word (0 without self data).
@@ -72,16 +94,18 @@ impl Optional {
             .map_or(0, |s| u32::try_from(s.contour_vertices).unwrap_or(u32::MAX))
     }
 
-    /// The sections named by the header's `flags` and contour `word`; `None` when the flags
-    /// contradict each other or the image (self data in a bounded image, certificates without
-    /// self data, a contour word without self data).
-    pub fn from_header(flags: u32, word: u32) -> Option<Self> {
+    /// The sections named by the header's `flags`, contour `word` and row-count words `rows`;
+    /// `None` when the flags contradict each other or the image (self data in a bounded image,
+    /// certificates or normals without self data, a contour word without self data, row
+    /// counts without [`FLAG_NORMALS`]).
+    pub fn from_header(flags: u32, word: u32, rows: [u32; 2]) -> Option<Self> {
         let self_cull = flags & FLAG_SELF != 0;
         let certificates = flags & FLAG_CERTIFICATES != 0;
+        let normals = flags & FLAG_NORMALS != 0;
         let contradicts = if self_cull {
-            flags & FLAG_BOUNDED != 0
+            flags & FLAG_BOUNDED != 0 || (!normals && rows != [0, 0])
         } else {
-            certificates || word != 0
+            certificates || normals || word != 0 || rows != [0, 0]
         };
         if contradicts {
             return None;
@@ -91,25 +115,27 @@ impl Optional {
             self_cull: self_cull.then_some(SelfSizes {
                 contour_vertices: word as usize,
                 certificates,
+                rows: normals.then_some(rows.map(|r| r as usize)),
             }),
         })
     }
 
-    /// Byte lengths of the `fitted`, `signatures`, `contours` and `certificates` sections for
-    /// `nodes` nodes, `modes` modes and `scalar_bytes`; `None` on overflow.
+    /// Byte lengths of the `fitted`, `signatures`, `contours`, `certificates`, `normals` and
+    /// `spheres` sections for `nodes` nodes, `modes` modes and `scalar_bytes`; `None` on
+    /// overflow.
     pub(super) fn lengths(
         &self,
         scalar_bytes: usize,
         modes: usize,
         nodes: usize,
-    ) -> Option<[usize; 4]> {
+    ) -> Option<[usize; 6]> {
         let fitted = if self.fitted {
             nodes.checked_mul(5)?.checked_mul(scalar_bytes)?
         } else {
             0
         };
         let Some(s) = self.self_cull else {
-            return Some([fitted, 0, 0, 0]);
+            return Some([fitted, 0, 0, 0, 0, 0]);
         };
         let contours = nodes
             .checked_add(1)?
@@ -123,7 +149,23 @@ impl Optional {
         } else {
             0
         };
-        Some([fitted, nodes.checked_mul(8)?, contours, certificates])
+        let table =
+            |rows: usize, width: usize| rows.checked_mul(width)?.checked_add(nodes)?.checked_mul(4);
+        let [normals, spheres] = match s.rows {
+            Some([n, p]) => [
+                table(n, normal_row_width(modes))?,
+                table(p, sphere_row_width(modes))?,
+            ],
+            None => [0, 0],
+        };
+        Some([
+            fitted,
+            nodes.checked_mul(8)?,
+            contours,
+            certificates,
+            normals,
+            spheres,
+        ])
     }
 }
 
@@ -187,6 +229,73 @@ pub(super) fn check_self<S: Scalar>(
         }
         if let Some(i) = weights.iter().position(|w| w.is_nan() || *w < 0.0) {
             return Err(bad("certificates", i));
+        }
+    }
+    let m = tree.modes();
+    let normals = data.normals;
+    check_rows(
+        "normals",
+        normals.index,
+        normals.rows,
+        n,
+        normal_row_width(m),
+        |i| {
+            // Centres (3 of the rest normal, 3 per mode, 3 per pair of modes) may be negative.
+            let width = 10 * m + 8;
+            match i {
+                0..=2 => false,
+                i if i >= 6 && i < 6 + 3 * m => false,
+                i if i >= width && i < width + normal_quadratic_width(m) / 2 => false,
+                _ => true,
+            }
+        },
+    )?;
+    let spheres = data.spheres;
+    // Half-extents and residuals are non-negative; the maps may be anything finite.
+    check_rows(
+        "spheres",
+        spheres.index,
+        spheres.rows,
+        n,
+        sphere_row_width(m),
+        |i| i < 3 || i >= 3 + 9 * m,
+    )
+}
+
+/// Checks an indexed table of rows (`index` then `rows`, [`super::self_tables::SelfNormals`]'
+/// layout): empty, or one entry per node, each [`NO_ROW`] or the next row in node order, every
+/// row used, every value finite and those `non_negative` says at or above 0.
+fn check_rows(
+    section: &'static str,
+    index: &[u32],
+    rows: &[f32],
+    nodes: usize,
+    width: usize,
+    non_negative: impl Fn(usize) -> bool,
+) -> Result<(), ImageError> {
+    let bad = |i: usize| ImageError::BadSection { section, index: i };
+    if index.is_empty() && rows.is_empty() {
+        return Ok(());
+    }
+    if index.len() != nodes || width == 0 || rows.len() % width != 0 {
+        return Err(bad(0));
+    }
+    let mut next = 0usize;
+    for (k, &i) in index.iter().enumerate() {
+        if i == NO_ROW {
+            continue;
+        }
+        if i as usize != next {
+            return Err(bad(k));
+        }
+        next += 1;
+    }
+    if next.checked_mul(width) != Some(rows.len()) {
+        return Err(bad(0));
+    }
+    for (i, &x) in rows.iter().enumerate() {
+        if !x.is_finite() || (non_negative(i % width) && x < 0.0) {
+            return Err(bad(nodes + i));
         }
     }
     Ok(())

@@ -92,10 +92,134 @@ pub struct SelfData<'a> {
     pub contours: SelfContours<'a>,
     /// Per node the subspace certificate (empty without [`super::FLAG_CERTIFICATES`]).
     pub certificates: SelfCertificates<'a>,
+    /// Per node with many triangles the bounds on its deformed normals (empty without
+    /// [`super::FLAG_NORMALS`]).
+    pub normals: SelfNormals<'a>,
+    /// Per node with a few triangles its affine sphere (empty without
+    /// [`super::FLAG_NORMALS`]).
+    pub spheres: SelfSpheres<'a>,
 }
 
 /// The bit of vertex `v` in a node signature (Fibonacci hashing: neighbouring indices land on
 /// distant bits).
 pub(crate) fn vertex_bit(v: u32) -> u64 {
     1 << (v.wrapping_mul(0x9E37_79B9) >> 26)
+}
+
+/// Modes up to which a [`SelfNormals`] row carries the quadratic terms of the normal exactly
+/// (their centres and spreads per pair of modes, `3M(M + 1)` scalars); above it the quadratic
+/// term is bounded through the edges' reach per mode alone (looser where two modes turn the
+/// patch together, as a rotation does).
+pub const NORMAL_QUADRATIC_MODES: usize = 8;
+
+/// Per-node normal bounds ([`SelfNormals`]): scalars a row holds for `modes` modes (`10M + 8`:
+/// the rest normal's centre and spread (3 + 3), per mode the linear term's centre and spread
+/// and the edges' reach (3 + 3 + 3), the edges' length terms `M + 1`, and `1/s`; then, up to
+/// [`NORMAL_QUADRATIC_MODES`] modes, the quadratic terms' centres and spreads per pair of
+/// modes `j ≤ k`, `3M(M + 1)`).
+pub const fn normal_row_width(modes: usize) -> usize {
+    10 * modes + 8 + normal_quadratic_width(modes)
+}
+
+/// Scalars of a [`SelfSpheres`] row: the node's rest half-extents `h` about its stored centre
+/// along the body axes (3), per mode the fitted linear map `Gⱼ` (9, row-major), then per mode
+/// the largest residual `ρⱼ` (1): `10M + 3`.
+pub const fn sphere_row_width(modes: usize) -> usize {
+    10 * modes + 3
+}
+
+/// The quadratic block of a [`SelfNormals`] row (0 above [`NORMAL_QUADRATIC_MODES`]).
+pub const fn normal_quadratic_width(modes: usize) -> usize {
+    if modes <= NORMAL_QUADRATIC_MODES {
+        3 * modes * (modes + 1)
+    } else {
+        0
+    }
+}
+
+/// Per-node bounds on the deformed normals of a patch as functions of `q`, written once per
+/// tree by the host (`bdtree_std::build::self_normals`) for the nodes over many triangles, so
+/// that a node's normal cone costs `O(M)` instead of a deformed triangle per triangle below it
+/// (the bound and its proof: `crate::query::self_collision`'s `normals` module). `index` holds
+/// per node its row's number, or [`NO_ROW`]; row `i` is `rows[i·W..(i + 1)·W]`, `W` =
+/// [`normal_row_width`]`(M)`. Empty: off (every cone from the deformed triangles).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfNormals<'a> {
+    /// Per node its row's number, or [`NO_ROW`] (empty: no rows).
+    pub index: &'a [u32],
+    /// The rows, one after another.
+    pub rows: &'a [f32],
+}
+
+/// Per-node affine spheres, written once per tree by the host
+/// (`bdtree_std::build::self_spheres`) for the nodes over a few triangles: a node's
+/// deformation fitted per mode by a linear map of its rest positions, so that a node turned
+/// far but little bent (a fold's flap) is bounded in `O(M)` by a sphere of about its rest size
+/// where its BD-Tree sphere (`R + Σⱼ ΔRⱼ |qⱼ|`) is many times it, and a self walk need not
+/// refit its subtree (`crate::Body::affine_sphere`). Laid out as [`SelfNormals`], rows of
+/// [`sphere_row_width`]`(M)`. Empty: off.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfSpheres<'a> {
+    /// Per node its row's number, or [`NO_ROW`] (empty: no rows).
+    pub index: &'a [u32],
+    /// The rows, one after another.
+    pub rows: &'a [f32],
+}
+
+/// In [`SelfNormals::index`] and [`SelfSpheres::index`]: the node has no row.
+pub const NO_ROW: u32 = u32::MAX;
+
+/// Row `node` of an indexed table of rows of `width` scalars.
+#[inline]
+fn indexed<'a>(index: &[u32], rows: &'a [f32], node: u32, width: usize) -> Option<&'a [f32]> {
+    let i = *index.get(node as usize)?;
+    if i == NO_ROW {
+        return None;
+    }
+    let start = (i as usize).checked_mul(width)?;
+    rows.get(start..start.checked_add(width)?)
+}
+
+/// Whether an indexed table fits `nodes` nodes and rows of `width` (empty fits any).
+fn indexed_fits(index: &[u32], rows: &[f32], nodes: usize, width: usize) -> bool {
+    (index.is_empty() && rows.is_empty())
+        || (index.len() == nodes && width != 0 && rows.len() % width == 0)
+}
+
+impl<'a> SelfNormals<'a> {
+    /// No bounds: every cone from the deformed triangles.
+    pub const NONE: SelfNormals<'static> = SelfNormals {
+        index: &[],
+        rows: &[],
+    };
+
+    /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
+    pub(crate) fn fits(&self, nodes: usize, modes: usize) -> bool {
+        indexed_fits(self.index, self.rows, nodes, normal_row_width(modes))
+    }
+
+    /// Node `node`'s row for `modes` modes, when it has one.
+    #[inline]
+    pub(crate) fn row(&self, node: u32, modes: usize) -> Option<&'a [f32]> {
+        indexed(self.index, self.rows, node, normal_row_width(modes))
+    }
+}
+
+impl<'a> SelfSpheres<'a> {
+    /// No affine spheres.
+    pub const NONE: SelfSpheres<'static> = SelfSpheres {
+        index: &[],
+        rows: &[],
+    };
+
+    /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
+    pub(crate) fn fits(&self, nodes: usize, modes: usize) -> bool {
+        indexed_fits(self.index, self.rows, nodes, sphere_row_width(modes))
+    }
+
+    /// Node `node`'s row for `modes` modes, when it has one.
+    #[inline]
+    pub(crate) fn row(&self, node: u32, modes: usize) -> Option<&'a [f32]> {
+        indexed(self.index, self.rows, node, sphere_row_width(modes))
+    }
 }

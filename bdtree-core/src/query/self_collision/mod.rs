@@ -77,9 +77,11 @@ mod cones;
 mod contour;
 mod list;
 mod walk;
+mod normals;
 
 pub use crate::image::self_tables::{
-    SelfCertificates, SelfContours, CERTIFICATE_VECTORS, MAX_CONTOUR,
+    normal_quadratic_width, normal_row_width, sphere_row_width, SelfCertificates, SelfContours,
+    SelfNormals, SelfSpheres, CERTIFICATE_VECTORS, MAX_CONTOUR, NORMAL_QUADRATIC_MODES, NO_ROW,
 };
 use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
@@ -125,6 +127,16 @@ pub struct SelfAids<'a> {
     /// unit whose certificate holds at the body's `q` is culled in `O(M)`, before its cone;
     /// when the root's holds, the query ends before any sphere is refitted.
     pub certificates: SelfCertificates<'a>,
+    /// Per-node bounds on the deformed normals, written once per tree by the host
+    /// (`bdtree_std::build::self_normals`; [`SelfNormals::NONE`]: off). Read by
+    /// [`collide_self_lazy`] only: a node with a row gets its normal cone in `O(M)` when the
+    /// bound proves a direction, instead of from every triangle below it.
+    pub normals: SelfNormals<'a>,
+    /// Per-node affine spheres, written once per tree by the host
+    /// (`bdtree_std::build::self_spheres`; [`SelfSpheres::NONE`]: off). Read by
+    /// [`collide_self_lazy`] only: a node with a row whose affine sphere is within a quarter of
+    /// its rest radius takes it in `O(M)`, where its subtree would otherwise be refitted.
+    pub spheres: SelfSpheres<'a>,
 }
 
 impl SelfAids<'_> {
@@ -134,6 +146,8 @@ impl SelfAids<'_> {
         cones: &[],
         contours: SelfContours::NONE,
         certificates: SelfCertificates::NONE,
+        normals: SelfNormals::NONE,
+        spheres: SelfSpheres::NONE,
     };
 }
 
@@ -317,6 +331,8 @@ pub fn collide_self_image<S: Scalar>(
                 cones: &[],
                 contours: data.contours,
                 certificates: data.certificates,
+                normals: data.normals,
+                spheres: data.spheres,
             };
             collide_self_lazy(body, aids, cones, counts, stack, sink)
         }
@@ -376,6 +392,8 @@ fn check<S: Scalar>(
         || short(aids.cones.len())
         || (starts != 0 && starts <= nodes)
         || !aids.certificates.fits(nodes, body.q().len())
+        || !aids.normals.fits(nodes, body.q().len())
+        || !aids.spheres.fits(nodes, body.q().len())
     {
         return Err(QueryStatus::Inconsistent);
     }
@@ -476,7 +494,9 @@ where
     /// kept in its cache for the step). Out of line: after the one-pass refit nothing misses.
     #[inline(never)]
     fn refit_miss(&mut self, node: u32) -> Option<[S; 4]> {
-        self.side.with_body(|body| body.refit_sphere(node as usize))
+        let spheres = self.aids.spheres;
+        self.side
+            .with_body(|body| body.refit_sphere(node as usize, &spheres))
     }
 
     /// A Type 1 unit: culled when its subspace certificate holds, or its normal cone and
@@ -496,6 +516,7 @@ where
                 return Visit::Skip;
             }
             let certificates = self.aids.certificates;
+            let normals = self.aids.normals;
             let cone = match self.lazy.as_deref_mut() {
                 Some(cones) => self.side.with_body(|body| {
                     // The child a certificate does not cover first: the likelier to end the
@@ -504,7 +525,7 @@ where
                         certificates.hold(body, l[0] as usize)
                             && !certificates.hold(body, l[1] as usize)
                     });
-                    lazy_cone(body, cones, i, right_first)
+                    lazy_cone(body, cones, &normals, i, right_first)
                 }),
                 None => self.aids.cones.get(i as usize).copied(),
             };

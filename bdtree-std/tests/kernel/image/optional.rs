@@ -4,10 +4,12 @@
 //! refused by name, never a panic.
 
 use bdtree_core::image::{
-    Optional, Section, SelfSizes, FLAG_BOUNDED, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF,
-    HEADER_LEN,
+    Optional, Section, SelfSizes, FLAG_BOUNDED, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_NORMALS,
+    FLAG_SELF, HEADER_LEN,
 };
-use bdtree_core::query::self_collision::{vertex_signatures, CERTIFICATE_VECTORS};
+use bdtree_core::query::self_collision::{
+    normal_row_width, sphere_row_width, vertex_signatures, CERTIFICATE_VECTORS,
+};
 use bdtree_core::{
     collide_self_image, self_stack_capacity, ConeSlot, Encoding, Image, ImageError, Pose, Scalar,
     SelfCones, TrianglePair,
@@ -83,6 +85,8 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
             Section::Signatures,
             Section::Contours,
             Section::Certificates,
+            Section::Normals,
+            Section::Spheres,
         ] {
             assert_eq!(layout.len_of(s), 0, "{}", s.name());
         }
@@ -108,16 +112,26 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
         let c = data.contours.vertices.len();
         assert!(c > 0, "a sheet's nodes have boundary loops");
         assert!(!data.certificates.weights.is_empty());
+        // The normal bounds and affine spheres: an index word per node each, and their rows.
+        let [normal_rows, sphere_rows] = image.header.rows.map(|r| r as usize);
+        assert!(
+            sphere_rows > 0,
+            "the sheet's larger nodes have affine spheres"
+        );
+        assert_eq!(data.spheres.rows.len(), sphere_rows * sphere_row_width(m));
+        assert_eq!(data.normals.rows.len(), normal_rows * normal_row_width(m));
         assert_eq!(
             with_self.as_bytes().len(),
             plain.as_bytes().len()
                 + round(8 * n)
                 + round(4 * (n + 1 + c))
                 + round(4 * CERTIFICATE_VECTORS * m * n)
+                + round(4 * (n + normal_rows * normal_row_width(m)))
+                + round(4 * (n + sphere_rows * sphere_row_width(m)))
         );
         assert_eq!(
-            image.header.flags & (FLAG_SELF | FLAG_CERTIFICATES),
-            FLAG_SELF | FLAG_CERTIFICATES
+            image.header.flags & (FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS),
+            FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS
         );
         assert_eq!(image.header.contour_vertices as usize, c);
 
@@ -235,6 +249,7 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
             self_cull: Some(SelfSizes {
                 contour_vertices: header.contour_vertices as usize,
                 certificates: true,
+                rows: Some(header.rows.map(|r| r as usize)),
             })
         }
     );
@@ -248,7 +263,18 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
             "{bad:#x}"
         );
     }
-    let no_self = patched_word(&bytes, 10, flags & !(FLAG_SELF | FLAG_CERTIFICATES));
+    // Row counts without the flag that names their sections.
+    assert_ne!(header.rows, [0, 0], "the sheet has affine spheres");
+    let no_rows = flags & !FLAG_NORMALS;
+    assert_eq!(
+        parse_err(&patched_word(&bytes, 10, no_rows)),
+        Some(ImageError::BadOptional { flags: no_rows })
+    );
+    let no_self = patched_word(
+        &bytes,
+        10,
+        flags & !(FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS),
+    );
     assert!(matches!(
         parse_err(&no_self),
         Some(ImageError::BadOptional { .. })
@@ -309,6 +335,18 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
         (
             "certificates",
             Box::new(|b| put(b, at(Section::Certificates) + 4, (-1.0f32).to_bits())),
+        ),
+        // The sheet has no node over enough triangles for a normal row: a row number there.
+        ("normals", Box::new(|b| put(b, at(Section::Normals), 0))),
+        // A row number out of order, a NaN and a negative half-extent in the first sphere row.
+        ("spheres", Box::new(|b| put(b, at(Section::Spheres), 5))),
+        (
+            "spheres",
+            Box::new(|b| put(b, at(Section::Spheres) + 4 * n, f32::NAN.to_bits())),
+        ),
+        (
+            "spheres",
+            Box::new(|b| put(b, at(Section::Spheres) + 4 * n, (-1.0f32).to_bits())),
         ),
     ];
     for (name, corrupt) in cases {
