@@ -127,9 +127,13 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// not, the deformation is as large relative to each part's size.
     #[inline(never)]
     fn refit_below(&mut self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
-        // A leaf, or a node bounded by its affine sphere (the common misses of a walk that
-        // reads nodes one by one): made here, without a path.
+        // A leaf, a nearly rigid node (its `O(M)` BD-Tree update, cheaper than the affine
+        // sphere) or a node bounded by its affine sphere — the common misses of a walk that
+        // reads nodes one by one: made here, without a path.
         let [_, _, triangle, _] = self.tree.links(node)?;
+        if triangle == NONE && self.nearly_rigid(node) {
+            return self.refresh_one(node);
+        }
         let made = if triangle != NONE {
             Some(self.triangle_sphere(triangle as usize)?)
         } else {

@@ -3,7 +3,8 @@
 //! [`SelfNormals`](bdtree_core::query::self_collision::SelfNormals) and the kernel's cones).
 
 use bdtree_core::query::self_collision::{
-    normal_quadratic_width, normal_row_width, sphere_row_width, SelfNormals, SelfSpheres, NO_ROW,
+    normal_quadratic_width, normal_row_width, sphere_row_width, SelfNormals, SelfSpheres,
+    NORMAL_QUADRATIC_MODES, NO_ROW,
 };
 use bdtree_core::{Model, Scalar, TreeView};
 
@@ -85,7 +86,9 @@ impl NodeRows {
 /// `u` the image's unit roundoff), every centre rounded to f32 with its rounding added to the
 /// spread and every spread rounded up: the bounds hold for the f64 source of an f32 image too.
 /// A node with a degenerate triangle gets no row. Empty for a quantized model (the cones
-/// bound its distance from the source through the step's error) and for a rigid one.
+/// bound its distance from the source through the step's error), for a rigid one, and above
+/// [`NORMAL_QUADRATIC_MODES`] modes (a row grows as `M²`; without its quadratic terms the
+/// bound cannot follow a patch turned by two modes together).
 pub fn self_normals<S: Scalar>(
     tree: &TreeView<'_, S>,
     model: &Model<'_, S>,
@@ -213,13 +216,16 @@ fn indexed(found: Vec<Option<Vec<f32>>>) -> NodeRows {
 /// node's rest half-extents about its stored centre, per mode the linear map fitted to its
 /// deformation and the largest residual. Computed in f64 from the values the image stores and
 /// rounded outward: a bound on the stored model, as the tree's own spheres (the step's error
-/// covers the rest). Empty for a quantized model or quantized rows and for a rigid one.
+/// covers the rest). Empty for a quantized model or quantized rows, for a rigid one and above
+/// [`NORMAL_QUADRATIC_MODES`] modes (a row is `10M + 3` scalars: over three times a node's
+/// certificate).
 pub fn self_spheres<S: Scalar>(
     tree: &TreeView<'_, S>,
     model: &Model<'_, S>,
     min_triangles: usize,
 ) -> NodeRows {
-    if model.is_quantized() || model.modes() == 0 || tree.record(0).is_none() {
+    let m = model.modes();
+    if model.is_quantized() || m == 0 || m > NORMAL_QUADRATIC_MODES || tree.record(0).is_none() {
         return NodeRows::default();
     }
     let mut found: Vec<Option<Vec<f32>>> = vec![None; tree.node_count()];

@@ -54,8 +54,9 @@ use bdtree_core::{
 };
 use bdtree_std::build::{box_file, with_self_data, BuildOptions, Precision};
 
-/// The most modes a body of the C pack gets self-collision certificates for (flash).
-const SELF_CERTIFICATE_MODES: usize = 1;
+/// The most modes a body of the C pack gets its self-collision tables in `q` for (subspace
+/// certificates, normal bounds, affine spheres; flash).
+const SELF_CERTIFICATE_MODES: usize = 2;
 use bdtree_std::io::Scene;
 use bdtree_std::runner::prepare;
 use bdtree_std::BodyStorage;
