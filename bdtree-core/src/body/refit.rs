@@ -218,7 +218,13 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// error (`(M + 1)u` of `1 + Σⱼ |qⱼ| |Gⱼ|` per entry) times `h`, and the residual sum's
     /// `(M + 2)u`; the centre's rounding is covered by the `3δ` every sphere carries (added by
     /// the caller with the world transform). `O(M)`: `9M` multiply-adds and one square root.
+    ///
+    /// On bare-metal targets (`target_os = "none"`) an f64 body has none (its subtree is
+    /// refitted): soft-float f64 code the devices would pay in flash for bodies they run in f32.
     pub fn affine_sphere(&self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
+        if S::BYTES == 8 && cfg!(target_os = "none") {
+            return None;
+        }
         let m = self.q.len();
         let block = spheres.row(u32::try_from(node).ok()?, m)?;
         let rest = self.tree.record(node)?.first()?[3];
@@ -232,17 +238,19 @@ impl<S: Scalar> Body<'_, '_, S> {
         ];
         let mut reach = [S::ONE; 3];
         let mut residual = S::ZERO;
-        for ((g, &rho), &qj) in maps.chunks_exact(9).zip(residuals).zip(self.q.iter()) {
-            let g: &[f32; 9] = g.first_chunk()?;
+        // Rows by offset, not zipped chunks (whose zip divides by the chunk size: a panic path).
+        for (j, &qj) in self.q.iter().enumerate() {
+            let g: &[f32; 9] = maps.get(9 * j..)?.first_chunk()?;
+            let g = [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]];
             let a = qj.abs();
-            for (r, row) in map.iter_mut().enumerate() {
-                for (c, x) in row.iter_mut().enumerate() {
-                    let gx = f(g[3 * r + c]);
+            for (row, grow) in map.iter_mut().zip(g.iter()) {
+                for ((x, &gx), e) in row.iter_mut().zip(grow).zip(reach.iter_mut()) {
+                    let gx = f(gx);
                     *x = *x + qj * gx;
-                    reach[c] = reach[c] + a * gx.abs();
+                    *e = *e + a * gx.abs();
                 }
             }
-            residual = residual + a * f(rho);
+            residual = residual + a * f(*residuals.get(j)?);
         }
         let h = [f(*h.first()?), f(*h.get(1)?), f(*h.get(2)?)];
         let mut square = S::ZERO;
@@ -260,7 +268,9 @@ impl<S: Scalar> Body<'_, '_, S> {
             + (modes + modes + S::from_u32(4)) * u * spread
             + residual * (S::ONE + (modes + S::from_u32(2)) * u);
         let radius = radius * (S::ONE + S::from_u32(4) * u);
-        if !(radius <= S::from_f64(1.0 + LOOSE) * rest) {
+        // False for a NaN radius too.
+        let within = radius <= S::from_f64(1.0 + LOOSE) * rest;
+        if !within {
             return None;
         }
         let local = self.tree.update(node, self.weights)?;

@@ -2,6 +2,9 @@
 //! ([`self_normals`]; the bound and its proof are in
 //! [`SelfNormals`](bdtree_core::query::self_collision::SelfNormals) and the kernel's cones).
 
+// Per-coordinate and 3×3 arithmetic reads as the formulas do, indexed.
+#![allow(clippy::needless_range_loop)]
+
 use bdtree_core::query::self_collision::{
     normal_quadratic_width, normal_row_width, sphere_row_width, SelfNormals, SelfSpheres,
     NORMAL_QUADRATIC_MODES, NO_ROW,
@@ -119,7 +122,8 @@ pub fn self_normals<S: Scalar>(
             let n0 = cross(e1, e2);
             let (l1, l2) = (norm(e1), norm(e2));
             let s = norm(n0);
-            if !(s > DEGENERATE * l1 * l2 && s.is_finite()) {
+            let proper = s > DEGENERATE * l1 * l2 && s.is_finite();
+            if !proper {
                 return None;
             }
             let root = s.sqrt();
@@ -455,7 +459,8 @@ impl Span {
 
 /// The least f32 at or above `x` (`x ≥ 0`; infinite or NaN: infinity).
 fn up_to_f32(x: f64) -> f32 {
-    if !(x < f64::from(f32::MAX)) {
+    let finite = x < f64::from(f32::MAX);
+    if !finite {
         return f32::INFINITY;
     }
     let x = x.max(0.0);

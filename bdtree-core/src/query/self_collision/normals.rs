@@ -44,7 +44,14 @@ impl SelfNormals<'_> {
     /// proves at `body`'s current state, in `O(M)` without deforming a triangle: every bit set
     /// is a sampled direction that every true deformed normal below the node faces (see the
     /// module docs); 0 when the node has no row or nothing is proven.
+    ///
+    /// On bare-metal targets (`target_os = "none"`) an f64 body proves nothing here (its cones
+    /// come from the triangles): the bound in soft-float f64 would cost those devices several
+    /// KiB of flash for a body they run in f32.
     pub fn cone<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> u16 {
+        if S::BYTES == 8 && cfg!(target_os = "none") {
+            return 0;
+        }
         let Ok(node) = u32::try_from(node) else {
             return 0;
         };
@@ -61,7 +68,7 @@ pub(super) fn bounded_cone<S: Scalar>(body: &Body<'_, '_, S>, row: &[f32]) -> u1
     if row.len() != normal_row_width(m) {
         return 0;
     }
-    let Some((rest, tail)) = row.split_at_checked(6) else {
+    let Some((rest, tail)) = row.split_first_chunk::<6>() else {
         return 0;
     };
     let Some((centres, tail)) = tail.split_at_checked(3 * m) else {
@@ -91,26 +98,24 @@ pub(super) fn bounded_cone<S: Scalar>(body: &Body<'_, '_, S>, row: &[f32]) -> u1
     let mut dev = [f(rest[3]), f(rest[4]), f(rest[5])];
     let mut b = [S::ZERO; 3];
     let mut edges = f(e0);
-    let columns = centres
-        .chunks_exact(3)
-        .zip(spreads.chunks_exact(3))
-        .zip(reach.chunks_exact(3))
-        .zip(lengths)
-        .zip(q);
-    for ((((c, s), r), &e), &qj) in columns {
-        let a = qj.abs();
-        for k in 0..3 {
-            let (ck, sk, rk) = (
-                c.get(k).copied().unwrap_or(f32::INFINITY),
-                s.get(k).copied().unwrap_or(f32::INFINITY),
-                r.get(k).copied().unwrap_or(f32::INFINITY),
-            );
-            mean[k] = mean[k] + qj * f(ck);
-            size[k] = size[k] + a * f(ck).abs();
-            dev[k] = dev[k] + a * f(sk);
-            b[k] = b[k] + a * f(rk);
+    // Slices by offset, not zipped chunks: a zip of chunks divides by the chunk size, a panic
+    // path the device builds must not have.
+    let three = |v: &[f32], j: usize| -> [S; 3] {
+        match v.get(3 * j..3 * j + 3) {
+            Some(&[a, b, c]) => [f(a), f(b), f(c)],
+            _ => [S::from_f32(f32::INFINITY); 3],
         }
-        edges = edges + a * f(e);
+    };
+    for (j, &qj) in q.iter().enumerate() {
+        let a = qj.abs();
+        let (c, s, r) = (three(centres, j), three(spreads, j), three(reach, j));
+        for k in 0..3 {
+            mean[k] = mean[k] + qj * c[k];
+            size[k] = size[k] + a * c[k].abs();
+            dev[k] = dev[k] + a * s[k];
+            b[k] = b[k] + a * r[k];
+        }
+        edges = edges + a * f(lengths.get(j).copied().unwrap_or(f32::INFINITY));
     }
     let two = S::from_u32(2);
     if quadratic.is_empty() {
@@ -124,21 +129,16 @@ pub(super) fn bounded_cone<S: Scalar>(body: &Body<'_, '_, S>, row: &[f32]) -> u1
         let Some((centres, spreads)) = quadratic.split_at_checked(quadratic.len() / 2) else {
             return 0;
         };
-        let mut pairs = centres.chunks_exact(3).zip(spreads.chunks_exact(3));
+        let mut pair = 0usize;
         for (j, &qj) in q.iter().enumerate() {
             for &qk in q.get(j..).unwrap_or(&[]) {
-                let Some((c, s)) = pairs.next() else {
-                    return 0;
-                };
+                let (c, s) = (three(centres, pair), three(spreads, pair));
+                pair += 1;
                 let (qq, a) = (qj * qk, (qj * qk).abs());
                 for k in 0..3 {
-                    let (ck, sk) = (
-                        c.get(k).copied().unwrap_or(f32::INFINITY),
-                        s.get(k).copied().unwrap_or(f32::INFINITY),
-                    );
-                    mean[k] = mean[k] + qq * f(ck);
-                    size[k] = size[k] + a * f(ck).abs();
-                    dev[k] = dev[k] + a * f(sk);
+                    mean[k] = mean[k] + qq * c[k];
+                    size[k] = size[k] + a * c[k].abs();
+                    dev[k] = dev[k] + a * s[k];
                 }
             }
         }
@@ -173,7 +173,7 @@ pub(super) fn bounded_cone<S: Scalar>(body: &Body<'_, '_, S>, row: &[f32]) -> u1
         return 0;
     }
     let eta = S::from_u32(32) * u * norm * norm;
-    let whole = [0, 1, 2].map(|k| size[k] + dev[k]);
+    let whole = [size[0] + dev[0], size[1] + dev[1], size[2] + dev[2]];
     let mut bits = 0u16;
     for (bit, d) in DIRECTIONS.iter().enumerate() {
         let weight = S::from_u32(u32::from(

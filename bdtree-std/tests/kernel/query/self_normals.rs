@@ -256,14 +256,9 @@ fn degenerate_triangles_and_rigid_bodies_get_no_rows() {
     let mut cones = vec![0u16; n];
     normal_cones(&mut body, &mut cones).expect("cones");
     let mut proven = 0;
-    for k in 0..n {
+    for (k, &cone) in cones.iter().enumerate() {
         let bits = table.normals().cone(&body, k);
-        assert_eq!(
-            bits & !cones[k],
-            0,
-            "node {k}: {bits:b} beyond {:b}",
-            cones[k]
-        );
+        assert_eq!(bits & !cone, 0, "node {k}: {bits:b} beyond {:b}", cone);
         proven += u32::from(bits != 0);
     }
     assert!(
@@ -271,4 +266,86 @@ fn degenerate_triangles_and_rigid_bodies_get_no_rows() {
         "{proven} of {}",
         table.len()
     );
+}
+
+proptest! {
+    #![proptest_config(config(48, 0xBD7_0762))]
+
+    /// Affine spheres contain their nodes: for sheets, blobs, tori and the families with every
+    /// kind of basis, states from zero to 20× the basis' scale, rotated and far away, every
+    /// vertex of the f64 source deformed explicitly lies in the sphere `Body::affine_sphere`
+    /// gives (whenever it gives one), in f32 and f64.
+    #[test]
+    fn affine_spheres_contain_their_nodes(
+        shape in 0usize..10,
+        kind in 0usize..5,
+        modes in 1usize..=4,
+        amplitude in prop_oneof![Just(0.0), Just(0.05), Just(1.0), Just(20.0)],
+        far in prop_oneof![Just(0.0), Just(300.0)],
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let mesh = match shape {
+            0 => sheet(1.5, 1.0, 10, 6),
+            1 => blob(0.5, 2, 5, seed),
+            2 => torus(0.6, 0.2, 12, 6),
+            s => family_mesh(FAMILIES[(s - 3) % FAMILIES.len()], &mut rng),
+        };
+        let basis = match kind {
+            0 => Some(rough_basis(mesh.vertices.len(), modes, 0.3, &mut rng)),
+            1 => family_basis(BasisKind::Clamped, &mesh, modes, 0.3, &mut rng),
+            2 => family_basis(BasisKind::Zero, &mesh, modes, 0.3, &mut rng),
+            _ => Some(smooth_basis(&mesh.vertices, modes, 0.3)),
+        };
+        let q: Vec<f64> = (0..modes).map(|_| amplitude * rng.uniform(-1.0, 1.0)).collect();
+        let pose = io::Pose {
+            rotation: rng.rotation(),
+            translation: [0, 1, 2].map(|_| far * rng.uniform(-1.0, 1.0)),
+        };
+        contained::<f32>(&mesh, basis.as_ref(), &q, &pose)?;
+        contained::<f64>(&mesh, basis.as_ref(), &q, &pose)?;
+    }
+}
+
+/// [`affine_spheres_contain_their_nodes`] in scalar `S`.
+fn contained<S: Scalar>(
+    mesh: &Mesh,
+    basis: Option<&Basis>,
+    q: &[f64],
+    pose: &io::Pose,
+) -> Result<usize, TestCaseError> {
+    use bdtree_std::build::self_spheres;
+    let buf = image_in::<S>(mesh, basis);
+    let image = buf.parse::<S>().expect("image");
+    let table = self_spheres(&image.tree, &image.model, 2);
+    let mut cache = BodyStorage::new(image.tree.node_count());
+    let mut body = cache.body(&image).expect("body");
+    let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
+    body.set_state(kernel_pose::<S>(pose), &qs).expect("state");
+    let q_stored: Vec<f64> = qs.iter().map(|x| x.to_f64()).collect();
+    let world = oracle::deform(&mesh.vertices, basis, &q_stored, pose);
+    let mut checked = 0;
+    for (k, set) in node_sets(&image).iter().enumerate() {
+        let Some(sphere) = body.affine_sphere(k, &table.spheres()) else {
+            continue;
+        };
+        checked += 1;
+        let [x, y, z, r] = sphere.map(S::to_f64);
+        for &t in set {
+            for v in mesh.triangles[t as usize] {
+                let p = world[v as usize];
+                let d = ((p[0] - x).powi(2) + (p[1] - y).powi(2) + (p[2] - z).powi(2)).sqrt();
+                prop_assert!(
+                    d <= r,
+                    "{}: node {} vertex {} at {} > {}",
+                    S::NAME,
+                    k,
+                    v,
+                    d,
+                    r
+                );
+            }
+        }
+    }
+    Ok(checked)
 }
