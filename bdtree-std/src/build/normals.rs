@@ -1,6 +1,6 @@
 //! Per-node bounds on the deformed normals for self-collision cones in `O(M)`
 //! ([`self_normals`]; the bound and its proof are in
-//! [`SelfNormals`](bdtree_core::query::self_collision::SelfNormals) and the kernel's cones).
+//! [`SelfNormals`] and the kernel's cones).
 
 // Per-coordinate and 3×3 arithmetic reads as the formulas do, indexed.
 #![allow(clippy::needless_range_loop)]
