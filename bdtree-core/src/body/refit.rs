@@ -3,7 +3,7 @@
 
 use super::{Body, CacheEntry};
 use crate::bounds::sphere::enclosing_sphere;
-use crate::image::self_tables::SelfSpheres;
+use crate::image::self_tables::{BadRow, SelfSpheres};
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -137,7 +137,8 @@ impl<S: Scalar> Body<'_, '_, S> {
         let made = if triangle != NONE {
             Some(self.triangle_sphere(triangle as usize)?)
         } else {
-            self.affine_sphere(node, spheres)
+            // A row its read refuses: no sphere (the query names the row).
+            self.affine_sphere(node, spheres).ok()?
         };
         if let Some(sphere) = made {
             *self.cache.get_mut(node)? = CacheEntry {
@@ -179,7 +180,7 @@ impl<S: Scalar> Body<'_, '_, S> {
                 }
                 // (The node asked for was tried before the path.)
                 let affine = if len > 1 {
-                    self.affine_sphere(k, spheres)
+                    self.affine_sphere(k, spheres).ok()?
                 } else {
                     None
                 };
@@ -221,12 +222,29 @@ impl<S: Scalar> Body<'_, '_, S> {
     ///
     /// On bare-metal targets (`target_os = "none"`) an f64 body has none (its subtree is
     /// refitted): soft-float f64 code the devices would pay in flash for bodies they run in f32.
-    pub fn affine_sphere(&self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
+    ///
+    /// [`BadRow`] when the node's entry in `spheres` cannot be read (checked as it is read: a
+    /// self query then ends with [`crate::QueryStatus::BadSection`]).
+    pub fn affine_sphere(
+        &self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Result<Option<[S; 4]>, BadRow> {
         if S::BYTES == 8 && cfg!(target_os = "none") {
-            return None;
+            return Ok(None);
         }
+        let Ok(id) = u32::try_from(node) else {
+            return Ok(None);
+        };
+        Ok(match spheres.row(id, self.q.len())? {
+            Some(block) => self.affine_from_row(node, block),
+            None => None,
+        })
+    }
+
+    /// [`Body::affine_sphere`] from the node's row, read and checked.
+    fn affine_from_row(&self, node: usize, block: &[f32]) -> Option<[S; 4]> {
         let m = self.q.len();
-        let block = spheres.row(u32::try_from(node).ok()?, m)?;
         let rest = self.tree.record(node)?.first()?[3];
         let (h, tail) = block.split_at_checked(3)?;
         let (maps, residuals) = tail.split_at_checked(9 * m)?;

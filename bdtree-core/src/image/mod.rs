@@ -211,6 +211,35 @@ impl Layout {
         vertices: usize,
         depth: usize,
     ) -> Option<Self> {
+        let mut layout = Self::lengths_of(
+            encoding,
+            bounded,
+            model_q16,
+            scalar_bytes,
+            modes,
+            nodes,
+            triangles,
+            vertices,
+            depth,
+        )?;
+        (layout.offsets, layout.total) = place(&layout.lengths)?;
+        Some(layout)
+    }
+
+    /// [`Layout::with_format`]'s section lengths, the sections not yet placed (offsets and
+    /// total zero): [`Header::layout`] places them once, with its optional sections.
+    #[allow(clippy::too_many_arguments)]
+    fn lengths_of(
+        encoding: Encoding,
+        bounded: bool,
+        model_q16: bool,
+        scalar_bytes: usize,
+        modes: usize,
+        nodes: usize,
+        triangles: usize,
+        vertices: usize,
+        depth: usize,
+    ) -> Option<Self> {
         let rows = modes.checked_add(1)?;
         let row_scales = match encoding {
             Encoding::Float => 0,
@@ -246,7 +275,6 @@ impl Layout {
             0,
             0,
         ];
-        let (offsets, total) = place(&lengths)?;
         Some(Self {
             scalar_bytes,
             modes,
@@ -257,9 +285,9 @@ impl Layout {
             bounded,
             model_q16,
             optional: Optional::NONE,
-            offsets,
+            offsets: [0; SECTIONS],
             lengths,
-            total,
+            total: 0,
         })
     }
 
@@ -411,7 +439,7 @@ impl Header {
             return None;
         }
         let optional = Optional::from_header(self.flags, self.contour_vertices, self.rows)?;
-        Layout::with_format(
+        Layout::lengths_of(
             Encoding::from_code(self.encoding)?,
             self.flags & FLAG_BOUNDED != 0,
             self.model_encoding == MODEL_Q16,
@@ -746,43 +774,13 @@ fn self_data<'a>(bytes: &'a [u8], layout: &Layout) -> Result<SelfData<'a>, Image
             index: 0,
         })?;
     let weights: &[f32] = cast(bytes, layout.range(Section::Certificates))?;
-    let (index, rows) = indexed(bytes, layout, Section::Normals)?;
-    let normals = self_tables::SelfNormals { index, rows };
-    let (index, rows) = indexed(bytes, layout, Section::Spheres)?;
-    let spheres = self_tables::SelfSpheres { index, rows };
     Ok(SelfData {
         signatures,
         contours: self_tables::SelfContours { starts, vertices },
         certificates: self_tables::SelfCertificates { weights },
-        normals,
-        spheres,
+        normals_section: cast(bytes, layout.range(Section::Normals))?,
+        spheres_section: cast(bytes, layout.range(Section::Spheres))?,
     })
-}
-
-/// An indexed table's section viewed in place: a row number per node, then the rows (both
-/// empty when the section is).
-fn indexed<'a>(
-    bytes: &'a [u8],
-    layout: &Layout,
-    section: Section,
-) -> Result<(&'a [u32], &'a [f32]), ImageError> {
-    let range = layout.range(section);
-    if range.is_empty() {
-        return Ok((&[], &[]));
-    }
-    let split = layout
-        .nodes
-        .checked_mul(4)
-        .and_then(|b| range.start.checked_add(b))
-        .filter(|&at| at <= range.end)
-        .ok_or(ImageError::BadSection {
-            section: section.name(),
-            index: 0,
-        })?;
-    Ok((
-        cast(bytes, range.start..split)?,
-        cast(bytes, split..range.end)?,
-    ))
 }
 
 /// Every row of every node finite, radii and growths non-negative, and within the magnitude

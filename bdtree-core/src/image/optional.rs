@@ -13,10 +13,14 @@
 //! [`MAX_CONTOUR`] vertices (or none), vertex indices below the vertex count, signatures equal
 //! to the ones the tree's faces imply, certificate weights non-negative (infinity: no
 //! certificate) — a corrupt or truncated optional section is an [`ImageError`], never a panic.
+//! The `normals` and `spheres` sections are sized here (their row counts from the header) and
+//! checked entry by entry where [`crate::collide_self_image`], their one reader, reads them
+//! (`SelfNormals`, `SelfSpheres`: a bad entry ends the query with
+//! [`crate::QueryStatus::BadSection`], never a read out of bounds), so that a firmware that
+//! runs no self query carries no code for them.
 
 use super::self_tables::{
-    normal_quadratic_width, normal_row_width, sphere_row_width, vertex_bit, SelfData,
-    CERTIFICATE_VECTORS, MAX_CONTOUR, NO_ROW,
+    normal_row_width, sphere_row_width, vertex_bit, SelfData, CERTIFICATE_VECTORS, MAX_CONTOUR,
 };
 use super::tree::{TreeView, NONE};
 use super::{ImageError, FLAG_BOUNDED};
@@ -98,6 +102,7 @@ impl Optional {
     /// `None` when the flags contradict each other or the image (self data in a bounded image,
     /// certificates or normals without self data, a contour word without self data, row
     /// counts without [`FLAG_NORMALS`]).
+    #[inline]
     pub fn from_header(flags: u32, word: u32, rows: [u32; 2]) -> Option<Self> {
         let self_cull = flags & FLAG_SELF != 0;
         let certificates = flags & FLAG_CERTIFICATES != 0;
@@ -229,73 +234,6 @@ pub(super) fn check_self<S: Scalar>(
         }
         if let Some(i) = weights.iter().position(|w| w.is_nan() || *w < 0.0) {
             return Err(bad("certificates", i));
-        }
-    }
-    let m = tree.modes();
-    let normals = data.normals;
-    check_rows(
-        "normals",
-        normals.index,
-        normals.rows,
-        n,
-        normal_row_width(m),
-        |i| {
-            // Centres (3 of the rest normal, 3 per mode, 3 per pair of modes) may be negative.
-            let width = 10 * m + 8;
-            match i {
-                0..=2 => false,
-                i if i >= 6 && i < 6 + 3 * m => false,
-                i if i >= width && i < width + normal_quadratic_width(m) / 2 => false,
-                _ => true,
-            }
-        },
-    )?;
-    let spheres = data.spheres;
-    // Half-extents and residuals are non-negative; the maps may be anything finite.
-    check_rows(
-        "spheres",
-        spheres.index,
-        spheres.rows,
-        n,
-        sphere_row_width(m),
-        |i| i < 3 || i >= 3 + 9 * m,
-    )
-}
-
-/// Checks an indexed table of rows (`index` then `rows`, [`super::self_tables::SelfNormals`]'
-/// layout): empty, or one entry per node, each [`NO_ROW`] or the next row in node order, every
-/// row used, every value finite and those `non_negative` says at or above 0.
-fn check_rows(
-    section: &'static str,
-    index: &[u32],
-    rows: &[f32],
-    nodes: usize,
-    width: usize,
-    non_negative: impl Fn(usize) -> bool,
-) -> Result<(), ImageError> {
-    let bad = |i: usize| ImageError::BadSection { section, index: i };
-    if index.is_empty() && rows.is_empty() {
-        return Ok(());
-    }
-    if index.len() != nodes || width == 0 || rows.len() % width != 0 {
-        return Err(bad(0));
-    }
-    let mut next = 0usize;
-    for (k, &i) in index.iter().enumerate() {
-        if i == NO_ROW {
-            continue;
-        }
-        if i as usize != next {
-            return Err(bad(k));
-        }
-        next += 1;
-    }
-    if next.checked_mul(width) != Some(rows.len()) {
-        return Err(bad(0));
-    }
-    for (i, &x) in rows.iter().enumerate() {
-        if !x.is_finite() || (non_negative(i % width) && x < 0.0) {
-            return Err(bad(nodes + i));
         }
     }
     Ok(())

@@ -175,7 +175,7 @@ const PATH: usize = 96;
 /// the nodes left half-done stay unmarked). A node with a row in `normals` whose bound proves
 /// some direction takes those bits in `O(M)` and is not walked (a subset of its exact bits:
 /// sound, perhaps fewer). `right_first`: the node's right child is walked first (the one
-/// likelier to end it early). `None` for a bad index.
+/// likelier to end it early). `None` for a bad index or a row of `normals` its read refuses.
 pub(super) fn lazy_cone<S: Scalar>(
     body: &mut Body<'_, '_, S>,
     cones: &mut SelfCones<'_>,
@@ -209,7 +209,8 @@ pub(super) fn lazy_cone<S: Scalar>(
             continue;
         }
         if pushed == 0 {
-            let bound = normals.cone(body, k as usize);
+            // A row its read refuses: no cone (the query names the row).
+            let bound = normals.cone(body, k as usize).ok()?;
             if bound != 0 {
                 cones.set(k, bound)?;
                 common &= bound;

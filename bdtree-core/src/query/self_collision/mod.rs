@@ -76,12 +76,13 @@ mod certificates;
 mod cones;
 mod contour;
 mod list;
-mod walk;
 mod normals;
+mod walk;
 
 pub use crate::image::self_tables::{
-    normal_quadratic_width, normal_row_width, sphere_row_width, SelfCertificates, SelfContours,
-    SelfNormals, SelfSpheres, CERTIFICATE_VECTORS, MAX_CONTOUR, NORMAL_QUADRATIC_MODES, NO_ROW,
+    normal_quadratic_width, normal_row_width, sphere_row_width, BadRow, SelfCertificates,
+    SelfContours, SelfNormals, SelfSpheres, CERTIFICATE_VECTORS, MAX_CONTOUR,
+    NORMAL_QUADRATIC_MODES, NO_ROW,
 };
 use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
@@ -230,6 +231,7 @@ pub fn collide_self_with<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: None,
+        refused: false,
     };
     let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
@@ -295,6 +297,7 @@ pub fn collide_self_lazy<S: Scalar>(
     }
     let error = body.error() + body.error();
     let faces = body.model().triangles();
+    let (nodes, modes) = (body.tree().node_count(), body.q().len());
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -305,10 +308,47 @@ pub fn collide_self_lazy<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: Some(cones),
+        refused: false,
     };
     let status = units.walk(stack, &mut stats);
+    let status = named(status, units.refused, &aids, nodes, modes);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
+}
+
+/// The status of a lazy walk that ended `status`, `refused` when a read refused a row of the
+/// aids' normal bounds or affine spheres: after a refusal or a failed walk
+/// ([`QueryStatus::Inconsistent`]: a refused sphere row ends the walk there) both tables are
+/// checked whole, `O(nodes + rows)`, and the first bad place is named
+/// ([`QueryStatus::BadSection`]). Only a walk that failed pays for it.
+#[inline(never)]
+fn named(
+    status: QueryStatus,
+    refused: bool,
+    aids: &SelfAids<'_>,
+    nodes: usize,
+    modes: usize,
+) -> QueryStatus {
+    if !refused && status != QueryStatus::Inconsistent {
+        return status;
+    }
+    if let Err(index) = aids.normals.check(nodes, modes) {
+        return QueryStatus::BadSection {
+            section: "normals",
+            index,
+        };
+    }
+    if let Err(index) = aids.spheres.check(nodes, modes) {
+        return QueryStatus::BadSection {
+            section: "spheres",
+            index,
+        };
+    }
+    if refused {
+        QueryStatus::Inconsistent
+    } else {
+        status
+    }
 }
 
 /// [`collide_self_lazy`] with the culling data the body's image carries
@@ -331,8 +371,8 @@ pub fn collide_self_image<S: Scalar>(
                 cones: &[],
                 contours: data.contours,
                 certificates: data.certificates,
-                normals: data.normals,
-                spheres: data.spheres,
+                normals: data.normals(),
+                spheres: data.spheres(),
             };
             collide_self_lazy(body, aids, cones, counts, stack, sink)
         }
@@ -471,6 +511,9 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     /// The pair unit being visited is Type 3 (proven to share no vertex): its children are
     /// too, and its leaves skip the adjacency check.
     type3: bool,
+    /// A lazy cone could not be made (a row of `aids.normals` its read refused, or a bad
+    /// index): the query does not end complete ([`named`]).
+    refused: bool,
 }
 
 impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>
@@ -529,6 +572,7 @@ where
                 }),
                 None => self.aids.cones.get(i as usize).copied(),
             };
+            self.refused |= cone.is_none() && self.lazy.is_some();
             if let Some(cone) = cone {
                 let contours = self.aids.contours;
                 let free = self

@@ -36,27 +36,30 @@ use super::cones::DIRECTIONS;
 use crate::body::Body;
 #[cfg(doc)]
 use crate::image::self_tables::NORMAL_QUADRATIC_MODES;
-use crate::image::self_tables::{normal_quadratic_width, normal_row_width, SelfNormals};
+use crate::image::self_tables::{normal_quadratic_width, normal_row_width, BadRow, SelfNormals};
 use crate::scalar::Scalar;
 
 impl SelfNormals<'_> {
     /// The normal cone bits (as [`super::normal_cones`]' bitfield) that node `node`'s row
     /// proves at `body`'s current state, in `O(M)` without deforming a triangle: every bit set
     /// is a sampled direction that every true deformed normal below the node faces (see the
-    /// module docs); 0 when the node has no row or nothing is proven.
+    /// module docs); 0 when the node has no row or nothing is proven. [`BadRow`] when the
+    /// node's entry cannot be read (checked as it is read: a self query then ends with
+    /// [`crate::QueryStatus::BadSection`]).
     ///
     /// On bare-metal targets (`target_os = "none"`) an f64 body proves nothing here (its cones
     /// come from the triangles): the bound in soft-float f64 would cost those devices several
     /// KiB of flash for a body they run in f32.
-    pub fn cone<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> u16 {
+    pub fn cone<S: Scalar>(&self, body: &Body<'_, '_, S>, node: usize) -> Result<u16, BadRow> {
         if S::BYTES == 8 && cfg!(target_os = "none") {
-            return 0;
+            return Ok(0);
         }
         let Ok(node) = u32::try_from(node) else {
-            return 0;
+            return Ok(0);
         };
-        self.row(node, body.q().len())
-            .map_or(0, |row| bounded_cone(body, row))
+        Ok(self
+            .row(node, body.q().len())?
+            .map_or(0, |row| bounded_cone(body, row)))
     }
 }
 

@@ -34,7 +34,7 @@ fn proven_bits_hold<S: Scalar>(
         .collect();
     let mut proven = 0;
     for (k, set) in sets.iter().enumerate() {
-        let bits = normals.cone(body, k);
+        let bits = normals.cone(body, k).expect("the host's rows read");
         for (d, dir) in DIRECTIONS.iter().enumerate() {
             if bits & (1 << d) == 0 {
                 continue;
@@ -214,7 +214,10 @@ fn root_bits<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>, q: &[f64], pose: &io
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(kernel_pose::<S>(pose), &qs).expect("state");
     proven_bits_hold(&body, table.normals(), mesh, basis, &node_sets(&image)).expect("bits hold");
-    table.normals().cone(&body, 0)
+    table
+        .normals()
+        .cone(&body, 0)
+        .expect("the host's rows read")
 }
 
 /// A degenerate triangle (zero area) takes every node above it out of the table, a rigid
@@ -257,7 +260,10 @@ fn degenerate_triangles_and_rigid_bodies_get_no_rows() {
     normal_cones(&mut body, &mut cones).expect("cones");
     let mut proven = 0;
     for (k, &cone) in cones.iter().enumerate() {
-        let bits = table.normals().cone(&body, k);
+        let bits = table
+            .normals()
+            .cone(&body, k)
+            .expect("the host's rows read");
         assert_eq!(bits & !cone, 0, "node {k}: {bits:b} beyond {:b}", cone);
         proven += u32::from(bits != 0);
     }
@@ -326,7 +332,10 @@ fn contained<S: Scalar>(
     let world = oracle::deform(&mesh.vertices, basis, &q_stored, pose);
     let mut checked = 0;
     for (k, set) in node_sets(&image).iter().enumerate() {
-        let Some(sphere) = body.affine_sphere(k, &table.spheres()) else {
+        let Some(sphere) = body
+            .affine_sphere(k, &table.spheres())
+            .expect("the host's rows read")
+        else {
             continue;
         };
         checked += 1;
