@@ -201,7 +201,7 @@ pub const NO_ROW: u32 = u32::MAX;
 /// rows for the nodes after it), or a row with a non-finite value or a negative spread,
 /// extent or residual. The query that reads it ends with
 /// [`crate::QueryStatus::BadSection`] (the section and the first bad place:
-/// [`check_indexed`]).
+/// [`SelfNormals::check`], [`SelfSpheres::check`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BadRow;
 
