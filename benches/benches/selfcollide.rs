@@ -99,6 +99,8 @@ fn run(
                 SelfContours::NONE
             },
             certificates,
+            normals: Default::default(),
+            spheres: Default::default(),
         };
         let outcome = if matches!(mode, Mode::List | Mode::CulledList) {
             aids.list

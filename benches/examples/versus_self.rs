@@ -66,7 +66,10 @@ use bdtree_core::{
     collide_self, refine_error, refine_self, self_stack_capacity, Body, NodeKind, Pose,
     QueryOutcome, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{self_certificates, self_contours, ContourTable, Precision};
+use bdtree_std::build::{
+    self_certificates, self_contours, self_normals, self_spheres, ContourTable, NodeRows,
+    Precision, NORMAL_MIN_TRIANGLES, SPHERE_MIN_TRIANGLES,
+};
 use bdtree_std::io::Pose as OraclePose;
 use bdtree_std::oracle::{brute_force_self_pairs, deform, triangle_distance};
 use bdtree_std::BodyStorage;
@@ -86,6 +89,10 @@ struct Bdtree<'t, 'c> {
     signatures: Vec<[u32; 2]>,
     contours: ContourTable,
     certificates: Vec<f32>,
+    /// Per-node normal bounds and affine spheres (`VERSUS_NORMALS=off`: none), read by the
+    /// lazy query only.
+    normals: NodeRows,
+    spheres: NodeRows,
     cones: Vec<u16>,
     /// The cones made as the walk goes (`collide_self_lazy`, what the host layer runs);
     /// `None` with `VERSUS_LAZY=off`: `normal_cones` and `collide_self_with`, every sphere
@@ -120,6 +127,8 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
             cones: &[],
             contours: side.contours.view(),
             certificates,
+            normals: side.normals.normals(),
+            spheres: side.spheres.spheres(),
         };
         return collide_self_lazy(
             &mut side.body,
@@ -140,6 +149,8 @@ fn bdtree_self_frame(side: &mut Bdtree<'_, '_>, k: usize) -> QueryOutcome {
         cones: if fresh { &side.cones } else { &[] },
         contours: side.contours.view(),
         certificates,
+        normals: Default::default(),
+        spheres: Default::default(),
     };
     collide_self_with(
         &mut side.body,
@@ -185,6 +196,20 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
             Vec::new()
         } else {
             self_certificates(&view.tree, &view.model, &contours)
+        },
+        normals: if std::env::var("VERSUS_NORMALS").as_deref() == Ok("off") {
+            NodeRows::default()
+        } else {
+            self_normals(&view.tree, &view.model, NORMAL_MIN_TRIANGLES)
+        },
+        spheres: if std::env::var("VERSUS_NORMALS").as_deref() == Ok("off") {
+            NodeRows::default()
+        } else {
+            let min = std::env::var("VERSUS_SPHERES_MIN")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(SPHERE_MIN_TRIANGLES);
+            self_spheres(&view.tree, &view.model, min)
         },
         contours,
         cones: vec![0u16; n],
@@ -471,6 +496,23 @@ fn check(scene: &SelfScene) {
 /// `units`: per frame, the Type 1 units the culled walk expands (node against itself, not
 /// proven free) by why: no normal cone, no loop for the node, or a loop whose projection
 /// the contour test could not prove simple.
+/// `stats`: bdtree's work counters frame by frame (node pairs, sphere updates, triangle
+/// tests, pairs found).
+fn stats(scene: &SelfScene) {
+    with_bdtree(scene, |side| {
+        for k in 0..scene.frames.len() {
+            let s = bdtree_self_frame(side, k).stats;
+            println!(
+                "frame {k:2}: {} node pairs, {} sphere updates, {} triangle tests, {} pairs",
+                s.nodes_visited,
+                s.sphere_updates,
+                s.triangle_tests,
+                side.pairs.len()
+            );
+        }
+    });
+}
+
 fn units(scene: &SelfScene) {
     with_bdtree(scene, |side| {
         let tree = *side.body.tree();
@@ -558,6 +600,7 @@ fn main() {
         Some("time") => time(&scene),
         Some("check") => check(&scene),
         Some("units") => units(&scene),
+        Some("stats") => stats(&scene),
         Some("scene") => write_scene(
             &scene,
             std::path::Path::new(args.get(1).map_or(".", String::as_str)),

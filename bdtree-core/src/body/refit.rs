@@ -3,6 +3,7 @@
 
 use super::{Body, CacheEntry};
 use crate::bounds::sphere::enclosing_sphere;
+use crate::image::self_tables::{BadRow, SelfSpheres};
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -103,15 +104,21 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// query), else made now and kept for the step — as [`Body::refit`] would make it (the
     /// sphere enclosing the children's, a leaf's from its deformed triangle), except that a
     /// node whose BD-Tree sphere is within [`LOOSE`] of its rest radius takes that one, and
-    /// its subtree is left untouched. Made only where the walk reads, so a frame costs what
-    /// the walk reaches. `None` for a bad index or an inconsistent tree.
+    /// its subtree is left untouched, and so does a node whose affine sphere (from its row of
+    /// `spheres`, [`Body::affine_sphere`]) is within [`LOOSE`] of it. Made only where the walk
+    /// reads, so a frame costs what the walk reaches. `None` for a bad index or an
+    /// inconsistent tree.
     #[inline(always)]
-    pub(crate) fn refit_sphere(&mut self, node: usize) -> Option<[S; 4]> {
+    pub(crate) fn refit_sphere(
+        &mut self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Option<[S; 4]> {
         let entry = self.cache.get(node)?;
         if entry.epoch == self.epoch {
             return Some(entry.sphere);
         }
-        self.refit_below(node)
+        self.refit_below(node, spheres)
     }
 
     /// The miss of [`Body::refit_sphere`]: the node's subtree walked depth first (a path of
@@ -119,7 +126,34 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// nearly rigid is asked of the node itself and its children only: below a node that is
     /// not, the deformation is as large relative to each part's size.
     #[inline(never)]
-    fn refit_below(&mut self, node: usize) -> Option<[S; 4]> {
+    fn refit_below(&mut self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
+        // A leaf, a nearly rigid node (its `O(M)` BD-Tree update, cheaper than the affine
+        // sphere) or a node bounded by its affine sphere — the common misses of a walk that
+        // reads nodes one by one: made here, without a path.
+        let [_, _, triangle, _] = self.tree.links(node)?;
+        if triangle == NONE && self.nearly_rigid(node) {
+            return self.refresh_one(node);
+        }
+        let made = if triangle != NONE {
+            Some(self.triangle_sphere(triangle as usize)?)
+        } else {
+            // A row its read refuses: no sphere (the query names the row).
+            self.affine_sphere(node, spheres).ok()?
+        };
+        if let Some(sphere) = made {
+            *self.cache.get_mut(node)? = CacheEntry {
+                sphere,
+                epoch: self.epoch,
+            };
+            self.updates = self.updates.wrapping_add(1);
+            return Some(sphere);
+        }
+        self.refit_path(node, spheres)
+    }
+
+    /// [`Body::refit_below`] of an internal node its affine sphere does not bound: the subtree
+    /// walked depth first.
+    fn refit_path(&mut self, node: usize, spheres: &SelfSpheres<'_>) -> Option<[S; 4]> {
         if (self.tree.depth() as usize).saturating_mul(2) >= LAZY_PATH {
             self.refit()?;
             return self.cache.get(node).map(|e| e.sphere);
@@ -144,6 +178,18 @@ impl<S: Scalar> Body<'_, '_, S> {
                     len -= 1;
                     continue;
                 }
+                // (The node asked for was tried before the path.)
+                let affine = if len > 1 {
+                    self.affine_sphere(k, spheres).ok()?
+                } else {
+                    None
+                };
+                if let Some(sphere) = affine {
+                    *self.cache.get_mut(k)? = CacheEntry { sphere, epoch };
+                    self.updates = self.updates.wrapping_add(1);
+                    len -= 1;
+                    continue;
+                }
                 // The children not yet of this step, both at once; the node after them.
                 *path.get_mut(len - 1)? = [k as u32, 1];
                 for child in [right, left] {
@@ -161,6 +207,94 @@ impl<S: Scalar> Body<'_, '_, S> {
             len -= 1;
         }
         self.cache.get(node).map(|e| e.sphere)
+    }
+
+    /// Node `node`'s world sphere from its row of `spheres` (see [`SelfSpheres`]): the body-frame `[c + Ū q, r]` turned to the world and inflated by `3δ`
+    /// as every sphere, when `r` exceeds its rest radius by at most a quarter (what the lazy
+    /// refit of a self query takes in place of the node's subtree), else `None` (no row,
+    /// quantized rows, a looser bound). With `F = I + Σⱼ qⱼ Gⱼ`, every vertex of the node
+    /// lies within `|F yᵢ| + Σⱼ |qⱼ| ρⱼ` of the centre, and over the box `|yₖ| ≤ hₖ`,
+    /// `|F y|² = yᵀ FᵀF y ≤ Σₖₗ hₖ hₗ |(FᵀF)ₖₗ|` — the rest radius itself when `F` is a
+    /// rotation of the patch. Rounding: the square root grown by `16u`, the computed `F`'s
+    /// error (`(M + 1)u` of `1 + Σⱼ |qⱼ| |Gⱼ|` per entry) times `h`, and the residual sum's
+    /// `(M + 2)u`; the centre's rounding is covered by the `3δ` every sphere carries (added by
+    /// the caller with the world transform). `O(M)`: `9M` multiply-adds and one square root.
+    ///
+    /// On bare-metal targets (`target_os = "none"`) an f64 body has none (its subtree is
+    /// refitted): soft-float f64 code the devices would pay in flash for bodies they run in f32.
+    ///
+    /// [`BadRow`] when the node's entry in `spheres` cannot be read (checked as it is read: a
+    /// self query then ends with [`crate::QueryStatus::BadSection`]).
+    pub fn affine_sphere(
+        &self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Result<Option<[S; 4]>, BadRow> {
+        if S::BYTES == 8 && cfg!(target_os = "none") {
+            return Ok(None);
+        }
+        let Ok(id) = u32::try_from(node) else {
+            return Ok(None);
+        };
+        Ok(match spheres.row(id, self.q.len())? {
+            Some(block) => self.affine_from_row(node, block),
+            None => None,
+        })
+    }
+
+    /// [`Body::affine_sphere`] from the node's row, read and checked.
+    fn affine_from_row(&self, node: usize, block: &[f32]) -> Option<[S; 4]> {
+        let m = self.q.len();
+        let rest = self.tree.record(node)?.first()?[3];
+        let (h, tail) = block.split_at_checked(3)?;
+        let (maps, residuals) = tail.split_at_checked(9 * m)?;
+        let f = S::from_f32;
+        let mut map = [
+            [S::ONE, S::ZERO, S::ZERO],
+            [S::ZERO, S::ONE, S::ZERO],
+            [S::ZERO, S::ZERO, S::ONE],
+        ];
+        let mut reach = [S::ONE; 3];
+        let mut residual = S::ZERO;
+        // Rows by offset, not zipped chunks (whose zip divides by the chunk size: a panic path).
+        for (j, &qj) in self.q.iter().enumerate() {
+            let g: &[f32; 9] = maps.get(9 * j..)?.first_chunk()?;
+            let g = [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]];
+            let a = qj.abs();
+            for (row, grow) in map.iter_mut().zip(g.iter()) {
+                for ((x, &gx), e) in row.iter_mut().zip(grow).zip(reach.iter_mut()) {
+                    let gx = f(gx);
+                    *x = *x + qj * gx;
+                    *e = *e + a * gx.abs();
+                }
+            }
+            residual = residual + a * f(*residuals.get(j)?);
+        }
+        let h = [f(*h.first()?), f(*h.get(1)?), f(*h.get(2)?)];
+        let mut square = S::ZERO;
+        let mut spread = S::ZERO;
+        for k in 0..3 {
+            for l in 0..3 {
+                let gram = map[0][k] * map[0][l] + map[1][k] * map[1][l] + map[2][k] * map[2][l];
+                square = square + h[k] * h[l] * gram.abs();
+            }
+            spread = spread + h[k] * reach[k];
+        }
+        let u = S::UNIT_ROUNDOFF;
+        let modes = S::from_u32(u32::try_from(m).ok()?);
+        let radius = square.sqrt() * (S::ONE + S::from_u32(16) * u)
+            + (modes + modes + S::from_u32(4)) * u * spread
+            + residual * (S::ONE + (modes + S::from_u32(2)) * u);
+        let radius = radius * (S::ONE + S::from_u32(4) * u);
+        // False for a NaN radius too.
+        let within = radius <= S::from_f64(1.0 + LOOSE) * rest;
+        if !within {
+            return None;
+        }
+        let local = self.tree.update(node, self.weights)?;
+        let c = self.pose.apply([local[0], local[1], local[2]]);
+        let inflation = S::from_u32(3) * self.error;
+        Some([c[0], c[1], c[2], radius.min(local[3]) + inflation])
     }
 
     /// Whether `node`'s BD-Tree sphere grows its rest radius by at most [`LOOSE`] at this `q`

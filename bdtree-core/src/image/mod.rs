@@ -28,11 +28,12 @@
 //! | 28 | depth `L` (of the deepest node; the root has depth 0) | |
 //! | 32 | total length of the image in bytes | |
 //! | 36 | CRC-32 of the whole image with this field read as zero | |
-//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`], bit 2 [`FLAG_FITTED`], bit 3 [`FLAG_SELF`], bit 4 [`FLAG_CERTIFICATES`]; other bits zero | |
+//! | 40 | flags `u32`: bit 0 [`FLAG_NESTED`], bit 1 [`FLAG_BOUNDED`], bit 2 [`FLAG_FITTED`], bit 3 [`FLAG_SELF`], bit 4 [`FLAG_CERTIFICATES`], bit 5 [`FLAG_NORMALS`]; other bits zero | |
 //! | 44 | encoding of the node rows: 0 scalars, 1 `q16`, 2 `q8` ([`Encoding`]) | |
 //! | 48 | encoding of the model: 0 scalars, 1 16-bit ([`MODEL_Q16`]) | |
 //! | 52 | contour table length `c` (vertex indices; 0 without [`FLAG_SELF`]) | |
-//! | 56..64 | reserved, zero | |
+//! | 56 | normal bound rows `r` (0 without [`FLAG_NORMALS`]) | |
+//! | 60 | affine sphere rows `s` (0 without [`FLAG_NORMALS`]) | |
 //!
 //! | section | contents |
 //! |---|---|
@@ -48,6 +49,8 @@
 //! | signatures | with [`FLAG_SELF`]: per node the vertex signature as two `u32` (bits 0–31, 32–63; [`crate::query::self_collision::vertex_signatures`]) |
 //! | contours | with [`FLAG_SELF`]: `n + 1` offsets `u32`, then the `c` vertex indices `u32` of the nodes' boundary loops ([`crate::query::self_collision::SelfContours`]) |
 //! | certificates | with [`FLAG_CERTIFICATES`]: per node `3M` f32 weights `g`, `γ`, `w` ([`crate::query::self_collision::SelfCertificates`]) |
+//! | normals | with [`FLAG_NORMALS`]: per node its row number `u32` (`u32::MAX`: none), then `r` rows of f32 normal bounds ([`crate::query::self_collision::SelfNormals`]) |
+//! | spheres | with [`FLAG_NORMALS`]: per node its row number `u32`, then `s` rows of f32 affine spheres ([`crate::query::self_collision::SelfSpheres`]) |
 //!
 //! A 16-bit model stores `p = k s_p + o` and `U_ij = k s_j` (computed in f32, one multiply and
 //! one add: the builder knows the values bit for bit and builds the tree's bounds around them).
@@ -82,7 +85,7 @@ pub mod self_tables;
 pub mod tree;
 
 pub use error::ImageError;
-pub use optional::{Optional, SelfSizes, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF};
+pub use optional::{Optional, SelfSizes, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_NORMALS, FLAG_SELF};
 pub use section::Section;
 pub use self_tables::SelfData;
 
@@ -107,9 +110,9 @@ pub const FLAG_NESTED: u32 = 1;
 pub const FLAG_BOUNDED: u32 = 2;
 /// The flags this kernel understands.
 pub const KNOWN_FLAGS: u32 =
-    FLAG_NESTED | FLAG_BOUNDED | FLAG_FITTED | FLAG_SELF | FLAG_CERTIFICATES;
-/// Number of sections (the last four optional: length 0 when the header does not name them).
-pub const SECTIONS: usize = 12;
+    FLAG_NESTED | FLAG_BOUNDED | FLAG_FITTED | FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS;
+/// Number of sections (the last six optional: length 0 when the header does not name them).
+pub const SECTIONS: usize = 14;
 /// Model encoding word: positions and basis as 16-bit codes.
 pub const MODEL_Q16: u32 = 1;
 
@@ -146,7 +149,7 @@ pub struct Layout {
     /// The optional sections present.
     pub optional: Optional,
     /// Start of each section, in the order stats, records, spread, links, positions, basis,
-    /// faces, scales, fitted, signatures, contours, certificates.
+    /// faces, scales, fitted, signatures, contours, certificates, normals, spheres.
     pub offsets: [usize; SECTIONS],
     /// Length of each section in bytes.
     pub lengths: [usize; SECTIONS],
@@ -168,6 +171,8 @@ pub const SECTION_NAMES: [&str; SECTIONS] = [
     "signatures",
     "contours",
     "certificates",
+    "normals",
+    "spheres",
 ];
 
 impl Layout {
@@ -196,6 +201,35 @@ impl Layout {
     /// no faces; `model_q16` stores positions and basis as 16-bit codes.
     #[allow(clippy::too_many_arguments)]
     pub fn with_format(
+        encoding: Encoding,
+        bounded: bool,
+        model_q16: bool,
+        scalar_bytes: usize,
+        modes: usize,
+        nodes: usize,
+        triangles: usize,
+        vertices: usize,
+        depth: usize,
+    ) -> Option<Self> {
+        let mut layout = Self::lengths_of(
+            encoding,
+            bounded,
+            model_q16,
+            scalar_bytes,
+            modes,
+            nodes,
+            triangles,
+            vertices,
+            depth,
+        )?;
+        (layout.offsets, layout.total) = place(&layout.lengths)?;
+        Some(layout)
+    }
+
+    /// [`Layout::with_format`]'s section lengths, the sections not yet placed (offsets and
+    /// total zero): [`Header::layout`] places them once, with its optional sections.
+    #[allow(clippy::too_many_arguments)]
+    fn lengths_of(
         encoding: Encoding,
         bounded: bool,
         model_q16: bool,
@@ -238,8 +272,9 @@ impl Layout {
             0,
             0,
             0,
+            0,
+            0,
         ];
-        let (offsets, total) = place(&lengths)?;
         Some(Self {
             scalar_bytes,
             modes,
@@ -250,9 +285,9 @@ impl Layout {
             bounded,
             model_q16,
             optional: Optional::NONE,
-            offsets,
+            offsets: [0; SECTIONS],
             lengths,
-            total,
+            total: 0,
         })
     }
 
@@ -332,6 +367,8 @@ pub struct Header {
     pub model_encoding: u32,
     /// Vertex indices in the contour table (0 without [`FLAG_SELF`]).
     pub contour_vertices: u32,
+    /// Rows of the normal bounds and of the affine spheres (0 without [`FLAG_NORMALS`]).
+    pub rows: [u32; 2],
 }
 
 impl Header {
@@ -364,10 +401,11 @@ impl Header {
             encoding: word(11),
             model_encoding: word(12),
             contour_vertices: word(13),
+            rows: [word(14), word(15)],
         })
     }
 
-    /// The header as bytes (reserved words zero).
+    /// The header as bytes.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         let words = [
@@ -385,6 +423,8 @@ impl Header {
             self.encoding,
             self.model_encoding,
             self.contour_vertices,
+            self.rows[0],
+            self.rows[1],
         ];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
@@ -398,8 +438,8 @@ impl Header {
         if self.model_encoding > MODEL_Q16 {
             return None;
         }
-        let optional = Optional::from_header(self.flags, self.contour_vertices)?;
-        Layout::with_format(
+        let optional = Optional::from_header(self.flags, self.contour_vertices, self.rows)?;
+        Layout::lengths_of(
             Encoding::from_code(self.encoding)?,
             self.flags & FLAG_BOUNDED != 0,
             self.model_encoding == MODEL_Q16,
@@ -496,11 +536,10 @@ impl<'a, S: Scalar> Image<'a, S> {
                 flags: header.flags,
             });
         }
-        let optional = Optional::from_header(header.flags, header.contour_vertices).ok_or(
-            ImageError::BadOptional {
+        let optional = Optional::from_header(header.flags, header.contour_vertices, header.rows)
+            .ok_or(ImageError::BadOptional {
                 flags: header.flags,
-            },
-        )?;
+            })?;
         let bounded = header.flags & FLAG_BOUNDED != 0;
         // A 16-bit model: f32, and a mesh to store.
         let model_q16 = header.model_encoding == MODEL_Q16;
@@ -527,12 +566,6 @@ impl<'a, S: Scalar> Image<'a, S> {
                 expected: layout.total,
                 actual: bytes.len(),
             });
-        }
-        if bytes
-            .get(56..HEADER_LEN)
-            .is_none_or(|r| r.iter().any(|&b| b != 0))
-        {
-            return Err(ImageError::ReservedNotZero);
         }
         let computed = checksum(bytes);
         if computed != header.checksum {
@@ -745,6 +778,8 @@ fn self_data<'a>(bytes: &'a [u8], layout: &Layout) -> Result<SelfData<'a>, Image
         signatures,
         contours: self_tables::SelfContours { starts, vertices },
         certificates: self_tables::SelfCertificates { weights },
+        normals_section: cast(bytes, layout.range(Section::Normals))?,
+        spheres_section: cast(bytes, layout.range(Section::Spheres))?,
     })
 }
 

@@ -5,6 +5,7 @@
 //! |---|---|---|---|
 //! | [`FLAG_FITTED`] | `fitted` | 5 scalars: `[c, r]` and the rest reach `e` | [`crate::Body::fitted_sphere`], [`crate::fitted_pair`] |
 //! | [`FLAG_SELF`] | `signatures`, `contours`, and with [`FLAG_CERTIFICATES`] `certificates` | 8 bytes, 4 bytes plus the loops' vertex indices, `12M` bytes | [`crate::collide_self_image`] |
+//! | [`FLAG_NORMALS`] (with [`FLAG_SELF`]) | `normals`, `spheres` | 4 + 4 bytes, plus their rows (nodes over many and a few triangles) | [`crate::collide_self_image`] |
 //!
 //! Without them an image is as small as a version-4 one (the sections have length 0). Every
 //! size is computed with checked arithmetic from the header; every entry is checked when the
@@ -12,8 +13,15 @@
 //! [`MAX_CONTOUR`] vertices (or none), vertex indices below the vertex count, signatures equal
 //! to the ones the tree's faces imply, certificate weights non-negative (infinity: no
 //! certificate) — a corrupt or truncated optional section is an [`ImageError`], never a panic.
+//! The `normals` and `spheres` sections are sized here (their row counts from the header) and
+//! checked entry by entry where [`crate::collide_self_image`], their one reader, reads them
+//! (`SelfNormals`, `SelfSpheres`: a bad entry ends the query with
+//! [`crate::QueryStatus::BadSection`], never a read out of bounds), so that a firmware that
+//! runs no self query carries no code for them.
 
-use super::self_tables::{vertex_bit, SelfData, CERTIFICATE_VECTORS, MAX_CONTOUR};
+use super::self_tables::{
+    normal_row_width, sphere_row_width, vertex_bit, SelfData, CERTIFICATE_VECTORS, MAX_CONTOUR,
+};
 use super::tree::{TreeView, NONE};
 use super::{ImageError, FLAG_BOUNDED};
 use crate::scalar::Scalar;
@@ -29,6 +37,12 @@ pub const FLAG_SELF: u32 = 8;
 /// Header flag (with [`FLAG_SELF`] only): the image also carries the subspace certificates
 /// (`certificates`, `3M` f32 weights per node; [`super::self_tables::SelfCertificates`]).
 pub const FLAG_CERTIFICATES: u32 = 16;
+/// Header flag (with [`FLAG_SELF`] only): the image also carries the per-node normal bounds
+/// and affine spheres (`normals`, `spheres`: per node a row number, then the rows;
+/// [`super::self_tables::SelfNormals`], [`super::self_tables::SelfSpheres`]). The header words
+/// at bytes 56 and 60 are their row counts (zero without this flag: a version-5 image written
+/// before it is read unchanged).
+pub const FLAG_NORMALS: u32 = 32;
 
 /// Which optional sections an image carries, and the one size the counts do not imply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -48,6 +62,8 @@ pub struct SelfSizes {
     pub contour_vertices: usize,
     /// Whether the certificates section is present (`3M` f32 per node).
     pub certificates: bool,
+    /// With [`FLAG_NORMALS`]: the rows of the `normals` and `spheres` sections.
+    pub rows: Option<[usize; 2]>,
 }
 
 impl Optional {
@@ -62,8 +78,18 @@ impl Optional {
         let mut flags = if self.fitted { FLAG_FITTED } else { 0 };
         if let Some(s) = self.self_cull {
             flags |= FLAG_SELF | if s.certificates { FLAG_CERTIFICATES } else { 0 };
+            if s.rows.is_some() {
+                flags |= FLAG_NORMALS;
+            }
         }
         flags
+    }
+
+    /// The header's row-count words (bytes 56 and 60; zero without [`FLAG_NORMALS`]).
+    pub fn row_words(&self) -> [u32; 2] {
+        self.self_cull
+            .and_then(|s| s.rows)
+            .map_or([0, 0], |r| r.map(|x| u32::try_from(x).unwrap_or(u32::MAX)))
     }
 
     /// The header's contour word (0 without self data).
@@ -72,16 +98,19 @@ impl Optional {
             .map_or(0, |s| u32::try_from(s.contour_vertices).unwrap_or(u32::MAX))
     }
 
-    /// The sections named by the header's `flags` and contour `word`; `None` when the flags
-    /// contradict each other or the image (self data in a bounded image, certificates without
-    /// self data, a contour word without self data).
-    pub fn from_header(flags: u32, word: u32) -> Option<Self> {
+    /// The sections named by the header's `flags`, contour `word` and row-count words `rows`;
+    /// `None` when the flags contradict each other or the image (self data in a bounded image,
+    /// certificates or normals without self data, a contour word without self data, row
+    /// counts without [`FLAG_NORMALS`]).
+    #[inline]
+    pub fn from_header(flags: u32, word: u32, rows: [u32; 2]) -> Option<Self> {
         let self_cull = flags & FLAG_SELF != 0;
         let certificates = flags & FLAG_CERTIFICATES != 0;
+        let normals = flags & FLAG_NORMALS != 0;
         let contradicts = if self_cull {
-            flags & FLAG_BOUNDED != 0
+            flags & FLAG_BOUNDED != 0 || (!normals && rows != [0, 0])
         } else {
-            certificates || word != 0
+            certificates || normals || word != 0 || rows != [0, 0]
         };
         if contradicts {
             return None;
@@ -91,25 +120,27 @@ impl Optional {
             self_cull: self_cull.then_some(SelfSizes {
                 contour_vertices: word as usize,
                 certificates,
+                rows: normals.then_some(rows.map(|r| r as usize)),
             }),
         })
     }
 
-    /// Byte lengths of the `fitted`, `signatures`, `contours` and `certificates` sections for
-    /// `nodes` nodes, `modes` modes and `scalar_bytes`; `None` on overflow.
+    /// Byte lengths of the `fitted`, `signatures`, `contours`, `certificates`, `normals` and
+    /// `spheres` sections for `nodes` nodes, `modes` modes and `scalar_bytes`; `None` on
+    /// overflow.
     pub(super) fn lengths(
         &self,
         scalar_bytes: usize,
         modes: usize,
         nodes: usize,
-    ) -> Option<[usize; 4]> {
+    ) -> Option<[usize; 6]> {
         let fitted = if self.fitted {
             nodes.checked_mul(5)?.checked_mul(scalar_bytes)?
         } else {
             0
         };
         let Some(s) = self.self_cull else {
-            return Some([fitted, 0, 0, 0]);
+            return Some([fitted, 0, 0, 0, 0, 0]);
         };
         let contours = nodes
             .checked_add(1)?
@@ -123,7 +154,23 @@ impl Optional {
         } else {
             0
         };
-        Some([fitted, nodes.checked_mul(8)?, contours, certificates])
+        let table =
+            |rows: usize, width: usize| rows.checked_mul(width)?.checked_add(nodes)?.checked_mul(4);
+        let [normals, spheres] = match s.rows {
+            Some([n, p]) => [
+                table(n, normal_row_width(modes))?,
+                table(p, sphere_row_width(modes))?,
+            ],
+            None => [0, 0],
+        };
+        Some([
+            fitted,
+            nodes.checked_mul(8)?,
+            contours,
+            certificates,
+            normals,
+            spheres,
+        ])
     }
 }
 

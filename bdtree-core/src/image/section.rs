@@ -1,10 +1,10 @@
-//! [`Section`]: the twelve sections of an image by name, for writers and readers.
+//! [`Section`]: the fourteen sections of an image by name, for writers and readers.
 
 use super::SECTIONS;
 #[cfg(doc)]
 use super::{ImageError, Layout};
 
-/// The twelve sections of an image (the last four optional), in layout order: `Section::Records.index()` is its slot in
+/// The fourteen sections of an image (the last six optional), in layout order: `Section::Records.index()` is its slot in
 /// [`Layout::offsets`] and [`Layout::lengths`]. Writers and readers name sections with it
 /// instead of bare indices ([`Layout::range`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +34,10 @@ pub enum Section {
     Contours = 10,
     /// Per node the subspace certificate's `3M` weights (optional).
     Certificates = 11,
+    /// Per node a row number, then the normal bounds' rows (optional).
+    Normals = 12,
+    /// Per node a row number, then the affine spheres' rows (optional).
+    Spheres = 13,
 }
 
 impl Section {
@@ -51,10 +55,12 @@ impl Section {
         Section::Signatures,
         Section::Contours,
         Section::Certificates,
+        Section::Normals,
+        Section::Spheres,
     ];
 
     /// The section's index in layout order (0 = stats … 7 = scales, 8 = fitted, 9 = signatures,
-    /// 10 = contours, 11 = certificates).
+    /// 10 = contours, 11 = certificates, 12 = normals, 13 = spheres).
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -74,6 +80,8 @@ impl Section {
             Section::Signatures => "signatures",
             Section::Contours => "contours",
             Section::Certificates => "certificates",
+            Section::Normals => "normals",
+            Section::Spheres => "spheres",
         }
     }
 }

@@ -92,10 +92,294 @@ pub struct SelfData<'a> {
     pub contours: SelfContours<'a>,
     /// Per node the subspace certificate (empty without [`super::FLAG_CERTIFICATES`]).
     pub certificates: SelfCertificates<'a>,
+    /// The `normals` section as it is stored (empty without [`super::FLAG_NORMALS`]): per node
+    /// a row number, then the rows ([`SelfData::normals`] views it). Its size is checked when
+    /// the image is loaded, its entries where they are read (see [`SelfNormals`]).
+    pub normals_section: &'a [u32],
+    /// The `spheres` section as it is stored (empty without [`super::FLAG_NORMALS`]), as
+    /// `normals_section` ([`SelfData::spheres`] views it).
+    pub spheres_section: &'a [u32],
+}
+
+impl<'a> SelfData<'a> {
+    /// Per node with many triangles the bounds on its deformed normals (empty without
+    /// [`super::FLAG_NORMALS`]). `O(1)`: the section split after its per-node row numbers.
+    pub fn normals(&self) -> SelfNormals<'a> {
+        let (index, rows) = split_section(self.normals_section, self.signatures.len());
+        SelfNormals { index, rows }
+    }
+
+    /// Per node with a few triangles its affine sphere (empty without
+    /// [`super::FLAG_NORMALS`]). `O(1)`, as [`SelfData::normals`].
+    pub fn spheres(&self) -> SelfSpheres<'a> {
+        let (index, rows) = split_section(self.spheres_section, self.signatures.len());
+        SelfSpheres { index, rows }
+    }
+}
+
+/// An indexed section (`nodes` row numbers, then the rows) split in place; a section shorter
+/// than its row numbers is kept whole as the index (a view that does not fit its tree, refused
+/// by the query's entry check).
+fn split_section(words: &[u32], nodes: usize) -> (&[u32], &[f32]) {
+    match words.split_at_checked(nodes) {
+        Some((index, rows)) => (index, bytemuck::try_cast_slice(rows).unwrap_or(&[])),
+        None => (words, &[]),
+    }
 }
 
 /// The bit of vertex `v` in a node signature (Fibonacci hashing: neighbouring indices land on
 /// distant bits).
 pub(crate) fn vertex_bit(v: u32) -> u64 {
     1 << (v.wrapping_mul(0x9E37_79B9) >> 26)
+}
+
+/// Modes up to which a [`SelfNormals`] row carries the quadratic terms of the normal exactly
+/// (their centres and spreads per pair of modes, `3M(M + 1)` scalars); above it the quadratic
+/// term is bounded through the edges' reach per mode alone (looser where two modes turn the
+/// patch together, as a rotation does).
+pub const NORMAL_QUADRATIC_MODES: usize = 8;
+
+/// Per-node normal bounds ([`SelfNormals`]): scalars a row holds for `modes` modes (`10M + 8`:
+/// the rest normal's centre and spread (3 + 3), per mode the linear term's centre and spread
+/// and the edges' reach (3 + 3 + 3), the edges' length terms `M + 1`, and `1/s`; then, up to
+/// [`NORMAL_QUADRATIC_MODES`] modes, the quadratic terms' centres and spreads per pair of
+/// modes `j ≤ k`, `3M(M + 1)`).
+pub const fn normal_row_width(modes: usize) -> usize {
+    10 * modes + 8 + normal_quadratic_width(modes)
+}
+
+/// Scalars of a [`SelfSpheres`] row: the node's rest half-extents `h` about its stored centre
+/// along the body axes (3), per mode the fitted linear map `Gⱼ` (9, row-major), then per mode
+/// the largest residual `ρⱼ` (1): `10M + 3`.
+pub const fn sphere_row_width(modes: usize) -> usize {
+    10 * modes + 3
+}
+
+/// The quadratic block of a [`SelfNormals`] row (0 above [`NORMAL_QUADRATIC_MODES`]).
+pub const fn normal_quadratic_width(modes: usize) -> usize {
+    if modes <= NORMAL_QUADRATIC_MODES {
+        3 * modes * (modes + 1)
+    } else {
+        0
+    }
+}
+
+/// Per-node bounds on the deformed normals of a patch as functions of `q`, written once per
+/// tree by the host (`bdtree_std::build::self_normals`) for the nodes over many triangles, so
+/// that a node's normal cone costs `O(M)` instead of a deformed triangle per triangle below it
+/// (the bound and its proof: `crate::query::self_collision`'s `normals` module). `index` holds
+/// per node its row's number, or [`NO_ROW`]; row `i` is `rows[i·W..(i + 1)·W]`, `W` =
+/// [`normal_row_width`]`(M)`. Empty: off (every cone from the deformed triangles).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfNormals<'a> {
+    /// Per node its row's number, or [`NO_ROW`] (empty: no rows).
+    pub index: &'a [u32],
+    /// The rows, one after another.
+    pub rows: &'a [f32],
+}
+
+/// Per-node affine spheres, written once per tree by the host
+/// (`bdtree_std::build::self_spheres`) for the nodes over a few triangles: a node's
+/// deformation fitted per mode by a linear map of its rest positions, so that a node turned
+/// far but little bent (a fold's flap) is bounded in `O(M)` by a sphere of about its rest size
+/// where its BD-Tree sphere (`R + Σⱼ ΔRⱼ |qⱼ|`) is many times it, and a self walk need not
+/// refit its subtree (`crate::Body::affine_sphere`). Laid out as [`SelfNormals`], rows of
+/// [`sphere_row_width`]`(M)`. Empty: off.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SelfSpheres<'a> {
+    /// Per node its row's number, or [`NO_ROW`] (empty: no rows).
+    pub index: &'a [u32],
+    /// The rows, one after another.
+    pub rows: &'a [f32],
+}
+
+/// In [`SelfNormals::index`] and [`SelfSpheres::index`]: the node has no row.
+pub const NO_ROW: u32 = u32::MAX;
+
+/// A node's entry in [`SelfNormals`] or [`SelfSpheres`] that cannot be read: a row number no
+/// node of its place can have (past the rows, above the node's own number, or leaving too few
+/// rows for the nodes after it), or a row with a non-finite value or a negative spread,
+/// extent or residual. The query that reads it ends with
+/// [`crate::QueryStatus::BadSection`] (the section and the first bad place:
+/// [`SelfNormals::check`], [`SelfSpheres::check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadRow;
+
+/// The positions of a row of `width` scalars whose values may be negative (the others are
+/// spreads, extents or residuals): up to three ranges `[start, end)`.
+type Signed = [(usize, usize); 3];
+
+/// The signed positions of a [`SelfNormals`] row for `modes` modes: the rest normal's centre,
+/// the linear terms' centres and the quadratic terms' centres.
+fn normal_signed(modes: usize) -> Signed {
+    let quadratic = 10 * modes + 8;
+    [
+        (0, 3),
+        (6, 6 + 3 * modes),
+        (quadratic, quadratic + normal_quadratic_width(modes) / 2),
+    ]
+}
+
+/// The signed positions of a [`SelfSpheres`] row for `modes` modes: the linear maps.
+fn sphere_signed(modes: usize) -> Signed {
+    [(3, 3 + 9 * modes), (0, 0), (0, 0)]
+}
+
+/// The first value of `row` that is not finite, or negative outside the `signed` ranges.
+fn first_invalid(row: &[f32], signed: &Signed) -> Option<usize> {
+    row.iter().enumerate().position(|(i, &x)| {
+        !x.is_finite() || (x < 0.0 && !signed.iter().any(|&(a, b)| a <= i && i < b))
+    })
+}
+
+/// Row `node` of an indexed table of rows of `width` scalars (`None`: the node has none),
+/// checked as it is read ([`BadRow`]): its number possible for its place and its values
+/// valid. `O(width)`, as the row's use.
+#[inline]
+fn indexed<'a>(
+    index: &[u32],
+    rows: &'a [f32],
+    node: u32,
+    width: usize,
+    signed: &Signed,
+) -> Result<Option<&'a [f32]>, BadRow> {
+    let Some(&i) = index.get(node as usize) else {
+        return Ok(None);
+    };
+    if i == NO_ROW {
+        return Ok(None);
+    }
+    // Rows are numbered in node order: at most `node` before this one, and one after it for
+    // every later node at most.
+    let later = index.len().saturating_sub(node as usize);
+    let start = (i as usize).checked_mul(width).ok_or(BadRow)?;
+    let row = rows
+        .get(start..start.checked_add(width).ok_or(BadRow)?)
+        .ok_or(BadRow)?;
+    let left = (rows.len() / width.max(1)).saturating_sub(i as usize);
+    if i > node || left > later || first_invalid(row, signed).is_some() {
+        return Err(BadRow);
+    }
+    Ok(Some(row))
+}
+
+/// Whether an indexed table fits `nodes` nodes and rows of `width` (empty fits any).
+fn indexed_fits(index: &[u32], rows: &[f32], nodes: usize, width: usize) -> bool {
+    (index.is_empty() && rows.is_empty())
+        || (index.len() == nodes && width != 0 && rows.len() % width == 0)
+}
+
+/// The whole check of an indexed table (`index` then `rows`, rows of `width` scalars, the
+/// `signed` positions free of sign): empty, or one entry per node, each [`NO_ROW`] or the next
+/// row in node order, every row used, every value finite and the others at or above 0. `Err`
+/// names the first bad place (a node's entry, or `nodes` plus a value's position in the rows).
+/// `O(nodes + rows)`: run by a self query after a read refused a row ([`BadRow`]), to name it.
+fn check_indexed(
+    index: &[u32],
+    rows: &[f32],
+    nodes: usize,
+    width: usize,
+    signed: &Signed,
+) -> Result<(), usize> {
+    if index.is_empty() && rows.is_empty() {
+        return Ok(());
+    }
+    if index.len() != nodes || width == 0 || rows.len() % width != 0 {
+        return Err(0);
+    }
+    let mut next = 0usize;
+    for (k, &i) in index.iter().enumerate() {
+        if i == NO_ROW {
+            continue;
+        }
+        if i as usize != next {
+            return Err(k);
+        }
+        next += 1;
+    }
+    if next.checked_mul(width) != Some(rows.len()) {
+        return Err(0);
+    }
+    for (r, row) in rows.chunks(width).enumerate() {
+        if let Some(at) = first_invalid(row, signed) {
+            return Err(nodes + r * width + at);
+        }
+    }
+    Ok(())
+}
+
+impl<'a> SelfNormals<'a> {
+    /// No bounds: every cone from the deformed triangles.
+    pub const NONE: SelfNormals<'static> = SelfNormals {
+        index: &[],
+        rows: &[],
+    };
+
+    /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
+    pub(crate) fn fits(&self, nodes: usize, modes: usize) -> bool {
+        indexed_fits(self.index, self.rows, nodes, normal_row_width(modes))
+    }
+
+    /// Node `node`'s row for `modes` modes, when it has one; [`BadRow`] when its entry cannot
+    /// be read.
+    #[inline]
+    pub(crate) fn row(&self, node: u32, modes: usize) -> Result<Option<&'a [f32]>, BadRow> {
+        indexed(
+            self.index,
+            self.rows,
+            node,
+            normal_row_width(modes),
+            &normal_signed(modes),
+        )
+    }
+
+    /// The whole table checked for a tree of `nodes` nodes and `modes` modes (see
+    /// [`BadRow`]): `Err` names the first bad place (a node's entry, or `nodes` plus the
+    /// position of a value in the rows). `O(nodes + rows)`.
+    pub fn check(&self, nodes: usize, modes: usize) -> Result<(), usize> {
+        check_indexed(
+            self.index,
+            self.rows,
+            nodes,
+            normal_row_width(modes),
+            &normal_signed(modes),
+        )
+    }
+}
+
+impl<'a> SelfSpheres<'a> {
+    /// No affine spheres.
+    pub const NONE: SelfSpheres<'static> = SelfSpheres {
+        index: &[],
+        rows: &[],
+    };
+
+    /// Whether the table fits a tree of `nodes` nodes and `modes` modes (empty fits any).
+    pub(crate) fn fits(&self, nodes: usize, modes: usize) -> bool {
+        indexed_fits(self.index, self.rows, nodes, sphere_row_width(modes))
+    }
+
+    /// Node `node`'s row for `modes` modes, when it has one; [`BadRow`] when its entry cannot
+    /// be read.
+    #[inline]
+    pub(crate) fn row(&self, node: u32, modes: usize) -> Result<Option<&'a [f32]>, BadRow> {
+        indexed(
+            self.index,
+            self.rows,
+            node,
+            sphere_row_width(modes),
+            &sphere_signed(modes),
+        )
+    }
+
+    /// The whole table checked, as [`SelfNormals::check`].
+    pub fn check(&self, nodes: usize, modes: usize) -> Result<(), usize> {
+        check_indexed(
+            self.index,
+            self.rows,
+            nodes,
+            sphere_row_width(modes),
+            &sphere_signed(modes),
+        )
+    }
 }

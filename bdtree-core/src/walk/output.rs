@@ -181,6 +181,17 @@ pub enum QueryStatus {
     /// which stores no leaves below its depth and no mesh: nothing was done. Treat the bodies
     /// as possibly colliding, or ask a proxy query ([`crate::collide_proxies`]).
     Truncated,
+    /// A section of the image the query reads where it uses it (a self query's `normals` or
+    /// `spheres`, [`crate::image::self_tables::BadRow`]) is malformed: `section` names it and
+    /// `index` its first bad place (a node's entry, or the node count plus a value's position
+    /// in the rows). The answer is incomplete: treat the body as possibly colliding, and
+    /// rebuild the image.
+    BadSection {
+        /// The section's name (as [`crate::image::SECTION_NAMES`]).
+        section: &'static str,
+        /// The first bad place in it.
+        index: usize,
+    },
 }
 
 impl QueryStatus {

@@ -10,6 +10,7 @@
 //! | `welzl.rs` | minimal enclosing spheres ([`welzl::minimal_ball`]) |
 //! | `boxes.rs` | box tables of a built image for the box variant ([`boxes::box_table`]), and their file for a device ([`boxes::box_file`]) |
 //! | `certificates.rs` | subspace certificates of the nodes for self-collision culling in `O(M)` ([`self_certificates`]) |
+//! | `normals.rs` | per-node bounds on the deformed normals and affine spheres, for self-collision cones and spheres in `O(M)` ([`self_normals`], [`self_spheres`]) |
 //! | `contours.rs` | boundary loops of the nodes' patches for sound self-collision culling ([`self_contours`]) |
 //! | `self_data.rs` | an image with its self-collision culling data stored in it ([`with_self_data`]) |
 //! | `compact.rs` | compact images: quantized rows, 16-bit models, bounded depth ([`compact()`]) |
@@ -28,6 +29,7 @@ mod error;
 pub mod fit;
 pub mod fitted;
 pub mod medial;
+pub mod normals;
 pub mod quality;
 mod self_data;
 pub mod tree;
@@ -39,6 +41,9 @@ pub use certificates::self_certificates;
 pub use compact::{compact, CompactReport};
 pub use contours::{self_contours, ContourTable};
 pub use error::BuildError;
+pub use normals::{
+    self_normals, self_spheres, NodeRows, NORMAL_MIN_TRIANGLES, SPHERE_MIN_TRIANGLES,
+};
 pub use self_data::with_self_data;
 pub use tree::{
     build, BuildOptions, BuildReport, Grouping, ModeCenter, Precision, SphereFit, TreeKind,

@@ -82,7 +82,7 @@ impl ImageWriter {
     }
 
     /// Fills the header from the layout (counts, encodings, the bounded flag, the optional
-    /// sections' flags and contour word, and the version [`VERSION`]), the tree's depth
+    /// sections' flags, contour word and row counts, and the version [`VERSION`]), the tree's depth
     /// and whether it is nested, then the checksum.
     pub(crate) fn finish(mut self, depth: u32, nested: bool) -> ImageBuf {
         let l = &self.layout;
@@ -102,6 +102,7 @@ impl ImageWriter {
             encoding: l.encoding.code(),
             model_encoding: if l.model_q16 { MODEL_Q16 } else { 0 },
             contour_vertices: l.optional.contour_word(),
+            rows: l.optional.row_words(),
         };
         self.bytes[..HEADER_LEN].copy_from_slice(&header.to_bytes());
         let crc = checksum(&self.bytes);

@@ -49,6 +49,8 @@ pub(crate) struct SelfTreeAids {
     pub(crate) signatures: Vec<[u32; 2]>,
     pub(crate) contours: crate::build::ContourTable,
     pub(crate) certificates: Vec<f32>,
+    pub(crate) normals: crate::build::NodeRows,
+    pub(crate) spheres: crate::build::NodeRows,
 }
 
 /// A scalar a tree can be stored in, and the view of a [`TreeData`] in it.

@@ -41,6 +41,7 @@ mod query {
     mod refinement;
     mod self_collision;
     mod self_families;
+    mod self_normals;
     mod self_steps;
     mod separation;
     mod swept;

@@ -60,25 +60,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,035,286   15,147,240 (fold)      1,884
- *   bdtree_body_init_f32                             11,981       30,680 (demo)      1,380
- *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,649       60,880 (fold)        796
- *   bdtree_collide_f32                            2,872,447    8,119,480 (demo)      1,064
- *   bdtree_collide_self_f32                       1,304,578    3,172,080 (fold)      3,304
- *   bdtree_box_table_init_f32 (per table)           601,740    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,783,473   18,195,520 (rigid)     1,920
+ *   bdtree_image_parse_f32 (per image)            3,031,089   15,145,240 (fold)      1,780
+ *   bdtree_body_init_f32                             12,116       30,840 (demo)      1,452
+ *   bdtree_body_set_state_f32                         1,393        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,646       60,880 (fold)        796
+ *   bdtree_collide_f32                            2,872,449    8,119,520 (demo)      1,064
+ *   bdtree_collide_self_f32                       1,248,588    2,977,760 (fold)      3,720
+ *   bdtree_box_table_init_f32 (per table)           601,732    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,783,684   18,196,840 (rigid)     1,928
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             74,863      109,920 (fold)        496
- *   bdtree_distance_f32                           3,069,633   17,899,240 (demo)      1,888
- *   bdtree_collide_contacts_f32                   3,315,248    9,316,640 (demo)      1,576
- *   bdtree_within_f32 (d = 0.005)                 6,499,298   17,583,800 (demo)      1,728
- *   bdtree_collide_primitive_f32                    654,087    2,701,200 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,187        9,760 (demo)        336
+ *   bdtree_collide_proxies_f32 (depth 4)             74,865      109,920 (fold)        496
+ *   bdtree_distance_f32                           3,063,797   17,861,800 (demo)      1,896
+ *   bdtree_collide_contacts_f32                   3,274,304    9,178,440 (demo)      1,576
+ *   bdtree_within_f32 (d = 0.005)                 6,545,639   17,725,960 (demo)      1,736
+ *   bdtree_collide_primitive_f32                    654,086    2,701,160 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (thin)        336
  *   bdtree_traversal_run_f32 (64 tests)              10,811      117,920 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,480,089   19,935,880 (fold)      1,720
- *   bdtree_collide_f32, no vertex cache           8,882,788   71,402,440 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,463,961    5,790,680 (fold)      1,056
+ *   bdtree_collide_world_f32 (all bodies)         7,350,351   19,092,880 (fold)      2,064
+ *   bdtree_collide_f32, no vertex cache           8,882,783   71,402,440 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,463,957    5,790,680 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -116,12 +116,12 @@
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 // gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
-#define BDTREE_IMAGE_WORDS 60
+#define BDTREE_IMAGE_WORDS 68
 #endif
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
-#define BDTREE_IMAGE_WORDS 32
+#define BDTREE_IMAGE_WORDS 36
 #endif
 
 // Alignment, in bytes, of the storage given to `bdtree_body_init_*` and
@@ -159,22 +159,22 @@
 
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f32` on a 64-bit target.
-#define BDTREE_BODY_WORDS_F32 80
+#define BDTREE_BODY_WORDS_F32 88
 #endif
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f32` on a 32-bit target.
-#define BDTREE_BODY_WORDS_F32 48
+#define BDTREE_BODY_WORDS_F32 52
 #endif
 
 #if !defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f64` on a 64-bit target.
-#define BDTREE_BODY_WORDS_F64 96
+#define BDTREE_BODY_WORDS_F64 104
 #endif
 
 #if defined(BDTREE_PTR32)
 // 64-bit words of a `bdtree_body_f64` on a 32-bit target.
-#define BDTREE_BODY_WORDS_F64 58
+#define BDTREE_BODY_WORDS_F64 62
 #endif
 
 // Bytes of a box table file's header (`bdtree_box_table_init_*`): the rows start there.
@@ -380,7 +380,8 @@ enum bdtree_status
   BDTREE_STATUS_IMAGE_NOT_NESTED = 217,
   // An unknown row or model encoding.
   BDTREE_STATUS_IMAGE_UNKNOWN_ENCODING = 218,
-  // Another image error (of a newer kernel).
+  // Another image error (of a newer kernel), or a section a query reads where it uses it
+  // found malformed there (a self query's `normals` or `spheres`).
   BDTREE_STATUS_IMAGE_INVALID = 299,
   // The box table is truncated: shorter than its header, or than the image's nodes and
   // modes say.

@@ -58,19 +58,19 @@ const _: () = {
 
 /// 64-bit words of a `bdtree_body_f32` on a 64-bit target.
 #[cfg(not(target_pointer_width = "32"))]
-pub const BDTREE_BODY_WORDS_F32: usize = 80;
+pub const BDTREE_BODY_WORDS_F32: usize = 88;
 
 /// 64-bit words of a `bdtree_body_f32` on a 32-bit target.
 #[cfg(target_pointer_width = "32")]
-pub const BDTREE_BODY_WORDS_F32: usize = 48;
+pub const BDTREE_BODY_WORDS_F32: usize = 52;
 
 /// 64-bit words of a `bdtree_body_f64` on a 64-bit target.
 #[cfg(not(target_pointer_width = "32"))]
-pub const BDTREE_BODY_WORDS_F64: usize = 96;
+pub const BDTREE_BODY_WORDS_F64: usize = 104;
 
 /// 64-bit words of a `bdtree_body_f64` on a 32-bit target.
 #[cfg(target_pointer_width = "32")]
-pub const BDTREE_BODY_WORDS_F64: usize = 58;
+pub const BDTREE_BODY_WORDS_F64: usize = 62;
 
 /// A body in f32 (`bdtree_body_init_f32`): pose, `q` and the lazy sphere cache in the caller's
 /// storage. It borrows the image bytes and its storage until it is no longer used (there is

@@ -12,11 +12,11 @@ use crate::status::{bdtree_status, status};
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 64-bit target (the header
 /// gives 32-bit targets, `UINTPTR_MAX == 0xFFFFFFFF`, their own smaller sizes).
 #[cfg(not(target_pointer_width = "32"))]
-pub const BDTREE_IMAGE_WORDS: usize = 60;
+pub const BDTREE_IMAGE_WORDS: usize = 68;
 
 /// 64-bit words of a `bdtree_image_f32`/`bdtree_image_f64` on a 32-bit target.
 #[cfg(target_pointer_width = "32")]
-pub const BDTREE_IMAGE_WORDS: usize = 32;
+pub const BDTREE_IMAGE_WORDS: usize = 36;
 
 /// A validated tree image of f32 scalars, viewed in place (`bdtree_image_parse_f32`). It
 /// borrows the image bytes: they must stay valid and unchanged while the view or any body made

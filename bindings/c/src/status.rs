@@ -129,7 +129,8 @@ pub enum bdtree_status {
     ImageNotNested = 217,
     /// An unknown row or model encoding.
     ImageUnknownEncoding = 218,
-    /// Another image error (of a newer kernel).
+    /// Another image error (of a newer kernel), or a section a query reads where it uses it
+    /// found malformed there (a self query's `normals` or `spheres`).
     ImageInvalid = 299,
     /// The box table is truncated: shorter than its header, or than the image's nodes and
     /// modes say.
@@ -389,6 +390,7 @@ impl From<QueryStatus> for bdtree_status {
             QueryStatus::NotNested => Self::NotNested,
             QueryStatus::Truncated => Self::Truncated,
             QueryStatus::TooManyBodies { .. } => Self::BadArgument,
+            QueryStatus::BadSection { .. } => Self::ImageInvalid,
             _ => Self::Inconsistent,
         }
     }

@@ -2,6 +2,7 @@
 //! that every true normal below the node faces.
 
 use crate::body::Body;
+use crate::image::self_tables::SelfNormals;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -171,11 +172,14 @@ const PATH: usize = 96;
 /// Node `node`'s cone bits this query ([`normal_cones`]' for that node), made now if not yet:
 /// its subtree walked depth first, each node below it kept once made, and the walk abandoned
 /// as soon as the bits common to what it has seen are none (the node's cone is then 0, and
-/// the nodes left half-done stay unmarked). `right_first`: the node's right child is walked
-/// first (the one likelier to end it early). `None` for a bad index.
+/// the nodes left half-done stay unmarked). A node with a row in `normals` whose bound proves
+/// some direction takes those bits in `O(M)` and is not walked (a subset of its exact bits:
+/// sound, perhaps fewer). `right_first`: the node's right child is walked first (the one
+/// likelier to end it early). `None` for a bad index or a row of `normals` its read refuses.
 pub(super) fn lazy_cone<S: Scalar>(
     body: &mut Body<'_, '_, S>,
     cones: &mut SelfCones<'_>,
+    normals: &SelfNormals<'_>,
     node: u32,
     right_first: bool,
 ) -> Option<u16> {
@@ -205,6 +209,17 @@ pub(super) fn lazy_cone<S: Scalar>(
             continue;
         }
         if pushed == 0 {
+            // A row its read refuses: no cone (the query names the row).
+            let bound = normals.cone(body, k as usize).ok()?;
+            if bound != 0 {
+                cones.set(k, bound)?;
+                common &= bound;
+                len -= 1;
+                if common == 0 {
+                    break;
+                }
+                continue;
+            }
             *path.get_mut(len - 1)? = [k, 1];
             // Pushed last, walked first.
             let order = if right_first && len == 1 {

@@ -126,6 +126,7 @@ impl<'s> SelfList<'s> {
             record: &mut record,
             type3: false,
             lazy: None,
+            refused: false,
         };
         let root = [[0, 0]];
         let start: &[[u32; 2]] = if self.fresh {

@@ -76,10 +76,13 @@ mod certificates;
 mod cones;
 mod contour;
 mod list;
+mod normals;
 mod walk;
 
 pub use crate::image::self_tables::{
-    SelfCertificates, SelfContours, CERTIFICATE_VECTORS, MAX_CONTOUR,
+    normal_quadratic_width, normal_row_width, sphere_row_width, BadRow, SelfCertificates,
+    SelfContours, SelfNormals, SelfSpheres, CERTIFICATE_VECTORS, MAX_CONTOUR,
+    NORMAL_QUADRATIC_MODES, NO_ROW,
 };
 use cones::{all_cones_and_spheres, lazy_cone};
 pub use cones::{normal_cones, ConeSlot, SelfCones, DIRECTIONS};
@@ -125,6 +128,16 @@ pub struct SelfAids<'a> {
     /// unit whose certificate holds at the body's `q` is culled in `O(M)`, before its cone;
     /// when the root's holds, the query ends before any sphere is refitted.
     pub certificates: SelfCertificates<'a>,
+    /// Per-node bounds on the deformed normals, written once per tree by the host
+    /// (`bdtree_std::build::self_normals`; [`SelfNormals::NONE`]: off). Read by
+    /// [`collide_self_lazy`] only: a node with a row gets its normal cone in `O(M)` when the
+    /// bound proves a direction, instead of from every triangle below it.
+    pub normals: SelfNormals<'a>,
+    /// Per-node affine spheres, written once per tree by the host
+    /// (`bdtree_std::build::self_spheres`; [`SelfSpheres::NONE`]: off). Read by
+    /// [`collide_self_lazy`] only: a node with a row whose affine sphere is within a quarter of
+    /// its rest radius takes it in `O(M)`, where its subtree would otherwise be refitted.
+    pub spheres: SelfSpheres<'a>,
 }
 
 impl SelfAids<'_> {
@@ -134,6 +147,8 @@ impl SelfAids<'_> {
         cones: &[],
         contours: SelfContours::NONE,
         certificates: SelfCertificates::NONE,
+        normals: SelfNormals::NONE,
+        spheres: SelfSpheres::NONE,
     };
 }
 
@@ -216,6 +231,7 @@ pub fn collide_self_with<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: None,
+        refused: false,
     };
     let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
@@ -281,6 +297,7 @@ pub fn collide_self_lazy<S: Scalar>(
     }
     let error = body.error() + body.error();
     let faces = body.model().triangles();
+    let (nodes, modes) = (body.tree().node_count(), body.q().len());
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -291,10 +308,47 @@ pub fn collide_self_lazy<S: Scalar>(
         record: &mut |_, _| {},
         type3: false,
         lazy: Some(cones),
+        refused: false,
     };
     let status = units.walk(stack, &mut stats);
+    let status = named(status, units.refused, &aids, nodes, modes);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
+}
+
+/// The status of a lazy walk that ended `status`, `refused` when a read refused a row of the
+/// aids' normal bounds or affine spheres: after a refusal or a failed walk
+/// ([`QueryStatus::Inconsistent`]: a refused sphere row ends the walk there) both tables are
+/// checked whole, `O(nodes + rows)`, and the first bad place is named
+/// ([`QueryStatus::BadSection`]). Only a walk that failed pays for it.
+#[inline(never)]
+fn named(
+    status: QueryStatus,
+    refused: bool,
+    aids: &SelfAids<'_>,
+    nodes: usize,
+    modes: usize,
+) -> QueryStatus {
+    if !refused && status != QueryStatus::Inconsistent {
+        return status;
+    }
+    if let Err(index) = aids.normals.check(nodes, modes) {
+        return QueryStatus::BadSection {
+            section: "normals",
+            index,
+        };
+    }
+    if let Err(index) = aids.spheres.check(nodes, modes) {
+        return QueryStatus::BadSection {
+            section: "spheres",
+            index,
+        };
+    }
+    if refused {
+        QueryStatus::Inconsistent
+    } else {
+        status
+    }
 }
 
 /// [`collide_self_lazy`] with the culling data the body's image carries
@@ -317,6 +371,8 @@ pub fn collide_self_image<S: Scalar>(
                 cones: &[],
                 contours: data.contours,
                 certificates: data.certificates,
+                normals: data.normals(),
+                spheres: data.spheres(),
             };
             collide_self_lazy(body, aids, cones, counts, stack, sink)
         }
@@ -376,6 +432,8 @@ fn check<S: Scalar>(
         || short(aids.cones.len())
         || (starts != 0 && starts <= nodes)
         || !aids.certificates.fits(nodes, body.q().len())
+        || !aids.normals.fits(nodes, body.q().len())
+        || !aids.spheres.fits(nodes, body.q().len())
     {
         return Err(QueryStatus::Inconsistent);
     }
@@ -453,6 +511,9 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     /// The pair unit being visited is Type 3 (proven to share no vertex): its children are
     /// too, and its leaves skip the adjacency check.
     type3: bool,
+    /// A lazy cone could not be made (a row of `aids.normals` its read refused, or a bad
+    /// index): the query does not end complete ([`named`]).
+    refused: bool,
 }
 
 impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>
@@ -476,7 +537,9 @@ where
     /// kept in its cache for the step). Out of line: after the one-pass refit nothing misses.
     #[inline(never)]
     fn refit_miss(&mut self, node: u32) -> Option<[S; 4]> {
-        self.side.with_body(|body| body.refit_sphere(node as usize))
+        let spheres = self.aids.spheres;
+        self.side
+            .with_body(|body| body.refit_sphere(node as usize, &spheres))
     }
 
     /// A Type 1 unit: culled when its subspace certificate holds, or its normal cone and
@@ -496,6 +559,7 @@ where
                 return Visit::Skip;
             }
             let certificates = self.aids.certificates;
+            let normals = self.aids.normals;
             let cone = match self.lazy.as_deref_mut() {
                 Some(cones) => self.side.with_body(|body| {
                     // The child a certificate does not cover first: the likelier to end the
@@ -504,10 +568,11 @@ where
                         certificates.hold(body, l[0] as usize)
                             && !certificates.hold(body, l[1] as usize)
                     });
-                    lazy_cone(body, cones, i, right_first)
+                    lazy_cone(body, cones, &normals, i, right_first)
                 }),
                 None => self.aids.cones.get(i as usize).copied(),
             };
+            self.refused |= cone.is_none() && self.lazy.is_some();
             if let Some(cone) = cone {
                 let contours = self.aids.contours;
                 let free = self

@@ -10,7 +10,10 @@ use bdtree_core::query::self_collision::{
 };
 use bdtree_core::{refine_self, self_stack_capacity, Body as KernelBody, Scalar, TrianglePair};
 
-use crate::build::{self_certificates, self_contours};
+use crate::build::{
+    self_certificates, self_contours, self_normals, self_spheres, NORMAL_MIN_TRIANGLES,
+    SPHERE_MIN_TRIANGLES,
+};
 use crate::host::answer::Answer;
 use crate::host::body::{Body, OnOne};
 use crate::host::error::HostError;
@@ -80,6 +83,8 @@ impl SelfPairs<'_> {
             SelfTreeAids {
                 signatures,
                 certificates: self_certificates(body.tree(), body.model(), &contours),
+                normals: self_normals(body.tree(), body.model(), NORMAL_MIN_TRIANGLES),
+                spheres: self_spheres(body.tree(), body.model(), SPHERE_MIN_TRIANGLES),
                 contours,
             }
         });
@@ -91,6 +96,8 @@ impl SelfPairs<'_> {
             cones: &[],
             contours: tree_aids.contours.view(),
             certificates,
+            normals: tree_aids.normals.normals(),
+            spheres: tree_aids.spheres.spheres(),
         };
         collide_self_lazy(body, aids, cones, &mut UnitCounts::default(), stack, sink)
     }

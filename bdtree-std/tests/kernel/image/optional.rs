@@ -4,21 +4,23 @@
 //! refused by name, never a panic.
 
 use bdtree_core::image::{
-    Optional, Section, SelfSizes, FLAG_BOUNDED, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_SELF,
-    HEADER_LEN,
+    Optional, Section, SelfSizes, FLAG_BOUNDED, FLAG_CERTIFICATES, FLAG_FITTED, FLAG_NORMALS,
+    FLAG_SELF, HEADER_LEN,
 };
-use bdtree_core::query::self_collision::{vertex_signatures, CERTIFICATE_VECTORS};
+use bdtree_core::query::self_collision::{
+    normal_row_width, sphere_row_width, vertex_signatures, CERTIFICATE_VECTORS,
+};
 use bdtree_core::{
-    collide_self_image, self_stack_capacity, ConeSlot, Encoding, Image, ImageError, Pose, Scalar,
-    SelfCones, TrianglePair,
+    collide_self_image, self_stack_capacity, ConeSlot, Encoding, Image, ImageError, Pose,
+    QueryStatus, Scalar, SelfCones, TrianglePair,
 };
 use bdtree_std::build::{
     build, compact, self_certificates, self_contours, with_self_data, BuildOptions, Precision,
     TreeKind,
 };
-use bdtree_std::io::{Basis, ImageBuf, Mesh};
+use bdtree_std::io::{self, Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
-use bdtree_std::BodyStorage;
+use bdtree_std::{oracle, BodyStorage};
 
 use super::corrupt::{parse_err, patched, reseal};
 use crate::support::Rng;
@@ -83,6 +85,8 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
             Section::Signatures,
             Section::Contours,
             Section::Certificates,
+            Section::Normals,
+            Section::Spheres,
         ] {
             assert_eq!(layout.len_of(s), 0, "{}", s.name());
         }
@@ -108,16 +112,26 @@ fn plain_images_carry_no_optional_section_and_each_costs_what_the_format_says() 
         let c = data.contours.vertices.len();
         assert!(c > 0, "a sheet's nodes have boundary loops");
         assert!(!data.certificates.weights.is_empty());
+        // The normal bounds and affine spheres: an index word per node each, and their rows.
+        let [normal_rows, sphere_rows] = image.header.rows.map(|r| r as usize);
+        assert!(
+            sphere_rows > 0,
+            "the sheet's larger nodes have affine spheres"
+        );
+        assert_eq!(data.spheres().rows.len(), sphere_rows * sphere_row_width(m));
+        assert_eq!(data.normals().rows.len(), normal_rows * normal_row_width(m));
         assert_eq!(
             with_self.as_bytes().len(),
             plain.as_bytes().len()
                 + round(8 * n)
                 + round(4 * (n + 1 + c))
                 + round(4 * CERTIFICATE_VECTORS * m * n)
+                + round(4 * (n + normal_rows * normal_row_width(m)))
+                + round(4 * (n + sphere_rows * sphere_row_width(m)))
         );
         assert_eq!(
-            image.header.flags & (FLAG_SELF | FLAG_CERTIFICATES),
-            FLAG_SELF | FLAG_CERTIFICATES
+            image.header.flags & (FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS),
+            FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS
         );
         assert_eq!(image.header.contour_vertices as usize, c);
 
@@ -235,6 +249,7 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
             self_cull: Some(SelfSizes {
                 contour_vertices: header.contour_vertices as usize,
                 certificates: true,
+                rows: Some(header.rows.map(|r| r as usize)),
             })
         }
     );
@@ -248,7 +263,18 @@ fn contradicting_flags_and_corrupt_self_sections_are_refused_by_name() {
             "{bad:#x}"
         );
     }
-    let no_self = patched_word(&bytes, 10, flags & !(FLAG_SELF | FLAG_CERTIFICATES));
+    // Row counts without the flag that names their sections.
+    assert_ne!(header.rows, [0, 0], "the sheet has affine spheres");
+    let no_rows = flags & !FLAG_NORMALS;
+    assert_eq!(
+        parse_err(&patched_word(&bytes, 10, no_rows)),
+        Some(ImageError::BadOptional { flags: no_rows })
+    );
+    let no_self = patched_word(
+        &bytes,
+        10,
+        flags & !(FLAG_SELF | FLAG_CERTIFICATES | FLAG_NORMALS),
+    );
     assert!(matches!(
         parse_err(&no_self),
         Some(ImageError::BadOptional { .. })
@@ -375,4 +401,165 @@ fn an_f64_self_image_parses_with_its_tables() {
     }
     let image = sheet_image(|o| (o.precision, o.self_cull) = (Precision::F64, true));
     check::<f64>(&image);
+}
+
+/// A sheet whose right half folds over its still left half (mode 1) and which bends whole
+/// (mode 0), as `self_steps` walks it: its larger nodes have normal bounds (over 128
+/// triangles) and affine spheres (over 16), and the lazy self query reads them on the states
+/// below.
+fn folding_sheet() -> (Mesh, Basis) {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    let mut basis = Basis::zeros(mesh.vertices.len(), 2);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        basis.data[6 * i + 4] = 0.5 * v[0] * v[0] + 0.3 * v[1];
+        if v[0] > 0.0 {
+            basis.data[6 * i + 1] = -2.0 * v[0];
+            basis.data[6 * i + 5] = 0.6 * v[0] * v[1];
+        }
+    }
+    (mesh, basis)
+}
+
+const FOLDS: [[f32; 2]; 7] = [
+    [0.0, 1.2],
+    [0.0, 1.0],
+    [0.0, 0.97],
+    [0.0, 0.5],
+    [1.0, 1.0],
+    [0.2, 1.1],
+    [0.0, 0.0],
+];
+
+/// The statuses of `collide_self_image` on the folding sheet's image `bytes` over [`FOLDS`] on
+/// one body (each complete answer checked against the f64 brute force).
+fn fold_statuses(bytes: &[u8], mesh: &Mesh, basis: &Basis) -> Vec<QueryStatus> {
+    let buf = ImageBuf::from_bytes(bytes);
+    let image = buf
+        .parse::<f32>()
+        .expect("the loader sizes these sections only");
+    let n = image.tree.node_count();
+    let mut storage = BodyStorage::new(n);
+    let mut body = storage.body(&image).expect("body");
+    let mut slots = vec![ConeSlot::EMPTY; n];
+    let mut cones = SelfCones::new(&mut slots);
+    let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
+    let mut statuses = Vec::new();
+    for q in FOLDS {
+        body.set_state(Pose::identity(), &q).expect("state");
+        let mut found = Vec::new();
+        let outcome = collide_self_image(
+            &mut body,
+            &mut cones,
+            &mut Default::default(),
+            &mut stack,
+            &mut |p: TrianglePair| {
+                found.push((p.a, p.b));
+                true
+            },
+        );
+        if outcome.status.is_complete() {
+            found.sort_unstable();
+            let q64 = q.map(f64::from);
+            let world = oracle::deform(&mesh.vertices, Some(basis), &q64, &io::Pose::IDENTITY);
+            for t in oracle::brute_force_self_pairs(&world, &mesh.triangles) {
+                assert!(found.binary_search(&t).is_ok(), "q = {q:?}: missed {t:?}");
+            }
+        }
+        statuses.push(outcome.status);
+    }
+    statuses
+}
+
+/// The normal bounds and affine spheres are sized by the loader (row counts in the header) and
+/// checked where `collide_self_image`, their one reader, reads them: a row number past the
+/// rows or impossible for its node, a NaN, a negative spread, extent or residual ends the query
+/// with `QueryStatus::BadSection` naming the section (and its first bad place, found by the
+/// whole check the failed query runs), never a read out of bounds or a complete answer made
+/// from it.
+#[test]
+fn normal_bounds_and_affine_spheres_are_refused_where_the_self_query_reads_them() {
+    let (mesh, basis) = folding_sheet();
+    let options = BuildOptions {
+        self_cull: true,
+        ..BuildOptions::default()
+    };
+    let image = built(&mesh, Some(&basis), options);
+    let bytes = image.as_bytes().to_vec();
+    let header = image.header().expect("header");
+    let layout = header.layout().expect("layout");
+    let [normal_rows, sphere_rows] = header.rows.map(|r| r as usize);
+    assert!(normal_rows > 0 && sphere_rows > 0, "{:?}", header.rows);
+    // Untouched: every state complete (and equal to the brute force).
+    let clean = fold_statuses(&bytes, &mesh, &basis);
+    assert!(clean.iter().all(QueryStatus::is_complete), "{clean:?}");
+
+    let n = header.nodes as usize;
+    let m = header.modes as usize;
+    let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let put = |b: &mut Vec<u8>, at: usize, value: u32| {
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    };
+    // Each case changes every node's entry (or every row) of one section the same way, so
+    // whichever node the walk reads first meets it.
+    type Corrupt = Box<dyn Fn(&mut Vec<u8>, usize, usize, usize)>;
+    let each_row = |position: usize, value: f32| -> Corrupt {
+        Box::new(move |b, start, width, rows| {
+            for r in 0..rows {
+                put(b, start + 4 * (n + r * width + position), value.to_bits());
+            }
+        })
+    };
+    let each_entry = |f: fn(u32, usize) -> u32| -> Corrupt {
+        Box::new(move |b, start, _, _| {
+            for k in 0..n {
+                let i = word(b, start + 4 * k);
+                if i != u32::MAX {
+                    put(b, start + 4 * k, f(i, k));
+                }
+            }
+        })
+    };
+    let cases: Vec<(&str, usize, Corrupt)> = vec![
+        // Row numbers past the rows, and above their own node's number.
+        ("normals", normal_rows, each_entry(|_, _| u32::MAX - 1)),
+        ("normals", normal_rows, each_entry(|_, k| k as u32 + 1)),
+        // A NaN and a negative spread (position 3: the rest normal's spread).
+        ("normals", normal_rows, each_row(3, f32::NAN)),
+        ("normals", normal_rows, each_row(3, -1.0)),
+        ("spheres", sphere_rows, each_entry(|_, _| u32::MAX - 1)),
+        ("spheres", sphere_rows, each_entry(|_, k| k as u32 + 1)),
+        // A NaN, a negative half-extent and a negative residual (the last value).
+        ("spheres", sphere_rows, each_row(0, f32::NAN)),
+        ("spheres", sphere_rows, each_row(0, -1.0)),
+        ("spheres", sphere_rows, each_row(10 * m + 2, -1.0)),
+        // An infinite map entry (position 3: mode 0's map).
+        ("spheres", sphere_rows, each_row(3, f32::INFINITY)),
+    ];
+    for (name, rows, corrupt) in cases {
+        let (section, width) = match name {
+            "normals" => (Section::Normals, normal_row_width(m)),
+            _ => (Section::Spheres, sphere_row_width(m)),
+        };
+        let start = layout.range(section).start;
+        assert_eq!(layout.len_of(section), 4 * (n + rows * width));
+        let mut b = bytes.clone();
+        corrupt(&mut b, start, width, rows);
+        reseal(&mut b);
+        let statuses = fold_statuses(&b, &mesh, &basis);
+        assert!(
+            statuses.iter().any(|s| matches!(
+                s,
+                QueryStatus::BadSection { section, .. } if *section == name
+            )),
+            "{name}: {statuses:?}"
+        );
+        // Nothing else: each state complete (the section not read) or refused by name.
+        for s in &statuses {
+            assert!(
+                s.is_complete()
+                    || matches!(s, QueryStatus::BadSection { section, .. } if *section == name),
+                "{name}: {s:?}"
+            );
+        }
+    }
 }

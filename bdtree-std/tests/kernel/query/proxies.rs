@@ -333,11 +333,11 @@ fn a_false_nesting_claim_or_an_unknown_flag_is_refused() {
     ));
     // An unknown flag.
     let mut bytes = plain.as_bytes().to_vec();
-    bytes[40] = 32;
+    bytes[40] = 64;
     reseal(&mut bytes);
     assert_eq!(
         ImageBuf::from_bytes(&bytes).parse::<f32>().err(),
-        Some(ImageError::UnknownFlags { flags: 32 })
+        Some(ImageError::UnknownFlags { flags: 64 })
     );
     // A nested image whose deepest growth row was shrunk below its child's.
     let nested = nested_image::<f32>(&mesh, Some(&basis));

@@ -11,7 +11,8 @@ use bdtree_core::{
     VertexEntry,
 };
 use bdtree_std::build::{
-    build, self_certificates, self_contours, BuildOptions, Precision, TreeKind,
+    build, self_certificates, self_contours, self_normals, self_spheres, BuildOptions, Precision,
+    TreeKind,
 };
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
@@ -89,6 +90,8 @@ pub(crate) fn check_of<S: Scalar>(
         cones: &cones,
         contours: contours.view(),
         certificates: SelfCertificates { weights: &weights },
+        normals: Default::default(),
+        spheres: Default::default(),
     };
     let mut culled = Vec::new();
     let mut counts = UnitCounts::default();
@@ -112,7 +115,16 @@ pub(crate) fn check_of<S: Scalar>(
     // fresh body, again at the same step (its spheres kept, its cones of a new query), and on
     // the body the culled query refitted whole. The slots are shared by all three.
     culled.sort_unstable();
-    let lazy_aids = SelfAids { cones: &[], ..aids };
+    // With normal bounds and affine spheres on every internal node, so that their `O(M)` cones
+    // and spheres run on every family.
+    let normals = self_normals(&image.tree, &image.model, 2);
+    let spheres = self_spheres(&image.tree, &image.model, 2);
+    let lazy_aids = SelfAids {
+        cones: &[],
+        normals: normals.normals(),
+        spheres: spheres.spheres(),
+        ..aids
+    };
     let mut slots = vec![ConeSlot::EMPTY; n];
     let mut lazy_cones = SelfCones::new(&mut slots);
     let mut cache = BodyStorage::new(n);
@@ -664,6 +676,8 @@ fn list_run(
             certificates: SelfCertificates {
                 weights: &certificates,
             },
+            normals: Default::default(),
+            spheres: Default::default(),
         };
         let mut sink = |p: TrianglePair| {
             found.push((p.a, p.b));

@@ -5,12 +5,12 @@
 
 use bdtree_core::query::self_collision::{
     collide_self_lazy, vertex_signatures, ConeSlot, SelfAids, SelfCertificates, SelfCones,
-    UnitCounts,
+    SelfNormals, SelfSpheres, UnitCounts,
 };
 use bdtree_core::{
     collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
 };
-use bdtree_std::build::{build, self_certificates, self_contours};
+use bdtree_std::build::{build, self_certificates, self_contours, self_normals, self_spheres};
 use bdtree_std::io::{self, Basis};
 use bdtree_std::shapes::procedural::sheet;
 use bdtree_std::{oracle, BodyStorage};
@@ -26,11 +26,15 @@ use crate::support::options_in;
 /// miss its crossings.
 #[test]
 fn a_lazy_walk_over_steps_reads_no_sphere_of_an_earlier_step() {
-    walk_steps::<f32>();
-    walk_steps::<f64>();
+    for tables in [false, true] {
+        walk_steps::<f32>(tables);
+        walk_steps::<f64>(tables);
+    }
 }
 
-fn walk_steps<S: Scalar>() {
+/// `tables`: with the normal bounds and affine spheres (every node over two triangles or more
+/// gets a row, so that the walk takes them wherever they bound).
+fn walk_steps<S: Scalar>(tables: bool) {
     let mesh = sheet(2.0, 1.0, 16, 8);
     // Mode 0 bends the whole sheet (nothing still: the query refits every sphere before its
     // walk); mode 1 folds the right half (the left half still: the lazy path).
@@ -61,11 +65,30 @@ fn walk_steps<S: Scalar>() {
         .and_then(|b| b.with_vertex_cache(&mut vertices))
         .expect("body");
     vertex_signatures(&body, &mut signatures).expect("signatures");
+    let normals = self_normals(&image.tree, &image.model, 2);
+    let spheres = self_spheres(&image.tree, &image.model, 2);
+    if tables {
+        assert!(
+            !spheres.is_empty(),
+            "{}: the flap's nodes have rows",
+            S::NAME
+        );
+    }
     let aids = SelfAids {
         signatures: &signatures,
         cones: &[],
         contours: contours.view(),
         certificates: SelfCertificates { weights: &weights },
+        normals: if tables {
+            normals.normals()
+        } else {
+            SelfNormals::NONE
+        },
+        spheres: if tables {
+            spheres.spheres()
+        } else {
+            SelfSpheres::NONE
+        },
     };
     let mut crossings = 0;
     let states = [

@@ -83,6 +83,8 @@ pub(super) fn self_query_with<S: Scalar>() {
             cones: cones.get(..black_box(0)).unwrap_or(&[]),
             contours: SelfContours::NONE,
             certificates: SelfCertificates::NONE,
+            normals: Default::default(),
+            spheres: Default::default(),
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
@@ -148,6 +150,8 @@ pub(super) fn self_culled<S: Scalar>() {
                 vertices: vertices.get(..black_box(96)).unwrap_or(&[]),
             },
             certificates,
+            normals: Default::default(),
+            spheres: Default::default(),
         };
         let mut stack = [[0u32; 2]; STACK];
         let mut counts = UnitCounts::default();
@@ -178,6 +182,8 @@ pub(super) fn self_lazy<S: Scalar>() {
             certificates: SelfCertificates {
                 weights: weights.get(..black_box(512)).unwrap_or(&[]),
             },
+            normals: Default::default(),
+            spheres: Default::default(),
         };
         let mut slots = [ConeSlot::EMPTY; NODES];
         let mut cones = SelfCones::new(slots.get_mut(..black_box(NODES)).unwrap_or(&mut []));
