@@ -133,6 +133,12 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         self.links.get(node as usize).copied()
     }
 
+    /// The links of the sibling nodes `left` and `left + 1` (one bounds check for both).
+    #[inline(always)]
+    pub fn sibling_links(&self, left: u32) -> Option<[[u32; 4]; 2]> {
+        self.links.get(left as usize..)?.first_chunk::<2>().copied()
+    }
+
     /// A node's world sphere ([`Body::sphere`]).
     #[inline(always)]
     pub fn sphere(&mut self, node: u32) -> Option<[S; 4]> {
