@@ -140,7 +140,8 @@ fn run<S: Scalar, V: View<S>, const ALL: bool>(
     let margins = [margin(a), margin(b)];
     let mut bodies = Bodies::new(a, b);
     let before = bodies.updates();
-    let status = packed::walk::<S, V, ALL>(&mut bodies, depths, margins, view, stack, sink, &mut stats);
+    let status =
+        packed::walk::<S, V, ALL>(&mut bodies, depths, margins, view, stack, sink, &mut stats);
     stats.sphere_updates = bodies.updates().wrapping_sub(before);
     QueryOutcome { status, stats }
 }

@@ -98,12 +98,18 @@ impl<S: Scalar, const ALL: bool> Tree<'_, '_, '_, '_, S, ALL> {
         [x, y, z, self.radius(r, terminal)]
     }
 
-    /// The children `[left, left + 1]` of a node with these links, and their bounds (their
-    /// spheres computed now when they are not of this step).
+    /// Makes the cache hold this step's spheres of the children of a node with these links.
     #[inline(always)]
-    fn children(&mut self, links: [u32; 4]) -> Option<([u32; 2], [[S; 4]; 2])> {
+    fn fresh_children(&mut self, links: [u32; 4]) -> Option<()> {
+        self.side.fresh_siblings(links[0])
+    }
+
+    /// The children `[left, left + 1]` of a node with these links, and their bounds (their
+    /// spheres of this step: [`Tree::fresh_children`] first).
+    #[inline(always)]
+    fn children(&self, links: [u32; 4]) -> Option<([u32; 2], [[S; 4]; 2])> {
         let left = links[0];
-        let [l, r] = self.side.child_spheres(left)?;
+        let [l, r] = self.side.cached_siblings(left)?;
         let bounds = if ALL {
             [self.bound(l, false), self.bound(r, false)]
         } else {
@@ -190,7 +196,10 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
     let (Some(ra), Some(rb)) = (a.side.sphere(0), b.side.sphere(0)) else {
         return FAILED;
     };
-    let (ra, rb) = (a.bound(ra, a.terminal(la)), view.see(b.bound(rb, b.terminal(lb))));
+    let (ra, rb) = (
+        a.bound(ra, a.terminal(la)),
+        view.see(b.bound(rb, b.terminal(lb))),
+    );
     stats.overlap_tests = stats.overlap_tests.wrapping_add(1);
     if !overlap(ra, rb) {
         return QueryStatus::Complete;
@@ -213,10 +222,10 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
         };
         let (ta, tb) = (a.terminal(la), b.terminal(lb));
         stats.nodes_visited = stats.nodes_visited.wrapping_add(1);
-        let (Some(si), Some(sj)) = (a.side.cached_sphere(i), b.side.cached_sphere(j)) else {
-            return FAILED;
-        };
         if ta & tb {
+            let (Some(si), Some(sj)) = (a.side.cached_sphere(i), b.side.cached_sphere(j)) else {
+                return FAILED;
+            };
             // Two proxies: their own spheres (b's as a sees it), reported; when the walk
             // reached them on enlarged spheres (`ALL`), only if their own overlap.
             let sj = view.see(sj);
@@ -240,16 +249,29 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
             }
             continue;
         }
+        let (Some(ri), Some(rj)) = (a.side.cached_sphere(i), b.side.cached_sphere(j)) else {
+            return FAILED;
+        };
+        let (ri, rj) = (ri[3], rj[3]);
         // The split rule (`walk::split`) on the bounds' radii: both nodes while within a
         // factor of two, else the larger, never a terminal one.
-        let (size_i, size_j) = (a.radius(si[3], ta), view.radius(b.radius(sj[3], tb)));
+        let (size_i, size_j) = (a.radius(ri, ta), view.radius(b.radius(rj, tb)));
         let i_larger = size_i >= size_j;
-        let (large, small) = if i_larger { (size_i, size_j) } else { (size_j, size_i) };
+        let (large, small) = if i_larger {
+            (size_i, size_j)
+        } else {
+            (size_j, size_i)
+        };
         if !ta & !tb & (small + small >= large) {
             let Some(slots) = stack.get_mut(len..).and_then(<[_]>::first_chunk_mut::<4>) else {
                 return FAILED;
             };
             stats.overlap_tests = stats.overlap_tests.wrapping_add(4);
+            // Both caches made fresh before any sphere is read: no sphere is held across a
+            // miss's call.
+            let (Some(()), Some(())) = (a.fresh_children(la), b.fresh_children(lb)) else {
+                return FAILED;
+            };
             let (Some(([li, ri], ca)), Some(([lj, rj], cb))) = (a.children(la), b.children(lb))
             else {
                 return FAILED;
@@ -264,18 +286,32 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
         };
         stats.overlap_tests = stats.overlap_tests.wrapping_add(2);
         len += if !ta & (tb | i_larger) {
-            let Some(([li, ri], ca)) = a.children(la) else {
+            let Some(()) = a.fresh_children(la) else {
+                return FAILED;
+            };
+            let (Some(([li, ri], ca)), Some(sj)) = (a.children(la), b.side.cached_sphere(j)) else {
                 return FAILED;
             };
             let sj = view.see(b.bound(sj, tb));
-            push(slots, [[li, j], [ri, j]], [overlap(ca[0], sj), overlap(ca[1], sj)])
+            push(
+                slots,
+                [[li, j], [ri, j]],
+                [overlap(ca[0], sj), overlap(ca[1], sj)],
+            )
         } else {
-            let Some(([lj, rj], cb)) = b.children(lb) else {
+            let Some(()) = b.fresh_children(lb) else {
+                return FAILED;
+            };
+            let (Some(([lj, rj], cb)), Some(si)) = (b.children(lb), a.side.cached_sphere(i)) else {
                 return FAILED;
             };
             let si = a.bound(si, ta);
             let cb = [view.see(cb[0]), view.see(cb[1])];
-            push(slots, [[i, lj], [i, rj]], [overlap(si, cb[0]), overlap(si, cb[1])])
+            push(
+                slots,
+                [[i, lj], [i, rj]],
+                [overlap(si, cb[0]), overlap(si, cb[1])],
+            )
         };
     }
     QueryStatus::Complete
