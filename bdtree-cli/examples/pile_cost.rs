@@ -109,11 +109,19 @@ fn fingerprint(answer: &WorldAnswer<Proxy>, wrenches: &[Wrench]) -> u64 {
     for f in &answer.found {
         f.bodies.iter().for_each(|&b| eat(b as u64));
         f.item.nodes.iter().for_each(|&n| eat(u64::from(n)));
-        f.item.spheres.iter().flatten().for_each(|x| eat(x.to_bits()));
+        f.item
+            .spheres
+            .iter()
+            .flatten()
+            .for_each(|x| eat(x.to_bits()));
         eat(f.item.depth.to_bits());
     }
     for w in wrenches {
-        w.force.iter().chain(&w.torque).chain(&w.q).for_each(|x| eat(x.to_bits()));
+        w.force
+            .iter()
+            .chain(&w.torque)
+            .chain(&w.q)
+            .for_each(|x| eat(x.to_bits()));
     }
     hash
 }

@@ -257,12 +257,10 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
         // factor of two, else the larger, never a terminal one.
         let (size_i, size_j) = (a.radius(ri, ta), view.radius(b.radius(rj, tb)));
         let i_larger = size_i >= size_j;
-        let (large, small) = if i_larger {
-            (size_i, size_j)
-        } else {
-            (size_j, size_i)
-        };
-        if !ta & !tb & (small + small >= large) {
+        // `small + small >= large` of the two sizes, written without choosing which is which
+        // (the same answer for any sizes, a NaN included: false).
+        let within_two = (size_i + size_i >= size_j) & (size_j + size_j >= size_i);
+        if !ta & !tb & within_two {
             let Some(slots) = stack.get_mut(len..).and_then(<[_]>::first_chunk_mut::<4>) else {
                 return FAILED;
             };

@@ -199,7 +199,14 @@ fn check_proxies<S: Scalar>(
             }
         }
         seen_pairs.sort_unstable();
-        prop_assert_eq!(&apart, &seen_pairs, "apart, {} depths ({}, {})", S::NAME, la, lb);
+        prop_assert_eq!(
+            &apart,
+            &seen_pairs,
+            "apart, {} depths ({}, {})",
+            S::NAME,
+            la,
+            lb
+        );
         let own = Case {
             mesh: b.mesh,
             basis: b.basis,
