@@ -42,21 +42,22 @@
 //!
 //! # The walk, and where proxies are enlarged too
 //!
-//! The walk is its own loop (`packed`), not a policy over [`crate::walk`]'s: the same node
-//! pairs, tests, order and counters as that walk would give, with a pair that splits both nodes
-//! testing its four child pairs together. Knowing which children are proxies (their sphere
-//! unenlarged) costs a look at the children's links per expansion. [`collide_proxies_apart`]
-//! skips it where floating point is in hardware — x86, x86-64, AArch64, WebAssembly, and f32 on
-//! 32-bit ARM with a hardware FPU (`eabihf`: Cortex-M4F/M7/M33, Cortex-R) —
-//! by enlarging **every** sphere by the margin, proxies too, and testing a proxy pair's own
-//! spheres once more before reporting it: the pairs reported, their spheres, depths and order
-//! are the same (a proxy pair's enlarged spheres overlap whenever its own do), the walk visits
-//! the few node pairs within the margin of touching as well, and its counters count them
-//! (`nodes_visited`, `overlap_tests` and `sphere_updates` a fraction of a percent higher on a
-//! heap of chairs). On soft-float cores (Cortex-M0/M3, f64 on an f32 FPU) each added margin
-//! and test is a library call, dearer than the lookup, so the walk there keeps a proxy's sphere
-//! unenlarged. [`collide_proxies`] keeps it unenlarged on every target: its counters are the
-//! same everywhere, which the firmware replay compares with the host's.
+//! Where floating point is in hardware — x86, x86-64, AArch64, WebAssembly, and f32 on 32-bit
+//! ARM with a hardware FPU (`eabihf`: Cortex-M4F/M7/M33, Cortex-R) — the walk is a loop of its
+//! own (`packed`): the same node pairs, tests, order and counters as the general walk
+//! ([`crate::walk`]) with this module's policy (`policy`), which the soft-float cores
+//! (Cortex-M0/M3, f64 on an f32 FPU) keep, where it measures cheaper. Knowing which children
+//! are proxies (their sphere unenlarged) costs a look at the children's links per expansion.
+//! Where floating point is in hardware, [`collide_proxies_apart`] skips it by enlarging
+//! **every** sphere by the margin, proxies too, and testing a proxy pair's own spheres once
+//! more before reporting it: the pairs reported, their spheres, depths and order are the same
+//! (a proxy pair's enlarged spheres overlap whenever its own do); the walk also visits the few
+//! node pairs within the margin of touching, and its counters count them (`nodes_visited`,
+//! `overlap_tests` and `sphere_updates` a fraction of a percent higher on a heap of chairs). On
+//! soft-float cores each added margin and test is a library call, dearer than the lookup, so
+//! the walk there keeps a proxy's sphere unenlarged. [`collide_proxies`] keeps it unenlarged on
+//! every target: its counters are the same everywhere, which the firmware replay compares with
+//! the host's.
 //!
 //! # Fitted proxies, an approximate answer beside the exact one
 //!
@@ -77,7 +78,8 @@ use crate::walk::output::{ProxyPair, ProxySink, QueryOutcome, QueryStats, QueryS
 use crate::walk::{stack_capacity, Bodies};
 
 mod packed;
-use packed::{Moved, Same, View};
+mod policy;
+use packed::{hardware_float, Moved, Same, View};
 
 /// Stack entries [`collide_proxies`] needs for these trees and proxy depths. A `const fn`, so
 /// static storage can be sized with it.
@@ -99,20 +101,6 @@ pub const fn proxy_stack_capacity(
         least(tree_depth_a, proxy_depth_a),
         least(tree_depth_b, proxy_depth_b),
     )
-}
-
-/// Whether [`collide_proxies_apart`] enlarges every sphere by the margin, proxies too, and tests
-/// a proxy pair's own spheres again before reporting it (the module docs): where `S` is in
-/// hardware, the extra additions and tests cost less than asking the tree which children are
-/// proxies.
-const fn enlarge_proxies<S: Scalar>() -> bool {
-    let wide_fpu = cfg!(any(
-        target_arch = "x86_64",
-        target_arch = "x86",
-        target_arch = "aarch64",
-        target_arch = "wasm32"
-    ));
-    wide_fpu || (cfg!(target_abi = "eabihf") && S::BYTES == 4)
 }
 
 /// The enlargement of a body's non-proxy spheres (module docs).
@@ -191,7 +179,11 @@ pub fn collide_proxies<S: Scalar>(
 ) -> QueryOutcome {
     let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
     let depths = [proxy_depth_a, proxy_depth_b];
-    run::<S, Same, false>(a, b, depths, &Same, stack, sink, check)
+    if hardware_float::<S>() {
+        run::<S, Same, false>(a, b, depths, &Same, stack, sink, check)
+    } else {
+        policy::plain(a, b, depths, stack, sink, check)
+    }
 }
 
 /// [`collide_proxies`] on two bodies **each at its own floating origin** (e.g. each placed at
@@ -238,10 +230,11 @@ pub fn collide_proxies_apart<S: Scalar>(
     let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
     let depths = [proxy_depth_a, proxy_depth_b];
     let view = Moved { shift, slack };
-    if enlarge_proxies::<S>() {
+    // Proxies enlarged too where `S` is in hardware (module docs).
+    if hardware_float::<S>() {
         run::<S, Moved<S>, true>(a, b, depths, &view, stack, sink, check)
     } else {
-        run::<S, Moved<S>, false>(a, b, depths, &view, stack, sink, check)
+        policy::apart(a, b, depths, &view, stack, sink, check)
     }
 }
 
