@@ -129,7 +129,7 @@ fn run<S: Scalar, V: View<S>, const ALL: bool>(
     let mut bodies = Bodies::new(a, b);
     let before = bodies.updates();
     let status =
-        packed::walk::<S, V, ALL>(&mut bodies, depths, margins, view, stack, sink, &mut stats);
+        packed::descend::<S, V, ALL>(&mut bodies, depths, margins, view, stack, sink, &mut stats);
     stats.sphere_updates = bodies.updates().wrapping_sub(before);
     QueryOutcome { status, stats }
 }

@@ -167,7 +167,7 @@ fn overlaps_four<S: Scalar>([a0, a1]: [[S; 4]; 2], [b0, b1]: [[S; 4]; 2]) -> [bo
 
 /// [`crate::bounds::sphere::spheres_overlap`] (the same operations in the same order).
 #[inline(always)]
-fn overlap<S: Scalar>(a: [S; 4], b: [S; 4]) -> bool {
+fn spheres_meet<S: Scalar>(a: [S; 4], b: [S; 4]) -> bool {
     let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
     let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     let r = a[3] + b[3];
@@ -190,7 +190,7 @@ fn push<const N: usize>(slots: &mut [[u32; 2]; N], pairs: [[u32; 2]; N], keep: [
 /// The proxy walk (module docs) from the root pair on `stack`, each reported pair delivered
 /// to `sink`; the counters in `stats`, the sphere updates left to the caller.
 #[inline(always)]
-pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
+pub(super) fn descend<S: Scalar, V: View<S>, const ALL: bool>(
     bodies: &mut Bodies<'_, '_, '_, '_, '_, S>,
     depths: [u32; 2],
     margins: [S; 2],
@@ -222,7 +222,7 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
         view.see(b.bound(rb, b.terminal(lb))),
     );
     stats.overlap_tests = stats.overlap_tests.wrapping_add(1);
-    if !overlap(ra, rb) {
+    if !spheres_meet(ra, rb) {
         return QueryStatus::Complete;
     }
     let Some(slot) = stack.first_mut() else {
@@ -252,7 +252,7 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
             let sj = view.see(sj);
             if ALL {
                 stats.overlap_tests = stats.overlap_tests.wrapping_add(1);
-                if !overlap(si, sj) {
+                if !spheres_meet(si, sj) {
                     continue;
                 }
             }
@@ -315,7 +315,7 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
             push(
                 slots,
                 [[li, j], [ri, j]],
-                [overlap(ca[0], sj), overlap(ca[1], sj)],
+                [spheres_meet(ca[0], sj), spheres_meet(ca[1], sj)],
             )
         } else {
             let Some(()) = b.fresh_children(lb) else {
@@ -329,7 +329,7 @@ pub(super) fn walk<S: Scalar, V: View<S>, const ALL: bool>(
             push(
                 slots,
                 [[i, lj], [i, rj]],
-                [overlap(si, cb[0]), overlap(si, cb[1])],
+                [spheres_meet(si, cb[0]), spheres_meet(si, cb[1])],
             )
         };
     }
