@@ -81,7 +81,7 @@ fn step(
     pairs.dedup();
     let s = answer.stats;
     let line = format!(
-        "{}: {} candidate chair pairs, {} colliding, {} proxy contacts, {} ground proxies; overlap tests {}, sphere updates {}, node pairs visited {}; {} wrenches",
+        "{}: {} candidate chair pairs, {} colliding, {} proxy contacts, {} ground proxies; overlap tests {}, sphere updates {}, node pairs visited {}; {} wrenches; answer {:016x}",
         if rigid { "rigid" } else { "deformable" },
         answer.candidates,
         pairs.len(),
@@ -90,9 +90,40 @@ fn step(
         s.overlap_tests,
         s.sphere_updates,
         s.nodes_visited,
-        wrenches.len()
+        wrenches.len(),
+        fingerprint(&answer, &wrenches)
     );
     Ok((line, s.sphere_updates))
+}
+
+/// A hash (FNV-1a) of every bit of the answer — each proxy contact's bodies, nodes, spheres
+/// and depth, in order — and of the wrenches: two builds that print the same one gave the
+/// same answer.
+fn fingerprint(answer: &WorldAnswer<Proxy>, wrenches: &[Wrench]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut eat = |x: u64| {
+        for byte in x.to_le_bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for f in &answer.found {
+        f.bodies.iter().for_each(|&b| eat(b as u64));
+        f.item.nodes.iter().for_each(|&n| eat(u64::from(n)));
+        f.item
+            .spheres
+            .iter()
+            .flatten()
+            .for_each(|x| eat(x.to_bits()));
+        eat(f.item.depth.to_bits());
+    }
+    for w in wrenches {
+        w.force
+            .iter()
+            .chain(&w.torque)
+            .chain(&w.q)
+            .for_each(|x| eat(x.to_bits()));
+    }
+    hash
 }
 
 /// Where the proxy walk's work goes: the overlap tests and node pairs of the candidate pairs

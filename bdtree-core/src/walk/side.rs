@@ -133,6 +133,23 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         self.links.get(node as usize).copied()
     }
 
+    /// The links of the sibling nodes `left` and `left + 1` (one bounds check for both).
+    #[inline(always)]
+    pub fn sibling_links(&self, left: u32) -> Option<[[u32; 4]; 2]> {
+        self.links.get(left as usize..)?.first_chunk::<2>().copied()
+    }
+
+    /// Makes the cache hold spheres of this step for the sibling nodes `left` and `left + 1`
+    /// (both computed on a miss), so that [`Side::cached_siblings`] reads them.
+    #[inline(always)]
+    pub fn fresh_siblings(&mut self, left: u32) -> Option<()> {
+        let entry = self.cache.get(left as usize)?;
+        if entry.epoch != self.epoch {
+            self.refresh(left as usize)?;
+        }
+        Some(())
+    }
+
     /// A node's world sphere ([`Body::sphere`]).
     #[inline(always)]
     pub fn sphere(&mut self, node: u32) -> Option<[S; 4]> {

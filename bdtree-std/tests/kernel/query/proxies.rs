@@ -178,6 +178,35 @@ fn check_proxies<S: Scalar>(
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
         apart.sort_unstable();
         prop_assert!(got.iter().all(|p| apart.binary_search(p).is_ok()));
+        // Exactly the brute force over the proxies with b's spheres as the walk sees them: grown
+        // by the documented slack `16u (X_a + X_b)(1 + 8u)` (no offset), `X` a root's
+        // `‖c‖∞ + 2r` — whether the walk enlarged the proxies' spheres too or not.
+        let reach = |s: [S; 4]| {
+            let c = s[0].abs().max(s[1].abs()).max(s[2].abs());
+            c.to_f64() + 2.0 * s[3].to_f64()
+        };
+        let u = S::UNIT_ROUNDOFF.to_f64();
+        let size = reach(body_a.sphere(0).expect("root")) + reach(body_b.sphere(0).expect("root"));
+        let slack = S::from_f64(16.0 * u * size * (1.0 + 8.0 * u));
+        let mut seen_pairs = Vec::new();
+        for &p in &proxies(&ta, la) {
+            for &q in &proxies(&tb, lb) {
+                let sp = body_a.sphere(p as usize).expect("sphere");
+                let [x, y, z, r] = body_b.sphere(q as usize).expect("sphere");
+                if spheres_overlap(sp, [x, y, z, r + slack]) {
+                    seen_pairs.push((p, q));
+                }
+            }
+        }
+        seen_pairs.sort_unstable();
+        prop_assert_eq!(
+            &apart,
+            &seen_pairs,
+            "apart, {} depths ({}, {})",
+            S::NAME,
+            la,
+            lb
+        );
         let own = Case {
             mesh: b.mesh,
             basis: b.basis,

@@ -40,6 +40,25 @@
 //!
 //! For f32 and a body of size 1 at M = 10, `δ ≈ 10⁻⁵`: the enlargement is a few 10⁻⁴ at most.
 //!
+//! # The walk, and where proxies are enlarged too
+//!
+//! Where floating point is in hardware — x86, x86-64, AArch64, WebAssembly, and f32 on 32-bit
+//! ARM with a hardware FPU (`eabihf`: Cortex-M4F/M7/M33, Cortex-R) — the walk is a loop of its
+//! own (`packed`): the same node pairs, tests, order and counters as the general walk
+//! ([`crate::walk`]) with this module's policy (`policy`), which the soft-float cores
+//! (Cortex-M0/M3, f64 on an f32 FPU) keep, where it measures cheaper. Knowing which children
+//! are proxies (their sphere unenlarged) costs a look at the children's links per expansion.
+//! Where floating point is in hardware, [`collide_proxies_apart`] skips it by enlarging
+//! **every** sphere by the margin, proxies too, and testing a proxy pair's own spheres once
+//! more before reporting it: the pairs reported, their spheres, depths and order are the same
+//! (a proxy pair's enlarged spheres overlap whenever its own do); the walk also visits the few
+//! node pairs within the margin of touching, and its counters count them (`nodes_visited`,
+//! `overlap_tests` and `sphere_updates` a fraction of a percent higher on a heap of chairs). On
+//! soft-float cores each added margin and test is a library call, dearer than the lookup, so
+//! the walk there keeps a proxy's sphere unenlarged. [`collide_proxies`] keeps it unenlarged on
+//! every target: its counters are the same everywhere, which the firmware replay compares with
+//! the host's.
+//!
 //! # Fitted proxies, an approximate answer beside the exact one
 //!
 //! The proxies' spheres above are wrapped: each contains its node's deformed triangles, which
@@ -54,12 +73,13 @@
 
 use crate::body::Body;
 use crate::bounds::fitted::FittedSphere;
-use crate::bounds::sphere::spheres_overlap;
-use crate::image::tree::NONE;
 use crate::scalar::Scalar;
-use crate::walk::output::{report, QueryOutcome, QueryStats, QueryStatus};
-use crate::walk::output::{ProxyPair, ProxySink};
-use crate::walk::{run_query, stack_capacity, Bodies, Flow, Node, Policy};
+use crate::walk::output::{ProxyPair, ProxySink, QueryOutcome, QueryStats, QueryStatus};
+use crate::walk::{stack_capacity, Bodies};
+
+mod packed;
+mod policy;
+use packed::{hardware_float, Moved, Same, View};
 
 /// Stack entries [`collide_proxies`] needs for these trees and proxy depths. A `const fn`, so
 /// static storage can be sized with it.
@@ -83,122 +103,35 @@ pub const fn proxy_stack_capacity(
     )
 }
 
-/// The proxy query's policy: spheres enlarged above the proxy depth, proxies terminal, the
-/// leaf step reports the pair.
-struct Proxies<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
-    bodies: Bodies<'q, 'ta, 'ca, 'tb, 'cb, S>,
-    /// Per side: proxy depth and the non-proxy margin (module docs).
-    depths: [u32; 2],
-    margins: [S; 2],
-    sink: &'q mut X,
-}
-
 /// The enlargement of a body's non-proxy spheres (module docs).
 fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
     let levels = S::from_u32(8 + body.tree().depth().div_ceil(4));
     levels * body.sphere_error()
 }
 
-impl<S: Scalar, X: ProxySink<S> + ?Sized> Proxies<'_, '_, '_, '_, '_, S, X> {
-    /// A node's sphere as its bound: a proxy's own, a non-proxy's enlarged by the margin.
-    #[inline(always)]
-    fn enlarged(&self, first: bool, node: u32, [x, y, z, r]: [S; 4]) -> Option<[S; 4]> {
-        let proxy = self.node(first, node)?.terminal;
-        let margin = if first {
-            self.margins[0]
-        } else {
-            self.margins[1]
-        };
-        Some([x, y, z, if proxy { r } else { r + margin }])
+/// The frame of a proxy query: the entry checks (`check`), the walk from the root pair with
+/// b's spheres seen through `view`, and the sphere updates it made counted.
+#[inline(always)]
+fn run<S: Scalar, V: View<S>, const ALL: bool>(
+    a: &mut Body<'_, '_, S>,
+    b: &mut Body<'_, '_, S>,
+    depths: [u32; 2],
+    view: &V,
+    stack: &mut [[u32; 2]],
+    sink: &mut (impl ProxySink<S> + ?Sized),
+    check: Result<(), QueryStatus>,
+) -> QueryOutcome {
+    let mut stats = QueryStats::default();
+    if let Err(status) = check {
+        return QueryOutcome { status, stats };
     }
-}
-
-impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_, S, X> {
-    type S = S;
-    type Bound = [S; 4];
-    type Key = ();
-
-    /// Leaves, cut nodes of a bounded tree (no children) and nodes at the proxy depth are
-    /// terminal.
-    #[inline(always)]
-    fn node(&self, first: bool, node: u32) -> Option<Node> {
-        let tree = if first {
-            self.bodies.a.body.tree()
-        } else {
-            self.bodies.b.body.tree()
-        };
-        let [left, right, triangle, depth] = tree.links(node as usize)?;
-        let proxy_depth = if first {
-            self.depths[0]
-        } else {
-            self.depths[1]
-        };
-        Some(Node {
-            children: [left, right],
-            terminal: triangle != NONE || left == NONE || depth >= proxy_depth,
-            triangle,
-        })
-    }
-
-    /// A proxy's own sphere, a non-proxy's enlarged by the margin.
-    #[inline(always)]
-    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        let sphere = self.bodies.sphere(first, node)?;
-        self.enlarged(first, node, sphere)
-    }
-
-    #[inline(always)]
-    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        let sphere = self.bodies.cached_sphere(first, node)?;
-        self.enlarged(first, node, sphere)
-    }
-
-    #[inline(always)]
-    fn children(&mut self, first: bool, [left, right]: [u32; 2]) -> Option<[[S; 4]; 2]> {
-        let [l, r] = self.bodies.child_spheres(first, left)?;
-        Some([
-            self.enlarged(first, left, l)?,
-            self.enlarged(first, right, r)?,
-        ])
-    }
-
-    #[inline(always)]
-    fn size(bound: &[S; 4]) -> S {
-        bound[3]
-    }
-
-    #[inline(always)]
-    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
-        spheres_overlap(*a, *b).then_some(())
-    }
-
-    fn updates(&self) -> u32 {
-        self.bodies.updates()
-    }
-
-    fn leaf(
-        &mut self,
-        [i, j]: [u32; 2],
-        _: &Node,
-        _: &Node,
-        stats: &mut QueryStats,
-    ) -> Result<Flow, QueryStatus> {
-        let (Some(sa), Some(sb)) = (self.bodies.sphere(true, i), self.bodies.sphere(false, j))
-        else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-        let pair = ProxyPair {
-            a: i,
-            b: j,
-            sphere_a: sa,
-            sphere_b: sb,
-            depth: sa[3] + sb[3] - distance,
-        };
-        report(self.sink, pair, stats)?;
-        Ok(Flow::Continue)
-    }
+    let margins = [margin(a), margin(b)];
+    let mut bodies = Bodies::new(a, b);
+    let before = bodies.updates();
+    let status =
+        packed::descend::<S, V, ALL>(&mut bodies, depths, margins, view, stack, sink, &mut stats);
+    stats.sphere_updates = bodies.updates().wrapping_sub(before);
+    QueryOutcome { status, stats }
 }
 
 /// What a proxy query needs before it walks: nested trees and a stack of
@@ -229,7 +162,7 @@ fn checked<S: Scalar>(
 
 /// Every pair of proxies (nodes at depth `proxy_depth_a` of `a`'s tree, or leaves above it;
 /// likewise for `b`) whose updated world spheres overlap — exactly the pairs for which
-/// [`spheres_overlap`] holds on [`Body::sphere`], see the module docs — delivered to `sink`
+/// [`spheres_overlap`](crate::bounds::sphere::spheres_overlap) holds on [`Body::sphere`], see the module docs — delivered to `sink`
 /// in traversal order with their spheres and penetration depth.
 ///
 /// Both trees must be nested ([`crate::TreeView::is_nested`]); otherwise nothing is done and
@@ -245,13 +178,12 @@ pub fn collide_proxies<S: Scalar>(
     sink: &mut (impl ProxySink<S> + ?Sized),
 ) -> QueryOutcome {
     let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
-    let mut policy = Proxies {
-        margins: [margin(a), margin(b)],
-        bodies: Bodies::new(a, b),
-        depths: [proxy_depth_a, proxy_depth_b],
-        sink,
-    };
-    run_query(&mut policy, stack, check)
+    let depths = [proxy_depth_a, proxy_depth_b];
+    if hardware_float::<S>() {
+        run::<S, Same, false>(a, b, depths, &Same, stack, sink, check)
+    } else {
+        policy::plain(a, b, depths, stack, sink, check)
+    }
 }
 
 /// [`collide_proxies`] on two bodies **each at its own floating origin** (e.g. each placed at
@@ -263,7 +195,8 @@ pub fn collide_proxies<S: Scalar>(
 /// precision a common origin between the two would give. Reported pairs carry a's sphere and
 /// b's **as seen** (moved and grown), and the depth between them. Spheres computed at each
 /// body's own origin serve every pair the body is in: a body among many is placed once per
-/// state.
+/// state. Where `S` is in hardware, the walk enlarges proxies' spheres too (module docs): the
+/// same pairs, and counters a little higher than [`collide_proxies`] would give.
 ///
 /// An offset that is not finite (in f64, or once rounded to `S`) ends the query with
 /// [`QueryStatus::Inconsistent`] and reports nothing.
@@ -295,104 +228,13 @@ pub fn collide_proxies_apart<S: Scalar>(
         };
     }
     let check = checked(a, proxy_depth_a, b, proxy_depth_b, stack);
-    let mut policy = Apart {
-        inner: Proxies {
-            margins: [margin(a), margin(b)],
-            bodies: Bodies::new(a, b),
-            depths: [proxy_depth_a, proxy_depth_b],
-            sink,
-        },
-        shift,
-        slack,
-    };
-    run_query(&mut policy, stack, check)
-}
-
-/// The proxy policy with b's spheres seen from a's frame ([`collide_proxies_apart`]): moved by
-/// `shift`, grown by `slack`. A wrapper, so [`collide_proxies`] compiles as it did.
-struct Apart<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar, X: ?Sized> {
-    inner: Proxies<'q, 'ta, 'ca, 'tb, 'cb, S, X>,
-    shift: [S; 3],
-    slack: S,
-}
-
-impl<S: Scalar, X: ProxySink<S> + ?Sized> Apart<'_, '_, '_, '_, '_, S, X> {
-    #[inline(always)]
-    fn see(&self, first: bool, bound: [S; 4]) -> [S; 4] {
-        if first {
-            return bound;
-        }
-        let [x, y, z, r] = bound;
-        let o = self.shift;
-        [x + o[0], y + o[1], z + o[2], r + self.slack]
-    }
-}
-
-impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S, X> {
-    type S = S;
-    type Bound = [S; 4];
-    type Key = ();
-
-    #[inline(always)]
-    fn node(&self, first: bool, node: u32) -> Option<Node> {
-        self.inner.node(first, node)
-    }
-
-    #[inline(always)]
-    fn bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        let bound = self.inner.bound(first, node)?;
-        Some(self.see(first, bound))
-    }
-
-    #[inline(always)]
-    fn pending_bound(&mut self, first: bool, node: u32) -> Option<[S; 4]> {
-        let bound = self.inner.pending_bound(first, node)?;
-        Some(self.see(first, bound))
-    }
-
-    #[inline(always)]
-    fn children(&mut self, first: bool, pair: [u32; 2]) -> Option<[[S; 4]; 2]> {
-        let [l, r] = self.inner.children(first, pair)?;
-        Some([self.see(first, l), self.see(first, r)])
-    }
-
-    #[inline(always)]
-    fn size(bound: &[S; 4]) -> S {
-        bound[3]
-    }
-
-    #[inline(always)]
-    fn test(&self, a: &[S; 4], b: &[S; 4]) -> Option<()> {
-        self.inner.test(a, b)
-    }
-
-    fn updates(&self) -> u32 {
-        self.inner.updates()
-    }
-
-    fn leaf(
-        &mut self,
-        [i, j]: [u32; 2],
-        _: &Node,
-        _: &Node,
-        stats: &mut QueryStats,
-    ) -> Result<Flow, QueryStatus> {
-        let bodies = &mut self.inner.bodies;
-        let (Some(sa), Some(sb)) = (bodies.sphere(true, i), bodies.sphere(false, j)) else {
-            return Err(QueryStatus::Inconsistent);
-        };
-        let sb = self.see(false, sb);
-        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-        let pair = ProxyPair {
-            a: i,
-            b: j,
-            sphere_a: sa,
-            sphere_b: sb,
-            depth: sa[3] + sb[3] - distance,
-        };
-        report(self.inner.sink, pair, stats)?;
-        Ok(Flow::Continue)
+    let depths = [proxy_depth_a, proxy_depth_b];
+    let view = Moved { shift, slack };
+    // Proxies enlarged too where `S` is in hardware (module docs).
+    if hardware_float::<S>() {
+        run::<S, Moved<S>, true>(a, b, depths, &view, stack, sink, check)
+    } else {
+        policy::apart(a, b, depths, &view, stack, sink, check)
     }
 }
 
