@@ -1,6 +1,12 @@
 //! f64 3-vector helpers shared by the host code and the application (oracle, builder helpers,
 //! pictures, exports).
 
+/// `a + b`.
+#[inline]
+pub fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
 /// `a − b`.
 #[inline]
 pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
@@ -11,6 +17,12 @@ pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 #[inline]
 pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `|a|`.
+#[inline]
+pub fn norm(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
 }
 
 /// `a × b`.

@@ -6,7 +6,7 @@ use bdtree_core::query::self_collision::CERTIFICATE_VECTORS;
 use bdtree_core::{Model, Scalar, TreeView};
 
 use super::contours::{each_patch, ContourTable};
-use crate::vec3::{cross, dot, sub};
+use crate::vec3::{add, cross, dot, norm, sub};
 
 type V3 = [f64; 3];
 
@@ -271,14 +271,6 @@ fn up_to_f32(x: f64) -> f32 {
     } else {
         f32::from_bits(y.to_bits() + 1)
     }
-}
-
-fn add(a: V3, b: V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn norm(a: V3) -> f64 {
-    dot(a, a).sqrt()
 }
 
 fn unit(a: V3) -> Option<V3> {

@@ -1,7 +1,7 @@
 //! Exact-enough triangle–triangle distance in f64, independent of the kernel's code.
 
 use super::triangles::triangles_intersect;
-use crate::vec3::{cross, dot, sub};
+use crate::vec3::{cross, dot, norm, sub};
 
 /// Distance from `p` to segment `a b` and the closest point.
 fn point_segment(p: [f64; 3], a: [f64; 3], b: [f64; 3]) -> (f64, [f64; 3]) {
@@ -112,8 +112,4 @@ pub fn triangle_distance(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> (f64, [f64; 3]
         }
     }
     best
-}
-
-fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }

@@ -2,7 +2,7 @@
 //! separation gap diagnostic.
 
 use super::predicates::{orient2d, orient3d};
-use crate::vec3::{cross, dot, sub};
+use crate::vec3::{cross, dot, norm, sub};
 
 /// The axis-aligned box of a triangle.
 #[derive(Debug, Clone, Copy)]
@@ -341,10 +341,6 @@ pub fn separation_gap(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> f64 {
 fn project(t: &[[f64; 3]; 3], axis: [f64; 3]) -> (f64, f64) {
     let d = t.map(|p| dot(p, axis));
     (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
-}
-
-fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }
 
 #[cfg(test)]

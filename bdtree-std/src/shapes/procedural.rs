@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::io::{Basis, Mesh};
 use crate::rng::Rng;
-use crate::vec3::{bounding_box, dot};
+use crate::vec3::{bounding_box, dot, norm};
 
 /// A sphere of `radius` made by subdividing an icosahedron `subdivisions` times, every vertex
 /// projected onto the sphere.
@@ -414,10 +414,6 @@ pub fn translate(mesh: &mut Mesh, t: [f64; 3]) {
     for v in &mut mesh.vertices {
         *v = [v[0] + t[0], v[1] + t[1], v[2] + t[2]];
     }
-}
-
-fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }
 
 fn normalized(p: [f64; 3]) -> [f64; 3] {

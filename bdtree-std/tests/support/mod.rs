@@ -12,7 +12,7 @@ pub mod triangles;
 #[allow(unused_imports)] // as the rest: each binary uses a part
 pub use expected::{expected, fixtures};
 
-use bdtree_core::{Body, Image, NodeKind, Pose, Scalar, TreeView};
+use bdtree_core::{Body, Image, NodeKind, Pose, Scalar, TreeView, TrianglePair};
 use bdtree_std::build::{build, BuildOptions, Precision};
 use bdtree_std::io::{Basis, ImageBuf, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
@@ -273,6 +273,51 @@ pub fn stored_model<S: Scalar>(image: &Image<'_, S>) -> (Mesh, Basis) {
         data,
     };
     (mesh, basis)
+}
+
+/// A sheet whose right half folds over its still left half (mode 1) and which bends whole
+/// (mode 0), the sheet the self-collision steps and the self tables' loading checks walk.
+pub fn folding_sheet() -> (Mesh, Basis) {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    // Entry (3i + k, j) at data[(3i + k) · 2 + j].
+    let mut basis = Basis::zeros(mesh.vertices.len(), 2);
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        basis.data[6 * i + 4] = 0.5 * v[0] * v[0] + 0.3 * v[1];
+        if v[0] > 0.0 {
+            basis.data[6 * i + 1] = -2.0 * v[0];
+            basis.data[6 * i + 5] = 0.6 * v[0] * v[1];
+        }
+    }
+    (mesh, basis)
+}
+
+/// A sink that keeps every triangle pair it is given in `found` and asks for more.
+pub fn pairs_into(found: &mut Vec<(u32, u32)>) -> impl FnMut(TrianglePair) -> bool + '_ {
+    |p: TrianglePair| {
+        found.push((p.a, p.b));
+        true
+    }
+}
+
+/// For every node, the triangles below it (leaves in tree order), collected independently of
+/// the kernel.
+pub fn node_triangles<S: Scalar>(image: &Image<'_, S>) -> Vec<Vec<u32>> {
+    let tree = &image.tree;
+    let n = tree.node_count();
+    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Children have larger indices than parents: fill bottom-up.
+    for k in (0..n).rev() {
+        sets[k] = match tree.kind(k).expect("valid node") {
+            NodeKind::Leaf { triangle } => vec![triangle],
+            NodeKind::Internal { left, right } => {
+                let mut s = sets[left as usize].clone();
+                s.extend_from_slice(&sets[right as usize]);
+                s
+            }
+            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
+        };
+    }
+    sets
 }
 
 /// For every node, the sorted vertex indices of the triangles below it.

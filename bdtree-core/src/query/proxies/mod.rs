@@ -103,6 +103,21 @@ pub const fn proxy_stack_capacity(
     )
 }
 
+/// Proxies `i` of a and `j` of b on their own spheres (b's as a sees it): the pair reported,
+/// its depth how far the spheres overlap.
+#[inline(always)]
+fn proxy_pair<S: Scalar>(i: u32, j: u32, sa: [S; 4], sb: [S; 4]) -> ProxyPair<S> {
+    let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+    let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    ProxyPair {
+        a: i,
+        b: j,
+        sphere_a: sa,
+        sphere_b: sb,
+        depth: sa[3] + sb[3] - distance,
+    }
+}
+
 /// The enlargement of a body's non-proxy spheres (module docs).
 fn margin<S: Scalar>(body: &Body<'_, '_, S>) -> S {
     let levels = S::from_u32(8 + body.tree().depth().div_ceil(4));

@@ -27,8 +27,10 @@
 
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
-use crate::walk::output::{report, ProxyPair, ProxySink, QueryStats, QueryStatus};
+use crate::walk::output::{report, ProxySink, QueryStats, QueryStatus};
 use crate::walk::{Bodies, Side};
+
+use super::proxy_pair;
 
 /// Whether arithmetic in `S` is in hardware here: x86, x86-64, AArch64, WebAssembly, and f32 on
 /// 32-bit ARM with a hardware FPU (`eabihf`: Cortex-M4F/M7/M33, Cortex-R). Elsewhere (Cortex-M0,
@@ -256,15 +258,7 @@ pub(super) fn descend<S: Scalar, V: View<S>, const ALL: bool>(
                     continue;
                 }
             }
-            let d = [sj[0] - si[0], sj[1] - si[1], sj[2] - si[2]];
-            let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-            let pair = ProxyPair {
-                a: i,
-                b: j,
-                sphere_a: si,
-                sphere_b: sj,
-                depth: si[3] + sj[3] - distance,
-            };
+            let pair = proxy_pair(i, j, si, sj);
             if let Err(status) = report(sink, pair, stats) {
                 return status;
             }

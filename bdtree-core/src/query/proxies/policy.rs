@@ -9,10 +9,11 @@ use crate::body::Body;
 use crate::bounds::sphere::spheres_overlap;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
-use crate::walk::output::{report, ProxyPair, ProxySink, QueryOutcome, QueryStats, QueryStatus};
+use crate::walk::output::{report, ProxySink, QueryOutcome, QueryStats, QueryStatus};
 use crate::walk::{run_query, Bodies, Flow, Node, Policy};
 
 use super::packed::Moved;
+use super::proxy_pair;
 
 /// The proxy query's policy: spheres enlarged above the proxy depth, proxies terminal, the
 /// leaf step reports the pair.
@@ -112,15 +113,7 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Proxies<'_, '_, '_, '_, '_,
         else {
             return Err(QueryStatus::Inconsistent);
         };
-        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-        let pair = ProxyPair {
-            a: i,
-            b: j,
-            sphere_a: sa,
-            sphere_b: sb,
-            depth: sa[3] + sb[3] - distance,
-        };
+        let pair = proxy_pair(i, j, sa, sb);
         report(self.sink, pair, stats)?;
         Ok(Flow::Continue)
     }
@@ -200,15 +193,7 @@ impl<S: Scalar, X: ProxySink<S> + ?Sized> Policy for Apart<'_, '_, '_, '_, '_, S
             return Err(QueryStatus::Inconsistent);
         };
         let sb = self.see(false, sb);
-        let d = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-        let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-        let pair = ProxyPair {
-            a: i,
-            b: j,
-            sphere_a: sa,
-            sphere_b: sb,
-            depth: sa[3] + sb[3] - distance,
-        };
+        let pair = proxy_pair(i, j, sa, sb);
         report(self.inner.sink, pair, stats)?;
         Ok(Flow::Continue)
     }

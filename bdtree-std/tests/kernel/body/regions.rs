@@ -2,7 +2,7 @@
 //! recomputes exactly the nodes whose support meets them, and every sphere — recomputed or
 //! carried over — still contains its node's deformed vertices; queries equal brute force.
 
-use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar, TrianglePair};
+use bdtree_core::{collide, stack_capacity, Body, BodyError, Pose, Scalar};
 use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
@@ -12,7 +12,7 @@ use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::{
-    config, dist, image_in, node_vertices, set_state_f64, shuffled, sphere_f64, Rng,
+    config, dist, image_in, node_vertices, pairs_into, set_state_f64, shuffled, sphere_f64, Rng,
 };
 
 fn bodies() -> Vec<(Mesh, Basis)> {
@@ -199,10 +199,7 @@ fn queries_with_regions_equal_brute_force_step_after_step() {
         .expect("pose");
         b.set_state(pb, &f(&qb)).expect("b");
         let mut found = Vec::new();
-        let outcome = collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        });
+        let outcome = collide(&mut a, &mut b, &mut stack, &mut pairs_into(&mut found));
         assert!(outcome.status.is_complete());
         found.sort_unstable();
         let wa_ = oracle::deform(&mesh.vertices, Some(&basis), &qa, &io::Pose::IDENTITY);

@@ -3,10 +3,8 @@
 //! crumpled grid, a torus with point triangles, bodies 100 units across) against the brute
 //! force, and the distance query on them. The leaf test on single pairs: [`super::degenerate`].
 
-use crate::support::{collide_all, config, image_in, nearest, set_state_f64, Rng};
-use bdtree_core::{
-    collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar, TrianglePair,
-};
+use crate::support::{collide_all, config, image_in, nearest, pairs_into, set_state_f64, Rng};
+use bdtree_core::{collide_self, self_stack_capacity, stack_capacity, Body, QueryStatus, Scalar};
 use bdtree_std::build::quality::counts;
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
@@ -120,10 +118,7 @@ fn self_query<S: Scalar>(a: &Placed<'_>, extent: f64) -> Result<(usize, usize), 
     set(&mut body, a);
     let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
     let mut found = Vec::new();
-    let outcome = collide_self(&mut body, &mut stack, &mut |p: TrianglePair| {
-        found.push((p.a, p.b));
-        true
-    });
+    let outcome = collide_self(&mut body, &mut stack, &mut pairs_into(&mut found));
     prop_assert_eq!(outcome.status, QueryStatus::Complete);
     found.sort_unstable();
     let world = oracle::deform(&a.mesh.vertices, Some(&a.basis), &a.q, &a.pose);

@@ -17,7 +17,8 @@ use proptest::prelude::*;
 
 use super::corrupt::{parse_err, patched, reseal};
 use crate::support::{
-    config, dist, meshes, node_vertices, proxy_of_triangle, rough_basis, stored_model, Rng,
+    config, dist, meshes, node_vertices, pairs_into, proxy_of_triangle, rough_basis, stored_model,
+    Rng,
 };
 
 const FORMATS: [Encoding; 3] = [Encoding::Float, Encoding::Q16, Encoding::Q8];
@@ -218,10 +219,7 @@ proptest! {
         b.set_state(pose(&pb), &q32(&qb)).unwrap();
         let mut stack = vec![[0u32; 2]; stack_capacity(ca.tree.depth(), src_b.tree.depth())];
         let mut found: Vec<(u32, u32)> = Vec::new();
-        let outcome = collide(&mut a, &mut b, &mut stack, &mut |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        });
+        let outcome = collide(&mut a, &mut b, &mut stack, &mut pairs_into(&mut found));
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
         found.sort_unstable();
         for c in &contacts {

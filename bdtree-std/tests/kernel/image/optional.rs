@@ -23,7 +23,7 @@ use bdtree_std::shapes::procedural::{icosphere, sheet, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 
 use super::corrupt::{parse_err, patched, reseal};
-use crate::support::Rng;
+use crate::support::{folding_sheet, pairs_into, Rng};
 
 fn sheet_model() -> (Mesh, Basis) {
     let mesh = sheet(1.0, 0.5, 8, 4);
@@ -403,23 +403,6 @@ fn an_f64_self_image_parses_with_its_tables() {
     check::<f64>(&image);
 }
 
-/// A sheet whose right half folds over its still left half (mode 1) and which bends whole
-/// (mode 0), as `self_steps` walks it: its larger nodes have normal bounds (over 128
-/// triangles) and affine spheres (over 16), and the lazy self query reads them on the states
-/// below.
-fn folding_sheet() -> (Mesh, Basis) {
-    let mesh = sheet(2.0, 1.0, 16, 8);
-    let mut basis = Basis::zeros(mesh.vertices.len(), 2);
-    for (i, v) in mesh.vertices.iter().enumerate() {
-        basis.data[6 * i + 4] = 0.5 * v[0] * v[0] + 0.3 * v[1];
-        if v[0] > 0.0 {
-            basis.data[6 * i + 1] = -2.0 * v[0];
-            basis.data[6 * i + 5] = 0.6 * v[0] * v[1];
-        }
-    }
-    (mesh, basis)
-}
-
 const FOLDS: [[f32; 2]; 7] = [
     [0.0, 1.2],
     [0.0, 1.0],
@@ -452,10 +435,7 @@ fn fold_statuses(bytes: &[u8], mesh: &Mesh, basis: &Basis) -> Vec<QueryStatus> {
             &mut cones,
             &mut Default::default(),
             &mut stack,
-            &mut |p: TrianglePair| {
-                found.push((p.a, p.b));
-                true
-            },
+            &mut pairs_into(&mut found),
         );
         if outcome.status.is_complete() {
             found.sort_unstable();

@@ -13,7 +13,9 @@ use bdtree_std::shapes::procedural::{icosphere, smooth_basis};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, kernel_pose, meshes, node_vertices, precision, rough_basis, Rng};
+use crate::support::{
+    config, kernel_pose, meshes, node_vertices, pairs_into, precision, rough_basis, Rng,
+};
 
 /// Every deformed vertex (f64, source data) inside its node's world box.
 fn containment<S: Scalar>(
@@ -96,10 +98,7 @@ fn queries<S: Scalar>(
             &tbb,
             test,
             &mut stack,
-            &mut |p: TrianglePair| {
-                found.push((p.a, p.b));
-                true
-            },
+            &mut pairs_into(&mut found),
         );
         prop_assert_eq!(outcome.status, QueryStatus::Complete);
         found.sort_unstable();

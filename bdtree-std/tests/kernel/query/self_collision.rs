@@ -17,10 +17,13 @@ use bdtree_std::build::{
 use bdtree_std::io;
 use bdtree_std::io::{Basis, Mesh};
 use bdtree_std::shapes::procedural::{bar, blob, icosphere, sheet, smooth_basis, torus};
+use bdtree_std::vec3::{cross, sub};
 use bdtree_std::{host, oracle, BodyStorage};
 use proptest::prelude::*;
 
-use crate::support::{config, kernel_pose, options_in, rough_basis, Rng};
+use crate::support::{
+    config, kernel_pose, node_triangles, options_in, pairs_into, rough_basis, Rng,
+};
 
 /// Checks one body and state in every mode a user can choose — the exact traversal
 /// (`collide_self`, no vertex cache), the culled one (`collide_self_with` with signatures,
@@ -479,13 +482,7 @@ fn normal_cones_nest_and_hold_for_the_true_normals() {
                     }
                     for &t in &sets[k] {
                         let [a, b, c] = mesh.triangles[t as usize].map(|v| world[v as usize]);
-                        let e1 = [0, 1, 2].map(|i| b[i] - a[i]);
-                        let e2 = [0, 1, 2].map(|i| c[i] - a[i]);
-                        let normal = [
-                            e1[1] * e2[2] - e1[2] * e2[1],
-                            e1[2] * e2[0] - e1[0] * e2[2],
-                            e1[0] * e2[1] - e1[1] * e2[0],
-                        ];
+                        let normal = cross(sub(b, a), sub(c, a));
                         let dot: f64 = (0..3).map(|i| normal[i] * f64::from(dir[i])).sum();
                         assert!(
                             dot > 0.0,
@@ -496,25 +493,6 @@ fn normal_cones_nest_and_hold_for_the_true_normals() {
             }
         }
     }
-}
-
-/// The triangles below each node, collected independently of the kernel.
-fn node_triangles<S: Scalar>(image: &bdtree_core::Image<'_, S>) -> Vec<Vec<u32>> {
-    use bdtree_core::NodeKind;
-    let n = image.tree.node_count();
-    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for k in (0..n).rev() {
-        sets[k] = match image.tree.kind(k).expect("node") {
-            NodeKind::Leaf { triangle } => vec![triangle],
-            NodeKind::Internal { left, right } => {
-                let mut s = sets[left as usize].clone();
-                s.extend_from_slice(&sets[right as usize]);
-                s
-            }
-            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
-        };
-    }
-    sets
 }
 
 /// The vertices below each node, collected independently of the kernel (leaves' triangles).
@@ -642,28 +620,22 @@ fn list_run(
             ..SelfAids::NONE
         };
         let mut found = Vec::new();
-        let mut sink = |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        };
-        let outcome = collide_self(&mut body, &mut stack, &mut sink);
+        let outcome = collide_self(&mut body, &mut stack, &mut pairs_into(&mut found));
         let exact = settle(&mut found, outcome)?;
         let mut typed_counts = UnitCounts::default();
-        let mut sink = |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        };
-        let outcome = collide_self_with(&mut body, aids, &mut typed_counts, &mut stack, &mut sink);
+        let outcome = collide_self_with(
+            &mut body,
+            aids,
+            &mut typed_counts,
+            &mut stack,
+            &mut pairs_into(&mut found),
+        );
         let typed = settle(&mut found, outcome)?;
-        let mut sink = |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        };
         let outcome = list.collide(
             &mut body,
             aids,
             &mut stack,
-            &mut sink,
+            &mut pairs_into(&mut found),
             &mut UnitCounts::default(),
         );
         let incremental = settle(&mut found, outcome)?;
@@ -679,15 +651,11 @@ fn list_run(
             normals: Default::default(),
             spheres: Default::default(),
         };
-        let mut sink = |p: TrianglePair| {
-            found.push((p.a, p.b));
-            true
-        };
         let outcome = culled_list.collide(
             &mut body,
             culled_aids,
             &mut stack,
-            &mut sink,
+            &mut pairs_into(&mut found),
             &mut UnitCounts::default(),
         );
         let culled = settle(&mut found, outcome)?;

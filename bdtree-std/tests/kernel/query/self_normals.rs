@@ -9,11 +9,12 @@ use bdtree_core::{Body, Pose, Scalar};
 use bdtree_std::build::{self_normals, NodeRows};
 use bdtree_std::io::{self, Basis, Mesh};
 use bdtree_std::shapes::procedural::{blob, sheet, smooth_basis, torus};
+use bdtree_std::vec3::{cross, sub};
 use bdtree_std::{oracle, BodyStorage};
 use proptest::prelude::*;
 
 use crate::support::families::{family_basis, family_mesh, placed, BasisKind, FAMILIES};
-use crate::support::{config, image_in, kernel_pose, rough_basis, Rng};
+use crate::support::{config, image_in, kernel_pose, node_triangles, rough_basis, Rng};
 
 /// Checks every row's bits against the f64 normals of `mesh` deformed by `basis` at the
 /// body's own `q` and turned by the body's own rotation matrix (the state the kernel bounds);
@@ -42,13 +43,7 @@ fn proven_bits_hold<S: Scalar>(
             proven += 1;
             for &t in set {
                 let [a, b, c] = mesh.triangles[t as usize].map(|v| world[v as usize]);
-                let e1 = [0, 1, 2].map(|i| b[i] - a[i]);
-                let e2 = [0, 1, 2].map(|i| c[i] - a[i]);
-                let n = [
-                    e1[1] * e2[2] - e1[2] * e2[1],
-                    e1[2] * e2[0] - e1[0] * e2[2],
-                    e1[0] * e2[1] - e1[1] * e2[0],
-                ];
+                let n = cross(sub(b, a), sub(c, a));
                 let dot: f64 = (0..3).map(|i| n[i] * f64::from(dir[i])).sum();
                 prop_assert!(
                     dot > 0.0,
@@ -65,23 +60,14 @@ fn proven_bits_hold<S: Scalar>(
     Ok(proven)
 }
 
-/// The triangles below each node, collected independently of the kernel.
-fn node_sets<S: Scalar>(image: &bdtree_core::Image<'_, S>) -> Vec<Vec<u32>> {
-    use bdtree_core::NodeKind;
-    let n = image.tree.node_count();
-    let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for k in (0..n).rev() {
-        sets[k] = match image.tree.kind(k).expect("node") {
-            NodeKind::Leaf { triangle } => vec![triangle],
-            NodeKind::Internal { left, right } => {
-                let mut s = sets[left as usize].clone();
-                s.extend_from_slice(&sets[right as usize]);
-                s
-            }
-            NodeKind::Cut => unreachable!("complete trees have no cut nodes"),
-        };
+/// The properties' meshes: a sheet, a blob, a torus, then the self families (`shape ≥ 3`).
+fn drawn_mesh(shape: usize, seed: u64, rng: &mut Rng) -> Mesh {
+    match shape {
+        0 => sheet(1.5, 1.0, 10, 6),
+        1 => blob(0.5, 2, 5, seed),
+        2 => torus(0.6, 0.2, 12, 6),
+        s => family_mesh(FAMILIES[(s - 3) % FAMILIES.len()], rng),
     }
-    sets
 }
 
 /// One mesh, basis and state in scalar `S`: the rows' bits hold; returns the bits proven.
@@ -102,7 +88,7 @@ fn case<S: Scalar>(
     let mut body = cache.body(&image).expect("body");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(kernel_pose::<S>(pose), &qs).expect("state");
-    proven_bits_hold(&body, table.normals(), mesh, basis, &node_sets(&image))
+    proven_bits_hold(&body, table.normals(), mesh, basis, &node_triangles(&image))
 }
 
 proptest! {
@@ -123,12 +109,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let mut rng = Rng::new(seed);
-        let mesh = match shape {
-            0 => sheet(1.5, 1.0, 10, 6),
-            1 => blob(0.5, 2, 5, seed),
-            2 => torus(0.6, 0.2, 12, 6),
-            s => family_mesh(FAMILIES[(s - 3) % FAMILIES.len()], &mut rng),
-        };
+        let mesh = drawn_mesh(shape, seed, &mut rng);
         let basis = match kind {
             0 => family_basis(BasisKind::None, &mesh, modes, 0.3, &mut rng),
             1 => Some(rough_basis(mesh.vertices.len(), modes, 0.3, &mut rng)),
@@ -213,7 +194,8 @@ fn root_bits<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>, q: &[f64], pose: &io
     let mut body = cache.body(&image).expect("body");
     let qs: Vec<S> = q.iter().map(|&x| S::from_f64(x)).collect();
     body.set_state(kernel_pose::<S>(pose), &qs).expect("state");
-    proven_bits_hold(&body, table.normals(), mesh, basis, &node_sets(&image)).expect("bits hold");
+    proven_bits_hold(&body, table.normals(), mesh, basis, &node_triangles(&image))
+        .expect("bits hold");
     table
         .normals()
         .cone(&body, 0)
@@ -233,7 +215,7 @@ fn degenerate_triangles_and_rigid_bodies_get_no_rows() {
     let buf = image_in::<f32>(&mesh, Some(&basis));
     let image = buf.parse::<f32>().expect("image");
     let table: NodeRows = self_normals(&image.tree, &image.model, 2);
-    let sets = node_sets(&image);
+    let sets = node_triangles(&image);
     for (k, set) in sets.iter().enumerate() {
         let has = table.has_row(k);
         let degenerate = set.contains(&10);
@@ -291,12 +273,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let mut rng = Rng::new(seed);
-        let mesh = match shape {
-            0 => sheet(1.5, 1.0, 10, 6),
-            1 => blob(0.5, 2, 5, seed),
-            2 => torus(0.6, 0.2, 12, 6),
-            s => family_mesh(FAMILIES[(s - 3) % FAMILIES.len()], &mut rng),
-        };
+        let mesh = drawn_mesh(shape, seed, &mut rng);
         let basis = match kind {
             0 => Some(rough_basis(mesh.vertices.len(), modes, 0.3, &mut rng)),
             1 => family_basis(BasisKind::Clamped, &mesh, modes, 0.3, &mut rng),
@@ -331,7 +308,7 @@ fn contained<S: Scalar>(
     let q_stored: Vec<f64> = qs.iter().map(|x| x.to_f64()).collect();
     let world = oracle::deform(&mesh.vertices, basis, &q_stored, pose);
     let mut checked = 0;
-    for (k, set) in node_sets(&image).iter().enumerate() {
+    for (k, set) in node_triangles(&image).iter().enumerate() {
         let Some(sphere) = body
             .affine_sphere(k, &table.spheres())
             .expect("the host's rows read")

@@ -11,11 +11,10 @@ use bdtree_core::{
     collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{build, self_certificates, self_contours, self_normals, self_spheres};
-use bdtree_std::io::{self, Basis};
-use bdtree_std::shapes::procedural::sheet;
+use bdtree_std::io;
 use bdtree_std::{oracle, BodyStorage};
 
-use crate::support::options_in;
+use crate::support::{folding_sheet, options_in, pairs_into};
 
 /// A sheet whose right half folds over its still left half (`q₁ = 1`: mirrored and tilted
 /// through it) and which bends whole (`q₀`), walked lazily on one body over states that move
@@ -35,18 +34,9 @@ fn a_lazy_walk_over_steps_reads_no_sphere_of_an_earlier_step() {
 /// `tables`: with the normal bounds and affine spheres (every node over two triangles or more
 /// gets a row, so that the walk takes them wherever they bound).
 fn walk_steps<S: Scalar>(tables: bool) {
-    let mesh = sheet(2.0, 1.0, 16, 8);
     // Mode 0 bends the whole sheet (nothing still: the query refits every sphere before its
     // walk); mode 1 folds the right half (the left half still: the lazy path).
-    // Entry (3i + k, j) at data[(3i + k) · 2 + j].
-    let mut basis = Basis::zeros(mesh.vertices.len(), 2);
-    for (i, v) in mesh.vertices.iter().enumerate() {
-        basis.data[6 * i + 4] = 0.5 * v[0] * v[0] + 0.3 * v[1];
-        if v[0] > 0.0 {
-            basis.data[6 * i + 1] = -2.0 * v[0];
-            basis.data[6 * i + 5] = 0.6 * v[0] * v[1];
-        }
-    }
+    let (mesh, basis) = folding_sheet();
     let buf = build(&mesh, Some(&basis), options_in::<S>(), &mut |_| {})
         .expect("build")
         .0;
@@ -112,10 +102,7 @@ fn walk_steps<S: Scalar>(tables: bool) {
             &mut cones,
             &mut UnitCounts::default(),
             &mut stack,
-            &mut |p: TrianglePair| {
-                found.push((p.a, p.b));
-                true
-            },
+            &mut pairs_into(&mut found),
         );
         assert_eq!(
             outcome.status,

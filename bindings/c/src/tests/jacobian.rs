@@ -108,14 +108,7 @@ macro_rules! jacobian_through_c {
                     A::InPlaneA(i) => (4, i, 0),
                     A::InPlaneB(j) => (5, 0, j),
                 };
-                (
-                    p.axis,
-                    p.edge_a,
-                    p.edge_b,
-                    p.reversed,
-                    p.vertices_a,
-                    p.vertices_b,
-                ) == (axis, i, j, u8::from(f.reversed), f.vertices_a, f.vertices_b)
+                features(p) == [axis, i, j, u8::from(f.reversed), f.vertices_a, f.vertices_b]
             }
 
             fn features(p: &$penetration) -> [u8; 6] {
