@@ -720,18 +720,22 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             (c, a, b)
         };
         let mut center = mid(p, q);
-        if norm2(sub(o, center)) > norm2(sub(p, center)).max(norm2(sub(q, center))) {
+        // Whatever the centre's rounding, the radius is measured from it to every vertex:
+        // the three distances the choice of the centre measures, when it stays.
+        let ends = norm2(sub(p, center)).max(norm2(sub(q, center)));
+        let opposite = norm2(sub(o, center));
+        let mut r2 = ends.max(opposite);
+        if opposite > ends {
             let third = S::ONE / S::from_u32(3);
             center = [
                 (a[0] + b[0] + c[0]) * third,
                 (a[1] + b[1] + c[1]) * third,
                 (a[2] + b[2] + c[2]) * third,
             ];
+            r2 = norm2(sub(a, center))
+                .max(norm2(sub(b, center)))
+                .max(norm2(sub(c, center)));
         }
-        // Whatever the centre's rounding, the radius is measured from it to every vertex.
-        let r2 = norm2(sub(a, center))
-            .max(norm2(sub(b, center)))
-            .max(norm2(sub(c, center)));
         let grow = S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF;
         let r = r2.sqrt() * grow;
         [

@@ -225,6 +225,7 @@ impl<S: Scalar> Body<'_, '_, S> {
     ///
     /// [`BadRow`] when the node's entry in `spheres` cannot be read (checked as it is read: a
     /// self query then ends with [`crate::QueryStatus::BadSection`]).
+    #[inline]
     pub fn affine_sphere(
         &self,
         node: usize,
@@ -233,6 +234,20 @@ impl<S: Scalar> Body<'_, '_, S> {
         if S::BYTES == 8 && cfg!(target_os = "none") {
             return Ok(None);
         }
+        // The common case of a walk's small nodes, without a call: no row.
+        if !spheres.has_row(node) {
+            return Ok(None);
+        }
+        self.affine_read(node, spheres)
+    }
+
+    /// [`Body::affine_sphere`] of a node with a row: the row read, checked and used.
+    #[inline(never)]
+    fn affine_read(
+        &self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Result<Option<[S; 4]>, BadRow> {
         let Ok(id) = u32::try_from(node) else {
             return Ok(None);
         };

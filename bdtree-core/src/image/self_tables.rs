@@ -232,16 +232,59 @@ fn first_invalid(row: &[f32], signed: &Signed) -> Option<usize> {
     })
 }
 
+/// Bits of the largest finite f32 (the finite values of either sign are those at or below it
+/// with the sign bit cleared).
+const MAX_FINITE: u32 = 0x7f7f_ffff;
+/// Bits of the f32 `-0.0` (not below 0).
+const NEGATIVE_ZERO: u32 = 0x8000_0000;
+
+/// Whether `row` has no value [`first_invalid`] would find, in one pass without a branch per
+/// value: the values' bits compared and the answers or-ed (a few integer operations a value,
+/// which a host compiler runs in vector lanes), the ranges in place of a search per value.
+/// The reader's check, run on every row it reads; `signed` holds sorted ranges (empty ones
+/// are skipped), else the check falls back to [`first_invalid`].
+#[inline]
+fn row_valid(row: &[f32], signed: &Signed) -> bool {
+    // Not finite: an exponent of all ones, either sign.
+    let loose = |values: &[f32]| {
+        values.iter().fold(0u32, |bad, x| {
+            bad | u32::from(x.to_bits() & !NEGATIVE_ZERO > MAX_FINITE)
+        })
+    };
+    // Not finite or below 0: every bit pattern above the largest finite value but `-0.0`.
+    let strict = |values: &[f32]| {
+        values.iter().fold(0u32, |bad, x| {
+            let bits = x.to_bits();
+            bad | (u32::from(bits > MAX_FINITE) & u32::from(bits != NEGATIVE_ZERO))
+        })
+    };
+    let mut bad = 0u32;
+    let mut from = 0usize;
+    for &(a, b) in signed {
+        if a >= b {
+            continue;
+        }
+        let (Some(before), Some(within)) = (row.get(from..a), row.get(a..b)) else {
+            return first_invalid(row, signed).is_none();
+        };
+        bad |= strict(before) | loose(within);
+        from = b;
+    }
+    bad |= strict(row.get(from..).unwrap_or(&[]));
+    bad == 0
+}
+
 /// Row `node` of an indexed table of rows of `width` scalars (`None`: the node has none),
 /// checked as it is read ([`BadRow`]): its number possible for its place and its values
-/// valid. `O(width)`, as the row's use.
+/// valid (`signed` gives the ranges free of sign, asked only for a row). `O(width)`, as the
+/// row's use.
 #[inline]
 fn indexed<'a>(
     index: &[u32],
     rows: &'a [f32],
     node: u32,
     width: usize,
-    signed: &Signed,
+    signed: impl FnOnce() -> Signed,
 ) -> Result<Option<&'a [f32]>, BadRow> {
     let Some(&i) = index.get(node as usize) else {
         return Ok(None);
@@ -257,7 +300,7 @@ fn indexed<'a>(
         .get(start..start.checked_add(width).ok_or(BadRow)?)
         .ok_or(BadRow)?;
     let left = (rows.len() / width.max(1)).saturating_sub(i as usize);
-    if i > node || left > later || first_invalid(row, signed).is_some() {
+    if i > node || left > later || !row_valid(row, &signed()) {
         return Err(BadRow);
     }
     Ok(Some(row))
@@ -324,13 +367,9 @@ impl<'a> SelfNormals<'a> {
     /// be read.
     #[inline]
     pub(crate) fn row(&self, node: u32, modes: usize) -> Result<Option<&'a [f32]>, BadRow> {
-        indexed(
-            self.index,
-            self.rows,
-            node,
-            normal_row_width(modes),
-            &normal_signed(modes),
-        )
+        indexed(self.index, self.rows, node, normal_row_width(modes), || {
+            normal_signed(modes)
+        })
     }
 
     /// The whole table checked for a tree of `nodes` nodes and `modes` modes (see
@@ -363,13 +402,16 @@ impl<'a> SelfSpheres<'a> {
     /// be read.
     #[inline]
     pub(crate) fn row(&self, node: u32, modes: usize) -> Result<Option<&'a [f32]>, BadRow> {
-        indexed(
-            self.index,
-            self.rows,
-            node,
-            sphere_row_width(modes),
-            &sphere_signed(modes),
-        )
+        indexed(self.index, self.rows, node, sphere_row_width(modes), || {
+            sphere_signed(modes)
+        })
+    }
+
+    /// Whether node `node` has a row (its entry not [`NO_ROW`]; read, not checked: the read
+    /// of the row checks it). One load.
+    #[inline(always)]
+    pub(crate) fn has_row(&self, node: usize) -> bool {
+        self.index.get(node).is_some_and(|&i| i != NO_ROW)
     }
 
     /// The whole table checked, as [`SelfNormals::check`].
@@ -381,5 +423,56 @@ impl<'a> SelfSpheres<'a> {
             sphere_row_width(modes),
             &sphere_signed(modes),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader's branch-free check and the whole check's search agree on every row made of
+    /// the values where a sign or finiteness test could slip (zeros of both signs, the
+    /// smallest and largest finite values, infinities, NaNs of both signs, a negative value),
+    /// placed in and out of the signed ranges of both tables' layouts.
+    #[test]
+    fn row_valid_agrees_with_first_invalid() {
+        let values = [
+            0.0f32,
+            -0.0,
+            1.5,
+            -1.5,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::from_bits(1),
+            f32::from_bits(NEGATIVE_ZERO | 1),
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for modes in [0usize, 1, 2, 7] {
+            for (width, signed) in [
+                (normal_row_width(modes), normal_signed(modes)),
+                (sphere_row_width(modes), sphere_signed(modes)),
+            ] {
+                let base = [0.25f32; 256];
+                let base = &base[..width];
+                assert!(row_valid(base, &signed));
+                for at in 0..width {
+                    for &x in &values {
+                        let mut row = [0.25f32; 256];
+                        let row = &mut row[..width];
+                        row[at] = x;
+                        assert_eq!(
+                            row_valid(row, &signed),
+                            first_invalid(row, &signed).is_none(),
+                            "M = {modes}, width {width}, value {x:?} at {at}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

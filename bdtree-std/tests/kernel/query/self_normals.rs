@@ -185,6 +185,45 @@ fn a_rigidly_turned_rippled_sheet_is_proven_whole() {
     }
 }
 
+/// The same sheet turned without the ripple, a rigid turn through two modes: every node with a
+/// row takes its affine sphere (within a quarter of its rest radius, which the lazy refit
+/// takes in place of the node's subtree) at every angle, rotated and far away, in f32 and
+/// f64, and each contains its node's vertices.
+#[test]
+fn a_rigidly_turned_sheet_takes_its_affine_spheres() {
+    let mesh = sheet(2.0, 1.0, 16, 8);
+    let modes = 2;
+    let mut data = vec![0.0; 3 * mesh.vertices.len() * modes];
+    for (i, p) in mesh.vertices.iter().enumerate() {
+        let s = p[0] + 1.0;
+        data[3 * i * modes] = s;
+        data[(3 * i + 2) * modes + 1] = s;
+    }
+    let basis = Basis {
+        vertices: mesh.vertices.len(),
+        modes,
+        data,
+    };
+    let mut rng = Rng::new(0xBD7_0763);
+    for step in 0..=6 {
+        let theta = std::f64::consts::PI * f64::from(step) / 6.0;
+        let q = [theta.cos() - 1.0, theta.sin()];
+        for posed in [0.0, 300.0] {
+            let pose = io::Pose {
+                rotation: rng.rotation(),
+                translation: [posed; 3],
+            };
+            for (taken, rows) in [
+                contained::<f32>(&mesh, Some(&basis), &q, &pose).expect("contained"),
+                contained::<f64>(&mesh, Some(&basis), &q, &pose).expect("contained"),
+            ] {
+                assert!(rows > 0);
+                assert_eq!(taken, rows, "θ = {theta:.3}, posed at {posed}");
+            }
+        }
+    }
+}
+
 /// [`case`]'s check, and the root's proven bits.
 fn root_bits<S: Scalar>(mesh: &Mesh, basis: Option<&Basis>, q: &[f64], pose: &io::Pose) -> u16 {
     let buf = image_in::<S>(mesh, basis);
@@ -290,13 +329,13 @@ proptest! {
     }
 }
 
-/// [`affine_spheres_contain_their_nodes`] in scalar `S`.
+/// [`affine_spheres_contain_their_nodes`] in scalar `S`: the spheres given and the rows.
 fn contained<S: Scalar>(
     mesh: &Mesh,
     basis: Option<&Basis>,
     q: &[f64],
     pose: &io::Pose,
-) -> Result<usize, TestCaseError> {
+) -> Result<(usize, usize), TestCaseError> {
     use bdtree_std::build::self_spheres;
     let buf = image_in::<S>(mesh, basis);
     let image = buf.parse::<S>().expect("image");
@@ -333,5 +372,5 @@ fn contained<S: Scalar>(
             }
         }
     }
-    Ok(checked)
+    Ok((checked, table.len()))
 }
