@@ -187,8 +187,9 @@ pub enum QueryStatus {
     /// in the rows). The answer is incomplete: treat the body as possibly colliding, and
     /// rebuild the image.
     BadSection {
-        /// The section's name (as [`crate::image::SECTION_NAMES`]).
-        section: &'static str,
+        /// The section ([`crate::image::Section::name`] gives its name): one byte, so that
+        /// the status stays as small as its other variants (12 bytes on 32-bit targets).
+        section: crate::image::Section,
         /// The first bad place in it.
         index: usize,
     },
