@@ -239,25 +239,11 @@ const MAX_FINITE: u32 = 0x7f7f_ffff;
 const NEGATIVE_ZERO: u32 = 0x8000_0000;
 
 /// Whether `row` has no value [`first_invalid`] would find, in one pass without a branch per
-/// value: the values' bits compared and the answers or-ed (a few integer operations a value,
-/// which a host compiler runs in vector lanes), the ranges in place of a search per value.
-/// The reader's check, run on every row it reads; `signed` holds sorted ranges (empty ones
-/// are skipped), else the check falls back to [`first_invalid`].
-#[inline]
+/// value (see [`bad_values`]), the ranges walked in place of a search per value. The
+/// reader's check, run on every row it reads; `signed` holds sorted ranges (empty ones are
+/// skipped), else the check falls back to [`first_invalid`].
+#[inline(never)]
 fn row_valid(row: &[f32], signed: &Signed) -> bool {
-    // Not finite: an exponent of all ones, either sign.
-    let loose = |values: &[f32]| {
-        values.iter().fold(0u32, |bad, x| {
-            bad | u32::from(x.to_bits() & !NEGATIVE_ZERO > MAX_FINITE)
-        })
-    };
-    // Not finite or below 0: every bit pattern above the largest finite value but `-0.0`.
-    let strict = |values: &[f32]| {
-        values.iter().fold(0u32, |bad, x| {
-            let bits = x.to_bits();
-            bad | (u32::from(bits > MAX_FINITE) & u32::from(bits != NEGATIVE_ZERO))
-        })
-    };
     let mut bad = 0u32;
     let mut from = 0usize;
     for &(a, b) in signed {
@@ -267,11 +253,25 @@ fn row_valid(row: &[f32], signed: &Signed) -> bool {
         let (Some(before), Some(within)) = (row.get(from..a), row.get(a..b)) else {
             return first_invalid(row, signed).is_none();
         };
-        bad |= strict(before) | loose(within);
+        bad |= bad_values(before, true) | bad_values(within, false);
         from = b;
     }
-    bad |= strict(row.get(from..).unwrap_or(&[]));
+    bad |= bad_values(row.get(from..).unwrap_or(&[]), true);
     bad == 0
+}
+
+/// Not 0 when a value of `values` is not finite or, `strict`, below 0 (`-0.0` is not): the
+/// values' bits compared and the answers or-ed, a few integer operations a value (which a
+/// host compiler runs in vector lanes), one loop for both kinds of value (flash).
+#[inline(never)]
+fn bad_values(values: &[f32], strict: bool) -> u32 {
+    // Without `strict`, the sign bit cleared: only the non-finite remain above the largest
+    // finite value (and none is `-0.0`).
+    let keep = if strict { u32::MAX } else { !NEGATIVE_ZERO };
+    values.iter().fold(0u32, |bad, x| {
+        let bits = x.to_bits() & keep;
+        bad | (u32::from(bits > MAX_FINITE) & u32::from(bits != NEGATIVE_ZERO))
+    })
 }
 
 /// Row `node` of an indexed table of rows of `width` scalars (`None`: the node has none),
