@@ -187,9 +187,8 @@ pub enum QueryStatus {
     /// in the rows). The answer is incomplete: treat the body as possibly colliding, and
     /// rebuild the image.
     BadSection {
-        /// The section ([`crate::image::Section::name`] gives its name): one byte, so that
-        /// the status stays as small as its other variants (12 bytes on 32-bit targets).
-        section: crate::image::Section,
+        /// The section's name (as [`crate::image::SECTION_NAMES`]).
+        section: &'static str,
         /// The first bad place in it.
         index: usize,
     },

@@ -65,7 +65,6 @@ use crate::bounds::sphere::spheres_overlap;
 use crate::image::optional::split;
 use crate::image::self_tables::vertex_bit;
 use crate::image::tree::{TreeView, NONE};
-use crate::image::Section;
 use crate::scalar::Scalar;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
 #[cfg(feature = "speed")]
@@ -335,13 +334,13 @@ fn named(
     }
     if let Err(index) = aids.normals.check(nodes, modes) {
         return QueryStatus::BadSection {
-            section: Section::Normals,
+            section: "normals",
             index,
         };
     }
     if let Err(index) = aids.spheres.check(nodes, modes) {
         return QueryStatus::BadSection {
-            section: Section::Spheres,
+            section: "spheres",
             index,
         };
     }

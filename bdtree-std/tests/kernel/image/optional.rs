@@ -529,7 +529,7 @@ fn normal_bounds_and_affine_spheres_are_refused_where_the_self_query_reads_them(
         assert!(
             statuses.iter().any(|s| matches!(
                 s,
-                QueryStatus::BadSection { section, .. } if section.name() == name
+                QueryStatus::BadSection { section, .. } if *section == name
             )),
             "{name}: {statuses:?}"
         );
@@ -537,7 +537,7 @@ fn normal_bounds_and_affine_spheres_are_refused_where_the_self_query_reads_them(
         for s in &statuses {
             assert!(
                 s.is_complete()
-                    || matches!(s, QueryStatus::BadSection { section, .. } if section.name() == name),
+                    || matches!(s, QueryStatus::BadSection { section, .. } if *section == name),
                 "{name}: {s:?}"
             );
         }
