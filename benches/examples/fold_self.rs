@@ -68,31 +68,19 @@ fn main() {
         .map(|i| i.parse::<f32>().expect("parses"))
         .collect();
     let mut storage: Vec<BodyStorage<f32>> = parsed.iter().map(BodyStorage::for_image).collect();
-    let mut vertices: Vec<Vec<VertexEntry<f32>>> = parsed
-        .iter()
-        .enumerate()
-        .map(|(i, im)| {
-            let n = if i % 2 == 1 {
-                im.model.vertex_count()
-            } else {
-                0
-            };
-            vec![VertexEntry::default(); n]
-        })
+    // Every other body with a vertex cache (the pack's answers and the C example alike).
+    let mut vertices: Vec<Vec<VertexEntry<f32>>> = (0..parsed.len())
+        .map(|i| vec![VertexEntry::default(); (i % 2) * parsed[i].model.vertex_count()])
         .collect();
-    let mut bodies: Vec<Body<'_, '_, f32>> = storage
-        .iter_mut()
-        .zip(&parsed)
-        .zip(vertices.iter_mut())
-        .map(|((s, im), v)| {
-            let body = s.body(im).expect("a body");
-            if v.is_empty() {
-                body
-            } else {
-                body.with_vertex_cache(v).expect("a vertex cache")
-            }
-        })
-        .collect();
+    let mut bodies = Vec::new();
+    for ((storage, image), cache) in storage.iter_mut().zip(&parsed).zip(&mut vertices) {
+        let body = storage.body(image).expect("a body");
+        bodies.push(if cache.is_empty() {
+            body
+        } else {
+            body.with_vertex_cache(cache).expect("a vertex cache")
+        });
+    }
     let depth = parsed.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
     let mut stack = vec![[0u32; 2]; self_stack_capacity(depth)];
     let mut slots: Vec<Vec<ConeSlot>> = parsed

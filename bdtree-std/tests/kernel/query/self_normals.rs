@@ -135,24 +135,7 @@ proptest! {
 /// far away and in millimetres, in f32 and f64, and each bit holds.
 #[test]
 fn a_rigidly_turned_rippled_sheet_is_proven_whole() {
-    let mesh = sheet(2.0, 1.0, 16, 8);
-    let modes = 3;
-    let mut data = vec![0.0; 3 * mesh.vertices.len() * modes];
-    for (i, p) in mesh.vertices.iter().enumerate() {
-        let s = p[0] + 1.0;
-        let ripple = 0.05 * (2.0 * std::f64::consts::PI * s / 0.5).sin();
-        let fields = [[s, 0.0, 0.0], [0.0, 0.0, s], [0.0, 0.0, ripple]];
-        for k in 0..3 {
-            for (j, f) in fields.iter().enumerate() {
-                data[(3 * i + k) * modes + j] = f[k];
-            }
-        }
-    }
-    let basis = Basis {
-        vertices: mesh.vertices.len(),
-        modes,
-        data,
-    };
+    let (mesh, basis) = turned_sheet(true);
     let mut rng = Rng::new(0xBD7_0761);
     for step in 0..=12 {
         let theta = std::f64::consts::PI * f64::from(step) / 12.0;
@@ -185,41 +168,49 @@ fn a_rigidly_turned_rippled_sheet_is_proven_whole() {
     }
 }
 
-/// The same sheet turned without the ripple, a rigid turn through two modes: every node with a
-/// row takes its affine sphere (within a quarter of its rest radius, which the lazy refit
-/// takes in place of the node's subtree) at every angle, rotated and far away, in f32 and
-/// f64, and each contains its node's vertices.
-#[test]
-fn a_rigidly_turned_sheet_takes_its_affine_spheres() {
+/// A 2 × 1 sheet of 256 triangles turned about its edge `x = -1` by modes 0 and 1 (`q₀ = cos θ
+/// − 1`, `q₁ = sin θ`), and with `ripple` a third mode rippling it along `z`.
+fn turned_sheet(ripple: bool) -> (Mesh, Basis) {
     let mesh = sheet(2.0, 1.0, 16, 8);
-    let modes = 2;
+    let modes = 2 + usize::from(ripple);
     let mut data = vec![0.0; 3 * mesh.vertices.len() * modes];
     for (i, p) in mesh.vertices.iter().enumerate() {
         let s = p[0] + 1.0;
         data[3 * i * modes] = s;
         data[(3 * i + 2) * modes + 1] = s;
+        if ripple {
+            data[(3 * i + 2) * modes + 2] = 0.05 * (2.0 * std::f64::consts::PI * s / 0.5).sin();
+        }
     }
     let basis = Basis {
         vertices: mesh.vertices.len(),
         modes,
         data,
     };
+    (mesh, basis)
+}
+
+/// The same sheet turned without the ripple, a rigid turn through two modes: every node with a
+/// row takes its affine sphere (within a quarter of its rest radius, which the lazy refit
+/// takes in place of the node's subtree) at every angle, rotated and far away, in f32 and
+/// f64, and each contains its node's vertices.
+#[test]
+fn a_rigidly_turned_sheet_takes_its_affine_spheres() {
+    let (mesh, basis) = turned_sheet(false);
     let mut rng = Rng::new(0xBD7_0763);
-    for step in 0..=6 {
-        let theta = std::f64::consts::PI * f64::from(step) / 6.0;
+    let angles = (0..=6).map(|k| std::f64::consts::PI * f64::from(k) / 6.0);
+    for (theta, posed) in angles.flat_map(|t| [(t, 0.0), (t, 300.0)]) {
         let q = [theta.cos() - 1.0, theta.sin()];
-        for posed in [0.0, 300.0] {
-            let pose = io::Pose {
-                rotation: rng.rotation(),
-                translation: [posed; 3],
-            };
-            for (taken, rows) in [
-                contained::<f32>(&mesh, Some(&basis), &q, &pose).expect("contained"),
-                contained::<f64>(&mesh, Some(&basis), &q, &pose).expect("contained"),
-            ] {
-                assert!(rows > 0);
-                assert_eq!(taken, rows, "θ = {theta:.3}, posed at {posed}");
-            }
+        let pose = io::Pose {
+            rotation: rng.rotation(),
+            translation: [posed; 3],
+        };
+        for (taken, rows) in [
+            contained::<f32>(&mesh, Some(&basis), &q, &pose).expect("contained"),
+            contained::<f64>(&mesh, Some(&basis), &q, &pose).expect("contained"),
+        ] {
+            assert!(rows > 0);
+            assert_eq!(taken, rows, "θ = {theta:.3}, posed at {posed}");
         }
     }
 }
