@@ -60,25 +60,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,031,089   15,145,240 (fold)      1,780
+ *   bdtree_image_parse_f32 (per image)            3,031,098   15,145,240 (fold)      1,780
  *   bdtree_body_init_f32                             12,116       30,840 (demo)      1,452
- *   bdtree_body_set_state_f32                         1,393        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,646       60,880 (fold)        796
- *   bdtree_collide_f32                            2,872,449    8,119,520 (demo)      1,064
- *   bdtree_collide_self_f32                       1,248,588    2,977,760 (fold)      3,720
- *   bdtree_box_table_init_f32 (per table)           601,732    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,783,684   18,196,840 (rigid)     1,928
+ *   bdtree_body_set_state_f32                         1,391        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,647       60,920 (fold)        796
+ *   bdtree_collide_f32                            2,871,884    8,118,080 (demo)      1,064
+ *   bdtree_collide_self_f32                       1,243,571    2,962,840 (fold)      3,720
+ *   bdtree_box_table_init_f32 (per table)           601,744    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,783,685   18,196,880 (rigid)     1,928
  *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             74,865      109,920 (fold)        496
- *   bdtree_distance_f32                           3,063,797   17,861,800 (demo)      1,896
- *   bdtree_collide_contacts_f32                   3,274,304    9,178,440 (demo)      1,576
- *   bdtree_within_f32 (d = 0.005)                 6,545,639   17,725,960 (demo)      1,736
- *   bdtree_collide_primitive_f32                    654,086    2,701,160 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (thin)        336
+ *   bdtree_collide_proxies_f32 (depth 4)             60,235       90,440 (fold)        464
+ *   bdtree_distance_f32                           3,063,777   17,861,360 (demo)      1,896
+ *   bdtree_collide_contacts_f32                   3,274,302    9,178,480 (demo)      1,576
+ *   bdtree_within_f32 (d = 0.005)                 6,545,634   17,725,920 (demo)      1,736
+ *   bdtree_collide_primitive_f32                    654,023    2,701,200 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (demo)        336
  *   bdtree_traversal_run_f32 (64 tests)              10,811      117,920 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,350,351   19,092,880 (fold)      2,064
- *   bdtree_collide_f32, no vertex cache           8,882,783   71,402,440 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,463,957    5,790,680 (fold)      1,056
+ *   bdtree_collide_world_f32 (all bodies)         7,350,035   19,092,920 (fold)      2,064
+ *   bdtree_collide_f32, no vertex cache           8,882,785   71,402,400 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,460,717    5,781,360 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
