@@ -11,7 +11,8 @@
 
 use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
-    collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, CacheEntry,
+    collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, BoxEntry,
+    CacheEntry,
     ConeSlot, Deadline, Image, Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SelfCones,
     SweepAndPrune, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
@@ -38,6 +39,11 @@ const SCENE_SELF: u32 = 1;
 
 /// The cone slots of the culled self query (one per node), for [`run_self`] only.
 static mut CONES: [ConeSlot; MAX_NODES] = [ConeSlot::EMPTY; MAX_NODES];
+
+/// Each body's box cache (one entry per node: the self walk's stored boxes), for [`run_self`]
+/// only.
+type Boxes = [[BoxEntry<f32>; MAX_NODES]; MAX_BODIES];
+static mut BOXES: Boxes = [[BoxEntry::EMPTY; MAX_NODES]; MAX_BODIES];
 
 /// Instructions each slot of the resumed queries may use.
 pub const SLOT_INSTRUCTIONS: u64 = 20_000;
@@ -102,17 +108,19 @@ pub fn run_self() -> bool {
     // SAFETY: as above.
     let slots = unsafe { &mut *core::ptr::addr_of_mut!(CONES) };
     let mut cones = SelfCones::new(slots);
+    // SAFETY: as above.
+    let boxes = unsafe { &mut *core::ptr::addr_of_mut!(BOXES) };
     let counter = Counter::new();
     report!("BDTREE core name={}", rt::CORE);
-    run_pack(&SELF_PACK.0, work, &counter, Some(&mut cones))
+    run_pack(&SELF_PACK.0, work, &counter, Some((&mut cones, boxes)))
 }
 
-/// Every scene of a pack; `cones` for scenes with self pairs.
+/// Every scene of a pack; the cone slots and box caches for scenes with self pairs.
 fn run_pack(
     pack: &'static [u8],
     work: &mut Work,
     counter: &Counter,
-    mut cones: Option<&mut SelfCones<'_>>,
+    mut self_storage: Option<(&mut SelfCones<'_>, &mut Boxes)>,
 ) -> bool {
     let mut ok = true;
     let mut reader = Reader::new(pack);
@@ -126,7 +134,8 @@ fn run_pack(
             report!("BDTREE error scene_index={}: the pack ends early", index);
             return false;
         };
-        match run_scene(&mut scene, work, counter, cones.as_deref_mut()) {
+        let storage = self_storage.as_mut().map(|(c, b)| (&mut **c, &mut **b));
+        match run_scene(&mut scene, work, counter, storage) {
             Ok(matched) => ok &= matched,
             Err(e) => {
                 report!("BDTREE error scene_index={}: {}", index, e);
@@ -353,7 +362,7 @@ fn run_scene(
     reader: &mut Reader<'static>,
     work: &mut Work,
     counter: &Counter,
-    cones: Option<&mut SelfCones<'_>>,
+    self_storage: Option<(&mut SelfCones<'_>, &mut Boxes)>,
 ) -> Result<bool, &'static str> {
     const SHORT: &str = "the scene's data ends early";
     // The whole scene's stack: every frame and the interruptible replay, from the stack's top.
@@ -371,9 +380,9 @@ fn run_scene(
     };
     let flags = reader.u32().ok_or(SHORT)?;
     // Self pairs need the cone slots (and complete trees).
-    let mut cones = match (flags & SCENE_SELF != 0, cones) {
-        (false, _) => None,
-        (true, Some(c)) if proxy_depth.is_none() => Some(c),
+    let (mut cones, mut boxes) = match (flags & SCENE_SELF != 0, self_storage) {
+        (false, _) => (None, None),
+        (true, Some((c, b))) if proxy_depth.is_none() => (Some(c), Some(b.iter_mut())),
         (true, _) => return Err("a scene with self pairs outside the self replay"),
     };
     if body_count > MAX_BODIES {
@@ -417,7 +426,14 @@ fn run_scene(
         .zip(mode_slots.iter_mut())
     {
         let image = image.as_ref().ok_or("a body of the scene has no image")?;
-        match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
+        // A scene with self pairs: each body with its box cache too.
+        let made = Body::new(image, cache, slots)
+            .and_then(|b| b.with_vertex_cache(vertices))
+            .and_then(|b| match boxes.as_mut().and_then(Iterator::next) {
+                Some(slots) => b.with_box_cache(slots),
+                None => Ok(b),
+            });
+        match made {
             Ok(body) => bodies
                 .push(body)
                 .map_err(|_| "more bodies than MAX_BODIES")?,
