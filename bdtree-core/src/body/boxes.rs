@@ -30,9 +30,9 @@ impl<S: Scalar> BoxEntry<S> {
 }
 
 impl<'c, S: Scalar> Body<'_, 'c, S> {
-    /// Adds a cache of node boxes (at least one entry per node) for the self-collision queries
-    /// from the root ([`crate::collide_self_lazy`], [`crate::collide_self_image`] and the
-    /// others): the box of each leaf's deformed triangle, and of each node up to four levels
+    /// Adds a cache of node boxes (at least one entry per node) for the lazy self-collision
+    /// query ([`crate::collide_self_lazy`], and [`crate::collide_self_image`] with an image's
+    /// self-collision data; the plain [`crate::collide_self`] does not read it): the box of each leaf's deformed triangle, and of each node up to four levels
     /// above the leaves (the exact union of its children's), made once per step where the
     /// walk first reads it. A pair of nodes whose four children have boxes tests the boxes
     /// instead of the children's spheres (the leaf step's own box filter, the same bits for two

@@ -34,6 +34,7 @@ impl<'c, S: Scalar> Boxes<'c, S> {
     }
 
     /// No boxes (a walk that tests spheres only).
+    #[inline(always)]
     pub(super) fn none() -> Self {
         Boxes {
             slots: &mut [],
@@ -46,10 +47,12 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         body.return_boxes(core::mem::take(&mut self.slots));
     }
 
-    /// Whether the walk has a box cache.
+    /// Whether the walk has a box cache. On bare-metal targets (`target_os = "none"`) an f64
+    /// body's walk tests spheres only (its box cache is not read), which keeps the boxes' code
+    /// out of f64 builds there: the C library links both precisions into a board's flash.
     #[inline(always)]
     pub(super) fn present(&self) -> bool {
-        !self.slots.is_empty()
+        !(S::BYTES == 8 && cfg!(target_os = "none")) && !self.slots.is_empty()
     }
 
     /// For the four pairs `(a0, b0), (a0, b1), (a1, b0), (a1, b1)` of nodes, whether their

@@ -223,8 +223,9 @@ pub fn collide_self_with<S: Scalar>(
     }
     let error = body.error() + body.error();
     let faces = body.model().triangles();
-    #[cfg(feature = "speed")]
-    let boxes = boxes::Boxes::lend(body);
+    // The box cache is for the lazy query (the host's, the image's): this plain walk, which
+    // `collide_self` and the world queries' self pairs run, tests spheres only and carries no
+    // box code.
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -237,11 +238,9 @@ pub fn collide_self_with<S: Scalar>(
         lazy: None,
         refused: false,
         #[cfg(feature = "speed")]
-        boxes,
+        boxes: boxes::Boxes::none(),
     };
     let status = units.walk(stack, &mut stats);
-    #[cfg(feature = "speed")]
-    units.boxes.give_back(units.side.body);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
 }
