@@ -10,22 +10,26 @@ use crate::scalar::Scalar;
 /// minimum and maximum, no rounding); for a node up to four levels above the leaves, the exact
 /// union of its children's boxes; for a node higher up, or above a triangle with a NaN
 /// coordinate, none (`bounded` 0). Valid for the step whose epoch it carries.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct BoxEntry<S: Scalar> {
+    /// The box's low and high corners.
     pub(crate) lo: [S; 3],
     pub(crate) hi: [S; 3],
+    /// The step it was made for (0: none).
     pub(crate) epoch: u32,
+    /// 1 when the node has a box this step, 0 when it has none.
     pub(crate) bounded: u32,
 }
 
 impl<S: Scalar> BoxEntry<S> {
-    /// An unused slot (the `Default`), usable in `const` and `static` initialisers.
+    /// An unused slot, of no step (the `Default`), usable in `const` and `static`
+    /// initialisers.
     pub const EMPTY: Self = Self {
-        lo: [S::ZERO; 3],
-        hi: [S::ZERO; 3],
         epoch: 0,
         bounded: 0,
+        lo: [S::ZERO; 3],
+        hi: [S::ZERO; 3],
     };
 }
 
@@ -40,32 +44,20 @@ impl<'c, S: Scalar> Body<'_, 'c, S> {
     /// Costs 32 bytes per node in f32 (56 in f64); pays on bodies that fold onto themselves,
     /// with a vertex cache beside it.
     pub fn with_box_cache(mut self, cache: &'c mut [BoxEntry<S>]) -> Result<Self, BodyError> {
-        let needed = self.tree.node_count();
-        if cache.len() < needed {
-            return Err(BodyError::BoxCacheTooSmall {
-                needed,
-                given: cache.len(),
-            });
-        }
-        for entry in cache.iter_mut() {
-            entry.epoch = 0;
-        }
+        let (needed, given) = (self.tree.node_count(), cache.len());
+        let cache = cache
+            .get_mut(..needed)
+            .ok_or(BodyError::BoxCacheTooSmall { needed, given })?;
+        cache.fill(BoxEntry::EMPTY);
         self.boxes = cache;
         Ok(self)
     }
 
-    /// Lends the box cache (empty when the body has none) to a self walk, leaving an empty one
-    /// behind until [`Body::return_boxes`].
+    /// Puts `boxes` in the body's place for the box cache and hands back what was there: a
+    /// self walk borrows the cache with an empty slice (`&mut []`) and returns it the same way.
     #[cfg(feature = "speed")]
     #[inline(always)]
-    pub(crate) fn lend_boxes(&mut self) -> &'c mut [BoxEntry<S>] {
-        core::mem::take(&mut self.boxes)
-    }
-
-    /// Takes back the box cache [`Body::lend_boxes`] lent.
-    #[cfg(feature = "speed")]
-    #[inline(always)]
-    pub(crate) fn return_boxes(&mut self, boxes: &'c mut [BoxEntry<S>]) {
-        self.boxes = boxes;
+    pub(crate) fn swap_boxes(&mut self, boxes: &'c mut [BoxEntry<S>]) -> &'c mut [BoxEntry<S>] {
+        core::mem::replace(&mut self.boxes, boxes)
     }
 }

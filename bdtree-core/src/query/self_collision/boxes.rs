@@ -29,7 +29,7 @@ impl<'c, S: Scalar> Boxes<'c, S> {
     pub(super) fn lend(body: &mut Body<'_, 'c, S>) -> Self {
         Boxes {
             epoch: body.step(),
-            slots: body.lend_boxes(),
+            slots: body.swap_boxes(&mut []),
         }
     }
 
@@ -44,7 +44,7 @@ impl<'c, S: Scalar> Boxes<'c, S> {
 
     /// Hands the box cache back to the body it was lent from.
     pub(super) fn give_back(&mut self, body: &mut Body<'_, 'c, S>) {
-        body.return_boxes(core::mem::take(&mut self.slots));
+        body.swap_boxes(core::mem::take(&mut self.slots));
     }
 
     /// Whether the walk has a box cache. On bare-metal targets (`target_os = "none"`) an f64

@@ -104,22 +104,33 @@ where
             // which no test made, is never read below.
             #[cfg(feature = "speed")]
             if self.boxes.present() {
-                let (a, b, lanes) = match (leaf_i, leaf_j) {
-                    (false, false) => ([li, ri], [lj, rj], [true; 4]),
-                    (false, true) => ([li, ri], [j, j], [true, false, true, false]),
-                    _ => ([i, i], [lj, rj], [true, true, false, false]),
+                let (a, b) = match (leaf_i, leaf_j) {
+                    (false, false) => ([li, ri], [lj, rj]),
+                    (false, true) => ([li, ri], [j, j]),
+                    _ => ([i, i], [lj, rj]),
                 };
                 match self.boxes.apart4(&mut self.side, a, b, self.error) {
-                    Some(Some(apart)) => {
-                        let pairs = [[a[0], b[0]], [a[0], b[1]], [a[1], b[0]], [a[1], b[1]]];
-                        for ((pair, apart), lane) in pairs.into_iter().zip(apart).zip(lanes) {
-                            if lane {
-                                if let Some(slot) = slots.get_mut(kept) {
-                                    *slot = [pair[0] | tag, pair[1]];
-                                }
-                                kept += usize::from(!apart);
-                                stats.overlap_tests += 1;
+                    Some(Some([a0b0, a0b1, a1b0, a1b1])) => {
+                        let mut push = |pair: [u32; 2], apart: bool| {
+                            if let Some(slot) = slots.get_mut(kept) {
+                                *slot = [pair[0] | tag, pair[1]];
                             }
+                            kept += usize::from(!apart);
+                        };
+                        push([a[0], b[0]], a0b0);
+                        if leaf_j {
+                            // `b` is the leaf twice: its pairs with `a`'s two children.
+                            push([a[1], b[0]], a1b0);
+                            stats.overlap_tests += 2;
+                        } else if leaf_i {
+                            // `a` is the leaf twice.
+                            push([a[0], b[1]], a0b1);
+                            stats.overlap_tests += 2;
+                        } else {
+                            push([a[0], b[1]], a0b1);
+                            push([a[1], b[0]], a1b0);
+                            push([a[1], b[1]], a1b1);
+                            stats.overlap_tests += 4;
                         }
                         len += kept;
                         continue;
