@@ -380,14 +380,19 @@ fn run_scene(
     };
     let flags = reader.u32().ok_or(SHORT)?;
     // Self pairs need the cone slots (and complete trees).
-    let (mut cones, mut boxes) = match (flags & SCENE_SELF != 0, self_storage) {
+    let (mut cones, boxes) = match (flags & SCENE_SELF != 0, self_storage) {
         (false, _) => (None, None),
-        (true, Some((c, b))) if proxy_depth.is_none() => (Some(c), Some(b.iter_mut())),
+        (true, Some((c, b))) if proxy_depth.is_none() => (Some(c), Some(b)),
         (true, _) => return Err("a scene with self pairs outside the self replay"),
     };
     if body_count > MAX_BODIES {
         return Err("more bodies than the firmware has buffers for");
     }
+    // Each body's box cache (scenes with self pairs), taken by its body below.
+    let mut box_slots: [Option<&mut [BoxEntry<f32>; MAX_NODES]>; MAX_BODIES] = match boxes {
+        Some(all) => all.each_mut().map(Some),
+        None => core::array::from_fn(|_| None),
+    };
     let mut images: [Option<Image<'static, f32>>; MAX_BODIES] = [None; MAX_BODIES];
     let mut modes = [0usize; MAX_BODIES];
     for (image, m) in images.iter_mut().zip(modes.iter_mut()).take(body_count) {
@@ -419,21 +424,16 @@ fn run_scene(
     } = work;
     // The scene's bodies side by side, as the world query takes them.
     let mut bodies: heapless::Vec<Body<'static, '_, f32>, MAX_BODIES> = heapless::Vec::new();
-    for ((image, (cache, vertices)), slots) in images
+    for (k, ((image, (cache, vertices)), slots)) in images
         .iter()
         .take(body_count)
         .zip(caches.iter_mut().zip(vertices.iter_mut()))
         .zip(mode_slots.iter_mut())
+        .enumerate()
     {
         let image = image.as_ref().ok_or("a body of the scene has no image")?;
-        // A scene with self pairs: each body with its box cache too.
-        let made = Body::new(image, cache, slots)
-            .and_then(|b| b.with_vertex_cache(vertices))
-            .and_then(|b| match boxes.as_mut().and_then(Iterator::next) {
-                Some(slots) => b.with_box_cache(slots),
-                None => Ok(b),
-            });
-        match made {
+        let boxes = box_slots.get_mut(k).and_then(Option::take);
+        match make_body(image, cache, slots, vertices, boxes) {
             Ok(body) => bodies
                 .push(body)
                 .map_err(|_| "more bodies than MAX_BODIES")?,
@@ -757,6 +757,23 @@ fn run_frame(
         pairs: stats.pairs,
     };
     Some((counters, count))
+}
+
+/// A body with its vertex cache and, in a scene with self pairs, its box cache. Out of line:
+/// the scenes' stack (which every frame's figure counts) holds only the body made.
+#[inline(never)]
+fn make_body<'c>(
+    image: &'c Image<'static, f32>,
+    cache: &'c mut [CacheEntry<f32>],
+    slots: &'c mut [f32],
+    vertices: &'c mut [VertexEntry<f32>],
+    boxes: Option<&'c mut [BoxEntry<f32>; MAX_NODES]>,
+) -> Result<Body<'static, 'c, f32>, bdtree_core::BodyError> {
+    let body = Body::new(image, cache, slots)?.with_vertex_cache(vertices)?;
+    match boxes {
+        Some(boxes) => body.with_box_cache(boxes),
+        None => Ok(body),
+    }
 }
 
 /// A replay binary (`src/bin/replay.rs`, `src/bin/replay_self.rs`): its entry runs `$run` (a

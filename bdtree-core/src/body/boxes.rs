@@ -43,6 +43,7 @@ impl<'c, S: Scalar> Body<'_, 'c, S> {
     /// leaves: on a flat patch much tighter than a sphere). The pair queries do not read it.
     /// Costs 32 bytes per node in f32 (56 in f64); pays on bodies that fold onto themselves,
     /// with a vertex cache beside it.
+    #[inline(never)]
     pub fn with_box_cache(mut self, cache: &'c mut [BoxEntry<S>]) -> Result<Self, BodyError> {
         let (needed, given) = (self.tree.node_count(), cache.len());
         let cache = cache
