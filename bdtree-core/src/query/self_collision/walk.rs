@@ -118,13 +118,14 @@ where
                             kept += usize::from(!apart);
                         };
                         push([a[0], b[0]], a0b0);
-                        if leaf_j {
-                            // `b` is the leaf twice: its pairs with `a`'s two children.
-                            push([a[1], b[0]], a1b0);
-                            stats.overlap_tests += 2;
-                        } else if leaf_i {
-                            // `a` is the leaf twice.
-                            push([a[0], b[1]], a0b1);
+                        if leaf_i | leaf_j {
+                            // The leaf is named twice: its pairs with the other's children.
+                            let (pair, apart) = if leaf_j {
+                                ([a[1], b[0]], a1b0)
+                            } else {
+                                ([a[0], b[1]], a0b1)
+                            };
+                            push(pair, apart);
                             stats.overlap_tests += 2;
                         } else {
                             push([a[0], b[1]], a0b1);
