@@ -52,7 +52,8 @@ impl<'c, S: Scalar> Boxes<'c, S> {
     /// out of f64 builds there: the C library links both precisions into a board's flash.
     #[inline(always)]
     pub(super) fn present(&self) -> bool {
-        !(S::BYTES == 8 && cfg!(target_os = "none")) && !self.slots.is_empty()
+        let bare_f64 = S::BYTES == 8 && cfg!(target_os = "none");
+        !(bare_f64 || self.slots.is_empty())
     }
 
     /// For the four pairs `(a0, b0), (a0, b1), (a1, b0), (a1, b1)` of nodes, whether their
