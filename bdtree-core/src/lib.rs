@@ -65,7 +65,7 @@ pub mod scalar;
 pub mod walk;
 pub mod world;
 
-pub use body::{floating_origin, mode_storage, Body, BodyError, CacheEntry, VertexEntry};
+pub use body::{floating_origin, mode_storage, Body, BodyError, BoxEntry, CacheEntry, VertexEntry};
 pub use bounds::coherence::{Anchor, ReferenceEntry};
 pub use bounds::track_cache::TrackEntry;
 pub use crc::crc32;

@@ -63,7 +63,7 @@ use bdtree_core::query::self_collision::{
     SelfCertificates, SelfCones, UnitCounts,
 };
 use bdtree_core::{
-    collide_self, refine_error, refine_self, self_stack_capacity, Body, NodeKind, Pose,
+    collide_self, refine_error, refine_self, self_stack_capacity, Body, BoxEntry, NodeKind, Pose,
     QueryOutcome, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{
@@ -180,10 +180,18 @@ fn with_bdtree<R>(scene: &SelfScene, f: impl FnOnce(&mut Bdtree<'_, '_>) -> R) -
     let mut cache = BodyStorage::new(view.tree.node_count());
     let mut slots = vec![ConeSlot::EMPTY; view.tree.node_count()];
     let mut vertices = vec![VertexEntry::<f32>::default(); scene.mesh.vertices.len()];
+    let mut boxes = vec![BoxEntry::<f32>::default(); view.tree.node_count()];
     let n = view.tree.node_count();
     let body = cache
         .body(&view)
         .and_then(|b| b.with_vertex_cache(&mut vertices))
+        .and_then(|b| {
+            if std::env::var("VERSUS_BOXES").as_deref() == Ok("off") {
+                Ok(b)
+            } else {
+                b.with_box_cache(&mut boxes)
+            }
+        })
         .expect("caches fit");
     let mut signatures = vec![[0u32; 2]; n];
     vertex_signatures(&body, &mut signatures).expect("signatures");

@@ -11,7 +11,8 @@
 
 use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
-    collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, CacheEntry,
+    collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, BoxEntry,
+    CacheEntry,
     ConeSlot, Deadline, Image, Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SelfCones,
     SweepAndPrune, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
@@ -38,6 +39,11 @@ const SCENE_SELF: u32 = 1;
 
 /// The cone slots of the culled self query (one per node), for [`run_self`] only.
 static mut CONES: [ConeSlot; MAX_NODES] = [ConeSlot::EMPTY; MAX_NODES];
+
+/// Each body's box cache (one entry per node: the self walk's stored boxes), for [`run_self`]
+/// only.
+type Boxes = [[BoxEntry<f32>; MAX_NODES]; MAX_BODIES];
+static mut BOXES: Boxes = [[BoxEntry::EMPTY; MAX_NODES]; MAX_BODIES];
 
 /// Instructions each slot of the resumed queries may use.
 pub const SLOT_INSTRUCTIONS: u64 = 20_000;
@@ -102,17 +108,19 @@ pub fn run_self() -> bool {
     // SAFETY: as above.
     let slots = unsafe { &mut *core::ptr::addr_of_mut!(CONES) };
     let mut cones = SelfCones::new(slots);
+    // SAFETY: as above.
+    let boxes = unsafe { &mut *core::ptr::addr_of_mut!(BOXES) };
     let counter = Counter::new();
     report!("BDTREE core name={}", rt::CORE);
-    run_pack(&SELF_PACK.0, work, &counter, Some(&mut cones))
+    run_pack(&SELF_PACK.0, work, &counter, Some((&mut cones, boxes)))
 }
 
-/// Every scene of a pack; `cones` for scenes with self pairs.
+/// Every scene of a pack; the cone slots and box caches for scenes with self pairs.
 fn run_pack(
     pack: &'static [u8],
     work: &mut Work,
     counter: &Counter,
-    mut cones: Option<&mut SelfCones<'_>>,
+    mut self_storage: Option<(&mut SelfCones<'_>, &mut Boxes)>,
 ) -> bool {
     let mut ok = true;
     let mut reader = Reader::new(pack);
@@ -126,7 +134,8 @@ fn run_pack(
             report!("BDTREE error scene_index={}: the pack ends early", index);
             return false;
         };
-        match run_scene(&mut scene, work, counter, cones.as_deref_mut()) {
+        let storage = self_storage.as_mut().map(|(c, b)| (&mut **c, &mut **b));
+        match run_scene(&mut scene, work, counter, storage) {
             Ok(matched) => ok &= matched,
             Err(e) => {
                 report!("BDTREE error scene_index={}: {}", index, e);
@@ -353,7 +362,7 @@ fn run_scene(
     reader: &mut Reader<'static>,
     work: &mut Work,
     counter: &Counter,
-    cones: Option<&mut SelfCones<'_>>,
+    self_storage: Option<(&mut SelfCones<'_>, &mut Boxes)>,
 ) -> Result<bool, &'static str> {
     const SHORT: &str = "the scene's data ends early";
     // The whole scene's stack: every frame and the interruptible replay, from the stack's top.
@@ -371,14 +380,19 @@ fn run_scene(
     };
     let flags = reader.u32().ok_or(SHORT)?;
     // Self pairs need the cone slots (and complete trees).
-    let mut cones = match (flags & SCENE_SELF != 0, cones) {
-        (false, _) => None,
-        (true, Some(c)) if proxy_depth.is_none() => Some(c),
+    let (mut cones, boxes) = match (flags & SCENE_SELF != 0, self_storage) {
+        (false, _) => (None, None),
+        (true, Some((c, b))) if proxy_depth.is_none() => (Some(c), Some(b)),
         (true, _) => return Err("a scene with self pairs outside the self replay"),
     };
     if body_count > MAX_BODIES {
         return Err("more bodies than the firmware has buffers for");
     }
+    // Each body's box cache (scenes with self pairs), taken by its body below.
+    let mut box_slots: [Option<&mut [BoxEntry<f32>; MAX_NODES]>; MAX_BODIES] = match boxes {
+        Some(all) => all.each_mut().map(Some),
+        None => core::array::from_fn(|_| None),
+    };
     let mut images: [Option<Image<'static, f32>>; MAX_BODIES] = [None; MAX_BODIES];
     let mut modes = [0usize; MAX_BODIES];
     for (image, m) in images.iter_mut().zip(modes.iter_mut()).take(body_count) {
@@ -410,14 +424,16 @@ fn run_scene(
     } = work;
     // The scene's bodies side by side, as the world query takes them.
     let mut bodies: heapless::Vec<Body<'static, '_, f32>, MAX_BODIES> = heapless::Vec::new();
-    for ((image, (cache, vertices)), slots) in images
+    for (k, ((image, (cache, vertices)), slots)) in images
         .iter()
         .take(body_count)
         .zip(caches.iter_mut().zip(vertices.iter_mut()))
         .zip(mode_slots.iter_mut())
+        .enumerate()
     {
         let image = image.as_ref().ok_or("a body of the scene has no image")?;
-        match Body::new(image, cache, slots).and_then(|b| b.with_vertex_cache(vertices)) {
+        let boxes = box_slots.get_mut(k).and_then(Option::take);
+        match make_body(image, cache, slots, vertices, boxes) {
             Ok(body) => bodies
                 .push(body)
                 .map_err(|_| "more bodies than MAX_BODIES")?,
@@ -741,6 +757,23 @@ fn run_frame(
         pairs: stats.pairs,
     };
     Some((counters, count))
+}
+
+/// A body with its vertex cache and, in a scene with self pairs, its box cache. Out of line:
+/// the scenes' stack (which every frame's figure counts) holds only the body made.
+#[inline(never)]
+fn make_body<'c>(
+    image: &'c Image<'static, f32>,
+    cache: &'c mut [CacheEntry<f32>],
+    slots: &'c mut [f32],
+    vertices: &'c mut [VertexEntry<f32>],
+    boxes: Option<&'c mut [BoxEntry<f32>; MAX_NODES]>,
+) -> Result<Body<'static, 'c, f32>, bdtree_core::BodyError> {
+    let body = Body::new(image, cache, slots)?.with_vertex_cache(vertices)?;
+    match boxes {
+        Some(boxes) => body.with_box_cache(boxes),
+        None => Ok(body),
+    }
 }
 
 /// A replay binary (`src/bin/replay.rs`, `src/bin/replay_self.rs`): its entry runs `$run` (a

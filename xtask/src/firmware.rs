@@ -48,8 +48,8 @@ use std::time::{Duration, Instant};
 use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
     collide_proxies, collide_self_image, collide_swept, collide_world, self_stack_capacity,
-    stack_capacity, Body, CacheEntry, ConeSlot, Encoding, Image, Pose, ProxyPair, SelfCones,
-    SweepAndPrune, SweptPair, TrianglePair, VertexEntry, WorldPair,
+    stack_capacity, Body, BoxEntry, CacheEntry, ConeSlot, Encoding, Image, Pose, ProxyPair,
+    SelfCones, SweepAndPrune, SweptPair, TrianglePair, VertexEntry, WorldPair,
 };
 use bdtree_std::build::compact;
 use bdtree_std::build::{build, BuildOptions, Precision};

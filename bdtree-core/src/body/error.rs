@@ -14,6 +14,14 @@ pub enum BodyError {
         /// Entries given.
         given: usize,
     },
+    /// The box cache given to [`Body::with_box_cache`](crate::Body::with_box_cache) has fewer
+    /// entries than the tree has nodes.
+    BoxCacheTooSmall {
+        /// Entries needed (the node count).
+        needed: usize,
+        /// Entries given.
+        given: usize,
+    },
     /// The track cache given to [`Body::with_track_cache`](crate::Body::with_track_cache) has
     /// fewer entries than the tree has nodes.
     TrackCacheTooSmall {
@@ -117,6 +125,12 @@ impl core::fmt::Display for BodyError {
                 write!(
                     f,
                     "region storage has {given} words but the tree needs {needed}"
+                )
+            }
+            Self::BoxCacheTooSmall { needed, given } => {
+                write!(
+                    f,
+                    "box cache has {given} entries but the tree has {needed} nodes"
                 )
             }
             Self::TrackCacheTooSmall { needed, given } => {

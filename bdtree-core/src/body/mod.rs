@@ -10,6 +10,7 @@ use crate::image::Image;
 use crate::scalar::Scalar;
 
 mod anchors;
+mod boxes;
 mod error;
 mod fitted;
 mod refit;
@@ -19,6 +20,7 @@ mod state;
 use anchors::Coherence;
 use regions::{support_of, Regions};
 
+pub use boxes::BoxEntry;
 pub use error::BodyError;
 pub use state::floating_origin;
 
@@ -71,6 +73,8 @@ pub struct Body<'t, 'c, S: Scalar> {
     model: Model<'t, S>,
     cache: &'c mut [CacheEntry<S>],
     vertices: &'c mut [VertexEntry<S>],
+    /// The optional node-box cache of self walks ([`Body::with_box_cache`]).
+    boxes: &'c mut [BoxEntry<S>],
     /// The optional track cache of swept queries this body ends ([`Body::with_track_cache`]).
     tracks: &'c mut [TrackEntry<S>],
     /// The mark of the last swept query's tracks.
@@ -177,6 +181,7 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
             model,
             cache,
             vertices: &mut [],
+            boxes: &mut [],
             tracks: &mut [],
             track_epoch: 0,
             weights,
@@ -261,6 +266,9 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
                 entry.epoch = 0;
             }
             for entry in self.vertices.iter_mut() {
+                entry.epoch = 0;
+            }
+            for entry in self.boxes.iter_mut() {
                 entry.epoch = 0;
             }
             if let Some(r) = self.regions.as_mut() {

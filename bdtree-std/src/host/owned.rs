@@ -13,7 +13,8 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use bdtree_core::{
-    mode_storage, Body as KernelBody, BodyError, CacheEntry, Image, Scalar, TrackEntry, VertexEntry,
+    mode_storage, Body as KernelBody, BodyError, BoxEntry, CacheEntry, Image, Scalar, TrackEntry,
+    VertexEntry,
 };
 
 use crate::build::Precision;
@@ -120,6 +121,7 @@ pub(crate) struct Owned<S: Scalar> {
     _cache: Slots<CacheEntry<S>>,
     _modes: Slots<S>,
     _vertices: Slots<VertexEntry<S>>,
+    _boxes: Slots<BoxEntry<S>>,
     _tracks: Slots<TrackEntry<S>>,
     /// Keeps the image bytes alive (and unmoved: they are on the heap) while `body` reads them.
     _tree: Arc<TreeData>,
@@ -135,8 +137,9 @@ unsafe impl<S: Scalar> Sync for Owned<S> {}
 
 impl<S: Scalar> Owned<S> {
     /// A body over the tree at the identity pose and `q = 0`, with a sphere cache, mode
-    /// storage, a vertex cache (unless `vertex_cache` is false: every sphere is then the
-    /// tree's own update, a leaf's too) and a track cache sized from the image. The image must
+    /// storage, a vertex cache and a box cache for the self walks (unless `vertex_cache` is
+    /// false: every sphere is then the tree's own update, a leaf's too) and a track cache sized
+    /// from the image. The image must
     /// be in scalar `S` (checked: a mismatch is the parser's error).
     pub(crate) fn new(tree: &Arc<TreeData>, vertex_cache: bool) -> Result<Self, String>
     where
@@ -154,11 +157,18 @@ impl<S: Scalar> Owned<S> {
             0
         };
         let (vertices, vertex_slice) = Slots::new(vec![VertexEntry::EMPTY; vertex_count]);
+        let box_count = if vertex_cache {
+            image.tree.node_count()
+        } else {
+            0
+        };
+        let (boxes, box_slice) = Slots::new(vec![BoxEntry::EMPTY; box_count]);
         let (tracks, track_slice) = Slots::new(vec![TrackEntry::EMPTY; image.tree.node_count()]);
         let body = KernelBody::new(&image, cache_slice, modes_slice)
             .and_then(|b| {
                 if vertex_cache {
                     b.with_vertex_cache(vertex_slice)
+                        .and_then(|b| b.with_box_cache(box_slice))
                 } else {
                     Ok(b)
                 }
@@ -170,6 +180,7 @@ impl<S: Scalar> Owned<S> {
             _cache: cache,
             _modes: modes,
             _vertices: vertices,
+            _boxes: boxes,
             _tracks: tracks,
             _tree: Arc::clone(tree),
         })

@@ -8,6 +8,9 @@
 /* Pending-list entries of the interruptible traversal, and the tests each run may spend. */
 #define PENDING_ENTRIES 32768u
 #define RUN_TESTS 64u
+/* The options of a scene's body i: the vertex cache on every other body, the box cache on
+ * all. */
+#define CACHES(i) (((i) % 2u ? BDTREE_BODY_VERTEX_CACHE : 0u) | BDTREE_BODY_BOX_CACHE)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
@@ -437,18 +440,21 @@ static int same_hash(reader *r, size_t count, uint64_t sum)
 #define READ_SCALAR read_f32
 #define HASH_SCALARS fnv_f32
 #define BODY_STORAGE BDTREE_BODY_STORAGE_F32
+#define BOX_STORAGE BDTREE_BODY_BOX_STORAGE_F32
 #include "replay_scene.inc"
 #undef SCALAR
 #undef P
 #undef READ_SCALAR
 #undef HASH_SCALARS
 #undef BODY_STORAGE
+#undef BOX_STORAGE
 
 #define SCALAR double
 #define P(name) name##_f64
 #define READ_SCALAR read_f64
 #define HASH_SCALARS fnv_f64
 #define BODY_STORAGE BDTREE_BODY_STORAGE_F64
+#define BOX_STORAGE BDTREE_BODY_BOX_STORAGE_F64
 #include "replay_scene.inc"
 
 /* Prints the costs a meter measured: per function, calls, mean and max instructions (the

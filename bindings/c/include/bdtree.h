@@ -61,24 +61,24 @@
  *
  *   call                                             mean      largest (scene)    stack B
  *   bdtree_image_parse_f32 (per image)            3,031,098   15,145,240 (fold)      1,780
- *   bdtree_body_init_f32                             12,116       30,840 (demo)      1,452
- *   bdtree_body_set_state_f32                         1,391        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,647       60,920 (fold)        796
- *   bdtree_collide_f32                            2,871,884    8,118,080 (demo)      1,064
- *   bdtree_collide_self_f32                       1,243,571    2,962,840 (fold)      3,720
- *   bdtree_box_table_init_f32 (per table)           601,744    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,783,685   18,196,880 (rigid)     1,928
- *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             60,235       90,440 (fold)        464
- *   bdtree_distance_f32                           3,063,777   17,861,360 (demo)      1,896
- *   bdtree_collide_contacts_f32                   3,274,302    9,178,480 (demo)      1,576
- *   bdtree_within_f32 (d = 0.005)                 6,545,634   17,725,920 (demo)      1,736
- *   bdtree_collide_primitive_f32                    654,023    2,701,200 (demo)      1,832
- *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (demo)        336
- *   bdtree_traversal_run_f32 (64 tests)              10,811      117,920 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,350,035   19,092,920 (fold)      2,064
- *   bdtree_collide_f32, no vertex cache           8,882,785   71,402,400 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,460,717    5,781,360 (fold)      1,056
+ *   bdtree_body_init_f32                             35,261       87,920 (demo)      1,500
+ *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
+ *   bdtree_body_set_state_from_f64_f32               16,648       60,880 (fold)        796
+ *   bdtree_collide_f32                            2,877,367    8,119,480 (demo)      1,064
+ *   bdtree_collide_self_f32                         756,985    1,614,400 (fold)      3,752
+ *   bdtree_box_table_init_f32 (per table)           601,732    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,783,677   18,196,840 (rigid)     1,928
+ *   bdtree_refine_f32 (per pair given)               24,382       96,600 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             60,237       90,440 (fold)        464
+ *   bdtree_distance_f32                           3,066,166   17,861,760 (demo)      1,896
+ *   bdtree_collide_contacts_f32                   3,277,822    9,178,440 (demo)      1,576
+ *   bdtree_within_f32 (d = 0.005)                 6,557,975   17,725,920 (demo)      1,736
+ *   bdtree_collide_primitive_f32                    654,071    2,701,200 (demo)      1,832
+ *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (thin)        336
+ *   bdtree_traversal_run_f32 (64 tests)              10,819      117,920 (demo)      1,192
+ *   bdtree_collide_world_f32 (all bodies)         7,386,357   19,504,240 (fold)      2,072
+ *   bdtree_collide_f32, no vertex cache           8,882,786   71,402,400 (fold)        968
+ *   bdtree_collide_f32, vertex caches             2,463,959    5,790,640 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
@@ -142,6 +142,20 @@
 // change (the same pairs, contacts and distances). Use it unless RAM is shorter than time.
 #define BDTREE_BODY_VERTEX_CACHE 1
 
+// `options` bit of `bdtree_body_storage_size_*`/`bdtree_body_init_*`: add a cache of node
+// boxes for the culled self-collision query (`bdtree_collide_self_*` on an image with its
+// self-collision data; not the self pairs of `bdtree_collide_world_*`), one entry per node (`nodes` of `bdtree_image_info`):
+// `BDTREE_BOX_ENTRY_BYTES_F32` (32) bytes per node in f32, `…_F64` (56) in f64, after the
+// other parts of the body's storage (`BDTREE_BODY_STORAGE_F32(nodes, modes, vertices) +
+// BDTREE_BODY_BOX_STORAGE_F32(nodes)`). Each leaf's box of its deformed triangle, and each
+// node's up to four levels above the leaves, is made once per step where the self walk first
+// reads it, and tested instead of the children's spheres: fewer node pairs on a body that
+// folds onto itself. Answers do not change; the work counters of self queries do. Pays with
+// `BDTREE_BODY_VERTEX_CACHE` beside it (without it each leaf's box deforms its triangle
+// again); pair queries do not read it. An f64 body on a bare-metal target does not read it
+// either (the boxes' code is left out of f64 builds there, for the flash).
+#define BDTREE_BODY_BOX_CACHE 2
+
 // Bytes of one sphere-cache entry in f32 (`[x, y, z, r]` and a step mark).
 #define BDTREE_CACHE_ENTRY_BYTES_F32 20
 
@@ -153,6 +167,12 @@
 
 // Bytes of one vertex-cache entry in f64.
 #define BDTREE_VERTEX_ENTRY_BYTES_F64 32
+
+// Bytes of one box-cache entry in f32 (a box `lo`, `hi`, a step mark and whether it holds).
+#define BDTREE_BOX_ENTRY_BYTES_F32 32
+
+// Bytes of one box-cache entry in f64.
+#define BDTREE_BOX_ENTRY_BYTES_F64 56
 
 // Scalars of mode storage per mode: `q_j` and the update's weights `[q_j, q_j, q_j, |q_j|]`.
 #define BDTREE_SCALARS_PER_MODE 5
@@ -997,8 +1017,10 @@ bdtree_status bdtree_floating_origin(const double *translations, size_t count, d
 // Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
 // BDTREE_CACHE_ENTRY_BYTES_F32`), the mode storage (`5M` floats) and, with
 // `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
-// BDTREE_VERTEX_ENTRY_BYTES_F32`), each rounded up to 8 bytes — the same number as the
-// header's `BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)` for static storage. Returns 0
+// BDTREE_VERTEX_ENTRY_BYTES_F32`) and, with `BDTREE_BODY_BOX_CACHE`, the box cache
+// (`nodes × BDTREE_BOX_ENTRY_BYTES_F32`), each rounded up to 8 bytes — the same number as
+// the header's `BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)` (plus
+// `BDTREE_BODY_BOX_STORAGE_F32(nodes)` with the box cache) for static storage. Returns 0
 // for an unusable image or unknown options.
 //
 // # Safety
@@ -1074,8 +1096,10 @@ bdtree_status bdtree_body_sphere_f32(struct bdtree_body_f32 *body, uint32_t node
 // Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
 // BDTREE_CACHE_ENTRY_BYTES_F64`), the mode storage (`5M` doubles) and, with
 // `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
-// BDTREE_VERTEX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as the
-// header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` for static storage. Returns 0
+// BDTREE_VERTEX_ENTRY_BYTES_F64`) and, with `BDTREE_BODY_BOX_CACHE`, the box cache
+// (`nodes × BDTREE_BOX_ENTRY_BYTES_F64`), each rounded up to 8 bytes — the same number as
+// the header's `BDTREE_BODY_STORAGE_F64(nodes, modes, vertices)` (plus
+// `BDTREE_BODY_BOX_STORAGE_F64(nodes)` with the box cache) for static storage. Returns 0
 // for an unusable image or unknown options.
 //
 // # Safety
@@ -2607,6 +2631,13 @@ bdtree_status bdtree_collide_primitive_proxies_f64(struct bdtree_body_f64 *body,
     (BDTREE_ROUND8((size_t)(nodes) * BDTREE_CACHE_ENTRY_BYTES_F64) + \
      BDTREE_ROUND8((size_t)(modes) * BDTREE_SCALARS_PER_MODE * 8u) + \
      BDTREE_ROUND8((size_t)(vertices) * BDTREE_VERTEX_ENTRY_BYTES_F64))
+
+/* Bytes of a body's box cache (BDTREE_BODY_BOX_CACHE) for a tree of `nodes` nodes, added to
+ * BDTREE_BODY_STORAGE_F32/_F64 when the option is given. */
+#define BDTREE_BODY_BOX_STORAGE_F32(nodes) \
+    BDTREE_ROUND8((size_t)(nodes) * BDTREE_BOX_ENTRY_BYTES_F32)
+#define BDTREE_BODY_BOX_STORAGE_F64(nodes) \
+    BDTREE_ROUND8((size_t)(nodes) * BDTREE_BOX_ENTRY_BYTES_F64)
 
 /* Entries of swept front storage for a pair of trees of nodes_a and nodes_b nodes, as a
  * constant expression for static arrays (the same number as bdtree_swept_front_entries, without

@@ -4,7 +4,7 @@
 
 use core::ffi::c_void;
 
-use bdtree_core::body::{CacheEntry, VertexEntry};
+use bdtree_core::body::{BoxEntry, CacheEntry, VertexEntry};
 use bdtree_core::{mode_storage, Body, Image, Pose, Scalar};
 
 use crate::ffi::{self, holds, Precision, Slot};
@@ -29,6 +29,20 @@ pub const BDTREE_STORAGE_ALIGN: usize = 8;
 /// change (the same pairs, contacts and distances). Use it unless RAM is shorter than time.
 pub const BDTREE_BODY_VERTEX_CACHE: u32 = 1;
 
+/// `options` bit of `bdtree_body_storage_size_*`/`bdtree_body_init_*`: add a cache of node
+/// boxes for the culled self-collision query (`bdtree_collide_self_*` on an image with its
+/// self-collision data; not the self pairs of `bdtree_collide_world_*`), one entry per node (`nodes` of `bdtree_image_info`):
+/// `BDTREE_BOX_ENTRY_BYTES_F32` (32) bytes per node in f32, `…_F64` (56) in f64, after the
+/// other parts of the body's storage (`BDTREE_BODY_STORAGE_F32(nodes, modes, vertices) +
+/// BDTREE_BODY_BOX_STORAGE_F32(nodes)`). Each leaf's box of its deformed triangle, and each
+/// node's up to four levels above the leaves, is made once per step where the self walk first
+/// reads it, and tested instead of the children's spheres: fewer node pairs on a body that
+/// folds onto itself. Answers do not change; the work counters of self queries do. Pays with
+/// `BDTREE_BODY_VERTEX_CACHE` beside it (without it each leaf's box deforms its triangle
+/// again); pair queries do not read it. An f64 body on a bare-metal target does not read it
+/// either (the boxes' code is left out of f64 builds there, for the flash).
+pub const BDTREE_BODY_BOX_CACHE: u32 = 2;
+
 /// Bytes of one sphere-cache entry in f32 (`[x, y, z, r]` and a step mark).
 pub const BDTREE_CACHE_ENTRY_BYTES_F32: usize = 20;
 
@@ -40,6 +54,12 @@ pub const BDTREE_VERTEX_ENTRY_BYTES_F32: usize = 16;
 
 /// Bytes of one vertex-cache entry in f64.
 pub const BDTREE_VERTEX_ENTRY_BYTES_F64: usize = 32;
+
+/// Bytes of one box-cache entry in f32 (a box `lo`, `hi`, a step mark and whether it holds).
+pub const BDTREE_BOX_ENTRY_BYTES_F32: usize = 32;
+
+/// Bytes of one box-cache entry in f64.
+pub const BDTREE_BOX_ENTRY_BYTES_F64: usize = 56;
 
 /// Scalars of mode storage per mode: `q_j` and the update's weights `[q_j, q_j, q_j, |q_j|]`.
 pub const BDTREE_SCALARS_PER_MODE: usize = 5;
@@ -53,6 +73,9 @@ const _: () = {
     assert!(size_of::<VertexEntry<f64>>() == BDTREE_VERTEX_ENTRY_BYTES_F64);
     assert!(align_of::<CacheEntry<f64>>() <= BDTREE_STORAGE_ALIGN);
     assert!(align_of::<VertexEntry<f64>>() <= BDTREE_STORAGE_ALIGN);
+    assert!(size_of::<BoxEntry<f32>>() == BDTREE_BOX_ENTRY_BYTES_F32);
+    assert!(size_of::<BoxEntry<f64>>() == BDTREE_BOX_ENTRY_BYTES_F64);
+    assert!(align_of::<BoxEntry<f64>>() <= BDTREE_STORAGE_ALIGN);
     assert!(mode_storage(1) == BDTREE_SCALARS_PER_MODE);
 };
 
@@ -93,14 +116,17 @@ holds!(bdtree_body_f64, Body<'static, 'static, f64>);
 pub type BodySlot<S> = Slot<Body<'static, 'static, S>>;
 
 /// Byte offsets of a body's parts in its one storage block: the sphere cache, the mode
-/// storage, the optional vertex cache, each starting at a multiple of 8 bytes.
+/// storage, the optional vertex cache, the optional box cache, each starting at a multiple of
+/// 8 bytes.
 struct Parts {
     modes: usize,
     vertices: usize,
+    boxes: usize,
     total: usize,
     nodes: usize,
     mode_scalars: usize,
     vertex_count: usize,
+    box_count: usize,
 }
 
 fn round8(x: usize) -> Option<usize> {
@@ -116,21 +142,29 @@ fn parts<S: Scalar>(image: &Image<'_, S>, options: u32) -> Option<Parts> {
     } else {
         0
     };
+    let box_count = if options & BDTREE_BODY_BOX_CACHE != 0 {
+        nodes
+    } else {
+        0
+    };
     let cache = round8(nodes.checked_mul(core::mem::size_of::<CacheEntry<S>>())?)?;
     let modes = round8(mode_scalars.checked_mul(core::mem::size_of::<S>())?)?;
     let vertices = round8(vertex_count.checked_mul(core::mem::size_of::<VertexEntry<S>>())?)?;
-    let total = cache.checked_add(modes)?.checked_add(vertices)?;
+    let boxes = round8(box_count.checked_mul(core::mem::size_of::<BoxEntry<S>>())?)?;
+    let before_boxes = cache.checked_add(modes)?.checked_add(vertices)?;
     Some(Parts {
         modes: cache,
         vertices: cache.checked_add(modes)?,
-        total,
+        boxes: before_boxes,
+        total: before_boxes.checked_add(boxes)?,
         nodes,
         mode_scalars,
         vertex_count,
+        box_count,
     })
 }
 
-const KNOWN_OPTIONS: u32 = BDTREE_BODY_VERTEX_CACHE;
+const KNOWN_OPTIONS: u32 = BDTREE_BODY_VERTEX_CACHE | BDTREE_BODY_BOX_CACHE;
 
 /// Bytes of storage a body over `image` needs with `options`; 0 for a bad image or options.
 ///
@@ -188,6 +222,10 @@ pub unsafe fn body_init<S: Precision>(
             let vertices =
                 ffi::zeroed_part::<VertexEntry<S>>(storage, len, p.vertices, p.vertex_count)?;
             made = made.with_vertex_cache(vertices)?;
+        }
+        if options & BDTREE_BODY_BOX_CACHE != 0 {
+            let boxes = ffi::zeroed_part::<BoxEntry<S>>(storage, len, p.boxes, p.box_count)?;
+            made = made.with_box_cache(boxes)?;
         }
         ffi::init(body, S::BODY, made)
     };
@@ -391,8 +429,10 @@ pub mod exports_f32 {
     /// Bytes of storage a body over `image` needs: the sphere cache (`nodes ×
     /// BDTREE_CACHE_ENTRY_BYTES_F32`), the mode storage (`5M` floats) and, with
     /// `BDTREE_BODY_VERTEX_CACHE` in `options`, the vertex cache (`vertices ×
-    /// BDTREE_VERTEX_ENTRY_BYTES_F32`), each rounded up to 8 bytes — the same number as the
-    /// header's `BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)` for static storage. Returns 0
+    /// BDTREE_VERTEX_ENTRY_BYTES_F32`) and, with `BDTREE_BODY_BOX_CACHE`, the box cache
+    /// (`nodes × BDTREE_BOX_ENTRY_BYTES_F32`), each rounded up to 8 bytes — the same number as
+    /// the header's `BDTREE_BODY_STORAGE_F32(nodes, modes, vertices)` (plus
+    /// `BDTREE_BODY_BOX_STORAGE_F32(nodes)` with the box cache) for static storage. Returns 0
     /// for an unusable image or unknown options.
     ///
     /// # Safety

@@ -76,15 +76,28 @@ pub(super) fn host_sums(
         .iter()
         .map(|i| vec![VertexEntry::EMPTY; i.model.vertex_count()])
         .collect();
+    // With self pairs, each body has its box cache too, as `replay::run_self` gives it.
+    let mut boxes: Vec<Vec<BoxEntry<f32>>> = images
+        .iter()
+        .map(|i| vec![BoxEntry::EMPTY; i.tree.node_count()])
+        .collect();
     let mut bodies = Vec::new();
-    for (((image, cache), modes), vertices) in images
+    for ((((image, cache), modes), vertices), boxes) in images
         .iter()
         .zip(caches.iter_mut())
         .zip(slots.iter_mut())
         .zip(verts.iter_mut())
+        .zip(boxes.iter_mut())
     {
         let body = Body::new(image, cache, modes)
             .and_then(|b| b.with_vertex_cache(vertices))
+            .and_then(|b| {
+                if with_self {
+                    b.with_box_cache(boxes)
+                } else {
+                    Ok(b)
+                }
+            })
             .map_err(|e| e.to_string())?;
         bodies.push(body);
     }

@@ -127,6 +127,8 @@ impl<'s> SelfList<'s> {
             type3: false,
             lazy: None,
             refused: false,
+            #[cfg(feature = "speed")]
+            boxes: super::boxes::Boxes::none(),
         };
         let root = [[0, 0]];
         let start: &[[u32; 2]] = if self.fresh {

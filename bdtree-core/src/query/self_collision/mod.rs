@@ -72,6 +72,8 @@ use crate::walk::triangle_step_refs;
 use crate::walk::{stack_capacity, triangle_step, Flow, Node, Policy, Side, Visit};
 use contour::certified;
 
+#[cfg(feature = "speed")]
+mod boxes;
 mod certificates;
 mod cones;
 mod contour;
@@ -221,6 +223,9 @@ pub fn collide_self_with<S: Scalar>(
     }
     let error = body.error() + body.error();
     let faces = body.model().triangles();
+    // The box cache is for the lazy query (the host's, the image's): this plain walk, which
+    // `collide_self` and the world queries' self pairs run, tests spheres only and carries no
+    // box code.
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -232,6 +237,8 @@ pub fn collide_self_with<S: Scalar>(
         type3: false,
         lazy: None,
         refused: false,
+        #[cfg(feature = "speed")]
+        boxes: boxes::Boxes::none(),
     };
     let status = units.walk(stack, &mut stats);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
@@ -298,6 +305,8 @@ pub fn collide_self_lazy<S: Scalar>(
     let error = body.error() + body.error();
     let faces = body.model().triangles();
     let (nodes, modes) = (body.tree().node_count(), body.q().len());
+    #[cfg(feature = "speed")]
+    let boxes = boxes::Boxes::lend(body);
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -309,8 +318,12 @@ pub fn collide_self_lazy<S: Scalar>(
         type3: false,
         lazy: Some(cones),
         refused: false,
+        #[cfg(feature = "speed")]
+        boxes,
     };
     let status = units.walk(stack, &mut stats);
+    #[cfg(feature = "speed")]
+    units.boxes.give_back(units.side.body);
     let status = named(status, units.refused, &aids, nodes, modes);
     stats.sphere_updates = units.side.body.update_count().wrapping_sub(before);
     QueryOutcome { status, stats }
@@ -514,6 +527,9 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     /// A lazy cone could not be made (a row of `aids.normals` its read refused, or a bad
     /// index): the query does not end complete ([`named`]).
     refused: bool,
+    /// The body's box cache, lent to the self walk's own loop (empty for the general walk).
+    #[cfg(feature = "speed")]
+    boxes: boxes::Boxes<'c, S>,
 }
 
 impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>

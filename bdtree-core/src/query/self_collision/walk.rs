@@ -4,6 +4,9 @@
 //! entry is popped before its step (nothing interrupts the walk), a pair's own spheres are not
 //! read when both of its nodes split (only the children's are: a self walk splits both whenever
 //! both descend), and both children's spheres of a node are read with one look at the cache.
+//! With the body's box cache ([`crate::Body::with_box_cache`], lent to this loop alone: see
+//! [`super::boxes`]), child pairs whose nodes have stored boxes (the leaves and the nodes up
+//! to four levels above them) are tested by their boxes instead of their spheres.
 
 use super::{Units, TYPE3};
 use crate::bounds::sphere::spheres_overlap;
@@ -95,6 +98,48 @@ where
                 return FAILED;
             };
             let mut kept = 0;
+            // Children with stored boxes: the boxes tested instead of the spheres (the leaf
+            // step's box filter, taken where the pairs are pushed). A pair pushed by its boxes
+            // has children with boxes too, so it is expanded here again: its leaf's sphere,
+            // which no test made, is never read below.
+            #[cfg(feature = "speed")]
+            if self.boxes.present() {
+                let (a, b) = match (leaf_i, leaf_j) {
+                    (false, false) => ([li, ri], [lj, rj]),
+                    (false, true) => ([li, ri], [j, j]),
+                    _ => ([i, i], [lj, rj]),
+                };
+                match self.boxes.apart4(&mut self.side, a, b, self.error) {
+                    Some(Some([a0b0, a0b1, a1b0, a1b1])) => {
+                        let mut push = |pair: [u32; 2], apart: bool| {
+                            if let Some(slot) = slots.get_mut(kept) {
+                                *slot = [pair[0] | tag, pair[1]];
+                            }
+                            kept += usize::from(!apart);
+                        };
+                        push([a[0], b[0]], a0b0);
+                        if leaf_i | leaf_j {
+                            // The leaf is named twice: its pairs with the other's children.
+                            let (pair, apart) = if leaf_j {
+                                ([a[1], b[0]], a1b0)
+                            } else {
+                                ([a[0], b[1]], a0b1)
+                            };
+                            push(pair, apart);
+                            stats.overlap_tests += 2;
+                        } else {
+                            push([a[0], b[1]], a0b1);
+                            push([a[1], b[0]], a1b0);
+                            push([a[1], b[1]], a1b1);
+                            stats.overlap_tests += 4;
+                        }
+                        len += kept;
+                        continue;
+                    }
+                    Some(None) => {}
+                    None => return FAILED,
+                }
+            }
             let mut keep = |units: &mut Self, pair: [u32; 2], x: [S; 4], y: [S; 4]| {
                 let overlap = spheres_overlap(x, y);
                 if !overlap {
@@ -124,7 +169,8 @@ where
                     kept += usize::from(overlap);
                 }
             } else if leaf_j {
-                // The leaf's sphere was made when this pair was tested.
+                // The leaf's sphere was made when this pair was tested (by spheres: a pair
+                // pushed by its boxes took the branch above).
                 let (Some([il, ir]), Some(bj)) =
                     (self.child_spheres([li, ri]), self.side.cached_sphere(j))
                 else {

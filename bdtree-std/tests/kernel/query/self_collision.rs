@@ -7,8 +7,8 @@ use bdtree_core::query::self_collision::{
 };
 use bdtree_core::query::self_collision::{tree_parents, SelfList};
 use bdtree_core::{
-    collide_self, collide_self_image, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair,
-    VertexEntry,
+    collide_self, collide_self_image, self_stack_capacity, BoxEntry, Pose, QueryStatus, Scalar,
+    TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{
     build, self_certificates, self_contours, self_normals, self_spheres, BuildOptions, Precision,
@@ -132,9 +132,13 @@ pub(crate) fn check_of<S: Scalar>(
     let mut lazy_cones = SelfCones::new(&mut slots);
     let mut cache = BodyStorage::new(n);
     let mut lazy_vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    // With a box cache (the walk's leaf pairs filtered by stored boxes at their parents'
+    // expansion); the refitted body has none.
+    let mut lazy_boxes = vec![BoxEntry::<S>::EMPTY; n];
     let mut fresh = cache
         .body(&image)
         .and_then(|b| b.with_vertex_cache(&mut lazy_vertices))
+        .and_then(|b| b.with_box_cache(&mut lazy_boxes))
         .expect("body");
     fresh.set_state(p, &qs).expect("state");
     for name in ["lazy", "lazy, again", "lazy, refitted"] {
@@ -179,9 +183,11 @@ pub(crate) fn check_of<S: Scalar>(
     prop_assert_eq!(data.certificates.weights, &weights[..]);
     let mut cache = BodyStorage::new(n);
     let mut image_vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    let mut image_boxes = vec![BoxEntry::<S>::EMPTY; n];
     let mut device = cache
         .body(&stored)
         .and_then(|b| b.with_vertex_cache(&mut image_vertices))
+        .and_then(|b| b.with_box_cache(&mut image_boxes))
         .expect("body");
     device.set_state(p, &qs).expect("state");
     for name in ["image", "image, again"] {

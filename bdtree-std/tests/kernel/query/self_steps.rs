@@ -8,7 +8,8 @@ use bdtree_core::query::self_collision::{
     SelfNormals, SelfSpheres, UnitCounts,
 };
 use bdtree_core::{
-    collide_self, self_stack_capacity, Pose, QueryStatus, Scalar, TrianglePair, VertexEntry,
+    collide_self, self_stack_capacity, BoxEntry, Pose, QueryStatus, Scalar, TrianglePair,
+    VertexEntry,
 };
 use bdtree_std::build::{build, self_certificates, self_contours, self_normals, self_spheres};
 use bdtree_std::io;
@@ -50,9 +51,12 @@ fn walk_steps<S: Scalar>(tables: bool) {
     let mut stack = vec![[0u32; 2]; self_stack_capacity(image.tree.depth())];
     let mut cache = BodyStorage::new(n);
     let mut vertices = vec![VertexEntry::<S>::default(); mesh.vertices.len()];
+    // A box cache too: the boxes of an earlier step must not be read as this step's either.
+    let mut boxes = vec![BoxEntry::<S>::EMPTY; n];
     let mut body = cache
         .body(&image)
         .and_then(|b| b.with_vertex_cache(&mut vertices))
+        .and_then(|b| b.with_box_cache(&mut boxes))
         .expect("body");
     vertex_signatures(&body, &mut signatures).expect("signatures");
     let normals = self_normals(&image.tree, &image.model, 2);

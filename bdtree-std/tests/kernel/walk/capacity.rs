@@ -2,7 +2,8 @@
 //! small cache, a wrong `q` — never a panic, never a silent drop.
 
 use bdtree_core::{
-    collide, stack_capacity, Body, BodyError, ContactBuffer, Pose, QueryStatus, TrianglePair,
+    collide, stack_capacity, Body, BodyError, BoxEntry, ContactBuffer, Pose, QueryStatus,
+    TrianglePair,
 };
 use bdtree_std::build::{build, BuildOptions};
 use bdtree_std::io::ImageBuf;
@@ -119,6 +120,20 @@ fn bodies_refuse_small_caches_and_bad_coordinates() {
     assert_eq!(
         message.as_deref(),
         Some("mode storage has 9 scalars but the tree has 2 modes, which need 10 (mode_storage(2) = 5 per mode)")
+    );
+    // A box cache needs an entry per node (not per triangle): one short is refused by name.
+    let mut boxes = vec![BoxEntry::<f32>::EMPTY; n - 1];
+    let refused = cache.body(&image).unwrap().with_box_cache(&mut boxes).err();
+    assert_eq!(
+        refused,
+        Some(BodyError::BoxCacheTooSmall {
+            needed: n,
+            given: n - 1
+        })
+    );
+    assert_eq!(
+        refused.map(|e| e.to_string()).as_deref(),
+        Some(format!("box cache has {} entries but the tree has {n} nodes", n - 1).as_str())
     );
     let mut body = cache.body(&image).unwrap();
     assert_eq!(

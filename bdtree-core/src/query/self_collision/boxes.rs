@@ -1,0 +1,203 @@
+//! The self walk's stored boxes ([`crate::Body::with_box_cache`]): lent by the body to the
+//! self walk's own loop alone (the pair walk's [`Side`] never carries them), each node's box
+//! made once per step where the walk first reads it.
+//!
+//! A leaf's box is the coordinate box of its triangle's deformed world vertices (their
+//! coordinate-wise minimum and maximum in the order of the leaf step's box filter, so the same
+//! bits); a node up to [`LEVELS`] levels above the leaves has the exact union of its
+//! children's boxes (minimum and maximum: no rounding), which contains every leaf box below
+//! it, so two nodes whose boxes the filter finds apart have every leaf pair below them apart.
+//! A node higher up, or above a triangle with a NaN coordinate, has none for the step.
+
+use crate::body::{Body, BoxEntry};
+use crate::image::tree::NONE;
+use crate::scalar::Scalar;
+use crate::walk::Side;
+
+/// Levels above the leaves up to which a node has a box.
+const LEVELS: usize = 4;
+
+/// A body's box cache, lent to one self walk (see the module docs).
+pub(super) struct Boxes<'c, S: Scalar> {
+    slots: &'c mut [BoxEntry<S>],
+    /// The body's step: an entry of another step is stale.
+    epoch: u32,
+}
+
+impl<'c, S: Scalar> Boxes<'c, S> {
+    /// The body's box cache (empty when it has none), lent until [`Boxes::give_back`].
+    pub(super) fn lend(body: &mut Body<'_, 'c, S>) -> Self {
+        Boxes {
+            epoch: body.step(),
+            slots: body.swap_boxes(&mut []),
+        }
+    }
+
+    /// No boxes (a walk that tests spheres only).
+    #[inline(always)]
+    pub(super) fn none() -> Self {
+        Boxes {
+            slots: &mut [],
+            epoch: 0,
+        }
+    }
+
+    /// Hands the box cache back to the body it was lent from.
+    pub(super) fn give_back(&mut self, body: &mut Body<'_, 'c, S>) {
+        body.swap_boxes(core::mem::take(&mut self.slots));
+    }
+
+    /// Whether the walk has a box cache. On bare-metal targets (`target_os = "none"`) an f64
+    /// body's walk tests spheres only (its box cache is not read), which keeps the boxes' code
+    /// out of f64 builds there: the C library links both precisions into a board's flash.
+    #[inline(always)]
+    pub(super) fn present(&self) -> bool {
+        let bare_f64 = S::BYTES == 8 && cfg!(target_os = "none");
+        !(bare_f64 || self.slots.is_empty())
+    }
+
+    /// For the four pairs `(a0, b0), (a0, b1), (a1, b0), (a1, b1)` of nodes, whether their
+    /// boxes are more than `error` apart on some axis: the leaf step's box filter
+    /// (`walk::boxes_apart`), the same bits for two leaves, and for nodes with a box above the
+    /// leaves apart only when every leaf pair below is. `Some(None)` when a node has no box
+    /// (looked at from `a0`); each box read from the cache, made and kept there on a miss.
+    /// `None` for a bad index.
+    #[inline(always)]
+    pub(super) fn apart4(
+        &mut self,
+        side: &mut Side<'_, '_, '_, S>,
+        [a0, a1]: [u32; 2],
+        [b0, b1]: [u32; 2],
+        error: S,
+    ) -> Option<Option<[bool; 4]>> {
+        if !(self.fresh(side, a0)?
+            && self.fresh(side, a1)?
+            && self.fresh(side, b0)?
+            && self.fresh(side, b1)?)
+        {
+            return Some(None);
+        }
+        let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
+        let entry = |node: u32| self.slots.get(node as usize);
+        let ([a0, a1], [b0, b1]) = ([entry(a0)?, entry(a1)?], [entry(b0)?, entry(b1)?]);
+        Some(Some([
+            apart(a0, b0, limit),
+            apart(a0, b1, limit),
+            apart(a1, b0, limit),
+            apart(a1, b1, limit),
+        ]))
+    }
+
+    /// Whether a node has a box of this step, made on a miss.
+    #[inline(always)]
+    fn fresh(&mut self, side: &mut Side<'_, '_, '_, S>, node: u32) -> Option<bool> {
+        let entry = self.slots.get(node as usize)?;
+        if entry.epoch == self.epoch {
+            return Some(entry.bounded != 0);
+        }
+        self.miss(side, node)
+    }
+
+    /// A miss of [`Boxes::fresh`]: the node's box made from its subtree, depth first down to
+    /// [`LEVELS`] levels below it (each stale box on the way made and kept: a leaf's from its
+    /// triangle, a node's as the union of its children's, given up at the first child without
+    /// one), and the node marked as having none when it is higher up. One routine for every
+    /// level, with its own small path instead of recursion.
+    #[inline(never)]
+    fn miss(&mut self, side: &mut Side<'_, '_, '_, S>, node: u32) -> Option<bool> {
+        // `path[d]`: the node at depth `d` below `node` and how many of its children are done.
+        let mut path = [[node, 0u32]; LEVELS + 1];
+        let mut depth = 0usize;
+        // Whether the node last finished has a box.
+        let mut boxed = false;
+        loop {
+            let [k, done] = *path.get(depth)?;
+            let [left, right, triangle, _] = side.links(k)?;
+            let next = match done {
+                0 if self.slots.get(k as usize)?.epoch == self.epoch => {
+                    boxed = self.slots.get(k as usize)?.bounded != 0;
+                    None
+                }
+                0 if triangle != NONE => {
+                    boxed = self.leaf(side, k, triangle)?;
+                    None
+                }
+                0 if depth < LEVELS => Some(left),
+                1 if boxed => Some(right),
+                2 if boxed => {
+                    boxed = self.union(k, [left, right])?;
+                    None
+                }
+                _ => {
+                    boxed = false;
+                    None
+                }
+            };
+            if let Some(child) = next {
+                path.get_mut(depth)?[1] = done + 1;
+                depth += 1;
+                *path.get_mut(depth)? = [child, 0];
+            } else if depth == 0 {
+                break;
+            } else {
+                depth -= 1;
+            }
+        }
+        if !boxed {
+            *self.slots.get_mut(node as usize)? = BoxEntry {
+                epoch: self.epoch,
+                ..BoxEntry::EMPTY
+            };
+        }
+        Some(boxed)
+    }
+
+    /// A node's box made from its two children's (of this step, both with a box): their
+    /// coordinate-wise minimum and maximum, exact.
+    #[inline(always)]
+    fn union(&mut self, node: u32, [left, right]: [u32; 2]) -> Option<bool> {
+        let (a, b) = (
+            self.slots.get(left as usize)?,
+            self.slots.get(right as usize)?,
+        );
+        let lo: [S; 3] = core::array::from_fn(|k| a.lo[k].min(b.lo[k]));
+        let hi: [S; 3] = core::array::from_fn(|k| a.hi[k].max(b.hi[k]));
+        let epoch = self.epoch;
+        *self.slots.get_mut(node as usize)? = BoxEntry {
+            lo,
+            hi,
+            epoch,
+            bounded: 1,
+        };
+        Some(true)
+    }
+
+    /// A leaf's box made from its triangle's deformed vertices (the vertex cache's when it
+    /// holds them) and kept for the step; none when a coordinate is NaN (which the minimum
+    /// and maximum would drop from a union).
+    #[inline(always)]
+    fn leaf(&mut self, side: &mut Side<'_, '_, '_, S>, node: u32, triangle: u32) -> Option<bool> {
+        let [a, b, c] = side.world_triangle(triangle)?;
+        let lo = core::array::from_fn(|k| a[k].min(b[k]).min(c[k]));
+        let hi = core::array::from_fn(|k| a[k].max(b[k]).max(c[k]));
+        let bounded = [a, b, c]
+            .iter()
+            .flatten()
+            .all(|x| x.partial_cmp(x).is_some());
+        let epoch = self.epoch;
+        *self.slots.get_mut(node as usize)? = BoxEntry {
+            lo,
+            hi,
+            epoch,
+            bounded: u32::from(bounded),
+        };
+        Some(bounded)
+    }
+}
+
+/// `walk::boxes_apart` (the leaf step's box filter) of two stored boxes: whether `lo_a - hi_b`
+/// or `lo_b - hi_a` exceeds `limit` on some axis, the same comparisons (the same bits).
+#[inline(always)]
+fn apart<S: Scalar>(a: &BoxEntry<S>, b: &BoxEntry<S>, limit: S) -> bool {
+    (0..3).any(|k| a.lo[k] - b.hi[k] > limit || b.lo[k] - a.hi[k] > limit)
+}
