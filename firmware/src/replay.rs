@@ -12,9 +12,8 @@
 use bdtree_core::query::self_collision::UnitCounts;
 use bdtree_core::{
     collide_proxies, collide_self_image, collide_world, AlignedImage, BitMatrix, Body, BoxEntry,
-    CacheEntry,
-    ConeSlot, Deadline, Image, Order, Pending, Pose, ProxyPair, QueryStats, RunStatus, SelfCones,
-    SweepAndPrune, Traversal, TrianglePair, VertexEntry, WorldPair,
+    CacheEntry, ConeSlot, Deadline, Image, Order, Pending, Pose, ProxyPair, QueryStats, RunStatus,
+    SelfCones, SweepAndPrune, Traversal, TrianglePair, VertexEntry, WorldPair,
 };
 use core::hint::black_box;
 
