@@ -51,14 +51,17 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// A pass over every node from the last up calling `each(node, links, triangle)` (with its
     /// deformed world triangle at a leaf) that also refits the spheres ([`Body::refit`]) from
     /// the first node where `each` asks for them (returns `true`) on: the nodes passed before
-    /// are refitted then, and each triangle after it is read once for both. `Some(true)` when
-    /// the spheres were made; `None` when `each` or a lookup fails.
+    /// are refitted then, and each triangle after it is read once for both. When the body's
+    /// self walk tests stored boxes ([`Body::walk_boxes`]), the nodes that have one get their
+    /// box instead of a sphere ([`Body::bound_node`]): the walk does not read those spheres.
+    /// `Some(true)` when the spheres were made; `None` when `each` or a lookup fails.
     pub(crate) fn refit_with(
         &mut self,
         mut each: impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
     ) -> Option<bool> {
         let all = self.tree.links_all();
         let epoch = self.epoch;
+        let boxed = self.walk_boxes();
         let mut spheres = false;
         for node in (0..all.len()).rev() {
             let links @ [left, right, triangle, _] = *all.get(node)?;
@@ -69,7 +72,15 @@ impl<S: Scalar> Body<'_, '_, S> {
             };
             if each(node, links, world.as_ref())? && !spheres {
                 spheres = true;
-                self.refit_nodes(node + 1, all.len())?;
+                if boxed {
+                    self.bound_nodes(node + 1, all.len())?;
+                } else {
+                    self.refit_nodes(node + 1, all.len())?;
+                }
+            }
+            if spheres && boxed {
+                self.bound_node(node, links, world.as_ref())?;
+                continue;
             }
             if !spheres || self.cache.get(node)?.epoch == epoch {
                 continue;

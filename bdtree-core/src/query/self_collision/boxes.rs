@@ -88,6 +88,32 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         ]))
     }
 
+    /// [`Boxes::apart4`] of one pair `(a, b)`: `Some(None)` when a node has no box.
+    #[inline(always)]
+    pub(super) fn apart1(
+        &mut self,
+        side: &mut Side<'_, '_, '_, S>,
+        a: u32,
+        b: u32,
+        error: S,
+    ) -> Option<Option<bool>> {
+        if !(self.fresh(side, a)? && self.fresh(side, b)?) {
+            return Some(None);
+        }
+        let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
+        let (a, b) = (self.slots.get(a as usize)?, self.slots.get(b as usize)?);
+        // [`apart`]'s comparisons in its order, at constant indices (its loop's index is a
+        // panic path where a size-optimised build does not unroll it).
+        let axis = |x: [S; 3], y: [S; 3], z: [S; 3], w: [S; 3], k: usize| {
+            let at = |v: [S; 3]| v.get(k).copied().unwrap_or(S::ZERO);
+            at(x) - at(y) > limit || at(z) - at(w) > limit
+        };
+        let apart = axis(a.lo, b.hi, b.lo, a.hi, 0)
+            || axis(a.lo, b.hi, b.lo, a.hi, 1)
+            || axis(a.lo, b.hi, b.lo, a.hi, 2);
+        Some(Some(apart))
+    }
+
     /// Whether a node has a box of this step, made on a miss.
     #[inline(always)]
     fn fresh(&mut self, side: &mut Side<'_, '_, '_, S>, node: u32) -> Option<bool> {

@@ -295,7 +295,7 @@ pub fn collide_self_lazy<S: Scalar>(
                 stats,
             };
         }
-        if !spheres && body.refit().is_none() {
+        if !spheres && body.refit_for_walk().is_none() {
             return QueryOutcome {
                 status: QueryStatus::Inconsistent,
                 stats,

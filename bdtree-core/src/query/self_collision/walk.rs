@@ -47,6 +47,32 @@ where
                 if triangle != NONE {
                     continue;
                 }
+                // Children with stored boxes: their boxes tested instead of their spheres (as
+                // for a pair's children below), whose spheres the one-pass refit leaves unmade.
+                #[cfg(feature = "speed")]
+                if self.boxes.present() {
+                    match self.boxes.apart1(&mut self.side, l, r, self.error) {
+                        Some(Some(apart)) => {
+                            let Some(slots) = stack.get_mut(len..len + 3) else {
+                                return FAILED;
+                            };
+                            stats.overlap_tests += 1;
+                            let kept = usize::from(!apart);
+                            let mut put = |k: usize, entry: [u32; 2]| {
+                                if let Some(slot) = slots.get_mut(k) {
+                                    *slot = entry;
+                                }
+                            };
+                            put(0, [l, r]);
+                            put(kept, [r, r]);
+                            put(kept + 1, [l, l]);
+                            len += kept + 2;
+                            continue;
+                        }
+                        Some(None) => {}
+                        None => return FAILED,
+                    }
+                }
                 let Some([bl, br]) = self.child_spheres([l, r]) else {
                     return FAILED;
                 };
