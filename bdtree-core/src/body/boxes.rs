@@ -2,9 +2,10 @@
 //! vertices (a leaf and the nodes up to four levels above the leaves), made once per step where
 //! a self walk first reads it, or by the one-pass refit in place of those nodes' spheres.
 
+use super::refit::LOOSE;
 use super::{Body, BodyError, CacheEntry};
 use crate::bounds::sphere::enclosing_sphere;
-use crate::image::self_tables::SelfSpheres;
+use crate::image::self_tables::{BadRow, SelfSpheres};
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -66,6 +67,9 @@ impl<'c, S: Scalar> Body<'_, 'c, S> {
         core::mem::replace(&mut self.boxes, boxes)
     }
 }
+
+/// A box's low and high corners.
+pub(crate) type Corners<S> = ([S; 3], [S; 3]);
 
 /// Levels above the leaves up to which a node has a box (the self walk's rule).
 pub(crate) const BOX_LEVELS: u32 = 4;
@@ -233,5 +237,108 @@ impl<S: Scalar> Body<'_, '_, S> {
         } else {
             self.refit()
         }
+    }
+}
+
+impl<S: Scalar> Body<'_, '_, S> {
+    /// Node `node`'s affine box, `(lo, hi)`: a coordinate box holding every deformed world
+    /// vertex below it as this step computes them, from its row of `spheres` in `O(M)`
+    /// (no vertex read), when its residual `Σⱼ |qⱼ| ρⱼ` is within a quarter of its rest radius
+    /// (as [`Body::affine_sphere`]); `None` otherwise (no row, quantized rows, a looser fit, a
+    /// value not finite). With `F = I + Σⱼ qⱼ Gⱼ` and the rest half-extents `h` (see
+    /// [`SelfSpheres`]), every vertex of the node is exactly `c' + F yᵢ + rᵢ` with `|yₖ| ≤ hₖ`,
+    /// `|rᵢ| ≤ Σⱼ |qⱼ| ρⱼ` and `c' = c + Σⱼ qⱼ Ūⱼ`, so in the world it lies within
+    /// `Σₖ |(R F)ₐₖ| hₖ + Σⱼ |qⱼ| ρⱼ` of `R c' + t` on axis `a` — for a patch turned far but
+    /// little bent (a fold's flap), about its rest box turned, where a sphere is as tall as it
+    /// is wide. Rounding: the computed `R F`'s error (`(M + 1)u` of `1 + Σⱼ |qⱼ| |Gⱼ|` per
+    /// entry of `F`, `3u` for the rotation, each row of `R` summing to at most `√3`) and the
+    /// sums' own, together below `(2M + 20)u` of `Σₖ hₖ (1 + Σⱼ |qⱼ| |Gⱼ|) + Σⱼ |qⱼ| ρⱼ`; the
+    /// centre's rounding and the computed vertices' own (`δ` each) by `3δ`; the corners'
+    /// rounding by `2u |c|` and a final growth by `8u`. So the box holds every leaf box below
+    /// the node, and a pair of nodes it proves apart has every leaf pair below apart for the
+    /// leaf step's box filter.
+    ///
+    /// On bare-metal targets an f64 body has none (as [`Body::affine_sphere`]). [`BadRow`]
+    /// when the node's entry in `spheres` cannot be read.
+    pub(crate) fn affine_box(
+        &self,
+        node: usize,
+        spheres: &SelfSpheres<'_>,
+    ) -> Result<Option<Corners<S>>, BadRow> {
+        if S::BYTES == 8 && cfg!(target_os = "none") {
+            return Ok(None);
+        }
+        let Ok(id) = u32::try_from(node) else {
+            return Ok(None);
+        };
+        Ok(match spheres.row(id, self.q.len())? {
+            Some(block) => self.box_from_row(node, block),
+            None => None,
+        })
+    }
+
+    /// [`Body::affine_box`] from the node's row, read and checked.
+    fn box_from_row(&self, node: usize, block: &[f32]) -> Option<Corners<S>> {
+        let m = self.q.len();
+        let rest = self.tree.record(node)?.first()?[3];
+        let (h, tail) = block.split_at_checked(3)?;
+        let (maps, residuals) = tail.split_at_checked(9 * m)?;
+        let f = S::from_f32;
+        // The residual first: a node its fit does not bound costs no more.
+        let weights = self.weights.iter();
+        let residual = (residuals.iter().zip(weights)).fold(S::ZERO, |s, (&r, w)| s + w[3] * f(r));
+        // False for a NaN residual too.
+        let within = residual <= S::from_f64(LOOSE) * rest;
+        if !within {
+            return None;
+        }
+        // `Σⱼ qⱼ Gⱼ` and `Σⱼ |qⱼ| |Gⱼ|` entry by entry (row-major), each summed in mode order.
+        let mut sum = [S::ZERO; 9];
+        let mut reach = [S::ZERO; 9];
+        // Rows by offset (as `affine_from_row`: no division on a panic path).
+        for (j, w) in self.weights.iter().enumerate() {
+            let g: &[f32; 9] = maps.get(9 * j..)?.first_chunk()?;
+            for ((x, e), &gx) in sum.iter_mut().zip(reach.iter_mut()).zip(g) {
+                let gx = f(gx);
+                *x = *x + w[0] * gx;
+                *e = *e + w[3] * gx.abs();
+            }
+        }
+        // `F = I + Σⱼ qⱼ Gⱼ` by columns, and per column `1 + Σ_b Σⱼ |qⱼ| |G_bk|`.
+        let one = S::ONE;
+        let columns = [
+            [sum[0] + one, sum[3], sum[6]],
+            [sum[1], sum[4] + one, sum[7]],
+            [sum[2], sum[5], sum[8] + one],
+        ];
+        let h = [f(*h.first()?), f(*h.get(1)?), f(*h.get(2)?)];
+        let spread = h[0] * (one + reach[0] + reach[3] + reach[6])
+            + h[1] * (one + reach[1] + reach[4] + reach[7])
+            + h[2] * (one + reach[2] + reach[5] + reach[8]);
+        let u = S::UNIT_ROUNDOFF;
+        let modes = S::from_u32(u32::try_from(m).ok()?);
+        let slack = (modes + modes + S::from_u32(20)) * u * (spread + residual)
+            + residual
+            + S::from_u32(3) * self.error;
+        let local = self.tree.update(node, self.weights)?;
+        let c = self.pose.apply([local[0], local[1], local[2]]);
+        let grow = S::ONE + S::from_u32(8) * u;
+        let two_u = u + u;
+        let mut lo = [S::ZERO; 3];
+        let mut hi = [S::ZERO; 3];
+        let corners = lo.iter_mut().zip(hi.iter_mut());
+        for (((low, high), r), &ca) in corners.zip(self.pose.rotation.iter()).zip(c.iter()) {
+            // Row `a` of `R F` against `h`: `Σₖ |Σ_b R_ab F_bk| hₖ`.
+            let mut extent = S::ZERO;
+            for (column, &hk) in columns.iter().zip(h.iter()) {
+                let p = r[0] * column[0] + r[1] * column[1] + r[2] * column[2];
+                extent = extent + p.abs() * hk;
+            }
+            let half = (extent + slack + two_u * ca.abs()) * grow;
+            *low = ca - half;
+            *high = ca + half;
+        }
+        let finite = lo.iter().chain(hi.iter()).all(|x| x.is_finite());
+        finite.then_some((lo, hi))
     }
 }

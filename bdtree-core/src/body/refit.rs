@@ -108,7 +108,7 @@ pub(crate) const LAZY_PATH: usize = 96;
 /// fraction takes that sphere in the lazy refit (an `O(M)` update) instead of the one
 /// enclosing its children's (which needs its whole subtree): a nearly rigid part of the body
 /// is then bounded where the walk reads it, without deforming what lies below.
-const LOOSE: f64 = 0.25;
+pub(super) const LOOSE: f64 = 0.25;
 
 impl<S: Scalar> Body<'_, '_, S> {
     /// The sphere of `node` for a self walk: the step's sphere when one was made (by any

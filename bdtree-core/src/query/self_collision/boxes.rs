@@ -8,8 +8,16 @@
 //! children's boxes (minimum and maximum: no rounding), which contains every leaf box below
 //! it, so two nodes whose boxes the filter finds apart have every leaf pair below them apart.
 //! A node higher up, or above a triangle with a NaN coordinate, has none for the step.
+//!
+//! A node with a row of the query's affine spheres ([`super::SelfAids::spheres`]) takes its
+//! affine box instead, at any height ([`Body::affine_box`]: its rest half-extents
+//! turned by the fitted map, `O(M)`, no vertex read), when the fit bounds it: it holds every
+//! vertex below the node as the step computes them, so every leaf box below it too, and the
+//! filter's argument stands. Its children's boxes are made only when the walk reads them (a
+//! child without one sends the walk back to spheres, read through their step check).
 
 use crate::body::{Body, BoxEntry};
+use crate::image::self_tables::SelfSpheres;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 use crate::walk::Side;
@@ -18,18 +26,22 @@ use crate::walk::Side;
 const LEVELS: usize = 4;
 
 /// A body's box cache, lent to one self walk (see the module docs).
-pub(super) struct Boxes<'c, S: Scalar> {
+pub(super) struct Boxes<'c, 'a, S: Scalar> {
     slots: &'c mut [BoxEntry<S>],
     /// The body's step: an entry of another step is stale.
     epoch: u32,
+    /// The affine sphere rows: a node with one gets its affine box ([`Body::affine_box`]).
+    spheres: SelfSpheres<'a>,
 }
 
-impl<'c, S: Scalar> Boxes<'c, S> {
-    /// The body's box cache (empty when it has none), lent until [`Boxes::give_back`].
-    pub(super) fn lend(body: &mut Body<'_, 'c, S>) -> Self {
+impl<'c, 'a, S: Scalar> Boxes<'c, 'a, S> {
+    /// The body's box cache (empty when it has none), lent until [`Boxes::give_back`], with
+    /// the affine sphere rows a node's box may come from.
+    pub(super) fn lend(body: &mut Body<'_, 'c, S>, spheres: SelfSpheres<'a>) -> Self {
         Boxes {
             epoch: body.step(),
             slots: body.swap_boxes(&mut []),
+            spheres,
         }
     }
 
@@ -39,6 +51,7 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         Boxes {
             slots: &mut [],
             epoch: 0,
+            spheres: SelfSpheres::NONE,
         }
     }
 
@@ -124,50 +137,69 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         self.miss(side, node)
     }
 
-    /// A miss of [`Boxes::fresh`]: the node's box made from its subtree, depth first down to
-    /// [`LEVELS`] levels below it (each stale box on the way made and kept: a leaf's from its
-    /// triangle, a node's as the union of its children's, given up at the first child without
-    /// one), and the node marked as having none when it is higher up. One routine for every
-    /// level, with its own small path instead of recursion.
+    /// A miss of [`Boxes::fresh`]: the node's affine box when it has a row that gives one
+    /// ([`Body::affine_box`], `O(M)`: its subtree is not read), else its box made from its
+    /// subtree, depth first down to [`LEVELS`] levels below it (each stale box on the way
+    /// made and kept: a leaf's from its triangle, a node's as the union of its children's,
+    /// given up at the first child without one), and the node marked as having none when it
+    /// is higher up. One routine for every level, with its own small path instead of
+    /// recursion. `None` for a bad index or a row its read refuses (the query names it).
     #[inline(never)]
     fn miss(&mut self, side: &mut Side<'_, '_, '_, S>, node: u32) -> Option<bool> {
-        // `path[d]`: the node at depth `d` below `node` and how many of its children are done.
-        let mut path = [[node, 0u32]; LEVELS + 1];
-        let mut depth = 0usize;
-        // Whether the node last finished has a box.
-        let mut boxed = false;
-        loop {
-            let [k, done] = *path.get(depth)?;
-            let [left, right, triangle, _] = side.links(k)?;
-            let next = match done {
-                0 if self.slots.get(k as usize)?.epoch == self.epoch => {
-                    boxed = self.slots.get(k as usize)?.bounded != 0;
-                    None
-                }
-                0 if triangle != NONE => {
-                    boxed = self.leaf(side, k, triangle)?;
-                    None
-                }
-                0 if depth < LEVELS => Some(left),
-                1 if boxed => Some(right),
-                2 if boxed => {
-                    boxed = self.union(k, [left, right])?;
-                    None
-                }
-                _ => {
-                    boxed = false;
-                    None
-                }
-            };
-            if let Some(child) = next {
-                path.get_mut(depth)?[1] = done + 1;
-                depth += 1;
-                *path.get_mut(depth)? = [child, 0];
-            } else if depth == 0 {
-                break;
-            } else {
-                depth -= 1;
+        if self.spheres.has_row(node as usize) {
+            if let Some((lo, hi)) = side.body.affine_box(node as usize, &self.spheres).ok()? {
+                *self.slots.get_mut(node as usize)? = BoxEntry {
+                    lo,
+                    hi,
+                    epoch: self.epoch,
+                    bounded: 1,
+                };
+                return Some(true);
             }
+        }
+        // `path[d]`: the node at depth `d` below `node` on the way to the one being made, its
+        // children, and which of them is being made (1: the left, 2: the right).
+        let mut path = [[0u32; 4]; LEVELS];
+        let mut depth = 0usize;
+        let mut k = node;
+        let mut boxed;
+        'made: loop {
+            // Node `k`, at `depth`: its box of this step, made now as a leaf's, or its
+            // children made first.
+            let entry = self.slots.get(k as usize)?;
+            if entry.epoch == self.epoch {
+                boxed = entry.bounded != 0;
+            } else {
+                let [left, right, triangle, _] = side.links(k)?;
+                if triangle != NONE {
+                    boxed = self.leaf(side, k, triangle)?;
+                } else if let Some(slot) = path.get_mut(depth) {
+                    *slot = [k, left, right, 1];
+                    depth += 1;
+                    k = left;
+                    continue;
+                } else {
+                    // More than `LEVELS` above the leaves.
+                    boxed = false;
+                }
+            }
+            // Up from the node just made: a parent whose right child is still to make goes
+            // on with it, the others take the union; given up at the first child without one.
+            while boxed {
+                let Some(d) = depth.checked_sub(1) else {
+                    break 'made;
+                };
+                let [parent, left, right, stage] = path.get_mut(d)?;
+                if *stage == 1 {
+                    *stage = 2;
+                    k = *right;
+                    continue 'made;
+                }
+                let (parent, children) = (*parent, [*left, *right]);
+                boxed = self.union(parent, children)?;
+                depth = d;
+            }
+            break;
         }
         if !boxed {
             *self.slots.get_mut(node as usize)? = BoxEntry {

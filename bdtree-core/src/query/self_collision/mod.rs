@@ -306,7 +306,7 @@ pub fn collide_self_lazy<S: Scalar>(
     let faces = body.model().triangles();
     let (nodes, modes) = (body.tree().node_count(), body.q().len());
     #[cfg(feature = "speed")]
-    let boxes = boxes::Boxes::lend(body);
+    let boxes = boxes::Boxes::lend(body, aids.spheres);
     let mut units = Units {
         side: Side::new(body),
         faces,
@@ -529,7 +529,7 @@ struct Units<'q, 't, 'c, 'k, S: Scalar, X: ?Sized, R> {
     refused: bool,
     /// The body's box cache, lent to the self walk's own loop (empty for the general walk).
     #[cfg(feature = "speed")]
-    boxes: boxes::Boxes<'c, S>,
+    boxes: boxes::Boxes<'c, 'q, S>,
 }
 
 impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>

@@ -5,8 +5,9 @@
 //! read when both of its nodes split (only the children's are: a self walk splits both whenever
 //! both descend), and both children's spheres of a node are read with one look at the cache.
 //! With the body's box cache ([`crate::Body::with_box_cache`], lent to this loop alone: see
-//! [`super::boxes`]), child pairs whose nodes have stored boxes (the leaves and the nodes up
-//! to four levels above them) are tested by their boxes instead of their spheres.
+//! [`super::boxes`]), child pairs whose nodes have stored boxes (the leaves, the nodes up to
+//! four levels above them, and the nodes with an affine box) are tested by their boxes instead
+//! of their spheres.
 
 use super::{Units, TYPE3};
 use crate::bounds::sphere::spheres_overlap;
@@ -195,10 +196,11 @@ where
                     kept += usize::from(overlap);
                 }
             } else if leaf_j {
-                // The leaf's sphere was made when this pair was tested (by spheres: a pair
-                // pushed by its boxes took the branch above).
+                // The leaf's sphere read through its step check: a pair pushed by its boxes
+                // comes here when a child of the other node has no box (an affine box's
+                // children need not have one).
                 let (Some([il, ir]), Some(bj)) =
-                    (self.child_spheres([li, ri]), self.side.cached_sphere(j))
+                    (self.child_spheres([li, ri]), self.bound(true, j))
                 else {
                     return FAILED;
                 };
@@ -207,7 +209,7 @@ where
                 keep(self, [ri, j], ir, bj);
             } else {
                 let (Some(bi), Some([jl, jr])) =
-                    (self.side.cached_sphere(i), self.child_spheres([lj, rj]))
+                    (self.bound(true, i), self.child_spheres([lj, rj]))
                 else {
                     return FAILED;
                 };
