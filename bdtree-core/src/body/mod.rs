@@ -849,37 +849,22 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
     /// [`Body::world_triangle`] when a vertex is not in the cache (or there is no cache).
     #[inline(never)]
     fn deform_triangle(&mut self, face: [u32; 3]) -> Option<[[S; 3]; 3]> {
-        let (model, pose) = (&self.model, &self.pose);
-        deform_face(model, self.q, pose, self.epoch, self.vertices, face)
-    }
-}
-
-/// The deformed world positions `R (p + U q) + t` of the vertices `face`, each read from
-/// `vertices` (a body's vertex cache, possibly lent to a walk) when it holds it for step
-/// `epoch`, else deformed (`3M + 9` multiply-adds) and kept there.
-#[inline(always)]
-pub(crate) fn deform_face<S: Scalar>(
-    model: &Model<'_, S>,
-    q: &[S],
-    pose: &Pose<S>,
-    epoch: u32,
-    vertices: &mut [VertexEntry<S>],
-    face: [u32; 3],
-) -> Option<[[S; 3]; 3]> {
-    let mut out = [[S::ZERO; 3]; 3];
-    for (o, &v) in out.iter_mut().zip(face.iter()) {
-        let v = v as usize;
-        match vertices.get_mut(v) {
-            Some(entry) if entry.epoch == epoch => *o = entry.position,
-            Some(entry) => {
-                *o = pose.apply(model.deformed(v, q)?);
-                *entry = VertexEntry {
-                    position: *o,
-                    epoch,
-                };
+        let q = &*self.q;
+        let mut out = [[S::ZERO; 3]; 3];
+        for (o, &v) in out.iter_mut().zip(face.iter()) {
+            let v = v as usize;
+            match self.vertices.get_mut(v) {
+                Some(entry) if entry.epoch == self.epoch => *o = entry.position,
+                Some(entry) => {
+                    *o = self.pose.apply(self.model.deformed(v, q)?);
+                    *entry = VertexEntry {
+                        position: *o,
+                        epoch: self.epoch,
+                    };
+                }
+                None => *o = self.pose.apply(self.model.deformed(v, q)?),
             }
-            None => *o = pose.apply(model.deformed(v, q)?),
         }
+        Some(out)
     }
-    Some(out)
 }

@@ -10,7 +10,7 @@
 //! out).
 
 #[cfg(feature = "speed")]
-use crate::body::{deform_face, VertexEntry};
+use crate::body::VertexEntry;
 use crate::body::{Body, CacheEntry};
 use crate::scalar::Scalar;
 
@@ -79,21 +79,14 @@ impl<'q, 't, 'c, S: Scalar> Side<'q, 't, 'c, S> {
         self.body.world_triangle(triangle as usize)
     }
 
-    /// The miss of [`Side::world_triangle`]: the vertices not cached deformed into the lent
-    /// vertex cache ([`deform_face`]).
+    /// The miss of [`Side::world_triangle`]: the caches handed back for the deformation.
     #[cfg(feature = "speed")]
     #[inline(never)]
     fn deform_triangle(&mut self, triangle: u32) -> Option<[[S; 3]; 3]> {
-        let face = *self.faces.get(triangle as usize)?;
-        let body = &*self.body;
-        deform_face(
-            body.model(),
-            body.q(),
-            body.pose(),
-            self.epoch,
-            self.vertices,
-            face,
-        )
+        self.give_back();
+        let out = self.body.world_triangle(triangle as usize);
+        self.take_again();
+        out
     }
 
     /// Hands the lent caches back to the body.
