@@ -434,6 +434,21 @@ pub(crate) fn triangle_step_refs<S: Scalar>(
         stats.overlap_tests += 1;
         return Ok(());
     }
+    triangle_test_refs(va, vb, error, pair, sink, stats)
+}
+
+/// The exact half of [`triangle_step_refs`], for a pair whose coordinate boxes a walk has
+/// already found within `error (1 + 2u)` of each other by the same comparisons on the same
+/// vertices (the self walk's stored leaf boxes): counted as a triangle test.
+#[inline(always)]
+pub(crate) fn triangle_test_refs<S: Scalar>(
+    va: [&[S; 3]; 3],
+    vb: [&[S; 3]; 3],
+    error: S,
+    pair: TrianglePair,
+    sink: &mut (impl ContactSink + ?Sized),
+    stats: &mut QueryStats,
+) -> Result<(), QueryStatus> {
     stats.triangle_tests += 1;
     let (va, vb) = (va.map(|v| *v), vb.map(|v| *v));
     if triangles_may_intersect_boxed(&va, &vb, error) {
