@@ -45,14 +45,7 @@ pub(super) fn run(overwrite: bool) -> Result<(), String> {
     // libgcc its runtime (the library's own runtime is local to it).
     args.extend(strings(&["-lc", "-lgcc", "-o"]));
     args.push(path_arg(&elf));
-    command("arm-none-eabi-gcc", &args).map_err(|e| {
-        format!(
-            "{e}\nc api {target}: the link failed — an undefined \
-             `bdtree_c_error_a_panic_path_is_reachable` means a panic path is reachable from \
-             one of the {} exported functions",
-            exports.len()
-        )
-    })?;
+    command("arm-none-eabi-gcc", &args).map_err(|e| link_failure(&e, target, exports.len()))?;
     println!(
         "c api {target}: no panic path is reachable from the {} exported functions (the \
          library links without a panic handler)",
@@ -62,6 +55,24 @@ pub(super) fn run(overwrite: bool) -> Result<(), String> {
     frames_line(&text, BOARD)?;
     println!("c api {BOARD}: {:.0} s", started.elapsed().as_secs_f64());
     cost_table(&text, overwrite)
+}
+
+/// Why the Cortex-M4F link failed, read from the linker's own message: a reachable panic path
+/// (the undefined symbol the library's `panic-check` build leaves on it) or a program that does
+/// not fit the board's memory (`region … overflowed`).
+fn link_failure(error: &str, target: &str, exports: usize) -> String {
+    let cause = if error.contains("bdtree_c_error_a_panic_path_is_reachable") {
+        format!("a panic path is reachable from one of the {exports} exported functions")
+    } else if error.contains("overflowed") {
+        format!(
+            "the program does not fit {BOARD}'s memory (the linker names the region and the \
+             bytes over; `{}` places code, data and the fixture pack)",
+            path_arg(&c_dir().join("examples").join(BOARD).join("link.ld"))
+        )
+    } else {
+        "see the linker's message above".to_string()
+    };
+    format!("{error}\nc api {target}: the link failed: {cause}")
 }
 
 /// One function's figures from the Cortex-M4F run's `cost:` lines.

@@ -49,13 +49,16 @@ use bdtree_core::query::separation::nearest;
 use bdtree_core::{
     collide, collide_contacts, collide_primitive, collide_primitive_proxies, collide_proxies,
     collide_self_image, proxy_stack_capacity, self_stack_capacity, stack_capacity, within, Body,
-    ConeSlot, ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar,
+    BoxEntry, ConeSlot, ContactPoint, NearPair, Pose, Primitive, PrimitiveProxy, ProxyPair, Scalar,
     SelfCones, TrianglePair, VertexEntry,
 };
 use bdtree_std::build::{box_file, with_self_data, BuildOptions, Precision};
 
-/// The most modes a body of the C pack gets self-collision certificates for (flash).
+/// The most modes a body of the C pack gets self-collision certificates for (see `build`'s
+/// images: the calls after a culled self call of the same step pay for the spheres it did not
+/// make).
 const SELF_CERTIFICATE_MODES: usize = 1;
+
 use bdtree_std::io::Scene;
 use bdtree_std::runner::prepare;
 use bdtree_std::BodyStorage;
@@ -196,17 +199,25 @@ fn answers<S: Scalar>(
             ]
         })
         .collect();
+    // And every body with a box cache, as the C example makes them: the one-pass refit of a
+    // self query then makes boxes where the walk tests boxes, and spheres around them above,
+    // which a later query of the same step reads.
+    let mut boxes: Vec<Vec<BoxEntry<S>>> = parsed
+        .iter()
+        .map(|im| vec![BoxEntry::EMPTY; im.tree.node_count()])
+        .collect();
     let mut bodies: Vec<Body<'_, '_, S>> = storage
         .iter_mut()
         .zip(&parsed)
-        .zip(vertices.iter_mut())
-        .map(|((s, im), v)| {
+        .zip(vertices.iter_mut().zip(boxes.iter_mut()))
+        .map(|((s, im), (v, b))| {
             let body = s.body(im).map_err(|e| e.to_string())?;
-            if v.is_empty() {
-                Ok(body)
+            let body = if v.is_empty() {
+                body
             } else {
-                body.with_vertex_cache(v).map_err(|e| e.to_string())
-            }
+                body.with_vertex_cache(v).map_err(|e| e.to_string())?
+            };
+            body.with_box_cache(b).map_err(|e| e.to_string())
         })
         .collect::<Result<_, _>>()?;
     let depth = parsed.iter().map(|im| im.tree.depth()).max().unwrap_or(0);
@@ -445,14 +456,14 @@ pub(super) fn build(precisions: &[Precision]) -> Result<Vec<u8>, String> {
             };
             let mut prepared = prepare(&scene, options).map_err(|e| format!("{name}: {e}"))?;
             // A scene with self pairs gets the culling data in its images, so the C query
-            // culls; certificates (12M bytes a node) only for bodies of at most one mode: the
-            // Cortex-M4F board's 4 MiB of flash holds the whole pack with the fold scene's
-            // contours and signatures, but not with the curtain's certificates (2 modes; 2,116
-            // bytes over once the self walk's cached-vertex leaf grew the library), the bar's
-            // nor the 90-mode cloth's (517 KB over); with the normal bounds and affine spheres
-            // of issue 61 as well (`with_self_data`'s tables in `q`), the curtain's put it
-            // 26,300 bytes over. The device runs certificates in the firmware's fold-self
-            // replay, whose images carry every body's.
+            // culls; certificates only for bodies of at most `SELF_CERTIFICATE_MODES` modes.
+            // Not for lack of room (the Cortex-M4F program keeps the pack in the board's 16 MiB
+            // PSRAM): with every body's certificates the fold's self calls cull without making
+            // tight spheres, and the pair calls that follow in the same step read the BD-Tree
+            // spheres instead (measured: the fold's largest `bdtree_collide_self_f32` 1.61 M ->
+            // 1.18 M instructions, but `bdtree_within_f32` 17.7 M -> 33.1 M and
+            // `bdtree_collide_world_f32` 19.5 M -> 34.4 M). The device runs certificates in the
+            // firmware's fold-self replay, whose images carry every body's.
             if with_self {
                 for (image, body) in prepared.images.iter_mut().zip(&scene.bodies) {
                     let modes = body.basis.as_ref().map_or(0, |b| b.modes);

@@ -1,12 +1,12 @@
-/* The Cortex-M4F program of `cargo xtask c`: replays the f32 fixture pack (linked into flash by
- * pack.S) through libbdtree.a on QEMU's mps2-an386, measuring every call (instructions and
- * stack), and prints the costs and "c api mps2-an386: N frames match". */
+/* The Cortex-M4F program of `cargo xtask c`: replays the f32 fixture pack (linked
+ * into the board's PSRAM by pack.S) through libbdtree.a on QEMU's mps2-an386, measuring every
+ * call (instructions and stack), and prints the costs and "c api mps2-an386: N frames match". */
 #include <stdint.h>
 
 #include "../replay.h"
 #include "board.h"
 
-/* The fixture pack, 16-byte aligned in flash (pack.S). */
+/* The fixture pack, 16-byte aligned in PSRAM (pack.S). */
 extern const uint8_t pack_start[], pack_end[];
 
 /* All the replay's working memory: bodies, stacks, buffers and pending lists. */
