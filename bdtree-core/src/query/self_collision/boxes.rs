@@ -70,6 +70,36 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         [b0, b1]: [u32; 2],
         error: S,
     ) -> Option<Option<[bool; 4]>> {
+        // The common case, all four boxes of this step: each entry read once, checked without
+        // a branch per entry.
+        let epoch = self.epoch;
+        let boxed = |e: &BoxEntry<S>| (e.epoch == epoch) & (e.bounded != 0);
+        let entry = |node: u32| self.slots.get(node as usize);
+        if let (Some(x0), Some(x1), Some(y0), Some(y1)) =
+            (entry(a0), entry(a1), entry(b0), entry(b1))
+        {
+            if boxed(x0) & boxed(x1) & boxed(y0) & boxed(y1) {
+                let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
+                return Some(Some([
+                    apart(x0, y0, limit),
+                    apart(x0, y1, limit),
+                    apart(x1, y0, limit),
+                    apart(x1, y1, limit),
+                ]));
+            }
+        }
+        self.apart4_miss(side, [a0, a1], [b0, b1], error)
+    }
+
+    /// [`Boxes::apart4`] when a node has no box of this step (made on a miss) or none at all.
+    #[inline(never)]
+    fn apart4_miss(
+        &mut self,
+        side: &mut Side<'_, '_, '_, S>,
+        [a0, a1]: [u32; 2],
+        [b0, b1]: [u32; 2],
+        error: S,
+    ) -> Option<Option<[bool; 4]>> {
         if !(self.fresh(side, a0)?
             && self.fresh(side, a1)?
             && self.fresh(side, b0)?
@@ -102,15 +132,7 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         }
         let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
         let (a, b) = (self.slots.get(a as usize)?, self.slots.get(b as usize)?);
-        // [`apart`]'s comparisons in its order, at constant indices (its loop's index is a
-        // panic path where a size-optimised build does not unroll it).
-        let axis = |x: [S; 3], y: [S; 3], z: [S; 3], w: [S; 3], k: usize| {
-            let at = |v: [S; 3]| v.get(k).copied().unwrap_or(S::ZERO);
-            at(x) - at(y) > limit || at(z) - at(w) > limit
-        };
-        let apart = axis(a.lo, b.hi, b.lo, a.hi, 0)
-            || axis(a.lo, b.hi, b.lo, a.hi, 1)
-            || axis(a.lo, b.hi, b.lo, a.hi, 2);
+        let apart = apart(a, b, limit);
         Some(Some(apart))
     }
 
@@ -222,8 +244,16 @@ impl<'c, S: Scalar> Boxes<'c, S> {
 }
 
 /// `walk::boxes_apart` (the leaf step's box filter) of two stored boxes: whether `lo_a - hi_b`
-/// or `lo_b - hi_a` exceeds `limit` on some axis, the same comparisons (the same bits).
+/// or `lo_b - hi_a` exceeds `limit` on some axis, the same differences (the same bits), their
+/// largest compared once (six differences, five maxima and one branch, where a comparison per
+/// difference took six branches). A NaN difference (infinite coordinates) makes the largest
+/// NaN or is passed over: never apart where a comparison per difference would not be.
+/// Constant indices (an index from a loop or a closure is a panic path in a size-optimised
+/// build).
 #[inline(always)]
 fn apart<S: Scalar>(a: &BoxEntry<S>, b: &BoxEntry<S>, limit: S) -> bool {
-    (0..3).any(|k| a.lo[k] - b.hi[k] > limit || b.lo[k] - a.hi[k] > limit)
+    let x = (a.lo[0] - b.hi[0]).max(b.lo[0] - a.hi[0]);
+    let y = (a.lo[1] - b.hi[1]).max(b.lo[1] - a.hi[1]);
+    let z = (a.lo[2] - b.hi[2]).max(b.lo[2] - a.hi[2]);
+    x.max(y).max(z) > limit
 }
