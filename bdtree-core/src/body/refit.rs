@@ -59,46 +59,52 @@ impl<S: Scalar> Body<'_, '_, S> {
         &mut self,
         mut each: impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
     ) -> Option<bool> {
-        let all = self.tree.links_all();
-        let boxed = self.walk_boxes();
         // `each` alone until it asks for the spheres (a loop of its own, which a body whose
         // root is culled runs whole), then both.
-        let mut node = all.len();
-        let mut spheres = false;
+        let mut node = self.tree.node_count();
+        if !self.pass::<false>(&mut node, &mut each)? {
+            return Some(false);
+        }
+        self.pass::<true>(&mut node, &mut each)?;
+        Some(true)
+    }
+
+    /// The nodes below `node` from the last up (`node` left at the last one passed), `each`
+    /// called on every one. With `BOTH`, each node's box or sphere is made too
+    /// ([`Body::pass_node`]); without, the pass stops at the first node where `each` asks for
+    /// the spheres, makes those of the nodes passed and of that node, and returns `true`.
+    #[inline(always)]
+    fn pass<const BOTH: bool>(
+        &mut self,
+        node: &mut usize,
+        each: &mut impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
+    ) -> Option<bool> {
+        let all = self.tree.links_all();
+        let boxed = self.walk_boxes();
         while let Some(k) = node.checked_sub(1) {
-            node = k;
+            *node = k;
             let links @ [_, _, triangle, _] = *all.get(k)?;
             let world = if triangle != NONE {
                 Some(self.world_triangle(triangle as usize)?)
             } else {
                 None
             };
-            if each(k, links, world.as_ref())? {
+            let asked = each(k, links, world.as_ref())?;
+            if !BOTH && asked {
                 if boxed {
                     self.bound_nodes(k + 1, all.len())?;
                 } else {
                     self.refit_nodes(k + 1, all.len())?;
                 }
+            }
+            if BOTH || asked {
                 self.pass_node(k, links, world.as_ref(), boxed)?;
-                spheres = true;
-                break;
+            }
+            if !BOTH && asked {
+                return Some(true);
             }
         }
-        if !spheres {
-            return Some(false);
-        }
-        while let Some(k) = node.checked_sub(1) {
-            node = k;
-            let links @ [_, _, triangle, _] = *all.get(k)?;
-            let world = if triangle != NONE {
-                Some(self.world_triangle(triangle as usize)?)
-            } else {
-                None
-            };
-            each(k, links, world.as_ref())?;
-            self.pass_node(k, links, world.as_ref(), boxed)?;
-        }
-        Some(true)
+        Some(false)
     }
 
     /// One node of [`Body::refit_with`] once the spheres are asked for: its box

@@ -67,9 +67,9 @@ use crate::image::self_tables::vertex_bit;
 use crate::image::tree::{TreeView, NONE};
 use crate::scalar::Scalar;
 use crate::walk::output::{ContactSink, QueryOutcome, QueryStats, QueryStatus, TrianglePair};
-use crate::walk::{stack_capacity, triangle_step, Flow, Node, Policy, Side, Visit};
 #[cfg(feature = "speed")]
-use crate::walk::{triangle_step_refs, triangle_test_refs};
+use crate::walk::triangle_step_refs;
+use crate::walk::{stack_capacity, triangle_step, Flow, Node, Policy, Side, Visit};
 use contour::certified;
 
 #[cfg(feature = "speed")]
@@ -680,14 +680,15 @@ where
         (self.record)(pair, true);
     }
 
+    /// The general walk's leaf step (its pairs kept by their spheres): the box filter made here.
     fn leaf(
         &mut self,
-        pair: [u32; 2],
+        [i, j]: [u32; 2],
         a: &Node,
         b: &Node,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
-        self.leaf_step(pair, a, b, false, stats)
+        self.leaf_step([i, j], a, b, false, stats)
     }
 }
 
@@ -731,11 +732,7 @@ where
         #[cfg(feature = "speed")]
         if let (Some(vi), Some(vj)) = (self.side.cached_triangle(ti), self.side.cached_triangle(tj))
         {
-            if boxed {
-                triangle_test_refs(vi, vj, self.error, pair, self.sink, stats)?;
-            } else {
-                triangle_step_refs(vi, vj, self.error, pair, self.sink, stats)?;
-            }
+            triangle_step_refs(vi, vj, self.error, pair, boxed, self.sink, stats)?;
             return Ok(Flow::Continue);
         }
         let (Some(vi), Some(vj)) = (self.side.world_triangle(ti), self.side.world_triangle(tj))
