@@ -70,52 +70,37 @@ impl<'c, S: Scalar> Boxes<'c, S> {
         [b0, b1]: [u32; 2],
         error: S,
     ) -> Option<Option<[bool; 4]>> {
-        // The common case, all four boxes of this step: each entry read once, checked without
-        // a branch per entry.
+        // The common case, all four boxes of this step, checked without a branch per entry;
+        // otherwise each made on a miss (out of line).
         let epoch = self.epoch;
-        let boxed = |e: &BoxEntry<S>| (e.epoch == epoch) & (e.bounded != 0);
+        let boxed =
+            |e: Option<&BoxEntry<S>>| e.is_some_and(|e| (e.epoch == epoch) & (e.bounded != 0));
         let entry = |node: u32| self.slots.get(node as usize);
-        if let (Some(x0), Some(x1), Some(y0), Some(y1)) =
-            (entry(a0), entry(a1), entry(b0), entry(b1))
-        {
-            if boxed(x0) & boxed(x1) & boxed(y0) & boxed(y1) {
-                let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
-                return Some(Some([
-                    apart(x0, y0, limit),
-                    apart(x0, y1, limit),
-                    apart(x1, y0, limit),
-                    apart(x1, y1, limit),
-                ]));
-            }
-        }
-        self.apart4_miss(side, [a0, a1], [b0, b1], error)
-    }
-
-    /// [`Boxes::apart4`] when a node has no box of this step (made on a miss) or none at all.
-    #[inline(never)]
-    fn apart4_miss(
-        &mut self,
-        side: &mut Side<'_, '_, '_, S>,
-        [a0, a1]: [u32; 2],
-        [b0, b1]: [u32; 2],
-        error: S,
-    ) -> Option<Option<[bool; 4]>> {
-        if !(self.fresh(side, a0)?
-            && self.fresh(side, a1)?
-            && self.fresh(side, b0)?
-            && self.fresh(side, b1)?)
-        {
+        let all = boxed(entry(a0)) & boxed(entry(a1)) & boxed(entry(b0)) & boxed(entry(b1));
+        if !all && !self.fresh4(side, [a0, a1, b0, b1])? {
             return Some(None);
         }
         let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
         let entry = |node: u32| self.slots.get(node as usize);
-        let ([a0, a1], [b0, b1]) = ([entry(a0)?, entry(a1)?], [entry(b0)?, entry(b1)?]);
+        let ([x0, x1], [y0, y1]) = ([entry(a0)?, entry(a1)?], [entry(b0)?, entry(b1)?]);
         Some(Some([
-            apart(a0, b0, limit),
-            apart(a0, b1, limit),
-            apart(a1, b0, limit),
-            apart(a1, b1, limit),
+            apart(x0, y0, limit),
+            apart(x0, y1, limit),
+            apart(x1, y0, limit),
+            apart(x1, y1, limit),
         ]))
+    }
+
+    /// Whether the four nodes all have a box of this step, each made on a miss (the first
+    /// without one ends it): the miss of [`Boxes::apart4`].
+    #[inline(never)]
+    fn fresh4(&mut self, side: &mut Side<'_, '_, '_, S>, nodes: [u32; 4]) -> Option<bool> {
+        for node in nodes {
+            if !self.fresh(side, node)? {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// [`Boxes::apart4`] of one pair `(a, b)`: `Some(None)` when a node has no box.

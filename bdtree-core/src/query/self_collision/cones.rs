@@ -294,9 +294,10 @@ pub(super) fn all_cones_and_spheres<S: Scalar>(
     }
     let mark = cones.mark;
     let slots = &mut *cones.slots;
-    // Inlined in both of the pass's loops (a call per node otherwise).
+    // Inlined in both of the pass's loops on the host (a call per node otherwise); one copy
+    // on bare-metal targets, whose flash it would cost more than it saves.
     body.refit_with(
-        #[inline(always)]
+        #[cfg_attr(not(target_os = "none"), inline(always))]
         |node, [left, right, _, _], triangle| {
             let cone = match triangle {
                 Some(world) => cone_of(world, delta),
