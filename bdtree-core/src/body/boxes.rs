@@ -93,6 +93,7 @@ impl<S: Scalar> Body<'_, '_, S> {
     /// a leaf's from its triangle, a node's the one enclosing its children's, where a child
     /// with a box and no sphere of this step gets the sphere around its box (kept for the
     /// step). The spheres below are left unmade: a read of one misses and is made then.
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub(crate) fn bound_node(
         &mut self,
         node: usize,

@@ -831,7 +831,17 @@ impl<'t, 'c, S: Scalar> Body<'t, 'c, S> {
 
     /// The deformed world position of one vertex: a cache read when the vertex cache holds it
     /// this step, else `3M + 9` multiply-adds (cached when the body has a vertex cache).
+    #[inline(always)]
     pub(crate) fn world_vertex(&mut self, v: usize) -> Option<[S; 3]> {
+        match self.vertices.get(v) {
+            Some(entry) if entry.epoch == self.epoch => Some(entry.position),
+            _ => self.vertex_miss(v),
+        }
+    }
+
+    /// [`Body::world_vertex`] when the vertex is not in the cache (or there is no cache).
+    #[inline(never)]
+    fn vertex_miss(&mut self, v: usize) -> Option<[S; 3]> {
         match self.vertices.get_mut(v) {
             Some(entry) if entry.epoch == self.epoch => Some(entry.position),
             Some(entry) => {

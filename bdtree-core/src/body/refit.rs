@@ -59,43 +59,82 @@ impl<S: Scalar> Body<'_, '_, S> {
         &mut self,
         mut each: impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
     ) -> Option<bool> {
+        // `each` alone until it asks for the spheres (a loop of its own, which a body whose
+        // root is culled runs whole), then both.
+        let mut node = self.tree.node_count();
+        if !self.pass::<false>(&mut node, &mut each)? {
+            return Some(false);
+        }
+        self.pass::<true>(&mut node, &mut each)?;
+        Some(true)
+    }
+
+    /// The nodes below `node` from the last up (`node` left at the last one passed), `each`
+    /// called on every one. With `BOTH`, each node's box or sphere is made too
+    /// ([`Body::pass_node`]); without, the pass stops at the first node where `each` asks for
+    /// the spheres, makes those of the nodes passed and of that node, and returns `true`.
+    #[inline(always)]
+    fn pass<const BOTH: bool>(
+        &mut self,
+        node: &mut usize,
+        each: &mut impl FnMut(usize, [u32; 4], Option<&[[S; 3]; 3]>) -> Option<bool>,
+    ) -> Option<bool> {
         let all = self.tree.links_all();
-        let epoch = self.epoch;
         let boxed = self.walk_boxes();
-        let mut spheres = false;
-        for node in (0..all.len()).rev() {
-            let links @ [left, right, triangle, _] = *all.get(node)?;
+        while let Some(k) = node.checked_sub(1) {
+            *node = k;
+            let links @ [_, _, triangle, _] = *all.get(k)?;
             let world = if triangle != NONE {
                 Some(self.world_triangle(triangle as usize)?)
             } else {
                 None
             };
-            if each(node, links, world.as_ref())? && !spheres {
-                spheres = true;
+            let asked = each(k, links, world.as_ref())?;
+            if !BOTH && asked {
                 if boxed {
-                    self.bound_nodes(node + 1, all.len())?;
+                    self.bound_nodes(k + 1, all.len())?;
                 } else {
-                    self.refit_nodes(node + 1, all.len())?;
+                    self.refit_nodes(k + 1, all.len())?;
                 }
             }
-            if spheres && boxed {
-                self.bound_node(node, links, world.as_ref())?;
-                continue;
+            if BOTH || asked {
+                self.pass_node(k, links, world.as_ref(), boxed)?;
             }
-            if !spheres || self.cache.get(node)?.epoch == epoch {
-                continue;
+            if !BOTH && asked {
+                return Some(true);
             }
-            let sphere = match world {
-                Some(world) => self.triangle_bound(world),
-                None => {
-                    let child = |k: u32| self.cache.get(k as usize).map(|e| e.sphere);
-                    enclosing_sphere(child(left)?, child(right)?)
-                }
-            };
-            *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
-            self.updates = self.updates.wrapping_add(1);
         }
-        Some(spheres)
+        Some(false)
+    }
+
+    /// One node of [`Body::refit_with`] once the spheres are asked for: its box
+    /// ([`Body::bound_node`]) when the walk tests boxes, else its sphere unless this step has
+    /// one.
+    #[inline(always)]
+    fn pass_node(
+        &mut self,
+        node: usize,
+        links @ [left, right, _, _]: [u32; 4],
+        world: Option<&[[S; 3]; 3]>,
+        boxed: bool,
+    ) -> Option<()> {
+        if boxed {
+            return self.bound_node(node, links, world);
+        }
+        let epoch = self.epoch;
+        if self.cache.get(node)?.epoch == epoch {
+            return Some(());
+        }
+        let sphere = match world {
+            Some(&world) => self.triangle_bound(world),
+            None => {
+                let child = |k: u32| self.cache.get(k as usize).map(|e| e.sphere);
+                enclosing_sphere(child(left)?, child(right)?)
+            }
+        };
+        *self.cache.get_mut(node)? = CacheEntry { sphere, epoch };
+        self.updates = self.updates.wrapping_add(1);
+        Some(())
     }
 }
 

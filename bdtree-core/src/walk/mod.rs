@@ -414,23 +414,27 @@ pub(crate) fn triangle_step<S: Scalar>(
     stats: &mut QueryStats,
 ) -> Result<(), QueryStatus> {
     let (ra, rb) = ([&va[0], &va[1], &va[2]], [&vb[0], &vb[1], &vb[2]]);
-    triangle_step_refs(ra, rb, error, pair, sink, stats)
+    triangle_step_refs(ra, rb, error, pair, false, sink, stats)
 }
 
 /// [`triangle_step`] on vertices read in place (the vertex cache's): the box filter reads them
 /// where they are, and only a pair that passes it copies its two triangles for the exact test.
+/// `boxed`: a walk has already found the pair's coordinate boxes within `error (1 + 2u)` of
+/// each other by the same comparisons on the same vertices (the self walk's stored leaf
+/// boxes), and the filter is not made again.
 #[inline(always)]
 pub(crate) fn triangle_step_refs<S: Scalar>(
     va: [&[S; 3]; 3],
     vb: [&[S; 3]; 3],
     error: S,
     pair: TrianglePair,
+    boxed: bool,
     sink: &mut (impl ContactSink + ?Sized),
     stats: &mut QueryStats,
 ) -> Result<(), QueryStatus> {
     // One test per leaf step, as the budgets count them: a box rejection is an overlap test,
     // a pair past the boxes a triangle test.
-    if boxes_apart(&va, &vb, error) {
+    if !boxed && boxes_apart(&va, &vb, error) {
         stats.overlap_tests += 1;
         return Ok(());
     }
@@ -524,7 +528,7 @@ impl<'q, 'ta, 'ca, 'tb, 'cb, S: Scalar> Bodies<'q, 'ta, 'ca, 'tb, 'cb, S> {
             self.a.cached_triangle(a.triangle),
             self.b.cached_triangle(b.triangle),
         ) {
-            triangle_step_refs(va, vb, error, pair, sink, stats)?;
+            triangle_step_refs(va, vb, error, pair, false, sink, stats)?;
             return Ok(Flow::Continue);
         }
         let (Some(va), Some(vb)) = (

@@ -83,22 +83,37 @@ impl<'c, 'a, S: Scalar> Boxes<'c, 'a, S> {
         [b0, b1]: [u32; 2],
         error: S,
     ) -> Option<Option<[bool; 4]>> {
-        if !(self.fresh(side, a0)?
-            && self.fresh(side, a1)?
-            && self.fresh(side, b0)?
-            && self.fresh(side, b1)?)
-        {
+        // The common case, all four boxes of this step, checked without a branch per entry;
+        // otherwise each made on a miss (out of line).
+        let epoch = self.epoch;
+        let boxed =
+            |e: Option<&BoxEntry<S>>| e.is_some_and(|e| (e.epoch == epoch) & (e.bounded != 0));
+        let entry = |node: u32| self.slots.get(node as usize);
+        let all = boxed(entry(a0)) & boxed(entry(a1)) & boxed(entry(b0)) & boxed(entry(b1));
+        if !all && !self.fresh4(side, [a0, a1, b0, b1])? {
             return Some(None);
         }
         let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
         let entry = |node: u32| self.slots.get(node as usize);
-        let ([a0, a1], [b0, b1]) = ([entry(a0)?, entry(a1)?], [entry(b0)?, entry(b1)?]);
+        let ([x0, x1], [y0, y1]) = ([entry(a0)?, entry(a1)?], [entry(b0)?, entry(b1)?]);
         Some(Some([
-            apart(a0, b0, limit),
-            apart(a0, b1, limit),
-            apart(a1, b0, limit),
-            apart(a1, b1, limit),
+            apart(x0, y0, limit),
+            apart(x0, y1, limit),
+            apart(x1, y0, limit),
+            apart(x1, y1, limit),
         ]))
+    }
+
+    /// Whether the four nodes all have a box of this step, each made on a miss (the first
+    /// without one ends it): the miss of [`Boxes::apart4`].
+    #[inline(never)]
+    fn fresh4(&mut self, side: &mut Side<'_, '_, '_, S>, nodes: [u32; 4]) -> Option<bool> {
+        for node in nodes {
+            if !self.fresh(side, node)? {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// [`Boxes::apart4`] of one pair `(a, b)`: `Some(None)` when a node has no box.
@@ -115,15 +130,7 @@ impl<'c, 'a, S: Scalar> Boxes<'c, 'a, S> {
         }
         let limit = error * (S::ONE + S::from_u32(2) * S::UNIT_ROUNDOFF);
         let (a, b) = (self.slots.get(a as usize)?, self.slots.get(b as usize)?);
-        // [`apart`]'s comparisons in its order, at constant indices (its loop's index is a
-        // panic path where a size-optimised build does not unroll it).
-        let axis = |x: [S; 3], y: [S; 3], z: [S; 3], w: [S; 3], k: usize| {
-            let at = |v: [S; 3]| v.get(k).copied().unwrap_or(S::ZERO);
-            at(x) - at(y) > limit || at(z) - at(w) > limit
-        };
-        let apart = axis(a.lo, b.hi, b.lo, a.hi, 0)
-            || axis(a.lo, b.hi, b.lo, a.hi, 1)
-            || axis(a.lo, b.hi, b.lo, a.hi, 2);
+        let apart = apart(a, b, limit);
         Some(Some(apart))
     }
 
@@ -254,8 +261,16 @@ impl<'c, 'a, S: Scalar> Boxes<'c, 'a, S> {
 }
 
 /// `walk::boxes_apart` (the leaf step's box filter) of two stored boxes: whether `lo_a - hi_b`
-/// or `lo_b - hi_a` exceeds `limit` on some axis, the same comparisons (the same bits).
+/// or `lo_b - hi_a` exceeds `limit` on some axis, the same differences (the same bits), their
+/// largest compared once (six differences, five maxima and one branch, where a comparison per
+/// difference took six branches). A NaN difference (infinite coordinates) makes the largest
+/// NaN or is passed over: never apart where a comparison per difference would not be.
+/// Constant indices (an index from a loop or a closure is a panic path in a size-optimised
+/// build).
 #[inline(always)]
 fn apart<S: Scalar>(a: &BoxEntry<S>, b: &BoxEntry<S>, limit: S) -> bool {
-    (0..3).any(|k| a.lo[k] - b.hi[k] > limit || b.lo[k] - a.hi[k] > limit)
+    let x = (a.lo[0] - b.hi[0]).max(b.lo[0] - a.hi[0]);
+    let y = (a.lo[1] - b.hi[1]).max(b.lo[1] - a.hi[1]);
+    let z = (a.lo[2] - b.hi[2]).max(b.lo[2] - a.hi[2]);
+    x.max(y).max(z) > limit
 }

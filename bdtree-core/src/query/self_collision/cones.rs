@@ -294,14 +294,19 @@ pub(super) fn all_cones_and_spheres<S: Scalar>(
     }
     let mark = cones.mark;
     let slots = &mut *cones.slots;
-    body.refit_with(|node, [left, right, _, _], triangle| {
-        let cone = match triangle {
-            Some(world) => cone_of(world, delta),
-            // Written just before, in this pass.
-            None => slots.get(left as usize)?.cone & slots.get(right as usize)?.cone,
-        };
-        *slots.get_mut(node)? = ConeSlot { mark, cone };
-        common &= cone;
-        Some(common == 0)
-    })
+    // Inlined in both of the pass's loops on the host (a call per node otherwise); one copy
+    // on bare-metal targets, whose flash it would cost more than it saves.
+    body.refit_with(
+        #[cfg_attr(not(target_os = "none"), inline(always))]
+        |node, [left, right, _, _], triangle| {
+            let cone = match triangle {
+                Some(world) => cone_of(world, delta),
+                // Written just before, in this pass.
+                None => slots.get(left as usize)?.cone & slots.get(right as usize)?.cone,
+            };
+            *slots.get_mut(node)? = ConeSlot { mark, cone };
+            common &= cone;
+            Some(common == 0)
+        },
+    )
 }

@@ -110,7 +110,9 @@ impl<S: Scalar> Polygon<S> for Projected<'_, '_, '_, '_, S> {
     }
 
     fn at(&mut self, k: usize) -> Option<[S; 2]> {
-        let v = *self.contour.get(k.checked_rem(self.contour.len())?)?;
+        // `k` is below twice the length where the test reads (no division).
+        let len = self.contour.len();
+        let v = *self.contour.get(if k >= len { k - len } else { k })?;
         Some(project(self.body.world_vertex(v as usize)?, self.direction))
     }
 }
@@ -186,10 +188,15 @@ fn simple<S: Scalar>(loop_: &mut impl Polygon<S>, eta: S) -> Option<bool> {
             }
         }
     }
-    // Edge pairs that share no vertex, run against run.
+    // Edge pairs that share no vertex, run against run: the last run first, whose points
+    // the loop above left in `points`.
     let margin = (eta + eta) * (S::ONE + S::from_u32(8) * S::UNIT_ROUNDOFF);
-    for r in 0..runs {
-        let edges = loop_.run(r, &mut points)?;
+    for r in (0..runs).rev() {
+        let edges = if r + 1 == runs {
+            b.checked_sub(r * RUN)?.min(RUN)
+        } else {
+            loop_.run(r, &mut points)?
+        };
         let mine = *boxes.get(r)?;
         for s in r..runs {
             let theirs = *boxes.get(s)?;
@@ -206,15 +213,26 @@ fn simple<S: Scalar>(loop_: &mut impl Polygon<S>, eta: S) -> Option<bool> {
             } else {
                 loop_.run(s, &mut others)?
             };
+            // Edge `b - 1` (the last of the last run) shares a vertex with edge 0.
+            let last = (b - 1).checked_sub(s * RUN)?;
             for i in 0..edges {
-                let (ei, e) = (r * RUN + i, [*points.get(i)?, *points.get(i + 1)?]);
-                for j in 0..others_len {
-                    let ej = s * RUN + j;
-                    // Only later edges, and not the two that share a vertex with edge `ei`.
-                    if ej < ei + 2 || (ei == 0 && ej == b - 1) {
-                        continue;
-                    }
-                    if !apart(e, [*others.get(j)?, *others.get(j + 1)?], eta) {
+                let ei = r * RUN + i;
+                let e = [*points.get(i)?, *points.get(i + 1)?];
+                // Only later edges, and not the two that share a vertex with edge `ei`.
+                let from = (ei + 2).saturating_sub(s * RUN);
+                let to = if ei == 0 {
+                    others_len.min(last)
+                } else {
+                    others_len
+                };
+                if from >= to {
+                    continue;
+                }
+                for pair in others.get(from..=to)?.windows(2) {
+                    let [p, q] = *pair else {
+                        return None;
+                    };
+                    if !apart(e, [p, q], eta) {
                         return Some(false);
                     }
                 }

@@ -453,8 +453,11 @@ fn check<S: Scalar>(
     Ok(())
 }
 
+/// Whether two triangles share a vertex index: nine comparisons, without a branch.
+#[inline(always)]
 fn adjacent(a: [u32; 3], b: [u32; 3]) -> bool {
-    a.iter().any(|v| b.contains(v))
+    let shared = |v: u32| (v == b[0]) | (v == b[1]) | (v == b[2]);
+    shared(a[0]) | shared(a[1]) | shared(a[2])
 }
 
 /// Each node's vertex signature (see the module docs): bit `h(v)` set for every vertex `v` of
@@ -577,6 +580,8 @@ where
             let certificates = self.aids.certificates;
             let normals = self.aids.normals;
             let cone = match self.lazy.as_deref_mut() {
+                // Made before the walk (the one-pass refit) or by an earlier unit.
+                Some(cones) if cones.get(i).is_some() => cones.get(i),
                 Some(cones) => self.side.with_body(|body| {
                     // The child a certificate does not cover first: the likelier to end the
                     // cone early (a certified patch is nearly flat, its normals close).
@@ -675,11 +680,34 @@ where
         (self.record)(pair, true);
     }
 
+    /// The general walk's leaf step (its pairs kept by their spheres): the box filter made here.
     fn leaf(
         &mut self,
         [i, j]: [u32; 2],
         a: &Node,
         b: &Node,
+        stats: &mut QueryStats,
+    ) -> Result<Flow, QueryStatus> {
+        self.leaf_step([i, j], a, b, false, stats)
+    }
+}
+
+impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>
+where
+    S: Scalar,
+    X: ContactSink + ?Sized,
+    R: FnMut([u32; 2], bool),
+{
+    /// [`Policy::leaf`]: two leaves, `boxed` when the walk pushed their pair by its stored
+    /// leaf boxes (the leaf step's own box filter, the same bits on the same vertices), whose
+    /// filter is then not made again.
+    #[inline(always)]
+    fn leaf_step(
+        &mut self,
+        [i, j]: [u32; 2],
+        a: &Node,
+        b: &Node,
+        boxed: bool,
         stats: &mut QueryStats,
     ) -> Result<Flow, QueryStatus> {
         let (ti, tj) = (a.triangle, b.triangle);
@@ -704,7 +732,7 @@ where
         #[cfg(feature = "speed")]
         if let (Some(vi), Some(vj)) = (self.side.cached_triangle(ti), self.side.cached_triangle(tj))
         {
-            triangle_step_refs(vi, vj, self.error, pair, self.sink, stats)?;
+            triangle_step_refs(vi, vj, self.error, pair, boxed, self.sink, stats)?;
             return Ok(Flow::Continue);
         }
         let (Some(vi), Some(vj)) = (self.side.world_triangle(ti), self.side.world_triangle(tj))

@@ -16,6 +16,10 @@ use crate::scalar::Scalar;
 use crate::walk::output::{ContactSink, QueryStats, QueryStatus};
 use crate::walk::{Flow, Node, Policy, Visit};
 
+/// On the walk's stack, set in a pair unit's second slot when its pair was kept by the stored
+/// boxes of its two nodes: for two leaves, the leaf step's box filter already made.
+const BOXED: u32 = 1 << 31;
+
 impl<S, X, R> Units<'_, '_, '_, '_, S, X, R>
 where
     S: Scalar,
@@ -33,10 +37,10 @@ where
         let mut len = 1usize;
         while len > 0 {
             len -= 1;
-            let Some(&[raw, j]) = stack.get(len) else {
+            let Some(&[raw, raw_j]) = stack.get(len) else {
                 return FAILED;
             };
-            let i = raw & !TYPE3;
+            let (i, j) = (raw & !TYPE3, raw_j & !BOXED);
             if i == j {
                 if let Visit::Skip = self.visit_self(i) {
                     continue;
@@ -113,7 +117,7 @@ where
             let (leaf_i, leaf_j) = (a[2] != NONE, b[2] != NONE);
             if leaf_i & leaf_j {
                 let (a, b) = (Node::leaf_terminal(a), Node::leaf_terminal(b));
-                match self.leaf([i, j], &a, &b, stats) {
+                match self.leaf_step([i, j], &a, &b, raw_j & BOXED != 0, stats) {
                     Ok(Flow::Continue) => continue,
                     Ok(Flow::Stop) => return QueryStatus::Complete,
                     Err(status) => return status,
@@ -140,7 +144,7 @@ where
                     Some(Some([a0b0, a0b1, a1b0, a1b1])) => {
                         let mut push = |pair: [u32; 2], apart: bool| {
                             if let Some(slot) = slots.get_mut(kept) {
-                                *slot = [pair[0] | tag, pair[1]];
+                                *slot = [pair[0] | tag, pair[1] | BOXED];
                             }
                             kept += usize::from(!apart);
                         };
