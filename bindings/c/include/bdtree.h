@@ -60,25 +60,25 @@
  * (`cargo xtask c --overwrite` rewrites them).
  *
  *   call                                             mean      largest (scene)    stack B
- *   bdtree_image_parse_f32 (per image)            3,031,098   15,145,240 (fold)      1,780
- *   bdtree_body_init_f32                             35,261       87,920 (demo)      1,500
+ *   bdtree_image_parse_f32 (per image)            3,031,092   15,145,240 (fold)      1,780
+ *   bdtree_body_init_f32                             35,270       87,920 (demo)      1,500
  *   bdtree_body_set_state_f32                         1,392        3,320 (fold)        296
- *   bdtree_body_set_state_from_f64_f32               16,648       60,880 (fold)        796
- *   bdtree_collide_f32                            2,877,367    8,119,480 (demo)      1,064
- *   bdtree_collide_self_f32                         756,985    1,614,400 (fold)      3,752
- *   bdtree_box_table_init_f32 (per table)           601,732    1,817,720 (demo)        184
- *   bdtree_collide_boxes_f32 (15 axes)            2,783,677   18,196,840 (rigid)     1,928
- *   bdtree_refine_f32 (per pair given)               24,382       96,600 (fold)      5,304
- *   bdtree_collide_proxies_f32 (depth 4)             60,237       90,440 (fold)        464
- *   bdtree_distance_f32                           3,066,166   17,861,760 (demo)      1,896
- *   bdtree_collide_contacts_f32                   3,277,822    9,178,440 (demo)      1,576
- *   bdtree_within_f32 (d = 0.005)                 6,557,975   17,725,920 (demo)      1,736
- *   bdtree_collide_primitive_f32                    654,071    2,701,200 (demo)      1,832
+ *   bdtree_body_set_state_from_f64_f32               16,649       60,920 (fold)        796
+ *   bdtree_collide_f32                            2,876,803    8,118,080 (demo)      1,064
+ *   bdtree_collide_self_f32                         719,928    1,594,200 (fold)      3,888
+ *   bdtree_box_table_init_f32 (per table)           601,740    1,817,720 (demo)        184
+ *   bdtree_collide_boxes_f32 (15 axes)            2,783,683   18,196,880 (rigid)     1,928
+ *   bdtree_refine_f32 (per pair given)               24,382       96,620 (fold)      5,304
+ *   bdtree_collide_proxies_f32 (depth 4)             60,238       90,400 (fold)        464
+ *   bdtree_distance_f32                           3,066,136   17,861,360 (demo)      1,896
+ *   bdtree_collide_contacts_f32                   3,277,821    9,178,480 (demo)      1,576
+ *   bdtree_within_f32 (d = 0.005)                 6,557,970   17,725,920 (demo)      1,736
+ *   bdtree_collide_primitive_f32                    654,008    2,701,160 (demo)      1,832
  *   bdtree_collide_primitive_proxies_f32 (d. 4)       7,159        9,760 (thin)        336
  *   bdtree_traversal_run_f32 (64 tests)              10,819      117,920 (demo)      1,192
- *   bdtree_collide_world_f32 (all bodies)         7,386,357   19,504,240 (fold)      2,072
+ *   bdtree_collide_world_f32 (all bodies)         7,425,049   19,803,080 (fold)      2,096
  *   bdtree_collide_f32, no vertex cache           8,882,786   71,402,400 (fold)        968
- *   bdtree_collide_f32, vertex caches             2,463,959    5,790,640 (fold)      1,056
+ *   bdtree_collide_f32, vertex caches             2,460,720    5,781,360 (fold)      1,056
  *   work per call without / with vertex caches: 9,870 / 7,177 node pairs, 1,300 / 1,277 sphere updates,
  *   24,987 / 21,496 sphere tests, 240 / 238 triangle tests (`bdtree_stats`).
  *   instructions without / with vertex caches, per scene: demo 1.9, fold 10.8, rigid 1.9, thin 2.1, touching 1.5
