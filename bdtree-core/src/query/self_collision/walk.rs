@@ -62,16 +62,7 @@ where
                                 return FAILED;
                             };
                             stats.overlap_tests += 1;
-                            let kept = usize::from(!apart);
-                            let mut put = |k: usize, entry: [u32; 2]| {
-                                if let Some(slot) = slots.get_mut(k) {
-                                    *slot = entry;
-                                }
-                            };
-                            put(0, [l, r]);
-                            put(kept, [r, r]);
-                            put(kept + 1, [l, l]);
-                            len += kept + 2;
+                            len += push_children(slots, [l, r], usize::from(!apart));
                             continue;
                         }
                         Some(None) => {}
@@ -89,18 +80,7 @@ where
                 if !overlap {
                     (self.record)([l, r], true);
                 }
-                // The children's pair (kept when their spheres overlap), then each child's
-                // Type 1 unit, the left on top (the order the pair walk keeps).
-                let kept = usize::from(overlap);
-                let mut put = |k: usize, entry: [u32; 2]| {
-                    if let Some(slot) = slots.get_mut(k) {
-                        *slot = entry;
-                    }
-                };
-                put(0, [l, r]);
-                put(kept, [r, r]);
-                put(kept + 1, [l, l]);
-                len += kept + 2;
+                len += push_children(slots, [l, r], usize::from(overlap));
                 continue;
             }
             let type3 = raw & TYPE3 != 0 || self.signatures_disjoint(i, j);
@@ -276,4 +256,20 @@ fn overlap4<S: Scalar>(a: [[S; 4]; 2], b: [[S; 4]; 2]) -> [bool; 4] {
         *o = d2 <= r * r * slack;
     }
     out
+}
+
+/// A Type 1 unit's children pushed on `slots` (three free entries): their pair when `kept` is
+/// 1 (their bounds overlap), then each child's own Type 1 unit, the left on top (the order the
+/// pair walk keeps). Returns the entries pushed.
+#[inline(always)]
+fn push_children(slots: &mut [[u32; 2]], [l, r]: [u32; 2], kept: usize) -> usize {
+    let mut put = |k: usize, entry: [u32; 2]| {
+        if let Some(slot) = slots.get_mut(k) {
+            *slot = entry;
+        }
+    };
+    put(0, [l, r]);
+    put(kept, [r, r]);
+    put(kept + 1, [l, l]);
+    kept + 2
 }
