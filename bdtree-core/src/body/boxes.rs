@@ -2,10 +2,13 @@
 //! vertices (a leaf and the nodes up to four levels above the leaves), made once per step where
 //! a self walk first reads it, or by the one-pass refit in place of those nodes' spheres.
 
+#[cfg(feature = "speed")]
 use super::refit::LOOSE;
 use super::{Body, BodyError, CacheEntry};
 use crate::bounds::sphere::enclosing_sphere;
-use crate::image::self_tables::{BadRow, SelfSpheres};
+#[cfg(feature = "speed")]
+use crate::image::self_tables::BadRow;
+use crate::image::self_tables::SelfSpheres;
 use crate::image::tree::NONE;
 use crate::scalar::Scalar;
 
@@ -69,6 +72,7 @@ impl<'c, S: Scalar> Body<'_, 'c, S> {
 }
 
 /// A box's low and high corners.
+#[cfg(feature = "speed")]
 pub(crate) type Corners<S> = ([S; 3], [S; 3]);
 
 /// Levels above the leaves up to which a node has a box (the self walk's rule).
@@ -261,6 +265,7 @@ impl<S: Scalar> Body<'_, '_, S> {
     ///
     /// On bare-metal targets an f64 body has none (as [`Body::affine_sphere`]). [`BadRow`]
     /// when the node's entry in `spheres` cannot be read.
+    #[cfg(feature = "speed")]
     pub(crate) fn affine_box(
         &self,
         node: usize,
@@ -279,6 +284,7 @@ impl<S: Scalar> Body<'_, '_, S> {
     }
 
     /// [`Body::affine_box`] from the node's row, read and checked.
+    #[cfg(feature = "speed")]
     fn box_from_row(&self, node: usize, block: &[f32]) -> Option<Corners<S>> {
         let m = self.q.len();
         let rest = self.tree.record(node)?.first()?[3];
